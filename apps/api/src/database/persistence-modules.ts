@@ -1,0 +1,5 @@
+import type { PersistenceModule } from '@lnk/shared/database';
+import { identityPersistence } from '@lnk/identity/adapter-typeorm';
+
+/** Every context's tables and migrations, in one list for the application's DataSource. */
+export const PERSISTENCE_MODULES: PersistenceModule[] = [identityPersistence];

@@ -1,0 +1,46 @@
+import type { ErrorCode, FieldError } from '@lnk/shared/kernel';
+
+/** The body of every API response (spec 2.1). */
+export interface SuccessEnvelope<T = unknown> {
+  status: number;
+  code: 'OK';
+  message: string;
+  data?: T;
+  meta?: Record<string, unknown>;
+}
+
+export interface ErrorEnvelope {
+  status: number;
+  code: ErrorCode | string;
+  message: string;
+  meta?: { errors?: FieldError[] } & Record<string, unknown>;
+}
+
+/** What a controller returns when it has a message or meta to add to its data. */
+export class Ok<T = unknown> {
+  constructor(
+    readonly data: T | undefined,
+    readonly message: string,
+    readonly meta?: Record<string, unknown>,
+  ) {}
+}
+
+export function ok<T>(data: T | undefined, message = 'Request successful', meta?: Record<string, unknown>): Ok<T> {
+  return new Ok(data, message, meta);
+}
+
+/** A page of items with the pagination meta of spec 2.2. */
+export function okPage<T>(page: { items: T[]; total: number; start: number; limit: number }, message = 'Request successful'): Ok<T[]> {
+  return new Ok(page.items, message, { total: page.total, start: page.start, limit: page.limit });
+}
+
+/**
+ * A body sent as it is, without the envelope: for the few protocol endpoints whose callers expect a
+ * standard body (OAuth form-encoded requests, HTML pages).
+ */
+export class Raw {
+  constructor(
+    readonly body: unknown,
+    readonly status = 200,
+  ) {}
+}

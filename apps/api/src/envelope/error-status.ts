@@ -1,0 +1,15 @@
+import { HttpStatus } from '@nestjs/common';
+import type { ErrorCode } from '@lnk/shared/kernel';
+
+/** The one place an error code becomes an HTTP status; `satisfies` keeps it exhaustive. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: HttpStatus.BAD_REQUEST,
+  UNAUTHORIZED: HttpStatus.UNAUTHORIZED,
+  FORBIDDEN: HttpStatus.FORBIDDEN,
+  NOT_FOUND: HttpStatus.NOT_FOUND,
+  QUOTA_EXCEEDED: HttpStatus.FORBIDDEN,
+  RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  SERVICE_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+  INTERNAL_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
+} as const satisfies Record<ErrorCode, HttpStatus>;

@@ -1,0 +1,20 @@
+import { Controller, Get } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DomainError } from '@lnk/shared/kernel';
+import { isDatabaseUp } from '@lnk/shared/database';
+import { Public } from '../auth/access.decorators';
+import { ok } from '../envelope/envelope';
+
+@Controller('health')
+@Public()
+export class HealthController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get()
+  async health() {
+    if (!(await isDatabaseUp(this.dataSource))) {
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The database is unreachable', { status: 'error', database: 'down' });
+    }
+    return ok({ status: 'ok', database: 'up' }, 'Service is healthy');
+  }
+}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/app-config';
+import { configureHttpServer, createHttpAdapter } from './http-server';
+import { createLogger, PinoNestLogger } from './logging/logger';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createHttpAdapter(config, logger), {
+    logger: new PinoNestLogger(logger),
+  });
+  await configureHttpServer(app);
+  await app.listen(config.port, config.host);
+  logger.info({ url: await app.getUrl() }, 'listening');
+}
+
+void bootstrap();

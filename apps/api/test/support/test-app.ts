@@ -1,0 +1,91 @@
+import { Type } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { AppModule } from '../../src/app.module';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { configureHttpServer, createHttpAdapter } from '../../src/http-server';
+import { createLogger } from '../../src/logging/logger';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as it is, with the given content type. */
+  raw?: { body: string | Buffer; contentType?: string };
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  config: AppConfig;
+  dataSource: DataSource;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Extra controllers, for tests of cross-cutting behaviour (errors, validation) on routes of their own. */
+  controllers?: Type[];
+  database?: TestDatabase;
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The real AppModule on a fresh database, served over real HTTP on a loopback port. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config: AppConfig = { ...loadConfig({ LOG_LEVEL: 'silent', BCRYPT_COST: '4', ...options.env }), database: database.config };
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config)],
+    controllers: options.controllers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, createLogger(config.logLevel)), { logger: false });
+  await configureHttpServer(app);
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | Buffer | undefined;
+    if (opts.raw) {
+      body = opts.raw.body;
+      if (opts.raw.contentType) headers['content-type'] = opts.raw.contentType;
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
+    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: parseBody(text) as T, text };
+  };
+
+  return {
+    app,
+    baseUrl,
+    config,
+    dataSource: app.get(DataSource),
+    request,
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}

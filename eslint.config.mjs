@@ -1,0 +1,75 @@
+import nx from '@nx/eslint-plugin';
+import { builtinModules } from 'node:module';
+import { workspaceProjects } from './tools/lint/workspace-projects.mjs';
+
+// The hexagon, enforced. Every project carries two tags, scope:<context> and type:<kind>
+// (tools/lint checks that none is missing); constraints matching a project are AND-ed.
+// Domain and kernel code is plain TypeScript: no framework, ORM, SDK (the Nx rule) and no Node
+// built-in module (the Nx rule does not see built-ins, so no-restricted-imports does, for the files of
+// every project tagged type:domain or type:util).
+const pureDomain = { allowedExternalImports: [] };
+const pureRoots = workspaceProjects(import.meta.dirname)
+  .filter(({ tags }) => tags.includes('type:domain') || tags.includes('type:util'))
+  .map(({ root }) => `${root}/**/*.ts`);
+const builtins = [...new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))];
+
+export const depConstraints = [
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], ...pureDomain },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
+  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:util'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing', 'type:platform'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+  // Contexts never import each other; links keeps an ownerId, not identity's entities.
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:links', onlyDependOnLibsWithTags: ['scope:links', 'scope:shared'] },
+  { sourceTag: 'scope:domains', onlyDependOnLibsWithTags: ['scope:domains', 'scope:shared'] },
+  { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
+  { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
+  { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
+  // Test support (in-memory fakes of ports) may see every context's domain, never an adapter.
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
+  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
+  { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
+];
+
+// Test files may also use the test support library (fakes, databases); production code may not.
+const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
+const testDepConstraints = depConstraints.map((c) =>
+  c.sourceTag.startsWith('type:') && !c.onlyDependOnLibsWithTags.includes('*')
+    ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] }
+    : c.sourceTag.startsWith('scope:') && !c.onlyDependOnLibsWithTags.includes('*')
+      ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:testing'] }
+      : c,
+);
+const boundaries = (constraints) => ['error', { enforceBuildableLibDependency: true, allow: [], depConstraints: constraints, banTransitiveDependencies: false }];
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', 'tmp', '.nx', '.data'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(depConstraints),
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: testFiles,
+    rules: { '@nx/enforce-module-boundaries': boundaries(testDepConstraints), '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: pureRoots,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: builtins.map((name) => ({ name, message: 'Domain code does no I/O: declare a port and implement it in an adapter.' })) },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+];

@@ -1,0 +1,89 @@
+import { ValidationError } from '@lnk/shared/kernel';
+import { Scope } from './scope';
+
+export interface OAuthClientProps {
+  id: string;
+  clientId: string;
+  secretHash: string;
+  ownerId: string;
+  name: string;
+  description: string;
+  scopes: Scope[];
+  redirectUris: string[];
+  /** Made by an operator (CLI): may use the password grant for any account. */
+  isFirstParty: boolean;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Redirect URIs are absolute https URLs; plain http only for loopback, as for native apps (RFC 8252). */
+export function checkRedirectUris(values: readonly unknown[], field = 'redirectUris'): string[] {
+  return values.map((value, index) => {
+    const name = `${field}.${index}`;
+    if (typeof value !== 'string') throw ValidationError.field(name, 'redirect URI must be a string');
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw ValidationError.field(name, 'redirect URI must be an absolute URL');
+    }
+    if (url.hash) throw ValidationError.field(name, 'redirect URI must not have a fragment');
+    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+    if (!secure) throw ValidationError.field(name, 'redirect URI must use https (http only for localhost)');
+    return value;
+  });
+}
+
+export function checkClientName(value: unknown, field = 'name'): string {
+  if (typeof value !== 'string' || value.trim() === '') throw ValidationError.field(field, 'name is required');
+  if (value.trim().length > 100) throw ValidationError.field(field, 'name must be at most 100 characters');
+  return value.trim();
+}
+
+export class OAuthClient {
+  constructor(private props: OAuthClientProps) {}
+
+  get id(): string {
+    return this.props.id;
+  }
+  get clientId(): string {
+    return this.props.clientId;
+  }
+  get secretHash(): string {
+    return this.props.secretHash;
+  }
+  get ownerId(): string {
+    return this.props.ownerId;
+  }
+  get name(): string {
+    return this.props.name;
+  }
+  get description(): string {
+    return this.props.description;
+  }
+  get scopes(): Scope[] {
+    return [...this.props.scopes];
+  }
+  get redirectUris(): string[] {
+    return [...this.props.redirectUris];
+  }
+  get isFirstParty(): boolean {
+    return this.props.isFirstParty;
+  }
+  get isActive(): boolean {
+    return this.props.isActive;
+  }
+  get createdAt(): Date {
+    return this.props.createdAt;
+  }
+  get updatedAt(): Date {
+    return this.props.updatedAt;
+  }
+
+  toProps(): OAuthClientProps {
+    return { ...this.props, scopes: [...this.props.scopes], redirectUris: [...this.props.redirectUris] };
+  }
+}

@@ -1,0 +1,5 @@
+export * from './lib/database-config';
+export * from './lib/create-data-source';
+export * from './lib/pglite-driver';
+export * from './lib/unique-violation';
+export * from './lib/database-unavailable';

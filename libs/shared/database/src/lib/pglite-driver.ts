@@ -1,0 +1,116 @@
+import { EventEmitter } from 'node:events';
+import { PGlite, types } from '@electric-sql/pglite';
+
+/**
+ * Lets TypeORM's postgres driver run on PGlite. PGlite is one session, so a connection taken from
+ * this "pool" holds the session until TypeORM releases it: concurrent transactions queue instead of
+ * interleaving their statements (typeorm-pglite hands every caller the same session at once, so one
+ * request's BEGIN would wrap another request's writes). Results are shaped like `pg`'s.
+ */
+type Callback = (error: Error | null, result?: unknown) => void;
+
+interface PgLikeResult {
+  rows: unknown[];
+  rowCount: number;
+  command: string;
+  fields: unknown[];
+}
+
+function toPgResult(result: { rows: unknown[]; fields: unknown[]; affectedRows?: number; rowCount?: number } & { command?: string }): PgLikeResult {
+  return {
+    rows: result.rows,
+    rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
+    command: result.command ?? '',
+    fields: result.fields,
+  };
+}
+
+class Session {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Waits for the session; the returned function hands it to the next caller. */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.tail.then(() => {
+      let released = false;
+      return () => {
+        if (!released) {
+          released = true;
+          release();
+        }
+      };
+    });
+    this.tail = this.tail.then(() => held);
+    return ready;
+  }
+}
+
+async function run(db: PGlite, sql: string, params?: unknown[]): Promise<PgLikeResult> {
+  if (params && params.length > 0) return toPgResult(await db.query(sql, params));
+  const results = await db.exec(sql);
+  return toPgResult(results[results.length - 1] ?? { rows: [], fields: [] });
+}
+
+function splitArgs(paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): [unknown[] | undefined, Callback | undefined] {
+  return typeof paramsOrCallback === 'function' ? [undefined, paramsOrCallback] : [paramsOrCallback, maybeCallback];
+}
+
+export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () => unknown } {
+  let instance: Promise<PGlite> | null = null;
+  const session = new Session();
+  const db = () => (instance ??= open());
+
+  // Event emitters because TypeORM subscribes to client and pool events (notices, errors).
+  class PgliteClient extends EventEmitter {
+    constructor(private readonly database: PGlite) {
+      super();
+    }
+    query(sql: string, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
+      const [params, callback] = splitArgs(paramsOrCallback, maybeCallback);
+      const pending = run(this.database, sql, params);
+      pending.then((r) => callback?.(null, r), (e: Error) => callback?.(e));
+      return pending;
+    }
+  }
+
+  class PglitePool extends EventEmitter {
+    connect(callback: (error: Error | null, client?: PgliteClient, release?: () => void) => void): void {
+      Promise.all([db(), session.acquire()]).then(
+        ([database, release]) => callback(null, new PgliteClient(database), release),
+        (error: Error) => callback(error),
+      );
+    }
+    query(sql: string, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
+      const [params, callback] = splitArgs(paramsOrCallback, maybeCallback);
+      const pending = (async () => {
+        const [database, release] = await Promise.all([db(), session.acquire()]);
+        try {
+          return await run(database, sql, params);
+        } finally {
+          release();
+        }
+      })();
+      pending.then((r) => callback?.(null, r), (e: Error) => callback?.(e));
+      return pending;
+    }
+    end(callback?: (error: Error | null) => void): void {
+      const closing = instance ? instance.then((d) => d.close()) : Promise.resolve();
+      instance = null;
+      closing.then(() => callback?.(null), (e: Error) => callback?.(e));
+    }
+  }
+
+  return { Pool: PglitePool };
+}
+
+/** PGlite options matching `pg`: booleans as SQL literals, 64-bit integers as strings. */
+export async function openPglite(dataDir: string | null): Promise<PGlite> {
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    serializers: {
+      [types.BOOL]: (value: unknown) => (value === true || value === 'true' ? 'TRUE' : value === false || value === 'false' ? 'FALSE' : String(value)),
+    },
+    parsers: { [types.INT8]: (value: string) => value },
+  });
+}

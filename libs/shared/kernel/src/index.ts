@@ -1,0 +1,4 @@
+export * from './lib/ids';
+export * from './lib/clock';
+export * from './lib/errors';
+export * from './lib/paging';

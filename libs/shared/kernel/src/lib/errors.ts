@@ -1,0 +1,80 @@
+/**
+ * Errors the domain raises, each with a stable code. The HTTP layer maps every code to one status
+ * in a single exhaustive table; nothing here knows about HTTP.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'QUOTA_EXCEEDED',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One failing field: `name` is the field path (nested fields as `a.b`). */
+export interface FieldError {
+  name: string;
+  error: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly meta?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly errors: FieldError[];
+
+  constructor(errors: FieldError[] | FieldError, message = 'Validation failed') {
+    const list = Array.isArray(errors) ? errors : [errors];
+    super('VALIDATION_ERROR', message, { errors: list });
+    this.errors = list;
+  }
+
+  static field(name: string, error: string): ValidationError {
+    return new ValidationError({ name, error });
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource: string) {
+    super('NOT_FOUND', `${resource} not found`);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Missing or invalid access token') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'Insufficient permissions', meta?: Record<string, unknown>) {
+    super('FORBIDDEN', message, meta);
+  }
+}
+
+export class QuotaExceededError extends DomainError {
+  constructor(resource: string, used: number, limit: number) {
+    super('QUOTA_EXCEEDED', `The ${resource} quota of your plan is used up (${used} of ${limit})`, {
+      limit: { resource, used, limit },
+    });
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'Too many requests, try again later', { retryAfter: retryAfterSeconds });
+  }
+}

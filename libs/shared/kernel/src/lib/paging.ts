@@ -1,0 +1,34 @@
+import { ValidationError } from './errors';
+
+/** A page request: `start` items skipped, `limit` items at most (spec section 8). */
+export class PageRequest {
+  static readonly MAX_LIMIT = 100;
+  static readonly DEFAULT_LIMIT = 10;
+
+  private constructor(
+    readonly start: number,
+    readonly limit: number,
+  ) {}
+
+  static of(start = 0, limit: number = PageRequest.DEFAULT_LIMIT): PageRequest {
+    const errors = [];
+    if (!Number.isInteger(start) || start < 0) errors.push({ name: 'start', error: 'start must be an integer of 0 or more' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > PageRequest.MAX_LIMIT) {
+      errors.push({ name: 'limit', error: `limit must be an integer from 1 to ${PageRequest.MAX_LIMIT}` });
+    }
+    if (errors.length) throw new ValidationError(errors);
+    return new PageRequest(start, limit);
+  }
+}
+
+/** One page of results with the total count, so a client can compute further pages. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  start: number;
+  limit: number;
+}
+
+export function pageOf<T>(items: T[], total: number, request: PageRequest): Page<T> {
+  return { items, total, start: request.start, limit: request.limit };
+}
