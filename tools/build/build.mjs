@@ -1,0 +1,67 @@
+// Production build: type-check the workspace (unless --no-typecheck), then compile the API and the
+// libraries it uses to CommonJS with SWC into dist/, keeping the source tree's layout. Path aliases
+// (@lnk/...) become relative requires, so `node dist/apps/api/src/main.js` needs nothing else.
+// ES modules stay ES modules in node_modules: Node's require(esm) loads @nestjs/* from CommonJS.
+import { transformFile } from '@swc/core';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+const outDir = join(root, 'dist');
+const args = new Set(process.argv.slice(2));
+const quiet = args.has('--quiet');
+const log = (message) => quiet || process.stderr.write(`${message}\n`);
+
+const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
+const sourceRoots = ['apps/api/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
+const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !isTest(entry.name) ? [path] : [];
+  });
+}
+
+const files = [...new Set(sourceRoots)].flatMap((dir) => sources(join(root, dir)));
+
+// Skip the compile when nothing changed since the last one (npm start and npm run cli call this each time).
+const stamp = join(outDir, '.build-stamp');
+const newest = Math.max(...files.map((f) => statSync(f).mtimeMs), statSync(join(root, 'tsconfig.base.json')).mtimeMs, statSync(import.meta.filename).mtimeMs);
+if (!args.has('--force') && args.has('--no-typecheck') && existsSync(stamp) && Number(readFileSync(stamp, 'utf8')) >= newest) {
+  log('build: up to date');
+  process.exit(0);
+}
+
+if (!args.has('--no-typecheck')) {
+  log('build: type-checking');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
+}
+
+rmSync(outDir, { recursive: true, force: true });
+const paths = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, targets]) => [alias, targets]));
+await Promise.all(
+  files.map(async (file) => {
+    const { code, map } = await transformFile(file, {
+      swcrc: false,
+      sourceMaps: true,
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+        keepClassNames: true,
+        baseUrl: root,
+        paths,
+      },
+      module: { type: 'commonjs', resolveFully: true },
+    });
+    const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    if (map) writeFileSync(`${target}.map`, map);
+  }),
+);
+writeFileSync(stamp, String(newest));
+log(`build: compiled ${files.length} files into dist/`);

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+
+interface Message {
+  ruleId: string | null;
+  message: string;
+}
+
+/**
+ * Every snippet the tests lint, each as if it were the named file: linted once, in one ESLint process
+ * with the workspace's real configuration.
+ */
+const SNIPPETS = new Map<string, Message[]>();
+const key = (filePath: string, source: string) => `${filePath}\n${source}`;
+const wanted: { filePath: string; source: string }[] = [];
+function snippet(filePath: string, source: string) {
+  wanted.push({ filePath, source });
+  return { filePath, source };
+}
+
+function lint(filePath: string, source: string): Message[] {
+  const messages = SNIPPETS.get(key(filePath, source));
+  if (!messages) throw new Error(`snippet not declared before the lint run: ${filePath}`);
+  return messages;
+}
+
+const rules = (messages: Message[]) => messages.map((m) => m.ruleId);
+const ruleOf = ({ filePath, source }: { filePath: string; source: string }) => rules(lint(filePath, source));
+const messagesOf = ({ filePath, source }: { filePath: string; source: string }) => lint(filePath, source);
+
+const DOMAIN_FILE = 'libs/links/domain/src/lib/fixture.ts';
+const cleanDomain = snippet(DOMAIN_FILE, `import { ValidationError } from '@lnk/shared/kernel';\nexport const e = ValidationError;\n`);
+const domainViolations = [
+  ['an ORM', `import { DataSource } from 'typeorm';\nexport const x = DataSource;\n`, '@nx/enforce-module-boundaries'],
+  ['the framework', `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`, '@nx/enforce-module-boundaries'],
+  ['a database driver', `import { Pool } from 'pg';\nexport const x = Pool;\n`, '@nx/enforce-module-boundaries'],
+  ['Node network I/O', `import { connect } from 'node:net';\nexport const x = connect;\n`, 'no-restricted-imports'],
+  ['Node file I/O', `import { readFileSync } from 'fs';\nexport const x = readFileSync;\n`, 'no-restricted-imports'],
+  ['another context', `import { User } from '@lnk/identity/domain';\nexport const x = User;\n`, '@nx/enforce-module-boundaries'],
+  ['an adapter', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`, '@nx/enforce-module-boundaries'],
+].map(([what, source, rule]) => ({ what, rule, code: snippet(DOMAIN_FILE, source) }));
+const kernelCrypto = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { randomBytes } from 'node:crypto';\nexport const x = randomBytes;\n`);
+const adapterOwn = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { DataSource } from 'typeorm';\nimport { User } from '@lnk/identity/domain';\nexport const x = [DataSource, User];\n`);
+const adapterOther = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';\nexport const x = BcryptPasswordHasher;\n`);
+const appAdapter = snippet('apps/api/src/fixture.ts', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`);
+const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport const x = FixedClock;\n`;
+const testingInProduction = snippet(DOMAIN_FILE, testingSource);
+const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
+
+describe('module boundaries', () => {
+  beforeAll(() => {
+    // The Nx rule reads the cached project graph; make sure there is one, as `nx run-many -t lint` does.
+    const env = { ...process.env, NX_DAEMON: 'false' };
+    execFileSync(process.execPath, [join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'show', 'projects'], { cwd: root, env, stdio: 'ignore' });
+    const output = execFileSync(process.execPath, [join(root, 'tools', 'lint', 'lint-snippets.mjs')], { cwd: root, env, input: JSON.stringify(wanted), encoding: 'utf8' });
+    (JSON.parse(output) as Message[][]).forEach((messages, i) => SNIPPETS.set(key(wanted[i].filePath, wanted[i].source), messages));
+  }, 60_000);
+
+  it('lets a domain library import the kernel', () => {
+    expect(messagesOf(cleanDomain)).toEqual([]);
+  });
+
+  it.each(domainViolations)('stops a domain library importing $what', ({ code, rule }) => {
+    expect(ruleOf(code)).toContain(rule);
+  });
+
+  it('keeps the kernel as pure as a domain', () => {
+    expect(ruleOf(kernelCrypto)).toContain('no-restricted-imports');
+  });
+
+  it('lets an adapter use its ORM and its own domain, but not another adapter', () => {
+    expect(messagesOf(adapterOwn)).toEqual([]);
+    expect(ruleOf(adapterOther)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('lets the app import adapters', () => {
+    expect(messagesOf(appAdapter)).toEqual([]);
+  });
+
+  it('keeps test support out of production code but lets tests use it', () => {
+    expect(ruleOf(testingInProduction)).toContain('@nx/enforce-module-boundaries');
+    expect(messagesOf(testingInTest)).toEqual([]);
+  });
+});
