@@ -9,3 +9,7 @@ export * from './lib/ports/secret-hasher';
 export * from './lib/ports/secret-generator';
 export * from './lib/use-cases/register-user.use-case';
 export * from './lib/use-cases/create-oauth-client.use-case';
+export * from './lib/ports/id-token-verifier';
+export * from './lib/ports/two-factor';
+export * from './lib/ports/mailer';
+export * from './lib/ports/secret-box';
