@@ -25,7 +25,7 @@ function sources(dir) {
   });
 }
 
-const files = [...new Set(sourceRoots)].flatMap((dir) => sources(join(root, dir)));
+const files = [...new Set(sourceRoots)].filter((dir) => existsSync(join(root, dir))).flatMap((dir) => sources(join(root, dir)));
 
 // Skip the compile when nothing changed since the last one (npm start and npm run cli call this each time).
 const stamp = join(outDir, '.build-stamp');

@@ -1,6 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
+import { FormBodyGuard } from './auth/form-body.guard';
+import { IdentityModule } from './composition/identity.module';
+import { AccountController, EmailVerificationController } from './http/account/account.controller';
+import { OAuthController } from './http/oauth/oauth.controller';
+import { OAuthClientsController } from './http/tokens/oauth-clients.controller';
+import { TokensController } from './http/tokens/tokens.controller';
+import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,15 +20,16 @@ import { HealthController } from './health/health.controller';
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule],
-      controllers: [HealthController],
+      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, IdentityModule],
+      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_GUARD, useClass: FormBodyGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
       ],
     };

@@ -18,7 +18,7 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createHttpAdapter(config, logger), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), {
     logger: new PinoNestLogger(logger),
   });
   await configureHttpServer(app);

@@ -1,14 +1,14 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '../src/auth/access.decorators';
+import { PUBLIC_ROUTE } from '../src/auth/access.decorators';
+import { SCOPE_TABLE } from '../src/auth/scope-table';
 import { startTestApp, TestApp } from './support/test-app';
 
 interface Route {
   method: string;
   path: string;
   isPublic: boolean;
-  scopes: string[] | undefined;
 }
 
 /** Every route the app registered, with what it declares about access. */
@@ -26,7 +26,6 @@ function registeredRoutes(t: TestApp): Route[] {
           method,
           path: `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler)].flat().join('/')}`.replace(/\/+/g, '/').replace(/\/$/, ''),
           isPublic: Boolean(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
-          scopes: Reflect.getMetadata(REQUIRED_SCOPES, handler) ?? Reflect.getMetadata(REQUIRED_SCOPES, controller),
         });
       }
     }
@@ -43,11 +42,31 @@ describe('access rules of every route', () => {
   afterAll(() => t?.close());
 
   it('finds the routes the app serves', () => {
-    expect(registeredRoutes(t)).toContainEqual({ method: 'GET', path: '/health', isPublic: true, scopes: undefined });
+    expect(registeredRoutes(t)).toContainEqual({ method: 'GET', path: '/health', isPublic: true });
+    expect(registeredRoutes(t)).toContainEqual({ method: 'DELETE', path: '/user/tokens/:id', isPublic: false });
   });
 
-  it('has every route either public or requiring a scope, never neither', () => {
-    const undeclared = registeredRoutes(t).filter((r) => !r.isPublic && !(r.scopes && r.scopes.length));
+  it('has every route either public or in the scope table, never neither', () => {
+    const undeclared = registeredRoutes(t).filter((r) => !r.isPublic && !(`${r.method} ${r.path}` in SCOPE_TABLE));
     expect(undeclared.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
+  it('has no entry in the scope table for a route that does not exist', () => {
+    const served = new Set(registeredRoutes(t).map((r) => `${r.method} ${r.path}`));
+    expect(Object.keys(SCOPE_TABLE).filter((key) => !served.has(key))).toEqual([]);
+  });
+
+  it('covers every endpoint of spec section 4.2 and 4.3 with its scope', () => {
+    expect(SCOPE_TABLE).toMatchObject({
+      'GET /user/tokens': 'tokens:read',
+      'POST /user/tokens': 'tokens:write',
+      'DELETE /user/tokens/:id': 'tokens:delete',
+      'PUT /user/oauth-clients/:id': 'tokens:write',
+      'DELETE /user/oauth-clients/:id': 'tokens:delete',
+      'POST /user/oauth-clients/:id/regenerate-secret': 'tokens:write',
+      'GET /user/me': 'user:read',
+      'DELETE /user/me': 'user:write',
+      'GET /user/me/limits': 'user:read',
+    });
   });
 });

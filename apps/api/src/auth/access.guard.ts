@@ -1,19 +1,41 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { UnauthorizedError } from '@lnk/shared/kernel';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@lnk/identity/domain';
+import { DomainError, ForbiddenError, UnauthorizedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE } from './access.decorators';
+import { scopeOf } from './scope-table';
 
 /**
- * Deny by default: a route not marked public needs a valid token. Until bearer authentication is
- * wired, no token is valid, so every non-public route answers 401.
+ * Deny by default: a public route passes; any other needs a bearer token (in the Authorization header
+ * only, never the URL) holding the scope the scope table names for the route. A route missing from the
+ * table is refused outright.
  */
 @Injectable()
-export class AccessGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+export class AccessGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
 
-  canActivate(context: ExecutionContext): boolean {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
-    throw new UnauthorizedError();
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const pattern = (request.routeOptions.url ?? '').replace(/^\/v1(?=\/)/, '');
+    const scope = scopeOf(request.method, pattern);
+    if (!scope) throw new ForbiddenError('This route is not open to any scope');
+    if (!/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) throw new UnauthorizedError();
+    await super.canActivate(context);
+    const principal = request.user as Principal;
+    if (!principal.scopes.includes(scope)) {
+      throw new ForbiddenError(`This request needs the ${scope} scope, which the token does not carry`, { requiredScope: scope });
+    }
+    return true;
+  }
+
+  override handleRequest<T>(error: unknown, principal: T): T {
+    if (error instanceof DomainError) throw error;
+    if (error || !principal) throw new UnauthorizedError();
+    return principal;
   }
 }

@@ -1,20 +1,134 @@
 import { DataSource } from 'typeorm';
-import { CreateOAuthClientUseCase, RegisterUserUseCase } from '@lnk/identity/domain';
-import { BcryptPasswordHasher, NodeSecretGenerator, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
-import { TypeormOAuthClientRepository, TypeormUserRepository } from '@lnk/identity/adapter-typeorm';
+import type { Logger } from 'pino';
+import {
+  AccountDataEraser,
+  AccountUsageReader,
+  AuthenticateUseCase,
+  AuthorizationCodeGrantUseCase,
+  ChangeEmailUseCase,
+  ChangePasswordUseCase,
+  ClientAuthenticator,
+  CreateOAuthClientUseCase,
+  CreatePersonalAccessTokenUseCase,
+  CredentialsChecker,
+  DecideAuthorizationUseCase,
+  DeleteAccountUseCase,
+  DeleteOAuthClientUseCase,
+  EmailVerificationSender,
+  GetAccountLimitsUseCase,
+  GetCurrentUserUseCase,
+  GetOAuthClientUseCase,
+  GetPersonalAccessTokenUseCase,
+  IdpSignInUseCase,
+  IntrospectTokenUseCase,
+  ListOAuthClientsUseCase,
+  ListPersonalAccessTokensUseCase,
+  Mailer,
+  PasswordGrantUseCase,
+  RefreshGrantUseCase,
+  RegenerateClientSecretUseCase,
+  RegisterUserUseCase,
+  RevokePersonalAccessTokenUseCase,
+  RevokeTokenUseCase,
+  SecondFactor,
+  SetTwoFactorUseCase,
+  TokenIssuer,
+  UpdateOAuthClientUseCase,
+  ValidateAuthorizationRequestUseCase,
+  VerifyEmailUseCase,
+} from '@lnk/identity/domain';
+import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
+import { JoseIdTokenVerifier, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
+import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
+import {
+  TypeormAuthorizationCodeRepository,
+  TypeormBackupCodeRepository,
+  TypeormEmailVerificationRepository,
+  TypeormOAuthClientRepository,
+  TypeormOAuthTokenRepository,
+  TypeormPersonalAccessTokenRepository,
+  TypeormUserRepository,
+} from '@lnk/identity/adapter-typeorm';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
+import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AppConfig } from '../config/app-config';
+import { secretKeyOf } from '../config/secret-key';
+import { AccountDataBridge } from '../bridges/account-data.bridge';
+
+export interface IdentityBridges {
+  /** Erases what other contexts hold for an account (bound in the app to their use cases). */
+  eraser: AccountDataEraser;
+  usage: AccountUsageReader;
+}
 
 /** The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike. */
-export function composeIdentity(dataSource: DataSource, config: AppConfig) {
+export function composeIdentity(dataSource: DataSource, config: AppConfig, logger: Logger, bridges: IdentityBridges) {
   const users = new TypeormUserRepository(dataSource);
   const clients = new TypeormOAuthClientRepository(dataSource);
+  const oauthTokens = new TypeormOAuthTokenRepository(dataSource);
+  const pats = new TypeormPersonalAccessTokenRepository(dataSource);
+  const codes = new TypeormAuthorizationCodeRepository(dataSource);
+  const backupCodes = new TypeormBackupCodeRepository(dataSource);
+  const verifications = new TypeormEmailVerificationRepository(dataSource);
+  const unitOfWork = new TypeormUnitOfWork(dataSource);
+
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
+  const secrets = new NodeSecretGenerator();
+  const hasher = new Sha256SecretHasher();
+  const passwords = new BcryptPasswordHasher(config.bcryptCost);
+  const box = new AesGcmSecretBox(secretKeyOf(config));
+  const totp = new SpeakeasyTotpService('lnk');
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+    : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
+
+  const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
+  const revocations = authenticate;
+  const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
+  const clientAuth = new ClientAuthenticator(clients, hasher);
+  const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock);
+  const credentials = new CredentialsChecker(users, passwords, new InMemoryLoginThrottle(), secondFactor);
+  const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
+  const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
+
   return {
     users,
-    clients,
-    registerUser: new RegisterUserUseCase(users, new BcryptPasswordHasher(config.bcryptCost), ids, clock),
-    createOAuthClient: new CreateOAuthClientUseCase(clients, users, new NodeSecretGenerator(), new Sha256SecretHasher(), ids, clock),
+    authenticate,
+    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification),
+    createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
+    passwordGrant: new PasswordGrantUseCase(clientAuth, credentials, issuer),
+    refreshGrant: new RefreshGrantUseCase(clientAuth, oauthTokens, users, hasher, issuer, revocations, clock),
+    validateAuthorization,
+    decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock),
+    authorizationCodeGrant: new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
+    idpSignIn: new IdpSignInUseCase(new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)), clientAuth, users, issuer, ids, clock),
+    revokeToken: new RevokeTokenUseCase(oauthTokens, pats, hasher, revocations, clock),
+    introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, users, hasher, clock),
+    createPat: new CreatePersonalAccessTokenUseCase(pats, secrets, hasher, ids, clock),
+    listPats: new ListPersonalAccessTokensUseCase(pats),
+    getPat: new GetPersonalAccessTokenUseCase(pats),
+    revokePat: new RevokePersonalAccessTokenUseCase(pats, revocations),
+    listClients: new ListOAuthClientsUseCase(clients),
+    getClient: new GetOAuthClientUseCase(clients),
+    updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
+    deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
+    regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
+    getCurrentUser: new GetCurrentUserUseCase(users),
+    changeEmail: new ChangeEmailUseCase(users, verification, clock),
+    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, clock),
+    changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock),
+    setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock),
+    getLimits: new GetAccountLimitsUseCase(users, bridges.usage),
+    deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock),
   };
+}
+
+export type Identity = ReturnType<typeof composeIdentity>;
+
+/** Identity wired as the HTTP app wires it, with the bridges to the other contexts. */
+export function composeIdentityWithBridges(dataSource: DataSource, config: AppConfig, logger: Logger): Identity {
+  const bridge = new AccountDataBridge([], config.defaultQuota);
+  return composeIdentity(dataSource, config, logger, { eraser: bridge, usage: bridge });
 }

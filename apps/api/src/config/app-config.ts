@@ -9,6 +9,18 @@ export interface AppConfig {
   logLevel: LogLevel;
   bcryptCost: number;
   bodyLimitBytes: number;
+  /** Where the service is reached from outside: links in mails, the authorization page. */
+  publicBaseUrl: string;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  /** 32-byte key sealing TOTP secrets; null means a key file under DATA_DIR. */
+  secretKey: Buffer | null;
+  dataDir: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Raw IDP_PROVIDERS JSON, parsed by the IdP adapter. */
+  idpProviders: string | null;
+  defaultQuota: { domains: number; links: number; tags: number };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,6 +44,16 @@ export const CONFIG_VARIABLES = {
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}` },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)' },
   BODY_LIMIT: { default: '1048576', description: 'largest request body in bytes' },
+  PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at' },
+  ACCESS_TOKEN_TTL: { default: '3600', description: 'OAuth access token lifetime in seconds' },
+  REFRESH_TOKEN_TTL: { default: '2592000', description: 'OAuth refresh token lifetime in seconds (30 days)' },
+  SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex, sealing TOTP secrets; unset: a key file made once under DATA_DIR' },
+  SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log' },
+  MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail' },
+  IDP_PROVIDERS: { default: '(unset)', description: 'JSON array of {issuer, jwksUri, audience} accepted by POST /oauth/idp' },
+  DEFAULT_MAX_DOMAINS: { default: '1', description: 'custom domains per account on the default plan' },
+  DEFAULT_MAX_LINKS: { default: '100', description: 'links per account on the default plan' },
+  DEFAULT_MAX_TAGS: { default: '10', description: 'tags per account on the default plan' },
 } as const;
 
 export function loadConfig(env: Env): AppConfig {
@@ -39,6 +61,10 @@ export function loadConfig(env: Env): AppConfig {
   const read = (name: keyof typeof CONFIG_VARIABLES): string => {
     const value = env[name];
     return value === undefined || value === '' ? CONFIG_VARIABLES[name].default : value;
+  };
+  const optional = (name: keyof typeof CONFIG_VARIABLES): string | null => {
+    const value = env[name];
+    return value === undefined || value === '' ? null : value;
   };
   const integer = (name: keyof typeof CONFIG_VARIABLES, min: number, max: number): number => {
     const raw = read(name);
@@ -57,7 +83,25 @@ export function loadConfig(env: Env): AppConfig {
   const logLevel = read('LOG_LEVEL') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
 
-  let database: DatabaseConfig = { kind: 'pglite', dataDir: resolve(read('DATA_DIR')) };
+  const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
+  const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
+  const defaultQuota = { domains: integer('DEFAULT_MAX_DOMAINS', 0, 1_000_000), links: integer('DEFAULT_MAX_LINKS', 0, 100_000_000), tags: integer('DEFAULT_MAX_TAGS', 0, 1_000_000) };
+
+  const publicBaseUrl = (optional('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicBaseUrl) || !/^https?:$/.test(new URL(publicBaseUrl).protocol)) problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL');
+
+  let secretKey: Buffer | null = null;
+  const rawKey = optional('SECRET_KEY');
+  if (rawKey) {
+    secretKey = /^[0-9a-f]{64}$/i.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
+    if (secretKey.length !== 32) problems.push('SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  const smtpUrl = optional('SMTP_URL');
+  if (smtpUrl && !(URL.canParse(smtpUrl) && ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol))) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const idpProviders = optional('IDP_PROVIDERS');
+
+  const dataDir = resolve(read('DATA_DIR'));
+  let database: DatabaseConfig = { kind: 'pglite', dataDir };
   const url = env['DATABASE_URL'];
   if (url) {
     const parsed = URL.canParse(url) ? new URL(url) : null;
@@ -69,5 +113,21 @@ export function loadConfig(env: Env): AppConfig {
   }
 
   if (problems.length) throw new ConfigError(problems);
-  return { port, host: read('HOST'), database, logLevel, bcryptCost, bodyLimitBytes };
+  return {
+    port,
+    host: read('HOST'),
+    database,
+    logLevel,
+    bcryptCost,
+    bodyLimitBytes,
+    publicBaseUrl,
+    accessTokenSeconds,
+    refreshTokenSeconds,
+    secretKey,
+    dataDir,
+    smtpUrl,
+    mailFrom: read('MAIL_FROM'),
+    idpProviders,
+    defaultQuota,
+  };
 }

@@ -39,8 +39,5 @@ export function okPage<T>(page: { items: T[]; total: number; start: number; limi
  * standard body (OAuth form-encoded requests, HTML pages).
  */
 export class Raw {
-  constructor(
-    readonly body: unknown,
-    readonly status = 200,
-  ) {}
+  constructor(readonly body: unknown) {}
 }

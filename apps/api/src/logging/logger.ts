@@ -3,8 +3,9 @@ import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config/app-config';
 
 /** JSON lines on stdout. Credentials never reach a log line, wherever they appear in an object. */
-export function createLogger(level: LogLevel): Logger {
-  return pino({
+export function createLogger(level: LogLevel, fd: 1 | 2 = 1): Logger {
+  return pino(
+    {
     level,
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -26,7 +27,9 @@ export function createLogger(level: LogLevel): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+    },
+    pino.destination({ fd, sync: fd === 2 }),
+  );
 }
 
 /** Nest's own messages (start-up, errors) through the same pino logger. */

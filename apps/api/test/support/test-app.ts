@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -39,6 +43,11 @@ export interface TestAppOptions {
   database?: TestDatabase;
 }
 
+/** Files the app keeps beside its database (the secret key) go to a temporary folder in tests. */
+function dataDirFor(database: TestDatabase): string {
+  return database.config.kind === 'pglite' && database.config.dataDir ? database.config.dataDir : mkdtempSync(join(tmpdir(), 'lnk-app-'));
+}
+
 function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -48,18 +57,33 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** A port free on loopback now, so the app's public address is known before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** The real AppModule on a fresh database, served over real HTTP on a loopback port. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const config: AppConfig = { ...loadConfig({ LOG_LEVEL: 'silent', BCRYPT_COST: '4', ...options.env }), database: database.config };
+  const port = await freePort();
+  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...options.env };
+  const config: AppConfig = { ...loadConfig(env), database: database.config };
+  const logger = createLogger(config.logLevel);
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot(config)],
+    imports: [AppModule.forRoot(config, logger)],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, createLogger(config.logLevel)), { logger: false });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false });
   await configureHttpServer(app);
-  await app.listen(0, '127.0.0.1');
-  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${port}`;
 
   const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {
     const headers: Record<string, string> = { ...opts.headers };

@@ -1,3 +1,5 @@
 export * from './lib/identity.persistence';
 export * from './lib/typeorm-user.repository';
 export * from './lib/typeorm-oauth-client.repository';
+export * from './lib/typeorm-token.repositories';
+export * from './lib/typeorm-account.repositories';

@@ -2,3 +2,4 @@ export * from './lib/ids';
 export * from './lib/clock';
 export * from './lib/errors';
 export * from './lib/paging';
+export * from './lib/unit-of-work';

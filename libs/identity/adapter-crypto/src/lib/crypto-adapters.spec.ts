@@ -1,3 +1,7 @@
+import { RateLimitedError } from '@lnk/shared/kernel';
+import { AesGcmSecretBox } from './aes-gcm-secret.box';
+import { InMemoryLoginThrottle } from './in-memory-login.throttle';
+import { S256PkceVerifier } from './s256-pkce.verifier';
 import { BcryptPasswordHasher } from './bcrypt-password.hasher';
 import { NodeSecretGenerator } from './node-secret.generator';
 import { Sha256SecretHasher } from './sha256-secret.hasher';
@@ -34,5 +38,73 @@ describe('NodeSecretGenerator', () => {
     for (const value of values) {
       expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
+  });
+});
+
+describe('S256PkceVerifier', () => {
+  // The example of RFC 7636 appendix B.
+  const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+  const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+  it('matches the RFC 7636 example and nothing else', () => {
+    const pkce = new S256PkceVerifier();
+    expect(pkce.matches(verifier, challenge)).toBe(true);
+    expect(pkce.matches(verifier.replace('d', 'e'), challenge)).toBe(false);
+    expect(pkce.matches(verifier, challenge.slice(1))).toBe(false);
+  });
+});
+
+describe('AesGcmSecretBox', () => {
+  const box = new AesGcmSecretBox(Buffer.alloc(32, 7));
+
+  it('opens what it sealed, with a fresh nonce each time', () => {
+    const a = box.seal('JBSWY3DPEHPK3PXP');
+    const b = box.seal('JBSWY3DPEHPK3PXP');
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(box.open(a)).toBe('JBSWY3DPEHPK3PXP');
+  });
+
+  it('refuses a tampered value or one sealed under another key', () => {
+    const sealed = box.seal('secret');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('other').toString('base64url');
+    expect(box.open(parts.join('.'))).toBeNull();
+    expect(new AesGcmSecretBox(Buffer.alloc(32, 8)).open(sealed)).toBeNull();
+    expect(box.open('garbage')).toBeNull();
+  });
+});
+
+describe('InMemoryLoginThrottle', () => {
+  it('refuses a key after too many failures until its window passes, and a success resets it', async () => {
+    let now = 0;
+    const throttle = new InMemoryLoginThrottle({ maxFailures: 3, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => now);
+    for (let i = 0; i < 3; i++) {
+      await throttle.admit(['account:a', 'ip:1']);
+      throttle.recordFailure(['account:a', 'ip:1']);
+    }
+    await expect(throttle.admit(['account:a'])).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 60 });
+    await expect(throttle.admit(['account:b', 'ip:1'])).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(throttle.admit(['account:b', 'ip:2'])).resolves.toBeUndefined();
+    now += 60_000;
+    await expect(throttle.admit(['account:a', 'ip:1'])).resolves.toBeUndefined();
+    throttle.recordFailure(['account:a']);
+    throttle.reset(['account:a']);
+    await expect(throttle.admit(['account:a'])).resolves.toBeUndefined();
+  });
+
+  it('slows each attempt by a step per earlier failure, up to a cap', async () => {
+    const waits: number[] = [];
+    const throttle = new InMemoryLoginThrottle({ maxFailures: 10, windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
+      waits.push(ms);
+    });
+    await throttle.admit(['k']);
+    throttle.recordFailure(['k']);
+    await throttle.admit(['k']);
+    throttle.recordFailure(['k']);
+    await throttle.admit(['k']);
+    throttle.recordFailure(['k']);
+    await throttle.admit(['k']);
+    expect(waits).toEqual([40, 80, 100]);
   });
 });

@@ -11,7 +11,7 @@ const ids = new ObjectIdGenerator();
 
 function user(email: string): User {
   const now = new Date('2026-03-04T05:06:07.089Z');
-  return new User({ id: ids.next(), email, name: 'Ada', passwordHash: '$2b$04$hash', isVerified: false, isActive: true, createdAt: now, updatedAt: now });
+  return new User({ id: ids.next(), email, name: 'Ada', passwordHash: '$2b$04$hash', isVerified: false, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now });
 }
 
 describe('TypeORM identity repositories', () => {

@@ -1,9 +1,10 @@
 import type { PersistenceModule } from '@lnk/shared/database';
-import { OAuthClientSchema, UserSchema } from './identity.schema';
+import { AuthorizationCodeSchema, OAuthClientSchema, OAuthTokenSchema, PersonalAccessTokenSchema, UserSchema } from './identity.schema';
 import { IdentityAccounts1763800000000 } from './migrations/1763800000000-identity-accounts';
+import { IdentityTokens1763800100000 } from './migrations/1763800100000-identity-tokens';
 
 /** What the identity context adds to the application's DataSource. */
 export const identityPersistence: PersistenceModule = {
-  entities: [UserSchema, OAuthClientSchema],
-  migrations: [IdentityAccounts1763800000000],
+  entities: [UserSchema, OAuthClientSchema, OAuthTokenSchema, PersonalAccessTokenSchema, AuthorizationCodeSchema],
+  migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000],
 };

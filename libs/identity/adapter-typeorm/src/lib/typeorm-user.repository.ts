@@ -1,15 +1,18 @@
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { User, UserRepository } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
+import { isUniqueViolation, managerOf, sql } from '@lnk/shared/database';
 import { UserRow, UserSchema } from './identity.schema';
-import { isUniqueViolation } from '@lnk/shared/database';
+
+const emailTaken = () => ValidationError.field('email', 'email is already registered');
 
 export class TypeormUserRepository extends UserRepository {
-  private readonly rows: Repository<UserRow>;
-
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     super();
-    this.rows = dataSource.getRepository(UserSchema);
+  }
+
+  private get rows() {
+    return managerOf(this.dataSource).getRepository<UserRow>(UserSchema);
   }
 
   async findById(id: string): Promise<User | null> {
@@ -26,8 +29,22 @@ export class TypeormUserRepository extends UserRepository {
     try {
       await this.rows.insert(user.toProps());
     } catch (error) {
-      if (isUniqueViolation(error, 'users_email_key')) throw ValidationError.field('email', 'email is already registered');
+      if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
       throw error;
     }
+  }
+
+  async update(user: User): Promise<void> {
+    const { id, ...changes } = user.toProps();
+    try {
+      await this.rows.update({ id }, changes);
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await sql(this.dataSource, 'DELETE FROM users WHERE id = $1', [id])).affected > 0;
   }
 }

@@ -12,6 +12,14 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  // OAuth 2.0 (RFC 6749 section 5.2), upper-cased in the envelope; the RFC name rides in meta.error.
+  'INVALID_REQUEST',
+  'INVALID_CLIENT',
+  'INVALID_GRANT',
+  'UNAUTHORIZED_CLIENT',
+  'UNSUPPORTED_GRANT_TYPE',
+  'INVALID_SCOPE',
+  'TWO_FACTOR_REQUIRED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

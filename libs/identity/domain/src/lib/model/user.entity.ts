@@ -29,6 +29,8 @@ export interface UserProps {
   passwordHash: string | null;
   isVerified: boolean;
   isActive: boolean;
+  /** The TOTP secret, sealed (encrypted); null when two-factor sign-in is off. */
+  twoFactorSecret: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,8 +57,37 @@ export class User {
   get isActive(): boolean {
     return this.props.isActive;
   }
+  get twoFactorSecret(): string | null {
+    return this.props.twoFactorSecret;
+  }
+  get isTwoFactorEnabled(): boolean {
+    return this.props.twoFactorSecret !== null;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
+  }
+
+  /** A new address is unverified until its owner follows the link sent to it. */
+  changeEmail(email: string, now: Date): void {
+    this.props = { ...this.props, email, isVerified: false, updatedAt: now };
+  }
+
+  confirmEmail(email: string, now: Date): boolean {
+    if (email !== this.props.email) return false;
+    this.props = { ...this.props, isVerified: true, updatedAt: now };
+    return true;
+  }
+
+  changePasswordHash(passwordHash: string, now: Date): void {
+    this.props = { ...this.props, passwordHash, updatedAt: now };
+  }
+
+  enableTwoFactor(sealedSecret: string, now: Date): void {
+    this.props = { ...this.props, twoFactorSecret: sealedSecret, updatedAt: now };
+  }
+
+  disableTwoFactor(now: Date): void {
+    this.props = { ...this.props, twoFactorSecret: null, updatedAt: now };
   }
   get updatedAt(): Date {
     return this.props.updatedAt;

@@ -1,6 +1,14 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
 import { OAuthClient } from '../model/oauth-client.entity';
 
 export abstract class OAuthClientRepository {
   abstract insert(client: OAuthClient): Promise<void>;
   abstract findByClientId(clientId: string): Promise<OAuthClient | null>;
+  abstract findById(id: string): Promise<OAuthClient | null>;
+  abstract findOfOwner(ownerId: string, id: string): Promise<OAuthClient | null>;
+  /** The owner's clients, newest first, `query` matching the name case-insensitively. */
+  abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<OAuthClient>>;
+  abstract update(client: OAuthClient): Promise<void>;
+  /** Deletes the client and every token issued through it. */
+  abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import { normalizeEmail } from '../model/email';
 import { checkName, checkNewPassword, User } from '../model/user.entity';
 import { PasswordHasher } from '../ports/password-hasher';
 import { UserRepository } from '../ports/user.repository';
+import { EmailVerificationSender } from './account.use-cases';
 
 export interface RegisterUserCommand {
   email: string;
@@ -17,6 +18,7 @@ export class RegisterUserUseCase {
     private readonly passwords: PasswordHasher,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly verification: EmailVerificationSender,
   ) {}
 
   async execute(command: RegisterUserCommand): Promise<User> {
@@ -32,10 +34,12 @@ export class RegisterUserUseCase {
       passwordHash: await this.passwords.hash(password),
       isVerified: false,
       isActive: true,
+      twoFactorSecret: null,
       createdAt: now,
       updatedAt: now,
     });
     await this.users.insert(user);
+    await this.verification.send(user);
     return user;
   }
 }

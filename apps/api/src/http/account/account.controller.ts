@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, Inject, Post, Put, Query } from '@nestjs/common';
+import type { Principal } from '@lnk/identity/domain';
+import { CurrentPrincipal, Public } from '../../auth/access.decorators';
+import { IDENTITY } from '../../composition/identity.module';
+import type { Identity } from '../../composition/identity.composition';
+import { ok } from '../../envelope/envelope';
+import { presentUser } from '../identity/identity.presenter';
+import { ChangeEmailDto, ChangePasswordDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
+
+/** The signed-in user's own account (spec 4.3). */
+@Controller('user/me')
+export class AccountController {
+  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+
+  @Get()
+  async me(@CurrentPrincipal() principal: Principal) {
+    return ok(presentUser(await this.identity.getCurrentUser.execute(principal)));
+  }
+
+  @Put('email')
+  async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto) {
+    const user = await this.identity.changeEmail.execute(principal, body.email);
+    return ok({ id: user.id, email: user.email, isVerified: user.isVerified, updatedAt: user.updatedAt.toISOString() }, 'E-mail address changed; a confirmation link was sent to it');
+  }
+
+  @Put('password')
+  async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto) {
+    const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword);
+    return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed');
+  }
+
+  @Post('enable-twofactor')
+  async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto) {
+    const change = await this.identity.setTwoFactor.execute(principal, body.enable, body.code);
+    if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
+    return ok({ qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes }, 'Two-factor sign-in is on; keep the backup codes safe');
+  }
+
+  @Get('limits')
+  async limits(@CurrentPrincipal() principal: Principal) {
+    return ok(await this.identity.getLimits.execute(principal));
+  }
+
+  @Delete()
+  async deleteAccount(@CurrentPrincipal() principal: Principal) {
+    const deletedAt = await this.identity.deleteAccount.execute(principal);
+    return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
+  }
+}
+
+/** The link sent to a new address. */
+@Controller('auth')
+@Public()
+export class EmailVerificationController {
+  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+
+  @Get('verify-email')
+  async verify(@Query() query: VerifyEmailQueryDto) {
+    const user = await this.identity.verifyEmail.execute(query.token);
+    return ok({ id: user.id, email: user.email, isVerified: user.isVerified }, 'E-mail address confirmed');
+  }
+}

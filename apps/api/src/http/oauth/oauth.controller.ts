@@ -1,0 +1,168 @@
+import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
+import type { AuthorizationRequestParams } from '@lnk/identity/domain';
+import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
+import { AcceptsForm, Public } from '../../auth/access.decorators';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { secretKeyOf } from '../../config/secret-key';
+import { IDENTITY } from '../../composition/identity.module';
+import type { Identity } from '../../composition/identity.composition';
+import { ok, Raw } from '../../envelope/envelope';
+import { pageHeaders, renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';
+import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './oauth.request.dto';
+import { isFormRequest, OAuthProtocolFilter } from './oauth-protocol.filter';
+import { presentSignIn, presentTokens } from './oauth.presenter';
+
+/** Client credentials from HTTP Basic (RFC 6749 section 2.3.1), when sent that way. */
+function basicCredentials(request: FastifyRequest): { clientId?: string; clientSecret?: string } {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Basic ')) return {};
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return {};
+  const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
+  try {
+    return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+  } catch {
+    return {};
+  }
+}
+
+function authorizationParams(query: AuthorizeQueryDto): AuthorizationRequestParams {
+  return {
+    responseType: query.response_type,
+    clientId: query.client_id,
+    redirectUri: query.redirect_uri,
+    scope: query.scope,
+    state: query.state,
+    codeChallenge: query.code_challenge,
+    codeChallengeMethod: query.code_challenge_method,
+  };
+}
+
+/** The public OAuth 2.0 endpoints (spec 4.1). */
+@Controller('oauth')
+@Public()
+@AcceptsForm()
+@UseFilters(OAuthProtocolFilter)
+export class OAuthController {
+  private readonly signer: RequestSigner;
+
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.signer = new RequestSigner(secretKeyOf(config));
+  }
+
+  @Post('token')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
+    const basic = basicCredentials(request);
+    if (basic.clientId && body.client_id && basic.clientId !== body.client_id) throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic credentials');
+    const client = { clientId: basic.clientId ?? body.client_id, clientSecret: basic.clientSecret ?? body.client_secret };
+    const form = isFormRequest(request);
+    switch (body.grant_type) {
+      case 'password': {
+        const { user, tokens } = await this.identity.passwordGrant.execute({ ...client, username: body.username, password: body.password, scope: body.scope, otp: body.otp, ip: request.ip });
+        if (form) return new Raw(presentTokens(tokens));
+        const limits = await this.identity.getLimits.forUser(user.id);
+        return ok(presentSignIn(tokens, user, limits), 'Login successful');
+      }
+      case 'refresh_token': {
+        const { tokens, userId } = await this.identity.refreshGrant.execute({ ...client, refreshToken: body.refresh_token, scope: body.scope });
+        return form ? new Raw(presentTokens(tokens)) : ok(presentSignIn(tokens, await this.userOf(userId)), 'Token refreshed');
+      }
+      case 'authorization_code': {
+        const { tokens, userId } = await this.identity.authorizationCodeGrant.execute({ ...client, code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier });
+        return form ? new Raw(presentTokens(tokens)) : ok(presentSignIn(tokens, await this.userOf(userId)), 'Login successful');
+      }
+      default:
+        throw new OAuthError('unsupported_grant_type', `grant_type "${body.grant_type}" is not supported`);
+    }
+  }
+
+  @Post('revoke')
+  async revoke(@Body() body: RevokeRequestDto, @Req() request: FastifyRequest) {
+    await this.identity.revokeToken.execute(body.token);
+    return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
+  }
+
+  @Post('introspect')
+  @Header('Cache-Control', 'no-store')
+  async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
+    const result = await this.identity.introspectToken.execute(body.token);
+    return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
+  }
+
+  @Post('idp')
+  @Header('Cache-Control', 'no-store')
+  async idp(@Body() body: IdpRequestDto) {
+    const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id });
+    return ok(presentSignIn(tokens, user), 'Login successful');
+  }
+
+  /** Checks the request, then sends the browser to the service's own authorization page. */
+  @Get('authorize')
+  async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
+    await this.identity.validateAuthorization.execute(authorizationParams(query));
+    const page = new URL(`${this.config.publicBaseUrl}/oauth/authorize/page`);
+    for (const [key, value] of Object.entries(query)) if (typeof value === 'string') page.searchParams.set(key, value);
+    const redirectUrl = page.toString();
+    void reply
+      .code(302)
+      .header('location', redirectUrl)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send({ status: 302, code: 'OK', message: 'Redirecting to the authorization page', data: { redirect_url: redirectUrl } });
+  }
+
+  @Get('authorize/page')
+  async authorizationPage(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
+    const params = authorizationParams(query);
+    let request;
+    try {
+      request = await this.identity.validateAuthorization.execute(params);
+    } catch (error) {
+      return this.sendPage(reply, 400, renderErrorPage((error as Error).message));
+    }
+    return this.sendPage(reply, 200, renderAuthorizationPage({ request, signed: this.signer.sign(params) }), request.redirectUri);
+  }
+
+  /** The page's answer: 302 to the client with a code (or access_denied), or the page again with the error. */
+  @Post('authorize')
+  async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
+    const params = this.signer.open(body.request, body.signature);
+    if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));
+    let request;
+    try {
+      request = await this.identity.validateAuthorization.execute(params);
+    } catch (error) {
+      return this.sendPage(reply, 400, renderErrorPage((error as Error).message));
+    }
+    try {
+      const { redirectUrl } = await this.identity.decideAuthorization.execute({ request: params, decision: body.decision, email: body.email, password: body.password, otp: body.otp, ip: httpRequest.ip });
+      void reply.code(302).header('location', redirectUrl).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+    } catch (error) {
+      const known = error instanceof OAuthError || error instanceof TwoFactorRequiredError || error instanceof ValidationError || error instanceof RateLimitedError;
+      if (!known) throw error;
+      const status = error instanceof RateLimitedError ? 429 : 401;
+      if (error instanceof RateLimitedError) void reply.header('retry-after', String(error.retryAfterSeconds));
+      const message = error instanceof TwoFactorRequiredError ? 'Enter the one-time code from your authenticator app.' : (error as Error).message;
+      return this.sendPage(reply, status, renderAuthorizationPage({ request, signed: this.signer.sign(params), error: message, email: body.email }), request.redirectUri);
+    }
+  }
+
+  private sendPage(reply: FastifyReply, status: number, html: string, formTarget?: string): void {
+    void reply.code(status).headers(pageHeaders(formTarget)).send(html);
+  }
+
+  private async userOf(userId: string) {
+    const user = await this.identity.users.findById(userId);
+    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
+    return user;
+  }
+}

@@ -1,0 +1,21 @@
+import type { AccountLimits, IssuedTokens, User } from '@lnk/identity/domain';
+
+/** The token response of RFC 6749 section 5.1. */
+export function presentTokens(tokens: IssuedTokens) {
+  return {
+    access_token: tokens.accessToken,
+    refresh_token: tokens.refreshToken,
+    token_type: 'Bearer',
+    expires_in: tokens.expiresIn,
+    scope: tokens.scopes.join(' '),
+  };
+}
+
+/** Spec 2.6: the token response with the signed-in user, and the account limits for the password grant. */
+export function presentSignIn(tokens: IssuedTokens, user: User, limits?: AccountLimits) {
+  return {
+    ...presentTokens(tokens),
+    user: { id: user.id, email: user.email, name: user.name },
+    ...(limits ? { limits: { domains: limits.domains, links: limits.links } } : {}),
+  };
+}

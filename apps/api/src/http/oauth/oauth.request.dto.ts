@@ -1,0 +1,57 @@
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+
+const S = 4096;
+
+/** Every parameter a token request may carry (RFC 6749, RFC 7636, plus `otp` for two-factor accounts). */
+export class TokenRequestDto {
+  @IsString() @MaxLength(64) grant_type!: string;
+  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
+  @IsOptional() @IsString() @MaxLength(320) username?: string;
+  @IsOptional() @IsString() @MaxLength(1024) password?: string;
+  @IsOptional() @IsString() @MaxLength(1024) scope?: string;
+  @IsOptional() @IsString() @MaxLength(64) otp?: string;
+  @IsOptional() @IsString() @MaxLength(S) code?: string;
+  @IsOptional() @IsString() @MaxLength(S) redirect_uri?: string;
+  @IsOptional() @IsString() @MaxLength(256) code_verifier?: string;
+  @IsOptional() @IsString() @MaxLength(S) refresh_token?: string;
+}
+
+export class RevokeRequestDto {
+  @IsString() @MaxLength(S) token!: string;
+  @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
+}
+
+export class IntrospectRequestDto {
+  @IsString() @MaxLength(S) token!: string;
+  @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
+}
+
+export class IdpRequestDto {
+  @IsString() @MaxLength(16384) token!: string;
+  @IsString() @MaxLength(256) client_id!: string;
+}
+
+export class AuthorizeQueryDto {
+  @IsOptional() @IsString() @MaxLength(64) response_type?: string;
+  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
+  @IsOptional() @IsString() @MaxLength(S) redirect_uri?: string;
+  @IsOptional() @IsString() @MaxLength(1024) scope?: string;
+  @IsOptional() @IsString() @MaxLength(1024) state?: string;
+  @IsOptional() @IsString() @MaxLength(128) code_challenge?: string;
+  @IsOptional() @IsString() @MaxLength(16) code_challenge_method?: string;
+}
+
+/** What the authorization page posts back. */
+export class AuthorizeDecisionDto {
+  @IsString() @MaxLength(8192) request!: string;
+  @IsString() @MaxLength(128) signature!: string;
+  @IsIn(['approve', 'deny']) decision!: 'approve' | 'deny';
+  @IsOptional() @IsString() @MaxLength(320) email?: string;
+  @IsOptional() @IsString() @MaxLength(1024) password?: string;
+  @IsOptional() @IsString() @MaxLength(64) otp?: string;
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import type { Principal } from '@lnk/identity/domain';
+import { CurrentPrincipal } from '../../auth/access.decorators';
+import { IDENTITY } from '../../composition/identity.module';
+import type { Identity } from '../../composition/identity.composition';
+import { ok, okPage } from '../../envelope/envelope';
+import { presentClient } from '../identity/identity.presenter';
+import { SearchPageQueryDto } from '../paging.request.dto';
+import { CreateOAuthClientDto, UpdateOAuthClientDto } from './tokens.request.dto';
+
+/** OAuth clients a user registers (spec 4.2). */
+@Controller('user/oauth-clients')
+export class OAuthClientsController {
+  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+
+  @Get()
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
+    const page = await this.identity.listClients.execute(principal, query.q, query.toPageRequest());
+    return okPage({ ...page, items: page.items.map((c) => presentClient(c)) });
+  }
+
+  @Post()
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOAuthClientDto) {
+    const { client, clientSecret } = await this.identity.createOAuthClient.execute({ ...body, ownerId: principal.userId, redirectUris: body.redirectUris ?? [], isFirstParty: false });
+    return ok(presentClient(client, clientSecret), 'OAuth client created');
+  }
+
+  @Get(':id')
+  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return ok(presentClient(await this.identity.getClient.execute(principal, id)));
+  }
+
+  @Put(':id')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOAuthClientDto) {
+    return ok(presentClient(await this.identity.updateClient.execute(principal, id, body)), 'OAuth client updated');
+  }
+
+  @Delete(':id')
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    await this.identity.deleteClient.execute(principal, id);
+    return ok(undefined, 'OAuth client deleted');
+  }
+
+  @Post(':id/regenerate-secret')
+  async regenerateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const { client, clientSecret } = await this.identity.regenerateClientSecret.execute(principal, id);
+    return ok({ id: client.id, clientId: client.clientId, clientSecret, name: client.name, isActive: client.isActive }, 'Client secret regenerated');
+  }
+}

@@ -1,0 +1,303 @@
+import * as oauth from 'oauth4webapi';
+import { startTestApp, TestApp } from './support/test-app';
+import { createAccount, createFirstPartyClient, identityOf } from './support/identity';
+
+const form = (fields: Record<string, string>) => ({ raw: { body: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' } });
+
+describe('OAuth 2.0 endpoints', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  describe('password grant', () => {
+    it('answers spec 2.6 with the user and the account limits', async () => {
+      const user = await identityOf(t).registerUser.execute({ email: 'grant@example.com', password: 'long password', name: 'Grace' });
+      const client = await createFirstPartyClient(t, user.id);
+      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: client.clientId, username: 'Grant@Example.com', password: 'long password' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body).toMatchObject({ status: 200, code: 'OK', message: 'Login successful' });
+      expect(res.body.data).toEqual({
+        access_token: expect.stringMatching(/^at_[A-Za-z0-9_-]{43}$/),
+        refresh_token: expect.stringMatching(/^rt_[A-Za-z0-9_-]{43}$/),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: expect.stringContaining('links:write'),
+        user: { id: user.id, email: 'grant@example.com', name: 'Grace' },
+        limits: { domains: { used: 0, limit: 1 }, links: { used: 0, limit: 100 } },
+      });
+      const me = await t.request('GET', '/user/me', { token: res.body.data.access_token });
+      expect(me.status).toBe(200);
+      expect(me.body.data.id).toBe(user.id);
+    });
+
+    it('gives the same answer for a wrong password and an unknown e-mail', async () => {
+      const account = await createAccount(t);
+      const wrong = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: 'not the password' } });
+      const unknown = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: 'nobody@example.com', password: 'not the password' } });
+      for (const res of [wrong, unknown]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ status: 400, code: 'INVALID_GRANT', message: 'Invalid username or password', meta: { error: 'invalid_grant' } });
+      }
+    });
+
+    it('grants only the scopes asked for, and refuses one outside the client', async () => {
+      const account = await createAccount(t);
+      const narrow = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password, scope: 'links:read user:read' } });
+      expect(narrow.body.data.scope).toBe('user:read links:read');
+      const reader = await createFirstPartyClient(t, account.id, { scopes: ['links:read'] });
+      const outside = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, username: account.email, password: account.password, scope: 'links:write' } });
+      expect(outside.status).toBe(400);
+      expect(outside.body.code).toBe('INVALID_SCOPE');
+      const byDefault = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, username: account.email, password: account.password } });
+      expect(byDefault.body.data.scope).toBe('links:read');
+    });
+
+    it('refuses an unknown client and an unsupported grant type', async () => {
+      const unknown = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: 'cl_nope', username: 'a@example.com', password: 'x' } });
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.code).toBe('INVALID_CLIENT');
+      const account = await createAccount(t);
+      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: account.client.clientId } });
+      expect(grant.status).toBe(400);
+      expect(grant.body.code).toBe('UNSUPPORTED_GRANT_TYPE');
+      const missing = await t.request('POST', '/oauth/token', { body: { client_id: account.client.clientId } });
+      expect(missing.status).toBe(400);
+      expect(missing.body.meta.errors[0].name).toBe('grant_type');
+    });
+
+    it('answers a form-encoded request with the RFC body and no envelope', async () => {
+      const account = await createAccount(t);
+      const ok = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password }));
+      expect(ok.status).toBe(200);
+      expect(Object.keys(ok.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+      const bad = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, username: account.email, password: 'wrong password' }));
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid username or password' });
+      const missing = await t.request('POST', '/oauth/token', form({ client_id: account.client.clientId }));
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toBe('invalid_request');
+    });
+
+    it('accepts client credentials in HTTP Basic and checks the secret', async () => {
+      const account = await createAccount(t);
+      const basic = (secret: string) => ({ authorization: `Basic ${Buffer.from(`${account.client.clientId}:${secret}`).toString('base64')}` });
+      const good = await t.request('POST', '/oauth/token', { ...form({ grant_type: 'password', username: account.email, password: account.password }), headers: basic(account.client.clientSecret) });
+      expect(good.status).toBe(200);
+      const bad = await t.request('POST', '/oauth/token', { ...form({ grant_type: 'password', username: account.email, password: account.password }), headers: basic('wrong') });
+      expect(bad.status).toBe(401);
+      expect(bad.body.error).toBe('invalid_client');
+      expect(bad.headers.get('www-authenticate')).toContain('Basic');
+    });
+
+    it('slows and then refuses repeated failures for one account with 429', async () => {
+      const account = await createAccount(t);
+      let last;
+      for (let i = 0; i < 12; i++) {
+        last = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: `wrong-${i}` } });
+        if (last.status === 429) break;
+      }
+      expect(last?.status).toBe(429);
+      expect(last?.body.code).toBe('RATE_LIMITED');
+      expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+      const right = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password } });
+      expect(right.status).toBe(429);
+    }, 60_000);
+  });
+
+  describe('refresh tokens', () => {
+    it('rotates: the new pair works, the old refresh token does not', async () => {
+      const account = await createAccount(t);
+      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.data.refresh_token).not.toBe(account.refreshToken);
+      expect((await t.request('GET', '/user/me', { token: refreshed.body.data.access_token })).status).toBe(200);
+    });
+
+    it('revokes the whole family when a rotated refresh token is replayed', async () => {
+      const account = await createAccount(t);
+      const first = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      const replay = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      expect(replay.status).toBe(400);
+      expect(replay.body.code).toBe('INVALID_GRANT');
+      expect((await t.request('GET', '/user/me', { token: first.body.data.access_token })).status).toBe(401);
+      const descendant = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: first.body.data.refresh_token } });
+      expect(descendant.status).toBe(400);
+    });
+
+    it('lets exactly one of several parallel rotations win, with no 500', async () => {
+      const account = await createAccount(t);
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } })),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    });
+
+    it('refuses a refresh token presented by another client', async () => {
+      const account = await createAccount(t);
+      const other = await createFirstPartyClient(t, account.id);
+      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: other.clientId, refresh_token: account.refreshToken } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_GRANT');
+    });
+  });
+
+  describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
+    it('introspects an access token, then revokes it, after which it is inactive and refused', async () => {
+      const account = await createAccount(t);
+      const active = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } });
+      expect(active.status).toBe(200);
+      expect(active.body.data).toMatchObject({ active: true, token_type: 'access_token', client_id: account.client.clientId, username: account.email, exp: expect.any(Number) });
+      expect(active.body.data.scope.split(' ')).toContain('user:read');
+      const revoked = await t.request('POST', '/oauth/revoke', { body: { token: account.accessToken, token_type_hint: 'access_token' } });
+      expect(revoked.body).toEqual({ status: 200, code: 'OK', message: 'Token revoked', data: { revoked: true } });
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } })).body.data).toEqual({ active: false });
+      expect((await t.request('GET', '/user/me', { token: account.accessToken })).status).toBe(401);
+    });
+
+    it('answers an unknown token the same way as a known one', async () => {
+      const revoke = await t.request('POST', '/oauth/revoke', { body: { token: 'at_unknown' } });
+      expect(revoke.body.data).toEqual({ revoked: true });
+      const introspect = await t.request('POST', '/oauth/introspect', { body: { token: 'garbage' } });
+      expect(introspect.body.data).toEqual({ active: false });
+    });
+
+    it('revoking a refresh token ends its access token too', async () => {
+      const account = await createAccount(t);
+      await t.request('POST', '/oauth/revoke', { body: { token: account.refreshToken, token_type_hint: 'refresh_token' } });
+      expect((await t.request('GET', '/user/me', { token: account.accessToken })).status).toBe(401);
+    });
+
+    it('tells personal access tokens apart', async () => {
+      const account = await createAccount(t);
+      const pat = await t.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['links:read'] } });
+      const res = await t.request('POST', '/oauth/introspect', { body: { token: pat.body.data.token } });
+      expect(res.body.data).toMatchObject({ active: true, token_type: 'personal_access_token', scope: 'links:read', username: account.email });
+    });
+
+    it('speaks the RFC bodies to form-encoded callers', async () => {
+      const account = await createAccount(t);
+      const introspect = await t.request('POST', '/oauth/introspect', form({ token: account.accessToken }));
+      expect(introspect.body).toMatchObject({ active: true, token_type: 'access_token' });
+      const revoke = await t.request('POST', '/oauth/revoke', form({ token: account.accessToken }));
+      expect(revoke.status).toBe(200);
+      expect(revoke.body).toEqual({});
+    });
+  });
+
+  describe('authorization code flow', () => {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+
+    async function pageFields(url: string) {
+      const page = await fetch(url);
+      const html = await page.text();
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+      return { status: page.status, headers: page.headers, html, request: field('request'), signature: field('signature') };
+    }
+
+    async function submit(fields: Record<string, string>) {
+      return fetch(`${t.baseUrl}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    }
+
+    it('signs in through the page, approves, and exchanges the code with PKCE using oauth4webapi', async () => {
+      const account = await createAccount(t);
+      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
+      const as: oauth.AuthorizationServer = { issuer: t.baseUrl, token_endpoint: `${t.baseUrl}/oauth/token`, revocation_endpoint: `${t.baseUrl}/oauth/revoke`, introspection_endpoint: `${t.baseUrl}/oauth/introspect` };
+      const oc: oauth.Client = { client_id: client.clientId };
+      const verifier = oauth.generateRandomCodeVerifier();
+      const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+      const state = oauth.generateRandomState();
+
+      const authorize = new URL(`${t.baseUrl}/oauth/authorize`);
+      for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.clientId, redirect_uri: redirectUri, scope: 'links:read user:read', state, code_challenge: challenge, code_challenge_method: 'S256' })) authorize.searchParams.set(k, v);
+      const start = await fetch(authorize, { redirect: 'manual' });
+      expect(start.status).toBe(302);
+      const body = await start.json();
+      expect(body).toMatchObject({ status: 302, code: 'OK', data: { redirect_url: start.headers.get('location') } });
+
+      const page = await pageFields(start.headers.get('location') as string);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.html).toContain('name="decision" value="approve"');
+
+      const approved = await submit({ request: page.request, signature: page.signature, email: account.email, password: account.password, decision: 'approve' });
+      expect(approved.status).toBe(302);
+      const callback = new URL(approved.headers.get('location') as string);
+      expect(callback.origin + callback.pathname).toBe(redirectUri);
+
+      const params = oauth.validateAuthResponse(as, oc, callback, state);
+      const response = await oauth.authorizationCodeGrantRequest(as, oc, oauth.None(), params, redirectUri, verifier, { [oauth.allowInsecureRequests]: true });
+      const tokens = await oauth.processAuthorizationCodeResponse(as, oc, response);
+      expect(tokens.token_type).toBe('bearer');
+      expect(tokens.scope).toBe('user:read links:read');
+      expect((await t.request('GET', '/user/me', { token: tokens.access_token })).body.data.email).toBe(account.email);
+
+      const refreshed = await oauth.processRefreshTokenResponse(as, oc, await oauth.refreshTokenGrantRequest(as, oc, oauth.None(), tokens.refresh_token as string, { [oauth.allowInsecureRequests]: true }));
+      expect(refreshed.access_token).not.toBe(tokens.access_token);
+
+      await oauth.processRevocationResponse(await oauth.revocationRequest(as, oc, oauth.None(), refreshed.refresh_token as string, { [oauth.allowInsecureRequests]: true }));
+      expect((await t.request('GET', '/user/me', { token: refreshed.access_token })).status).toBe(401);
+
+      // The code was single-use: presenting it again fails and revokes what it issued.
+      const again = await oauth.authorizationCodeGrantRequest(as, oc, oauth.None(), params, redirectUri, verifier, { [oauth.allowInsecureRequests]: true });
+      expect(again.status).toBe(400);
+      expect(((await again.json()) as { error: string }).error).toBe('invalid_grant');
+    });
+
+    it('sends the browser back with access_denied when the user denies', async () => {
+      const account = await createAccount(t);
+      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
+      const page = await pageFields(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}&state=xyz`);
+      const denied = await submit({ request: page.request, signature: page.signature, decision: 'deny' });
+      expect(denied.status).toBe(302);
+      const location = new URL(denied.headers.get('location') as string);
+      expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', state: 'xyz' });
+    });
+
+    it('shows the page again with an error on wrong credentials, and refuses a tampered request', async () => {
+      const account = await createAccount(t);
+      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
+      const page = await pageFields(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      const wrong = await submit({ request: page.request, signature: page.signature, email: account.email, password: 'wrong password', decision: 'approve' });
+      expect(wrong.status).toBe(401);
+      expect(await wrong.text()).toContain('Invalid username or password');
+      const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(page.request, 'base64url').toString()), redirectUri: 'https://evil.example/cb' })).toString('base64url');
+      const refused = await submit({ request: tampered, signature: page.signature, email: account.email, password: account.password, decision: 'approve' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('location')).toBeNull();
+    });
+
+    it('never redirects to an unregistered redirect URI or for an unknown client', async () => {
+      const account = await createAccount(t);
+      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
+      const foreign = await t.request('GET', `/oauth/authorize?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`);
+      expect(foreign.status).toBe(400);
+      expect(foreign.headers.get('location')).toBeNull();
+      expect(foreign.body.code).toBe('INVALID_REQUEST');
+      const unknown = await t.request('GET', `/oauth/authorize?response_type=code&client_id=cl_nope&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      expect(unknown.status).toBe(400);
+      const wrongType = await t.request('GET', `/oauth/authorize?response_type=token&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      expect(wrongType.status).toBe(400);
+    });
+
+    it('requires PKCE from a client that sends no secret, and accepts the secret instead', async () => {
+      const account = await createAccount(t);
+      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
+      const codeFor = async () => {
+        const page = await pageFields(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`);
+        const approved = await submit({ request: page.request, signature: page.signature, email: account.email, password: account.password, decision: 'approve' });
+        return new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
+      };
+      const withoutPkce = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, code: await codeFor(), redirect_uri: redirectUri } });
+      expect(withoutPkce.status).toBe(400);
+      expect(withoutPkce.body.code).toBe('INVALID_GRANT');
+      const withSecret = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code: await codeFor(), redirect_uri: redirectUri } });
+      expect(withSecret.status).toBe(200);
+      expect(withSecret.body.data.user.email).toBe(account.email);
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import { SCOPES } from '@lnk/identity/domain';
+import { IDENTITY } from '../../src/composition/identity.module';
+import type { Identity } from '../../src/composition/identity.composition';
+import type { TestApp } from './test-app';
+
+export interface TestAccount {
+  id: string;
+  email: string;
+  password: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface TestClient {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+let counter = 0;
+
+export function identityOf(t: TestApp): Identity {
+  return t.app.get<Identity>(IDENTITY);
+}
+
+/** A first-party client, as the operator CLI makes it. */
+export async function createFirstPartyClient(t: TestApp, ownerId: string, options: { scopes?: string[]; redirectUris?: string[] } = {}): Promise<TestClient> {
+  const { client, clientSecret } = await identityOf(t).createOAuthClient.execute({
+    ownerId,
+    name: 'First-party test client',
+    scopes: options.scopes ?? [...SCOPES],
+    redirectUris: options.redirectUris ?? [],
+    isFirstParty: true,
+  });
+  return { id: client.id, clientId: client.clientId, clientSecret };
+}
+
+/** A user with a password, signed in through the password grant over HTTP. */
+export async function createAccount(t: TestApp, options: { email?: string; password?: string; client?: TestClient; scope?: string } = {}): Promise<TestAccount & { client: TestClient }> {
+  const email = options.email ?? `user${++counter}-${Date.now()}@example.com`;
+  const password = options.password ?? 'correct horse battery';
+  const user = await identityOf(t).registerUser.execute({ email, password, name: 'Test User' });
+  const client = options.client ?? (await createFirstPartyClient(t, user.id));
+  const res = await t.request('POST', '/oauth/token', {
+    body: { grant_type: 'password', client_id: client.clientId, username: email, password, ...(options.scope ? { scope: options.scope } : {}) },
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return { id: user.id, email, password, accessToken: res.body.data.access_token, refreshToken: res.body.data.refresh_token, client };
+}
+
+/** A PAT with exactly these scopes, made over HTTP by an account holding every scope. */
+export async function createPat(t: TestApp, account: TestAccount, scopes: readonly string[], extra: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
+  const res = await t.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'test', scopes, ...extra } });
+  if (res.status !== 200) throw new Error(`PAT creation failed: ${res.status} ${res.text}`);
+  return { id: res.body.data.id, token: res.body.data.token };
+}

@@ -1,0 +1,2 @@
+// The analytics/adapter-typeorm library's public surface; its context's issue fills it.
+export {};

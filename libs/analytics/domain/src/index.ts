@@ -1,0 +1,2 @@
+// The analytics/domain library's public surface; its context's issue fills it.
+export {};

@@ -1,0 +1,2 @@
+// The billing/domain library's public surface; its context's issue fills it.
+export {};

@@ -1,0 +1,22 @@
+export interface EmailVerification {
+  id: string;
+  userId: string;
+  email: string;
+  tokenHash: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export abstract class EmailVerificationRepository {
+  abstract insert(verification: EmailVerification): Promise<void>;
+  /** Uses the verification once, if it has not expired: its user and address, or null. */
+  abstract consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null>;
+}
+
+export abstract class BackupCodeRepository {
+  /** Replaces the user's backup codes with these hashes. */
+  abstract replace(userId: string, codeHashes: string[]): Promise<void>;
+  /** Uses the code once: true only for the first use of an existing code. */
+  abstract consume(userId: string, codeHash: string, at: Date): Promise<boolean>;
+  abstract deleteAll(userId: string): Promise<void>;
+}

@@ -1,0 +1,33 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
+import { AuthorizationCode, OAuthToken, PersonalAccessToken } from '../model/tokens';
+
+export abstract class OAuthTokenRepository {
+  abstract insert(token: OAuthToken): Promise<void>;
+  abstract findByAccessHash(hash: string): Promise<OAuthToken | null>;
+  abstract findByRefreshHash(hash: string): Promise<OAuthToken | null>;
+  /** Marks the refresh token used, only if it was not already: true for the one caller that wins. */
+  abstract markRotated(id: string, at: Date): Promise<boolean>;
+  abstract revoke(id: string, at: Date): Promise<void>;
+  abstract revokeFamily(familyId: string, at: Date): Promise<void>;
+  abstract revokeIssuedByCode(authorizationCodeId: string, at: Date): Promise<void>;
+  /** Revokes every token of the user, except one (the caller's own) when given. */
+  abstract revokeAllOfUser(userId: string, at: Date, exceptTokenId?: string): Promise<void>;
+  abstract revokeAllOfClient(clientId: string, at: Date): Promise<void>;
+}
+
+export abstract class PersonalAccessTokenRepository {
+  abstract insert(token: PersonalAccessToken): Promise<void>;
+  abstract findByHash(hash: string): Promise<PersonalAccessToken | null>;
+  abstract findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null>;
+  abstract listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>>;
+  /** Deletes the user's token; false when the user has no such token. */
+  abstract deleteOfUser(userId: string, id: string): Promise<boolean>;
+  abstract touch(id: string, at: Date): Promise<void>;
+}
+
+export abstract class AuthorizationCodeRepository {
+  abstract insert(code: AuthorizationCode): Promise<void>;
+  abstract findByHash(hash: string): Promise<AuthorizationCode | null>;
+  /** Marks the code used, only if it was not already: true for the one caller that wins. */
+  abstract consume(id: string, at: Date): Promise<boolean>;
+}

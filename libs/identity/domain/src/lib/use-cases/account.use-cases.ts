@@ -1,0 +1,224 @@
+import { Clock, IdGenerator, NotFoundError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { normalizeEmail } from '../model/email';
+import { Principal, TOKEN_BYTES } from '../model/tokens';
+import { checkNewPassword, User } from '../model/user.entity';
+import { AccountDataEraser, AccountLimits, AccountUsageReader } from '../ports/account-data-eraser';
+import { BackupCodeRepository, EmailVerificationRepository } from '../ports/account.repositories';
+import { Mailer } from '../ports/mailer';
+import { PasswordHasher } from '../ports/password-hasher';
+import { RevocationListener } from '../ports/revocation-listener';
+import { SecretBox } from '../ports/secret-box';
+import { SecretGenerator } from '../ports/secret-generator';
+import { SecretHasher } from '../ports/secret-hasher';
+import { OAuthTokenRepository } from '../ports/token.repositories';
+import { TotpService } from '../ports/two-factor';
+import { UserRepository } from '../ports/user.repository';
+import { SecondFactor } from './second-factor';
+
+export const EMAIL_VERIFICATION_HOURS = 24;
+export const BACKUP_CODE_COUNT = 10;
+
+async function currentUser(users: UserRepository, principal: Principal): Promise<User> {
+  const user = await users.findById(principal.userId);
+  // The token outlived its account (deleted a moment ago): it no longer authenticates anyone.
+  if (!user || !user.isActive) throw new UnauthorizedError();
+  return user;
+}
+
+export class GetCurrentUserUseCase {
+  constructor(private readonly users: UserRepository) {}
+
+  execute(principal: Principal): Promise<User> {
+    return currentUser(this.users, principal);
+  }
+}
+
+/** Sends a single-use link that proves the user reads mail at their address; only its hash is kept. */
+export class EmailVerificationSender {
+  constructor(
+    private readonly verifications: EmailVerificationRepository,
+    private readonly mailer: Mailer,
+    private readonly secrets: SecretGenerator,
+    private readonly hasher: SecretHasher,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly verifyUrl: (token: string) => string,
+  ) {}
+
+  async send(user: User): Promise<void> {
+    const token = this.secrets.generate(TOKEN_BYTES);
+    const now = this.clock.now();
+    await this.verifications.insert({
+      id: this.ids.next(),
+      userId: user.id,
+      email: user.email,
+      tokenHash: this.hasher.hash(token),
+      expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_HOURS * 3600_000),
+      createdAt: now,
+    });
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Confirm your e-mail address',
+      text: `Follow this link within ${EMAIL_VERIFICATION_HOURS} hours to confirm your address:\n\n${this.verifyUrl(token)}\n\nIf you did not ask for this, ignore this message.`,
+    });
+  }
+}
+
+export class ChangeEmailUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly verification: EmailVerificationSender,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, email: string): Promise<User> {
+    const user = await currentUser(this.users, principal);
+    const normalized = normalizeEmail(email);
+    if (normalized !== user.email) {
+      const owner = await this.users.findByEmail(normalized);
+      if (owner) throw ValidationError.field('email', 'email is already registered');
+    }
+    user.changeEmail(normalized, this.clock.now());
+    await this.users.update(user);
+    await this.verification.send(user);
+    return user;
+  }
+}
+
+/** Follows a verification link: the account's address, if still the same, becomes verified. */
+export class VerifyEmailUseCase {
+  constructor(
+    private readonly verifications: EmailVerificationRepository,
+    private readonly users: UserRepository,
+    private readonly hasher: SecretHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(token: string | undefined): Promise<User> {
+    const invalid = () => ValidationError.field('token', 'the verification link is invalid, used or expired');
+    if (!token || token.length > 256) throw invalid();
+    const now = this.clock.now();
+    const verification = await this.verifications.consume(this.hasher.hash(token), now);
+    if (!verification) throw invalid();
+    const user = await this.users.findById(verification.userId);
+    if (!user || !user.confirmEmail(verification.email, now)) throw invalid();
+    await this.users.update(user);
+    return user;
+  }
+}
+
+/** A new password, after the current one; every other session ends. */
+export class ChangePasswordUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly tokens: OAuthTokenRepository,
+    private readonly revocations: RevocationListener,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, currentPassword: string, newPassword: string): Promise<User> {
+    const user = await currentUser(this.users, principal);
+    if (!user.passwordHash || !(await this.passwords.verify(currentPassword, user.passwordHash))) {
+      throw ValidationError.field('currentPassword', 'the current password is not correct');
+    }
+    checkNewPassword(newPassword, 'newPassword');
+    if (currentPassword === newPassword) throw ValidationError.field('newPassword', 'the new password must differ from the current one');
+    const now = this.clock.now();
+    user.changePasswordHash(await this.passwords.hash(newPassword), now);
+    await this.users.update(user);
+    await this.tokens.revokeAllOfUser(user.id, now, principal.via === 'oauth' ? principal.tokenId : undefined);
+    this.revocations.tokensRevoked();
+    return user;
+  }
+}
+
+export type TwoFactorChange =
+  | { enabled: true; qrCode: string; secret: string; backupCodes: string[] }
+  | { enabled: false };
+
+/** Turns two-factor sign-in on (a TOTP secret and ten single-use backup codes) or off (with a valid code). */
+export class SetTwoFactorUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly totp: TotpService,
+    private readonly box: SecretBox,
+    private readonly backupCodes: BackupCodeRepository,
+    private readonly secondFactor: SecondFactor,
+    private readonly secrets: SecretGenerator,
+    private readonly hasher: SecretHasher,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, enable: boolean, code?: string): Promise<TwoFactorChange> {
+    const user = await currentUser(this.users, principal);
+    const now = this.clock.now();
+    if (!enable) {
+      if (!user.isTwoFactorEnabled) return { enabled: false };
+      if (!(await this.secondFactor.verify(user, code))) throw ValidationError.field('code', 'a valid one-time code or backup code is required');
+      user.disableTwoFactor(now);
+      await this.unitOfWork.run(async () => {
+        await this.users.update(user);
+        await this.backupCodes.deleteAll(user.id);
+      });
+      return { enabled: false };
+    }
+    if (user.isTwoFactorEnabled) throw ValidationError.field('enable', 'two-factor sign-in is already on; turn it off first');
+    const enrolment = await this.totp.enrol(user.email);
+    const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, () => this.backupCode());
+    user.enableTwoFactor(this.box.seal(enrolment.secret), now);
+    await this.unitOfWork.run(async () => {
+      await this.users.update(user);
+      await this.backupCodes.replace(user.id, backupCodes.map((c) => this.hasher.hash(c.replace(/-/g, ''))));
+    });
+    return { enabled: true, qrCode: enrolment.qrCodeDataUri, secret: enrolment.secret, backupCodes };
+  }
+
+  /** 16 characters of Crockford-like base32 (80 bits), shown as XXXX-XXXX-XXXX-XXXX. */
+  private backupCode(): string {
+    const alphabet = 'ABCDEFGHJKMNPQRSTVWXYZ0123456789';
+    const raw = this.secrets.generate(16);
+    let code = '';
+    for (let i = 0; i < 16; i++) code += alphabet[raw.charCodeAt(i) % 32];
+    return (code.match(/.{4}/g) ?? []).join('-');
+  }
+}
+
+export class GetAccountLimitsUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly usage: AccountUsageReader,
+  ) {}
+
+  async execute(principal: Principal): Promise<AccountLimits> {
+    await currentUser(this.users, principal);
+    return this.usage.limitsOf(principal.userId);
+  }
+
+  /** For a user just signed in (the password grant's `limits`). */
+  forUser(userId: string): Promise<AccountLimits> {
+    return this.usage.limitsOf(userId);
+  }
+}
+
+/** Deletes the account and everything it owns, in every context, in one transaction. */
+export class DeleteAccountUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly eraser: AccountDataEraser,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly revocations: RevocationListener,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal): Promise<Date> {
+    const deletedAt = this.clock.now();
+    await this.unitOfWork.run(async () => {
+      await this.eraser.eraseAccountData(principal.userId);
+      if (!(await this.users.delete(principal.userId))) throw new NotFoundError('User');
+    });
+    this.revocations.tokensRevoked();
+    return deletedAt;
+  }
+}

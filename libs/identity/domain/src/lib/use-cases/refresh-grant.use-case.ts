@@ -1,0 +1,55 @@
+import { Clock } from '@lnk/shared/kernel';
+import { OAuthError } from '../model/oauth-error';
+import { TOKEN_PREFIX } from '../model/tokens';
+import { RevocationListener } from '../ports/revocation-listener';
+import { SecretHasher } from '../ports/secret-hasher';
+import { OAuthTokenRepository } from '../ports/token.repositories';
+import { UserRepository } from '../ports/user.repository';
+import { ClientAuthenticator, grantScopes } from './client-authenticator';
+import { IssuedTokens, TokenIssuer } from './token-issuer';
+
+export interface RefreshGrantCommand {
+  refreshToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+}
+
+/**
+ * Exchanges a refresh token for a new pair and retires it (rotation). A refresh token presented
+ * after it was rotated is a replay: the whole family it belongs to is revoked (OAuth 2.0 Security BCP).
+ */
+export class RefreshGrantUseCase {
+  constructor(
+    private readonly clients: ClientAuthenticator,
+    private readonly tokens: OAuthTokenRepository,
+    private readonly users: UserRepository,
+    private readonly hasher: SecretHasher,
+    private readonly issuer: TokenIssuer,
+    private readonly revocations: RevocationListener,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: RefreshGrantCommand): Promise<{ tokens: IssuedTokens; userId: string }> {
+    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { secretRequired: false });
+    if (!command.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
+    const invalid = () => new OAuthError('invalid_grant', 'The refresh token is invalid, expired or revoked');
+    if (!command.refreshToken.startsWith(TOKEN_PREFIX.refresh)) throw invalid();
+    const token = await this.tokens.findByRefreshHash(this.hasher.hash(command.refreshToken));
+    const now = this.clock.now();
+    if (!token || token.props.clientId !== client.id) throw invalid();
+    if (token.props.rotatedAt && !token.props.revokedAt) {
+      await this.tokens.revokeFamily(token.props.familyId, now);
+      this.revocations.tokensRevoked();
+      throw invalid();
+    }
+    if (!token.isRefreshUsable(now)) throw invalid();
+    const scopes = grantScopes(command.scope, token.props.scopes);
+    const user = await this.users.findById(token.props.userId);
+    if (!user || !user.isActive) throw invalid();
+    // Two requests racing with the same token: exactly one wins, the other is told it is invalid.
+    if (!(await this.tokens.markRotated(token.props.id, now))) throw invalid();
+    const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId });
+    return { tokens, userId: user.id };
+  }
+}
