@@ -156,7 +156,8 @@ describe('response envelope and errors over HTTP', () => {
     ['/probe/quota', 403, 'QUOTA_EXCEEDED'],
     ['/probe/limited', 429, 'RATE_LIMITED'],
     ['/probe/forbidden', 403, 'FORBIDDEN'],
-    ['/guarded', 401, 'UNAUTHORIZED'],
+    ['/user/me', 401, 'UNAUTHORIZED'],
+    ['/guarded', 403, 'FORBIDDEN'],
     ['/no/such/route', 404, 'NOT_FOUND'],
   ])('maps %s to %d %s', async (path, status, code) => {
     const res = await t.request('GET', path);

@@ -1,1 +1,2 @@
-export {};
+export * from './lib/smtp.mailer';
+export * from './lib/log.mailer';

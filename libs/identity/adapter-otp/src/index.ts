@@ -1,1 +1,1 @@
-export {};
+export * from './lib/speakeasy-totp.service';

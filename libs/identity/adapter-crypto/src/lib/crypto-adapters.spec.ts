@@ -76,9 +76,14 @@ describe('AesGcmSecretBox', () => {
 });
 
 describe('InMemoryLoginThrottle', () => {
-  it('refuses a key after too many failures until its window passes, and a success resets it', async () => {
+  const rules = [
+    { prefix: 'account:', maxFailures: 3, freeFailures: 0 },
+    { prefix: 'ip:', maxFailures: 3, freeFailures: 0 },
+  ];
+
+  it('refuses a key after too many failures until its window passes, and a success resets the account', async () => {
     let now = 0;
-    const throttle = new InMemoryLoginThrottle({ maxFailures: 3, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => now);
+    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => now);
     for (let i = 0; i < 3; i++) {
       await throttle.admit(['account:a', 'ip:1']);
       throttle.recordFailure(['account:a', 'ip:1']);
@@ -93,18 +98,27 @@ describe('InMemoryLoginThrottle', () => {
     await expect(throttle.admit(['account:a'])).resolves.toBeUndefined();
   });
 
-  it('slows each attempt by a step per earlier failure, up to a cap', async () => {
+  it('keeps counting an address after one of its sign-ins succeeds', async () => {
+    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 });
+    for (let i = 0; i < 3; i++) throttle.recordFailure([`account:${i}`, 'ip:9']);
+    throttle.reset(['account:0', 'ip:9']);
+    await expect(throttle.admit(['account:new', 'ip:9'])).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
+  it('slows each attempt by a step per failure beyond the free ones, up to a cap', async () => {
     const waits: number[] = [];
-    const throttle = new InMemoryLoginThrottle({ maxFailures: 10, windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
+    const throttle = new InMemoryLoginThrottle({ rules: [{ prefix: 'account:', maxFailures: 10, freeFailures: 0 }, { prefix: 'ip:', maxFailures: 10, freeFailures: 2 }], windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
       waits.push(ms);
     });
-    await throttle.admit(['k']);
-    throttle.recordFailure(['k']);
-    await throttle.admit(['k']);
-    throttle.recordFailure(['k']);
-    await throttle.admit(['k']);
-    throttle.recordFailure(['k']);
-    await throttle.admit(['k']);
-    expect(waits).toEqual([40, 80, 100]);
+    await throttle.admit(['account:k']);
+    throttle.recordFailure(['account:k']);
+    await throttle.admit(['account:k']);
+    throttle.recordFailure(['account:k']);
+    await throttle.admit(['account:k']);
+    throttle.recordFailure(['account:k']);
+    await throttle.admit(['account:k']);
+    for (let i = 0; i < 3; i++) throttle.recordFailure(['ip:1']);
+    await throttle.admit(['ip:1']);
+    expect(waits).toEqual([40, 80, 100, 40]);
   });
 });
