@@ -3,3 +3,4 @@ export * from './lib/clock';
 export * from './lib/errors';
 export * from './lib/paging';
 export * from './lib/unit-of-work';
+export * from './lib/quota';
