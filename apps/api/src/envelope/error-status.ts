@@ -19,4 +19,5 @@ export const ERROR_STATUS = {
   UNSUPPORTED_GRANT_TYPE: HttpStatus.BAD_REQUEST,
   INVALID_SCOPE: HttpStatus.BAD_REQUEST,
   TWO_FACTOR_REQUIRED: HttpStatus.UNAUTHORIZED,
+  DOMAIN_NOT_VERIFIED: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;

@@ -1,1 +1,1 @@
-export {};
+export * from './lib/links-crypto';

@@ -1,2 +1,3 @@
-// The links/adapter-typeorm library's public surface; its context's issue fills it.
-export {};
+export * from './lib/links.persistence';
+export * from './lib/typeorm-link.repository';
+export * from './lib/typeorm-tag.repository';

@@ -1,1 +1,9 @@
-export {};
+export * from './lib/model/slug';
+export * from './lib/model/destination-url';
+export * from './lib/model/link.entity';
+export * from './lib/model/tag.entity';
+export * from './lib/ports/link.repository';
+export * from './lib/ports/tag.repository';
+export * from './lib/ports/link-ports';
+export * from './lib/use-cases/links.use-cases';
+export * from './lib/use-cases/tags.use-cases';

@@ -5,3 +5,4 @@ export * from './lib/unique-violation';
 export * from './lib/database-unavailable';
 export * from './lib/unit-of-work';
 export * from './lib/sql';
+export * from './lib/transaction';

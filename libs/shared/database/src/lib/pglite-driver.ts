@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 /**
  * Lets TypeORM's postgres driver run on PGlite. PGlite is one session, so a connection taken from
@@ -108,6 +109,8 @@ export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () 
 export async function openPglite(dataDir: string | null): Promise<PGlite> {
   return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    // Trigram indexes make link search fast on the embedded database too.
+    extensions: { pg_trgm },
     serializers: {
       [types.BOOL]: (value: unknown) => (value === true || value === 'true' ? 'TRUE' : value === false || value === 'false' ? 'FALSE' : String(value)),
     },

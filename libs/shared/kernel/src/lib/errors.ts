@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED_GRANT_TYPE',
   'INVALID_SCOPE',
   'TWO_FACTOR_REQUIRED',
+  'DOMAIN_NOT_VERIFIED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,122 @@
+import { DataSource } from 'typeorm';
+import { Link, Tag } from '@lnk/links/domain';
+import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { createDataSource, openDatabase } from '@lnk/shared/database';
+import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { linksPersistence } from './links.persistence';
+import { TypeormLinkRepository } from './typeorm-link.repository';
+import { TypeormTagRepository } from './typeorm-tag.repository';
+
+const ids = new ObjectIdGenerator();
+const now = new Date('2026-06-01T12:00:00.000Z');
+
+function link(ownerId: string, over: Partial<ReturnType<Link['toProps']>> = {}): Link {
+  return new Link({ id: ids.next(), ownerId, domainId: null, slug: `s${ids.next().slice(-10)}`, url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, ...over });
+}
+
+function tag(ownerId: string, name: string, isFavorite = false): Tag {
+  return new Tag({ id: ids.next(), ownerId, name, isFavorite, createdAt: now, updatedAt: now });
+}
+
+describe('TypeORM link and tag repositories', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let links: TypeormLinkRepository;
+  let tags: TypeormTagRepository;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openDatabase(createDataSource(database.config, [linksPersistence]));
+    links = new TypeormLinkRepository(dataSource);
+    tags = new TypeormTagRepository(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('stores a link with its tags and reads it back', async () => {
+    const owner = ids.next();
+    const t1 = tag(owner, 'news');
+    await tags.insertWithinQuota(t1, 10);
+    const l = link(owner, { title: 'Docs', tagIds: [t1.id], passwordHash: '$2b$04$x', domainId: ids.next() });
+    await links.insertWithinQuota(l, 10);
+    expect((await links.findOfOwner(owner, l.id))?.toProps()).toEqual(l.toProps());
+    expect(await links.findOfOwner(ids.next(), l.id)).toBeNull();
+    expect((await tags.findOfOwner(owner, t1.id))?.linkCount).toBe(1);
+  });
+
+  it('keeps one slug namespace per domain, case-sensitively, under concurrent claims', async () => {
+    const owner = ids.next();
+    const domain = ids.next();
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => links.insertWithinQuota(link(owner, { slug: 'promo' }), 100)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
+      expect(r.reason).toBeInstanceOf(ValidationError);
+      expect((r.reason as ValidationError).errors[0].name).toBe('slug');
+    }
+    await expect(links.insertWithinQuota(link(owner, { slug: 'promo', domainId: domain }), 100)).resolves.toBeUndefined();
+    await expect(links.insertWithinQuota(link(owner, { slug: 'Promo' }), 100)).resolves.toBeUndefined();
+  });
+
+  it('lets only one of several concurrent creations take the last free slot of a quota', async () => {
+    const owner = ids.next();
+    await links.insertWithinQuota(link(owner), 3);
+    await links.insertWithinQuota(link(owner), 3);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => links.insertWithinQuota(link(owner), 3)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused?.reason).toBeInstanceOf(QuotaExceededError);
+    expect((refused?.reason as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 3, limit: 3 } });
+    expect(await links.countOfOwner(owner)).toBe(3);
+  });
+
+  it('searches title, slug and url case-insensitively, newest first, with paging', async () => {
+    const owner = ids.next();
+    await links.insertWithinQuota(link(owner, { title: 'Summer SALE', slug: 'a1' }), 100);
+    await links.insertWithinQuota(link(owner, { slug: 'sale-2', url: 'https://shop.example.com/x' }), 100);
+    await links.insertWithinQuota(link(owner, { url: 'https://example.com/?q=Sale%' }), 100);
+    await links.insertWithinQuota(link(owner, { title: 'other' }), 100);
+    const page = await links.listOfOwner(owner, 'sale', PageRequest.of(0, 10));
+    expect(page.total).toBe(3);
+    expect(page.items.map((l) => l.slug)).toEqual([page.items[0].slug, 'sale-2', 'a1']);
+    expect((await links.listOfOwner(owner, 'sale%', PageRequest.of())).total).toBe(1);
+    expect((await links.listOfOwner(owner, undefined, PageRequest.of(1, 2))).items).toHaveLength(2);
+  });
+
+  it('updates a link, its slug uniqueness and its tags, and deletes only the owner’s', async () => {
+    const owner = ids.next();
+    const [t1, t2] = [tag(owner, 'a'), tag(owner, 'b')];
+    await tags.insertWithinQuota(t1, 10);
+    await tags.insertWithinQuota(t2, 10);
+    const l = link(owner, { tagIds: [t1.id] });
+    const other = link(owner, { slug: 'taken' });
+    await links.insertWithinQuota(l, 10);
+    await links.insertWithinQuota(other, 10);
+    l.change({ title: 'New', tagIds: [t2.id], passwordHash: null }, now);
+    await links.update(l);
+    expect((await links.findOfOwner(owner, l.id))?.toProps()).toMatchObject({ title: 'New', tagIds: [t2.id] });
+    l.change({ slug: 'taken' }, now);
+    await expect(links.update(l)).rejects.toBeInstanceOf(ValidationError);
+    expect(await links.deleteOfOwner(ids.next(), l.id)).toBe(false);
+    expect(await links.deleteOfOwner(owner, l.id)).toBe(true);
+    expect((await tags.findOfOwner(owner, t2.id))?.linkCount).toBe(0);
+  });
+
+  it('keeps tag names unique per owner whatever the case, counts links per tag, and takes a deleted tag off links', async () => {
+    const owner = ids.next();
+    const news = tag(owner, 'News', true);
+    await tags.insertWithinQuota(news, 10);
+    await expect(tags.insertWithinQuota(tag(owner, 'news'), 10)).rejects.toMatchObject({ errors: [{ name: 'name' }] });
+    await expect(tags.insertWithinQuota(tag(ids.next(), 'news'), 10)).resolves.toBeUndefined();
+    await tags.insertWithinQuota(tag(owner, 'plain'), 10);
+    const l = link(owner, { tagIds: [news.id] });
+    await links.insertWithinQuota(l, 10);
+    expect((await tags.favoritesOfOwner(owner)).map((t) => [t.tag.name, t.linkCount])).toEqual([['News', 1]]);
+    expect((await tags.listOfOwner(owner, 'NEW', PageRequest.of())).items.map((t) => t.tag.name)).toEqual(['News']);
+    expect(await tags.deleteOfOwner(owner, news.id)).toBe(true);
+    expect((await links.findOfOwner(owner, l.id))?.tagIds).toEqual([]);
+    await expect(tags.insertWithinQuota(tag(owner, 'third'), 1)).rejects.toBeInstanceOf(QuotaExceededError);
+  });
+});

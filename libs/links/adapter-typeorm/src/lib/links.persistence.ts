@@ -1,0 +1,8 @@
+import type { PersistenceModule } from '@lnk/shared/database';
+import { LinkSchema, TagSchema } from './links.schema';
+import { LinksAndTags1763800300000 } from './migrations/1763800300000-links-and-tags';
+
+export const linksPersistence: PersistenceModule = {
+  entities: [LinkSchema, TagSchema],
+  migrations: [LinksAndTags1763800300000],
+};

@@ -1,0 +1,117 @@
+import { DataSource } from 'typeorm';
+import { Link, LinkRepository } from '@lnk/links/domain';
+import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
+import { containsPattern } from './like-pattern';
+
+type Row = Record<string, unknown>;
+
+const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash, l.clicks,
+  l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
+
+function toLink(r: Row): Link {
+  return new Link({
+    id: r['id'] as string,
+    ownerId: r['owner_id'] as string,
+    domainId: (r['domain_id'] as string | null) ?? null,
+    slug: r['slug'] as string,
+    url: r['url'] as string,
+    title: r['title'] as string,
+    description: r['description'] as string,
+    status: r['status'] as boolean,
+    passwordHash: (r['password_hash'] as string | null) ?? null,
+    tagIds: (r['tag_ids'] as string[]) ?? [],
+    clicks: Number(r['clicks']),
+    createdAt: new Date(r['created_at'] as string),
+    updatedAt: new Date(r['updated_at'] as string),
+  });
+}
+
+const slugTaken = () => ValidationError.field('slug', 'slug is already taken on this domain');
+
+export class TypeormLinkRepository extends LinkRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async insertWithinQuota(link: Link, limit: number): Promise<void> {
+    const p = link.toProps();
+    try {
+      await inTransaction(this.dataSource, async () => {
+        await lockKey(this.dataSource, `links:${p.ownerId}`);
+        const used = await this.countOfOwner(p.ownerId);
+        if (used >= limit) throw new QuotaExceededError('links', used, limit);
+        await sql(
+          this.dataSource,
+          `INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, clicks, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.clicks, p.createdAt, p.updatedAt],
+        );
+        await this.replaceTags(p.id, p.tagIds);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'links_domain_slug_key')) throw slugTaken();
+      throw error;
+    }
+  }
+
+  async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
+    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`, [id, ownerId]);
+    return rows[0] ? toLink(rows[0]) : null;
+  }
+
+  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const params: unknown[] = [ownerId];
+    let where = 'l.owner_id = $1';
+    if (query) {
+      params.push(containsPattern(query.toLowerCase()));
+      where += ` AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2`;
+    }
+    const [items, total] = await Promise.all([
+      sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE ${where} ORDER BY l.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      sql<{ n: string }>(this.dataSource, `SELECT count(*) AS n FROM links l WHERE ${where}`, params),
+    ]);
+    return pageOf(items.rows.map(toLink), Number(total.rows[0].n), page);
+  }
+
+  async update(link: Link): Promise<void> {
+    const p = link.toProps();
+    try {
+      await inTransaction(this.dataSource, async () => {
+        await sql(
+          this.dataSource,
+          `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9, updated_at = $10
+            WHERE id = $1 AND owner_id = $2`,
+          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt],
+        );
+        await this.replaceTags(p.id, p.tagIds);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'links_domain_slug_key')) throw slugTaken();
+      throw error;
+    }
+  }
+
+  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    return (await sql(this.dataSource, 'DELETE FROM links WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+  }
+
+  async countOfOwner(ownerId: string): Promise<number> {
+    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1', [ownerId]);
+    return Number(rows[0].n);
+  }
+
+  async countUsingDomain(ownerId: string, domainId: string): Promise<number> {
+    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1 AND domain_id = $2', [ownerId, domainId]);
+    return Number(rows[0].n);
+  }
+
+  async deleteAllOfOwner(ownerId: string): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1', [ownerId]);
+  }
+
+  private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = $1', [linkId]);
+    if (tagIds.length) await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT $1, unnest($2::char(24)[])', [linkId, tagIds]);
+  }
+}

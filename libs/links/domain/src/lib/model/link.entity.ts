@@ -1,0 +1,72 @@
+export interface LinkProps {
+  id: string;
+  ownerId: string;
+  /** A verified custom domain of the owner, or null for the service's default short domain. */
+  domainId: string | null;
+  slug: string;
+  url: string;
+  title: string;
+  description: string;
+  /** Enabled: a disabled link answers 404. */
+  status: boolean;
+  passwordHash: string | null;
+  tagIds: string[];
+  clicks: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export class Link {
+  constructor(private props: LinkProps) {}
+
+  get id(): string {
+    return this.props.id;
+  }
+  get ownerId(): string {
+    return this.props.ownerId;
+  }
+  get domainId(): string | null {
+    return this.props.domainId;
+  }
+  get slug(): string {
+    return this.props.slug;
+  }
+  get url(): string {
+    return this.props.url;
+  }
+  get title(): string {
+    return this.props.title;
+  }
+  get description(): string {
+    return this.props.description;
+  }
+  get status(): boolean {
+    return this.props.status;
+  }
+  get passwordHash(): string | null {
+    return this.props.passwordHash;
+  }
+  get hasPassword(): boolean {
+    return this.props.passwordHash !== null;
+  }
+  get tagIds(): string[] {
+    return [...this.props.tagIds];
+  }
+  get clicks(): number {
+    return this.props.clicks;
+  }
+  get createdAt(): Date {
+    return this.props.createdAt;
+  }
+  get updatedAt(): Date {
+    return this.props.updatedAt;
+  }
+
+  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds'>>, now: Date): void {
+    this.props = { ...this.props, ...changes, updatedAt: now };
+  }
+
+  toProps(): LinkProps {
+    return { ...this.props, tagIds: [...this.props.tagIds] };
+  }
+}

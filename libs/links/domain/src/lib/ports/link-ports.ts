@@ -1,0 +1,23 @@
+/** A custom domain as links see it. */
+export interface LinkDomain {
+  id: string;
+  name: string;
+}
+
+/** What links need to know of the domains context (bridged in the app). */
+export abstract class LinkDomains {
+  /** The owner's domain, if it is verified; null otherwise (unknown, foreign or unverified). */
+  abstract verifiedDomainOf(ownerId: string, domainId: string): Promise<LinkDomain | null>;
+  abstract namesOf(domainIds: string[]): Promise<Map<string, string>>;
+}
+
+/** Hashes for link passwords (slow and salted). */
+export abstract class LinkPasswordHasher {
+  abstract hash(password: string): Promise<string>;
+  abstract verify(password: string, hash: string): Promise<boolean>;
+}
+
+/** Random slugs: GENERATED_SLUG_LENGTH characters of base62 from a CSPRNG. */
+export abstract class SlugGenerator {
+  abstract generate(): string;
+}
