@@ -3,8 +3,10 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
-import { IdentityModule } from './composition/identity.module';
+import { ContextsModule } from './composition/contexts.module';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
+import { DomainsController } from './http/domains/domains.controller';
+import { LinksController, TagsController } from './http/links/links.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { OAuthClientsController } from './http/tokens/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
@@ -23,8 +25,8 @@ export class AppModule {
   static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, IdentityModule],
-      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController],
+      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule],
+      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -22,6 +22,20 @@ export const SCOPE_TABLE = {
   'POST /user/me/enable-twofactor': 'user:write',
   'GET /user/me/limits': 'user:read',
   'DELETE /user/me': 'user:write',
+  'GET /user/link': 'links:read',
+  'GET /user/link/:id': 'links:read',
+  'POST /user/link': 'links:write',
+  'PUT /user/link/:id': 'links:write',
+  'DELETE /user/link/:id': 'links:write',
+  'GET /user/domain': 'domains:read',
+  'POST /user/domain': 'domains:write',
+  'POST /user/domain/:id/verify': 'domains:write',
+  'DELETE /user/domain/:id': 'domains:write',
+  'GET /user/tag': 'tags:read',
+  'POST /user/tag': 'tags:write',
+  'GET /user/tag/favorite': 'tags:read',
+  'PUT /user/tag/:id': 'tags:write',
+  'DELETE /user/tag/:id': 'tags:write',
 } as const satisfies Record<string, Scope>;
 
 export type ScopedRoute = keyof typeof SCOPE_TABLE;

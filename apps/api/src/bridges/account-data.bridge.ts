@@ -1,5 +1,5 @@
 import { AccountDataEraser, AccountLimits, AccountUsageReader } from '@lnk/identity/domain';
-import { AppConfig } from '../config/app-config';
+import { QuotaPolicy } from '@lnk/shared/kernel';
 
 /** What one context reports about an account: how many of a resource it holds, and how to erase them. */
 export interface ContextAccountData {
@@ -15,7 +15,7 @@ export interface ContextAccountData {
 export class AccountDataBridge implements AccountDataEraser, AccountUsageReader {
   constructor(
     private readonly contexts: ContextAccountData[],
-    private readonly quota: AppConfig['defaultQuota'],
+    private readonly quota: QuotaPolicy,
   ) {}
 
   async eraseAccountData(userId: string): Promise<void> {
@@ -27,11 +27,8 @@ export class AccountDataBridge implements AccountDataEraser, AccountUsageReader 
       const context = this.contexts.find((c) => c.resource === resource && c.count);
       return context?.count ? context.count(userId) : 0;
     };
-    const [domains, links, tags] = await Promise.all([used('domains'), used('links'), used('tags')]);
-    return {
-      domains: { used: domains, limit: this.quota.domains },
-      links: { used: links, limit: this.quota.links },
-      tags: { used: tags, limit: this.quota.tags },
-    };
+    const usage = async (resource: keyof AccountLimits) => ({ used: await used(resource), limit: await this.quota.limitFor(userId, resource) });
+    const [domains, links, tags] = await Promise.all([usage('domains'), usage('links'), usage('tags')]);
+    return { domains, links, tags };
   }
 }

@@ -4,7 +4,7 @@ import { normalizeEmail } from '@lnk/identity/domain';
 import { createDataSource, openDatabase } from '@lnk/shared/database';
 import { DomainError, NotFoundError, ValidationError } from '@lnk/shared/kernel';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
-import { composeIdentityWithBridges } from '../composition/identity.composition';
+import { composeContexts } from '../composition/contexts.composition';
 import { createLogger } from '../logging/logger';
 import { PERSISTENCE_MODULES } from '../database/persistence-modules';
 import { presentClient, presentUser } from '../http/identity/identity.presenter';
@@ -42,7 +42,7 @@ function options<T extends Record<string, { type: 'string'; multiple?: boolean }
 const COMMANDS: Record<string, Command> = {
   'user:create': async (args, dataSource, config) => {
     const v = options(args, { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } }, ['email', 'password']);
-    const user = await composeIdentityWithBridges(dataSource, config, createLogger(config.logLevel, 2)).registerUser.execute({ email: v['email'] as string, password: v['password'] as string, name: v['name'] as string | undefined });
+    const user = await composeContexts(dataSource, config, createLogger(config.logLevel, 2)).identity.registerUser.execute({ email: v['email'] as string, password: v['password'] as string, name: v['name'] as string | undefined });
     return presentUser(user);
   },
   'client:create': async (args, dataSource, config) => {
@@ -51,7 +51,7 @@ const COMMANDS: Record<string, Command> = {
       { owner: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true } },
       ['owner', 'name'],
     );
-    const identity = composeIdentityWithBridges(dataSource, config, createLogger(config.logLevel, 2));
+    const identity = composeContexts(dataSource, config, createLogger(config.logLevel, 2)).identity;
     const owner = await identity.users.findByEmail(normalizeEmail(v['owner'], 'owner'));
     if (!owner) throw new NotFoundError(`User ${v['owner']}`);
     const scopes = typeof v['scopes'] === 'string' ? v['scopes'].split(/[\s,]+/).filter(Boolean) : undefined;

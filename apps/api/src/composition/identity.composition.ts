@@ -54,7 +54,6 @@ import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AppConfig } from '../config/app-config';
 import { secretKeyOf } from '../config/secret-key';
-import { AccountDataBridge } from '../bridges/account-data.bridge';
 
 export interface IdentityBridges {
   /** Erases what other contexts hold for an account (bound in the app to their use cases). */
@@ -126,9 +125,3 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
 }
 
 export type Identity = ReturnType<typeof composeIdentity>;
-
-/** Identity wired as the HTTP app wires it, with the bridges to the other contexts. */
-export function composeIdentityWithBridges(dataSource: DataSource, config: AppConfig, logger: Logger): Identity {
-  const bridge = new AccountDataBridge([], config.defaultQuota);
-  return composeIdentity(dataSource, config, logger, { eraser: bridge, usage: bridge });
-}

@@ -21,6 +21,14 @@ export interface AppConfig {
   /** Raw IDP_PROVIDERS JSON, parsed by the IdP adapter. */
   idpProviders: string | null;
   defaultQuota: { domains: number; links: number; tags: number };
+  /** Base of short URLs on the default short domain, e.g. https://lnk.example. */
+  shortBaseUrl: string;
+  /** The host custom domains must CNAME to. */
+  dnsTarget: string;
+  /** DNS servers asked when verifying domains (host:port); empty means the system's. */
+  dnsServers: string[];
+  /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
+  ownHosts: string[];
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -54,6 +62,9 @@ export const CONFIG_VARIABLES = {
   DEFAULT_MAX_DOMAINS: { default: '1', description: 'custom domains per account on the default plan' },
   DEFAULT_MAX_LINKS: { default: '100', description: 'links per account on the default plan' },
   DEFAULT_MAX_TAGS: { default: '10', description: 'tags per account on the default plan' },
+  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
+  DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
+  DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
 } as const;
 
 export function loadConfig(env: Env): AppConfig {
@@ -100,6 +111,19 @@ export function loadConfig(env: Env): AppConfig {
   if (smtpUrl && !(URL.canParse(smtpUrl) && ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol))) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   const idpProviders = optional('IDP_PROVIDERS');
 
+  const shortBaseUrl = (optional('SHORT_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const shortUrlOk = URL.canParse(shortBaseUrl) && /^https?:$/.test(new URL(shortBaseUrl).protocol) && new URL(shortBaseUrl).pathname === '/';
+  if (!shortUrlOk) problems.push('SHORT_BASE_URL must be an absolute http(s) URL without a path');
+  const shortHost = shortUrlOk ? new URL(shortBaseUrl).hostname.toLowerCase() : 'localhost';
+  const dnsTarget = (optional('DNS_TARGET') ?? shortHost).toLowerCase().replace(/\.$/, '');
+  if (!/^[a-z0-9.-]+$/.test(dnsTarget)) problems.push('DNS_TARGET must be a host name');
+  const dnsServers = (optional('DNS_SERVERS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of dnsServers) {
+    if (!/^[0-9a-zA-Z.:[\]-]+:\d{1,5}$/.test(server) && !/^[0-9a-zA-Z.-]+$/.test(server)) problems.push(`DNS_SERVERS entry "${server}" must be host or host:port`);
+  }
+  const publicHost = URL.canParse(publicBaseUrl) ? new URL(publicBaseUrl).hostname.toLowerCase() : '';
+  const ownHosts = [...new Set([shortHost, publicHost, dnsTarget].filter(Boolean))];
+
   const dataDir = resolve(read('DATA_DIR'));
   let database: DatabaseConfig = { kind: 'pglite', dataDir };
   const url = env['DATABASE_URL'];
@@ -129,5 +153,9 @@ export function loadConfig(env: Env): AppConfig {
     mailFrom: read('MAIL_FROM'),
     idpProviders,
     defaultQuota,
+    shortBaseUrl,
+    dnsTarget,
+    dnsServers,
+    ownHosts,
   };
 }

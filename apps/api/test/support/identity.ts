@@ -1,5 +1,5 @@
 import { SCOPES } from '@lnk/identity/domain';
-import { IDENTITY } from '../../src/composition/identity.module';
+import { IDENTITY } from '../../src/composition/contexts.module';
 import type { Identity } from '../../src/composition/identity.composition';
 import type { TestApp } from './test-app';
 

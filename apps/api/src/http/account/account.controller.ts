@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Inject, Post, Put, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal, Public } from '../../auth/access.decorators';
-import { IDENTITY } from '../../composition/identity.module';
+import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
 import { presentUser } from '../identity/identity.presenter';

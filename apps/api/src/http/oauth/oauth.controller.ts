@@ -7,7 +7,7 @@ import { AcceptsForm, Public } from '../../auth/access.decorators';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { secretKeyOf } from '../../config/secret-key';
-import { IDENTITY } from '../../composition/identity.module';
+import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok, Raw } from '../../envelope/envelope';
 import { pageHeaders, renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';

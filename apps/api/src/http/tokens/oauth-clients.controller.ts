@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
-import { IDENTITY } from '../../composition/identity.module';
+import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok, okPage } from '../../envelope/envelope';
 import { presentClient } from '../identity/identity.presenter';

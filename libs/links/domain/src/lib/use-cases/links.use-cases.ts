@@ -140,7 +140,7 @@ export class GetLinkUseCase {
   async execute(ownerId: string, id: string): Promise<LinkView> {
     const link = await this.links.findOfOwner(ownerId, id);
     if (!link) throw new NotFoundError('Link');
-    const [tags, names] = await Promise.all([this.tags.findManyOfOwner(ownerId, link.tagIds), link.domainId ? this.domains.namesOf([link.domainId]) : new Map<string, string>()]);
+    const [tags, names] = await Promise.all([this.tags.findManyOfOwner(ownerId, link.tagIds), link.domainId ? this.domains.namesOf(ownerId, [link.domainId]) : new Map<string, string>()]);
     const domain = link.domainId ? { id: link.domainId, name: names.get(link.domainId) ?? '' } : null;
     return { link, domain, tags: link.tagIds.map((tid) => tags.find((t) => t.id === tid)).filter((t): t is Tag => !!t) };
   }
@@ -155,7 +155,7 @@ export class ListLinksUseCase {
   async execute(ownerId: string, query: string | undefined, page: PageRequest): Promise<{ page: Page<Link>; domainNames: Map<string, string> }> {
     const result = await this.links.listOfOwner(ownerId, query?.trim() || undefined, page);
     const domainIds = [...new Set(result.items.map((l) => l.domainId).filter((d): d is string => d !== null))];
-    return { page: result, domainNames: domainIds.length ? await this.domains.namesOf(domainIds) : new Map() };
+    return { page: result, domainNames: domainIds.length ? await this.domains.namesOf(ownerId, domainIds) : new Map() };
   }
 }
 

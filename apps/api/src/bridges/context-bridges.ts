@@ -1,0 +1,44 @@
+import { LinkDomain, LinkDomains } from '@lnk/links/domain';
+import { DomainRepository, DomainUsage } from '@lnk/domains/domain';
+import { LinkRepository } from '@lnk/links/domain';
+import { QuotaPolicy, QuotaResource } from '@lnk/shared/kernel';
+import { AppConfig } from '../config/app-config';
+
+/** Plan limits until billing lands: the default plan of the configuration for everyone. */
+export class ConfiguredQuotaPolicy extends QuotaPolicy {
+  constructor(private readonly quota: AppConfig['defaultQuota']) {
+    super();
+  }
+
+  async limitFor(_ownerId: string, resource: QuotaResource): Promise<number> {
+    return this.quota[resource];
+  }
+}
+
+/** Links ask the domains context which of the owner's domains are verified. */
+export class DomainsForLinks extends LinkDomains {
+  constructor(private readonly domains: DomainRepository) {
+    super();
+  }
+
+  async verifiedDomainOf(ownerId: string, domainId: string): Promise<LinkDomain | null> {
+    const domain = await this.domains.findVerifiedOfOwner(ownerId, domainId);
+    return domain ? { id: domain.id, name: domain.name } : null;
+  }
+
+  async namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>> {
+    const found = await Promise.all(domainIds.map((id) => this.domains.findOfOwner(ownerId, id)));
+    return new Map(found.filter((d) => d !== null).map((d) => [d.id, d.name]));
+  }
+}
+
+/** Domains ask the links context whether links still use a domain. */
+export class LinksForDomains extends DomainUsage {
+  constructor(private readonly links: LinkRepository) {
+    super();
+  }
+
+  linksUsing(ownerId: string, domainId: string): Promise<number> {
+    return this.links.countUsingDomain(ownerId, domainId);
+  }
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import type { Principal } from '@lnk/identity/domain';
+import { CurrentPrincipal } from '../../auth/access.decorators';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { LINKS } from '../../composition/contexts.module';
+import type { Links } from '../../composition/contexts.composition';
+import { ok, okPage } from '../../envelope/envelope';
+import { SearchPageQueryDto } from '../paging.request.dto';
+import { CreateLinkDto, CreateTagDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
+import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
+
+/** Short links (spec 4.5). */
+@Controller('user/link')
+export class LinksController {
+  constructor(
+    @Inject(LINKS) private readonly links: Links,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
+    const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest());
+    return okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
+  }
+
+  @Get(':id')
+  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
+  }
+
+  @Post()
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto) {
+    return ok(presentLink(await this.links.create.execute(principal.userId, body), this.config.shortBaseUrl), 'Link created');
+  }
+
+  @Put(':id')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto) {
+    return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.config.shortBaseUrl), 'Link updated');
+  }
+
+  @Delete(':id')
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    const deletedAt = await this.links.delete.execute(principal.userId, id);
+    return ok({ deletedAt: deletedAt.toISOString() }, 'Link deleted');
+  }
+}
+
+/** Tags (spec 4.7), with update and delete. */
+@Controller('user/tag')
+export class TagsController {
+  constructor(@Inject(LINKS) private readonly links: Links) {}
+
+  @Get()
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
+    const page = await this.links.listTags.execute(principal.userId, query.q, query.toPageRequest());
+    return okPage({ ...page, items: page.items.map(presentTag) });
+  }
+
+  @Get('favorite')
+  async favorites(@CurrentPrincipal() principal: Principal) {
+    return ok((await this.links.favoriteTags.execute(principal.userId)).map(presentTag));
+  }
+
+  @Post()
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTagDto) {
+    return ok(presentTag(await this.links.createTag.execute(principal.userId, body)), 'Tag created');
+  }
+
+  @Put(':id')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateTagDto) {
+    return ok(presentTag(await this.links.updateTag.execute(principal.userId, id, body)), 'Tag updated');
+  }
+
+  @Delete(':id')
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    await this.links.deleteTag.execute(principal.userId, id);
+    return ok(undefined, 'Tag deleted');
+  }
+}

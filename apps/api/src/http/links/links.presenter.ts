@@ -1,0 +1,40 @@
+import type { Link, LinkView, TagWithCount } from '@lnk/links/domain';
+
+/** `<scheme>://<domain>/<slug>`: the default short domain, or the link's custom domain on the same scheme. */
+export function shortUrlOf(shortBaseUrl: string, slug: string, domainName: string | null): string {
+  if (!domainName) return `${shortBaseUrl}/${slug}`;
+  return `${new URL(shortBaseUrl).protocol}//${domainName}/${slug}`;
+}
+
+function linkFields(link: Link, shortBaseUrl: string, domainName: string | null) {
+  return {
+    id: link.id,
+    title: link.title,
+    slug: link.slug,
+    url: link.url,
+    shortUrl: shortUrlOf(shortBaseUrl, link.slug, domainName),
+    description: link.description,
+    status: link.status,
+    domainId: link.domainId,
+    hasPassword: link.hasPassword,
+    createdAt: link.createdAt.toISOString(),
+  };
+}
+
+export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>) {
+  return { ...linkFields(link, shortBaseUrl, link.domainId ? (domainNames.get(link.domainId) ?? null) : null), clicks: link.clicks, updatedAt: link.updatedAt.toISOString() };
+}
+
+/** The detail of spec 4.5, with clicks and the link's tags. */
+export function presentLink(view: LinkView, shortBaseUrl: string) {
+  return {
+    ...linkFields(view.link, shortBaseUrl, view.domain?.name ?? null),
+    clicks: view.link.clicks,
+    tags: view.tags.map((t) => ({ id: t.id, name: t.name })),
+    updatedAt: view.link.updatedAt.toISOString(),
+  };
+}
+
+export function presentTag({ tag, linkCount }: TagWithCount) {
+  return { id: tag.id, name: tag.name, isFavorite: tag.isFavorite, createdAt: tag.createdAt.toISOString(), linkCount };
+}

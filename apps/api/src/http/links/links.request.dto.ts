@@ -1,0 +1,35 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+
+export class CreateLinkDto {
+  @IsString() @MaxLength(4096) url!: string;
+  @IsOptional() @IsString() @MaxLength(64) slug?: string;
+  @IsOptional() @IsString() @MaxLength(200) title?: string;
+  @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @IsOptional() @IsBoolean() status?: boolean;
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() @MaxLength(64) domainId?: string | null;
+  @IsOptional() @IsBoolean() hasPassword?: boolean;
+  @IsOptional() @IsString() @MaxLength(1024) password?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true }) tags?: string[];
+}
+
+export class UpdateLinkDto {
+  @IsOptional() @IsString() @MaxLength(4096) url?: string;
+  @IsOptional() @IsString() @MaxLength(64) slug?: string;
+  @IsOptional() @IsString() @MaxLength(200) title?: string;
+  @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @IsOptional() @IsBoolean() status?: boolean;
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() @MaxLength(64) domainId?: string | null;
+  @IsOptional() @IsBoolean() hasPassword?: boolean;
+  @IsOptional() @IsString() @MaxLength(1024) password?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true }) tags?: string[];
+}
+
+export class CreateTagDto {
+  @IsString() @MaxLength(64) name!: string;
+  @IsOptional() @IsBoolean() isFavorite?: boolean;
+}
+
+export class UpdateTagDto {
+  @IsOptional() @IsString() @MaxLength(64) name?: string;
+  @IsOptional() @IsBoolean() isFavorite?: boolean;
+}
