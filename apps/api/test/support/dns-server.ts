@@ -1,0 +1,23 @@
+import dns2 from 'dns2';
+
+const { Packet } = dns2;
+
+/** A real DNS server on a loopback UDP port that answers CNAME questions from a table a test fills. */
+export async function startDnsServer(): Promise<{ address: string; cnames: Map<string, string>; close(): Promise<void> }> {
+  const cnames = new Map<string, string>();
+  const server = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const target = cnames.get(question.name.toLowerCase());
+      if (target && (question.type === Packet.TYPE.CNAME || question.type === Packet.TYPE.A)) {
+        response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: target });
+      }
+      send(response);
+    },
+  });
+  await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const { udp } = server.addresses() as { udp: { port: number } };
+  return { address: `127.0.0.1:${udp.port}`, cnames, close: async () => void (await server.close()) };
+}
