@@ -1,14 +1,10 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { NestFactory } from '@nestjs/core';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { SCOPES } from '@lnk/identity/domain';
-import { AppModule } from '../../../apps/api/src/app.module';
-import { loadConfig } from '../../../apps/api/src/config/app-config';
-import { configureHttpServer, createHttpAdapter } from '../../../apps/api/src/http-server';
-import { createLogger } from '../../../apps/api/src/logging/logger';
-import { CONTEXTS } from '../../../apps/api/src/composition/contexts.module';
-import type { Contexts } from '../../../apps/api/src/composition/contexts.composition';
+
+const root = join(__dirname, '..', '..', '..', '..');
+const dist = (file: string) => join(root, 'dist', file);
 
 /** A throw-away PostgreSQL database for one benchmark run (BENCH_DATABASE_URL's server, else the local one). */
 export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -29,26 +25,70 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
   return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
 export interface BenchApp {
   baseUrl: string;
-  dataSource: DataSource;
+  db: Client;
   token: string;
   userId: string;
+  process: ChildProcess;
   close(): Promise<void>;
 }
 
-/** The real app on the given database, listening on loopback, with one account and a PAT holding every scope. */
+/**
+ * The built app as production runs it (`node dist/apps/api/src/main.js`) on the given database, with
+ * an account made by the operator CLI and signed in through the password grant.
+ */
 export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', BCRYPT_COST: '4', DATA_DIR: '/tmp/lnk-bench', ...env });
-  const logger = createLogger(config.logLevel, 2);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), { logger: false });
-  await configureHttpServer(app);
-  await app.listen(0, '127.0.0.1');
-  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
-  const { identity } = app.get<Contexts>(CONTEXTS);
-  const user = await identity.registerUser.execute({ email: `bench-${Date.now()}@example.com`, password: 'bench password' });
-  const { value } = await identity.createPat.execute({ userId: user.id, scopes: [...SCOPES], via: 'oauth', tokenId: 'bench', clientId: null }, { name: 'bench', scopes: [...SCOPES] });
-  return { baseUrl, dataSource: app.get(DataSource), token: value, userId: user.id, close: () => app.close() };
+  const port = await freePort();
+  const appEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', BCRYPT_COST: '4', DATA_DIR: join(root, 'tmp', 'bench-data'), ...env };
+  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [dist('apps/api/src/cli/main.js'), ...args], { env: appEnv, encoding: 'utf8' }).trim().split('\n').pop() as string);
+  const email = `bench-${Date.now()}@example.com`;
+  const user = cli('user:create', '--email', email, '--password', 'bench password');
+  const client = cli('client:create', '--owner', email, '--name', 'bench');
+
+  const child = spawn(process.execPath, [dist('apps/api/src/main.js')], { env: appEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300 || child.exitCode !== null) throw new Error('the app did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const signIn = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', client_id: client.clientId, username: email, password: 'bench password' }),
+  });
+  const token = ((await signIn.json()) as { data: { access_token: string } }).data.access_token;
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  return {
+    baseUrl,
+    db,
+    token,
+    userId: user.id,
+    process: child,
+    close: async () => {
+      await db.end();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -12,7 +12,7 @@ export async function startDnsServer(): Promise<{ address: string; cnames: Map<s
       const [question] = request.questions;
       const target = cnames.get(question.name.toLowerCase());
       if (target && (question.type === Packet.TYPE.CNAME || question.type === Packet.TYPE.A)) {
-        response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: target });
+        response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: target } as unknown as (typeof response.answers)[number]);
       }
       send(response);
     },

@@ -1,1 +1,1 @@
-export {};
+export * from './lib/node-dns.resolver';

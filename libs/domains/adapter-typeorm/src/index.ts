@@ -1,2 +1,1 @@
-// The domains/adapter-typeorm library's public surface; its context's issue fills it.
-export {};
+export * from './lib/typeorm-domain.repository';

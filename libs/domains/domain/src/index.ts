@@ -1,2 +1,4 @@
-// The domains/domain library's public surface; its context's issue fills it.
-export {};
+export * from './lib/model/domain-name';
+export * from './lib/model/domain.entity';
+export * from './lib/ports/domain.ports';
+export * from './lib/use-cases/domains.use-cases';

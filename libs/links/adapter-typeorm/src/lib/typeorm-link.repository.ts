@@ -68,7 +68,14 @@ export class TypeormLinkRepository extends LinkRepository {
       where += ` AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2`;
     }
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE ${where} ORDER BY l.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      // The page's ids first (an index-only walk of (owner_id, id) for deep offsets), then their rows.
+      sql(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM links l WHERE l.id IN (
+           SELECT l.id FROM links l WHERE ${where} ORDER BY l.owner_id, l.id DESC LIMIT ${page.limit} OFFSET ${page.start}
+         ) ORDER BY l.id DESC`,
+        params,
+      ),
       sql<{ n: string }>(this.dataSource, `SELECT count(*) AS n FROM links l WHERE ${where}`, params),
     ]);
     return pageOf(items.rows.map(toLink), Number(total.rows[0].n), page);

@@ -1,0 +1,24 @@
+import { promises as dns } from 'node:dns';
+import { DnsAnswer, DnsResolver } from '@lnk/domains/domain';
+
+/** Asks DNS through Node's resolver: the configured servers (host:port) or the system's. */
+export class NodeDnsResolver extends DnsResolver {
+  private readonly resolver: dns.Resolver;
+
+  constructor(options: { servers?: string[]; timeoutMs?: number } = {}) {
+    super();
+    this.resolver = new dns.Resolver({ timeout: options.timeoutMs ?? 3000, tries: 1 });
+    if (options.servers?.length) this.resolver.setServers(options.servers);
+  }
+
+  async cnameOf(name: string): Promise<DnsAnswer> {
+    try {
+      return { kind: 'cname', targets: await this.resolver.resolveCname(name) };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ENODATA' || code === 'ENOTFOUND') return { kind: 'none' };
+      if (code === 'ETIMEOUT') return { kind: 'timeout' };
+      return { kind: 'error', message: code ?? (error as Error).message };
+    }
+  }
+}

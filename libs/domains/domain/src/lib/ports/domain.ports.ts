@@ -1,0 +1,30 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
+import { Domain } from '../model/domain.entity';
+
+export abstract class DomainRepository {
+  /** Stores the domain if the owner holds fewer than `limit`, atomically (else QuotaExceededError). */
+  abstract insertWithinQuota(domain: Domain, limit: number): Promise<void>;
+  abstract findOfOwner(ownerId: string, id: string): Promise<Domain | null>;
+  abstract findVerifiedOfOwner(ownerId: string, id: string): Promise<Domain | null>;
+  abstract findVerifiedByName(name: string): Promise<Domain | null>;
+  /** Newest first; `query` matches the name anywhere, case-insensitively. */
+  abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Domain>>;
+  abstract hasOfOwner(ownerId: string, name: string): Promise<boolean>;
+  abstract isVerifiedByAnother(name: string, ownerId: string): Promise<boolean>;
+  /** Saves the verification; another account having verified the name first is a ValidationError on `name`. */
+  abstract markVerified(domain: Domain): Promise<void>;
+  abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
+  abstract countOfOwner(ownerId: string): Promise<number>;
+  abstract deleteAllOfOwner(ownerId: string): Promise<void>;
+}
+
+export type DnsAnswer = { kind: 'cname'; targets: string[] } | { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
+
+export abstract class DnsResolver {
+  abstract cnameOf(name: string): Promise<DnsAnswer>;
+}
+
+/** How many links use a domain (the links context answers, through a bridge). */
+export abstract class DomainUsage {
+  abstract linksUsing(ownerId: string, domainId: string): Promise<number>;
+}
