@@ -1,0 +1,49 @@
+import { createSocket } from 'node:dgram';
+import { AddressInfo } from 'node:net';
+import dns2 from 'dns2';
+import { NodeDnsResolver } from './node-dns.resolver';
+
+const { Packet } = dns2;
+
+describe('NodeDnsResolver against DNS servers on loopback', () => {
+  let server: ReturnType<typeof dns2.createServer>;
+  let address: string;
+
+  beforeAll(async () => {
+    server = dns2.createServer({
+      udp: true,
+      handle: (request, send) => {
+        const response = Packet.createResponseFromRequest(request);
+        const [question] = request.questions;
+        if (question.name === 'go.example.com') {
+          response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: 'cname.lnk.test' } as unknown as (typeof response.answers)[number]);
+        }
+        send(response);
+      },
+    });
+    await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+    address = `127.0.0.1:${(server.addresses() as { udp: { port: number } }).udp.port}`;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('reads a CNAME record', async () => {
+    await expect(new NodeDnsResolver({ servers: [address] }).cnameOf('go.example.com')).resolves.toEqual({ kind: 'cname', targets: ['cname.lnk.test'] });
+  });
+
+  it('tells a name without a record apart', async () => {
+    await expect(new NodeDnsResolver({ servers: [address] }).cnameOf('none.example.com')).resolves.toEqual({ kind: 'none' });
+  });
+
+  it('gives up on a server that never answers', async () => {
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      await expect(new NodeDnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 300 }).cnameOf('go.example.com')).resolves.toEqual({ kind: 'timeout' });
+    } finally {
+      silent.close();
+    }
+  });
+});
