@@ -141,6 +141,16 @@ describe('links and tags over HTTP', () => {
     expect(limits.body.data.links).toEqual({ used: 5, limit: 5 });
   });
 
+  it('erases the links and tags of a deleted account in the same transaction', async () => {
+    const carol = await createAccount(t);
+    const tag = await t.request('POST', '/user/tag', { token: carol.accessToken, body: { name: 'mine' } });
+    await create(carol, { url: 'https://example.com', tags: [tag.body.data.id] });
+    expect((await t.request('DELETE', '/user/me', { token: carol.accessToken })).status).toBe(200);
+    const [links] = await t.dataSource.query('SELECT count(*)::int AS n FROM links WHERE owner_id = $1', [carol.id]);
+    const [tags] = await t.dataSource.query('SELECT count(*)::int AS n FROM tags WHERE owner_id = $1', [carol.id]);
+    expect([links.n, tags.n]).toEqual([0, 0]);
+  });
+
   describe('tags', () => {
     afterEach(async () => {
       for (const account of [ada, bob]) {

@@ -1,0 +1,175 @@
+import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { checkDestinationUrl } from './model/destination-url';
+import { Link } from './model/link.entity';
+import { checkSlug } from './model/slug';
+import { Tag, TagWithCount } from './model/tag.entity';
+import { LinkDomains, LinkPasswordHasher, SlugGenerator } from './ports/link-ports';
+import { LinkRepository } from './ports/link.repository';
+import { TagRepository } from './ports/tag.repository';
+import { CreateLinkUseCase, GetLinkUseCase, UpdateLinkUseCase } from './use-cases/links.use-cases';
+
+const fieldOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as ValidationError).errors?.[0]?.name;
+  }
+  return undefined;
+};
+
+describe('slug rules', () => {
+  it.each(['a', 'Promo_2026', 'x-y', 'A'.repeat(64)])('accepts %p', (slug) => expect(checkSlug(slug)).toBe(slug));
+  it.each(['', 'a b', 'é', 'a/b', 'a.b', 'A'.repeat(65), 'oauth', 'USER', 'health', 'docs', 'v1', 'api', 'auth'])('refuses %p on slug', (slug) => {
+    expect(fieldOf(() => checkSlug(slug))).toBe('slug');
+  });
+});
+
+describe('destination URL rules', () => {
+  const own = ['s.lnk.test'];
+  it.each(['https://example.com', 'http://example.com/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`])('accepts %p', (url) => expect(checkDestinationUrl(url, own)).toBe(url));
+  it.each([undefined, '', 'example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'data:text/html,x', 'https://s.lnk.test/abc', 'https://S.LNK.TEST./abc', `https://example.com/${'a'.repeat(2040)}`])(
+    'refuses %p on url',
+    (url) => expect(fieldOf(() => checkDestinationUrl(url, own))).toBe('url'),
+  );
+});
+
+class MemoryLinks extends LinkRepository {
+  readonly rows: Link[] = [];
+  takenSlugs = new Set<string>();
+  async insertWithinQuota(link: Link, limit: number) {
+    const used = this.rows.filter((l) => l.ownerId === link.ownerId).length;
+    if (used >= limit) throw new QuotaExceededError('links', used, limit);
+    const key = `${link.domainId ?? ''}/${link.slug}`;
+    if (this.takenSlugs.has(key)) throw ValidationError.field('slug', 'slug is already taken on this domain');
+    this.takenSlugs.add(key);
+    this.rows.push(link);
+  }
+  async findOfOwner(ownerId: string, id: string) {
+    return this.rows.find((l) => l.ownerId === ownerId && l.id === id) ?? null;
+  }
+  async listOfOwner(ownerId: string, _q: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const mine = this.rows.filter((l) => l.ownerId === ownerId);
+    return pageOf(mine, mine.length, page);
+  }
+  async update() {
+    // Links are held by reference: the changed object is the stored one.
+  }
+  async deleteOfOwner() {
+    return false;
+  }
+  async countOfOwner(ownerId: string) {
+    return this.rows.filter((l) => l.ownerId === ownerId).length;
+  }
+  async countUsingDomain() {
+    return 0;
+  }
+  async deleteAllOfOwner() {
+    this.rows.length = 0;
+  }
+}
+
+class MemoryTags extends TagRepository {
+  readonly rows: Tag[] = [];
+  async insertWithinQuota(tag: Tag) {
+    this.rows.push(tag);
+  }
+  async listOfOwner(): Promise<Page<TagWithCount>> {
+    return pageOf([], 0, PageRequest.of());
+  }
+  async favoritesOfOwner() {
+    return [];
+  }
+  async findOfOwner() {
+    return null;
+  }
+  async findManyOfOwner(ownerId: string, ids: string[]) {
+    return this.rows.filter((t) => t.ownerId === ownerId && ids.includes(t.id));
+  }
+  async update() {
+    // Held by reference.
+  }
+  async deleteOfOwner() {
+    return false;
+  }
+  async countOfOwner() {
+    return this.rows.length;
+  }
+  async deleteAllOfOwner() {
+    this.rows.length = 0;
+  }
+}
+
+let n = 0;
+const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
+const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const quota: QuotaPolicy = { limitFor: async () => 3 };
+const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const domains: LinkDomains = {
+  verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),
+  namesOf: async () => new Map([['dom-verified', 'go.example.com']]),
+};
+
+describe('link use cases', () => {
+  let links: MemoryLinks;
+  let tags: MemoryTags;
+  let slugs: string[];
+  let create: CreateLinkUseCase;
+  let update: UpdateLinkUseCase;
+
+  beforeEach(() => {
+    links = new MemoryLinks();
+    tags = new MemoryTags();
+    slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
+    const generator: SlugGenerator = { generate: () => slugs.shift() as string };
+    create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] });
+    update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains));
+  });
+
+  it('generates a slug, drawing again when one collides', async () => {
+    links.takenSlugs.add('/aaaaaaa');
+    const { link } = await create.execute('ada', { url: 'https://example.com' });
+    expect(link.slug).toBe('bbbbbbb');
+    expect(link.status).toBe(true);
+  });
+
+  it('gives up after five collisions rather than looping', async () => {
+    for (const s of slugs.slice(0, 5)) links.takenSlugs.add(`/${s}`);
+    await expect(create.execute('ada', { url: 'https://example.com' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
+  });
+
+  it('refuses a chosen slug already taken on the domain', async () => {
+    await create.execute('ada', { url: 'https://example.com', slug: 'promo' });
+    await expect(create.execute('bob', { url: 'https://example.com', slug: 'promo' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
+    await expect(create.execute('ada', { url: 'https://example.com', slug: 'promo', domainId: 'dom-verified' })).resolves.toMatchObject({ domain: { name: 'go.example.com' } });
+  });
+
+  it('stops at the quota of the plan', async () => {
+    for (let i = 0; i < 3; i++) await create.execute('ada', { url: `https://example.com/${i}` });
+    await expect(create.execute('ada', { url: 'https://example.com/x' })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', meta: { limit: { resource: 'links', used: 3, limit: 3 } } });
+  });
+
+  it('accepts only a verified domain of the owner, and only the owner’s tags', async () => {
+    await expect(create.execute('bob', { url: 'https://example.com', domainId: 'dom-verified' })).rejects.toMatchObject({ errors: [{ name: 'domainId' }] });
+    tags.rows.push(new Tag({ id: 't1', ownerId: 'bob', name: 'x', isFavorite: false, createdAt: clock.now(), updatedAt: clock.now() }));
+    await expect(create.execute('ada', { url: 'https://example.com', tags: ['t1'] })).rejects.toMatchObject({ errors: [{ name: 'tags' }] });
+  });
+
+  it('hashes a password, requires one with hasPassword, and removes it with hasPassword false', async () => {
+    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    await expect(create.execute('ada', { url: 'https://example.com', password: 'x' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    const { link } = await create.execute('ada', { url: 'https://example.com', hasPassword: true, password: 'open sesame' });
+    expect(link.passwordHash).toBe('hashed:open sesame');
+    const kept = await update.execute('ada', link.id, { title: 'renamed', hasPassword: true });
+    expect(kept.link.passwordHash).toBe('hashed:open sesame');
+    const removed = await update.execute('ada', link.id, { hasPassword: false });
+    expect(removed.link.hasPassword).toBe(false);
+  });
+
+  it('updates only the fields given, checking each, and refuses another owner', async () => {
+    const { link } = await create.execute('ada', { url: 'https://example.com', title: 'A', description: 'd' });
+    const updated = await update.execute('ada', link.id, { title: 'B', url: 'https://example.org' });
+    expect(updated.link).toMatchObject({ title: 'B', url: 'https://example.org', description: 'd', slug: link.slug });
+    await expect(update.execute('ada', link.id, { url: 'https://s.lnk.test/x' })).rejects.toMatchObject({ errors: [{ name: 'url' }] });
+    await expect(update.execute('bob', link.id, { title: 'C' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
