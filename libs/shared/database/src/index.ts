@@ -6,3 +6,4 @@ export * from './lib/database-unavailable';
 export * from './lib/unit-of-work';
 export * from './lib/sql';
 export * from './lib/transaction';
+export * from './lib/like-pattern';

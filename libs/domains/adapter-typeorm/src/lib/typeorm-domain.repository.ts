@@ -1,7 +1,7 @@
 import { DataSource, EntitySchema } from 'typeorm';
 import { Domain, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { inTransaction, isUniqueViolation, lockKey, PersistenceModule, sql } from '@lnk/shared/database';
+import { containsPattern, inTransaction, isUniqueViolation, lockKey, PersistenceModule, sql } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 
 type Row = Record<string, unknown>;
@@ -16,8 +16,6 @@ const toDomain = (r: Row) =>
     createdAt: new Date(r['created_at'] as string),
     updatedAt: new Date(r['updated_at'] as string),
   });
-
-const contains = (query: string) => `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const CustomDomainSchema = new EntitySchema<{ id: string }>({
   name: 'CustomDomain',
@@ -75,7 +73,7 @@ export class TypeormDomainRepository extends DomainRepository {
     const params: unknown[] = [ownerId];
     let where = 'owner_id = $1';
     if (query) {
-      params.push(contains(query.toLowerCase()));
+      params.push(containsPattern(query.toLowerCase()));
       where += ' AND name LIKE $2';
     }
     const [items, total] = await Promise.all([

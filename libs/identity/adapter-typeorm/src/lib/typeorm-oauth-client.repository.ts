@@ -1,16 +1,11 @@
 import { DataSource } from 'typeorm';
 import { OAuthClient, OAuthClientRepository, parseScopes } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { managerOf, sql } from '@lnk/shared/database';
+import { containsPattern, managerOf, sql } from '@lnk/shared/database';
 import { OAuthClientRow, OAuthClientSchema } from './identity.schema';
 
 function toDomain(row: OAuthClientRow): OAuthClient {
   return new OAuthClient({ ...row, scopes: parseScopes(row.scopes) });
-}
-
-/** LIKE pattern for a substring, with the user's own % and _ taken literally. */
-export function containsPattern(query: string): string {
-  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class TypeormOAuthClientRepository extends OAuthClientRepository {

@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkRepository } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
-import { containsPattern } from './like-pattern';
+import { containsPattern, inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
 
 type Row = Record<string, unknown>;
 
