@@ -1,0 +1,189 @@
+import speakeasy from 'speakeasy';
+import { createAccount, createPat, TestAccount } from './support/identity';
+import { startSmtpServer } from './support/smtp-server';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('the account, personal access tokens and OAuth clients over HTTP', () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  const signIn = (account: TestAccount, extra: Record<string, string> = {}, password = account.password) =>
+    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password, ...extra } });
+
+  describe('/user/me', () => {
+    it('shows the account', async () => {
+      const ada = await createAccount(t);
+      const res = await t.request('GET', '/user/me', { token: ada.accessToken });
+      expect(res.body.data).toEqual({ id: ada.id, email: ada.email, name: 'Test User', isVerified: false, isActive: true, createdAt: expect.stringMatching(/Z$/) });
+    });
+
+    it('changes the e-mail, unverifies it, and verifies it through the single-use link mailed to it', async () => {
+      const ada = await createAccount(t);
+      const taken = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: (await createAccount(t)).email } });
+      expect(taken.status).toBe(400);
+      expect(taken.body.meta.errors[0].name).toBe('email');
+      expect((await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: 'not-an-address' } })).body.meta.errors[0].name).toBe('email');
+
+      const newEmail = `new-${ada.id}@example.com`;
+      const changed = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: newEmail } });
+      expect(changed.body.data).toEqual({ id: ada.id, email: newEmail, isVerified: false, updatedAt: expect.any(String) });
+      const mail = smtp.messages.find((m) => m.to.includes(newEmail));
+      // Mail bodies travel quoted-printable: undo soft line breaks and =XX escapes before reading the link.
+      const body = (mail?.raw ?? '').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(body)?.[1];
+      expect(token).toBeDefined();
+      const verified = await t.request('GET', `/auth/verify-email?token=${token}`);
+      expect(verified.body.data).toEqual({ id: ada.id, email: newEmail, isVerified: true });
+      expect((await t.request('GET', `/auth/verify-email?token=${token}`)).status).toBe(400);
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data.isVerified).toBe(true);
+    });
+
+    it('changes the password after the current one, ending the other sessions but not this one', async () => {
+      const ada = await createAccount(t);
+      const other = await signIn(ada);
+      const wrong = await t.request('PUT', '/user/me/password', { token: ada.accessToken, body: { currentPassword: 'nope', newPassword: 'a brand new one' } });
+      expect(wrong.body.meta.errors[0].name).toBe('currentPassword');
+      const weak = await t.request('PUT', '/user/me/password', { token: ada.accessToken, body: { currentPassword: ada.password, newPassword: 'short' } });
+      expect(weak.body.meta.errors[0].name).toBe('newPassword');
+      const done = await t.request('PUT', '/user/me/password', { token: ada.accessToken, body: { currentPassword: ada.password, newPassword: 'a brand new one' } });
+      expect(done.body.data).toEqual({ id: ada.id, updatedAt: expect.any(String) });
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).status).toBe(200);
+      const refresh = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: ada.client.clientId, refresh_token: other.body.data.refresh_token } });
+      expect(refresh.status).toBe(400);
+      expect((await signIn(ada)).status).toBe(400);
+      expect((await signIn(ada, {}, 'a brand new one')).status).toBe(200);
+    });
+
+    it('turns two-factor sign-in on with a QR code and backup codes, asks for a code at sign-in, and turns it off with a code', async () => {
+      const ada = await createAccount(t);
+      const on = await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: true } });
+      expect(on.status).toBe(200);
+      expect(on.body.data.qrCode).toMatch(/^data:image\/png;base64,/);
+      expect(on.body.data.secret).toMatch(/^[A-Z2-7]+$/);
+      expect(on.body.data.backupCodes).toHaveLength(10);
+      expect(new Set(on.body.data.backupCodes).size).toBe(10);
+      expect((await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: true } })).status).toBe(400);
+
+      const [stored] = await t.dataSource.query('SELECT two_factor_secret FROM users WHERE id = $1', [ada.id]);
+      expect(stored.two_factor_secret).not.toContain(on.body.data.secret);
+
+      const without = await signIn(ada);
+      expect(without.status).toBe(401);
+      expect(without.body.code).toBe('TWO_FACTOR_REQUIRED');
+      const totp = speakeasy.totp({ secret: on.body.data.secret, encoding: 'base32' });
+      expect((await signIn(ada, { otp: totp })).status).toBe(200);
+      const backup = on.body.data.backupCodes[0];
+      expect((await signIn(ada, { otp: backup })).status).toBe(200);
+      const again = await signIn(ada, { otp: backup });
+      expect(again.status).toBe(400);
+      expect(again.body.code).toBe('INVALID_GRANT');
+
+      const noCode = await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: false } });
+      expect(noCode.body.meta.errors[0].name).toBe('code');
+      const off = await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: false, code: on.body.data.backupCodes[1] } });
+      expect(off.body.data).toEqual({ isTwoFactorEnabled: false });
+      expect((await signIn(ada)).status).toBe(200);
+    });
+
+    it('reports the limits of the account', async () => {
+      const ada = await createAccount(t);
+      const res = await t.request('GET', '/user/me/limits', { token: ada.accessToken });
+      expect(res.body.data).toEqual({ domains: { used: 0, limit: 1 }, links: { used: 0, limit: 100 }, tags: { used: 0, limit: 10 } });
+    });
+  });
+
+  describe('/user/tokens', () => {
+    it('creates a PAT shown once, lists without values, shows the detail, and revokes it at once', async () => {
+      const ada = await createAccount(t);
+      const created = await t.request('POST', '/user/tokens', { token: ada.accessToken, body: { name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'] } });
+      expect(created.body.data).toEqual({ id: expect.any(String), name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'], token: expect.stringMatching(/^tkn_/), expiresAt: null, createdAt: expect.any(String) });
+      const value = created.body.data.token;
+      expect((await t.request('GET', '/user/me', { token: value })).status).toBe(200);
+      const list = await t.request('GET', '/user/tokens', { token: ada.accessToken });
+      expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10 });
+      expect(list.text).not.toContain(value);
+      const detail = await t.request('GET', `/user/tokens/${created.body.data.id}`, { token: ada.accessToken });
+      expect(detail.body.data).toMatchObject({ isActive: true, isExpired: false, lastUsedAt: expect.any(String), updatedAt: expect.any(String) });
+      expect((await t.request('DELETE', `/user/tokens/${created.body.data.id}`, { token: ada.accessToken })).body).toEqual({ status: 200, code: 'OK', message: 'Token revoked' });
+      expect((await t.request('GET', '/user/me', { token: value })).status).toBe(401);
+    });
+
+    it('refuses scopes beyond the creating token, unknown scopes, long descriptions and past expiry', async () => {
+      const ada = await createAccount(t);
+      const narrow = await createPat(t, ada, ['tokens:write']);
+      const cases: [Record<string, unknown>, string, string][] = [
+        [{ name: 'x', scopes: ['links:write'] }, narrow.token, 'scopes'],
+        [{ name: 'x', scopes: ['root'] }, ada.accessToken, 'scopes'],
+        [{ name: 'x', scopes: ['user:read'], description: 'd'.repeat(501) }, ada.accessToken, 'description'],
+        [{ name: 'x', scopes: ['user:read'], expiresAt: '2020-01-01T00:00:00.000Z' }, ada.accessToken, 'expiresAt'],
+      ];
+      for (const [body, token, field] of cases) {
+        const res = await t.request('POST', '/user/tokens', { token, body });
+        expect(res.status).toBe(400);
+        expect(res.body.meta.errors[0].name).toBe(field);
+      }
+    });
+
+    it('will not let a PAT revoke itself, and hides other users’ tokens', async () => {
+      const ada = await createAccount(t);
+      const bob = await createAccount(t);
+      const pat = await createPat(t, ada, ['tokens:delete', 'tokens:read']);
+      const self = await t.request('DELETE', `/user/tokens/${pat.id}`, { token: pat.token });
+      expect(self.status).toBe(400);
+      expect(self.body.meta.errors).toEqual([{ name: 'id', error: expect.any(String) }]);
+      expect((await t.request('GET', `/user/tokens/${pat.id}`, { token: bob.accessToken })).status).toBe(404);
+      expect((await t.request('DELETE', `/user/tokens/${pat.id}`, { token: bob.accessToken })).status).toBe(404);
+    });
+  });
+
+  describe('/user/oauth-clients', () => {
+    it('creates a client with its secret shown once, then lists, searches, updates, regenerates and deletes it', async () => {
+      const ada = await createAccount(t);
+      const created = await t.request('POST', '/user/oauth-clients', { token: ada.accessToken, body: { name: 'My Dashboard', scopes: ['user:read'], redirectUris: ['https://app.example.com/cb'] } });
+      const client = created.body.data;
+      expect(client).toMatchObject({ clientId: expect.stringMatching(/^cl_/), clientSecret: expect.any(String), name: 'My Dashboard', scopes: ['user:read'], isActive: true });
+      const list = await t.request('GET', '/user/oauth-clients?q=dash', { token: ada.accessToken });
+      expect(list.body.meta.total).toBe(1);
+      expect(list.text).not.toContain(client.clientSecret);
+      expect((await t.request('GET', `/user/oauth-clients/${client.id}`, { token: ada.accessToken })).body.data).not.toHaveProperty('clientSecret');
+      const updated = await t.request('PUT', `/user/oauth-clients/${client.id}`, { token: ada.accessToken, body: { name: 'Renamed', isActive: true } });
+      expect(updated.body.data).toMatchObject({ name: 'Renamed' });
+      expect(updated.body.data).not.toHaveProperty('clientSecret');
+      const http = await t.request('PUT', `/user/oauth-clients/${client.id}`, { token: ada.accessToken, body: { redirectUris: ['http://example.com/cb'] } });
+      expect(http.body.meta.errors[0].name).toBe('redirectUris.0');
+
+      const owner = { ...ada, client: { id: client.id, clientId: client.clientId, clientSecret: client.clientSecret } };
+      expect((await signIn(owner)).status).toBe(200);
+      const regenerated = await t.request('POST', `/user/oauth-clients/${client.id}/regenerate-secret`, { token: ada.accessToken });
+      expect(Object.keys(regenerated.body.data).sort()).toEqual(['clientId', 'clientSecret', 'id', 'isActive', 'name']);
+      const old = await signIn(owner, { client_secret: client.clientSecret });
+      expect(old.status).toBe(401);
+      expect(old.body.code).toBe('INVALID_CLIENT');
+      const fresh = await signIn(owner, { client_secret: regenerated.body.data.clientSecret });
+      expect(fresh.status).toBe(200);
+
+      expect((await t.request('DELETE', `/user/oauth-clients/${client.id}`, { token: ada.accessToken })).status).toBe(200);
+      expect((await t.request('GET', '/user/me', { token: fresh.body.data.access_token })).status).toBe(401);
+    });
+
+    it('lets a user-made client sign in only its owner, and hides it from others', async () => {
+      const ada = await createAccount(t);
+      const bob = await createAccount(t);
+      const created = await t.request('POST', '/user/oauth-clients', { token: ada.accessToken, body: { name: 'Ada app', scopes: ['user:read'] } });
+      const asBob = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: created.body.data.clientId, username: bob.email, password: bob.password } });
+      expect(asBob.status).toBe(400);
+      expect(asBob.body.code).toBe('UNAUTHORIZED_CLIENT');
+      expect((await t.request('GET', `/user/oauth-clients/${created.body.data.id}`, { token: bob.accessToken })).status).toBe(404);
+      expect((await t.request('POST', `/user/oauth-clients/${created.body.data.id}/regenerate-secret`, { token: bob.accessToken })).status).toBe(404);
+    });
+  });
+});
