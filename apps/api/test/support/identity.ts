@@ -3,18 +3,20 @@ import { IDENTITY } from '../../src/composition/contexts.module';
 import type { Identity } from '../../src/composition/identity.composition';
 import type { TestApp } from './test-app';
 
+export interface TestClient {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 export interface TestAccount {
   id: string;
   email: string;
   password: string;
   accessToken: string;
   refreshToken: string;
-}
-
-export interface TestClient {
-  id: string;
-  clientId: string;
-  clientSecret: string;
+  /** The client it signed in through. */
+  client: TestClient;
 }
 
 let counter = 0;
@@ -36,7 +38,7 @@ export async function createFirstPartyClient(t: TestApp, ownerId: string, option
 }
 
 /** A user with a password, signed in through the password grant over HTTP. */
-export async function createAccount(t: TestApp, options: { email?: string; password?: string; client?: TestClient; scope?: string } = {}): Promise<TestAccount & { client: TestClient }> {
+export async function createAccount(t: TestApp, options: { email?: string; password?: string; client?: TestClient; scope?: string } = {}): Promise<TestAccount> {
   const email = options.email ?? `user${++counter}-${Date.now()}@example.com`;
   const password = options.password ?? 'correct horse battery';
   const user = await identityOf(t).registerUser.execute({ email, password, name: 'Test User' });

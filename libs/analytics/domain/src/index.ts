@@ -1,2 +1,4 @@
-// The analytics/domain library's public surface; its context's issue fills it.
-export {};
+export * from './lib/model/click';
+export * from './lib/ports/stats.ports';
+export * from './lib/use-cases/click-buffer';
+export * from './lib/use-cases/query-stats.use-case';

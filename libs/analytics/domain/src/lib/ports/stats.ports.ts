@@ -1,0 +1,26 @@
+import { ClickCounts } from '../model/click';
+
+export interface StatsRecord extends ClickCounts {
+  id: string;
+}
+
+export interface StatsQuery {
+  ownerId: string;
+  startDate: string;
+  endDate: string;
+  q?: string;
+}
+
+/** Daily rollups of clicks: written in batches, read by date range; a query never scans raw events. */
+export abstract class StatsRepository {
+  /** Adds the counts to their rows (creating them), and each link's visits to its click total. */
+  abstract addCounts(counts: ClickCounts[]): Promise<void>;
+  abstract query(query: StatsQuery): Promise<StatsRecord[]>;
+  abstract deleteAllOfOwner(ownerId: string): Promise<void>;
+}
+
+/** Something that wants to know when counting must drop events (the buffer is full). */
+export abstract class ClickMetrics {
+  abstract dropped(count: number): void;
+  abstract written(count: number): void;
+}
