@@ -36,6 +36,7 @@ export const SCOPE_TABLE = {
   'GET /user/tag/favorite': 'tags:read',
   'PUT /user/tag/:id': 'tags:write',
   'DELETE /user/tag/:id': 'tags:write',
+  'GET /user/stats': 'stats:read',
 } as const satisfies Record<string, Scope>;
 
 export type ScopedRoute = keyof typeof SCOPE_TABLE;

@@ -1,7 +1,9 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage } from '@lnk/domains/domain';
-import { LinkRepository } from '@lnk/links/domain';
+import { LinkRepository, PasswordAttempts } from '@lnk/links/domain';
+import { LoginThrottle } from '@lnk/identity/domain';
 import { QuotaPolicy, QuotaResource } from '@lnk/shared/kernel';
+import { LinkClickTotals } from '@lnk/analytics/domain';
 import { AppConfig } from '../config/app-config';
 
 /** Plan limits until billing lands: the default plan of the configuration for everyone. */
@@ -26,6 +28,11 @@ export class DomainsForLinks extends LinkDomains {
     return domain ? { id: domain.id, name: domain.name } : null;
   }
 
+  async verifiedDomainByName(name: string): Promise<LinkDomain | null> {
+    const domain = await this.domains.findVerifiedByName(name);
+    return domain ? { id: domain.id, name: domain.name } : null;
+  }
+
   async namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>> {
     const found = await Promise.all(domainIds.map((id) => this.domains.findOfOwner(ownerId, id)));
     return new Map(found.filter((d) => d !== null).map((d) => [d.id, d.name]));
@@ -40,5 +47,33 @@ export class LinksForDomains extends DomainUsage {
 
   linksUsing(ownerId: string, domainId: string): Promise<number> {
     return this.links.countUsingDomain(ownerId, domainId);
+  }
+}
+
+/** Analytics adds each link's counted visits to the link's click total. */
+export class LinkClickTotalsOfLinks extends LinkClickTotals {
+  constructor(private readonly links: LinkRepository) {
+    super();
+  }
+
+  addVisits(visitsByLink: Map<string, number>): Promise<void> {
+    return this.links.addClicks(visitsByLink);
+  }
+}
+
+/** Link password attempts counted by the same throttle the sign-in uses. */
+export class ThrottledPasswordAttempts extends PasswordAttempts {
+  constructor(private readonly throttle: LoginThrottle) {
+    super();
+  }
+
+  admit(key: string): Promise<void> {
+    return this.throttle.admit([key]);
+  }
+  failed(key: string): void {
+    this.throttle.recordFailure([key]);
+  }
+  succeeded(key: string): void {
+    this.throttle.reset([key]);
   }
 }

@@ -1,6 +1,11 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
+import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
+  CheckLinkPasswordUseCase,
+  ResolveRedirectUseCase,
   CreateLinkUseCase,
   CreateTagUseCase,
   DeleteLinkUseCase,
@@ -18,8 +23,9 @@ import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, VerifyDomain
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
+import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
-import { ConfiguredQuotaPolicy, DomainsForLinks, LinksForDomains } from '../bridges/context-bridges';
+import { ConfiguredQuotaPolicy, DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 
@@ -36,13 +42,16 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
 
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains),
-    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink),
-    delete: new DeleteLinkUseCase(linkRepository, clock),
+    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, resolveRedirect),
+    delete: new DeleteLinkUseCase(linkRepository, clock, resolveRedirect),
+    resolveRedirect,
+    checkPassword: new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle({ rules: [{ prefix: 'link:', maxFailures: 10, freeFailures: 3 }], windowMs: 15 * 60_000, delayStepMs: 100, maxDelayMs: 1000 }))),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
     listTags: new ListTagsUseCase(tagRepository),
     favoriteTags: new FavoriteTagsUseCase(tagRepository),
@@ -57,20 +66,36 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository)),
   };
 
+  const statsRepository = new TypeormStatsRepository(dataSource, ids);
+  const analytics = {
+    clicks: new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger), { maxRows: 100_000 }),
+    queryStats: new QueryStatsUseCase(statsRepository),
+  };
+
   // Account limits and account deletion reach into every context that holds an account's data.
   const accountData = new AccountDataBridge(
     [
       { resource: 'links', count: (id) => linkRepository.countOfOwner(id), erase: (id) => linkRepository.deleteAllOfOwner(id) },
       { resource: 'tags', count: (id) => tagRepository.countOfOwner(id), erase: (id) => tagRepository.deleteAllOfOwner(id) },
       { resource: 'domains', count: (id) => domainRepository.countOfOwner(id), erase: (id) => domainRepository.deleteAllOfOwner(id) },
+      { erase: (id) => statsRepository.deleteAllOfOwner(id) },
     ],
     quota,
   );
   const identity = composeIdentity(dataSource, config, logger, { eraser: accountData, usage: accountData });
 
-  return { identity, links, domains };
+  return { identity, links, domains, analytics };
+}
+
+/** Counts of written and dropped clicks, in the log until metrics land. */
+function clickMetrics(logger: Logger): ClickMetrics {
+  return {
+    written: () => undefined,
+    dropped: (count) => logger.error({ dropped: count }, 'click buffer full: clicks dropped'),
+  };
 }
 
 export type Contexts = ReturnType<typeof composeContexts>;
 export type Links = Contexts['links'];
 export type Domains = Contexts['domains'];
+export type Analytics = Contexts['analytics'];

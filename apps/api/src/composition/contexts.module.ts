@@ -7,11 +7,13 @@ import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts } from './contexts.composition';
+import { ClickFlusher } from './click-flusher';
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
 export const LINKS = 'LINKS';
 export const DOMAINS = 'DOMAINS';
+export const ANALYTICS = 'ANALYTICS';
 
 const contexts: Provider = {
   provide: CONTEXTS,
@@ -28,9 +30,11 @@ const contexts: Provider = {
     { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
     { provide: LINKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links },
     { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
+    { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
+    ClickFlusher,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [IDENTITY, LINKS, DOMAINS, AuthenticateUseCase],
+  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, AuthenticateUseCase],
 })
 export class ContextsModule {}

@@ -1,2 +1,1 @@
-// The analytics/adapter-typeorm library's public surface; its context's issue fills it.
-export {};
+export * from './lib/typeorm-stats.repository';

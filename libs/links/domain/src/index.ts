@@ -7,3 +7,4 @@ export * from './lib/ports/tag.repository';
 export * from './lib/ports/link-ports';
 export * from './lib/use-cases/links.use-cases';
 export * from './lib/use-cases/tags.use-cases';
+export * from './lib/use-cases/resolve-redirect.use-case';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Link, LinkRepository } from '@lnk/links/domain';
+import { Link, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { containsPattern, inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
 
@@ -114,6 +114,37 @@ export class TypeormLinkRepository extends LinkRepository {
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1', [ownerId]);
+  }
+
+  async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
+    // The hot path's one query: the expression index on (COALESCE(domain_id, ''), slug), no entity hydration.
+    const { rows } = await sql<Row>(
+      this.dataSource,
+      `SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash
+         FROM links WHERE COALESCE(domain_id, '') = $1 AND slug = $2`,
+      [domainId ?? '', slug],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      id: r['id'] as string,
+      ownerId: r['owner_id'] as string,
+      domainId: (r['domain_id'] as string | null) ?? null,
+      slug: r['slug'] as string,
+      url: r['url'] as string,
+      name: r['name'] as string,
+      status: r['status'] as boolean,
+      passwordHash: (r['password_hash'] as string | null) ?? null,
+    };
+  }
+
+  async addClicks(visitsByLink: Map<string, number>): Promise<void> {
+    if (!visitsByLink.size) return;
+    await sql(
+      this.dataSource,
+      `UPDATE links SET clicks = links.clicks + v.n FROM (SELECT unnest($1::char(24)[]) AS id, unnest($2::bigint[]) AS n) v WHERE links.id = v.id`,
+      [[...visitsByLink.keys()], [...visitsByLink.values()]],
+    );
   }
 
   private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {

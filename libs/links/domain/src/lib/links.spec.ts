@@ -66,6 +66,12 @@ class MemoryLinks extends LinkRepository {
   async deleteAllOfOwner() {
     this.rows.length = 0;
   }
+  async findForRedirect() {
+    return null;
+  }
+  async addClicks() {
+    // Clicks are not under test here.
+  }
 }
 
 class MemoryTags extends TagRepository {
@@ -107,6 +113,7 @@ const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: a
 const domains: LinkDomains = {
   verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),
   namesOf: async () => new Map([['dom-verified', 'go.example.com']]),
+  verifiedDomainByName: async () => null,
 };
 
 describe('link use cases', () => {
@@ -122,7 +129,7 @@ describe('link use cases', () => {
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] });
-    update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains));
+    update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains), { linkChanged: () => undefined });
   });
 
   it('generates a slug, drawing again when one collides', async () => {

@@ -13,7 +13,7 @@ export interface StatsQuery {
 
 /** Daily rollups of clicks: written in batches, read by date range; a query never scans raw events. */
 export abstract class StatsRepository {
-  /** Adds the counts to their rows (creating them), and each link's visits to its click total. */
+  /** Adds the counts to their rows, creating them. */
   abstract addCounts(counts: ClickCounts[]): Promise<void>;
   abstract query(query: StatsQuery): Promise<StatsRecord[]>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
@@ -23,4 +23,9 @@ export abstract class StatsRepository {
 export abstract class ClickMetrics {
   abstract dropped(count: number): void;
   abstract written(count: number): void;
+}
+
+/** Each link's total of visits (kept by the links context, reached through a bridge). */
+export abstract class LinkClickTotals {
+  abstract addVisits(visitsByLink: Map<string, number>): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { ClickCounts, ClickEvent, rollupKey } from '../model/click';
-import { ClickMetrics, StatsRepository } from '../ports/stats.ports';
+import { UnitOfWork } from '@lnk/shared/kernel';
+import { ClickMetrics, LinkClickTotals, StatsRepository } from '../ports/stats.ports';
 
 export interface ClickBufferOptions {
   /** Most distinct rollup rows held while the database cannot take them; beyond, new events are dropped. */
@@ -17,6 +18,8 @@ export class ClickBuffer {
 
   constructor(
     private readonly stats: StatsRepository,
+    private readonly totals: LinkClickTotals,
+    private readonly unitOfWork: UnitOfWork,
     private readonly metrics: ClickMetrics,
     private readonly options: ClickBufferOptions = { maxRows: 100_000 },
   ) {}
@@ -65,7 +68,14 @@ export class ClickBuffer {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.stats.addCounts([...batch.values()]);
+      const rows = [...batch.values()];
+      const visits = new Map<string, number>();
+      for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
+      // Rollups and link totals move together, so the two never disagree.
+      await this.unitOfWork.run(async () => {
+        await this.stats.addCounts(rows);
+        await this.totals.addVisits(visits);
+      });
       this.metrics.written([...batch.values()].reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.

@@ -1,6 +1,19 @@
 import { Page, PageRequest } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
 
+/** What answering a short URL needs of a link, and nothing more. */
+export interface RedirectTarget {
+  id: string;
+  ownerId: string;
+  domainId: string | null;
+  slug: string;
+  url: string;
+  /** Title, or the slug when untitled: the name statistics keep. */
+  name: string;
+  status: boolean;
+  passwordHash: string | null;
+}
+
 export abstract class LinkRepository {
   /**
    * Stores a new link if the owner holds fewer than `limit` links, atomically under concurrent calls
@@ -16,4 +29,6 @@ export abstract class LinkRepository {
   abstract countOfOwner(ownerId: string): Promise<number>;
   abstract countUsingDomain(ownerId: string, domainId: string): Promise<number>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
+  abstract findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null>;
+  abstract addClicks(visitsByLink: Map<string, number>): Promise<void>;
 }

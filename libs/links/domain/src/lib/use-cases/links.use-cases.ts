@@ -5,6 +5,7 @@ import { checkSlug } from '../model/slug';
 import { Tag } from '../model/tag.entity';
 import { LinkDomain, LinkDomains, LinkPasswordHasher, SlugGenerator } from '../ports/link-ports';
 import { LinkRepository } from '../ports/link.repository';
+import { LinkChanges } from './resolve-redirect.use-case';
 import { TagRepository } from '../ports/tag.repository';
 
 export interface LinksConfig {
@@ -170,6 +171,7 @@ export class UpdateLinkUseCase {
     private readonly clock: Clock,
     private readonly config: LinksConfig,
     private readonly getLink: GetLinkUseCase,
+    private readonly changes: LinkChanges,
   ) {
     this.rules = new LinkRules(domains, tags);
   }
@@ -195,8 +197,12 @@ export class UpdateLinkUseCase {
         changes.passwordHash = await this.passwords.hash(checkLinkPassword(fields.password));
       }
     }
+    const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, this.clock.now());
     await this.links.update(link);
+    // The short URL answers the new destination (or stops answering) at once.
+    this.changes.linkChanged(before.domainId, before.slug);
+    this.changes.linkChanged(link.domainId, link.slug);
     return this.getLink.execute(ownerId, id);
   }
 }
@@ -205,10 +211,38 @@ export class DeleteLinkUseCase {
   constructor(
     private readonly links: LinkRepository,
     private readonly clock: Clock,
+    private readonly changes: LinkChanges,
   ) {}
 
   async execute(ownerId: string, id: string): Promise<Date> {
-    if (!(await this.links.deleteOfOwner(ownerId, id))) throw new NotFoundError('Link');
+    const link = await this.links.findOfOwner(ownerId, id);
+    if (!link || !(await this.links.deleteOfOwner(ownerId, id))) throw new NotFoundError('Link');
+    this.changes.linkChanged(link.domainId, link.slug);
     return this.clock.now();
+  }
+}
+
+/** Attempts at a link's password, counted per address and link: past a few failures, 429. */
+export abstract class PasswordAttempts {
+  abstract admit(key: string): Promise<void>;
+  abstract failed(key: string): void;
+  abstract succeeded(key: string): void;
+}
+
+/** Checks the password of a protected link. */
+export class CheckLinkPasswordUseCase {
+  constructor(
+    private readonly passwords: LinkPasswordHasher,
+    private readonly attempts: PasswordAttempts,
+  ) {}
+
+  async execute(target: { id: string; passwordHash: string | null }, password: string | undefined, ip: string): Promise<boolean> {
+    if (!target.passwordHash) return true;
+    const key = `link:${target.id}:${ip}`;
+    await this.attempts.admit(key);
+    const ok = typeof password === 'string' && password.length <= 1024 && (await this.passwords.verify(password, target.passwordHash));
+    if (ok) this.attempts.succeeded(key);
+    else this.attempts.failed(key);
+    return ok;
   }
 }

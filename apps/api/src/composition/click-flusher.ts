@@ -1,0 +1,38 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { Contexts } from './contexts.composition';
+
+export const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Writes buffered clicks every second, and everything left when the app shuts down (before the
+ * database closes). A failed write keeps the clicks for the next tick; at shutdown it retries a few
+ * times before giving up with a log line.
+ */
+@Injectable()
+export class ClickFlusher implements OnModuleInit, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly logger = new Logger('Clicks');
+
+  constructor(@Inject('CONTEXTS') private readonly contexts: Contexts) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => {
+      this.contexts.analytics.clicks.flush().catch((error: Error) => this.logger.warn(`clicks kept for the next write: ${error.message}`));
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      try {
+        await this.contexts.analytics.clicks.flush();
+        if (this.contexts.analytics.clicks.size === 0) return;
+      } catch (error) {
+        this.logger.warn(`flush at shutdown failed (attempt ${attempt}): ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+    this.logger.error(`${this.contexts.analytics.clicks.size} click rows could not be written before shutdown`);
+  }
+}

@@ -1,0 +1,111 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RedirectTarget } from '@lnk/links/domain';
+import { RateLimitedError } from '@lnk/shared/kernel';
+import { AcceptsForm, Public } from '../../auth/access.decorators';
+import { ANALYTICS, LINKS } from '../../composition/contexts.module';
+import type { Analytics, Links } from '../../composition/contexts.composition';
+import { pageHeaders } from '../oauth/authorization-page';
+import { notFoundPage, passwordPage } from './redirect.pages';
+
+// Crawlers and link-preview fetchers: redirected, never counted.
+const BOTS = /bot|crawl|spider|slurp|facebookexternalhit|facebot|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|discord|slack|linkedin|preview|headless|lighthouse|curl\/|wget\//i;
+
+/** The destination with the request's query merged in; the request's parameters win on a clash. */
+export function destinationWith(url: string, rawQuery: string): string {
+  if (!rawQuery) return url;
+  const destination = new URL(url);
+  for (const key of new URLSearchParams(rawQuery).keys()) destination.searchParams.delete(key);
+  for (const [key, value] of new URLSearchParams(rawQuery)) destination.searchParams.append(key, value);
+  return destination.toString();
+}
+
+function rawQueryOf(request: FastifyRequest): string {
+  const index = request.url.indexOf('?');
+  return index < 0 ? '' : request.url.slice(index + 1);
+}
+
+function hostOf(request: FastifyRequest): string {
+  return (request.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/**
+ * Short URLs: GET/HEAD /{slug} on the default short domain or a verified custom domain. The hot path is
+ * a cache lookup and a buffered count; nothing here waits for the database on a cache hit.
+ */
+@Controller()
+@Public()
+export class RedirectController {
+  constructor(
+    @Inject(LINKS) private readonly links: Links,
+    @Inject(ANALYTICS) private readonly analytics: Analytics,
+  ) {}
+
+  /** Fastify answers HEAD through this route too (without the body); HEAD is never counted. */
+  @Get(':slug')
+  async follow(@Param('slug') slug: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const target = await this.find(request, slug);
+    if (!target) return this.notFound(reply);
+    if (target.passwordHash) return this.page(reply, 200, passwordPage(slug));
+    if (request.method === 'GET') this.count(request, target, 'visit');
+    this.redirect(reply, target, request);
+  }
+
+  @Post(':slug')
+  @AcceptsForm()
+  async unlock(@Param('slug') slug: string, @Body() body: Record<string, unknown> | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const target = await this.find(request, slug);
+    if (!target || !target.passwordHash) return this.notFound(reply);
+    let ok: boolean;
+    try {
+      ok = await this.links.checkPassword.execute(target, typeof body?.['password'] === 'string' ? body['password'] : undefined, request.ip);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+      return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'));
+    }
+    if (!ok) {
+      this.count(request, target, 'passwordFailed');
+      return this.page(reply, 401, passwordPage(slug, 'That password is not right.'));
+    }
+    this.count(request, target, 'passwordPassed');
+    this.count(request, target, 'visit');
+    this.redirect(reply, target, request);
+  }
+
+  private async find(request: FastifyRequest, slug: string): Promise<RedirectTarget | null> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return null;
+    const target = await this.links.resolveRedirect.execute(hostOf(request), slug);
+    return target && target.status ? target : null;
+  }
+
+  private count(request: FastifyRequest, target: RedirectTarget, kind: 'visit' | 'passwordPassed' | 'passwordFailed'): void {
+    if (kind === 'visit' && BOTS.test(request.headers['user-agent'] ?? '')) return;
+    const query = rawQueryOf(request);
+    const params = query ? new URLSearchParams(query) : null;
+    this.analytics.clicks.record({
+      linkId: target.id,
+      ownerId: target.ownerId,
+      domainId: target.domainId,
+      linkName: target.name,
+      domainName: target.domainId ? hostOf(request) : '',
+      at: new Date(),
+      utmSource: params?.get('utm_source') ?? '',
+      utmMedium: params?.get('utm_medium') ?? '',
+      utmCampaign: params?.get('utm_campaign') ?? '',
+      kind,
+    });
+  }
+
+  private redirect(reply: FastifyReply, target: RedirectTarget, request: FastifyRequest): void {
+    void reply.code(302).header('location', destinationWith(target.url, rawQueryOf(request))).header('cache-control', 'private, max-age=0').send();
+  }
+
+  private notFound(reply: FastifyReply): void {
+    this.page(reply, 404, notFoundPage());
+  }
+
+  private page(reply: FastifyReply, status: number, html: string): void {
+    void reply.code(status).headers(pageHeaders()).send(html);
+  }
+}

@@ -1,0 +1,157 @@
+import { request as httpRequest } from 'node:http';
+import { createAccount, TestAccount } from './support/identity';
+import { startDnsServer } from './support/dns-server';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('short links answering, and the statistics they feed', () => {
+  let t: TestApp;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
+  let ada: TestAccount;
+  let bob: TestAccount;
+  const today = new Date().toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    t = await startTestApp({ env: { DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test', BCRYPT_COST: '4' } });
+    ada = await createAccount(t);
+    bob = await createAccount(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  const link = async (account: TestAccount, body: Record<string, unknown>) => {
+    const res = await t.request('POST', '/user/link', { token: account.accessToken, body });
+    if (res.status !== 200) throw new Error(res.text);
+    return res.body.data;
+  };
+  const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init });
+  // fetch() drops a Host header; node:http sends it as given.
+  const visitAs = (host: string, path: string) =>
+    new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+      const url = new URL(t.baseUrl + path);
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const flush = () => t.app.get('CONTEXTS').analytics.clicks.flush();
+  const stats = (account: TestAccount, query: string) => t.request('GET', `/user/stats?${query}`, { token: account.accessToken });
+
+  it('redirects with the request query merged into the destination, request parameters winning', async () => {
+    await link(ada, { url: 'https://example.com/landing?ref=site&keep=1', slug: 'merge' });
+    const res = await visit('/merge?ref=mail&utm_source=news');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('cache-control')).toBe('private, max-age=0');
+    const location = new URL(res.headers.get('location') as string);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ ref: 'mail', keep: '1', utm_source: 'news' });
+    expect(location.origin + location.pathname).toBe('https://example.com/landing');
+  });
+
+  it('answers unknown, disabled and deleted links with a 404 page, and follows changes at once', async () => {
+    expect((await visit('/nope-nothing')).status).toBe(404);
+    const created = await link(ada, { url: 'https://example.com/one', slug: 'changing' });
+    expect((await visit('/changing')).headers.get('location')).toBe('https://example.com/one');
+    await t.request('PUT', `/user/link/${created.id}`, { token: ada.accessToken, body: { url: 'https://example.com/two' } });
+    expect((await visit('/changing')).headers.get('location')).toBe('https://example.com/two');
+    await t.request('PUT', `/user/link/${created.id}`, { token: ada.accessToken, body: { status: false } });
+    const disabled = await visit('/changing');
+    expect(disabled.status).toBe(404);
+    expect(disabled.headers.get('content-type')).toContain('text/html');
+    await t.request('PUT', `/user/link/${created.id}`, { token: ada.accessToken, body: { status: true } });
+    expect((await visit('/changing')).status).toBe(302);
+    await t.request('DELETE', `/user/link/${created.id}`, { token: ada.accessToken });
+    expect((await visit('/changing')).status).toBe(404);
+  });
+
+  it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {
+    const domain = await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'go.ada.test' } });
+    dns.cnames.set('go.ada.test', 'cname.lnk.test');
+    await t.request('POST', `/user/domain/${domain.body.data.id}/verify`, { token: ada.accessToken });
+    await link(ada, { url: 'https://example.com/custom', slug: 'promo', domainId: domain.body.data.id });
+    await link(bob, { url: 'https://example.com/default', slug: 'promo' });
+    const onCustom = await visitAs('go.ada.test:8080', '/promo');
+    expect(onCustom.location).toBe('https://example.com/custom');
+    expect((await visitAs('GO.ADA.TEST', '/promo')).location).toBe('https://example.com/custom');
+    expect((await visitAs('go.ada.test', '/unknown-here')).status).toBe(404);
+    const onDefault = await visit('/promo');
+    expect(onDefault.headers.get('location')).toBe('https://example.com/default');
+  });
+
+  it('asks for the password of a protected link, counts right and wrong answers, and then redirects', async () => {
+    const created = await link(ada, { url: 'https://example.com/secret', slug: 'locked', title: 'Locked', hasPassword: true, password: 'open sesame' });
+    const page = await visit('/locked');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).toContain('name="password"');
+    const post = (password: string) => visit('/locked', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password }).toString() });
+    const wrong = await post('nope');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('not right');
+    const right = await post('open sesame');
+    expect(right.status).toBe(302);
+    expect(right.headers.get('location')).toBe('https://example.com/secret');
+    await flush();
+    const rows = (await stats(ada, `startDate=${today}&endDate=${today}&q=Locked`)).body.data;
+    expect(rows).toEqual([expect.objectContaining({ linkId: created.id, linkName: 'Locked', visits: 1, passwordPassed: 1, passwordFailed: 1 })]);
+  });
+
+  it('refuses a run of wrong passwords from one address with 429', async () => {
+    await link(ada, { url: 'https://example.com/guarded', slug: 'guarded', hasPassword: true, password: 'right one' });
+    let last: Response | undefined;
+    for (let i = 0; i < 12; i++) {
+      last = await visit('/guarded', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=wrong${i}` });
+      if (last.status === 429) break;
+    }
+    expect(last?.status).toBe(429);
+  }, 30_000);
+
+  it('counts each redirect once, but not bots or HEAD requests, into the link’s clicks and the daily rollup by UTM values', async () => {
+    const created = await link(ada, { url: 'https://example.com/counted', slug: 'counted' });
+    await Promise.all(Array.from({ length: 20 }, () => visit('/counted?utm_source=mail&utm_campaign=spring')));
+    await Promise.all(Array.from({ length: 5 }, () => visit('/counted')));
+    await visit('/counted', { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } });
+    await visit('/counted', { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
+    await visit('/counted', { method: 'HEAD' });
+    await flush();
+    const detail = await t.request('GET', `/user/link/${created.id}`, { token: ada.accessToken });
+    expect(detail.body.data.clicks).toBe(25);
+    const res = await stats(ada, `startDate=${today}&endDate=${today}&q=counted`);
+    expect(res.body.meta).toEqual({ total: 2 });
+    const byUtm = Object.fromEntries(res.body.data.map((r: { utmSource: string; visits: number }) => [r.utmSource, r.visits]));
+    expect(byUtm).toEqual({ '': 5, mail: 20 });
+    expect(res.body.data[0]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      date: `${today}T00:00:00.000Z`,
+      userId: ada.id,
+      linkId: created.id,
+      linkName: 'counted',
+      domainId: null,
+      domainName: '',
+      utmSource: expect.any(String),
+      utmMedium: '',
+      utmCampaign: expect.any(String),
+      visits: expect.any(Number),
+      passwordPassed: 0,
+      passwordFailed: 0,
+    });
+    expect((await stats(bob, `startDate=${today}&endDate=${today}`)).body.data.filter((r: { linkId: string }) => r.linkId === created.id)).toEqual([]);
+  });
+
+  it.each([
+    ['', 'startDate'],
+    ['startDate=2026-01-01', 'endDate'],
+    ['startDate=2026-13-01&endDate=2026-12-31', 'startDate'],
+    ['startDate=2026-02-30&endDate=2026-03-01', 'startDate'],
+    ['startDate=2026-03-02&endDate=2026-03-01', 'endDate'],
+    ['startDate=2025-01-01&endDate=2026-03-01', 'endDate'],
+  ])('refuses the stats query %p naming %s', async (query, field) => {
+    const res = await stats(ada, query);
+    expect(res.status).toBe(400);
+    expect(res.body.meta.errors[0].name).toBe(field);
+  });
+});
