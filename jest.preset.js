@@ -29,6 +29,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
+  // Generous for the embedded database, which takes seconds to create on disk.
+  testTimeout: 30_000,
   setupFiles: [path.join(root, 'tools/jest/setup-env.js')],
   globalSetup: path.join(root, 'tools/jest/global-setup.ts'),
   globalTeardown: path.join(root, 'tools/jest/global-teardown.ts'),

@@ -15,7 +15,7 @@ function checkDate(value: unknown, field: string): string {
 export class QueryStatsUseCase {
   constructor(private readonly stats: StatsRepository) {}
 
-  execute(ownerId: string, params: { startDate?: string; endDate?: string; q?: string }): Promise<StatsRecord[]> {
+  async execute(ownerId: string, params: { startDate?: string; endDate?: string; q?: string }): Promise<StatsRecord[]> {
     const startDate = checkDate(params.startDate, 'startDate');
     const endDate = checkDate(params.endDate, 'endDate');
     const days = (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000;
