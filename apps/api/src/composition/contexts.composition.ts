@@ -25,6 +25,8 @@ import { NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
+import { BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
+import { RedisBus } from '@lnk/shared/redis';
 import { ConfiguredQuotaPolicy, DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
@@ -43,13 +45,16 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
+  // With several instances, cache invalidations travel through Redis; alone, they stay in process.
+  const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
+  const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
 
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains),
-    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, resolveRedirect),
-    delete: new DeleteLinkUseCase(linkRepository, clock, resolveRedirect),
+    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),
+    delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges),
     resolveRedirect,
     checkPassword: new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle({ rules: [{ prefix: 'link:', maxFailures: 10, freeFailures: 3 }], windowMs: 15 * 60_000, delayStepMs: 100, maxDelayMs: 1000 }))),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
@@ -82,9 +87,13 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ],
     quota,
   );
-  const identity = composeIdentity(dataSource, config, logger, { eraser: accountData, usage: accountData });
+  const identity = composeIdentity(dataSource, config, logger, {
+    eraser: accountData,
+    usage: accountData,
+    ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
+  });
 
-  return { identity, links, domains, analytics };
+  return { identity, links, domains, analytics, bus };
 }
 
 /** Counts of written and dropped clicks, in the log until metrics land. */

@@ -1,4 +1,4 @@
-import { Global, Module, Provider } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts } from './contexts.composition';
 import { ClickFlusher } from './click-flusher';
+import { listenToOtherInstances } from '../bridges/cache-broadcast';
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
@@ -18,7 +19,11 @@ export const ANALYTICS = 'ANALYTICS';
 const contexts: Provider = {
   provide: CONTEXTS,
   inject: [DataSource, APP_CONFIG, LOGGER],
-  useFactory: (dataSource: DataSource, config: AppConfig, logger: Logger): Contexts => composeContexts(dataSource, config, logger),
+  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger): Promise<Contexts> => {
+    const composed = composeContexts(dataSource, config, logger);
+    if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate);
+    return composed;
+  },
 };
 
 /** The composed contexts, built once; controllers take the use cases of their context. */
@@ -37,4 +42,10 @@ const contexts: Provider = {
   ],
   exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, AuthenticateUseCase],
 })
-export class ContextsModule {}
+export class ContextsModule implements OnApplicationShutdown {
+  constructor(@Inject(CONTEXTS) private readonly contexts: Contexts) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.contexts.bus?.close();
+  }
+}

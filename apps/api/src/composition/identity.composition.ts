@@ -28,6 +28,7 @@ import {
   RefreshGrantUseCase,
   RegenerateClientSecretUseCase,
   RegisterUserUseCase,
+  RevocationListener,
   RevokePersonalAccessTokenUseCase,
   RevokeTokenUseCase,
   SecondFactor,
@@ -59,6 +60,8 @@ export interface IdentityBridges {
   /** Erases what other contexts hold for an account (bound in the app to their use cases). */
   eraser: AccountDataEraser;
   usage: AccountUsageReader;
+  /** Spreads revocations beyond this process (Redis), given the local listener. */
+  broadcastRevocations?: (local: RevocationListener) => RevocationListener;
 }
 
 /** The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike. */
@@ -84,7 +87,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
   const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
-  const revocations = authenticate;
+  const revocations = bridges.broadcastRevocations?.(authenticate) ?? authenticate;
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock);

@@ -29,6 +29,8 @@ export interface AppConfig {
   dnsServers: string[];
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
+  /** Shared by every instance: cache invalidations travel through it. Null: one instance, no Redis. */
+  redisUrl: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -64,6 +66,7 @@ export const CONFIG_VARIABLES = {
   DEFAULT_MAX_TAGS: { default: '10', description: 'tags per account on the default plan' },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
+  REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance' },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
 } as const;
 
@@ -110,6 +113,8 @@ export function loadConfig(env: Env): AppConfig {
   const smtpUrl = optional('SMTP_URL');
   if (smtpUrl && !(URL.canParse(smtpUrl) && ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol))) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   const idpProviders = optional('IDP_PROVIDERS');
+  const redisUrl = optional('REDIS_URL');
+  if (redisUrl && !(URL.canParse(redisUrl) && ['redis:', 'rediss:'].includes(new URL(redisUrl).protocol))) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
 
   const shortBaseUrl = (optional('SHORT_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const shortUrlOk = URL.canParse(shortBaseUrl) && /^https?:$/.test(new URL(shortBaseUrl).protocol) && new URL(shortBaseUrl).pathname === '/';
@@ -157,5 +162,6 @@ export function loadConfig(env: Env): AppConfig {
     dnsTarget,
     dnsServers,
     ownHosts,
+    redisUrl,
   };
 }
