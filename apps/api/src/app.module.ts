@@ -8,7 +8,7 @@ import { AccountController, EmailVerificationController } from './http/account/a
 import { DomainsController } from './http/domains/domains.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
-import { RedirectController } from './http/redirect/redirect.controller';
+import { RedirectRoutes } from './http/redirect/redirect.controller';
 import { StatsController } from './http/stats/stats.controller';
 import { OAuthClientsController } from './http/tokens/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
@@ -28,16 +28,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule],
-      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController,
-        // Last: its /{slug} routes take what no other route claims.
-        RedirectController,
-      ],
+      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_GUARD, useClass: FormBodyGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
+        RedirectRoutes,
       ],
     };
   }

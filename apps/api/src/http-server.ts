@@ -2,6 +2,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
+import { RedirectRoutes } from './http/redirect/redirect.controller';
 
 /** Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise. */
 export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
@@ -25,5 +26,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     if (reply.statusCode === 201) reply.code(200);
     return payload;
   });
+  // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.
+  app.get(RedirectRoutes).register(fastify);
   app.enableShutdownHooks();
 }
