@@ -131,7 +131,7 @@ describe('short links answering, and the statistics they feed', () => {
       linkId: created.id,
       linkName: 'counted',
       domainId: null,
-      domainName: '',
+      domainName: '127.0.0.1',
       utmSource: expect.any(String),
       utmMedium: '',
       utmCampaign: expect.any(String),
@@ -140,6 +140,17 @@ describe('short links answering, and the statistics they feed', () => {
       passwordFailed: 0,
     });
     expect((await stats(bob, `startDate=${today}&endDate=${today}`)).body.data.filter((r: { linkId: string }) => r.linkId === created.id)).toEqual([]);
+  });
+
+  it('keeps the rows of a deleted link under the name it had, and filters on domain and UTM values', async () => {
+    const created = await link(ada, { url: 'https://example.com/gone', slug: 'soon-gone', title: 'Autumn offer' });
+    await visit('/soon-gone?utm_medium=banner&utm_campaign=fall');
+    await flush();
+    await t.request('DELETE', `/user/link/${created.id}`, { token: ada.accessToken });
+    const byName = await stats(ada, `startDate=${today}&endDate=${today}&q=autumn`);
+    expect(byName.body.data).toEqual([expect.objectContaining({ linkId: created.id, linkName: 'Autumn offer', utmMedium: 'banner', utmCampaign: 'fall', visits: 1 })]);
+    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=FALL`)).body.data.map((r: { linkId: string }) => r.linkId)).toEqual([created.id]);
+    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=nothing-matches`)).body).toMatchObject({ data: [], meta: { total: 0 } });
   });
 
   it.each([

@@ -73,7 +73,7 @@ function freePort(): Promise<number> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
-  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...options.env };
+  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SHORT_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...options.env };
   const config: AppConfig = { ...loadConfig(env), database: database.config };
   const logger = createLogger(config.logLevel);
   const moduleRef = await Test.createTestingModule({

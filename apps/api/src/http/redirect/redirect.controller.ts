@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RedirectTarget } from '@lnk/links/domain';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { ANALYTICS, LINKS } from '../../composition/contexts.module';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import type { Analytics, Links } from '../../composition/contexts.composition';
 import { pageHeaders } from '../oauth/authorization-page';
 import { notFoundPage, passwordPage } from './redirect.pages';
@@ -39,10 +41,16 @@ function hostOf(request: FastifyRequest): string {
  */
 @Injectable()
 export class RedirectRoutes {
+  /** The name statistics give the default short domain. */
+  private readonly defaultDomainName: string;
+
   constructor(
     @Inject(LINKS) private readonly links: Links,
     @Inject(ANALYTICS) private readonly analytics: Analytics,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.defaultDomainName = new URL(config.shortBaseUrl).hostname;
+  }
 
   register(fastify: FastifyInstance): void {
     const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
@@ -103,7 +111,7 @@ export class RedirectRoutes {
       ownerId: target.ownerId,
       domainId: target.domainId,
       linkName: target.name,
-      domainName: target.domainId ? hostOf(request) : '',
+      domainName: target.domainId ? hostOf(request) : this.defaultDomainName,
       at: new Date(),
       utmSource: params?.get('utm_source') ?? '',
       utmMedium: params?.get('utm_medium') ?? '',
