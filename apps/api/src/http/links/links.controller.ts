@@ -7,7 +7,7 @@ import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { ok, okPage } from '../../envelope/envelope';
 import { SearchPageQueryDto } from '../paging.request.dto';
-import { CreateLinkDto, CreateTagDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
+import { CreateTagDto, LinkFieldsDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
 
 /** Short links (spec 4.5). */
@@ -30,12 +30,12 @@ export class LinksController {
   }
 
   @Post()
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto) {
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: LinkFieldsDto) {
     return ok(presentLink(await this.links.create.execute(principal.userId, body), this.config.shortBaseUrl), 'Link created');
   }
 
   @Put(':id')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto) {
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: LinkFieldsDto) {
     return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.config.shortBaseUrl), 'Link updated');
   }
 

@@ -1,18 +1,10 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
-export class CreateLinkDto {
-  @IsString() @MaxLength(4096) url!: string;
-  @IsOptional() @IsString() @MaxLength(64) slug?: string;
-  @IsOptional() @IsString() @MaxLength(200) title?: string;
-  @IsOptional() @IsString() @MaxLength(1000) description?: string;
-  @IsOptional() @IsBoolean() status?: boolean;
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() @MaxLength(64) domainId?: string | null;
-  @IsOptional() @IsBoolean() hasPassword?: boolean;
-  @IsOptional() @IsString() @MaxLength(1024) password?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true }) tags?: string[];
-}
-
-export class UpdateLinkDto {
+/**
+ * The fields of a link, for creation and (partial) update alike. Every field is optional here: whether
+ * `url` is required is the domain's rule (creation needs it), so both routes give the same errors.
+ */
+export class LinkFieldsDto {
   @IsOptional() @IsString() @MaxLength(4096) url?: string;
   @IsOptional() @IsString() @MaxLength(64) slug?: string;
   @IsOptional() @IsString() @MaxLength(200) title?: string;
