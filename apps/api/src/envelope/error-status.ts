@@ -20,4 +20,5 @@ export const ERROR_STATUS = {
   INVALID_SCOPE: HttpStatus.BAD_REQUEST,
   TWO_FACTOR_REQUIRED: HttpStatus.UNAUTHORIZED,
   DOMAIN_NOT_VERIFIED: HttpStatus.BAD_REQUEST,
+  PAYMENT_NOT_COMPLETED: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;

@@ -1,2 +1,4 @@
-// The billing/domain library's public surface; its context's issue fills it.
-export {};
+export * from './lib/model/plan';
+export * from './lib/model/subscription';
+export * from './lib/ports/billing.ports';
+export * from './lib/use-cases/billing.use-cases';

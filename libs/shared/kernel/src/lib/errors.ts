@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'INVALID_SCOPE',
   'TWO_FACTOR_REQUIRED',
   'DOMAIN_NOT_VERIFIED',
+  'PAYMENT_NOT_COMPLETED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
