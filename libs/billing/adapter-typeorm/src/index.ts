@@ -1,2 +1,2 @@
-// The billing/adapter-typeorm library's public surface; its context's issue fills it.
-export {};
+export * from './lib/typeorm-billing.repositories';
+export * from './lib/sandbox-payment.gateway';

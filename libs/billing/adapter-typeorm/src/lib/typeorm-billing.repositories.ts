@@ -1,0 +1,111 @@
+import { DataSource, EntitySchema } from 'typeorm';
+import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionRepository, SubscriptionStatus } from '@lnk/billing/domain';
+import { lockKey, PersistenceModule, sql } from '@lnk/shared/database';
+import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
+
+type Row = Record<string, unknown>;
+const date = (v: unknown) => (v ? new Date(v as string) : null);
+
+const toSubscription = (r: Row) =>
+  new Subscription({
+    id: r['id'] as string,
+    userId: r['user_id'] as string,
+    planId: r['plan_id'] as string,
+    status: r['status'] as SubscriptionStatus,
+    startDate: date(r['start_date'])!,
+    endedAt: date(r['ended_at']),
+    checkoutSessionId: (r['checkout_session_id'] as string | null) ?? null,
+    providerSubscriptionId: (r['provider_subscription_id'] as string | null) ?? null,
+    updatedAt: date(r['updated_at'])!,
+  });
+
+export const BillingSubscriptionSchema = new EntitySchema<{ id: string }>({
+  name: 'BillingSubscription',
+  tableName: 'billing_subscriptions',
+  columns: { id: { type: 'char', length: 24, primary: true } },
+});
+
+export const billingPersistence: PersistenceModule = {
+  entities: [BillingSubscriptionSchema],
+  migrations: [BillingSubscriptions1763800500000],
+};
+
+export class TypeormSubscriptionRepository extends SubscriptionRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  private async one(where: string, params: unknown[]): Promise<Subscription | null> {
+    const { rows } = await sql(this.dataSource, `SELECT * FROM billing_subscriptions WHERE ${where} ORDER BY start_date DESC, id DESC LIMIT 1`, params);
+    return rows[0] ? toSubscription(rows[0]) : null;
+  }
+
+  lockOwner(userId: string): Promise<void> {
+    return lockKey(this.dataSource, `billing:${userId}`);
+  }
+
+  findCurrent(userId: string): Promise<Subscription | null> {
+    return this.one(`user_id = $1 AND status <> 'canceled'`, [userId]);
+  }
+
+  findByCheckoutSession(checkoutSessionId: string): Promise<Subscription | null> {
+    return this.one('checkout_session_id = $1', [checkoutSessionId]);
+  }
+
+  findByProviderSubscription(providerSubscriptionId: string): Promise<Subscription | null> {
+    return this.one('provider_subscription_id = $1', [providerSubscriptionId]);
+  }
+
+  async insert(subscription: Subscription): Promise<void> {
+    const p = subscription.toProps();
+    await sql(
+      this.dataSource,
+      `INSERT INTO billing_subscriptions (id, user_id, plan_id, status, start_date, ended_at, checkout_session_id, provider_subscription_id, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [p.id, p.userId, p.planId, p.status, p.startDate, p.endedAt, p.checkoutSessionId, p.providerSubscriptionId, p.updatedAt],
+    );
+  }
+
+  async save(subscription: Subscription): Promise<void> {
+    const p = subscription.toProps();
+    await sql(this.dataSource, 'UPDATE billing_subscriptions SET status = $2, ended_at = $3, provider_subscription_id = $4, updated_at = $5 WHERE id = $1', [
+      p.id,
+      p.status,
+      p.endedAt,
+      p.providerSubscriptionId,
+      p.updatedAt,
+    ]);
+  }
+
+  async deleteAllOfOwner(userId: string): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM billing_subscriptions WHERE user_id = $1', [userId]);
+  }
+}
+
+export class TypeormCheckoutRepository extends CheckoutRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async insert(record: CheckoutRecord): Promise<void> {
+    await sql(this.dataSource, 'INSERT INTO billing_checkouts (session_id, user_id, plan_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      record.sessionId,
+      record.userId,
+      record.planId,
+      record.createdAt,
+      record.expiresAt,
+    ]);
+  }
+
+  async find(sessionId: string): Promise<CheckoutRecord | null> {
+    const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_checkouts WHERE session_id = $1', [sessionId]);
+    const r = rows[0];
+    return r
+      ? { sessionId: r['session_id'] as string, userId: r['user_id'] as string, planId: r['plan_id'] as string, createdAt: date(r['created_at'])!, expiresAt: date(r['expires_at'])! }
+      : null;
+  }
+
+  async deleteAllOfOwner(userId: string): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM billing_checkouts WHERE user_id = $1', [userId]);
+  }
+}
