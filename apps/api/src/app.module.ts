@@ -6,6 +6,7 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { ContextsModule } from './composition/contexts.module';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
+import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
@@ -28,7 +29,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule],
-      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController],
+      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

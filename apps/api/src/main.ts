@@ -20,6 +20,8 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), {
     logger: new PinoNestLogger(logger),
+    // The Stripe webhook's signature covers the exact bytes of the body.
+    rawBody: true,
   });
   await configureHttpServer(app);
   await app.listen(config.port, config.host);

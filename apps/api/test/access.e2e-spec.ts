@@ -69,4 +69,13 @@ describe('access rules of every route', () => {
       'GET /user/me/limits': 'user:read',
     });
   });
+
+  it('covers spec section 4.4: every subscription route needs subscription:read', () => {
+    expect(SCOPE_TABLE).toMatchObject({
+      'GET /user/subscription/current': 'subscription:read',
+      'POST /user/subscription/checkout': 'subscription:read',
+      'POST /user/subscription/verify': 'subscription:read',
+      'GET /user/plans': 'subscription:read',
+    });
+  });
 });

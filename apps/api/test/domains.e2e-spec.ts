@@ -1,6 +1,6 @@
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
-import { startTestApp, TestApp } from './support/test-app';
+import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
 describe('custom domains over HTTP, verified against a DNS server on loopback', () => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
 
   beforeAll(async () => {
     dns = await startDnsServer();
-    t = await startTestApp({ env: { DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test', SHORT_BASE_URL: 'https://s.lnk.test', DEFAULT_MAX_DOMAINS: '3' } });
+    t = await startTestApp({ env: { DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test', SHORT_BASE_URL: 'https://s.lnk.test', PLANS: freePlanLimits({ maxDomains: 3 }) } });
     ada = await createAccount(t);
     bob = await createAccount(t);
   });

@@ -1,5 +1,5 @@
 import { createAccount, TestAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
 describe('links and tags over HTTP', () => {
   let t: TestApp;
@@ -7,7 +7,7 @@ describe('links and tags over HTTP', () => {
   let bob: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { DEFAULT_MAX_LINKS: '5', DEFAULT_MAX_TAGS: '3', SHORT_BASE_URL: 'https://s.lnk.test' } });
+    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 5, maxTags: 3 }), SHORT_BASE_URL: 'https://s.lnk.test' } });
     ada = await createAccount(t);
     bob = await createAccount(t);
   });

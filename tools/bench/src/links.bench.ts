@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const count = Number(process.env['BENCH_LINKS'] ?? 100_000);
   const runs = Number(process.env['BENCH_RUNS'] ?? 50);
   const database = await benchDatabase();
-  const app = await startBenchApp(database.url, { DEFAULT_MAX_LINKS: String(count + 10) }).catch(async (error) => {
+  const app = await startBenchApp(database.url, { PLANS: JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks: count + 10, maxTags: 10 }]) }).catch(async (error) => {
     await database.drop();
     throw error;
   });

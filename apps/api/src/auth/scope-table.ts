@@ -37,6 +37,10 @@ export const SCOPE_TABLE = {
   'PUT /user/tag/:id': 'tags:write',
   'DELETE /user/tag/:id': 'tags:write',
   'GET /user/stats': 'stats:read',
+  'GET /user/plans': 'subscription:read',
+  'GET /user/subscription/current': 'subscription:read',
+  'POST /user/subscription/checkout': 'subscription:read',
+  'POST /user/subscription/verify': 'subscription:read',
 } as const satisfies Record<string, Scope>;
 
 export type ScopedRoute = keyof typeof SCOPE_TABLE;

@@ -2,20 +2,7 @@ import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage } from '@lnk/domains/domain';
 import { LinkRepository, PasswordAttempts } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
-import { QuotaPolicy, QuotaResource } from '@lnk/shared/kernel';
 import { LinkClickTotals } from '@lnk/analytics/domain';
-import { AppConfig } from '../config/app-config';
-
-/** Plan limits until billing lands: the default plan of the configuration for everyone. */
-export class ConfiguredQuotaPolicy extends QuotaPolicy {
-  constructor(private readonly quota: AppConfig['defaultQuota']) {
-    super();
-  }
-
-  async limitFor(_ownerId: string, resource: QuotaResource): Promise<number> {
-    return this.quota[resource];
-  }
-}
 
 /** Links ask the domains context which of the owner's domains are verified. */
 export class DomainsForLinks extends LinkDomains {

@@ -27,15 +27,17 @@ import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
 import { BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { ConfiguredQuotaPolicy, DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
+import { DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
+import { composeBilling } from './billing.composition';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const quota = new ConfiguredQuotaPolicy(config.defaultQuota);
+  const billing = composeBilling(dataSource, config, logger, ids, clock);
+  const quota = billing.quota;
 
   const linkRepository = new TypeormLinkRepository(dataSource);
   const tagRepository = new TypeormTagRepository(dataSource);
@@ -84,6 +86,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
       { resource: 'tags', count: (id) => tagRepository.countOfOwner(id), erase: (id) => tagRepository.deleteAllOfOwner(id) },
       { resource: 'domains', count: (id) => domainRepository.countOfOwner(id), erase: (id) => domainRepository.deleteAllOfOwner(id) },
       { erase: (id) => statsRepository.deleteAllOfOwner(id) },
+      { erase: (id) => billing.eraseAccount(id) },
     ],
     quota,
   );
@@ -93,7 +96,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
   });
 
-  return { identity, links, domains, analytics, bus };
+  return { identity, links, domains, analytics, billing, bus };
 }
 
 /** Counts of written and dropped clicks, in the log until metrics land. */

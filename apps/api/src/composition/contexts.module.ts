@@ -15,6 +15,7 @@ export const IDENTITY = 'IDENTITY';
 export const LINKS = 'LINKS';
 export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
+export const BILLING = 'BILLING';
 
 const contexts: Provider = {
   provide: CONTEXTS,
@@ -36,11 +37,12 @@ const contexts: Provider = {
     { provide: LINKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links },
     { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
     { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
+    { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
     ClickFlusher,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, AuthenticateUseCase],
+  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, AuthenticateUseCase],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(@Inject(CONTEXTS) private readonly contexts: Contexts) {}

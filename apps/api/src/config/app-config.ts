@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from '@lnk/shared/database';
+import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface AppConfig {
@@ -20,7 +21,10 @@ export interface AppConfig {
   mailFrom: string;
   /** Raw IDP_PROVIDERS JSON, parsed by the IdP adapter. */
   idpProviders: string | null;
-  defaultQuota: { domains: number; links: number; tags: number };
+  /** The plan catalogue; exactly one plan is free. */
+  plans: Plan[];
+  /** Stripe takes the payments when its key is set; otherwise the built-in sandbox does. */
+  stripe: { secretKey: string; webhookSecret: string; priceIds: Record<string, string>; apiUrl: string | null } | null;
   /** Base of short URLs on the default short domain, e.g. https://lnk.example. */
   shortBaseUrl: string;
   /** The host custom domains must CNAME to. */
@@ -61,9 +65,11 @@ export const CONFIG_VARIABLES = {
   SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log' },
   MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail' },
   IDP_PROVIDERS: { default: '(unset)', description: 'JSON array of {issuer, jwksUri, audience} accepted by POST /oauth/idp' },
-  DEFAULT_MAX_DOMAINS: { default: '1', description: 'custom domains per account on the default plan' },
-  DEFAULT_MAX_LINKS: { default: '100', description: 'links per account on the default plan' },
-  DEFAULT_MAX_TAGS: { default: '10', description: 'tags per account on the default plan' },
+  PLANS: { default: '(built-in: free, pro, business)', description: 'JSON array of plans {id, name, price, currency?, maxDomains, maxLinks, maxTags}; exactly one with price 0 (the free plan)' },
+  STRIPE_SECRET_KEY: { default: '(unset)', description: 'Stripe secret key; set: checkouts go through Stripe, unset: through the built-in sandbox page' },
+  STRIPE_WEBHOOK_SECRET: { default: '(unset)', description: 'signing secret of the Stripe webhook endpoint POST /billing/stripe/webhook (required with STRIPE_SECRET_KEY)' },
+  STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)' },
+  STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)" },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance' },
@@ -99,7 +105,8 @@ export function loadConfig(env: Env): AppConfig {
 
   const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
   const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
-  const defaultQuota = { domains: integer('DEFAULT_MAX_DOMAINS', 0, 1_000_000), links: integer('DEFAULT_MAX_LINKS', 0, 100_000_000), tags: integer('DEFAULT_MAX_TAGS', 0, 1_000_000) };
+  const plans = readPlans(optional('PLANS'), problems);
+  const stripe = readStripe(optional, plans, problems);
 
   const publicBaseUrl = (optional('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!URL.canParse(publicBaseUrl) || !/^https?:$/.test(new URL(publicBaseUrl).protocol)) problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL');
@@ -157,11 +164,53 @@ export function loadConfig(env: Env): AppConfig {
     smtpUrl,
     mailFrom: read('MAIL_FROM'),
     idpProviders,
-    defaultQuota,
+    plans,
+    stripe,
     shortBaseUrl,
     dnsTarget,
     dnsServers,
     ownHosts,
     redisUrl,
   };
+}
+
+function readPlans(raw: string | null, problems: string[]): Plan[] {
+  if (raw === null) return DEFAULT_PLANS.map((p) => ({ ...p }));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push('PLANS must be a JSON array of plans');
+    return [];
+  }
+  if (!Array.isArray(parsed) || parsed.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) {
+    problems.push('PLANS must be a JSON array of plan objects');
+    return [];
+  }
+  const plans = (parsed as Record<string, unknown>[]).map((p) => ({ currency: 'USD', billingCycle: 'monthly', ...p }) as Plan);
+  try {
+    new PlanCatalog(plans);
+  } catch (error) {
+    problems.push(`PLANS: ${(error as Error).message}`);
+  }
+  return plans;
+}
+
+function readStripe(optional: (name: keyof typeof CONFIG_VARIABLES) => string | null, plans: Plan[], problems: string[]): AppConfig['stripe'] {
+  const secretKey = optional('STRIPE_SECRET_KEY');
+  if (!secretKey) return null;
+  const webhookSecret = optional('STRIPE_WEBHOOK_SECRET');
+  if (!webhookSecret) problems.push('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  const priceIds: Record<string, string> = {};
+  for (const pair of (optional('STRIPE_PRICES') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [planId, priceId] = pair.split('=').map((s) => s.trim());
+    if (!planId || !priceId) problems.push(`STRIPE_PRICES entry "${pair}" must be planId=price_id`);
+    else priceIds[planId] = priceId;
+  }
+  for (const plan of plans.filter((p) => p.price > 0)) {
+    if (!priceIds[plan.id]) problems.push(`STRIPE_PRICES has no price id for plan "${plan.id}"`);
+  }
+  const apiUrl = optional('STRIPE_API_URL');
+  if (apiUrl && !(URL.canParse(apiUrl) && /^https?:$/.test(new URL(apiUrl).protocol))) problems.push('STRIPE_API_URL must be an absolute http(s) URL');
+  return { secretKey, webhookSecret: webhookSecret ?? '', priceIds, apiUrl: apiUrl?.replace(/\/+$/, '') ?? null };
 }

@@ -7,6 +7,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { DEFAULT_PLANS } from '@lnk/billing/domain';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { configureHttpServer, createHttpAdapter } from '../../src/http-server';
@@ -80,7 +81,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     imports: [AppModule.forRoot(config, logger)],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false, rawBody: true });
   await configureHttpServer(app);
   await app.listen(port, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -112,4 +113,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.database) await database.drop();
     },
   };
+}
+
+/** PLANS for a test: the built-in catalogue with the free plan's limits changed. */
+export function freePlanLimits(limits: { maxDomains?: number; maxLinks?: number; maxTags?: number }): string {
+  return JSON.stringify(DEFAULT_PLANS.map((plan) => (plan.price === 0 ? { ...plan, ...limits } : plan)));
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { escapeHtml as escape } from '../html-page';
 import type { AuthorizationRequest, AuthorizationRequestParams } from '@lnk/identity/domain';
 
 /**
@@ -28,22 +29,6 @@ export class RequestSigner {
   private mac(value: string): string {
     return createHmac('sha256', this.key).update(`authorize:${value}`).digest('base64url');
   }
-}
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-/** Headers of every page: not framable, no external resources, not cached, no referrer leaking codes. */
-export function pageHeaders(formTarget?: string): Record<string, string> {
-  const formAction = formTarget ? `'self' ${new URL(formTarget).origin}` : `'self'`;
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-  };
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#222}

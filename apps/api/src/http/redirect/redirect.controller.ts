@@ -7,7 +7,7 @@ import { ANALYTICS, LINKS } from '../../composition/contexts.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { Analytics, Links } from '../../composition/contexts.composition';
-import { pageHeaders } from '../oauth/authorization-page';
+import { pageHeaders } from '../html-page';
 import { notFoundPage, passwordPage } from './redirect.pages';
 
 // Crawlers and link-preview fetchers: redirected, never counted.

@@ -3,7 +3,7 @@ import { DEFAULT_PLANS } from '@lnk/billing/domain';
 import { FakeStripeApi } from '@lnk/shared/testing';
 import { createStripeClient, InvalidWebhookError, StripePaymentGateway, StripeWebhookReader } from './stripe-payment.gateway';
 
-const pro = DEFAULT_PLANS.find((p) => p.id === 'pro')!;
+const [, pro] = DEFAULT_PLANS;
 const secret = 'whsec_test_secret';
 const sign = (payload: string, key = secret) => Stripe.webhooks.generateTestHeaderString({ payload, secret: key });
 const event = (type: string, object: Record<string, unknown>) => JSON.stringify({ id: 'evt_1', object: 'event', type, data: { object } });
@@ -26,7 +26,7 @@ describe('Stripe payment gateway against a Stripe-like API on loopback', () => {
     const session = await gateway.createCheckout({ userId: 'u1', plan: pro, successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' });
     expect(session.url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
     expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now());
-    const request = api.requests.at(-1)!;
+    const request = api.requests[api.requests.length - 1];
     expect(request).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', authorization: 'Bearer sk_test_123' });
     expect(request.params).toMatchObject({
       mode: 'subscription',
@@ -42,7 +42,7 @@ describe('Stripe payment gateway against a Stripe-like API on loopback', () => {
     expect(await gateway.checkoutState(session.sessionId)).toEqual({ paid: true, expired: false, providerSubscriptionId: paid.subscription });
     expect(await gateway.checkoutState('cs_test_unknown')).toBeNull();
 
-    await gateway.cancelSubscription(paid.subscription!);
+    await gateway.cancelSubscription(String(paid.subscription));
     expect(api.cancelled).toEqual([paid.subscription]);
     await gateway.cancelSubscription('sub_unknown');
     expect(errors).toEqual(['Stripe did not cancel replaced subscription sub_unknown']);

@@ -20,7 +20,7 @@ export interface SandboxSessionView {
   expired: boolean;
 }
 
-export type SandboxPayment = { outcome: 'paid' | 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' | 'unknown' };
+export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
 
 /**
  * A payment provider for local use and tests: the session's page is served by the app itself and one

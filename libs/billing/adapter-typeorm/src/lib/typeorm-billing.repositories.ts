@@ -5,6 +5,7 @@ import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-bi
 
 type Row = Record<string, unknown>;
 const date = (v: unknown) => (v ? new Date(v as string) : null);
+const requiredDate = (v: unknown) => new Date(v as string);
 
 const toSubscription = (r: Row) =>
   new Subscription({
@@ -12,11 +13,11 @@ const toSubscription = (r: Row) =>
     userId: r['user_id'] as string,
     planId: r['plan_id'] as string,
     status: r['status'] as SubscriptionStatus,
-    startDate: date(r['start_date'])!,
+    startDate: requiredDate(r['start_date']),
     endedAt: date(r['ended_at']),
     checkoutSessionId: (r['checkout_session_id'] as string | null) ?? null,
     providerSubscriptionId: (r['provider_subscription_id'] as string | null) ?? null,
-    updatedAt: date(r['updated_at'])!,
+    updatedAt: requiredDate(r['updated_at']),
   });
 
 export const BillingSubscriptionSchema = new EntitySchema<{ id: string }>({
@@ -101,7 +102,7 @@ export class TypeormCheckoutRepository extends CheckoutRepository {
     const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_checkouts WHERE session_id = $1', [sessionId]);
     const r = rows[0];
     return r
-      ? { sessionId: r['session_id'] as string, userId: r['user_id'] as string, planId: r['plan_id'] as string, createdAt: date(r['created_at'])!, expiresAt: date(r['expires_at'])! }
+      ? { sessionId: r['session_id'] as string, userId: r['user_id'] as string, planId: r['plan_id'] as string, createdAt: requiredDate(r['created_at']), expiresAt: requiredDate(r['expires_at']) }
       : null;
   }
 

@@ -10,7 +10,10 @@ class MemorySubscriptions extends SubscriptionRepository {
     // One event loop: nothing interleaves between awaits that matter here.
   }
   private copy(s: Subscription | undefined) {
-    return s ? new Subscription(s.toProps()) : null;
+    return s ? this.clone(s) : null;
+  }
+  private clone(s: Subscription) {
+    return new Subscription(s.toProps());
   }
   async findCurrent(userId: string) {
     return this.copy([...this.rows.values()].find((s) => s.userId === userId && s.isCurrent));
@@ -23,10 +26,10 @@ class MemorySubscriptions extends SubscriptionRepository {
   }
   async insert(s: Subscription) {
     if (s.isCurrent && (await this.findCurrent(s.userId))) throw new Error('two current subscriptions');
-    this.rows.set(s.id, this.copy(s)!);
+    this.rows.set(s.id, this.clone(s));
   }
   async save(s: Subscription) {
-    this.rows.set(s.id, this.copy(s)!);
+    this.rows.set(s.id, this.clone(s));
   }
   async deleteAllOfOwner(userId: string) {
     for (const [id, s] of this.rows) if (s.userId === userId) this.rows.delete(id);
@@ -65,7 +68,7 @@ class FakeGateway extends PaymentGateway {
     this.cancelled.push(id);
   }
   pay(id: string, providerSubscriptionId: string | null = `sub_${id}`) {
-    Object.assign(this.sessions.get(id)!, { paid: true, providerSubscriptionId });
+    Object.assign(this.sessions.get(id) ?? {}, { paid: true, providerSubscriptionId });
   }
 }
 
@@ -216,7 +219,7 @@ describe('subscriptions', () => {
   it('an expired unpaid session says so', async () => {
     const s = setup();
     const session = await s.checkout.execute('u1', { planId: 'pro', ...urls });
-    s.gateway.sessions.get(session.sessionId)!.expired = true;
+    Object.assign(s.gateway.sessions.get(session.sessionId) ?? {}, { expired: true });
     await expect(s.verify.execute('u1', session.sessionId)).rejects.toThrow(/expired/);
   });
 });

@@ -40,9 +40,10 @@ export class FakeStripeApi {
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const server = createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 
@@ -53,13 +54,19 @@ export class FakeStripeApi {
 
   /** The customer paid: the session completes with a new subscription. */
   complete(sessionId: string): FakeCheckoutSession {
-    const session = this.sessions.get(sessionId)!;
+    const session = this.session(sessionId);
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: `sub_${randomBytes(8).toString('hex')}` });
     return session;
   }
 
   expire(sessionId: string): void {
-    Object.assign(this.sessions.get(sessionId)!, { status: 'expired' });
+    Object.assign(this.session(sessionId), { status: 'expired' });
+  }
+
+  session(sessionId: string): FakeCheckoutSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`No checkout session ${sessionId} was created`);
+    return session;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

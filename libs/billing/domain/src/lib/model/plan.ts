@@ -46,10 +46,10 @@ export class PlanCatalog {
       }
       this.byId.set(plan.id, { ...plan });
     }
-    const free = plans.filter((p) => p.price === 0);
+    const free = [...this.byId.values()].filter((p) => p.price === 0);
     if (free.length !== 1) problems.push(`exactly one plan must be free (price 0); found ${free.length}`);
     if (problems.length) throw new Error(`Invalid plan catalogue: ${problems.join('; ')}`);
-    this.free = this.byId.get(free[0].id)!;
+    this.free = free[0];
   }
 
   list(): Plan[] {

@@ -150,7 +150,7 @@ export class HandlePaymentEventUseCase {
     if (!known) return 'ignored';
     return this.uow.run(async () => {
       await this.subscriptions.lockOwner(known.userId);
-      const subscription = (await this.subscriptions.findByProviderSubscription(event.providerSubscriptionId))!;
+      const subscription = (await this.subscriptions.findByProviderSubscription(event.providerSubscriptionId)) ?? known;
       const now = this.clock.now();
       switch (event.kind) {
         case 'payment_failed':

@@ -1,0 +1,127 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { RawBodyRequest } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '@lnk/identity/domain';
+import type { Plan, Subscription } from '@lnk/billing/domain';
+import { InvalidWebhookError } from '@lnk/billing/adapter-stripe';
+import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
+import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
+import { BILLING } from '../../composition/contexts.module';
+import type { Billing } from '../../composition/billing.composition';
+import { ok } from '../../envelope/envelope';
+import { pageHeaders } from '../html-page';
+import { CheckoutRequestDto, VerifyCheckoutRequestDto } from './billing.request.dto';
+import { sandboxGonePage, sandboxPaymentPage } from './sandbox.pages';
+
+export const presentPlan = (plan: Plan) => ({
+  id: plan.id,
+  name: plan.name,
+  price: plan.price,
+  currency: plan.currency,
+  billingCycle: plan.billingCycle,
+  maxDomains: plan.maxDomains,
+  maxLinks: plan.maxLinks,
+  maxTags: plan.maxTags,
+});
+
+const presentVerified = (s: Subscription) => ({ id: s.id, status: s.status, planId: s.planId, startDate: s.startDate.toISOString() });
+
+/** Plans and the account's subscription (spec 4.4, 2.8, 2.9). */
+@Controller('user')
+export class SubscriptionController {
+  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+
+  @Get('plans')
+  plans() {
+    return ok(this.billing.plans.execute().map(presentPlan));
+  }
+
+  @Get('subscription/current')
+  async current(@CurrentPrincipal() principal: Principal) {
+    const { subscription: s, plan } = await this.billing.current.execute(principal.userId);
+    return ok({
+      id: s.id,
+      userId: s.userId,
+      planId: s.planId,
+      planName: plan.name,
+      price: plan.price,
+      currency: plan.currency,
+      status: s.status,
+      isActive: s.isActive,
+      billingCycle: plan.billingCycle,
+      maxDomains: plan.maxDomains,
+      maxTags: plan.maxTags,
+      maxLinks: plan.maxLinks,
+    });
+  }
+
+  @Post('subscription/checkout')
+  async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
+    const session = await this.billing.checkout.execute(principal.userId, body);
+    return ok({ sessionId: session.sessionId, url: session.url, expiresAt: session.expiresAt.toISOString() }, 'Checkout session created: send the user to its url');
+  }
+
+  @Post('subscription/verify')
+  async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
+    return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
+  }
+}
+
+/** Stripe's webhook: signed events about checkouts, renewals and cancellations. */
+@Public()
+@Controller('billing/stripe')
+export class StripeWebhookController {
+  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+
+  @Post('webhook')
+  @HttpCode(200)
+  async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
+    const reader = this.billing.stripeWebhooks;
+    if (!reader) throw new NotFoundError('Stripe webhook endpoint (Stripe is not configured)');
+    let event;
+    try {
+      event = reader.read(request.rawBody ?? Buffer.alloc(0), signature);
+    } catch (error) {
+      if (error instanceof InvalidWebhookError) throw ValidationError.field('stripe-signature', error.message);
+      throw error;
+    }
+    const outcome = event ? await this.billing.paymentEvents.execute(event) : 'ignored';
+    return ok({ received: true, outcome }, 'Webhook received');
+  }
+}
+
+/**
+ * The built-in sandbox provider's payment page: shows the plan and price; submitting its one form pays
+ * the session and sends the browser to the success URL. Served only when Stripe is not configured.
+ */
+@Public()
+@AcceptsForm()
+@Controller('billing/sandbox')
+export class SandboxCheckoutController {
+  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+
+  private sandbox() {
+    if (!this.billing.sandbox) throw new NotFoundError('Sandbox checkout (payments go through Stripe)');
+    return this.billing.sandbox;
+  }
+
+  @Get(':sessionId')
+  async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
+    const session = await this.sandbox().session(sessionId);
+    if (!session) return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
+    if (session.expired) return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.', session.cancelUrl));
+    void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
+  }
+
+  @Post(':sessionId')
+  async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
+    const payment = await this.sandbox().pay(sessionId);
+    if (payment.outcome === 'unknown') return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
+    if (payment.outcome === 'expired') return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.'));
+    // Like a provider's webhook: the subscription starts now, whether or not the client verifies.
+    const state = await this.sandbox().checkoutState(sessionId);
+    await this.billing.paymentEvents.execute({ kind: 'checkout_paid', sessionId, providerSubscriptionId: state?.providerSubscriptionId ?? null });
+    const target = payment.session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(sessionId));
+    void reply.code(303).header('location', target).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+  }
+}

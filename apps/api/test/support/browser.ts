@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, Browser, Page } from 'playwright-core';
+
+/** Debian's Chromium (`.ci/run` installs it); CHROMIUM_PATH names another. */
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM_PATH);
+
+/** `describe` when Chromium is installed, else a skipped block that says why. */
+export const describeInBrowser: jest.Describe = hasChromium
+  ? describe
+  : (((name: string, fn: () => void) => {
+      process.stderr.write(`[browser tests] skipped "${name}": no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)\n`);
+      describe.skip(name, fn);
+    }) as jest.Describe);
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // This machine's network is closed: Chromium must not reach out on its own.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+const ARTIFACTS = join(__dirname, '..', '..', '..', '..', 'test-artifacts', 'browser');
+
+/** Saves a screenshot as a test artifact (test-artifacts/browser/<name>.png). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** A client application's pages on loopback: where the browser lands after a redirect. */
+export async function startLandingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Client app</title><h1>Landed</h1><p id="where">${(req.url ?? '').replace(/[<>&]/g, '')}</p>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
