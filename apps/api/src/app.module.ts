@@ -21,6 +21,8 @@ import { AllExceptionsFilter } from './envelope/all-exceptions.filter';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -28,13 +30,14 @@ export class AppModule {
   static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule],
+      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule],
       controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_GUARD, useClass: FormBodyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
         RedirectRoutes,
       ],

@@ -33,8 +33,21 @@ export interface AppConfig {
   dnsServers: string[];
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
-  /** Shared by every instance: cache invalidations travel through it. Null: one instance, no Redis. */
+  /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
   redisUrl: string | null;
+  /** Fastify's trustProxy: whether (and which) X-Forwarded-For hops are believed for the client address. */
+  trustProxy: boolean | number | string[];
+  /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
+  corsOrigins: string[];
+  rateLimits: { api: RateLimit; public: RateLimit };
+  /** Bearer token /metrics asks for; null: /metrics is open (keep it off the public network). */
+  metricsToken: string | null;
+}
+
+/** At most `limit` requests per `seconds`. */
+export interface RateLimit {
+  limit: number;
+  seconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -73,6 +86,11 @@ export const CONFIG_VARIABLES = {
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance' },
+  TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs' },
+  CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none" },
+  RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API' },
+  RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms' },
+  METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open' },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
 } as const;
 
@@ -106,6 +124,21 @@ export function loadConfig(env: Env): AppConfig {
   const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
   const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
   const plans = readPlans(optional('PLANS'), problems);
+  const rateLimit = (name: 'RATE_LIMIT_API' | 'RATE_LIMIT_PUBLIC'): RateLimit => {
+    const match = /^(\d{1,7})\/(\d{1,6})$/.exec(read(name));
+    if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+      problems.push(`${name} must be requests/seconds, like 600/60 (got "${read(name)}")`);
+      return { limit: 1, seconds: 1 };
+    }
+    return { limit: Number(match[1]), seconds: Number(match[2]) };
+  };
+  const rateLimits = { api: rateLimit('RATE_LIMIT_API'), public: rateLimit('RATE_LIMIT_PUBLIC') };
+  const rawTrust = read('TRUST_PROXY').trim();
+  const trustProxy: AppConfig['trustProxy'] = rawTrust === 'true' ? true : rawTrust === 'false' ? false : /^\d+$/.test(rawTrust) ? Number(rawTrust) : rawTrust.split(',').map((s) => s.trim()).filter(Boolean);
+  const corsOrigins = (optional('CORS_ORIGINS') ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !(URL.canParse(origin) && new URL(origin).origin === origin)) problems.push(`CORS_ORIGINS entry "${origin}" must be an origin like https://app.example`);
+  }
   const stripe = readStripe(optional, plans, problems);
 
   const publicBaseUrl = (optional('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -166,6 +199,10 @@ export function loadConfig(env: Env): AppConfig {
     idpProviders,
     plans,
     stripe,
+    rateLimits,
+    trustProxy,
+    corsOrigins,
+    metricsToken: optional('METRICS_TOKEN'),
     shortBaseUrl,
     dnsTarget,
     dnsServers,

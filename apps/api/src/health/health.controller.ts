@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@lnk/shared/kernel';
 import { isDatabaseUp } from '@lnk/shared/database';
@@ -7,6 +8,7 @@ import { ok } from '../envelope/envelope';
 
 @Controller('health')
 @Public()
+@SkipThrottle()
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 

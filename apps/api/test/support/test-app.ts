@@ -58,6 +58,9 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** Every test request comes from one address: tests of other things must not trip the limits (rate-limit tests set their own). */
+const GENEROUS_RATE_LIMITS = { RATE_LIMIT_API: '1000000/60', RATE_LIMIT_PUBLIC: '1000000/60' };
+
 /** A port free on loopback now, so the app's public address is known before it starts. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,7 +77,7 @@ function freePort(): Promise<number> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
-  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SHORT_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...options.env };
+  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SHORT_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...GENEROUS_RATE_LIMITS, ...options.env };
   const config: AppConfig = { ...loadConfig(env), database: database.config };
   const logger = createLogger(config.logLevel);
   const moduleRef = await Test.createTestingModule({

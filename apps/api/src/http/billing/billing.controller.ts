@@ -1,3 +1,4 @@
+import { SkipThrottle } from '@nestjs/throttler';
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -69,6 +70,7 @@ export class SubscriptionController {
 
 /** Stripe's webhook: signed events about checkouts, renewals and cancellations. */
 @Public()
+@SkipThrottle()
 @Controller('billing/stripe')
 export class StripeWebhookController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}

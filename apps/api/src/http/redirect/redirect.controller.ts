@@ -8,6 +8,8 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { Analytics, Links } from '../../composition/contexts.composition';
 import { pageHeaders } from '../html-page';
+import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import { consumeRateLimit } from '../../rate-limit/rate-limit.guard';
 import { notFoundPage, passwordPage } from './redirect.pages';
 
 // Crawlers and link-preview fetchers: redirected, never counted.
@@ -47,7 +49,8 @@ export class RedirectRoutes {
   constructor(
     @Inject(LINKS) private readonly links: Links,
     @Inject(ANALYTICS) private readonly analytics: Analytics,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectThrottlerStorage() private readonly rateCounters: ThrottlerStorage,
   ) {
     this.defaultDomainName = new URL(config.shortBaseUrl).hostname;
   }
@@ -79,6 +82,10 @@ export class RedirectRoutes {
   async unlock(slug: string, body: Record<string, unknown> | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const target = await this.find(request, slug);
     if (!target || !target.passwordHash) return this.notFound(reply);
+    // The password form is a public endpoint: its requests count against the address's public budget.
+    const limited = await consumeRateLimit(this.rateCounters, this.config, request, 'public');
+    void reply.headers(limited.headers);
+    if (limited.blocked) return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'));
     let ok: boolean;
     try {
       ok = await this.links.checkPassword.execute(target, typeof body?.['password'] === 'string' ? body['password'] : undefined, request.ip);

@@ -1,0 +1,69 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitedError } from '@lnk/shared/kernel';
+import { PUBLIC_ROUTE } from '../auth/access.decorators';
+import { AppConfig, RateLimit } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+
+export type RateLimitKind = 'api' | 'public';
+
+/** Who a request counts against: its bearer token (hashed) on the API, else its client address. */
+export function trackerOf(request: FastifyRequest, kind: RateLimitKind): string {
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (kind === 'api' && token) return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 32)}`;
+  return `ip:${request.ip}`;
+}
+
+/** RateLimit-* headers (IETF draft names) of one counted request. */
+export function rateLimitHeaders(limit: RateLimit, remaining: number, resetSeconds: number): Record<string, string> {
+  return { 'ratelimit-limit': String(limit.limit), 'ratelimit-remaining': String(Math.max(0, remaining)), 'ratelimit-reset': String(Math.max(0, resetSeconds)), 'ratelimit-policy': `${limit.limit};w=${limit.seconds}` };
+}
+
+export interface RateLimitOutcome {
+  blocked: boolean;
+  retryAfterSeconds: number;
+  headers: Record<string, string>;
+}
+
+/** Counts one request of `kind` from `request` against its budget (used by the guard and the plain Fastify routes). */
+export async function consumeRateLimit(storage: ThrottlerStorage, config: AppConfig, request: FastifyRequest, kind: RateLimitKind): Promise<RateLimitOutcome> {
+  const budget = config.rateLimits[kind];
+  const ttl = budget.seconds * 1000;
+  const record = await storage.increment(`${kind}:${trackerOf(request, kind)}`, ttl, budget.limit, ttl, 'default');
+  const retryAfterSeconds = Math.max(1, record.timeToBlockExpire);
+  const headers = rateLimitHeaders(budget, budget.limit - record.totalHits, record.isBlocked ? retryAfterSeconds : record.timeToExpire);
+  return { blocked: record.isBlocked, retryAfterSeconds, headers: record.isBlocked ? { ...headers, 'retry-after': String(retryAfterSeconds) } : headers };
+}
+
+/**
+ * @nestjs/throttler's guard with the service's two budgets: each token (or address) on the API, each
+ * address on the public endpoints (OAuth, authorization page, forms). A budget is shared by all routes
+ * of its kind. Over it: 429 RATE_LIMITED with Retry-After and the RateLimit-* headers.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const kind: RateLimitKind = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [props.context.getHandler(), props.context.getClass()]) ? 'public' : 'api';
+    const http = props.context.switchToHttp();
+    const outcome = await consumeRateLimit(this.storageService, this.config, http.getRequest<FastifyRequest>(), kind);
+    void http.getResponse<FastifyReply>().headers(outcome.headers);
+    if (outcome.blocked) throw new RateLimitedError(outcome.retryAfterSeconds);
+    return true;
+  }
+
+  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw new RateLimitedError(Math.max(1, detail.timeToBlockExpire));
+  }
+}
