@@ -1,8 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
+import { APP_CONFIG } from './config/config.module';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+export function stripVersionPrefix(url: string): string {
+  return /^\/v1(?=\/|\?|$)/.test(url) ? url.slice(3).replace(/^(?!\/)/, '/') : url;
+}
 
 /** Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise. */
 export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
@@ -10,7 +19,16 @@ export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAda
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    // A number trusts that many hops in front of the service (proxy-addr's semantics).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // X-Request-Id: a caller's own id is kept when it is a sane token, else one is made; logs carry it as reqId.
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    // Spec 9: the API also answers under /v1; routes are registered once, without the prefix.
+    rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     return503OnClosing: true,
   });
@@ -19,8 +37,23 @@ export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAda
 /** What every instance of the app needs on top of the module: shared by `main` and the e2e tests. */
 export async function configureHttpServer(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get<AppConfig>(APP_CONFIG);
+  // Helmet's defaults, built into Nest: on every response, errors and 404s included. Pages set their own CSP.
+  app.useSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"] } } });
+  if (config.corsOrigins.length) {
+    app.enableCors({
+      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'],
+      maxAge: 600,
+    });
+  }
   // JSON only: a text/plain body is refused as an unsupported content type instead of arriving as a string.
   fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
   // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
   fastify.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode === 201) reply.code(200);

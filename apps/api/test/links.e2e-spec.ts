@@ -1,13 +1,14 @@
 import { createAccount, TestAccount } from './support/identity';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
-describe('links and tags over HTTP', () => {
+// Spec 9: the whole suite runs twice, the second time through the /v1 prefix.
+describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
   let t: TestApp;
   let ada: TestAccount;
   let bob: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 5, maxTags: 3 }), SHORT_BASE_URL: 'https://s.lnk.test' } });
+    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 5, maxTags: 3 }), SHORT_BASE_URL: 'https://s.lnk.test' }, pathPrefix });
     ada = await createAccount(t);
     bob = await createAccount(t);
   });

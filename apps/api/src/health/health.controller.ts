@@ -19,4 +19,16 @@ export class HealthController {
     }
     return ok({ status: 'ok', database: 'up' }, 'Service is healthy');
   }
+
+  /** Liveness: the process answers. A failing database does not make it worth restarting. */
+  @Get('live')
+  live() {
+    return ok({ status: 'ok' }, 'Service is alive');
+  }
+
+  /** Readiness: the service can do its work (the database answers); 503 takes it out of rotation. */
+  @Get('ready')
+  ready() {
+    return this.health();
+  }
 }

@@ -42,6 +42,8 @@ export interface TestAppOptions {
   /** Extra controllers, for tests of cross-cutting behaviour (errors, validation) on routes of their own. */
   controllers?: Type[];
   database?: TestDatabase;
+  /** Put before every path `request` sends (e.g. '/v1', to run a suite through the versioned prefix). */
+  pathPrefix?: string;
 }
 
 /** Files the app keeps beside its database (the secret key) go to a temporary folder in tests. */
@@ -100,7 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       headers['content-type'] = 'application/json';
     }
     if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
-    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const response = await fetch(baseUrl + (options.pathPrefix ?? '') + path, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: parseBody(text) as T, text };
   };

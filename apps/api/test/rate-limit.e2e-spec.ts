@@ -1,0 +1,111 @@
+import { createTestDatabase } from '@lnk/shared/testing';
+import { createAccount, createPat, TestAccount } from './support/identity';
+import { startTestApp, TestApp } from './support/test-app';
+
+const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+describe('rate limits (spec 7: 429)', () => {
+  let t: TestApp;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_API: '3/60', RATE_LIMIT_PUBLIC: '1000/60', TRUST_PROXY: 'true' } });
+    ada = await createAccount(t);
+  });
+  afterAll(() => t?.close());
+
+  it('counts each token against its API budget and answers 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
+    const pat = await createPat(t, ada, ['user:read']);
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await t.request('GET', '/user/me', { token: pat.token });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-limit')).toBe('3');
+      expect(Number(answer.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+      remaining.push(answer.headers.get('ratelimit-remaining') ?? '');
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await t.request('GET', '/user/me', { token: pat.token });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('ratelimit-limit')).toBe('3');
+
+    // Another token has a budget of its own; health is never limited.
+    const other = await createPat(t, ada, ['user:read']);
+    expect((await t.request('GET', '/user/me', { token: other.token })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.request('GET', '/health')).status).toBe(200);
+  });
+
+  it('counts requests without a token against the client address (X-Forwarded-For believed with TRUST_PROXY)', async () => {
+    const from = (ip: string) => t.request('GET', '/user/me', { headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < 3; i++) expect((await from('203.0.113.7')).status).toBe(401);
+    expect((await from('203.0.113.7')).status).toBe(429);
+    expect((await from('203.0.113.8')).status).toBe(401);
+  });
+});
+
+describe('rate limits of the public endpoints', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'false' } });
+  });
+  afterAll(() => t?.close());
+
+  it('limits the OAuth token endpoint per address, and X-Forwarded-For is ignored without TRUST_PROXY', async () => {
+    const token = (ip: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: 'x@example.com', password: 'nope' }, headers: { 'x-forwarded-for': ip } });
+    expect((await token('198.51.100.1')).status).not.toBe(429);
+    expect((await token('198.51.100.2')).status).not.toBe(429);
+    const third = await token('198.51.100.3');
+    expect(third.status).toBe(429);
+    expect(third.body.code).toBe('RATE_LIMITED');
+    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+describe('rate limit of the short-link password form', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => t?.close());
+
+  it('counts password submissions against the address, with the RateLimit-* headers', async () => {
+    const ada = await createAccount(t);
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/', slug: 'locked', hasPassword: true, password: 'open sesame' } });
+    expect(link.status).toBe(200);
+    const submit = (password: string) =>
+      t.request('POST', '/locked', { raw: { body: `password=${encodeURIComponent(password)}`, contentType: 'application/x-www-form-urlencoded' }, headers: { 'x-forwarded-for': '192.0.2.50' } });
+    const first = await submit('wrong');
+    expect(first.status).toBe(401);
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await submit('wrong again')).status).toBe(401);
+    const third = await submit('open sesame');
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(third.text).toContain('Too many attempts');
+  });
+});
+
+describe('rate limits shared by two instances through Redis', () => {
+  it('holds one budget across instances', async () => {
+    const database = await createTestDatabase();
+    const env = { RATE_LIMIT_API: '4/60', REDIS_URL: redisUrl };
+    const a = await startTestApp({ env, database });
+    const b = await startTestApp({ env, database });
+    try {
+      const ada = await createAccount(a);
+      const pat = await createPat(a, ada, ['user:read']);
+      const statuses = [];
+      for (const app of [a, b, a, b, a, b]) statuses.push((await app.request('GET', '/user/me', { token: pat.token })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      await a.close();
+      await b.close();
+      await database.drop();
+    }
+  });
+});
