@@ -22,6 +22,8 @@ import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { MetricsController } from './metrics/metrics.controller';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
@@ -30,8 +32,8 @@ export class AppModule {
   static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule],
-      controllers: [HealthController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
+      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],
+      controllers: [HealthController, MetricsController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -5,6 +5,7 @@ import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
+import { AppMetrics } from './metrics/app-metrics';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -53,6 +54,10 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  const metrics = app.get(AppMetrics);
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
   fastify.addHook('onSend', async (_request, reply, payload) => {

@@ -1,3 +1,4 @@
+import { AppMetrics } from '../metrics/app-metrics';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { normalizeEmail } from '@lnk/identity/domain';
@@ -42,7 +43,7 @@ function options<T extends Record<string, { type: 'string'; multiple?: boolean }
 const COMMANDS: Record<string, Command> = {
   'user:create': async (args, dataSource, config) => {
     const v = options(args, { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } }, ['email', 'password']);
-    const user = await composeContexts(dataSource, config, createLogger(config.logLevel, 2)).identity.registerUser.execute({ email: v['email'] as string, password: v['password'] as string, name: v['name'] as string | undefined });
+    const user = await composeContexts(dataSource, config, createLogger(config.logLevel, 2), new AppMetrics()).identity.registerUser.execute({ email: v['email'] as string, password: v['password'] as string, name: v['name'] as string | undefined });
     return presentUser(user);
   },
   'client:create': async (args, dataSource, config) => {
@@ -51,7 +52,7 @@ const COMMANDS: Record<string, Command> = {
       { owner: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true } },
       ['owner', 'name'],
     );
-    const identity = composeContexts(dataSource, config, createLogger(config.logLevel, 2)).identity;
+    const identity = composeContexts(dataSource, config, createLogger(config.logLevel, 2), new AppMetrics()).identity;
     const owner = await identity.users.findByEmail(normalizeEmail(v['owner'], 'owner'));
     if (!owner) throw new NotFoundError(`User ${v['owner']}`);
     const scopes = typeof v['scopes'] === 'string' ? v['scopes'].split(/[\s,]+/).filter(Boolean) : undefined;

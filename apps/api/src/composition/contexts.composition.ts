@@ -31,9 +31,10 @@ import { DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPass
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
+import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger) {
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const billing = composeBilling(dataSource, config, logger, ids, clock);
@@ -75,7 +76,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
 
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   const analytics = {
-    clicks: new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger), { maxRows: 100_000 }),
+    clicks: new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger, metrics), { maxRows: 100_000 }),
     queryStats: new QueryStatsUseCase(statsRepository),
   };
 
@@ -96,14 +97,28 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
   });
 
+  metrics.watchClickBuffer(() => analytics.clicks.size);
+  metrics.watchPool(poolOf(dataSource));
+
   return { identity, links, domains, analytics, billing, bus };
 }
 
-/** Counts of written and dropped clicks, in the log until metrics land. */
-function clickMetrics(logger: Logger): ClickMetrics {
+/** Written and dropped clicks go to /metrics; a drop is also an error in the log. */
+function clickMetrics(logger: Logger, metrics: AppMetrics): ClickMetrics {
   return {
-    written: () => undefined,
-    dropped: (count) => logger.error({ dropped: count }, 'click buffer full: clicks dropped'),
+    written: (count) => metrics.written(count),
+    dropped: (count) => {
+      metrics.dropped(count);
+      logger.error({ dropped: count }, 'click buffer full: clicks dropped');
+    },
+  };
+}
+
+/** node-postgres pool figures, when the database is PostgreSQL. */
+function poolOf(dataSource: DataSource): () => PoolFigures | null {
+  return () => {
+    const pool = (dataSource.driver as { master?: Partial<PoolFigures> }).master;
+    return pool && typeof pool.totalCount === 'number' ? { totalCount: pool.totalCount, idleCount: pool.idleCount ?? 0, waitingCount: pool.waitingCount ?? 0 } : null;
   };
 }
 

@@ -9,6 +9,7 @@ import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts } from './contexts.composition';
 import { ClickFlusher } from './click-flusher';
 import { listenToOtherInstances } from '../bridges/cache-broadcast';
+import { AppMetrics } from '../metrics/app-metrics';
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
@@ -19,9 +20,9 @@ export const BILLING = 'BILLING';
 
 const contexts: Provider = {
   provide: CONTEXTS,
-  inject: [DataSource, APP_CONFIG, LOGGER],
-  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger): Promise<Contexts> => {
-    const composed = composeContexts(dataSource, config, logger);
+  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics],
+  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics): Promise<Contexts> => {
+    const composed = composeContexts(dataSource, config, logger, metrics);
     if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate);
     return composed;
   },

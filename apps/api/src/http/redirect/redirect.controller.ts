@@ -10,6 +10,7 @@ import type { Analytics, Links } from '../../composition/contexts.composition';
 import { pageHeaders } from '../html-page';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { consumeRateLimit } from '../../rate-limit/rate-limit.guard';
+import { AppMetrics } from '../../metrics/app-metrics';
 import { notFoundPage, passwordPage } from './redirect.pages';
 
 // Crawlers and link-preview fetchers: redirected, never counted.
@@ -51,6 +52,7 @@ export class RedirectRoutes {
     @Inject(ANALYTICS) private readonly analytics: Analytics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectThrottlerStorage() private readonly rateCounters: ThrottlerStorage,
+    private readonly metrics: AppMetrics,
   ) {
     this.defaultDomainName = new URL(config.shortBaseUrl).hostname;
   }
@@ -62,6 +64,7 @@ export class RedirectRoutes {
         await handler(slugOf(request), request, reply);
       } catch (error) {
         request.log.error({ err: error }, 'redirect failed');
+        this.metrics.redirect('error');
         if (!reply.sent) this.page(reply, 503, '<!doctype html><title>Unavailable</title><p>This link cannot be opened right now; try again shortly.</p>');
       }
     };
@@ -74,7 +77,10 @@ export class RedirectRoutes {
   async follow(slug: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const target = await this.find(request, slug);
     if (!target) return this.notFound(reply);
-    if (target.passwordHash) return this.page(reply, 200, passwordPage(slug));
+    if (target.passwordHash) {
+      this.metrics.redirect('password_page');
+      return this.page(reply, 200, passwordPage(slug));
+    }
     if (request.method === 'GET') this.count(request, target, 'visit');
     this.redirect(reply, target, request);
   }
@@ -85,6 +91,7 @@ export class RedirectRoutes {
     // The password form is a public endpoint: its requests count against the address's public budget.
     const limited = await consumeRateLimit(this.rateCounters, this.config, request, 'public');
     void reply.headers(limited.headers);
+    if (limited.blocked) this.metrics.redirect('rate_limited');
     if (limited.blocked) return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'));
     let ok: boolean;
     try {
@@ -95,6 +102,7 @@ export class RedirectRoutes {
       return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'));
     }
     if (!ok) {
+      this.metrics.redirect('password_failed');
       this.count(request, target, 'passwordFailed');
       return this.page(reply, 401, passwordPage(slug, 'That password is not right.'));
     }
@@ -128,10 +136,12 @@ export class RedirectRoutes {
   }
 
   private redirect(reply: FastifyReply, target: RedirectTarget, request: FastifyRequest): void {
+    this.metrics.redirect('redirect');
     void reply.code(302).header('location', destinationWith(target.url, rawQueryOf(request))).header('cache-control', 'private, max-age=0').send();
   }
 
   private notFound(reply: FastifyReply): void {
+    this.metrics.redirect('not_found');
     this.page(reply, 404, notFoundPage());
   }
 
