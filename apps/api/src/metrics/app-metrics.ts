@@ -39,13 +39,14 @@ export class AppMetrics implements ClickMetrics {
     this.redirects = new Counter({ name: 'lnk_redirects_total', help: 'Short-URL requests, by outcome', labelNames: ['outcome'], registers });
     this.clicksWritten = new Counter({ name: 'lnk_clicks_written_total', help: 'Click rows written to the database', registers });
     this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
-    const self = this;
+    const bufferedRows = () => this.bufferedRows();
+    const pool = () => this.pool();
     new Gauge({
       name: 'lnk_clicks_buffered_rows',
       help: 'Click rows waiting in the buffer to be written',
       registers,
       collect() {
-        this.set(self.bufferedRows());
+        this.set(bufferedRows());
       },
     });
     new Gauge({
@@ -54,7 +55,7 @@ export class AppMetrics implements ClickMetrics {
       labelNames: ['state'],
       registers,
       collect() {
-        const figures = self.pool();
+        const figures = pool();
         if (!figures) return;
         this.set({ state: 'total' }, figures.totalCount);
         this.set({ state: 'idle' }, figures.idleCount);
