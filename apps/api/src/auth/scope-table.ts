@@ -24,6 +24,7 @@ export const SCOPE_TABLE = {
   'DELETE /user/me': 'user:write',
   'GET /user/link': 'links:read',
   'GET /user/link/:id': 'links:read',
+  'GET /user/link/:id/qr': 'links:read',
   'POST /user/link': 'links:write',
   'PUT /user/link/:id': 'links:write',
   'DELETE /user/link/:id': 'links:write',

@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { toBuffer as qrPng, toString as qrString } from 'qrcode';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { AppConfig } from '../../config/app-config';
@@ -7,7 +9,7 @@ import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { ok, okPage } from '../../envelope/envelope';
 import { SearchPageQueryDto } from '../paging.request.dto';
-import { CreateTagDto, LinkFieldsDto, UpdateTagDto } from './links.request.dto';
+import { CreateTagDto, LinkFieldsDto, QrQueryDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
 
 /** Short links (spec 4.5). */
@@ -27,6 +29,20 @@ export class LinksController {
   @Get(':id')
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
+  }
+
+  /** The short URL as a QR code, PNG or SVG (every peer product offers one). */
+  @Get(':id/qr')
+  async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
+    const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
+    const options = { errorCorrectionLevel: 'M' as const, margin: 2, width: query.size ?? 300 };
+    const body = query.format === 'svg' ? await qrString(shortUrl, { ...options, type: 'svg' }) : await qrPng(shortUrl, { ...options, type: 'png' });
+    void reply
+      .code(200)
+      .header('content-type', query.format === 'svg' ? 'image/svg+xml' : 'image/png')
+      .header('cache-control', 'private, max-age=300')
+      .header('content-disposition', `inline; filename="${id}.${query.format ?? 'png'}"`)
+      .send(body);
   }
 
   @Post()

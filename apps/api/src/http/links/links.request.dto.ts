@@ -1,4 +1,5 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
 
 /**
  * The fields of a link, for creation and (partial) update alike. Every field is optional here: whether
@@ -24,4 +25,10 @@ export class CreateTagDto {
 export class UpdateTagDto {
   @IsOptional() @IsString() @MaxLength(64) name?: string;
   @IsOptional() @IsBoolean() isFavorite?: boolean;
+}
+
+export class QrQueryDto {
+  @IsOptional() @IsIn(['png', 'svg']) format?: 'png' | 'svg';
+  /** Width in pixels. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(64) @Max(2048) size?: number;
 }
