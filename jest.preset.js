@@ -25,7 +25,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|m?j)s$': ['@swc/jest', swc] },
   // @nestjs/*, jose and oauth4webapi ship ES modules only; everything else in node_modules is CommonJS already.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi|jose|content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],

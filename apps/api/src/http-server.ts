@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
+import { SwaggerModule } from '@nestjs/swagger';
+import { buildOpenApiDocument } from './openapi/openapi';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -62,6 +64,14 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
   fastify.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode === 201) reply.code(200);
+    return payload;
+  });
+  // OpenAPI 3: the document at /openapi.json, Swagger UI at /docs (its scripts and styles are its own files).
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: '/openapi.json', raw: ['json'], customSiteTitle: 'lnk API' });
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) {
+      void reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+    }
     return payload;
   });
   // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.

@@ -39,7 +39,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function startLandingServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Client app</title><h1>Landed</h1><p id="where">${(req.url ?? '').replace(/[<>&]/g, '')}</p>`);
+    res.end(`<!doctype html><title>Client app</title><h1>Landed</h1><p id="where">${(req.url ?? '').replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

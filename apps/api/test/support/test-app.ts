@@ -12,6 +12,8 @@ import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { configureHttpServer, createHttpAdapter } from '../../src/http-server';
 import { createLogger } from '../../src/logging/logger';
+import { buildOpenApiDocument } from '../../src/openapi/openapi';
+import { ResponseContract } from './contract';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -44,6 +46,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Put before every path `request` sends (e.g. '/v1', to run a suite through the versioned prefix). */
   pathPrefix?: string;
+  /** Check every answer against the OpenAPI document (default true). */
+  checkContract?: boolean;
 }
 
 /** Files the app keeps beside its database (the secret key) go to a temporary folder in tests. */
@@ -90,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await configureHttpServer(app);
   await app.listen(port, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
+  const contract = (options.checkContract ?? !options.controllers) === false ? null : new ResponseContract(buildOpenApiDocument(app));
 
   const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -104,7 +109,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
     const response = await fetch(baseUrl + (options.pathPrefix ?? '') + path, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text) as T, text };
+    const parsed = parseBody(text);
+    const broken = contract?.check(method, path, response.status, response.headers.get('content-type'), parsed) ?? [];
+    if (broken.length) throw new Error(`The answer breaks the OpenAPI document:\n  ${broken.join('\n  ')}\nbody: ${text.slice(0, 500)}`);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
   };
 
   return {

@@ -102,14 +102,10 @@ export class StripeWebhookController {
 export class SandboxCheckoutController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  private sandbox() {
-    if (!this.billing.sandbox) throw new NotFoundError('Sandbox checkout (payments go through Stripe)');
-    return this.billing.sandbox;
-  }
-
   @Get(':sessionId')
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
-    const session = await this.sandbox().session(sessionId);
+    const sandbox = this.billing.sandbox;
+    const session = sandbox ? await sandbox.session(sessionId) : null;
     if (!session) return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
     if (session.expired) return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.', session.cancelUrl));
     void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
@@ -117,11 +113,13 @@ export class SandboxCheckoutController {
 
   @Post(':sessionId')
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
-    const payment = await this.sandbox().pay(sessionId);
+    // With Stripe configured there is no sandbox: every session is unknown here.
+    const sandbox = this.billing.sandbox;
+    const payment = sandbox ? await sandbox.pay(sessionId) : ({ outcome: 'unknown' } as const);
     if (payment.outcome === 'unknown') return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
     if (payment.outcome === 'expired') return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.'));
     // Like a provider's webhook: the subscription starts now, whether or not the client verifies.
-    const state = await this.sandbox().checkoutState(sessionId);
+    const state = await sandbox?.checkoutState(sessionId);
     await this.billing.paymentEvents.execute({ kind: 'checkout_paid', sessionId, providerSubscriptionId: state?.providerSubscriptionId ?? null });
     const target = payment.session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(sessionId));
     void reply.code(303).header('location', target).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();

@@ -79,7 +79,7 @@ export class RedirectRoutes {
     if (!target) return this.notFound(reply);
     if (target.passwordHash) {
       this.metrics.redirect('password_page');
-      return this.page(reply, 200, passwordPage(slug));
+      return this.page(reply, 200, passwordPage(slug), target.url);
     }
     if (request.method === 'GET') this.count(request, target, 'visit');
     this.redirect(reply, target, request);
@@ -92,19 +92,19 @@ export class RedirectRoutes {
     const limited = await consumeRateLimit(this.rateCounters, this.config, request, 'public');
     void reply.headers(limited.headers);
     if (limited.blocked) this.metrics.redirect('rate_limited');
-    if (limited.blocked) return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'));
+    if (limited.blocked) return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'), target.url);
     let ok: boolean;
     try {
       ok = await this.links.checkPassword.execute(target, typeof body?.['password'] === 'string' ? body['password'] : undefined, request.ip);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
       void reply.header('retry-after', String(error.retryAfterSeconds));
-      return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'));
+      return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'), target.url);
     }
     if (!ok) {
       this.metrics.redirect('password_failed');
       this.count(request, target, 'passwordFailed');
-      return this.page(reply, 401, passwordPage(slug, 'That password is not right.'));
+      return this.page(reply, 401, passwordPage(slug, 'That password is not right.'), target.url);
     }
     this.count(request, target, 'passwordPassed');
     this.count(request, target, 'visit');
@@ -145,7 +145,8 @@ export class RedirectRoutes {
     this.page(reply, 404, notFoundPage());
   }
 
-  private page(reply: FastifyReply, status: number, html: string): void {
-    void reply.code(status).headers(pageHeaders()).send(html);
+  /** `redirectsTo`: where the page's form may end up; browsers apply form-action to the redirect that answers it. */
+  private page(reply: FastifyReply, status: number, html: string, redirectsTo?: string): void {
+    void reply.code(status).headers(pageHeaders(redirectsTo)).send(html);
   }
 }

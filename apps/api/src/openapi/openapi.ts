@@ -1,0 +1,139 @@
+import { RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { ModulesContainer } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { SCOPES } from '@lnk/identity/domain';
+import { PUBLIC_ROUTE } from '../auth/access.decorators';
+import { scopeOf } from '../auth/scope-table';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { DATA_SCHEMAS, ERROR_ENVELOPE, ROUTE_RESPONSES, RouteResponse, SUCCESS_ENVELOPE } from './response-schemas';
+
+/** One handler of a controller, as Nest registered it. */
+export interface RegisteredRoute {
+  method: string;
+  /** `/user/link/:id` */
+  path: string;
+  isPublic: boolean;
+  query: Type | null;
+  body: Type | null;
+}
+
+/** Every route of the app's controllers, with its access declaration and its query and body classes. */
+export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
+  const routes: RegisteredRoute[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type & { prototype: Record<string, unknown> };
+      const prefix = Reflect.getMetadata(PATH_METADATA, controller) ?? '';
+      for (const key of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[key];
+        if (key === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, key) ?? []) as Type[];
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        const argOf = (kind: RouteParamtypes): Type | null => {
+          const entry = Object.entries(args).find(([name, arg]) => name.startsWith(`${kind}:`) && arg.data === undefined);
+          const type = entry ? types[entry[1].index] : undefined;
+          return type && ![String, Number, Boolean, Object].includes(type as never) ? type : null;
+        };
+        routes.push({
+          method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod],
+          path: `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler)].flat().join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
+          isPublic: Boolean(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
+          query: argOf(RouteParamtypes.QUERY),
+          body: argOf(RouteParamtypes.BODY),
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
+
+/** Answers of OAuth endpoints to form-encoded requests (RFC 6749/7009/7662 bodies, no envelope). */
+const FORM_ANSWERS: Record<string, SchemaObject | ReferenceObject> = {
+  'POST /oauth/token': ref('TokenResponse'),
+  'POST /oauth/revoke': { type: 'object', additionalProperties: false, properties: {} },
+  'POST /oauth/introspect': ref('Introspection'),
+};
+const OAUTH_ERROR: SchemaObject = { type: 'object', additionalProperties: false, required: ['error'], properties: { error: { type: 'string' }, error_description: { type: 'string' } } };
+
+function successResponse(key: string, answer: RouteResponse): ResponseObject {
+  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema }])) };
+  if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: SUCCESS_ENVELOPE(answer.data, answer.meta) } } } : {}) };
+  const envelope = SUCCESS_ENVELOPE(answer.data, answer.meta);
+  const form = FORM_ANSWERS[key];
+  return { description: 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope } } };
+}
+
+/**
+ * The OpenAPI 3 document of the running app: paths from the controllers (@nestjs/swagger), request
+ * bodies and query parameters from the DTOs' class-validator rules, each route's scope from the scope
+ * table as an OAuth 2.0 security requirement, and every answer wrapped in the envelope.
+ */
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const base = config.publicBaseUrl;
+  const scopes = Object.fromEntries(SCOPES.map((s) => [s, s]));
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('lnk API')
+      .setDescription('Short links on custom domains, their statistics, and the accounts, tokens and subscriptions around them. Every answer is an envelope {status, code, message, data, meta}.')
+      .setVersion('1')
+      .addServer(base)
+      .addServer(`${base}/v1`)
+      .addOAuth2({ type: 'oauth2', flows: { authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes }, password: { tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes } } }, 'oauth2')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A personal access token (or an OAuth access token); the scope each operation needs is in its x-required-scope.' }, 'bearer')
+      .build(),
+    { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` },
+  );
+  const schemas: Record<string, SchemaObject | ReferenceObject> = { ...(document.components?.schemas ?? {}), ...DATA_SCHEMAS, ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
+
+  for (const route of registeredRoutes(app)) {
+    const path = openApiPath(route.path);
+    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as OperationObject | undefined;
+    if (!operation) continue;
+    const key = `${route.method} ${path}`;
+    if (route.body) schemas[route.body.name] = targetConstructorToSchema(route.body) as SchemaObject;
+    if (route.query) {
+      const schema = targetConstructorToSchema(route.query) as SchemaObject;
+      const required = new Set(schema.required ?? []);
+      const query: ParameterObject[] = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property as SchemaObject }));
+      operation.parameters = [...(operation.parameters ?? []).filter((p: ParameterObject | ReferenceObject) => !('in' in p && p.in === 'query')), ...query];
+    }
+    const scope = route.isPublic ? undefined : scopeOf(route.method, route.path);
+    operation.security = scope ? [{ oauth2: [scope] }, { bearer: [] }] : [];
+    if (scope) (operation as OperationObject & { 'x-required-scope'?: string })['x-required-scope'] = scope;
+    if (scope) operation.description = `Needs the \`${scope}\` scope.${operation.description ? ` ${operation.description}` : ''}`;
+
+    const answer = ROUTE_RESPONSES[key] ?? { data: {} };
+    const responses: Record<string, ResponseObject> = { [String(answer.status ?? 200)]: successResponse(key, answer) };
+    if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
+    if (scope) {
+      responses['401'] = errorAnswer('UNAUTHORIZED: no token, or one that is not valid');
+      responses['403'] = errorAnswer(`FORBIDDEN: the token lacks the ${scope} scope`);
+    }
+    if (path.includes('{') || route.body) responses['404'] = errorAnswer('NOT_FOUND: no such resource of the caller');
+    if (route.body) responses['413'] = errorAnswer('PAYLOAD_TOO_LARGE: the body is over the limit');
+    responses['429'] = errorAnswer('RATE_LIMITED: see Retry-After');
+    responses['500'] = errorAnswer('INTERNAL_ERROR: a fault of the service (logged with the request id)');
+    responses['503'] = errorAnswer('SERVICE_UNAVAILABLE: the database is unreachable');
+    for (const [status, kind] of Object.entries(answer.errors ?? {})) {
+      responses[status] = kind === 'html' ? { description: 'An HTML page saying what went wrong', content: { 'text/html': { schema: { type: 'string' } } } } : errorAnswer('See the error code');
+    }
+    if (FORM_ANSWERS[key]) {
+      for (const status of ['400', '401']) responses[status] = { description: 'Envelope for JSON requests; RFC 6749 error body for form-encoded ones', content: { 'application/json': { schema: { oneOf: [ref('ErrorEnvelope'), ref('OAuthError')] } } } };
+    }
+    operation.responses = responses;
+  }
+  document.components = { ...document.components, schemas };
+  return document;
+}

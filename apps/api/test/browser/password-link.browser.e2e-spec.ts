@@ -1,0 +1,97 @@
+import type { Browser, Page } from 'playwright-core';
+import { createAccount, TestAccount } from '../support/identity';
+import { startTestApp, TestApp } from '../support/test-app';
+import { describeInBrowser, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+
+describeInBrowser('password-protected short link in a real browser (Chromium)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let landing: Awaited<ReturnType<typeof startLandingServer>>;
+  let ada: TestAccount;
+  /**
+   * The service refuses destinations on its own short host (127.0.0.1 in tests, whatever the port), so
+   * links name the landing server by its other loopback name.
+   */
+  let landingOrigin: string;
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    landing = await startLandingServer();
+    browser = await launchBrowser();
+    ada = await createAccount(t);
+    landingOrigin = landing.url.replace('//127.0.0.1:', '//localhost:');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await landing?.close();
+    await t?.close();
+  });
+
+  /** A protected link to the landing server; its short URL is served on the app's own loopback address. */
+  async function protectedLink(password: string): Promise<{ shortUrl: string; destination: string }> {
+    const slug = `locked-${++counter}-${Date.now().toString(36)}`;
+    const destination = `${landingOrigin}/secret/place?from=short`;
+    const created = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: destination, slug, hasPassword: true, password } });
+    if (created.status !== 200) throw new Error(`link creation failed: ${created.status} ${created.text}`);
+    return { shortUrl: `${t.baseUrl}/${slug}`, destination };
+  }
+
+  /** Types the password and submits; resolves with the status of the page the form answered with. */
+  async function submitWrong(page: Page, shortUrl: string, password: string): Promise<number> {
+    await page.getByLabel('Password').fill(password);
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && response.url() === shortUrl),
+      page.getByRole('button', { name: 'Open link' }).click(),
+    ]);
+    await page.getByRole('alert').waitFor();
+    return answer.status();
+  }
+
+  it('shows the password form, and the same form with an error after a wrong password', async () => {
+    const { shortUrl } = await protectedLink('open sesame');
+    const page = await browser.newPage();
+    const first = await page.goto(shortUrl);
+    expect(first?.status()).toBe(200);
+    expect(page.url()).toBe(shortUrl);
+    await page.getByRole('heading', { name: 'This link is protected' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'password-link-form');
+
+    expect(await submitWrong(page, shortUrl, 'not it')).toBe(401);
+    expect(await page.getByRole('alert').textContent()).toBe('That password is not right.');
+    expect(page.url()).toBe(shortUrl);
+    expect(await page.getByLabel('Password').inputValue()).toBe('');
+    await screenshot(page, 'password-link-wrong-password');
+    await page.close();
+  });
+
+  it('after a wrong password, the right one opens the destination', async () => {
+    const { shortUrl, destination } = await protectedLink('open sesame');
+    const page = await browser.newPage();
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) blocked.push(message.text());
+    });
+    await page.goto(shortUrl);
+    await page.getByRole('heading', { name: 'This link is protected' }).waitFor();
+
+    expect(await submitWrong(page, shortUrl, 'still not it')).toBe(401);
+    expect(await page.getByRole('alert').textContent()).toBe('That password is not right.');
+    await screenshot(page, 'password-link-before-right-password');
+
+    await page.getByLabel('Password').fill('open sesame');
+    const navigation = await Promise.all([page.waitForURL(`${landingOrigin}/secret/place?**`), page.getByRole('button', { name: 'Open link' }).click()]).then(
+      () => 'landed',
+      (error: Error) => error.message.split('\n')[0],
+    );
+    await screenshot(page, 'password-link-after-right-password');
+    // Chromium applies the page's form-action directive to the redirect that answers the form.
+    expect(blocked).toEqual([]);
+    expect(navigation).toBe('landed');
+    expect(page.url()).toBe(destination);
+    await page.getByRole('heading', { name: 'Landed' }).waitFor();
+    expect(await page.locator('#where').textContent()).toBe('/secret/place?from=short');
+    await page.close();
+  });
+});
