@@ -11,17 +11,104 @@ function call(t: TestApp, entry: string, token?: string) {
   return t.request(method, pattern.replace(':id', SOME_ID), { token, ...(['POST', 'PUT'].includes(method) ? { body: {} } : {}) });
 }
 
+/** Credentials that must authenticate nobody, made once per run and checked against every route. */
+interface DeadCredentials {
+  expiredPat: string;
+  revokedPat: string;
+  revokedAccessToken: string;
+  deletedUsersPat: string;
+}
+
+/** Another account's resources, one for each kind of id in the scope table's routes. */
+interface VictimResources {
+  account: TestAccount;
+  ids: Record<string, string>;
+  names: string[];
+}
+
+const RESOURCE_OF: [RegExp, string][] = [
+  [/^\/user\/tokens\/:id/, 'token'],
+  [/^\/user\/oauth-clients\/:id/, 'client'],
+  [/^\/user\/link\/:id/, 'link'],
+  [/^\/user\/tag\/:id/, 'tag'],
+  [/^\/user\/domain\/:id/, 'domain'],
+];
+
 describe('bearer authentication and the scope table', () => {
   let t: TestApp;
   let owner: TestAccount;
 
+  let dead: DeadCredentials;
+  let victim: VictimResources;
+  let attacker: { token: string };
+
   beforeAll(async () => {
     t = await startTestApp();
     owner = await createAccount(t);
+
+    const expiring = await createAccount(t);
+    const expiredPat = await createPat(t, expiring, SCOPES);
+    await t.dataSource.query(`UPDATE personal_access_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiredPat.id]);
+    const revoking = await createAccount(t);
+    const revokedPat = await createPat(t, revoking, SCOPES);
+    expect((await t.request('DELETE', `/user/tokens/${revokedPat.id}`, { token: revoking.accessToken })).status).toBe(200);
+    const revokedSession = await createAccount(t);
+    expect((await t.request('POST', '/oauth/revoke', { body: { token: revokedSession.accessToken, client_id: revokedSession.client.clientId, client_secret: revokedSession.client.clientSecret } })).status).toBe(200);
+    const leaving = await createAccount(t);
+    const deletedUsersPat = await createPat(t, leaving, SCOPES);
+    expect((await t.request('DELETE', '/user/me', { token: leaving.accessToken })).status).toBe(200);
+    identityOf(t).authenticate.tokensRevoked();
+    dead = { expiredPat: expiredPat.token, revokedPat: revokedPat.token, revokedAccessToken: revokedSession.accessToken, deletedUsersPat: deletedUsersPat.token };
+
+    const account = await createAccount(t);
+    const as = { token: account.accessToken };
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const res = await t.request('POST', path, { ...as, body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+      return res.body.data as { id: string };
+    };
+    const names = ['victim-link-title', 'victim-tag', 'victim-client', 'victim-token', 'victim.example.org'];
+    const link = await made('/user/link', { url: 'https://victim.example.com/secret-page', slug: 'victim-slug', title: names[0] });
+    const tag = await made('/user/tag', { name: names[1] });
+    const client = await made('/user/oauth-clients', { name: names[2], scopes: ['links:read'], redirectUris: ['https://victim.example.com/cb'] });
+    const token = await made('/user/tokens', { name: names[3], scopes: ['links:read'] });
+    const domain = await made('/user/domain', { name: names[4] });
+    victim = { account, ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id }, names: [...names, 'victim-slug', 'secret-page'] };
+    attacker = await createPat(t, await createAccount(t), SCOPES);
   });
   afterAll(() => t?.close());
 
   describe.each(ENTRIES)('%s (scope %s)', (entry, scope) => {
+    it.each([
+      ['a malformed Authorization header', 'not-a-token at all'],
+      ['an expired PAT', 'expiredPat'],
+      ['a revoked PAT', 'revokedPat'],
+      ['a revoked access token', 'revokedAccessToken'],
+      ['a PAT of a deleted account', 'deletedUsersPat'],
+    ])('answers 401 UNAUTHORIZED to %s', async (_what, which) => {
+      const token = which in dead ? dead[which as keyof DeadCredentials] : which;
+      const res = await call(t, entry, token);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    });
+
+    const resource = RESOURCE_OF.find(([pattern]) => pattern.test(entry.split(' ')[1]))?.[1];
+    // Routes with an id of the caller's resources; the others take none.
+    if (resource) it(`answers 404 to another account's ${resource} id, shows none of it and changes nothing`, async () => {
+      const [method, pattern] = entry.split(' ');
+      const id = victim.ids[resource as string];
+      const body = method === 'PUT' ? { body: resource === 'link' ? { title: 'hijacked' } : { name: 'hijacked' } } : method === 'POST' ? { body: {} } : {};
+      const res = await t.request(method, pattern.replace(':id', id), { token: attacker.token, ...body });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+      for (const name of victim.names) expect(res.text).not.toContain(name);
+      const detail = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain' }[resource as string];
+      const own = await t.request('GET', detail, { token: victim.account.accessToken });
+      expect(own.status).toBe(200);
+      expect(own.text).toContain(id);
+      expect(own.text).not.toContain('hijacked');
+    });
+
     it('answers 401 UNAUTHORIZED without a token', async () => {
       const res = await call(t, entry);
       expect(res.status).toBe(401);
