@@ -102,7 +102,8 @@ describe('bearer authentication and the scope table', () => {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NOT_FOUND');
       for (const name of victim.names) expect(res.text).not.toContain(name);
-      const detail = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain' }[resource as string];
+      const details: Record<string, string> = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain' };
+      const detail = details[resource as string];
       const own = await t.request('GET', detail, { token: victim.account.accessToken });
       expect(own.status).toBe(200);
       expect(own.text).toContain(id);

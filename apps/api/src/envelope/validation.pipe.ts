@@ -12,22 +12,42 @@ export function toFieldErrors(errors: ClassValidatorError[], parent = ''): Field
   });
 }
 
+/** No request of this API nests deeper; deeper input is refused before it reaches the transformer. */
+const MAX_DEPTH = 16;
+
+function tooDeep(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_DEPTH) return true;
+  return Object.values(value as Record<string, unknown>).some((child) => tooDeep(child, depth + 1));
+}
+
+const IGNORES_UNKNOWN_FIELDS = 'lnk:ignores-unknown-fields';
+
+/**
+ * The DTO drops fields it does not know instead of refusing them: OAuth 2.0 requests, whose servers
+ * "MUST ignore unrecognized request parameters" (RFC 6749 sections 3.1 and 3.2).
+ */
+export const IgnoresUnknownFields = (): ClassDecorator => (target) => Reflect.defineMetadata(IGNORES_UNKNOWN_FIELDS, true, target);
+
+const OPTIONS = {
+  whitelist: true,
+  forbidUnknownValues: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors: ClassValidatorError[]) => new ValidationError(toFieldErrors(errors)),
+};
+
 /**
  * The global pipe: unknown fields are refused, types are strict (no implicit conversion), and every
  * failure becomes a VALIDATION_ERROR naming its fields.
  */
 @Injectable()
 export class ApiValidationPipe extends ValidationPipe {
+  private readonly lenient = new ValidationPipe({ ...OPTIONS, forbidNonWhitelisted: false });
+
   constructor() {
-    super({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new ValidationError(toFieldErrors(errors)),
-    });
+    super({ ...OPTIONS, forbidNonWhitelisted: true });
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -36,6 +56,8 @@ export class ApiValidationPipe extends ValidationPipe {
       if (metadata.type === 'query' && (value === undefined || value === null)) return super.transform({}, metadata);
       throw ValidationError.field('body', 'the request body must be a JSON object');
     }
+    if (tooDeep(value)) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);
+    if (metadata.metatype && Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metadata.metatype)) return this.lenient.transform(value, metadata);
     return super.transform(value, metadata);
   }
 }

@@ -127,7 +127,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     responses['500'] = errorAnswer('INTERNAL_ERROR: a fault of the service (logged with the request id)');
     responses['503'] = errorAnswer('SERVICE_UNAVAILABLE: the database is unreachable');
     for (const [status, kind] of Object.entries(answer.errors ?? {})) {
-      responses[status] = kind === 'html' ? { description: 'An HTML page saying what went wrong', content: { 'text/html': { schema: { type: 'string' } } } } : errorAnswer('See the error code');
+      const page = { 'text/html': { schema: { type: 'string' } } };
+      if (kind === 'html') responses[status] = { description: 'An HTML page saying what went wrong', content: page };
+      else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: ref('ErrorEnvelope') } } };
+      else responses[status] = errorAnswer('See the error code');
     }
     if (FORM_ANSWERS[key]) {
       for (const status of ['400', '401']) responses[status] = { description: 'Envelope for JSON requests; RFC 6749 error body for form-encoded ones', content: { 'application/json': { schema: { oneOf: [ref('ErrorEnvelope'), ref('OAuthError')] } } } };

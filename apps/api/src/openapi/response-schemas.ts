@@ -140,7 +140,7 @@ export interface RouteResponse {
   /** Success statuses other than 200. */
   status?: number;
   /** Error statuses of this route beyond those its kind implies, and whether they are JSON envelopes or pages. */
-  errors?: Record<number, 'json' | 'html'>;
+  errors?: Record<number, 'json' | 'html' | 'html or json'>;
 }
 
 /** Every route's success answer, by `METHOD /path` as Nest registers it. A test checks none is missing. */
@@ -154,8 +154,8 @@ export const ROUTE_RESPONSES: Record<string, RouteResponse> = {
   'POST /oauth/introspect': { data: ref('Introspection'), errors: { 401: 'json' } },
   'POST /oauth/idp': { data: ref('SignIn'), errors: { 401: 'json', 403: 'json' } },
   'GET /oauth/authorize': { data: object({ redirect_url: string }), status: 302 },
-  'GET /oauth/authorize/page': { data: null, raw: { 'text/html': string }, errors: { 400: 'html' } },
-  'POST /oauth/authorize': { data: null, status: 302, errors: { 400: 'html', 401: 'html', 429: 'html' } },
+  'GET /oauth/authorize/page': { data: null, raw: { 'text/html': string }, errors: { 400: 'html or json' } },
+  'POST /oauth/authorize': { data: null, status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' } },
   'GET /auth/verify-email': { data: object({ id, email: string, isVerified: boolean }) },
   'GET /user/tokens': { data: list(ref('PersonalAccessToken')), meta: pageMeta },
   'POST /user/tokens': { data: ref('CreatedPersonalAccessToken') },

@@ -1,8 +1,10 @@
+import { IgnoresUnknownFields } from '../../envelope/validation.pipe';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const S = 4096;
 
 /** Every parameter a token request may carry (RFC 6749, RFC 7636, plus `otp` for two-factor accounts). */
+@IgnoresUnknownFields()
 export class TokenRequestDto {
   @IsString() @MaxLength(64) grant_type!: string;
   @IsOptional() @IsString() @MaxLength(256) client_id?: string;
@@ -17,6 +19,7 @@ export class TokenRequestDto {
   @IsOptional() @IsString() @MaxLength(S) refresh_token?: string;
 }
 
+@IgnoresUnknownFields()
 export class RevokeRequestDto {
   @IsString() @MaxLength(S) token!: string;
   @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
@@ -24,6 +27,7 @@ export class RevokeRequestDto {
   @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
 }
 
+@IgnoresUnknownFields()
 export class IntrospectRequestDto {
   @IsString() @MaxLength(S) token!: string;
   @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
@@ -36,6 +40,7 @@ export class IdpRequestDto {
   @IsString() @MaxLength(256) client_id!: string;
 }
 
+@IgnoresUnknownFields()
 export class AuthorizeQueryDto {
   @IsOptional() @IsString() @MaxLength(64) response_type?: string;
   @IsOptional() @IsString() @MaxLength(256) client_id?: string;
@@ -47,6 +52,7 @@ export class AuthorizeQueryDto {
 }
 
 /** What the authorization page posts back. */
+@IgnoresUnknownFields()
 export class AuthorizeDecisionDto {
   @IsString() @MaxLength(8192) request!: string;
   @IsString() @MaxLength(128) signature!: string;
