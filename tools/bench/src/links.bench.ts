@@ -1,19 +1,27 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { benchDatabase, percentile, startBenchApp, timeCalls } from './bench-support';
+import { benchPlans, percentile, runMain, timeCalls, withBenchApp, writeResult } from './bench-support';
+
+interface CaseResult {
+  medianMs: number;
+  p95Ms: number;
+  ratioToHealth: number;
+}
+
+export interface LinksResult {
+  benchmark: 'links';
+  links: number;
+  runs: number;
+  results: Record<'health' | 'firstPage' | 'deepPage' | 'search', CaseResult>;
+  plans: Record<'firstPage' | 'deepPage' | 'search', string>;
+}
 
 /**
  * One account with 100,000 links: latency of the first page, a deep page and a `q` search through the
  * real HTTP API, each as a ratio to GET /health measured in the same run, with the query plans used.
  */
-async function main(): Promise<void> {
-  const count = Number(process.env['BENCH_LINKS'] ?? 100_000);
-  const runs = Number(process.env['BENCH_RUNS'] ?? 50);
-  const database = await benchDatabase();
-  const app = await startBenchApp(database.url, { PLANS: JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks: count + 10, maxTags: 10 }]) }).catch(async (error) => {
-    await database.drop();
-    throw error;
-  });
-  try {
+export async function runLinksBench(options: { links?: number; runs?: number } = {}): Promise<LinksResult> {
+  const count = options.links ?? Number(process.env['BENCH_LINKS'] ?? 100_000);
+  const runs = options.runs ?? Number(process.env['BENCH_RUNS'] ?? 50);
+  return withBenchApp({ PLANS: benchPlans(count + 10) }, async (app) => {
     process.stderr.write(`bench: filling one account with ${count} links\n`);
     await app.db.query(
       `INSERT INTO links (id, owner_id, slug, url, title, created_at, updated_at)
@@ -30,18 +38,24 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`${path}: ${res.status}`);
       await res.arrayBuffer();
     };
-    const cases: Record<string, string> = {
+    const cases = {
       health: '/health',
       firstPage: '/user/link?limit=20',
       deepPage: `/user/link?limit=20&start=${count - 100}`,
       search: '/user/link?q=summer-sale&limit=20',
     };
-    const results: Record<string, { medianMs: number; p95Ms: number; ratioToHealth?: number }> = {};
-    for (const [name, path] of Object.entries(cases)) {
+    const measured: Partial<Record<keyof typeof cases, { medianMs: number; p95Ms: number }>> = {};
+    for (const [name, path] of Object.entries(cases) as [keyof typeof cases, string][]) {
       const times = await timeCalls(get(path), runs);
-      results[name] = { medianMs: +percentile(times, 50).toFixed(2), p95Ms: +percentile(times, 95).toFixed(2) };
+      measured[name] = { medianMs: +percentile(times, 50).toFixed(2), p95Ms: +percentile(times, 95).toFixed(2) };
     }
-    for (const name of Object.keys(cases)) results[name].ratioToHealth = +(results[name].medianMs / results['health'].medianMs).toFixed(2);
+    const figures = (name: keyof typeof cases): CaseResult => {
+      const own = measured[name];
+      const health = measured.health;
+      if (!own || !health) throw new Error(`no figures for ${name}`);
+      return { ...own, ratioToHealth: +(own.medianMs / health.medianMs).toFixed(2) };
+    };
+    const results = { health: figures('health'), firstPage: figures('firstPage'), deepPage: figures('deepPage'), search: figures('search') };
 
     const explain = async (sql: string, params: unknown[]) =>
       (await app.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -50,21 +64,20 @@ async function main(): Promise<void> {
       deepPage: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT 20 OFFSET ${count - 100}`, [app.userId]),
       search: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2 ORDER BY l.id DESC LIMIT 20`, [app.userId, '%summer-sale%']),
     };
-    const summary = { benchmark: 'links', links: count, runs, results, plans };
-    for (const [name, r] of Object.entries(results)) {
-      process.stdout.write(`${name.padEnd(10)} median ${String(r.medianMs).padStart(7)} ms   p95 ${String(r.p95Ms).padStart(7)} ms   ${r.ratioToHealth}x health\n`);
-    }
-    for (const [name, plan] of Object.entries(plans)) process.stdout.write(`\nplan of ${name}:\n${plan}\n`);
-    mkdirSync('tmp/bench', { recursive: true });
-    writeFileSync('tmp/bench/links.json', JSON.stringify(summary, null, 2));
-    process.stdout.write('\nsummary written to tmp/bench/links.json\n');
-  } finally {
-    await app.close();
-    await database.drop();
-  }
+    return { benchmark: 'links' as const, links: count, runs, results, plans };
+  });
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error?.stack ?? error}\n`);
-  process.exit(1);
+export function printLinks(result: LinksResult, options: { plans?: boolean } = {}): void {
+  for (const [name, r] of Object.entries(result.results)) {
+    process.stdout.write(`${name.padEnd(10)} median ${String(r.medianMs).padStart(7)} ms   p95 ${String(r.p95Ms).padStart(7)} ms   ${r.ratioToHealth}x health\n`);
+  }
+  if (options.plans ?? true) for (const [name, plan] of Object.entries(result.plans)) process.stdout.write(`\nplan of ${name}:\n${plan}\n`);
+}
+
+runMain(module, async () => {
+  const result = await runLinksBench();
+  printLinks(result);
+  const file = writeResult('links', result);
+  process.stdout.write(`\nsummary written to ${file}\n`);
 });
