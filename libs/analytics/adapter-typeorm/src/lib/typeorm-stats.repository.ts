@@ -60,7 +60,7 @@ export class TypeormStatsRepository extends StatsRepository {
       `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
               visits, password_passed, password_failed
          FROM link_daily_stats WHERE owner_id = $1 AND date BETWEEN $2::date AND $3::date${filter}
-        ORDER BY date, link_name, utm_source, utm_medium, utm_campaign`,
+        ORDER BY link_daily_stats.date, link_name, utm_source, utm_medium, utm_campaign`,
       params,
     );
     return rows.map((r) => ({
