@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
+import { logRequests } from './logging/logger';
 import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
@@ -14,6 +15,20 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 
 export function stripVersionPrefix(url: string): string {
   return /^\/v1(?=\/|\?|$)/.test(url) ? url.slice(3).replace(/^(?!\/)/, '/') : url;
+}
+
+/**
+ * Closing the server closes the keep-alive connections idle at that moment only: one busy with a request
+ * stays open after its answer until the keep-alive timeout (72 s), and holds the shutdown that long.
+ * While the server drains, each connection is closed as soon as it has answered.
+ */
+function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
+  fastify.addHook('preClose', (done) => {
+    const timer = setInterval(() => fastify.server.closeIdleConnections(), 50);
+    timer.unref();
+    fastify.server.once('close', () => clearInterval(timer));
+    done();
+  });
 }
 
 /** Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise. */
@@ -74,6 +89,8 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     }
     return payload;
   });
+  closeConnectionsOnceIdle(fastify);
+  logRequests(app);
   // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.
   app.get(RedirectRoutes).register(fastify);
   app.enableShutdownHooks();

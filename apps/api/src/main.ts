@@ -22,7 +22,12 @@ async function bootstrap(): Promise<void> {
     logger: new PinoNestLogger(logger),
     // The Stripe webhook's signature covers the exact bytes of the body.
     rawBody: true,
+    // From the first moment of a shutdown, new requests get 503 (Connection: close) while those in flight finish.
+    return503OnClosing: true,
   });
+  // A clean shutdown on SIGTERM/SIGINT exits 0, through process.exit so the log is flushed. Registered
+  // before configureHttpServer, whose own enableShutdownHooks() then finds every signal taken.
+  app.enableShutdownHooks([], { useProcessExit: true });
   await configureHttpServer(app);
   await app.listen(config.port, config.host);
   logger.info({ url: await app.getUrl() }, 'listening');

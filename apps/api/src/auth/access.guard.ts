@@ -4,6 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { DomainError, ForbiddenError, UnauthorizedError } from '@lnk/shared/kernel';
+import { isDatabaseUnavailable } from '@lnk/shared/database';
 import { PUBLIC_ROUTE } from './access.decorators';
 import { scopeOf } from './scope-table';
 
@@ -35,6 +36,8 @@ export class AccessGuard extends AuthGuard('bearer') {
 
   override handleRequest<T>(error: unknown, principal: T): T {
     if (error instanceof DomainError) throw error;
+    // A token that could not be looked up is not a bad token: clients must keep it and retry.
+    if (isDatabaseUnavailable(error)) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly');
     if (error || !principal) throw new UnauthorizedError();
     return principal;
   }

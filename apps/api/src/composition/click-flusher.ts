@@ -1,15 +1,16 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { Contexts } from './contexts.composition';
 
 export const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * Writes buffered clicks every second, and everything left when the app shuts down (before the
- * database closes). A failed write keeps the clicks for the next tick; at shutdown it retries a few
- * times before giving up with a log line.
+ * Writes buffered clicks every second, and everything left when the app shuts down: after the HTTP
+ * server has drained (requests in flight at the signal count clicks too) and before the database closes
+ * (DatabaseModule is global, so its shutdown hook runs after this module's). A failed write keeps the
+ * clicks for the next tick; at shutdown it retries a few times before giving up with a log line.
  */
 @Injectable()
-export class ClickFlusher implements OnModuleInit, BeforeApplicationShutdown {
+export class ClickFlusher implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private readonly logger = new Logger('Clicks');
 
@@ -22,8 +23,11 @@ export class ClickFlusher implements OnModuleInit, BeforeApplicationShutdown {
     this.timer.unref();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
         await this.contexts.analytics.clicks.flush();

@@ -68,7 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   render(exception: unknown): Rendered {
     if (exception instanceof DomainError) {
-      const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : undefined;
+      const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': '5' } : undefined;
       return { envelope: envelope(exception.code, exception.message, exception.meta as ErrorEnvelope['meta']), headers };
     }
     if (exception instanceof HttpException) return { envelope: renderHttpException(exception) };

@@ -68,7 +68,7 @@ function parseBody(text: string): unknown {
 const GENEROUS_RATE_LIMITS = { RATE_LIMIT_API: '1000000/60', RATE_LIMIT_PUBLIC: '1000000/60' };
 
 /** A port free on loopback now, so the app's public address is known before it starts. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -90,7 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     imports: [AppModule.forRoot(config, logger)],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false, rawBody: true });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false, rawBody: true, return503OnClosing: true });
   await configureHttpServer(app);
   await app.listen(port, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;

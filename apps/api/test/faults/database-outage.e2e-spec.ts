@@ -1,0 +1,115 @@
+import { call, eventually, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
+
+const onServer = process.env['LNK_TEST_DB_KIND'] === 'postgres';
+// The outage is made by cutting a TCP proxy between the app and its database server; the embedded
+// database lives inside the app's process and cannot be cut off from it.
+const itOnServer = onServer ? it : (name: string, fn: jest.ProvidesCallback, timeout?: number) => it.skip(`${name} [skipped: needs a PostgreSQL server, LNK_TEST_DB_KIND is not postgres]`, fn, timeout);
+
+function metric(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : NaN;
+}
+
+describe('the database going away and coming back', () => {
+  let proxy: TcpProxy | undefined;
+  let app: SpawnedApp | undefined;
+
+  const fixture = useBuiltApp(async () => {
+    await app?.stop(5000);
+    await proxy?.close();
+  });
+
+  itOnServer('answers 503 while it is away, keeps serving cached redirects and their clicks, and recovers by itself', async () => {
+    const { dist, database, db } = fixture();
+    if (database.config.kind !== 'postgres') throw new Error('expected a PostgreSQL test database');
+    const direct = new URL(database.config.url);
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(direct.toString());
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+
+    const email = 'outage@example.com';
+    const password = 'outage password';
+    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], db.env)).code).toBe(0);
+    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'outage'], db.env);
+    expect(client.code).toBe(0);
+
+    app = await spawnBuiltApp(dist, { ...db.env, DATABASE_URL: proxied.toString(), DATABASE_POOL_SIZE: '4' });
+    const { baseUrl } = app;
+    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
+    const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
+    expect(signIn.status).toBe(200);
+    const token: string = signIn.body.data.access_token;
+    // A second token, never used before the outage: nothing about it is cached in the app.
+    const unusedToken: string = (await call(baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token;
+    const created = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/steady', slug: 'steady' } });
+    expect(created.status).toBe(200);
+    const linkId: string = created.body.data.id;
+    // The first redirect reads the link into the cache; its click is written before the outage.
+    expect((await fetch(`${baseUrl}/steady`, { redirect: 'manual' })).status).toBe(302);
+    const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
+    await eventually('the first click is written', async () => (await visits()) === 1);
+    expect(proxy.openConnections).toBeGreaterThan(0);
+
+    // The outage: every connection dropped, new ones refused.
+    await proxy.cut();
+    const startedAt = Date.now();
+
+    for (const [path, withToken] of [
+      ['/user/link', token],
+      ['/user/link', unusedToken],
+      ['/user/me', token],
+    ] as const) {
+      const res = await call(baseUrl, 'GET', path, { token: withToken });
+      expect({ path, status: res.status, code: res.body?.code }).toEqual({ path, status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(res.body).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+    const write = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/new', slug: 'during-outage' } });
+    expect({ status: write.status, code: write.body?.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const login = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
+    expect({ status: login.status, code: login.body?.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+
+    const health = await call(baseUrl, 'GET', '/health');
+    expect({ status: health.status, code: health.body?.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect((await call(baseUrl, 'GET', '/health/ready')).status).toBe(503);
+    expect((await call(baseUrl, 'GET', '/health/live')).status).toBe(200);
+    // A refused connection is reported at once, not after a timeout.
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+
+    // Redirects of the cached link go on; their clicks wait in the buffer.
+    const during = 25;
+    for (let i = 0; i < during; i++) {
+      const res = await fetch(`${baseUrl}/steady?utm_source=outage`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('https://example.com/steady?utm_source=outage');
+    }
+    // Past a tick of the flusher: its write failed, the clicks are kept.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const metrics = await fetch(`${baseUrl}/metrics`).then((r) => r.text());
+    expect(metric(metrics, 'lnk_clicks_buffered_rows')).toBeGreaterThan(0);
+    expect(metric(metrics, 'lnk_clicks_dropped_total')).toBe(0);
+    expect(await visits()).toBe(1);
+    expect(app.running()).toBe(true);
+
+    // The database comes back: the app finds it again by itself.
+    await proxy.restore();
+    await eventually('the API answers 200 again', async () => (await call(baseUrl, 'GET', '/user/link', { token: unusedToken })).status === 200, 15_000, 250);
+    expect((await call(baseUrl, 'GET', '/health')).status).toBe(200);
+    expect((await call(baseUrl, 'GET', '/health/ready')).status).toBe(200);
+    expect((await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/new', slug: 'after-outage' } })).status).toBe(200);
+    expect((await call(baseUrl, 'POST', '/oauth/token', { body: grant })).status).toBe(200);
+
+    // The clicks buffered during the outage are written: exactly those, once.
+    await eventually('the buffered clicks are written', async () => (await visits()) === 1 + during, 15_000, 250);
+    const [link] = await db.query<{ clicks: number }>('SELECT clicks::int AS clicks FROM links WHERE id = $1', [linkId]);
+    expect(link.clicks).toBe(1 + during);
+    const after = await fetch(`${baseUrl}/metrics`).then((r) => r.text());
+    expect(metric(after, 'lnk_clicks_buffered_rows')).toBe(0);
+
+    expect(app.running()).toBe(true);
+    expect(app.output()).not.toMatch(/uncaught|unhandled/i);
+    expect(await app.stop()).toEqual({ code: 0, signal: null });
+  }, 90_000);
+});

@@ -1,0 +1,289 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createDataSource, openDatabase } from '@lnk/shared/database';
+import { createTestDatabase, type TestDatabase } from '@lnk/shared/testing';
+import { freePort } from './test-app';
+import { PERSISTENCE_MODULES } from '../../src/database/persistence-modules';
+
+/**
+ * The app as production runs it: `node dist/apps/api/src/main.js`, in a process of its own, for tests of
+ * what only a real process shows (signals, exit codes, what it writes to stdout and stderr).
+ */
+
+const root = join(__dirname, '..', '..', '..', '..');
+const BUILD_TIMEOUT_MS = 120_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: options.env ?? process.env, cwd: options.cwd ?? root, timeout: options.timeout ?? BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A lock between test files building at once (the build empties dist/ before it writes it again). */
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = join(root, 'tmp', 'test-build.lock');
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  const started = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Held by another test file; a lock older than a build can take was left by a killed run.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > BUILD_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // gone meanwhile
+      }
+      if (Date.now() - started > BUILD_TIMEOUT_MS) throw new Error(`the build lock ${lock} was not released`);
+      await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface BuiltDist {
+  /** Folder holding apps/api/src/main.js and apps/api/src/cli/main.js. */
+  dir: string;
+  remove(): void;
+}
+
+/**
+ * Builds the app when dist/ is missing or older than the sources (the build script decides), then runs
+ * from a private copy, so a build started meanwhile (by another test file, or by hand) cannot pull the
+ * files from under a running test. The copy lives inside the repository, so `node_modules` resolves.
+ */
+export async function buildApp(): Promise<BuiltDist> {
+  return withBuildLock(async () => {
+    const build = await run(process.execPath, [join(root, 'tools/build/build.mjs'), '--no-typecheck', '--quiet']);
+    if (build.code !== 0) throw new Error(`the build failed (${build.code}):\n${build.stdout}\n${build.stderr}`);
+    const dir = join(root, 'tmp', `test-dist-${process.pid}-${randomBytes(3).toString('hex')}`);
+    cpSync(join(root, 'dist'), dir, { recursive: true });
+    return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  });
+}
+
+
+/**
+ * Where a spawned app keeps its data: the test database's URL, or an embedded database on disk (so it
+ * outlives the process and can be read after it exits). `query` reads it from the test process; on the
+ * embedded database only while no app has it open.
+ */
+export interface AppDatabase {
+  env: Record<string, string>;
+  kind: 'postgres' | 'pglite';
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  remove(): void;
+}
+
+export function appDatabase(database: TestDatabase): AppDatabase {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lnk-built-app-'));
+  const config = database.config;
+  if (config.kind === 'postgres') {
+    return {
+      kind: 'postgres',
+      env: { DATABASE_URL: config.url, DATA_DIR: dataDir },
+      query: async <T>(text: string, params: unknown[] = []) => {
+        const client = new Client({ connectionString: config.url });
+        await client.connect();
+        try {
+          return (await client.query(text, params)).rows as T[];
+        } finally {
+          await client.end();
+        }
+      },
+      remove: () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  return {
+    kind: 'pglite',
+    env: { DATA_DIR: dataDir },
+    query: async <T>(text: string, params: unknown[] = []) => {
+      const dataSource = await openDatabase(createDataSource({ kind: 'pglite', dataDir }, PERSISTENCE_MODULES));
+      try {
+        return (await dataSource.query(text, params)) as T[];
+      } finally {
+        await dataSource.destroy();
+      }
+    },
+    remove: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+/** Settings every spawned app gets; a test's own env wins. */
+function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  // The test run's own settings are not the app's business.
+  delete inherited['DATABASE_URL'];
+  delete inherited['REDIS_URL'];
+  delete inherited['SMTP_URL'];
+  return {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    SHORT_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    BCRYPT_COST: '4',
+    // Every test request comes from one address.
+    RATE_LIMIT_API: '1000000/60',
+    RATE_LIMIT_PUBLIC: '1000000/60',
+    ...env,
+  };
+}
+
+/** Runs the built operator CLI; its last stdout line is JSON. */
+export async function runBuiltCli(dist: BuiltDist, args: string[], env: Record<string, string>): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
+  const result = await run(process.execPath, [join(dist.dir, 'apps/api/src/cli/main.js'), ...args], { env: baseEnv(0, env), timeout: 60_000 });
+  const last = result.stdout.trim().split('\n').pop();
+  let json: unknown;
+  try {
+    json = last ? JSON.parse(last) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { ...result, json };
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface SpawnedApp {
+  baseUrl: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far, in order of arrival. */
+  output(): string;
+  /** Settles when the process has exited. */
+  exited: Promise<Exit>;
+  /** True while the process runs. */
+  running(): boolean;
+  /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+  stop(graceMs?: number): Promise<Exit>;
+}
+
+/** Starts the built app and waits until it answers /health/live. */
+export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/main.js')], { cwd: root, env: baseEnv(port, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let exit: Exit | null = null;
+  // 'close', not 'exit': by then stdout and stderr have been read to their end.
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
+  const output = () => Buffer.concat(chunks).toString('utf8');
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async (graceMs = 10_000): Promise<Exit> => {
+    if (exit) return exit;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const started = Date.now();
+  for (;;) {
+    if (exit) throw new Error(`the app exited before it answered (${JSON.stringify(exit)}):\n${output()}`);
+    try {
+      if ((await fetch(`${baseUrl}/health/live`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 60_000) {
+      await stop(1000);
+      throw new Error(`the app did not answer within 60 s:\n${output()}`);
+    }
+    await sleep(100);
+  }
+  return { baseUrl, port, child, output, exited, running: () => exit === null, stop };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** One JSON request to a spawned app. */
+export async function call<T = any>(baseUrl: string, method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  const response = await fetch(baseUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: 'manual' });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body: body as T, text, headers: response.headers };
+}
+
+/** Polls `probe` until it answers true, or fails after `timeoutMs`. */
+export async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000, everyMs = 200): Promise<void> {
+  const started = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      if (await probe()) return;
+      last = undefined;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not so after ${timeoutMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+export interface BuiltAppFixture {
+  dist: BuiltDist;
+  database: TestDatabase;
+  db: AppDatabase;
+}
+
+/**
+ * The beforeAll/afterAll of a test file that runs the built app on a fresh database: builds (once, under
+ * a lock) and copies dist, creates the database; afterwards runs `cleanup` (stop the app...) and removes
+ * it all. Call the returned function inside a test.
+ */
+export function useBuiltApp(cleanup: () => Promise<unknown> = async () => undefined): () => BuiltAppFixture {
+  let fixture: BuiltAppFixture | undefined;
+  beforeAll(async () => {
+    const dist = await buildApp();
+    const database = await createTestDatabase();
+    fixture = { dist, database, db: appDatabase(database) };
+  }, 180_000);
+  afterAll(async () => {
+    await cleanup();
+    await fixture?.database.drop();
+    fixture?.db.remove();
+    fixture?.dist.remove();
+  });
+  return () => {
+    if (!fixture) throw new Error('the built app fixture is not ready');
+    return fixture;
+  };
+}
