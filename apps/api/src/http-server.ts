@@ -6,10 +6,11 @@ import type { Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
-import { logRequests } from './logging/logger';
 import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
+
+const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -73,24 +74,22 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     void reply.header('x-request-id', request.id);
   });
   const metrics = app.get(AppMetrics);
+  const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
   fastify.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    // One line per request under its reqId; the path without its query, which may carry a token.
+    if (logsRequests) request.log.debug({ method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
   });
-  // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
-  fastify.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode === 201) reply.code(200);
-    return payload;
-  });
-  // OpenAPI 3: the document at /openapi.json, Swagger UI at /docs (its scripts and styles are its own files).
-  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: '/openapi.json', raw: ['json'], customSiteTitle: 'lnk API' });
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.url === '/docs' || request.url.startsWith('/docs/')) {
-      void reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'");
-    }
+    // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
+    if (reply.statusCode === 201) reply.code(200);
+    // Swagger UI runs its own scripts and styles: the API's `default-src 'none'` would blank it.
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) void reply.header('content-security-policy', DOCS_CSP);
     return payload;
   });
+  // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: '/openapi.json', raw: ['json'], customSiteTitle: 'lnk API' });
   closeConnectionsOnceIdle(fastify);
-  logRequests(app);
   // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.
   app.get(RedirectRoutes).register(fastify);
   app.enableShutdownHooks();

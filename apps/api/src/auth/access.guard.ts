@@ -3,8 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import { DomainError, ForbiddenError, UnauthorizedError } from '@lnk/shared/kernel';
-import { isDatabaseUnavailable } from '@lnk/shared/database';
+import { ForbiddenError, UnauthorizedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE } from './access.decorators';
 import { scopeOf } from './scope-table';
 
@@ -35,10 +34,10 @@ export class AccessGuard extends AuthGuard('bearer') {
   }
 
   override handleRequest<T>(error: unknown, principal: T): T {
-    if (error instanceof DomainError) throw error;
-    // A token that could not be looked up is not a bad token: clients must keep it and retry.
-    if (isDatabaseUnavailable(error)) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly');
-    if (error || !principal) throw new UnauthorizedError();
+    // A bad token is a failure (no principal); an error is a fault, not a bad token, and the exception
+    // filter renders it (an unreachable database is a 503): clients must keep the token and retry.
+    if (error) throw error;
+    if (!principal) throw new UnauthorizedError();
     return principal;
   }
 }

@@ -20,6 +20,9 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** Every 503 says when to come back. */
+const UNAVAILABLE_HEADERS = { 'retry-after': '5' };
+
 function envelope(code: ErrorCode, message: string, meta?: ErrorEnvelope['meta']): ErrorEnvelope {
   return { status: ERROR_STATUS[code], code, message, ...(meta ? { meta } : {}) };
 }
@@ -68,7 +71,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   render(exception: unknown): Rendered {
     if (exception instanceof DomainError) {
-      const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': '5' } : undefined;
+      const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_HEADERS : undefined;
       return { envelope: envelope(exception.code, exception.message, exception.meta as ErrorEnvelope['meta']), headers };
     }
     if (exception instanceof HttpException) return { envelope: renderHttpException(exception) };
@@ -76,7 +79,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (fastify) return { envelope: fastify };
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error)?.message}`);
-      return { envelope: envelope('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'), headers: { 'retry-after': '5' } };
+      return { envelope: envelope('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'), headers: UNAVAILABLE_HEADERS };
     }
     this.logger.error((exception as Error)?.stack ?? String(exception));
     return { envelope: envelope('INTERNAL_ERROR', 'Internal server error') };

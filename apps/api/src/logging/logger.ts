@@ -1,5 +1,4 @@
 import { LoggerService } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config/app-config';
 
@@ -52,15 +51,4 @@ export class PinoNestLogger implements LoggerService {
   verbose(message: unknown, context?: string): void {
     this.logger.trace({ context }, String(message));
   }
-}
-
-/**
- * One line per answered request at debug level, under the request's reqId (the X-Request-Id it was
- * answered with). Fastify's own request log is off; this one gives the path without its query, which
- * may carry a token.
- */
-export function logRequests(app: NestFastifyApplication): void {
-  app.getHttpAdapter().getInstance().addHook('onResponse', async (request, reply) => {
-    request.log.debug({ method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
-  });
 }

@@ -1,6 +1,6 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '@lnk/shared/kernel';
@@ -61,9 +61,5 @@ export class RateLimitGuard extends ThrottlerGuard {
     void http.getResponse<FastifyReply>().headers(outcome.headers);
     if (outcome.blocked) throw new RateLimitedError(outcome.retryAfterSeconds);
     return true;
-  }
-
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    throw new RateLimitedError(Math.max(1, detail.timeToBlockExpire));
   }
 }

@@ -91,8 +91,10 @@ export class RedirectRoutes {
     // The password form is a public endpoint: its requests count against the address's public budget.
     const limited = await consumeRateLimit(this.rateCounters, this.config, request, 'public');
     void reply.headers(limited.headers);
-    if (limited.blocked) this.metrics.redirect('rate_limited');
-    if (limited.blocked) return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'), target.url);
+    if (limited.blocked) {
+      this.metrics.redirect('rate_limited');
+      return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'), target.url);
+    }
     let ok: boolean;
     try {
       ok = await this.links.checkPassword.execute(target, typeof body?.['password'] === 'string' ? body['password'] : undefined, request.ip);
