@@ -1,5 +1,10 @@
 import { AccountDataEraser, AccountLimits, AccountUsageReader } from '@lnk/identity/domain';
-import { QuotaPolicy } from '@lnk/shared/kernel';
+import type { QuotaResource } from '@lnk/shared/kernel';
+
+/** Every limit of an account at once (billing's plan). */
+export interface AccountQuota {
+  limitsOf(userId: string): Promise<Record<QuotaResource, number>>;
+}
 
 /** What one context reports about an account: how many of a resource it holds, and how to erase them. */
 export interface ContextAccountData {
@@ -15,7 +20,7 @@ export interface ContextAccountData {
 export class AccountDataBridge implements AccountDataEraser, AccountUsageReader {
   constructor(
     private readonly contexts: ContextAccountData[],
-    private readonly quota: QuotaPolicy,
+    private readonly quota: AccountQuota,
   ) {}
 
   async eraseAccountData(userId: string): Promise<void> {
@@ -27,8 +32,7 @@ export class AccountDataBridge implements AccountDataEraser, AccountUsageReader 
       const context = this.contexts.find((c) => c.resource === resource && c.count);
       return context?.count ? context.count(userId) : 0;
     };
-    const usage = async (resource: keyof AccountLimits) => ({ used: await used(resource), limit: await this.quota.limitFor(userId, resource) });
-    const [domains, links, tags] = await Promise.all([usage('domains'), usage('links'), usage('tags')]);
-    return { domains, links, tags };
+    const [limits, domains, links, tags] = await Promise.all([this.quota.limitsOf(userId), used('domains'), used('links'), used('tags')]);
+    return { domains: { used: domains, limit: limits.domains }, links: { used: links, limit: limits.links }, tags: { used: tags, limit: limits.tags } };
   }
 }

@@ -119,8 +119,7 @@ export class SandboxCheckoutController {
     if (payment.outcome === 'unknown') return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
     if (payment.outcome === 'expired') return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.'));
     // Like a provider's webhook: the subscription starts now, whether or not the client verifies.
-    const state = await sandbox?.checkoutState(sessionId);
-    await this.billing.paymentEvents.execute({ kind: 'checkout_paid', sessionId, providerSubscriptionId: state?.providerSubscriptionId ?? null });
+    await this.billing.paymentEvents.execute({ kind: 'checkout_paid', sessionId, providerSubscriptionId: payment.session.providerSubscriptionId });
     const target = payment.session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(sessionId));
     void reply.code(303).header('location', target).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
   }

@@ -16,7 +16,7 @@ describe('Stripe payment gateway against a Stripe-like API on loopback', () => {
 
   beforeAll(async () => {
     api = await new FakeStripeApi().start();
-    const client = createStripeClient({ secretKey: 'sk_test_123', priceIds: { pro: 'price_pro' }, apiUrl: api.url });
+    const client = createStripeClient({ secretKey: 'sk_test_123', apiUrl: api.url });
     gateway = new StripePaymentGateway(client, { pro: 'price_pro' }, (message) => errors.push(message));
     reader = new StripeWebhookReader(client, secret);
   });

@@ -3,8 +3,6 @@ import { CheckoutSession, CheckoutState, NewCheckout, PaymentEvent, PaymentGatew
 
 export interface StripeSettings {
   secretKey: string;
-  /** Stripe's price id (`price_...`) of each paid plan. */
-  priceIds: Record<string, string>;
   /** Where the API is; unset means Stripe's own. Tests point it at a loopback server. */
   apiUrl?: string | null;
 }
@@ -12,7 +10,7 @@ export interface StripeSettings {
 /** A signature Stripe did not make, or a payload that is not an event. */
 export class InvalidWebhookError extends Error {}
 
-/** The Stripe client the service uses: no automatic retries of non-idempotent calls it cannot see. */
+/** The Stripe client the service uses: two retries on network errors (the SDK makes them safe with idempotency keys), 15 s per call. */
 export function createStripeClient(settings: StripeSettings): Stripe {
   const api = settings.apiUrl ? new URL(settings.apiUrl) : null;
   return new Stripe(settings.secretKey, {

@@ -18,6 +18,8 @@ export interface SandboxSessionView {
   expiresAt: Date;
   paid: boolean;
   expired: boolean;
+  /** The subscription a paid session starts (the sandbox's stand-in for Stripe's `sub_...`). */
+  providerSubscriptionId: string | null;
 }
 
 export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
@@ -52,7 +54,7 @@ export class SandboxPaymentGateway extends PaymentGateway {
   async checkoutState(sessionId: string): Promise<CheckoutState | null> {
     const session = await this.session(sessionId);
     if (!session) return null;
-    return { paid: session.paid, expired: session.expired, providerSubscriptionId: session.paid ? `sub_sandbox_${sessionId.slice('cs_sandbox_'.length)}` : null };
+    return { paid: session.paid, expired: session.expired, providerSubscriptionId: session.providerSubscriptionId };
   }
 
   async cancelSubscription(): Promise<void> {
@@ -76,6 +78,7 @@ export class SandboxPaymentGateway extends PaymentGateway {
       expiresAt,
       paid,
       expired: !paid && expiresAt.getTime() <= this.clock.now().getTime(),
+      providerSubscriptionId: paid ? `sub_sandbox_${sessionId.slice('cs_sandbox_'.length)}` : null,
     };
   }
 

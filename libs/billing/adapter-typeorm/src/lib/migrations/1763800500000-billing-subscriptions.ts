@@ -43,8 +43,7 @@ export class BillingSubscriptions1763800500000 implements MigrationInterface {
         cancel_url text NOT NULL,
         created_at timestamptz(3) NOT NULL,
         expires_at timestamptz(3) NOT NULL,
-        paid_at timestamptz(3),
-        subscription_ref varchar(64)
+        paid_at timestamptz(3)
       )`);
     await db.query(`CREATE INDEX billing_sandbox_sessions_user_idx ON billing_sandbox_sessions (user_id)`);
   }

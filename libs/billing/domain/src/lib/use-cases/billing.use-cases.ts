@@ -43,8 +43,18 @@ export class PlanQuotaPolicy extends QuotaPolicy {
   }
 
   async limitFor(ownerId: string, resource: QuotaResource): Promise<number> {
+    return limitOf(await this.planOf(ownerId), resource);
+  }
+
+  /** Every limit of the account's plan, with one read. */
+  async limitsOf(ownerId: string): Promise<Record<QuotaResource, number>> {
+    const plan = await this.planOf(ownerId);
+    return { links: plan.maxLinks, domains: plan.maxDomains, tags: plan.maxTags };
+  }
+
+  private async planOf(ownerId: string): Promise<Plan> {
     const current = await this.subscriptions.findCurrent(ownerId);
-    return limitOf(current ? this.catalog.limitsOf(current.planId) : this.catalog.free, resource);
+    return current ? this.catalog.limitsOf(current.planId) : this.catalog.free;
   }
 }
 
@@ -81,12 +91,13 @@ export class ActivateCheckout {
     private readonly clock: Clock,
   ) {}
 
-  async activate(record: CheckoutRecord, providerSubscriptionId: string | null): Promise<Subscription> {
+  /** The checkout's subscription, and whether this call created it. */
+  async activate(record: CheckoutRecord, providerSubscriptionId: string | null): Promise<{ subscription: Subscription; created: boolean }> {
     let replacedAtProvider: string | null = null;
-    const subscription = await this.uow.run(async () => {
+    const outcome = await this.uow.run(async () => {
       await this.subscriptions.lockOwner(record.userId);
       const existing = await this.subscriptions.findByCheckoutSession(record.sessionId);
-      if (existing) return existing;
+      if (existing) return { subscription: existing, created: false };
       const now = this.clock.now();
       const current = await this.subscriptions.findCurrent(record.userId);
       if (current?.end(now)) {
@@ -95,11 +106,11 @@ export class ActivateCheckout {
       }
       const next = Subscription.start({ id: this.ids.next(), userId: record.userId, planId: record.planId, checkoutSessionId: record.sessionId, providerSubscriptionId, now });
       await this.subscriptions.insert(next);
-      return next;
+      return { subscription: next, created: true };
     });
     // The replaced plan must stop renewing at the provider, or the account would pay for both.
     if (replacedAtProvider && replacedAtProvider !== providerSubscriptionId) await this.gateway.cancelSubscription(replacedAtProvider);
-    return subscription;
+    return outcome;
   }
 }
 
@@ -120,7 +131,7 @@ export class VerifyCheckoutUseCase {
     const state = await this.gateway.checkoutState(sessionId);
     if (!state) throw new NotFoundError('Checkout session');
     if (!state.paid) throw new PaymentNotCompletedError(state.expired ? 'The checkout session expired without payment; start a new checkout' : 'The checkout session has not been paid yet');
-    return this.activation.activate(record, state.providerSubscriptionId);
+    return (await this.activation.activate(record, state.providerSubscriptionId)).subscription;
   }
 }
 
@@ -142,9 +153,7 @@ export class HandlePaymentEventUseCase {
     if (event.kind === 'checkout_paid') {
       const record = await this.checkouts.find(event.sessionId);
       if (!record) return 'ignored';
-      const before = await this.subscriptions.findByCheckoutSession(record.sessionId);
-      await this.activation.activate(record, event.providerSubscriptionId);
-      return before ? 'unchanged' : 'applied';
+      return (await this.activation.activate(record, event.providerSubscriptionId)).created ? 'applied' : 'unchanged';
     }
     const known = await this.subscriptions.findByProviderSubscription(event.providerSubscriptionId);
     if (!known) return 'ignored';
