@@ -1,32 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
 import { SCOPES } from '@lnk/identity/domain';
 import { runCli } from '../src/cli/run-cli';
-import { PERSISTENCE_MODULES } from '../src/database/persistence-modules';
+import { AppDatabase, appDatabase } from './support/built-app';
 
 describe('operator CLI', () => {
   let database: TestDatabase;
+  let db: AppDatabase;
   let env: Record<string, string>;
-  let dataDir: string | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    if (database.config.kind === 'postgres') {
-      env = { DATABASE_URL: database.config.url, BCRYPT_COST: '4' };
-    } else {
-      dataDir = mkdtempSync(join(tmpdir(), 'lnk-cli-'));
-      env = { DATA_DIR: dataDir, BCRYPT_COST: '4' };
-    }
+    db = appDatabase(database);
+    env = { ...db.env, BCRYPT_COST: '4' };
   });
 
   afterAll(async () => {
     await database.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    db.remove();
   });
 
   async function cli(...argv: string[]) {
@@ -36,23 +27,7 @@ describe('operator CLI', () => {
     return { code, json: out.length ? JSON.parse(out[out.length - 1]) : undefined, stderr: err.join('\n') };
   }
 
-  async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    if (database.config.kind === 'postgres') {
-      const client = new Client({ connectionString: database.config.url });
-      await client.connect();
-      try {
-        return (await client.query(sql, params)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    }
-    const dataSource = await openDatabase(createDataSource({ kind: 'pglite', dataDir: dataDir ?? null }, PERSISTENCE_MODULES));
-    try {
-      return await dataSource.query(sql, params);
-    } finally {
-      await dataSource.destroy();
-    }
-  }
+  const query = <T>(sql: string, params: unknown[] = []): Promise<T[]> => db.query<T>(sql, params);
 
   it('creates a user and prints it as the API shows users', async () => {
     const { code, json } = await cli('user:create', '--email', 'Grace@Example.com', '--password', 'long-enough-pw', '--name', 'Grace');

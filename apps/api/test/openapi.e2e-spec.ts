@@ -1,10 +1,8 @@
 import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
 import { SCOPE_TABLE } from '../src/auth/scope-table';
-import { registeredRoutes } from '../src/openapi/openapi';
+import { openApiPath, registeredRoutes } from '../src/openapi/openapi';
 import { ROUTE_RESPONSES } from '../src/openapi/response-schemas';
 import { startTestApp, TestApp } from './support/test-app';
-
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
   let t: TestApp;

@@ -53,7 +53,8 @@ export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[]
   return routes;
 }
 
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+/** `/user/link/:id` as OpenAPI writes it: `/user/link/{id}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 

@@ -23,6 +23,27 @@ function object(properties: Record<string, SchemaObject | { $ref: string }>, opt
 
 const usage = object({ used: integer, limit: integer });
 
+/** A personal access token as lists show it (spec 2.4); never its value but at creation. */
+const PAT_FIELDS = { id, name: string, description: nullable(string), scopes: strings, lastUsedAt: nullable(dateTime), expiresAt: nullable(dateTime), createdAt: dateTime };
+
+const { lastUsedAt: _lastUsedAt, ...withoutLastUse } = PAT_FIELDS;
+
+/** What a link shows in the list; its detail adds its tags (spec 2.10). */
+const LINK_FIELDS = {
+  id,
+  title: nullable(string),
+  slug: string,
+  url: string,
+  shortUrl: string,
+  description: nullable(string),
+  status: boolean,
+  domainId: nullable(string),
+  hasPassword: boolean,
+  createdAt: dateTime,
+  clicks: integer,
+  updatedAt: dateTime,
+};
+
 /** Named schemas, shared by several routes: components.schemas. */
 export const DATA_SCHEMAS: Record<string, SchemaObject> = {
   User: object({ id, email: string, name: nullable(string), isVerified: boolean, isActive: boolean, createdAt: dateTime }),
@@ -44,53 +65,15 @@ export const DATA_SCHEMAS: Record<string, SchemaObject> = {
     { active: boolean, token_type: string, scope: string, client_id: string, username: string, sub: string, exp: integer, iat: integer },
     ['token_type', 'scope', 'client_id', 'username', 'sub', 'exp', 'iat'],
   ),
-  PersonalAccessToken: object({ id, name: string, description: nullable(string), scopes: strings, lastUsedAt: nullable(dateTime), expiresAt: nullable(dateTime), createdAt: dateTime }),
-  PersonalAccessTokenDetail: object({
-    id,
-    name: string,
-    description: nullable(string),
-    scopes: strings,
-    lastUsedAt: nullable(dateTime),
-    expiresAt: nullable(dateTime),
-    createdAt: dateTime,
-    isActive: boolean,
-    isExpired: boolean,
-    updatedAt: dateTime,
-  }),
-  CreatedPersonalAccessToken: object({ id, name: string, description: nullable(string), scopes: strings, token: string, expiresAt: nullable(dateTime), createdAt: dateTime }),
+  PersonalAccessToken: object(PAT_FIELDS),
+  PersonalAccessTokenDetail: object({ ...PAT_FIELDS, isActive: boolean, isExpired: boolean, updatedAt: dateTime }),
+  CreatedPersonalAccessToken: object({ ...withoutLastUse, token: string }),
   OAuthClient: object(
     { id, clientId: string, clientSecret: string, name: string, description: nullable(string), scopes: strings, redirectUris: strings, isActive: boolean, createdAt: dateTime },
     ['clientSecret'],
   ),
-  Link: object({
-    id,
-    title: nullable(string),
-    slug: string,
-    url: string,
-    shortUrl: string,
-    description: nullable(string),
-    status: boolean,
-    domainId: nullable(string),
-    hasPassword: boolean,
-    createdAt: dateTime,
-    clicks: integer,
-    tags: list(object({ id, name: string })),
-    updatedAt: dateTime,
-  }),
-  LinkListItem: object({
-    id,
-    title: nullable(string),
-    slug: string,
-    url: string,
-    shortUrl: string,
-    description: nullable(string),
-    status: boolean,
-    domainId: nullable(string),
-    hasPassword: boolean,
-    createdAt: dateTime,
-    clicks: integer,
-    updatedAt: dateTime,
-  }),
+  Link: object({ ...LINK_FIELDS, tags: list(object({ id, name: string })) }),
+  LinkListItem: object(LINK_FIELDS),
   Tag: object({ id, name: string, isFavorite: boolean, createdAt: dateTime, linkCount: integer }),
   Domain: object({ id, name: string, isVerified: boolean, createdAt: dateTime, dnsRecord: string, verifiedAt: nullable(dateTime) }),
   StatsRecord: object({

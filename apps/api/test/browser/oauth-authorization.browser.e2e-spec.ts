@@ -1,35 +1,22 @@
 import * as oauth from 'oauth4webapi';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createAccount, createFirstPartyClient, TestAccount, TestClient } from '../support/identity';
-import { startTestApp, TestApp } from '../support/test-app';
-import { describeInBrowser, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+import { describeInBrowser, screenshot, useBrowserStage } from '../support/browser';
 
 describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let landing: Awaited<ReturnType<typeof startLandingServer>>;
+  const stage = useBrowserStage();
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    landing = await startLandingServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await landing?.close();
-    await t?.close();
-  });
 
-  const callbackUri = () => `${landing.url}/callback`;
+  const callbackUri = () => `${stage.landing.url}/callback`;
 
   /** A user, a first-party client whose only redirect URI is the landing server, and a PKCE-protected authorize URL. */
   async function prepare(): Promise<{ account: TestAccount; client: TestClient; authorizeUrl: string; state: string; verifier: string }> {
-    const account = await createAccount(t);
-    const client = await createFirstPartyClient(t, account.id, { redirectUris: [callbackUri()] });
+    const account = await createAccount(stage.t);
+    const client = await createFirstPartyClient(stage.t, account.id, { redirectUris: [callbackUri()] });
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
-    const authorize = new URL(`${t.baseUrl}/oauth/authorize`);
+    const authorize = new URL(`${stage.t.baseUrl}/oauth/authorize`);
     const params = { response_type: 'code', client_id: client.clientId, redirect_uri: callbackUri(), scope: 'links:read user:read', state, code_challenge: challenge, code_challenge_method: 'S256' };
     for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
     return { account, client, authorizeUrl: authorize.toString(), state, verifier };
@@ -37,10 +24,10 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
 
   /** Opens the authorize URL and waits for the service's own authorization page. */
   async function openAuthorizationPage(authorizeUrl: string): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await stage.browser.newPage();
     const response = await page.goto(authorizeUrl);
     expect(response?.status()).toBe(200);
-    expect(new URL(page.url()).origin).toBe(t.baseUrl);
+    expect(new URL(page.url()).origin).toBe(stage.t.baseUrl);
     expect(new URL(page.url()).pathname).toBe('/oauth/authorize/page');
     await page.getByRole('heading', { name: 'First-party test client wants to use your account' }).waitFor();
     expect(await page.locator('.scopes').textContent()).toContain('links:read');
@@ -70,17 +57,17 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     expect(seen).toContain(`state=${state}`);
     await page.close();
 
-    const exchanged = await t.request('POST', '/oauth/token', {
+    const exchanged = await stage.t.request('POST', '/oauth/token', {
       body: { grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUri(), code_verifier: verifier },
     });
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.data).toMatchObject({ token_type: 'Bearer', scope: 'user:read links:read', access_token: expect.stringMatching(/^at_/) });
-    const me = await t.request('GET', '/user/me', { token: exchanged.body.data.access_token });
+    const me = await stage.t.request('GET', '/user/me', { token: exchanged.body.data.access_token });
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: account.id, email: account.email });
 
     // The code is single-use.
-    const again = await t.request('POST', '/oauth/token', {
+    const again = await stage.t.request('POST', '/oauth/token', {
       body: { grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUri(), code_verifier: verifier },
     });
     expect(again.status).toBe(400);
@@ -116,9 +103,9 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     await screenshot(page, 'oauth-authorization-wrong-password');
 
     expect(await page.getByRole('alert').textContent()).toBe('Invalid username or password');
-    expect(new URL(page.url()).origin).toBe(t.baseUrl);
+    expect(new URL(page.url()).origin).toBe(stage.t.baseUrl);
     expect(new URL(page.url()).pathname).toBe('/oauth/authorize');
-    expect(page.url().startsWith(landing.url)).toBe(false);
+    expect(page.url().startsWith(stage.landing.url)).toBe(false);
     // The page is the form again: e-mail kept, password emptied, the buttons still there.
     expect(await page.getByLabel('E-mail').inputValue()).toBe(account.email);
     expect(await page.getByLabel('Password').inputValue()).toBe('');

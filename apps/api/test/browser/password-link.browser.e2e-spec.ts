@@ -1,12 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createAccount, TestAccount } from '../support/identity';
-import { startTestApp, TestApp } from '../support/test-app';
-import { describeInBrowser, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+import { describeInBrowser, screenshot, useBrowserStage } from '../support/browser';
 
 describeInBrowser('password-protected short link in a real browser (Chromium)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let landing: Awaited<ReturnType<typeof startLandingServer>>;
+  const stage = useBrowserStage();
   let ada: TestAccount;
   /**
    * The service refuses destinations on its own short host (127.0.0.1 in tests, whatever the port), so
@@ -16,25 +13,17 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
   let counter = 0;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    landing = await startLandingServer();
-    browser = await launchBrowser();
-    ada = await createAccount(t);
-    landingOrigin = landing.url.replace('//127.0.0.1:', '//localhost:');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await landing?.close();
-    await t?.close();
+    ada = await createAccount(stage.t);
+    landingOrigin = stage.landing.url.replace('//127.0.0.1:', '//localhost:');
   });
 
   /** A protected link to the landing server; its short URL is served on the app's own loopback address. */
   async function protectedLink(password: string): Promise<{ shortUrl: string; destination: string }> {
     const slug = `locked-${++counter}-${Date.now().toString(36)}`;
     const destination = `${landingOrigin}/secret/place?from=short`;
-    const created = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: destination, slug, hasPassword: true, password } });
+    const created = await stage.t.request('POST', '/user/link', { token: ada.accessToken, body: { url: destination, slug, hasPassword: true, password } });
     if (created.status !== 200) throw new Error(`link creation failed: ${created.status} ${created.text}`);
-    return { shortUrl: `${t.baseUrl}/${slug}`, destination };
+    return { shortUrl: `${stage.t.baseUrl}/${slug}`, destination };
   }
 
   /** Types the password and submits; resolves with the status of the page the form answered with. */
@@ -50,7 +39,7 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
 
   it('shows the password form, and the same form with an error after a wrong password', async () => {
     const { shortUrl } = await protectedLink('open sesame');
-    const page = await browser.newPage();
+    const page = await stage.browser.newPage();
     const first = await page.goto(shortUrl);
     expect(first?.status()).toBe(200);
     expect(page.url()).toBe(shortUrl);
@@ -68,7 +57,7 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
 
   it('after a wrong password, the right one opens the destination', async () => {
     const { shortUrl, destination } = await protectedLink('open sesame');
-    const page = await browser.newPage();
+    const page = await stage.browser.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) blocked.push(message.text());

@@ -3,6 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, Browser, Page } from 'playwright-core';
+import { startTestApp, TestApp } from './test-app';
 
 /** Debian's Chromium (`.ci/run` installs it); CHROMIUM_PATH names another. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -49,4 +50,27 @@ export async function startLandingServer(): Promise<{ url: string; close(): Prom
       server.close(() => resolve());
     }),
   };
+}
+
+/** What a browser test works with: the app, Chromium, and a client app's pages to land on. */
+export interface BrowserStage {
+  t: TestApp;
+  browser: Browser;
+  landing: Awaited<ReturnType<typeof startLandingServer>>;
+}
+
+/** The beforeAll/afterAll of a browser test file; the stage's fields are set once beforeAll has run. */
+export function useBrowserStage(): BrowserStage {
+  const stage = {} as BrowserStage;
+  beforeAll(async () => {
+    stage.t = await startTestApp();
+    stage.landing = await startLandingServer();
+    stage.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await stage.browser?.close();
+    await stage.landing?.close();
+    await stage.t?.close();
+  });
+  return stage;
 }
