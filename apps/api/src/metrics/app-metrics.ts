@@ -9,6 +9,8 @@ export interface PoolFigures {
   waitingCount: number;
 }
 
+export type RedirectOutcome = 'redirect' | 'not_found' | 'password_page' | 'password_failed' | 'rate_limited' | 'error';
+
 /**
  * The service's Prometheus metrics, in a registry of its own (one per app instance, so several apps in
  * one process, as in tests, do not collide): HTTP requests by route and status, redirects, clicks
@@ -22,6 +24,8 @@ export class AppMetrics implements ClickMetrics {
   private readonly redirects: Counter<'outcome'>;
   private readonly clicksWritten: Counter;
   private readonly clicksDropped: Counter;
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
+  private readonly redirectSeries = new Map<RedirectOutcome, { inc(): void }>();
   private bufferedRows: () => number = () => 0;
   private pool: () => PoolFigures | null = () => null;
 
@@ -64,14 +68,26 @@ export class AppMetrics implements ClickMetrics {
     });
   }
 
+  /**
+   * Runs on every request, redirects included: the labelled series are looked up once per (method,
+   * route, status) and kept, instead of prom-client hashing the labels on every observation.
+   */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.latency.observe(labels, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.requests.labels(labels), latency: this.latency.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.latency.observe(seconds);
   }
 
-  redirect(outcome: 'redirect' | 'not_found' | 'password_page' | 'password_failed' | 'rate_limited' | 'error'): void {
-    this.redirects.inc({ outcome });
+  redirect(outcome: RedirectOutcome): void {
+    let series = this.redirectSeries.get(outcome);
+    if (!series) this.redirectSeries.set(outcome, (series = this.redirects.labels({ outcome })));
+    series.inc();
   }
 
   written(count: number): void {
