@@ -88,6 +88,17 @@ describe('bad input never breaks the API (fast-check)', () => {
     }
   }, 300_000);
 
+  it('refuses null for a field that does not take null, and changes nothing (fast-check found isFavorite: null as a 500)', async () => {
+    const before = await fingerprint(t);
+    const tag = await t.request('PUT', `/user/tag/${own['tag']}`, { token: ada.accessToken, body: { isFavorite: null } });
+    expect([tag.status, tag.body.meta.errors[0].name]).toEqual([400, 'isFavorite']);
+    const link = await t.request('PUT', `/user/link/${own['link']}`, { token: ada.accessToken, body: { title: null, status: null } });
+    expect([link.status, link.body.meta.errors.map((e: { name: string }) => e.name).sort()]).toEqual([400, ['status', 'title']]);
+    expect(await fingerprint(t)).toBe(before);
+    // A field that does take null still does: no custom domain.
+    expect((await t.request('PUT', `/user/link/${own['link']}`, { token: ada.accessToken, body: { domainId: null } })).status).toBe(200);
+  });
+
   it('refuses malformed JSON, a wrong content type and deep nesting with 400, a body over 1 MB with 413', async () => {
     const send = (body: string, contentType = 'application/json') => t.request('POST', '/user/link', { token: ada.accessToken, raw: { body, contentType } });
     const before = await fingerprint(t);

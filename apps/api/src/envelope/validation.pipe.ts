@@ -1,4 +1,5 @@
 import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import { FieldError, ValidationError } from '@lnk/shared/kernel';
 
 /** class-validator's tree of errors as one `{name, error}` per failing field, nested names dotted. */
@@ -20,6 +21,13 @@ function tooDeep(value: unknown, depth = 0): boolean {
   if (depth >= MAX_DEPTH) return true;
   return Object.values(value as Record<string, unknown>).some((child) => tooDeep(child, depth + 1));
 }
+
+/**
+ * The field may be left out; when it is sent it must pass its rules, `null` included (class-validator's
+ * IsOptional would let a null through to the domain as if it were a value). A field that takes null says
+ * so with its own ValidateIf.
+ */
+export const Omittable = (): PropertyDecorator => ValidateIf((_object, value) => value !== undefined);
 
 const IGNORES_UNKNOWN_FIELDS = 'lnk:ignores-unknown-fields';
 

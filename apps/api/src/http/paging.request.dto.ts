@@ -1,11 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../envelope/validation.pipe';
 import { PageRequest } from '@lnk/shared/kernel';
 
 /** `start` and `limit` of every list endpoint (spec section 8). */
 export class PageQueryDto {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) start?: number;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(PageRequest.MAX_LIMIT) limit?: number;
+  @Omittable() @Type(() => Number) @IsInt() @Min(0) start?: number;
+  @Omittable() @Type(() => Number) @IsInt() @Min(1) @Max(PageRequest.MAX_LIMIT) limit?: number;
 
   toPageRequest(): PageRequest {
     return PageRequest.of(this.start ?? 0, this.limit ?? PageRequest.DEFAULT_LIMIT);
@@ -13,5 +14,5 @@ export class PageQueryDto {
 }
 
 export class SearchPageQueryDto extends PageQueryDto {
-  @IsOptional() @IsString() @MaxLength(200) q?: string;
+  @Omittable() @IsString() @MaxLength(200) q?: string;
 }

@@ -1,4 +1,5 @@
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsString, MaxLength } from 'class-validator';
+import { Omittable } from '../../envelope/validation.pipe';
 
 export class ChangeEmailDto {
   @IsString() @MaxLength(320) email!: string;
@@ -11,7 +12,7 @@ export class ChangePasswordDto {
 
 export class SetTwoFactorDto {
   @IsBoolean() enable!: boolean;
-  @IsOptional() @IsString() @MaxLength(64) code?: string;
+  @Omittable() @IsString() @MaxLength(64) code?: string;
 }
 
 export class VerifyEmailQueryDto {

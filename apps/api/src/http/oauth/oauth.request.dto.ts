@@ -1,5 +1,5 @@
-import { IgnoresUnknownFields } from '../../envelope/validation.pipe';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsString, MaxLength } from 'class-validator';
+import { IgnoresUnknownFields, Omittable } from '../../envelope/validation.pipe';
 
 const S = 4096;
 
@@ -7,32 +7,32 @@ const S = 4096;
 @IgnoresUnknownFields()
 export class TokenRequestDto {
   @IsString() @MaxLength(64) grant_type!: string;
-  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
-  @IsOptional() @IsString() @MaxLength(320) username?: string;
-  @IsOptional() @IsString() @MaxLength(1024) password?: string;
-  @IsOptional() @IsString() @MaxLength(1024) scope?: string;
-  @IsOptional() @IsString() @MaxLength(64) otp?: string;
-  @IsOptional() @IsString() @MaxLength(S) code?: string;
-  @IsOptional() @IsString() @MaxLength(S) redirect_uri?: string;
-  @IsOptional() @IsString() @MaxLength(256) code_verifier?: string;
-  @IsOptional() @IsString() @MaxLength(S) refresh_token?: string;
+  @Omittable() @IsString() @MaxLength(256) client_id?: string;
+  @Omittable() @IsString() @MaxLength(256) client_secret?: string;
+  @Omittable() @IsString() @MaxLength(320) username?: string;
+  @Omittable() @IsString() @MaxLength(1024) password?: string;
+  @Omittable() @IsString() @MaxLength(1024) scope?: string;
+  @Omittable() @IsString() @MaxLength(64) otp?: string;
+  @Omittable() @IsString() @MaxLength(S) code?: string;
+  @Omittable() @IsString() @MaxLength(S) redirect_uri?: string;
+  @Omittable() @IsString() @MaxLength(256) code_verifier?: string;
+  @Omittable() @IsString() @MaxLength(S) refresh_token?: string;
 }
 
 @IgnoresUnknownFields()
 export class RevokeRequestDto {
   @IsString() @MaxLength(S) token!: string;
-  @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
+  @Omittable() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
+  @Omittable() @IsString() @MaxLength(256) client_id?: string;
+  @Omittable() @IsString() @MaxLength(256) client_secret?: string;
 }
 
 @IgnoresUnknownFields()
 export class IntrospectRequestDto {
   @IsString() @MaxLength(S) token!: string;
-  @IsOptional() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_secret?: string;
+  @Omittable() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
+  @Omittable() @IsString() @MaxLength(256) client_id?: string;
+  @Omittable() @IsString() @MaxLength(256) client_secret?: string;
 }
 
 export class IdpRequestDto {
@@ -42,13 +42,13 @@ export class IdpRequestDto {
 
 @IgnoresUnknownFields()
 export class AuthorizeQueryDto {
-  @IsOptional() @IsString() @MaxLength(64) response_type?: string;
-  @IsOptional() @IsString() @MaxLength(256) client_id?: string;
-  @IsOptional() @IsString() @MaxLength(S) redirect_uri?: string;
-  @IsOptional() @IsString() @MaxLength(1024) scope?: string;
-  @IsOptional() @IsString() @MaxLength(1024) state?: string;
-  @IsOptional() @IsString() @MaxLength(128) code_challenge?: string;
-  @IsOptional() @IsString() @MaxLength(16) code_challenge_method?: string;
+  @Omittable() @IsString() @MaxLength(64) response_type?: string;
+  @Omittable() @IsString() @MaxLength(256) client_id?: string;
+  @Omittable() @IsString() @MaxLength(S) redirect_uri?: string;
+  @Omittable() @IsString() @MaxLength(1024) scope?: string;
+  @Omittable() @IsString() @MaxLength(1024) state?: string;
+  @Omittable() @IsString() @MaxLength(128) code_challenge?: string;
+  @Omittable() @IsString() @MaxLength(16) code_challenge_method?: string;
 }
 
 /** What the authorization page posts back. */
@@ -57,7 +57,7 @@ export class AuthorizeDecisionDto {
   @IsString() @MaxLength(8192) request!: string;
   @IsString() @MaxLength(128) signature!: string;
   @IsIn(['approve', 'deny']) decision!: 'approve' | 'deny';
-  @IsOptional() @IsString() @MaxLength(320) email?: string;
-  @IsOptional() @IsString() @MaxLength(1024) password?: string;
-  @IsOptional() @IsString() @MaxLength(64) otp?: string;
+  @Omittable() @IsString() @MaxLength(320) email?: string;
+  @Omittable() @IsString() @MaxLength(1024) password?: string;
+  @Omittable() @IsString() @MaxLength(64) otp?: string;
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
+import { Omittable } from '../../envelope/validation.pipe';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { ANALYTICS } from '../../composition/contexts.module';
@@ -7,9 +8,9 @@ import type { Analytics } from '../../composition/contexts.composition';
 import { ok } from '../../envelope/envelope';
 
 export class StatsQueryDto {
-  @IsOptional() @IsString() @MaxLength(10) startDate?: string;
-  @IsOptional() @IsString() @MaxLength(10) endDate?: string;
-  @IsOptional() @IsString() @MaxLength(200) q?: string;
+  @Omittable() @IsString() @MaxLength(10) startDate?: string;
+  @Omittable() @IsString() @MaxLength(10) endDate?: string;
+  @Omittable() @IsString() @MaxLength(200) q?: string;
 }
 
 /** Click statistics (spec 4.8): daily records of the caller's links, `meta.total` only. */
