@@ -1,7 +1,7 @@
 import { DataSource, EntitySchema } from 'typeorm';
-import { ClickCounts, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
+import { ClickCounts, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
 import { IdGenerator } from '@lnk/shared/kernel';
-import { containsPattern, PersistenceModule, sql } from '@lnk/shared/database';
+import { containsPattern, inTransaction, PersistenceModule, sql } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 
 export const DailyStatsSchema = new EntitySchema<{ id: string }>({
@@ -25,27 +25,69 @@ export class TypeormStatsRepository extends StatsRepository {
     super();
   }
 
-  /** One upsert for the whole batch: counts add up, the names follow the latest click. */
-  async addCounts(counts: ClickCounts[]): Promise<void> {
+  /**
+   * One upsert for the whole batch: counts add up, the names follow the latest click. Under a lock per
+   * (link, date), a combination not stored yet takes one of the (link, date)'s free slots (the busiest
+   * first) or, when none is left, is added to its `(other)` row: the bound holds across batches and
+   * instances, and every click is still counted.
+   */
+  async addCounts(counts: ClickCounts[], maxUtmCombinations: number): Promise<void> {
     if (!counts.length) return;
-    const columns = 13;
-    const values: unknown[] = [];
-    const tuples = counts.map((c, i) => {
-      values.push(this.ids.next(), c.date, c.linkId, c.ownerId, c.domainId, clip(c.linkName, 200), clip(c.domainName, 253), clip(c.utmSource, 200), clip(c.utmMedium, 200), clip(c.utmCampaign, 200), c.visits, c.passwordPassed, c.passwordFailed);
-      return `(${Array.from({ length: columns }, (_, j) => `$${i * columns + j + 1}`).join(', ')})`;
+    const column = <T>(pick: (c: ClickCounts) => T) => counts.map(pick);
+    await inTransaction(this.dataSource, async () => {
+      const linkDays = [...new Set(counts.map((c) => `analytics:${c.date}:${c.linkId}`))].sort();
+      await sql(this.dataSource, 'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [linkDays]);
+      await sql(
+        this.dataSource,
+        `WITH incoming AS (
+           SELECT * FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
+             AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+         ), classified AS (
+           SELECT i.*,
+                  (i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14)
+                  OR EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) AS stored
+             FROM incoming i
+         ), ranked AS (
+           SELECT c.*,
+                  row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
+                  (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14)) AS taken
+             FROM classified c
+         ), folded AS (
+           SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,
+                  stored OR taken + rank <= $15 AS fits, utm_source, utm_medium, utm_campaign
+             FROM ranked
+         )
+         INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+         SELECT min(id), date, link_id, max(owner_id), max(domain_id), max(link_name), max(domain_name),
+                CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END,
+                sum(visits), sum(password_passed), sum(password_failed)
+           FROM folded
+          GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END
+         ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
+           visits = link_daily_stats.visits + EXCLUDED.visits,
+           password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
+           password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
+           link_name = EXCLUDED.link_name,
+           domain_name = EXCLUDED.domain_name`,
+        [
+          column(() => this.ids.next()),
+          column((c) => c.date),
+          column((c) => c.linkId),
+          column((c) => c.ownerId),
+          column((c) => c.domainId),
+          column((c) => clip(c.linkName, 200)),
+          column((c) => clip(c.domainName, 253)),
+          column((c) => clip(c.utmSource, 200)),
+          column((c) => clip(c.utmMedium, 200)),
+          column((c) => clip(c.utmCampaign, 200)),
+          column((c) => c.visits),
+          column((c) => c.passwordPassed),
+          column((c) => c.passwordFailed),
+          OTHER_UTM,
+          maxUtmCombinations,
+        ],
+      );
     });
-    await sql(
-      this.dataSource,
-      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
-       VALUES ${tuples.join(', ')}
-       ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
-         visits = link_daily_stats.visits + EXCLUDED.visits,
-         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
-         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
-         link_name = EXCLUDED.link_name,
-         domain_name = EXCLUDED.domain_name`,
-      values,
-    );
   }
 
   async query(q: StatsQuery): Promise<StatsRecord[]> {

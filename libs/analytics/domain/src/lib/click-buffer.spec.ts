@@ -1,5 +1,5 @@
 import { UnitOfWork } from '@lnk/shared/kernel';
-import { ClickEvent } from './model/click';
+import { ClickEvent, MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickMetrics, LinkClickTotals, StatsQuery, StatsRecord, StatsRepository } from './ports/stats.ports';
 import { ClickBuffer } from './use-cases/click-buffer';
 import { QueryStatsUseCase } from './use-cases/query-stats.use-case';
@@ -8,6 +8,7 @@ class Stats extends StatsRepository {
   written: StatsRecord[] = [];
   failNext = 0;
   async addCounts(counts: Omit<StatsRecord, 'id'>[]) {
+    counts = counts.map((c) => ({ ...c }));
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('database unreachable');
@@ -78,6 +79,86 @@ describe('ClickBuffer', () => {
     for (const source of ['a', 'b', 'c', 'd']) buffer.record(event({ utmSource: source }));
     expect(buffer.size).toBe(3);
     expect(dropped).toBe(1);
+  });
+});
+
+// Statistics flooding: the UTM values of a redirect come from anonymous visitors.
+describe('ClickBuffer under a flood of UTM values', () => {
+  let stats: Stats;
+  let dropped: number;
+  const unitOfWork: UnitOfWork = { run: (work) => work() };
+  const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined };
+  const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
+  const total = (rows: StatsRecord[]) => rows.reduce((n, r) => n + r.visits, 0);
+
+  beforeEach(() => {
+    stats = new Stats();
+    dropped = 0;
+  });
+
+  it('stores UTM values trimmed, without control or invisible characters, lower-cased and cut to length', async () => {
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics);
+    buffer.record(event({ utmSource: '  News\u0000let\u200Bter \r\n', utmMedium: 'E-Mail', utmCampaign: 'x'.repeat(500) }));
+    buffer.record(event({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'X'.repeat(MAX_UTM_LENGTH) }));
+    await buffer.flush();
+    expect(stats.written).toHaveLength(1);
+    expect(stats.written[0]).toMatchObject({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'x'.repeat(MAX_UTM_LENGTH), visits: 2 });
+    expect(normaliseUtm('a \t\u00A0 b')).toBe('a b');
+    expect(Array.from(normaliseUtm('\u{1F600}'.repeat(150)))).toHaveLength(MAX_UTM_LENGTH);
+  });
+
+  it('counts 1,000 distinct UTM combinations on one link in at most its bound plus one (other) row, losing no visit', async () => {
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics);
+    for (let i = 0; i < 1000; i++) buffer.record(event({ utmSource: `s${i}`, utmMedium: `m${i}`, utmCampaign: `c${i}` }));
+    expect(buffer.size).toBe(101);
+    await buffer.flush();
+    expect(stats.written).toHaveLength(101);
+    expect(stats.written.find((r) => r.utmSource === OTHER_UTM)).toMatchObject({ utmMedium: OTHER_UTM, utmCampaign: OTHER_UTM, visits: 900 });
+    expect(total(stats.written)).toBe(1000);
+    expect(dropped).toBe(0);
+  });
+
+  it('hands the repository its bound so combinations already written count against it', async () => {
+    const seen: number[] = [];
+    const counting = new (class extends Stats {
+      override async addCounts(counts: Omit<StatsRecord, 'id'>[], maxUtmCombinations?: number) {
+        seen.push(maxUtmCombinations ?? -1);
+        return super.addCounts(counts);
+      }
+    })();
+    const buffer = new ClickBuffer(counting, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 7 });
+    buffer.record(event());
+    await buffer.flush();
+    expect(seen).toEqual([7]);
+  });
+
+  // One account's flood must not fill the buffer and drop another account's clicks.
+  it('folds one account’s rows beyond its share into (other), so another account’s click still gets a row', async () => {
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxRows: 10, maxRowsPerOwner: 4 });
+    for (let i = 0; i < 50; i++) buffer.record(event({ linkId: `a${i % 2}`, ownerId: 'flooder', utmSource: `s${i}` }));
+    buffer.record(event({ linkId: 'b1', ownerId: 'other', utmSource: 'newsletter' }));
+    await buffer.flush();
+    expect(dropped).toBe(0);
+    expect(stats.written.filter((r) => r.ownerId === 'flooder')).toHaveLength(6);
+    expect(total(stats.written.filter((r) => r.ownerId === 'flooder'))).toBe(50);
+    expect(stats.written.filter((r) => r.ownerId === 'other').map((r) => [r.utmSource, r.visits])).toEqual([['newsletter', 1]]);
+  });
+
+  it('keeps its bounds when a failed write is put back in front of what arrived meanwhile', async () => {
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 2 });
+    buffer.record(event({ utmSource: 'a' }));
+    buffer.record(event({ utmSource: 'b' }));
+    stats.failNext = 1;
+    await expect(buffer.flush()).rejects.toThrow('unreachable');
+    buffer.record(event({ utmSource: 'c' }));
+    buffer.record(event({ utmSource: 'a' }));
+    expect(buffer.size).toBe(3);
+    await buffer.flush();
+    expect(stats.written.map((r) => [r.utmSource, r.visits])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      [OTHER_UTM, 1],
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ export interface ClickEvent {
   linkName: string;
   domainName: string;
   at: Date;
+  /** As the visitor sent them (`normaliseUtm` makes them what is stored). */
   utmSource: string;
   utmMedium: string;
   utmCampaign: string;
@@ -29,6 +30,35 @@ export interface ClickCounts {
   passwordFailed: number;
 }
 
-export function rollupKey(e: ClickEvent): string {
-  return [e.at.toISOString().slice(0, 10), e.linkId, e.utmSource, e.utmMedium, e.utmCampaign].join('\u0000');
+/** Longest UTM value kept (in characters); longer ones are cut. */
+export const MAX_UTM_LENGTH = 100;
+/**
+ * Most distinct (source, medium, campaign) combinations one link gets per UTC day. The UTM values come
+ * from anonymous visitors, so without a bound anyone could add a row per request; clicks with a further
+ * combination are counted under `(other)` for all three values, so totals stay exact.
+ */
+export const MAX_UTM_COMBINATIONS_PER_LINK_DAY = 100;
+/** The UTM value of the row that takes a link's clicks beyond its daily combinations. */
+export const OTHER_UTM = '(other)';
+
+// Control characters (C0, DEL, C1), and invisible format characters (zero-width, bidi overrides).
+const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * A UTM value as it is stored: runs of white space made one space, control and invisible characters
+ * removed, trimmed, lower-cased (so `Newsletter` and `newsletter` are one campaign, and case cannot be
+ * used to multiply rows), at most MAX_UTM_LENGTH characters (never splitting a character).
+ */
+export function normaliseUtm(value: string): string {
+  const clean = value.replace(/\s+/gu, ' ').replace(INVISIBLE, '').trim().toLowerCase();
+  const chars = Array.from(clean);
+  return chars.length > MAX_UTM_LENGTH ? chars.slice(0, MAX_UTM_LENGTH).join('').trimEnd() : clean;
+}
+
+export function isOtherUtm(row: Pick<ClickCounts, 'utmSource' | 'utmMedium' | 'utmCampaign'>): boolean {
+  return row.utmSource === OTHER_UTM && row.utmMedium === OTHER_UTM && row.utmCampaign === OTHER_UTM;
+}
+
+export function rollupKey(e: Pick<ClickCounts, 'date' | 'linkId' | 'utmSource' | 'utmMedium' | 'utmCampaign'>): string {
+  return [e.date, e.linkId, e.utmSource, e.utmMedium, e.utmCampaign].join('\u0000');
 }

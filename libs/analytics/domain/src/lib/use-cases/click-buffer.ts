@@ -1,58 +1,67 @@
-import { ClickCounts, ClickEvent, rollupKey } from '../model/click';
+import { ClickCounts, ClickEvent, isOtherUtm, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
 import { UnitOfWork } from '@lnk/shared/kernel';
 import { ClickMetrics, LinkClickTotals, StatsRepository } from '../ports/stats.ports';
 
 export interface ClickBufferOptions {
   /** Most distinct rollup rows held while the database cannot take them; beyond, new events are dropped. */
   maxRows: number;
+  /**
+   * Most rows one account holds with their own UTM values: beyond, that account's new combinations are
+   * counted in its links' `(other)` rows, so a flood from one account cannot fill the buffer for others.
+   */
+  maxRowsPerOwner: number;
+  /** Most distinct UTM combinations per (link, UTC day) held; further ones are counted under `(other)`. */
+  maxUtmCombinations: number;
 }
+
+const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY };
 
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
  * written in batches by `flush()` (called on a timer and at shutdown). A failed write keeps the rows
  * for the next flush, so nothing is lost while the database is briefly away, up to `maxRows`.
+ *
+ * UTM values come from anonymous visitors: they are normalised (`normaliseUtm`), and each (link, day)
+ * and each account gets a bounded number of combinations; what goes beyond is counted, under `(other)`.
+ * The repository applies the per-(link, day) bound again against the rows already written.
  */
 export class ClickBuffer {
   private pending = new Map<string, ClickCounts>();
+  /** Rows of `pending` per owner, and combinations (other than `(other)`) per (date, link). */
+  private rowsPerOwner = new Map<string, number>();
+  private combinationsPerLinkDay = new Map<string, number>();
   private flushing: Promise<void> | null = null;
+  private readonly options: ClickBufferOptions;
 
   constructor(
     private readonly stats: StatsRepository,
     private readonly totals: LinkClickTotals,
     private readonly unitOfWork: UnitOfWork,
     private readonly metrics: ClickMetrics,
-    private readonly options: ClickBufferOptions = { maxRows: 100_000 },
-  ) {}
+    options: Partial<ClickBufferOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
 
   get size(): number {
     return this.pending.size;
   }
 
   record(event: ClickEvent): void {
-    const key = rollupKey(event);
-    let row = this.pending.get(key);
-    if (!row) {
-      if (this.pending.size >= this.options.maxRows) {
-        this.metrics.dropped(1);
-        return;
-      }
-      row = {
-        date: key.slice(0, 10),
-        linkId: event.linkId,
-        ownerId: event.ownerId,
-        domainId: event.domainId,
-        linkName: event.linkName,
-        domainName: event.domainName,
-        utmSource: event.utmSource,
-        utmMedium: event.utmMedium,
-        utmCampaign: event.utmCampaign,
-        visits: 0,
-        passwordPassed: 0,
-        passwordFailed: 0,
-      };
-      this.pending.set(key, row);
-    }
-    row[event.kind === 'visit' ? 'visits' : event.kind] += 1;
+    this.absorb({
+      date: event.at.toISOString().slice(0, 10),
+      linkId: event.linkId,
+      ownerId: event.ownerId,
+      domainId: event.domainId,
+      linkName: event.linkName,
+      domainName: event.domainName,
+      utmSource: normaliseUtm(event.utmSource),
+      utmMedium: normaliseUtm(event.utmMedium),
+      utmCampaign: normaliseUtm(event.utmCampaign),
+      visits: event.kind === 'visit' ? 1 : 0,
+      passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
+      passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
+    });
   }
 
   /** Writes what is buffered; concurrent calls share one write. Rejects (keeping the rows) if it fails. */
@@ -63,32 +72,62 @@ export class ClickBuffer {
     return this.flushing;
   }
 
+  private hasRoomFor(ownerId: string, date: string, linkId: string): boolean {
+    return (this.rowsPerOwner.get(ownerId) ?? 0) < this.options.maxRowsPerOwner && (this.combinationsPerLinkDay.get(`${date}\u0000${linkId}`) ?? 0) < this.options.maxUtmCombinations;
+  }
+
+  /** Adds counts to their row: a new combination beyond the bounds goes to `(other)`; a new row beyond `maxRows` is dropped. */
+  private absorb(counts: ClickCounts): void {
+    let key = rollupKey(counts);
+    let row = this.pending.get(key);
+    if (!row && !isOtherUtm(counts) && !this.hasRoomFor(counts.ownerId, counts.date, counts.linkId)) {
+      counts = { ...counts, utmSource: OTHER_UTM, utmMedium: OTHER_UTM, utmCampaign: OTHER_UTM };
+      key = rollupKey(counts);
+      row = this.pending.get(key);
+    }
+    if (row) {
+      row.visits += counts.visits;
+      row.passwordPassed += counts.passwordPassed;
+      row.passwordFailed += counts.passwordFailed;
+    } else if (this.pending.size < this.options.maxRows) this.add(key, { ...counts });
+    else this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+  }
+
+  private add(key: string, row: ClickCounts): void {
+    this.pending.set(key, row);
+    this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
+    if (!isOtherUtm(row)) {
+      const linkDay = `${row.date}\u0000${row.linkId}`;
+      this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
+    }
+  }
+
+  private reset(): void {
+    this.pending = new Map();
+    this.rowsPerOwner = new Map();
+    this.combinationsPerLinkDay = new Map();
+  }
+
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
-    this.pending = new Map();
+    this.reset();
     try {
       const rows = [...batch.values()];
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
       // Rollups and link totals move together, so the two never disagree.
       await this.unitOfWork.run(async () => {
-        await this.stats.addCounts(rows);
+        await this.stats.addCounts(rows, this.options.maxUtmCombinations);
         await this.totals.addVisits(visits);
       });
-      this.metrics.written([...batch.values()].reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
+      this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
-      for (const [key, row] of this.pending) {
-        const kept = batch.get(key);
-        if (kept) {
-          kept.visits += row.visits;
-          kept.passwordPassed += row.passwordPassed;
-          kept.passwordFailed += row.passwordFailed;
-        } else if (batch.size < this.options.maxRows) batch.set(key, row);
-        else this.metrics.dropped(row.visits + row.passwordPassed + row.passwordFailed);
-      }
-      this.pending = batch;
+      const arrived = [...this.pending.values()];
+      this.reset();
+      for (const [key, row] of batch) this.add(key, row);
+      for (const row of arrived) this.absorb(row);
       throw error;
     }
   }

@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { ClickCounts, OTHER_UTM } from '@lnk/analytics/domain';
+import { ObjectIdGenerator } from '@lnk/shared/kernel';
+import { createDataSource, openDatabase } from '@lnk/shared/database';
+import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
+
+const ids = new ObjectIdGenerator();
+const counts = (linkId: string, ownerId: string, source: string, over: Partial<ClickCounts> = {}): ClickCounts => ({
+  date: '2026-06-01', linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', utmSource: source, utmMedium: 'm', utmCampaign: 'c', visits: 1, passwordPassed: 0, passwordFailed: 0, ...over,
+});
+
+describe('TypeormStatsRepository', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let repo: TypeormStatsRepository;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openDatabase(createDataSource(database.config, [analyticsPersistence]));
+    repo = new TypeormStatsRepository(dataSource, ids);
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  // Statistics flooding: UTM values come from anonymous visitors, and each new combination used to be a new row.
+  it('keeps a (link, day) to its bound of UTM combinations across batches, counting the rest under (other)', async () => {
+    const owner = ids.next();
+    const link = ids.next();
+    const other = ids.next();
+    for (let batch = 0; batch < 10; batch++) {
+      await repo.addCounts([...Array.from({ length: 100 }, (_, i) => counts(link, owner, `s${batch * 100 + i}`)), counts(other, owner, `s${batch}`)], 10);
+    }
+    // Combinations already stored keep counting on their own rows; another day starts afresh.
+    await repo.addCounts([counts(link, owner, 's0', { visits: 5 }), counts(link, owner, 'next-day', { date: '2026-06-02' })], 10);
+
+    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-02' });
+    const day1 = rows.filter((r) => r.linkId === link && r.date === '2026-06-01');
+    expect(day1).toHaveLength(11);
+    expect(day1.reduce((n, r) => n + r.visits, 0)).toBe(1005);
+    expect(day1.find((r) => r.utmSource === OTHER_UTM)).toMatchObject({ utmMedium: OTHER_UTM, utmCampaign: OTHER_UTM, visits: 990 });
+    expect(day1.find((r) => r.utmSource === 's0')?.visits).toBe(6);
+    expect(rows.filter((r) => r.linkId === other)).toHaveLength(10);
+    expect(rows.filter((r) => r.date === '2026-06-02').map((r) => r.utmSource)).toEqual(['next-day']);
+  });
+
+  it('gives the free slots of one batch to its busiest new combinations', async () => {
+    const owner = ids.next();
+    const link = ids.next();
+    await repo.addCounts([counts(link, owner, 'quiet'), counts(link, owner, 'busy', { visits: 7 }), counts(link, owner, 'busier', { visits: 9 })], 2);
+    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    expect(rows.map((r) => [r.utmSource, r.visits])).toEqual([
+      [OTHER_UTM, 1],
+      ['busier', 9],
+      ['busy', 7],
+    ]);
+  });
+});
