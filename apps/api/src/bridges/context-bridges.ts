@@ -1,6 +1,6 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage } from '@lnk/domains/domain';
-import { LinkRepository, PasswordAttempts } from '@lnk/links/domain';
+import { LinkRepository, PasswordAttempt, PasswordAttempts } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
 import { LinkClickTotals } from '@lnk/analytics/domain';
 
@@ -48,19 +48,13 @@ export class LinkClickTotalsOfLinks extends LinkClickTotals {
   }
 }
 
-/** Link password attempts counted by the same throttle the sign-in uses. */
+/** Link password attempts counted by the same kind of throttle the sign-in uses. */
 export class ThrottledPasswordAttempts extends PasswordAttempts {
   constructor(private readonly throttle: LoginThrottle) {
     super();
   }
 
-  admit(key: string): Promise<void> {
-    return this.throttle.admit([key]);
-  }
-  failed(key: string): void {
-    this.throttle.recordFailure([key]);
-  }
-  succeeded(key: string): void {
-    this.throttle.reset([key]);
+  admit(keys: string[]): Promise<PasswordAttempt> {
+    return this.throttle.admit(keys);
   }
 }

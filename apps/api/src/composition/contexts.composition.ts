@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { InMemoryLoginThrottle, LoginThrottleOptions } from '@lnk/identity/adapter-crypto';
 import {
   CheckLinkPasswordUseCase,
   ResolveRedirectUseCase,
@@ -34,6 +34,20 @@ import { composeBilling } from './billing.composition';
 import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
+/**
+ * Guesses at a link's password: a run of wrong ones from one address (an IPv6 /64) is refused for the
+ * window, and so are all guesses at a link that many addresses together got wrong 100 times in it.
+ */
+const LINK_PASSWORD_THROTTLE: LoginThrottleOptions = {
+  rules: [
+    { prefix: 'link-ip:', maxFailures: 10, freeFailures: 3, forgivenBySuccess: true },
+    { prefix: 'link:', maxFailures: 100, freeFailures: 20, forgivenBySuccess: false },
+  ],
+  windowMs: 15 * 60_000,
+  delayStepMs: 100,
+  maxDelayMs: 1000,
+};
+
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
@@ -59,7 +73,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),
     delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges),
     resolveRedirect,
-    checkPassword: new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle({ rules: [{ prefix: 'link:', maxFailures: 10, freeFailures: 3 }], windowMs: 15 * 60_000, delayStepMs: 100, maxDelayMs: 1000 }))),
+    checkPassword: new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE))),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
     listTags: new ListTagsUseCase(tagRepository),
     favoriteTags: new FavoriteTagsUseCase(tagRepository),

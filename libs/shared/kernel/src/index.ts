@@ -4,3 +4,4 @@ export * from './lib/errors';
 export * from './lib/paging';
 export * from './lib/unit-of-work';
 export * from './lib/quota';
+export * from './lib/client-address';

@@ -77,48 +77,72 @@ describe('AesGcmSecretBox', () => {
 
 describe('InMemoryLoginThrottle', () => {
   const rules = [
-    { prefix: 'account:', maxFailures: 3, freeFailures: 0 },
-    { prefix: 'ip:', maxFailures: 3, freeFailures: 0 },
+    { prefix: 'account:', maxFailures: Infinity, freeFailures: 0, forgivenBySuccess: false },
+    { prefix: 'account-ip:', maxFailures: 3, freeFailures: 0, forgivenBySuccess: true },
+    { prefix: 'ip:', maxFailures: 3, freeFailures: 0, forgivenBySuccess: false },
   ];
+  const keys = (account: string, ip: string) => [`account:${account}`, `ip:${ip}`, `account-ip:${account}|${ip}`];
+  const quick = (now: () => number = Date.now) => new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, now);
 
-  it('refuses a key after too many failures until its window passes, and a success resets the account', async () => {
-    let now = 0;
-    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => now);
-    for (let i = 0; i < 3; i++) {
-      await throttle.admit(['account:a', 'ip:1']);
-      throttle.recordFailure(['account:a', 'ip:1']);
-    }
-    await expect(throttle.admit(['account:a'])).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 60 });
-    await expect(throttle.admit(['account:b', 'ip:1'])).rejects.toBeInstanceOf(RateLimitedError);
-    await expect(throttle.admit(['account:b', 'ip:2'])).resolves.toBeUndefined();
-    now += 60_000;
-    await expect(throttle.admit(['account:a', 'ip:1'])).resolves.toBeUndefined();
-    throttle.recordFailure(['account:a']);
-    throttle.reset(['account:a']);
-    await expect(throttle.admit(['account:a'])).resolves.toBeUndefined();
+  // The audit's race: counted only after the check, parallel guesses all got through the door at once.
+  it('counts an attempt the moment it is admitted, so parallel attempts beyond the allowance are refused before any check', async () => {
+    const throttle = quick();
+    const outcomes = await Promise.allSettled(Array.from({ length: 25 }, () => throttle.admit(keys('a', '1'))));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitedError)).toBe(true);
   });
 
-  it('keeps counting an address after one of its sign-ins succeeds', async () => {
-    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 });
-    for (let i = 0; i < 3; i++) throttle.recordFailure([`account:${i}`, 'ip:9']);
-    throttle.reset(['account:0', 'ip:9']);
-    await expect(throttle.admit(['account:new', 'ip:9'])).rejects.toBeInstanceOf(RateLimitedError);
+  it('refuses an address, and an account from one address, after too many failures until the window passes', async () => {
+    let now = 0;
+    const throttle = quick(() => now);
+    for (let i = 0; i < 3; i++) await throttle.admit(keys('a', '1'));
+    await expect(throttle.admit(keys('a', '1'))).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 60 });
+    await expect(throttle.admit(keys('b', '1'))).rejects.toBeInstanceOf(RateLimitedError);
+    now += 60_000;
+    await expect(throttle.admit(keys('a', '1'))).resolves.toBeDefined();
+  });
+
+  // The audit's lock-out: ten failures from anywhere refused the account, its owner included, for 15 minutes.
+  it('never refuses an account for failures from other addresses: its owner still gets in from their own', async () => {
+    const throttle = quick();
+    for (let ip = 0; ip < 10; ip++) for (let i = 0; i < 3; i++) await throttle.admit(keys('a', `attacker-${ip}`));
+    await expect(throttle.admit(keys('a', 'attacker-0'))).rejects.toBeInstanceOf(RateLimitedError);
+    const owner = await throttle.admit(keys('a', 'home'));
+    owner.succeeded();
+  });
+
+  it('takes back a success or a withdrawal; a success forgives the pair but not what others tried at the account or from the address', async () => {
+    const waits: number[] = [];
+    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 10, maxDelayMs: 1000 }, Date.now, async (ms) => {
+      waits.push(ms);
+    });
+    await throttle.admit(keys('a', '1'));
+    await throttle.admit(keys('a', '1'));
+    (await throttle.admit(keys('a', '1'))).withdraw();
+    (await throttle.admit(keys('a', '1'))).succeeded();
+    // The pair is forgiven; the account keeps its 2 failures (its delay), the address too (1 more allowed).
+    const next = await throttle.admit(keys('a', '1'));
+    expect(waits).toEqual([10, 20, 20, 20]);
+    next.succeeded();
+    next.succeeded();
+    await throttle.admit(keys('b', '1'));
+    await expect(throttle.admit(keys('c', '1'))).rejects.toBeInstanceOf(RateLimitedError);
   });
 
   it('slows each attempt by a step per failure beyond the free ones, up to a cap', async () => {
     const waits: number[] = [];
-    const throttle = new InMemoryLoginThrottle({ rules: [{ prefix: 'account:', maxFailures: 10, freeFailures: 0 }, { prefix: 'ip:', maxFailures: 10, freeFailures: 2 }], windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
+    const throttle = new InMemoryLoginThrottle({ rules: [{ prefix: 'account:', maxFailures: Infinity, freeFailures: 0, forgivenBySuccess: false }, { prefix: 'ip:', maxFailures: 10, freeFailures: 2, forgivenBySuccess: false }], windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
       waits.push(ms);
     });
-    await throttle.admit(['account:k']);
-    throttle.recordFailure(['account:k']);
-    await throttle.admit(['account:k']);
-    throttle.recordFailure(['account:k']);
-    await throttle.admit(['account:k']);
-    throttle.recordFailure(['account:k']);
-    await throttle.admit(['account:k']);
-    for (let i = 0; i < 3; i++) throttle.recordFailure(['ip:1']);
+    for (let i = 0; i < 4; i++) await throttle.admit(['account:k']);
+    for (let i = 0; i < 3; i++) await throttle.admit(['ip:1']);
     await throttle.admit(['ip:1']);
     expect(waits).toEqual([40, 80, 100, 40]);
+  });
+
+  it('lets keys without a rule through uncounted', async () => {
+    const throttle = quick();
+    for (let i = 0; i < 10; i++) await throttle.admit(['other:x']);
+    await expect(throttle.admit(['other:x'])).resolves.toBeDefined();
   });
 });

@@ -164,10 +164,14 @@ describe('link use cases', () => {
   it('hashes a password, requires one with hasPassword, and removes it with hasPassword false', async () => {
     await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
     await expect(create.execute('ada', { url: 'https://example.com', password: 'x' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    // A 4-character password fell quickly to guesses from many addresses: at least 8, on create and update.
+    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true, password: '1234567' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
     const { link } = await create.execute('ada', { url: 'https://example.com', hasPassword: true, password: 'open sesame' });
     expect(link.passwordHash).toBe('hashed:open sesame');
     const kept = await update.execute('ada', link.id, { title: 'renamed', hasPassword: true });
     expect(kept.link.passwordHash).toBe('hashed:open sesame');
+    await expect(update.execute('ada', link.id, { hasPassword: true, password: 'short' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    await expect(update.execute('ada', link.id, { password: '1234567' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
     const removed = await update.execute('ada', link.id, { hasPassword: false });
     expect(removed.link.hasPassword).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { normalizeEmail } from '../model/email';
 import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
-import { LoginThrottle } from '../ports/login-throttle';
+import { LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
 import { PasswordHasher } from '../ports/password-hasher';
 import { UserRepository } from '../ports/user.repository';
 import { SecondFactor } from './second-factor';
@@ -16,8 +16,9 @@ export interface Credentials {
 
 /**
  * Checks an e-mail and password (and the second factor where it is on), the same way for the password
- * grant and the authorization page: failures never say whether the account exists, and repeated
- * failures for an account or an address are slowed, then refused.
+ * grant and the authorization page: failures never say whether the account exists. Each attempt is
+ * counted before its password is hashed, so parallel guesses cannot all reach the check; failures
+ * against an account slow its sign-ins down, and a run of them from one address is refused.
  */
 export class CredentialsChecker {
   /** A hash of nothing anyone knows, at the configured cost: unknown accounts take as long as known ones. */
@@ -38,25 +39,30 @@ export class CredentialsChecker {
     } catch {
       email = credentials.email.trim().toLowerCase();
     }
-    const keys = [`account:${email}`, `ip:${credentials.ip}`];
-    await this.throttle.admit(keys);
+    const attempt = await this.throttle.admit(loginThrottleKeys(email, credentials.ip));
+    try {
+      const user = await this.verify(email, credentials.password, credentials.otp);
+      attempt.succeeded();
+      return user;
+    } catch (error) {
+      // A wrong password or code stays counted (it was counted when admitted). A right password whose
+      // code is still to come is no failure, nor a success (that would forgive the wrong codes before
+      // it); nor is a fault such as an unreachable database.
+      if (!(error instanceof OAuthError)) attempt.withdraw();
+      throw error;
+    }
+  }
 
+  private async verify(email: string, password: string, otp: string | undefined): Promise<User> {
     const user = await this.users.findByEmail(email);
     const known = user?.isActive && user.passwordHash ? user.passwordHash : null;
     const hash = known ?? (await (this.dummyHash ??= this.passwords.hash(`${Math.random()}:${Date.now()}`)));
-    const matches = (await this.passwords.verify(credentials.password, hash)) && known !== null;
-    if (!user || !matches) {
-      this.throttle.recordFailure(keys);
-      throw new OAuthError('invalid_grant', 'Invalid username or password');
-    }
+    const matches = (await this.passwords.verify(password, hash)) && known !== null;
+    if (!user || !matches) throw new OAuthError('invalid_grant', 'Invalid username or password');
     if (user.isTwoFactorEnabled) {
-      if (!credentials.otp) throw new TwoFactorRequiredError();
-      if (!(await this.secondFactor.verify(user, credentials.otp))) {
-        this.throttle.recordFailure(keys);
-        throw new OAuthError('invalid_grant', 'Invalid one-time code');
-      }
+      if (!otp) throw new TwoFactorRequiredError();
+      if (!(await this.secondFactor.verify(user, otp))) throw new OAuthError('invalid_grant', 'Invalid one-time code');
     }
-    this.throttle.reset(keys);
     return user;
   }
 }

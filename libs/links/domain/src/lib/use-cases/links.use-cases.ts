@@ -1,4 +1,4 @@
-import { Clock, IdGenerator, NotFoundError, Page, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { clientAddressKey, Clock, IdGenerator, NotFoundError, Page, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { Link } from '../model/link.entity';
 import { checkSlug } from '../model/slug';
@@ -15,6 +15,8 @@ export interface LinksConfig {
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 1000;
+// Anyone may guess at a protected link from many addresses: at least 8 characters keeps the per-link cap meaningful.
+const MIN_LINK_PASSWORD = 8;
 const MAX_LINK_PASSWORD = 72;
 const SLUG_ATTEMPTS = 5;
 
@@ -43,9 +45,10 @@ function checkText(value: string | undefined, field: string, max: number): strin
   return value.trim();
 }
 
+/** Checked when a password is set; links protected by a shorter one before the minimum rose keep it. */
 function checkLinkPassword(password: string | undefined): string {
-  if (!password || password.length < 4 || password.length > MAX_LINK_PASSWORD) {
-    throw ValidationError.field('password', `password must be 4 to ${MAX_LINK_PASSWORD} characters when hasPassword is true`);
+  if (!password || password.length < MIN_LINK_PASSWORD || password.length > MAX_LINK_PASSWORD) {
+    throw ValidationError.field('password', `password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters when hasPassword is true`);
   }
   return password;
 }
@@ -222,14 +225,24 @@ export class DeleteLinkUseCase {
   }
 }
 
-/** Attempts at a link's password, counted per address and link: past a few failures, 429. */
-export abstract class PasswordAttempts {
-  abstract admit(key: string): Promise<void>;
-  abstract failed(key: string): void;
-  abstract succeeded(key: string): void;
+/** One admitted attempt at a link's password: it counts as a failure unless it is taken back as a success. */
+export interface PasswordAttempt {
+  succeeded(): void;
 }
 
-/** Checks the password of a protected link. */
+/**
+ * Attempts at link passwords, counted per key before the password is checked (so parallel guesses see
+ * each other): past a key's allowance, admit rejects with RateLimitedError.
+ */
+export abstract class PasswordAttempts {
+  abstract admit(keys: string[]): Promise<PasswordAttempt>;
+}
+
+/**
+ * Checks the password of a protected link. Guesses are counted per link and address (an IPv6 address
+ * as its /64), so one visitor's run of wrong passwords is refused, and per link across all addresses,
+ * so guessing from many addresses is capped too.
+ */
 export class CheckLinkPasswordUseCase {
   constructor(
     private readonly passwords: LinkPasswordHasher,
@@ -238,11 +251,14 @@ export class CheckLinkPasswordUseCase {
 
   async execute(target: { id: string; passwordHash: string | null }, password: string | undefined, ip: string): Promise<boolean> {
     if (!target.passwordHash) return true;
-    const key = `link:${target.id}:${ip}`;
-    await this.attempts.admit(key);
+    const attempt = await this.attempts.admit(linkPasswordKeys(target.id, ip));
     const ok = typeof password === 'string' && password.length <= 1024 && (await this.passwords.verify(password, target.passwordHash));
-    if (ok) this.attempts.succeeded(key);
-    else this.attempts.failed(key);
+    if (ok) attempt.succeeded();
     return ok;
   }
+}
+
+/** The keys a guess at a link's password counts against: the link, and the link from one address. */
+export function linkPasswordKeys(linkId: string, ip: string): string[] {
+  return [`link:${linkId}`, `link-ip:${linkId}|${clientAddressKey(ip)}`];
 }
