@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import type { Domains } from '../src/composition/contexts.composition';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
@@ -21,22 +23,45 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
 
   const add = (account: TestAccount, name: string) => t.request('POST', '/user/domain', { token: account.accessToken, body: { name } });
   const verify = (account: TestAccount, id: string) => t.request('POST', `/user/domain/${id}/verify`, { token: account.accessToken });
+  const domainNamed = async (account: TestAccount, name: string) => (await t.request('GET', `/user/domain?q=${name}`, { token: account.accessToken })).body.data.find((d: { name: string }) => d.name === name);
+  /** Publishes the TXT challenge a domain object shows. */
+  const publishChallenge = (domain: { verification: { name: string; value: string } }) => dns.txts.set(domain.verification.name, [domain.verification.value]);
+  // fetch() drops a Host header; node:http sends it as given.
+  const statusOn = (host: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(t.baseUrl + path);
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
 
-  it('adds a domain unverified with the DNS record to create, then verifies it once DNS answers', async () => {
+  it('adds a domain unverified with the DNS records to create, then verifies it once DNS has both its TXT challenge and the CNAME', async () => {
     const added = await add(ada, 'Go.Example.com.');
     expect(added.status).toBe(200);
-    expect(added.body.data).toMatchObject({ name: 'go.example.com', isVerified: false, dnsRecord: 'CNAME cname.lnk.test', createdAt: expect.any(String) });
+    expect(added.body.data).toMatchObject({
+      name: 'go.example.com',
+      isVerified: false,
+      dnsRecord: 'CNAME cname.lnk.test',
+      verification: { type: 'TXT', name: '_lnk-challenge.go.example.com', value: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      verificationLostAt: null,
+      verificationLostReason: null,
+      createdAt: expect.any(String),
+    });
 
     const missing = await verify(ada, added.body.data.id);
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('DOMAIN_NOT_VERIFIED');
-    expect(missing.body.message).toMatch(/no CNAME/i);
+    expect(missing.body.message).toBe("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge and no CNAME record go.example.com -> cname.lnk.test");
 
-    dns.cnames.set('go.example.com', 'elsewhere.test');
-    const wrong = await verify(ada, added.body.data.id);
-    expect(wrong.body.code).toBe('DOMAIN_NOT_VERIFIED');
-    expect(wrong.body.message).toContain('elsewhere.test');
+    // A CNAME alone proves nothing about who controls the name.
+    dns.cnames.set('go.example.com', 'cname.lnk.test');
+    const cnameOnly = await verify(ada, added.body.data.id);
+    expect(cnameOnly.body).toMatchObject({ code: 'DOMAIN_NOT_VERIFIED', message: "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge" });
 
+    publishChallenge(added.body.data);
     dns.cnames.set('go.example.com', 'CNAME.lnk.test.');
     const ok = await verify(ada, added.body.data.id);
     expect(ok.status).toBe(200);
@@ -44,7 +69,61 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
 
     const list = await t.request('GET', '/user/domain?q=example', { token: ada.accessToken });
     expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10 });
-    expect(list.body.data[0]).toMatchObject({ name: 'go.example.com', isVerified: true, dnsRecord: 'CNAME cname.lnk.test' });
+    expect(list.body.data[0]).toMatchObject({ name: 'go.example.com', isVerified: true, dnsRecord: 'CNAME cname.lnk.test', verification: added.body.data.verification });
+  });
+
+  it('says only which expected record is missing, never what DNS answered (no DNS lookup tool through the server)', async () => {
+    const added = await add(ada, 'probe.example.com');
+    dns.cnames.set('probe.example.com', 'db-primary.internal.corp');
+    dns.txts.set('_lnk-challenge.probe.example.com', ['internal-token-abc']);
+    const res = await verify(ada, added.body.data.id);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("DNS has no TXT record _lnk-challenge.probe.example.com with this domain's challenge and no CNAME record probe.example.com -> cname.lnk.test");
+    expect(res.text).not.toMatch(/internal|db-primary|abc/);
+    await t.request('DELETE', `/user/domain/${added.body.data.id}`, { token: ada.accessToken });
+  });
+
+  it('gives two accounts adding one name their own challenges, and verifies only the one whose TXT is published (pre-claiming a name its owner pointed here)', async () => {
+    const owners = (await add(ada, 'shared.example.com')).body.data;
+    const attackers = (await add(bob, 'shared.example.com')).body.data;
+    expect(attackers.verification.name).toBe(owners.verification.name);
+    expect(attackers.verification.value).not.toBe(owners.verification.value);
+    // The owner has pointed the name at the service and published their challenge, but has not clicked verify yet.
+    dns.cnames.set('shared.example.com', 'cname.lnk.test');
+    publishChallenge(owners);
+    const refused = await verify(bob, attackers.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'DOMAIN_NOT_VERIFIED', message: "DNS has no TXT record _lnk-challenge.shared.example.com with this domain's challenge" });
+    expect((await verify(ada, owners.id)).body.data.isVerified).toBe(true);
+    expect((await domainNamed(bob, 'shared.example.com')).isVerified).toBe(false);
+    for (const [account, id] of [[ada, owners.id], [bob, attackers.id]] as const) await t.request('DELETE', `/user/domain/${id}`, { token: account.accessToken });
+  });
+
+  it('takes the verification away when a re-check finds the records gone: the domain says why, its links answer 404 at once, and the owner can verify again (takeover of a dangling name)', async () => {
+    const added = (await add(ada, 'lost.example.com')).body.data;
+    dns.cnames.set('lost.example.com', 'cname.lnk.test');
+    publishChallenge(added);
+    expect((await verify(ada, added.id)).status).toBe(200);
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.org/lost', slug: 'lost-soon', domainId: added.id } });
+    expect(await statusOn('lost.example.com', '/lost-soon')).toBe(302); // the host is now in the redirect cache
+
+    dns.txts.delete(added.verification.name);
+    const recheck = (t.app.get('DOMAINS') as Domains).recheck;
+    expect((await recheck.execute()).lost).toBe(1);
+    const lost = await domainNamed(ada, 'lost.example.com');
+    expect(lost).toMatchObject({ isVerified: false, verifiedAt: null, verificationLostAt: expect.stringMatching(/Z$/), verificationLostReason: "DNS has no TXT record _lnk-challenge.lost.example.com with this domain's challenge" });
+    expect(await statusOn('lost.example.com', '/lost-soon')).toBe(404);
+    const onLost = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.org/', domainId: added.id } });
+    expect(onLost.body.meta.errors[0].name).toBe('domainId');
+
+    publishChallenge(added);
+    expect((await verify(ada, added.id)).body.data.isVerified).toBe(true);
+    expect(await domainNamed(ada, 'lost.example.com')).toMatchObject({ isVerified: true, verificationLostAt: null, verificationLostReason: null });
+    expect(await statusOn('lost.example.com', '/lost-soon')).toBe(302);
+    // Records in place: a re-check keeps it.
+    expect((await recheck.execute()).lost).toBe(0);
+    await t.request('DELETE', `/user/link/${link.body.data.id}`, { token: ada.accessToken });
+    await t.request('DELETE', `/user/domain/${added.id}`, { token: ada.accessToken });
   });
 
   it('stores internationalised names in punycode', async () => {

@@ -70,6 +70,7 @@ describe('short links answering, and the statistics they feed', () => {
   it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {
     const domain = await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'go.ada.test' } });
     dns.cnames.set('go.ada.test', 'cname.lnk.test');
+    dns.txts.set(domain.body.data.verification.name, [domain.body.data.verification.value]);
     await t.request('POST', `/user/domain/${domain.body.data.id}/verify`, { token: ada.accessToken });
     await link(ada, { url: 'https://example.com/custom', slug: 'promo', domainId: domain.body.data.id });
     await link(bob, { url: 'https://example.com/default', slug: 'promo' });

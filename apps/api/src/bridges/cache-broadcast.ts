@@ -1,9 +1,11 @@
 import { LinkChanges } from '@lnk/links/domain';
 import { RevocationListener } from '@lnk/identity/domain';
+import { DomainVerificationListener } from '@lnk/domains/domain';
 import { RedisBus } from '@lnk/shared/redis';
 
 const LINK_CHANGED = 'lnk:link-changed';
 const TOKENS_REVOKED = 'lnk:tokens-revoked';
+const DOMAIN_CHANGED = 'lnk:domain-verification-changed';
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
 export class BroadcastLinkChanges extends LinkChanges {
@@ -35,11 +37,30 @@ export class BroadcastRevocations extends RevocationListener {
   }
 }
 
+/** A domain verified or unverified (a re-check found its records gone): every instance forgets its host. */
+export class BroadcastDomainChanges extends DomainVerificationListener {
+  constructor(
+    private readonly local: DomainVerificationListener,
+    private readonly bus: RedisBus,
+  ) {
+    super();
+  }
+
+  verificationChanged(name: string): void {
+    this.local.verificationChanged(name);
+    this.bus.publish(DOMAIN_CHANGED, { name });
+  }
+}
+
 /** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener): Promise<void> {
+export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, domains: DomainVerificationListener): Promise<void> {
   await bus.subscribe(LINK_CHANGED, (message) => {
     const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
     if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);
   });
   await bus.subscribe(TOKENS_REVOKED, () => tokens.tokensRevoked());
+  await bus.subscribe(DOMAIN_CHANGED, (message) => {
+    const { name } = (message ?? {}) as { name?: unknown };
+    if (typeof name === 'string') domains.verificationChanged(name);
+  });
 }

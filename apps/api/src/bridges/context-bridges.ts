@@ -1,6 +1,6 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
-import { DomainRepository, DomainUsage } from '@lnk/domains/domain';
-import { LinkRepository, PasswordAttempt, PasswordAttempts } from '@lnk/links/domain';
+import { DomainRepository, DomainUsage, DomainVerificationListener } from '@lnk/domains/domain';
+import { LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
 import { LinkClickTotals } from '@lnk/analytics/domain';
 
@@ -23,6 +23,17 @@ export class DomainsForLinks extends LinkDomains {
   async namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>> {
     const found = await Promise.all(domainIds.map((id) => this.domains.findOfOwner(ownerId, id)));
     return new Map(found.filter((d) => d !== null).map((d) => [d.id, d.name]));
+  }
+}
+
+/** A domain verified or no longer verified: the redirect cache forgets which domain its host names. */
+export class RedirectsOfDomains extends DomainVerificationListener {
+  constructor(private readonly redirects: ResolveRedirectUseCase) {
+    super();
+  }
+
+  verificationChanged(name: string): void {
+    this.redirects.forgetHost(name);
   }
 }
 

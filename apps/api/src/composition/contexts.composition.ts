@@ -19,21 +19,22 @@ import {
 } from '@lnk/links/domain';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { BcryptLinkPasswordHasher, CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
-import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
+import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
-import { NodeDnsResolver } from '@lnk/domains/adapter-dns';
+import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
-import { BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
+import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
+import { DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
 import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
+
 /**
  * Guesses at a link's password: a run of wrong ones from one address (an IPv6 /64) is refused for the
  * window, and so are all guesses at a link that many addresses together got wrong 100 times in it.
@@ -47,7 +48,6 @@ const LINK_PASSWORD_THROTTLE: LoginThrottleOptions = {
   delayStepMs: 100,
   maxDelayMs: 1000,
 };
-
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
@@ -65,6 +65,9 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   // With several instances, cache invalidations travel through Redis; alone, they stay in process.
   const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
   const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
+  // A domain verified or unverified: every instance's redirect cache forgets its host at once.
+  const redirectHosts = new RedirectsOfDomains(resolveRedirect);
+  const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
 
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig),
@@ -81,10 +84,12 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     deleteTag: new DeleteTagUseCase(tagRepository),
   };
 
+  const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
   const domains = {
-    add: new AddDomainUseCase(domainRepository, quota, ids, clock, { ownHosts: config.ownHosts }),
+    add: new AddDomainUseCase(domainRepository, quota, ids, new CryptoChallengeGenerator(), clock, { ownHosts: config.ownHosts }),
     list: new ListDomainsUseCase(domainRepository),
-    verify: new VerifyDomainUseCase(domainRepository, new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 }), clock, { target: config.dnsTarget }),
+    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget }),
+    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget, batchSize: 20 }),
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository)),
   };
 

@@ -9,6 +9,8 @@ import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts } from './contexts.composition';
 import { ClickFlusher } from './click-flusher';
 import { listenToOtherInstances } from '../bridges/cache-broadcast';
+import { RedirectsOfDomains } from '../bridges/context-bridges';
+import { DomainRechecker } from './domain-rechecker';
 import { AppMetrics } from '../metrics/app-metrics';
 
 export const CONTEXTS = 'CONTEXTS';
@@ -23,7 +25,7 @@ const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics);
-    if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate);
+    if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate, new RedirectsOfDomains(composed.links.resolveRedirect));
     return composed;
   },
 };
@@ -40,6 +42,7 @@ const contexts: Provider = {
     { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
     { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
     ClickFlusher,
+    DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],

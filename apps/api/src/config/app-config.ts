@@ -31,6 +31,8 @@ export interface AppConfig {
   dnsTarget: string;
   /** DNS servers asked when verifying domains (host:port); empty means the system's. */
   dnsServers: string[];
+  /** Seconds between DNS re-checks of verified domains; 0: never re-checked. */
+  domainRecheckSeconds: number;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
@@ -92,6 +94,7 @@ export const CONFIG_VARIABLES = {
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms' },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open' },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
+  DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off' },
 } as const;
 
 export function loadConfig(env: Env): AppConfig {
@@ -163,6 +166,7 @@ export function loadConfig(env: Env): AppConfig {
   const dnsTarget = (optional('DNS_TARGET') ?? shortHost).toLowerCase().replace(/\.$/, '');
   if (!/^[a-z0-9.-]+$/.test(dnsTarget)) problems.push('DNS_TARGET must be a host name');
   const dnsServers = (optional('DNS_SERVERS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const domainRecheckSeconds = integer('DOMAIN_RECHECK_INTERVAL', 0, 7 * 86_400);
   for (const server of dnsServers) {
     if (!/^[0-9a-zA-Z.:[\]-]+:\d{1,5}$/.test(server) && !/^[0-9a-zA-Z.-]+$/.test(server)) problems.push(`DNS_SERVERS entry "${server}" must be host or host:port`);
   }
@@ -206,6 +210,7 @@ export function loadConfig(env: Env): AppConfig {
     shortBaseUrl,
     dnsTarget,
     dnsServers,
+    domainRecheckSeconds,
     ownHosts,
     redisUrl,
   };

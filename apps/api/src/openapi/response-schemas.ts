@@ -75,7 +75,20 @@ export const DATA_SCHEMAS: Record<string, SchemaObject> = {
   Link: object({ ...LINK_FIELDS, tags: list(object({ id, name: string })) }),
   LinkListItem: object(LINK_FIELDS),
   Tag: object({ id, name: string, isFavorite: boolean, createdAt: dateTime, linkCount: integer }),
-  Domain: object({ id, name: string, isVerified: boolean, createdAt: dateTime, dnsRecord: string, verifiedAt: nullable(dateTime) }),
+  Domain: object({
+    id,
+    name: string,
+    isVerified: boolean,
+    createdAt: dateTime,
+    dnsRecord: { ...string, description: 'the CNAME that routes the name to the service' },
+    verification: {
+      ...object({ type: { type: 'string', enum: ['TXT'] }, name: { ...string, description: '_lnk-challenge.<name>' }, value: { ...string, description: "this account's challenge for the name" } }),
+      description: 'the TXT record that proves control of the name: verification needs it and the CNAME; both are re-checked while verified',
+    },
+    verifiedAt: nullable(dateTime),
+    verificationLostAt: { ...nullable(dateTime), description: 'when a re-check found a record gone and took the verification away; null again once verified' },
+    verificationLostReason: { ...nullable(string), description: 'which expected record the re-check did not find' },
+  }),
   StatsRecord: object({
     id: string,
     date: dateTime,

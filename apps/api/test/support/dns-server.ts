@@ -2,9 +2,10 @@ import dns2 from 'dns2';
 
 const { Packet } = dns2;
 
-/** A real DNS server on a loopback UDP port that answers CNAME questions from a table a test fills. */
-export async function startDnsServer(): Promise<{ address: string; cnames: Map<string, string>; close(): Promise<void> }> {
+/** A real DNS server on a loopback UDP port that answers CNAME and TXT questions from tables a test fills. */
+export async function startDnsServer(): Promise<{ address: string; cnames: Map<string, string>; txts: Map<string, string[]>; close(): Promise<void> }> {
   const cnames = new Map<string, string>();
+  const txts = new Map<string, string[]>();
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
@@ -14,10 +15,15 @@ export async function startDnsServer(): Promise<{ address: string; cnames: Map<s
       if (target && (question.type === Packet.TYPE.CNAME || question.type === Packet.TYPE.A)) {
         response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: target } as unknown as (typeof response.answers)[number]);
       }
+      if (question.type === Packet.TYPE.TXT) {
+        for (const data of txts.get(question.name.toLowerCase()) ?? []) {
+          response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as unknown as (typeof response.answers)[number]);
+        }
+      }
       send(response);
     },
   });
   await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
   const { udp } = server.addresses() as { udp: { port: number } };
-  return { address: `127.0.0.1:${udp.port}`, cnames, close: async () => void (await server.close()) };
+  return { address: `127.0.0.1:${udp.port}`, cnames, txts, close: async () => void (await server.close()) };
 }

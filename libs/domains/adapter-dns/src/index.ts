@@ -1,1 +1,2 @@
+export * from './lib/crypto-challenge.generator';
 export * from './lib/node-dns.resolver';

@@ -29,7 +29,11 @@ export class DomainsController {
       isVerified: domain.isVerified,
       createdAt: domain.createdAt.toISOString(),
       dnsRecord: dnsRecordFor(this.config.dnsTarget),
+      // Proof that this account controls the name: the value is this account's own, published in DNS.
+      verification: { type: 'TXT', name: domain.challengeName, value: domain.challenge },
       verifiedAt: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
+      verificationLostAt: domain.verificationLostAt ? domain.verificationLostAt.toISOString() : null,
+      verificationLostReason: domain.verificationLostReason,
     };
   }
 
@@ -41,7 +45,8 @@ export class DomainsController {
 
   @Post()
   async add(@CurrentPrincipal() principal: Principal, @Body() body: AddDomainDto) {
-    return ok(this.present(await this.domains.add.execute(principal.userId, body.name)), `Domain added: create the DNS record ${dnsRecordFor(this.config.dnsTarget)}, then verify`);
+    const domain = await this.domains.add.execute(principal.userId, body.name);
+    return ok(this.present(domain), `Domain added: create the DNS records ${dnsRecordFor(this.config.dnsTarget)} and TXT ${domain.challengeName}, then verify`);
   }
 
   @Post(':id/verify')

@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import { NodeDnsResolver } from './node-dns.resolver';
+import { CryptoChallengeGenerator } from './crypto-challenge.generator';
 
 const { Packet } = dns2;
 
@@ -17,6 +18,11 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
         const [question] = request.questions;
         if (question.name === 'go.example.com') {
           response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: 'cname.lnk.test' } as unknown as (typeof response.answers)[number]);
+        }
+        if (question.name === '_lnk-challenge.go.example.com' && question.type === Packet.TYPE.TXT) {
+          for (const data of [['v=spf1 -all'], ['abc', 'def']]) {
+            response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as unknown as (typeof response.answers)[number]);
+          }
         }
         send(response);
       },
@@ -34,6 +40,12 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
 
   it('tells a name without a record apart', async () => {
     await expect(new NodeDnsResolver({ servers: [address] }).cnameOf('none.example.com')).resolves.toEqual({ kind: 'none' });
+    await expect(new NodeDnsResolver({ servers: [address] }).txtOf('_lnk-challenge.none.example.com')).resolves.toEqual({ kind: 'none' });
+  });
+
+  it('reads TXT records, joining the strings of each record', async () => {
+    const answer = await new NodeDnsResolver({ servers: [address] }).txtOf('_lnk-challenge.go.example.com');
+    expect(answer.kind === 'txt' && [...answer.records].sort()).toEqual(['abcdef', 'v=spf1 -all']);
   });
 
   it('gives up on a server that never answers', async () => {
@@ -45,5 +57,14 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
     } finally {
       silent.close();
     }
+  });
+});
+
+describe('CryptoChallengeGenerator', () => {
+  it('makes challenges of 128 random bits that never repeat', () => {
+    const generator = new CryptoChallengeGenerator();
+    const values = new Set(Array.from({ length: 100 }, () => generator.next()));
+    expect(values.size).toBe(100);
+    for (const value of values) expect(value).toMatch(/^[0-9a-f]{32}$/);
   });
 });

@@ -1,5 +1,14 @@
 import { promises as dns } from 'node:dns';
-import { DnsAnswer, DnsResolver } from '@lnk/domains/domain';
+import { DnsAnswer, DnsResolver, TxtAnswer } from '@lnk/domains/domain';
+
+type Failure = { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
+
+function failureOf(error: unknown): Failure {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENODATA' || code === 'ENOTFOUND') return { kind: 'none' };
+  if (code === 'ETIMEOUT') return { kind: 'timeout' };
+  return { kind: 'error', message: code ?? (error as Error).message };
+}
 
 /** Asks DNS through Node's resolver: the configured servers (host:port) or the system's. */
 export class NodeDnsResolver extends DnsResolver {
@@ -15,10 +24,16 @@ export class NodeDnsResolver extends DnsResolver {
     try {
       return { kind: 'cname', targets: await this.resolver.resolveCname(name) };
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ENODATA' || code === 'ENOTFOUND') return { kind: 'none' };
-      if (code === 'ETIMEOUT') return { kind: 'timeout' };
-      return { kind: 'error', message: code ?? (error as Error).message };
+      return failureOf(error);
+    }
+  }
+
+  async txtOf(name: string): Promise<TxtAnswer> {
+    try {
+      // A TXT record may be split into several strings of at most 255 bytes: they form one value.
+      return { kind: 'txt', records: (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join('')) };
+    } catch (error) {
+      return failureOf(error);
     }
   }
 }

@@ -7,7 +7,20 @@ import { domainsPersistence, TypeormDomainRepository } from './typeorm-domain.re
 
 const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
-const domain = (ownerId: string, name: string) => new Domain({ id: ids.next(), ownerId, name, isVerified: false, verifiedAt: null, createdAt: now, updatedAt: now });
+const domain = (ownerId: string, name: string) =>
+  new Domain({
+    id: ids.next(),
+    ownerId,
+    name,
+    challenge: `challenge-${ids.next()}`,
+    isVerified: false,
+    verifiedAt: null,
+    verificationLostAt: null,
+    verificationLostReason: null,
+    checkedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
 
 describe('TypeormDomainRepository', () => {
   let database: TestDatabase;
@@ -57,5 +70,32 @@ describe('TypeormDomainRepository', () => {
     const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => repo.insertWithinQuota(domain(owner, `d${i}.example.com`), 1)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof QuotaExceededError)).toBe(true);
+  });
+
+  it('lists verified domains for the re-check least recently checked first, and saves a lost verification once', async () => {
+    const later = new Date(now.getTime() + 60_000);
+    const [fresh, stale] = [domain(ids.next(), 'fresh.recheck.example'), domain(ids.next(), 'stale.recheck.example')];
+    for (const d of [fresh, stale]) {
+      await repo.insertWithinQuota(d, 5);
+      d.markVerified(now);
+      await repo.markVerified(d);
+    }
+    fresh.markChecked(later);
+    await repo.markChecked(fresh);
+    const due = (await repo.listVerifiedCheckedBefore(later, 100)).map((d) => d.id);
+    expect(due).toContain(stale.id);
+    expect(due).not.toContain(fresh.id);
+
+    stale.loseVerification('DNS has no CNAME record stale.recheck.example -> cname.lnk.test', later);
+    expect(await repo.loseVerification(stale)).toBe(true);
+    expect(await repo.loseVerification(stale)).toBe(false);
+    const stored = (await repo.findOfOwner(stale.ownerId, stale.id))?.toProps();
+    expect(stored).toMatchObject({ isVerified: false, verifiedAt: null, verificationLostAt: later, verificationLostReason: expect.stringContaining('no CNAME'), challenge: stale.challenge });
+    expect(await repo.findVerifiedByName('stale.recheck.example')).toBeNull();
+
+    // Verified again: the loss is forgotten.
+    stale.markVerified(later);
+    await repo.markVerified(stale);
+    expect((await repo.findOfOwner(stale.ownerId, stale.id))?.toProps()).toMatchObject({ isVerified: true, verificationLostAt: null, verificationLostReason: null, checkedAt: later });
   });
 });

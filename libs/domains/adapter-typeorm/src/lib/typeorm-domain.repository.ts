@@ -3,16 +3,23 @@ import { Domain, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { containsPattern, inTransaction, isUniqueViolation, lockKey, PersistenceModule, sql } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
+import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 
 type Row = Record<string, unknown>;
+
+const dateOrNull = (value: unknown) => (value ? new Date(value as string) : null);
 
 const toDomain = (r: Row) =>
   new Domain({
     id: r['id'] as string,
     ownerId: r['owner_id'] as string,
     name: r['name'] as string,
+    challenge: r['challenge'] as string,
     isVerified: r['is_verified'] as boolean,
-    verifiedAt: r['verified_at'] ? new Date(r['verified_at'] as string) : null,
+    verifiedAt: dateOrNull(r['verified_at']),
+    verificationLostAt: dateOrNull(r['verification_lost_at']),
+    verificationLostReason: (r['verification_lost_reason'] as string | null) ?? null,
+    checkedAt: dateOrNull(r['checked_at']),
     createdAt: new Date(r['created_at'] as string),
     updatedAt: new Date(r['updated_at'] as string),
   });
@@ -25,7 +32,7 @@ export const CustomDomainSchema = new EntitySchema<{ id: string }>({
 
 export const domainsPersistence: PersistenceModule = {
   entities: [CustomDomainSchema],
-  migrations: [DomainsCustomDomains1763800200000],
+  migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000],
 };
 
 export class TypeormDomainRepository extends DomainRepository {
@@ -47,8 +54,8 @@ export class TypeormDomainRepository extends DomainRepository {
         if (used >= limit) throw new QuotaExceededError('domains', used, limit);
         await sql(
           this.dataSource,
-          'INSERT INTO custom_domains (id, owner_id, name, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [p.id, p.ownerId, p.name, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
+          'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
         );
       });
     } catch (error) {
@@ -94,11 +101,38 @@ export class TypeormDomainRepository extends DomainRepository {
   async markVerified(domain: Domain): Promise<void> {
     const p = domain.toProps();
     try {
-      await sql(this.dataSource, 'UPDATE custom_domains SET is_verified = true, verified_at = $2, updated_at = $2 WHERE id = $1', [p.id, p.verifiedAt]);
+      await sql(
+        this.dataSource,
+        'UPDATE custom_domains SET is_verified = true, verified_at = $2, verification_lost_at = NULL, verification_lost_reason = NULL, checked_at = $2, updated_at = $2 WHERE id = $1',
+        [p.id, p.verifiedAt],
+      );
     } catch (error) {
       if (isUniqueViolation(error, 'custom_domains_verified_name_key')) throw ValidationError.field('name', 'another account has verified this domain');
       throw error;
     }
+  }
+
+  async listVerifiedCheckedBefore(before: Date, limit: number): Promise<Domain[]> {
+    const { rows } = await sql(
+      this.dataSource,
+      `SELECT * FROM custom_domains WHERE is_verified AND (checked_at IS NULL OR checked_at < $1) ORDER BY checked_at ASC NULLS FIRST, id LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [before],
+    );
+    return rows.map(toDomain);
+  }
+
+  async loseVerification(domain: Domain): Promise<boolean> {
+    const p = domain.toProps();
+    const result = await sql(
+      this.dataSource,
+      'UPDATE custom_domains SET is_verified = false, verified_at = NULL, verification_lost_at = $2, verification_lost_reason = $3, checked_at = $2, updated_at = $2 WHERE id = $1 AND is_verified',
+      [p.id, p.verificationLostAt, p.verificationLostReason],
+    );
+    return result.affected > 0;
+  }
+
+  async markChecked(domain: Domain): Promise<void> {
+    await sql(this.dataSource, 'UPDATE custom_domains SET checked_at = $2 WHERE id = $1', [domain.id, domain.checkedAt]);
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

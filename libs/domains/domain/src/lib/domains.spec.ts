@@ -1,27 +1,36 @@
 import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { Domain, DomainNotVerifiedError } from './model/domain.entity';
+import { Domain, DomainNotVerifiedError, DomainProps } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
-import { DnsAnswer, DnsResolver, DomainRepository, DomainUsage } from './ports/domain.ports';
-import { AddDomainUseCase, DeleteDomainUseCase, VerifyDomainUseCase } from './use-cases/domains.use-cases';
+import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainRepository, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
+import { AddDomainUseCase, DeleteDomainUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from './use-cases/domains.use-cases';
 
+/** Stores copies: what a use case changes is saved only through the repository. */
 class MemoryDomains extends DomainRepository {
-  readonly rows: Domain[] = [];
+  readonly rows: DomainProps[] = [];
+  private find(match: (d: DomainProps) => boolean) {
+    const row = this.rows.find(match);
+    return row ? new Domain({ ...row }) : null;
+  }
+  private update(id: string, change: (row: DomainProps) => Partial<DomainProps>) {
+    const row = this.rows.find((d) => d.id === id);
+    if (row) Object.assign(row, change(row));
+  }
   async insertWithinQuota(domain: Domain, limit: number) {
     const used = this.rows.filter((d) => d.ownerId === domain.ownerId).length;
     if (used >= limit) throw new QuotaExceededError('domains', used, limit);
-    this.rows.push(domain);
+    this.rows.push(domain.toProps());
   }
   async findOfOwner(ownerId: string, id: string) {
-    return this.rows.find((d) => d.ownerId === ownerId && d.id === id) ?? null;
+    return this.find((d) => d.ownerId === ownerId && d.id === id);
   }
   async findVerifiedOfOwner(ownerId: string, id: string) {
-    return this.rows.find((d) => d.ownerId === ownerId && d.id === id && d.isVerified) ?? null;
+    return this.find((d) => d.ownerId === ownerId && d.id === id && d.isVerified);
   }
   async findVerifiedByName(name: string) {
-    return this.rows.find((d) => d.name === name && d.isVerified) ?? null;
+    return this.find((d) => d.name === name && d.isVerified);
   }
   async listOfOwner(ownerId: string, _q: string | undefined, page: PageRequest): Promise<Page<Domain>> {
-    const mine = this.rows.filter((d) => d.ownerId === ownerId);
+    const mine = this.rows.filter((d) => d.ownerId === ownerId).map((d) => new Domain({ ...d }));
     return pageOf(mine.slice(page.start, page.start + page.limit), mine.length, page);
   }
   async hasOfOwner(ownerId: string, name: string) {
@@ -30,8 +39,25 @@ class MemoryDomains extends DomainRepository {
   async isVerifiedByAnother(name: string, ownerId: string) {
     return this.rows.some((d) => d.name === name && d.isVerified && d.ownerId !== ownerId);
   }
-  async markVerified(): Promise<void> {
-    // The in-memory domain object is already the stored one.
+  async markVerified(domain: Domain): Promise<void> {
+    if (this.rows.some((d) => d.name === domain.name && d.isVerified && d.id !== domain.id)) throw ValidationError.field('name', 'another account has verified this domain');
+    this.update(domain.id, () => domain.toProps());
+  }
+  async listVerifiedCheckedBefore(before: Date, limit: number) {
+    return this.rows
+      .filter((d) => d.isVerified && (d.checkedAt === null || d.checkedAt < before))
+      .sort((a, b) => (a.checkedAt?.getTime() ?? 0) - (b.checkedAt?.getTime() ?? 0))
+      .slice(0, limit)
+      .map((d) => new Domain({ ...d }));
+  }
+  async loseVerification(domain: Domain) {
+    const row = this.rows.find((d) => d.id === domain.id && d.isVerified);
+    if (!row) return false;
+    Object.assign(row, domain.toProps());
+    return true;
+  }
+  async markChecked(domain: Domain) {
+    this.update(domain.id, () => ({ checkedAt: domain.checkedAt }));
   }
   async deleteOfOwner(ownerId: string, id: string) {
     const i = this.rows.findIndex((d) => d.ownerId === ownerId && d.id === id);
@@ -47,16 +73,44 @@ class MemoryDomains extends DomainRepository {
   }
 }
 
-class Answers extends DnsResolver {
-  answer: DnsAnswer = { kind: 'none' };
-  async cnameOf() {
-    return this.answer;
+/** A zone the test writes: CNAMEs and TXT records by name; a name may instead time out or fail. */
+class Zone extends DnsResolver {
+  readonly cnames = new Map<string, string>();
+  readonly txts = new Map<string, string[]>();
+  failure: { kind: 'timeout' } | { kind: 'error'; message: string } | null = null;
+  readonly asked: string[] = [];
+  async cnameOf(name: string): Promise<DnsAnswer> {
+    this.asked.push(`CNAME ${name}`);
+    if (this.failure) return this.failure;
+    const target = this.cnames.get(name);
+    return target ? { kind: 'cname', targets: [target] } : { kind: 'none' };
+  }
+  async txtOf(name: string): Promise<TxtAnswer> {
+    this.asked.push(`TXT ${name}`);
+    if (this.failure) return this.failure;
+    const records = this.txts.get(name);
+    return records ? { kind: 'txt', records } : { kind: 'none' };
+  }
+  /** Publishes everything a domain needs. */
+  publish(domain: Domain, target = 'cname.lnk.test') {
+    this.txts.set(domain.challengeName, [domain.challenge]);
+    this.cnames.set(domain.name, target);
+  }
+}
+
+class Changes extends DomainVerificationListener {
+  readonly names: string[] = [];
+  verificationChanged(name: string) {
+    this.names.push(name);
   }
 }
 
 let n = 0;
 const ids: IdGenerator = { next: () => (n++).toString(16).padStart(24, '0') };
-const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+let m = 0;
+const challenges: ChallengeGenerator = { next: () => `challenge-${m++}` };
+let time = new Date('2026-02-03T04:05:06.007Z').getTime();
+const clock: Clock = { now: () => new Date(time) };
 const quota: QuotaPolicy = { limitFor: async () => 2 };
 const own = ['s.lnk.test', 'cname.lnk.test'];
 
@@ -88,50 +142,146 @@ describe('domain names', () => {
 
 describe('domain use cases', () => {
   let repo: MemoryDomains;
-  let dns: Answers;
+  let dns: Zone;
+  let changes: Changes;
   let add: AddDomainUseCase;
   let verify: VerifyDomainUseCase;
+  let recheck: RecheckDomainsUseCase;
 
   beforeEach(() => {
     repo = new MemoryDomains();
-    dns = new Answers();
-    add = new AddDomainUseCase(repo, quota, ids, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, { target: 'cname.lnk.test' });
+    dns = new Zone();
+    changes = new Changes();
+    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
+    verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target: 'cname.lnk.test' });
+    recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target: 'cname.lnk.test', batchSize: 2 });
   });
+  const stored = (id: string) => repo.rows.find((d) => d.id === id);
 
-  it('adds unverified, refuses the same name twice and a name another account verified, and stops at the quota', async () => {
+  it('adds unverified with a challenge of its own, refuses the same name twice and a name another account verified, and stops at the quota', async () => {
     const d = await add.execute('ada', 'go.example.com');
-    expect(d).toMatchObject({ name: 'go.example.com', isVerified: false, verifiedAt: null });
+    expect(d).toMatchObject({ name: 'go.example.com', isVerified: false, verifiedAt: null, challengeName: '_lnk-challenge.go.example.com', challenge: expect.any(String) });
     await expect(add.execute('ada', 'GO.example.com')).rejects.toMatchObject({ errors: [{ name: 'name' }] });
-    dns.answer = { kind: 'cname', targets: ['cname.lnk.test'] };
+    dns.publish(d);
     await verify.execute('ada', d.id);
     await expect(add.execute('bob', 'go.example.com')).rejects.toMatchObject({ errors: [{ name: 'name', error: expect.stringContaining('another account') }] });
     await add.execute('ada', 'two.example.com');
     await expect(add.execute('ada', 'three.example.com')).rejects.toBeInstanceOf(QuotaExceededError);
   });
 
-  it.each<[DnsAnswer, RegExp]>([
-    [{ kind: 'none' }, /no CNAME record for go\.example\.com/],
-    [{ kind: 'cname', targets: ['other.test.'] }, /CNAME to other\.test, expected cname\.lnk\.test/],
-    [{ kind: 'timeout' }, /timed out/],
-    [{ kind: 'error', message: 'ESERVFAIL' }, /failed: ESERVFAIL/],
-  ])('refuses verification when DNS answers %j, saying what it answered', async (answer, message) => {
-    const d = await add.execute('ada', 'go.example.com');
-    dns.answer = answer;
-    const error = await verify.execute('ada', d.id).catch((e) => e);
-    expect(error).toBeInstanceOf(DomainNotVerifiedError);
-    expect(error.message).toMatch(message);
-    expect(d.isVerified).toBe(false);
+  it('gives two accounts adding one name different challenges, and verifies only the one whose challenge is published (pre-claiming a name someone pointed here)', async () => {
+    const victims = await add.execute('ada', 'go.example.com');
+    const attackers = await add.execute('mallory', 'go.example.com');
+    expect(attackers.challenge).not.toBe(victims.challenge);
+    // The owner has pointed the name at the service and published their challenge, but not yet clicked verify.
+    dns.publish(victims);
+    const refused = await verify.execute('mallory', attackers.id).catch((e) => e);
+    expect(refused).toBeInstanceOf(DomainNotVerifiedError);
+    expect(refused.message).toBe("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge");
+    expect(stored(attackers.id)?.isVerified).toBe(false);
+    await expect(verify.execute('ada', victims.id)).resolves.toMatchObject({ isVerified: true });
+    expect(changes.names).toEqual(['go.example.com']);
   });
 
-  it('verifies on a CNAME to the target whatever its case and trailing dot, once', async () => {
+  it('refuses a CNAME alone: the TXT challenge proves control of the name', async () => {
     const d = await add.execute('ada', 'go.example.com');
-    dns.answer = { kind: 'cname', targets: ['CNAME.LNK.TEST.'] };
+    dns.cnames.set('go.example.com', 'cname.lnk.test');
+    await expect(verify.execute('ada', d.id)).rejects.toThrow("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge");
+    expect(stored(d.id)?.isVerified).toBe(false);
+  });
+
+  it.each<[string, (zone: Zone, d: Domain) => void, string]>([
+    ['nothing', () => undefined, "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge and no CNAME record go.example.com -> cname.lnk.test"],
+    ['the TXT only', (zone, d) => zone.txts.set(d.challengeName, [d.challenge]), 'DNS has no CNAME record go.example.com -> cname.lnk.test'],
+    ['a CNAME elsewhere', (zone, d) => zone.publish(d, 'internal-host.corp.example'), 'DNS has no CNAME record go.example.com -> cname.lnk.test'],
+    ['another TXT value', (zone, d) => (zone.publish(d), zone.txts.set(d.challengeName, ['secret-internal-value'])), "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge"],
+    ['a time-out', (zone) => (zone.failure = { kind: 'timeout' }), 'The DNS lookup for go.example.com did not complete; try again shortly'],
+    ['a resolver error', (zone) => (zone.failure = { kind: 'error', message: 'ESERVFAIL' }), 'The DNS lookup for go.example.com did not complete; try again shortly'],
+  ])('with %s in DNS, refuses verification naming only the expected record (no DNS lookup tool through the server)', async (_, arrange, message) => {
+    const d = await add.execute('ada', 'go.example.com');
+    arrange(dns, d);
+    const error = await verify.execute('ada', d.id).catch((e) => e);
+    expect(error).toBeInstanceOf(DomainNotVerifiedError);
+    expect(error.message).toBe(message);
+    expect(error.message).not.toMatch(/internal|secret|SERVFAIL/);
+    expect(stored(d.id)?.isVerified).toBe(false);
+  });
+
+  it('verifies with the TXT challenge and a CNAME to the target whatever its case and trailing dot, once', async () => {
+    const d = await add.execute('ada', 'go.example.com');
+    dns.publish(d, 'CNAME.LNK.TEST.');
+    dns.txts.set(d.challengeName, ['v=spf1 -all', ` ${d.challenge} `]);
     const verified = await verify.execute('ada', d.id);
     expect(verified).toMatchObject({ isVerified: true, verifiedAt: clock.now() });
-    dns.answer = { kind: 'none' };
-    await expect(verify.execute('ada', d.id)).resolves.toBe(verified);
+    expect(stored(d.id)).toMatchObject({ isVerified: true, verifiedAt: clock.now() });
+    dns.cnames.clear();
+    await expect(verify.execute('ada', d.id)).resolves.toMatchObject({ isVerified: true });
     await expect(verify.execute('bob', d.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('re-checks verified domains in batches: records gone takes the verification away and says why and when (takeover of a dangling name)', async () => {
+    const kept = await add.execute('ada', 'kept.example.com');
+    const gone = await add.execute('ada', 'gone.example.com');
+    const third = await add.execute('bob', 'third.example.com');
+    for (const d of [kept, gone, third]) {
+      dns.publish(d);
+      await verify.execute(d.ownerId, d.id);
+    }
+    changes.names.length = 0;
+    time += 60_000;
+    dns.cnames.delete('gone.example.com');
+    dns.txts.delete(third.challengeName);
+
+    expect(await recheck.execute()).toEqual({ checked: 3, lost: 2 });
+    expect(stored(kept.id)).toMatchObject({ isVerified: true, verificationLostAt: null, checkedAt: clock.now() });
+    expect(stored(gone.id)).toMatchObject({ isVerified: false, verifiedAt: null, verificationLostAt: clock.now(), verificationLostReason: 'DNS has no CNAME record gone.example.com -> cname.lnk.test' });
+    expect(stored(third.id)).toMatchObject({ isVerified: false, verificationLostReason: "DNS has no TXT record _lnk-challenge.third.example.com with this domain's challenge" });
+    expect(changes.names.sort()).toEqual(['gone.example.com', 'third.example.com']);
+    expect(await repo.findVerifiedByName('gone.example.com')).toBeNull();
+
+    // Nothing is due again until it is older than asked.
+    time += 1000;
+    expect(await recheck.execute({ minAgeMs: 60_000 })).toEqual({ checked: 0, lost: 0 });
+  });
+
+  it('keeps a domain verified when the re-check gets no sure answer (a time-out is not a missing record)', async () => {
+    const d = await add.execute('ada', 'go.example.com');
+    dns.publish(d);
+    await verify.execute('ada', d.id);
+    time += 60_000;
+    dns.failure = { kind: 'timeout' };
+    expect(await recheck.execute()).toEqual({ checked: 1, lost: 0 });
+    expect(stored(d.id)).toMatchObject({ isVerified: true, checkedAt: clock.now() });
+    dns.failure = { kind: 'error', message: 'ESERVFAIL' };
+    time += 60_000;
+    expect(await recheck.execute()).toEqual({ checked: 1, lost: 0 });
+    expect(stored(d.id)?.isVerified).toBe(true);
+  });
+
+  it('lets the owner verify again once the records are back, and then another account whose challenge is published', async () => {
+    const d = await add.execute('ada', 'go.example.com');
+    dns.publish(d);
+    await verify.execute('ada', d.id);
+    dns.cnames.clear();
+    time += 60_000;
+    await recheck.execute();
+    await expect(verify.execute('ada', d.id)).rejects.toBeInstanceOf(DomainNotVerifiedError);
+    dns.publish(d);
+    const again = await verify.execute('ada', d.id);
+    expect(stored(again.id)).toMatchObject({ isVerified: true, verificationLostAt: null, verificationLostReason: null });
+
+    // The zone changes hands: the new holder publishes their own challenge.
+    const bobs = await add.execute('bob', 'other.example.com');
+    const newHolder = await add.execute('carol', 'moved.example.com');
+    const old = await add.execute('dave', 'moved.example.com');
+    dns.publish(old);
+    await verify.execute('dave', old.id);
+    dns.publish(newHolder);
+    time += 60_000;
+    await recheck.execute();
+    expect(stored(old.id)?.isVerified).toBe(false);
+    await expect(verify.execute('carol', newHolder.id)).resolves.toMatchObject({ isVerified: true });
+    expect(stored(bobs.id)?.isVerified).toBe(false);
   });
 
   it('refuses deleting a domain links use, and deletes it once they are gone', async () => {

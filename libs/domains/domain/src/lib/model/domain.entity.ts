@@ -4,11 +4,22 @@ export interface DomainProps {
   id: string;
   ownerId: string;
   name: string;
+  /** The random value this (account, domain) must publish in TXT `_lnk-challenge.<name>`; not a secret. */
+  challenge: string;
   isVerified: boolean;
   verifiedAt: Date | null;
+  /** When a re-check found the records gone and took the verification away; null while verified or never lost. */
+  verificationLostAt: Date | null;
+  /** Which expected record the re-check did not find. */
+  verificationLostReason: string | null;
+  /** Last DNS re-check of a verified domain (or its verification). */
+  checkedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** Where the owner publishes a domain's challenge. */
+export const CHALLENGE_PREFIX = '_lnk-challenge';
 
 export class Domain {
   constructor(private props: DomainProps) {}
@@ -22,18 +33,44 @@ export class Domain {
   get name(): string {
     return this.props.name;
   }
+  get challenge(): string {
+    return this.props.challenge;
+  }
+  /** The TXT record that proves this account controls the name. */
+  get challengeName(): string {
+    return `${CHALLENGE_PREFIX}.${this.props.name}`;
+  }
   get isVerified(): boolean {
     return this.props.isVerified;
   }
   get verifiedAt(): Date | null {
     return this.props.verifiedAt;
   }
+  get verificationLostAt(): Date | null {
+    return this.props.verificationLostAt;
+  }
+  get verificationLostReason(): string | null {
+    return this.props.verificationLostReason;
+  }
+  get checkedAt(): Date | null {
+    return this.props.checkedAt;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
   }
 
   markVerified(now: Date): void {
-    this.props = { ...this.props, isVerified: true, verifiedAt: now, updatedAt: now };
+    this.props = { ...this.props, isVerified: true, verifiedAt: now, verificationLostAt: null, verificationLostReason: null, checkedAt: now, updatedAt: now };
+  }
+
+  /** A re-check found the records gone: the domain stops serving links, and says why. */
+  loseVerification(reason: string, now: Date): void {
+    this.props = { ...this.props, isVerified: false, verifiedAt: null, verificationLostAt: now, verificationLostReason: reason, checkedAt: now, updatedAt: now };
+  }
+
+  /** A re-check that changed nothing (records in place, or DNS did not answer for sure). */
+  markChecked(now: Date): void {
+    this.props = { ...this.props, checkedAt: now };
   }
 
   toProps(): DomainProps {
@@ -41,7 +78,7 @@ export class Domain {
   }
 }
 
-/** DNS does not (yet) show the record the owner must configure; the message says what it shows. */
+/** DNS does not (yet) show a record the owner must configure; the message names the record, never what DNS answered. */
 export class DomainNotVerifiedError extends DomainError {
   constructor(message: string) {
     super('DOMAIN_NOT_VERIFIED', message);

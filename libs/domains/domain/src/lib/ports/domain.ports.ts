@@ -13,6 +13,12 @@ export abstract class DomainRepository {
   abstract isVerifiedByAnother(name: string, ownerId: string): Promise<boolean>;
   /** Saves the verification; another account having verified the name first is a ValidationError on `name`. */
   abstract markVerified(domain: Domain): Promise<void>;
+  /** Verified domains whose last check is older than `before` (or never made), least recently checked first. */
+  abstract listVerifiedCheckedBefore(before: Date, limit: number): Promise<Domain[]>;
+  /** Saves a lost verification if the domain is still verified; false: it was not (nothing changed). */
+  abstract loseVerification(domain: Domain): Promise<boolean>;
+  /** Saves when the domain was last checked. */
+  abstract markChecked(domain: Domain): Promise<void>;
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
   abstract countOfOwner(ownerId: string): Promise<number>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
@@ -20,8 +26,22 @@ export abstract class DomainRepository {
 
 export type DnsAnswer = { kind: 'cname'; targets: string[] } | { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
 
+/** TXT records of a name, each record's strings joined. */
+export type TxtAnswer = { kind: 'txt'; records: string[] } | { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
+
 export abstract class DnsResolver {
   abstract cnameOf(name: string): Promise<DnsAnswer>;
+  abstract txtOf(name: string): Promise<TxtAnswer>;
+}
+
+/** Unguessable challenge values (CSPRNG, at least 128 bits), in characters a TXT record keeps as they are. */
+export abstract class ChallengeGenerator {
+  abstract next(): string;
+}
+
+/** Told when a name starts or stops serving an account's links, so caches of host -> domain forget it. */
+export abstract class DomainVerificationListener {
+  abstract verificationChanged(name: string): void;
 }
 
 /** How many links use a domain (the links context answers, through a bridge). */

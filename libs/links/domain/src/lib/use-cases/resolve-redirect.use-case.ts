@@ -74,6 +74,11 @@ export class ResolveRedirectUseCase extends LinkChanges {
     this.links.delete(linkKey(domainId, slug));
   }
 
+  /** Forgets which domain a host names (it was verified, or lost its verification): the next request asks again. */
+  forgetHost(host: string): void {
+    this.hosts.delete(host.toLowerCase());
+  }
+
   /** Forgets every cached answer (a domain changed hands, or a test wants a cold cache). */
   forgetAll(): void {
     this.hosts.clear();
