@@ -1,4 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import type { Domains } from '../src/composition/contexts.composition';
+import { startDnsServer } from './support/dns-server';
 import { createAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -8,15 +11,19 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    a = await startTestApp({ database, env: { REDIS_URL } });
-    b = await startTestApp({ database, env: { REDIS_URL } });
+    dns = await startDnsServer();
+    const env = { REDIS_URL, DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test' };
+    a = await startTestApp({ database, env });
+    b = await startTestApp({ database, env });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await dns?.close();
     await database?.drop();
   });
 
@@ -30,6 +37,17 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   }
 
   const locationOn = async (app: TestApp, path: string) => (await fetch(app.baseUrl + path, { redirect: 'manual' })).headers.get('location');
+  // fetch() drops a Host header; node:http sends it as given.
+  const statusOn = (app: TestApp, host: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(app.baseUrl + path);
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
 
   it('stops serving an old destination on the other instance within a second of an update', async () => {
     const account = await createAccount(a);
@@ -46,5 +64,19 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect((await b.request('GET', '/user/me', { token: account.accessToken })).status).toBe(200); // cached on b
     await a.request('POST', '/oauth/revoke', { body: { token: account.accessToken } });
     expect(await within(1000, async () => (await b.request('GET', '/user/me', { token: account.accessToken })).status === 401)).toBe(true);
+  });
+
+  it('stops serving a custom domain on the other instance as soon as a re-check takes its verification away', async () => {
+    const account = await createAccount(a);
+    const domain = (await a.request('POST', '/user/domain', { token: account.accessToken, body: { name: 'multi.example.com' } })).body.data;
+    dns.cnames.set('multi.example.com', 'cname.lnk.test');
+    dns.txts.set(domain.verification.name, [domain.verification.value]);
+    expect((await a.request('POST', `/user/domain/${domain.id}/verify`, { token: account.accessToken })).status).toBe(200);
+    await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/multi', slug: 'multi', domainId: domain.id } });
+    expect(await statusOn(b, 'multi.example.com', '/multi')).toBe(302); // the host is now cached on b for 30 s
+
+    dns.cnames.delete('multi.example.com');
+    expect((await (a.app.get('DOMAINS') as Domains).recheck.execute()).lost).toBe(1);
+    expect(await within(1000, async () => (await statusOn(b, 'multi.example.com', '/multi')) === 404)).toBe(true);
   });
 });
