@@ -1,0 +1,114 @@
+import bcrypt from 'bcrypt';
+import { createAccount, createFirstPartyClient, identityOf, TestAccount } from './support/identity';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Every request names its client address in X-Forwarded-For (believed with TRUST_PROXY=true), so one
+// test can play an attacker at many addresses and the owner at another.
+describe('sign-in throttle (guessing passwords over the password grant)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => t?.close());
+
+  const grant = (account: { clientId: string; email: string }, password: string, ip: string) =>
+    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.clientId, username: account.email, password }, headers: { 'x-forwarded-for': ip } });
+
+  async function victim(): Promise<{ clientId: string; email: string; password: string }> {
+    const email = `victim-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    const user = await identityOf(t).registerUser.execute({ email, password: 'the right password', name: 'Victim' });
+    const client = await createFirstPartyClient(t, user.id);
+    return { clientId: client.clientId, email, password: 'the right password' };
+  }
+
+  // The audit: the failure was counted after the bcrypt check, so 25 parallel guesses all reached it.
+  it('counts each guess before checking it: of 25 parallel wrong passwords from one address, only the allowance of 10 is checked, the rest are refused with 429', async () => {
+    const account = await victim();
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => grant(account, `guess ${i}`, '198.51.100.10')));
+    const checked = answers.filter((a) => a.status === 400);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(checked).toHaveLength(10);
+    expect(checked.map((a) => a.body.code)).toEqual(Array(10).fill('INVALID_GRANT'));
+    expect(refused).toHaveLength(15);
+    expect(refused.every((a) => a.body.code === 'RATE_LIMITED' && Number(a.headers.get('retry-after')) > 0)).toBe(true);
+  }, 60_000);
+
+  // The audit: ten failures from anywhere refused the account, its owner included, for 15 minutes.
+  it('never locks the owner out: while attackers at other addresses hammer the account into 429s, the owner signs in from their own address', async () => {
+    const account = await victim();
+    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => grant(account, `guess ${i}`, ip)));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(400));
+    }
+    expect((await grant(account, 'guess again', '203.0.113.1')).status).toBe(429);
+    expect((await grant(account, account.password, '203.0.113.1')).status).toBe(429);
+    const owner = await grant(account, account.password, '192.0.2.77');
+    expect(owner.status).toBe(200);
+    expect(owner.body.data.access_token).toMatch(/^at_/);
+  }, 60_000);
+
+  // One subscriber holds a whole IPv6 /64: a fresh address per guess must not bring a fresh allowance.
+  it('counts the addresses of one IPv6 /64 as one address', async () => {
+    const account = await victim();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => grant(account, `guess ${i}`, `2001:db8:7:7::${i + 1}`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(400));
+    expect((await grant(account, 'guess 10', '2001:db8:7:7:ffff::99')).status).toBe(429);
+    expect((await grant(account, account.password, '2001:db8:7:8::1')).status).toBe(200);
+  }, 60_000);
+});
+
+describe('link password throttle (guessing the password of a protected link)', () => {
+  let t: TestApp;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    ada = await createAccount(t);
+  });
+  afterAll(() => t?.close());
+
+  const protect = async (slug: string, password = 'open sesame') => {
+    const res = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: `https://example.com/${slug}`, slug, hasPassword: true, password } });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string };
+  };
+  const submit = (slug: string, password: string, ip: string) =>
+    t.request('POST', `/${slug}`, { raw: { body: new URLSearchParams({ password }).toString(), contentType: 'application/x-www-form-urlencoded' }, headers: { 'x-forwarded-for': ip } });
+
+  // The audit: guesses were counted only per (link, address), so each new address guessed afresh.
+  it('caps guesses at one link across all addresses: after 100 wrong passwords from 10 addresses, a fresh address is refused too', async () => {
+    await protect('capped');
+    for (let a = 0; a < 10; a++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => submit('capped', `guess ${a}-${i}`, `198.51.100.${a + 1}`)));
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(401));
+    }
+    expect((await submit('capped', 'open sesame', '192.0.2.200')).status).toBe(429);
+    // Other links are not affected.
+    await protect('uncapped');
+    expect((await submit('uncapped', 'open sesame', '192.0.2.200')).status).toBeLessThan(400);
+  }, 60_000);
+
+  it('counts the guesses of one IPv6 /64 at a link together, and counts before checking', async () => {
+    await protect('six');
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => submit('six', `guess ${i}`, `2001:db8:1:2:${(i + 1).toString(16)}::1`)));
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(10);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(15);
+    expect((await submit('six', 'open sesame', '2001:db8:1:3::1')).status).toBeLessThan(400);
+  }, 60_000);
+
+  // A 4-character password fell quickly to guessing; links protected before the minimum rose keep working.
+  it('refuses a link password shorter than 8 characters on create and update with VALIDATION_ERROR on password, but still opens a link protected by a shorter one before', async () => {
+    const short = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/short', hasPassword: true, password: 'abcdefg' } });
+    expect(short.status).toBe(400);
+    expect(short.body).toMatchObject({ code: 'VALIDATION_ERROR', meta: { errors: [{ name: 'password' }] } });
+    const legacy = await protect('legacy');
+    const update = await t.request('PUT', `/user/link/${legacy.id}`, { token: ada.accessToken, body: { hasPassword: true, password: 'abcd' } });
+    expect(update.status).toBe(400);
+    expect(update.body).toMatchObject({ code: 'VALIDATION_ERROR', meta: { errors: [{ name: 'password' }] } });
+
+    await t.dataSource.query('UPDATE links SET password_hash = $1 WHERE id = $2', [await bcrypt.hash('abcd', 4), legacy.id]);
+    expect((await submit('legacy', 'abce', '192.0.2.9')).status).toBe(401);
+    expect((await submit('legacy', 'abcd', '192.0.2.9')).status).toBeLessThan(400);
+  });
+});
