@@ -61,3 +61,19 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(allowed.text).toContain('lnk_http_requests_total');
   });
 });
+
+// An open /metrics shows every route's traffic to anyone: production starts only with a token (or METRICS_PUBLIC=true).
+describe('GET /metrics in production (NODE_ENV=production)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { NODE_ENV: 'production', SECRET_KEY: 'e'.repeat(64), BILLING_SANDBOX: 'true', METRICS_TOKEN: 'scrape-secret-789' } });
+  });
+  afterAll(() => t?.close());
+
+  it('answers 401 without the metrics token', async () => {
+    expect(t.config.production).toBe(true);
+    expect((await t.request('GET', '/metrics')).status).toBe(401);
+    expect((await t.request('GET', '/metrics', { token: 'scrape-secret-789' })).status).toBe(200);
+  });
+});

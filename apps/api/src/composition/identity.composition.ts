@@ -54,7 +54,7 @@ import {
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AppConfig } from '../config/app-config';
-import { secretKeyOf } from '../config/secret-key';
+import { applicationKeys } from '../config/secret-key';
 
 export interface IdentityBridges {
   /** Erases what other contexts hold for an account (bound in the app to their use cases). */
@@ -80,7 +80,8 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const secrets = new NodeSecretGenerator();
   const hasher = new Sha256SecretHasher();
   const passwords = new BcryptPasswordHasher(config.bcryptCost);
-  const box = new AesGcmSecretBox(secretKeyOf(config));
+  const keys = applicationKeys(config);
+  const box = new AesGcmSecretBox(keys.sealing, keys.legacySealing);
   const totp = new SpeakeasyTotpService('lnk');
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom)

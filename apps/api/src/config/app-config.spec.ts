@@ -29,6 +29,62 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  describe('in production (NODE_ENV=production)', () => {
+    const KEY = 'a'.repeat(64);
+    const ready = { NODE_ENV: 'production', SECRET_KEY: KEY, BILLING_SANDBOX: 'true', METRICS_TOKEN: 'scrape-me' };
+    const problemsOf = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+    };
+
+    it('starts with the unsafe development defaults left alone outside production (the newcomer path)', () => {
+      const config = loadConfig({});
+      expect(config.production).toBe(false);
+      expect(config.stripe).toBeNull();
+      expect(config.secretKey).toBeNull();
+      expect(config.metricsToken).toBeNull();
+      expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
+    });
+
+    it('refuses to start with nothing set, naming every missing setting at once', () => {
+      const problems = problemsOf({ NODE_ENV: 'production' });
+      expect(problems).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY is required in production/), expect.stringMatching(/^METRICS_TOKEN is required in production/), expect.stringMatching(/^SECRET_KEY is required in production/)]);
+    });
+
+    it('starts once each one is given', () => {
+      expect(loadConfig(ready)).toMatchObject({ production: true, stripe: null, metricsToken: 'scrape-me', secretKey: Buffer.from(KEY, 'hex') });
+    });
+
+    // Paid plans for free: the sandbox page pays any session without authentication.
+    it('refuses the sandbox checkout unless BILLING_SANDBOX=true says so', () => {
+      expect(problemsOf({ ...ready, BILLING_SANDBOX: '' })).toEqual([expect.stringMatching(/STRIPE_SECRET_KEY is required in production/)]);
+      const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PRICES: 'pro=price_1,business=price_2' };
+      expect(loadConfig({ ...ready, BILLING_SANDBOX: '', ...stripe }).stripe).toMatchObject({ secretKey: 'sk_live_x' });
+    });
+
+    it('refuses BILLING_SANDBOX=false without Stripe anywhere, and a BILLING_SANDBOX that is not a boolean', () => {
+      expect(problemsOf({ BILLING_SANDBOX: 'false' })).toEqual([expect.stringMatching(/^BILLING_SANDBOX=false needs STRIPE_SECRET_KEY/)]);
+      expect(problemsOf({ BILLING_SANDBOX: 'yes' })).toEqual([expect.stringMatching(/^BILLING_SANDBOX must be true or false/)]);
+    });
+
+    // Instances each making their own key file would not open each other's sealed secrets or signatures.
+    it('refuses to start without SECRET_KEY', () => {
+      expect(problemsOf({ ...ready, SECRET_KEY: '' })).toEqual([expect.stringMatching(/^SECRET_KEY is required in production/)]);
+    });
+
+    // An open /metrics shows every route's traffic to anyone.
+    it('refuses an open /metrics unless METRICS_PUBLIC=true says so', () => {
+      expect(problemsOf({ ...ready, METRICS_TOKEN: '' })).toEqual([expect.stringMatching(/^METRICS_TOKEN is required in production/)]);
+      expect(loadConfig({ ...ready, METRICS_TOKEN: '', METRICS_PUBLIC: 'true' }).metricsToken).toBeNull();
+      expect(problemsOf({ METRICS_PUBLIC: 'maybe' })).toEqual([expect.stringMatching(/^METRICS_PUBLIC must be true or false/)]);
+    });
+  });
+
   it('reports every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

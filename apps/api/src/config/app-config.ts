@@ -4,6 +4,8 @@ import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface AppConfig {
+  /** NODE_ENV=production: settings whose development defaults are unsafe (SECRET_KEY, billing, /metrics) must be given. */
+  production: boolean;
   port: number;
   host: string;
   database: DatabaseConfig;
@@ -14,7 +16,7 @@ export interface AppConfig {
   publicBaseUrl: string;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
-  /** 32-byte key sealing TOTP secrets; null means a key file under DATA_DIR. */
+  /** 32-byte master key; sealing and signing keys are derived from it. Null: a key file under DATA_DIR (never in production). */
   secretKey: Buffer | null;
   dataDir: string;
   smtpUrl: string | null;
@@ -23,7 +25,7 @@ export interface AppConfig {
   idpProviders: string | null;
   /** The plan catalogue; exactly one plan is free. */
   plans: Plan[];
-  /** Stripe takes the payments when its key is set; otherwise the built-in sandbox does. */
+  /** Stripe takes the payments when its key is set; otherwise the built-in sandbox does (see BILLING_SANDBOX). */
   stripe: { secretKey: string; webhookSecret: string; priceIds: Record<string, string>; apiUrl: string | null } | null;
   /** Base of short URLs on the default short domain, e.g. https://lnk.example. */
   shortBaseUrl: string;
@@ -42,7 +44,7 @@ export interface AppConfig {
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
   corsOrigins: string[];
   rateLimits: { api: RateLimit; public: RateLimit };
-  /** Bearer token /metrics asks for; null: /metrics is open (keep it off the public network). */
+  /** Bearer token /metrics asks for; null: /metrics is open (only outside production, or with METRICS_PUBLIC=true). */
   metricsToken: string | null;
 }
 
@@ -65,6 +67,7 @@ type Env = Record<string, string | undefined>;
 
 /** One row per variable: the README's configuration table is this list. */
 export const CONFIG_VARIABLES = {
+  NODE_ENV: { default: '(unset)', description: 'production: SECRET_KEY, a payment setting (STRIPE_SECRET_KEY or BILLING_SANDBOX=true) and a /metrics setting (METRICS_TOKEN or METRICS_PUBLIC=true) must be set, or the service refuses to start' },
   PORT: { default: '3000', description: 'HTTP port' },
   HOST: { default: '0.0.0.0', description: 'interface to listen on' },
   DATABASE_URL: { default: '(unset)', description: 'PostgreSQL URL; unset means the embedded PGlite database' },
@@ -76,7 +79,7 @@ export const CONFIG_VARIABLES = {
   PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at' },
   ACCESS_TOKEN_TTL: { default: '3600', description: 'OAuth access token lifetime in seconds' },
   REFRESH_TOKEN_TTL: { default: '2592000', description: 'OAuth refresh token lifetime in seconds (30 days)' },
-  SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex, sealing TOTP secrets; unset: a key file made once under DATA_DIR' },
+  SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex: the master key the keys sealing TOTP secrets and signing authorization pages are derived from; the same on every instance; required in production; unset: a key file made once under DATA_DIR' },
   SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log' },
   MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail' },
   IDP_PROVIDERS: { default: '(unset)', description: 'JSON array of {issuer, jwksUri, audience} accepted by POST /oauth/idp' },
@@ -84,6 +87,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_SECRET_KEY: { default: '(unset)', description: 'Stripe secret key; set: checkouts go through Stripe, unset: through the built-in sandbox page' },
   STRIPE_WEBHOOK_SECRET: { default: '(unset)', description: 'signing secret of the Stripe webhook endpoint POST /billing/stripe/webhook (required with STRIPE_SECRET_KEY)' },
   STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)' },
+  BILLING_SANDBOX: { default: '(unset)', description: 'true: without STRIPE_SECRET_KEY, the built-in sandbox page takes checkouts (it pays any session: paid plans are free); unset: the sandbox runs outside production only; false: never' },
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)" },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
@@ -92,7 +96,8 @@ export const CONFIG_VARIABLES = {
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none" },
   RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API' },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms' },
-  METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open' },
+  METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)' },
+  METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)' },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
   DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off' },
 } as const;
@@ -116,6 +121,15 @@ export function loadConfig(env: Env): AppConfig {
     }
     return value;
   };
+
+  const flag = (name: 'BILLING_SANDBOX' | 'METRICS_PUBLIC'): boolean | null => {
+    const raw = optional(name);
+    if (raw === null) return null;
+    if (raw === 'true' || raw === 'false') return raw === 'true';
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return null;
+  };
+  const production = env['NODE_ENV'] === 'production';
 
   const port = integer('PORT', 0, 65535);
   const poolSize = integer('DATABASE_POOL_SIZE', 1, 1000);
@@ -143,6 +157,13 @@ export function loadConfig(env: Env): AppConfig {
     if (origin !== '*' && !(URL.canParse(origin) && new URL(origin).origin === origin)) problems.push(`CORS_ORIGINS entry "${origin}" must be an origin like https://app.example`);
   }
   const stripe = readStripe(optional, plans, problems);
+  // The sandbox pays any session without authentication: in production only when asked for by name.
+  const sandbox = flag('BILLING_SANDBOX');
+  if (!stripe && sandbox === false) problems.push('BILLING_SANDBOX=false needs STRIPE_SECRET_KEY: without Stripe nothing takes payments');
+  else if (!stripe && sandbox === null && production) problems.push('STRIPE_SECRET_KEY is required in production (or BILLING_SANDBOX=true to let the sandbox page give paid plans away)');
+  const metricsToken = optional('METRICS_TOKEN');
+  const metricsPublic = flag('METRICS_PUBLIC');
+  if (production && !metricsToken && metricsPublic !== true) problems.push('METRICS_TOKEN is required in production (or METRICS_PUBLIC=true to leave /metrics open)');
 
   const publicBaseUrl = (optional('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!URL.canParse(publicBaseUrl) || !/^https?:$/.test(new URL(publicBaseUrl).protocol)) problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL');
@@ -152,6 +173,9 @@ export function loadConfig(env: Env): AppConfig {
   if (rawKey) {
     secretKey = /^[0-9a-f]{64}$/i.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
     if (secretKey.length !== 32) problems.push('SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
+  } else if (production) {
+    // A key file per instance would seal and sign differently on each one behind a load balancer.
+    problems.push('SECRET_KEY is required in production (the same 32-byte key on every instance)');
   }
   const smtpUrl = optional('SMTP_URL');
   if (smtpUrl && !(URL.canParse(smtpUrl) && ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol))) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
@@ -187,6 +211,7 @@ export function loadConfig(env: Env): AppConfig {
 
   if (problems.length) throw new ConfigError(problems);
   return {
+    production,
     port,
     host: read('HOST'),
     database,
@@ -206,7 +231,7 @@ export function loadConfig(env: Env): AppConfig {
     rateLimits,
     trustProxy,
     corsOrigins,
-    metricsToken: optional('METRICS_TOKEN'),
+    metricsToken,
     shortBaseUrl,
     dnsTarget,
     dnsServers,

@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from './app-config';
 
 /**
- * The key sealing TOTP secrets: SECRET_KEY when set, else a random key kept in DATA_DIR/secret.key
- * (made on first start, readable only by its owner) so the embedded default needs no set-up.
+ * The master key: SECRET_KEY when set, else a random key kept in DATA_DIR/secret.key (made on first
+ * start, readable only by its owner) so the embedded default needs no set-up. Production requires
+ * SECRET_KEY (see loadConfig): a key file per instance would differ from one instance to the next.
  */
 export function secretKeyOf(config: AppConfig): Buffer {
   if (config.secretKey) return config.secretKey;
@@ -19,4 +20,21 @@ export function secretKeyOf(config: AppConfig): Buffer {
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   return key;
+}
+
+/** One label per use: a key derived for one purpose is useless for another. */
+export const KEY_PURPOSES = { sealTotp: 'lnk/seal/totp', signAuthorize: 'lnk/sign/authorize' } as const;
+
+/** A 32-byte key for one purpose, derived from the master key with HKDF-SHA256 (RFC 5869). */
+export function deriveKey(master: Buffer, purpose: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32));
+}
+
+/**
+ * The keys the service uses, each derived from the master key for its one purpose. `legacySealing` is
+ * the master key itself, which sealed TOTP secrets before keys were derived: those still open with it.
+ */
+export function applicationKeys(config: AppConfig): { sealing: Buffer; signing: Buffer; legacySealing: Buffer } {
+  const master = secretKeyOf(config);
+  return { sealing: deriveKey(master, KEY_PURPOSES.sealTotp), signing: deriveKey(master, KEY_PURPOSES.signAuthorize), legacySealing: master };
 }

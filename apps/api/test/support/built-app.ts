@@ -132,6 +132,8 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
   delete inherited['DATABASE_URL'];
   delete inherited['REDIS_URL'];
   delete inherited['SMTP_URL'];
+  // NODE_ENV=production would ask for production settings; a test that wants it says so in its env.
+  delete inherited['NODE_ENV'];
   return {
     ...inherited,
     PORT: String(port),

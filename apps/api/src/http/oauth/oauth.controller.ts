@@ -6,7 +6,7 @@ import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
 import { AcceptsForm, Public } from '../../auth/access.decorators';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { secretKeyOf } from '../../config/secret-key';
+import { applicationKeys } from '../../config/secret-key';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok, Raw } from '../../envelope/envelope';
@@ -55,7 +55,7 @@ export class OAuthController {
     @Inject(IDENTITY) private readonly identity: Identity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.signer = new RequestSigner(secretKeyOf(config));
+    this.signer = new RequestSigner(applicationKeys(config).signing);
   }
 
   @Post('token')

@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { AesGcmSecretBox } from './aes-gcm-secret.box';
 import { InMemoryLoginThrottle } from './in-memory-login.throttle';
@@ -72,6 +73,26 @@ describe('AesGcmSecretBox', () => {
     expect(box.open(parts.join('.'))).toBeNull();
     expect(new AesGcmSecretBox(Buffer.alloc(32, 8)).open(sealed)).toBeNull();
     expect(box.open('garbage')).toBeNull();
+  });
+
+  /** A value as the box sealed it before keys were derived: v1, under the master key itself. */
+  function sealedTheOldWay(master: Buffer, plain: string): string {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', master, nonce);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+
+  // An upgrade must not lock out the accounts whose TOTP secrets were sealed under the master key.
+  it('still opens a v1 value sealed under the master key, and seals new values as v2 under the derived key', () => {
+    const master = Buffer.alloc(32, 9);
+    const upgraded = new AesGcmSecretBox(Buffer.alloc(32, 10), master);
+    expect(upgraded.open(sealedTheOldWay(master, 'JBSWY3DPEHPK3PXP'))).toBe('JBSWY3DPEHPK3PXP');
+    const fresh = upgraded.seal('JBSWY3DPEHPK3PXP');
+    expect(fresh).toMatch(/^v2\./);
+    // The master key opens no v2 value, and a v1 value opens only with the legacy key.
+    expect(new AesGcmSecretBox(master).open(fresh)).toBeNull();
+    expect(new AesGcmSecretBox(Buffer.alloc(32, 10)).open(sealedTheOldWay(master, 'x'))).toBeNull();
   });
 });
 
