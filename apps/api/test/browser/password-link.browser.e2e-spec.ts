@@ -1,20 +1,20 @@
 import type { Page } from 'playwright-core';
 import { createAccount, TestAccount } from '../support/identity';
-import { describeInBrowser, screenshot, useBrowserStage } from '../support/browser';
+import { describeInBrowser, LANDING_HOST, screenshot, useBrowserStage } from '../support/browser';
 
 describeInBrowser('password-protected short link in a real browser (Chromium)', () => {
   const stage = useBrowserStage();
   let ada: TestAccount;
   /**
-   * The service refuses destinations on its own short host (127.0.0.1 in tests, whatever the port), so
-   * links name the landing server by its other loopback name.
+   * The service refuses destinations on its own short host (127.0.0.1 in tests, whatever the port, under
+   * any spelling of a loopback address), so links name the landing server by a name the browser maps.
    */
   let landingOrigin: string;
   let counter = 0;
 
   beforeAll(async () => {
     ada = await createAccount(stage.t);
-    landingOrigin = stage.landing.url.replace('//127.0.0.1:', '//localhost:');
+    landingOrigin = stage.landing.url.replace('//127.0.0.1:', `//${LANDING_HOST}:`);
   });
 
   /** A protected link to the landing server; its short URL is served on the app's own loopback address. */
@@ -70,15 +70,23 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
     await screenshot(page, 'password-link-before-right-password');
 
     await page.getByLabel('Password').fill('open sesame');
+    const landingRequests: Record<string, string>[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(landingOrigin)) landingRequests.push(request.headers());
+    });
     const navigation = await Promise.all([page.waitForURL(`${landingOrigin}/secret/place?**`), page.getByRole('button', { name: 'Open link' }).click()]).then(
       () => 'landed',
       (error: Error) => error.message.split('\n')[0],
     );
     await screenshot(page, 'password-link-after-right-password');
-    // Chromium applies the page's form-action directive to the redirect that answers the form.
+    // The right password answers a page that goes on by itself: the form's CSP form-action stays 'self'
+    // (Chromium applies form-action to a redirect answering a form) and nothing is blocked.
     expect(blocked).toEqual([]);
     expect(navigation).toBe('landed');
     expect(page.url()).toBe(destination);
+    // The destination learns nothing of the short URL it came through.
+    expect(landingRequests.length).toBeGreaterThan(0);
+    expect(landingRequests.map((headers) => headers['referer'])).toEqual(landingRequests.map(() => undefined));
     await page.getByRole('heading', { name: 'Landed' }).waitFor();
     expect(await page.locator('#where').textContent()).toBe('/secret/place?from=short');
     await page.close();

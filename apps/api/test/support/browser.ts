@@ -22,9 +22,16 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     // This machine's network is closed: Chromium must not reach out on its own.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${LANDING_HOST} 127.0.0.1`],
   });
 }
+
+/**
+ * A name the browser resolves to loopback: the service refuses destinations on its own host under any
+ * spelling (127.0.0.1 in tests, so every loopback address and `localhost` too), so links to the landing
+ * server name it so.
+ */
+export const LANDING_HOST = 'landing.lnk.test';
 
 const ARTIFACTS = join(__dirname, '..', '..', '..', '..', 'test-artifacts', 'browser');
 

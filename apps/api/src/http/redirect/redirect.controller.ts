@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RedirectTarget } from '@lnk/links/domain';
-import { RateLimitedError } from '@lnk/shared/kernel';
+import { hasControlCharacter, RateLimitedError } from '@lnk/shared/kernel';
 import { ANALYTICS, LINKS } from '../../composition/contexts.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -11,18 +11,28 @@ import { pageHeaders } from '../html-page';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { consumeRateLimit } from '../../rate-limit/rate-limit.guard';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { notFoundPage, passwordPage } from './redirect.pages';
+import { brokenDestinationPage, notFoundPage, onwardPage, passwordPage } from './redirect.pages';
 
 // Crawlers and link-preview fetchers: redirected, never counted.
 const BOTS = /bot|crawl|spider|slurp|facebookexternalhit|facebot|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|discord|slack|linkedin|preview|headless|lighthouse|curl\/|wget\//i;
 
-/** The destination with the request's query merged in; the request's parameters win on a clash. */
-export function destinationWith(url: string, rawQuery: string): string {
-  if (!rawQuery) return url;
+/**
+ * The destination with the request's query merged in; the request's parameters win on a clash. Always
+ * the URL parser's serialisation (ASCII: punycode host, percent-encoded path), so a destination stored
+ * before destinations were normalised cannot put a character a header may not carry into Location.
+ * Null when the stored destination is not an http(s) URL, or holds control characters (CR/LF would
+ * have split the header).
+ */
+export function destinationWith(url: string, rawQuery: string): string | null {
+  if (hasControlCharacter(url) || !URL.canParse(url)) return null;
   const destination = new URL(url);
-  for (const key of new URLSearchParams(rawQuery).keys()) destination.searchParams.delete(key);
-  for (const [key, value] of new URLSearchParams(rawQuery)) destination.searchParams.append(key, value);
-  return destination.toString();
+  if (destination.protocol !== 'http:' && destination.protocol !== 'https:') return null;
+  if (rawQuery) {
+    for (const key of new URLSearchParams(rawQuery).keys()) destination.searchParams.delete(key);
+    for (const [key, value] of new URLSearchParams(rawQuery)) destination.searchParams.append(key, value);
+  }
+  const href = destination.href;
+  return /^[\x21-\x7e]+$/.test(href) ? href : null;
 }
 
 function rawQueryOf(request: FastifyRequest): string {
@@ -79,7 +89,7 @@ export class RedirectRoutes {
     if (!target) return this.notFound(reply);
     if (target.passwordHash) {
       this.metrics.redirect('password_page');
-      return this.page(reply, 200, passwordPage(slug), target.url);
+      return this.page(reply, 200, passwordPage(slug));
     }
     if (request.method === 'GET') this.count(request, target, 'visit');
     this.redirect(reply, target, request);
@@ -93,7 +103,7 @@ export class RedirectRoutes {
     void reply.headers(limited.headers);
     if (limited.blocked) {
       this.metrics.redirect('rate_limited');
-      return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'), target.url);
+      return this.page(reply, 429, passwordPage(slug, 'Too many attempts; try again later.'));
     }
     let ok: boolean;
     try {
@@ -101,16 +111,21 @@ export class RedirectRoutes {
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
       void reply.header('retry-after', String(error.retryAfterSeconds));
-      return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'), target.url);
+      return this.page(reply, 429, passwordPage(slug, 'Too many wrong passwords; try again later.'));
     }
     if (!ok) {
       this.metrics.redirect('password_failed');
       this.count(request, target, 'passwordFailed');
-      return this.page(reply, 401, passwordPage(slug, 'That password is not right.'), target.url);
+      return this.page(reply, 401, passwordPage(slug, 'That password is not right.'));
     }
     this.count(request, target, 'passwordPassed');
     this.count(request, target, 'visit');
-    this.redirect(reply, target, request);
+    // A page that goes on, not a redirect: the form's CSP form-action stays 'self' (a redirect answering a
+    // form is checked against form-action, which would then have to name the destination's origin).
+    const location = destinationWith(target.url, rawQueryOf(request));
+    if (!location) return this.brokenDestination(reply);
+    this.metrics.redirect('redirect');
+    this.page(reply, 200, onwardPage(location));
   }
 
   private async find(request: FastifyRequest, slug: string): Promise<RedirectTarget | null> {
@@ -138,8 +153,16 @@ export class RedirectRoutes {
   }
 
   private redirect(reply: FastifyReply, target: RedirectTarget, request: FastifyRequest): void {
+    const location = destinationWith(target.url, rawQueryOf(request));
+    if (!location) return this.brokenDestination(reply);
     this.metrics.redirect('redirect');
-    void reply.code(302).header('location', destinationWith(target.url, rawQueryOf(request))).header('cache-control', 'private, max-age=0').send();
+    void reply.code(302).header('location', location).header('cache-control', 'private, max-age=0').send();
+  }
+
+  /** A destination stored before destinations were checked as they are now, which no redirect can carry. */
+  private brokenDestination(reply: FastifyReply): void {
+    this.metrics.redirect('error');
+    this.page(reply, 500, brokenDestinationPage());
   }
 
   private notFound(reply: FastifyReply): void {
@@ -147,8 +170,8 @@ export class RedirectRoutes {
     this.page(reply, 404, notFoundPage());
   }
 
-  /** `redirectsTo`: where the page's form may end up; browsers apply form-action to the redirect that answers it. */
-  private page(reply: FastifyReply, status: number, html: string, redirectsTo?: string): void {
-    void reply.code(status).headers(pageHeaders(redirectsTo)).send(html);
+  /** Every page's form posts back to this service only (CSP form-action 'self'). */
+  private page(reply: FastifyReply, status: number, html: string): void {
+    void reply.code(status).headers(pageHeaders()).send(html);
   }
 }

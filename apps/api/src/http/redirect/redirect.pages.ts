@@ -19,3 +19,20 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <button type="submit">Open link</button>
 </form></body></html>`;
 }
+
+/**
+ * The answer to the right password: a page that goes on to the destination by itself (meta refresh) or
+ * by a click. A redirect here would put the destination's origin under the form's CSP form-action.
+ */
+export function onwardPage(destination: string): string {
+  const href = escape(destination);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0; url=${href}">
+<title>Opening link</title><style>${STYLE}</style></head>
+<body><h1>Opening link</h1><p><a href="${href}" rel="noreferrer">Continue to the destination</a></p></body></html>`;
+}
+
+export function brokenDestinationPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link cannot be opened</title><style>${STYLE}</style></head>
+<body><h1>Link cannot be opened</h1><p>This short link's destination is not a valid address.</p></body></html>`;
+}

@@ -26,11 +26,58 @@ describe('slug rules', () => {
 
 describe('destination URL rules', () => {
   const own = ['s.lnk.test'];
-  it.each(['https://example.com', 'http://example.com/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`])('accepts %p', (url) => expect(checkDestinationUrl(url, own)).toBe(url));
+  /** The url field's message, or undefined when the URL is accepted. */
+  const urlErrorOf = (url: string, ownHosts: string[]) => {
+    try {
+      checkDestinationUrl(url, ownHosts);
+    } catch (error) {
+      return (error as ValidationError).errors.find((e) => e.name === 'url')?.error;
+    }
+    return undefined;
+  };
+  it.each(['https://example.com/', 'http://example.com/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`])('accepts %p', (url) => expect(checkDestinationUrl(url, own)).toBe(url));
   it.each([undefined, '', 'example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'data:text/html,x', 'https://s.lnk.test/abc', 'https://S.LNK.TEST./abc', `https://example.com/${'a'.repeat(2040)}`])(
     'refuses %p on url',
     (url) => expect(fieldOf(() => checkDestinationUrl(url, own))).toBe('url'),
   );
+
+  // Stored as typed, a non-ASCII host or path made the redirect's Location header fail (a 500).
+  it.each([
+    ['https://example.com', 'https://example.com/'],
+    ['  HTTPS://Example.COM:443/a b  ', 'https://example.com/a%20b'],
+    ['https://exämple.com/päth?q=ü#ö', 'https://xn--exmple-cua.com/p%C3%A4th?q=%C3%BC#%C3%B6'],
+    ['https://example.com/../a/./b', 'https://example.com/a/b'],
+  ])('stores %p as the URL parser writes it: %p', (url, stored) => expect(checkDestinationUrl(url, own)).toBe(stored));
+
+  // CR/LF split the Location header (a 500 that leaked the framework's error); TAB and LF the URL parser drops silently.
+  it.each(['https://example.com/a\r\nSet-Cookie: x=1', 'https://example.com/\n', 'https://exa\tmple.com/', 'https://example.com/\u0000', 'https://example.com/\u007f', 'https://example.com/\u0085', '\u001bhttps://example.com/'])(
+    'refuses control characters in %j',
+    (url) => expect(urlErrorOf(url, own)).toMatch(/control characters/),
+  );
+
+  // https://bank.example@evil.example/ shows a trusted name to the reader and goes to another host.
+  it.each(['https://bank.example@evil.example/', 'https://user:pass@example.com/', 'https://:pass@example.com/'])('refuses user info in %p', (url) =>
+    expect(urlErrorOf(url, own)).toMatch(/user name or password/),
+  );
+
+  // A short link to the service itself under another spelling of its address loops through it.
+  describe('when the service runs on loopback (127.0.0.1)', () => {
+    const loopback = ['127.0.0.1'];
+    it.each(['http://127.0.0.1:8080/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://127.0.0.1./', 'http://127.0.0.2/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/', 'http://LOCALHOST./', 'http://app.localhost/', 'http://0.0.0.0/', 'http://0/', 'http://[::]/'])(
+      'refuses %p',
+      (url) => expect(urlErrorOf(url, loopback)).toMatch(/short domain of this service/),
+    );
+    it('accepts other hosts', () => expect(checkDestinationUrl('http://192.168.1.10/', loopback)).toBe('http://192.168.1.10/'));
+  });
+
+  describe('when the service has a public address or name', () => {
+    const publicHosts = ['203.0.113.5', 'lnk.example', 'xn--bcher-kva.example'];
+    it.each(['http://203.0.113.5/', 'http://3405803781/', 'http://[::ffff:203.0.113.5]/', 'https://LNK.example./x', 'https://bücher.example/'])('refuses %p', (url) =>
+      expect(urlErrorOf(url, publicHosts)).toMatch(/short domain of this service/),
+    );
+    // Loopback is refused only when it is where the service runs.
+    it.each(['http://127.0.0.1/', 'http://localhost:3000/', 'http://203.0.113.6/'])('accepts %p', (url) => expect(urlErrorOf(url, publicHosts)).toBeUndefined());
+  });
 });
 
 class MemoryLinks extends LinkRepository {
@@ -179,7 +226,7 @@ describe('link use cases', () => {
   it('updates only the fields given, checking each, and refuses another owner', async () => {
     const { link } = await create.execute('ada', { url: 'https://example.com', title: 'A', description: 'd' });
     const updated = await update.execute('ada', link.id, { title: 'B', url: 'https://example.org' });
-    expect(updated.link).toMatchObject({ title: 'B', url: 'https://example.org', description: 'd', slug: link.slug });
+    expect(updated.link).toMatchObject({ title: 'B', url: 'https://example.org/', description: 'd', slug: link.slug });
     await expect(update.execute('ada', link.id, { url: 'https://s.lnk.test/x' })).rejects.toMatchObject({ errors: [{ name: 'url' }] });
     await expect(update.execute('bob', link.id, { title: 'C' })).rejects.toBeInstanceOf(NotFoundError);
   });
