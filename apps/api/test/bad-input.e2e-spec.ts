@@ -99,6 +99,41 @@ describe('bad input never breaks the API (fast-check)', () => {
     expect((await t.request('PUT', `/user/link/${own['link']}`, { token: ada.accessToken, body: { domainId: null } })).status).toBe(200);
   });
 
+  // PostgreSQL stores no NUL in text: a NUL anywhere reached the database and failed there as a 500.
+  it('refuses a NUL character in any string of a body, a query or a path with VALIDATION_ERROR naming the field', async () => {
+    const before = await fingerprint(t);
+    const refusedOn = async (res: { status: number; body: any }) => {
+      expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      return res.body.meta.errors.map((e: { name: string }) => e.name);
+    };
+    const as = { token: ada.accessToken };
+    expect(await refusedOn(await t.request('POST', '/user/link', { ...as, body: { url: 'https://example.com/', title: 'a\u0000b' } }))).toEqual(['title']);
+    expect(await refusedOn(await t.request('POST', '/user/link', { ...as, body: { url: 'https://example.com/', tags: [own['tag'], '\u0000'] } }))).toEqual(['tags.1']);
+    expect(await refusedOn(await t.request('PUT', `/user/tag/${own['tag']}`, { ...as, body: { name: '\u0000' } }))).toEqual(['name']);
+    expect(await refusedOn(await t.request('GET', '/user/link?q=%00', as))).toEqual(['q']);
+    expect(await refusedOn(await t.request('GET', '/user/domain?q=x%00y', as))).toEqual(['q']);
+    expect(await refusedOn(await t.request('GET', `/user/link/${own['link']}%00`, as))).toEqual(['id']);
+    expect(await refusedOn(await t.request('DELETE', `/user/tag/%00`, as))).toEqual(['id']);
+    expect(await fingerprint(t)).toBe(before);
+  });
+
+  it('refuses a NUL character in an OAuth form body as invalid_request', async () => {
+    const before = await fingerprint(t);
+    const res = await t.request('POST', '/oauth/token', { raw: { body: 'grant_type=password&client_id=x&username=a%00b&password=p', contentType: 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request' });
+    expect(await fingerprint(t)).toBe(before);
+  });
+
+  // An offset past what the database takes (1e21 is written 1e+21) reached it as a 500.
+  it.each(['/user/link', '/user/tag', '/user/domain', '/user/tokens', '/user/oauth-clients'])('refuses ?start=1e21 on %s with VALIDATION_ERROR on start', async (path) => {
+    for (const start of ['1e21', '1000000001', String(Number.MAX_SAFE_INTEGER + 2)]) {
+      const res = await t.request('GET', `${path}?start=${start}`, { token: ada.accessToken });
+      expect([start, res.status, res.body.code, res.body.meta?.errors]).toEqual([start, 400, 'VALIDATION_ERROR', [{ name: 'start', error: 'start must not be greater than 1000000000' }]]);
+    }
+    expect((await t.request('GET', `${path}?start=1000000000`, { token: ada.accessToken })).status).toBe(200);
+  });
+
   it('refuses malformed JSON, a wrong content type and deep nesting with 400, a body over 1 MB with 413', async () => {
     const send = (body: string, contentType = 'application/json') => t.request('POST', '/user/link', { token: ada.accessToken, raw: { body, contentType } });
     const before = await fingerprint(t);

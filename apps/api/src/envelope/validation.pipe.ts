@@ -16,6 +16,22 @@ export function toFieldErrors(errors: ClassValidatorError[], parent = ''): Field
 /** No request of this API nests deeper; deeper input is refused before it reaches the transformer. */
 const MAX_DEPTH = 16;
 
+/**
+ * The name of the first string holding a NUL character (a value or a key, nested names dotted), or null.
+ * PostgreSQL stores no NUL in text: such a value used to reach the database and fail there as a 500.
+ */
+export function nulField(value: unknown, name: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? name : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const childName = name ? `${name}.${key}` : key;
+    if (key.includes('\u0000')) return childName;
+    const found = nulField(child, childName);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 function tooDeep(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (depth >= MAX_DEPTH) return true;
@@ -59,12 +75,19 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const deep = tooDeep(value);
+    // Every body, query and path parameter, whatever its type or DTO (deep nesting is refused below anyway).
+    const nul = metadata.type === 'custom' || deep ? null : nulField(value, metadata.data ?? '');
+    if (nul !== null) {
+      const name = nul || metadata.type;
+      throw ValidationError.field(name, `${name} must not contain a NUL character`);
+    }
     const expectsObject = metadata.metatype && this.toValidate(metadata) && (metadata.type === 'body' || metadata.type === 'query');
     if (expectsObject && (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value))) {
       if (metadata.type === 'query' && (value === undefined || value === null)) return super.transform({}, metadata);
       throw ValidationError.field('body', 'the request body must be a JSON object');
     }
-    if (tooDeep(value)) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);
+    if (deep) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);
     if (metadata.metatype && Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metadata.metatype)) return this.lenient.transform(value, metadata);
     return super.transform(value, metadata);
   }

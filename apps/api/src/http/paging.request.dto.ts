@@ -5,7 +5,7 @@ import { PageRequest } from '@lnk/shared/kernel';
 
 /** `start` and `limit` of every list endpoint (spec section 8). */
 export class PageQueryDto {
-  @Omittable() @Type(() => Number) @IsInt() @Min(0) start?: number;
+  @Omittable() @Type(() => Number) @IsInt() @Min(0) @Max(PageRequest.MAX_START) start?: number;
   @Omittable() @Type(() => Number) @IsInt() @Min(1) @Max(PageRequest.MAX_LIMIT) limit?: number;
 
   toPageRequest(): PageRequest {

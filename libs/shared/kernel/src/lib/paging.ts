@@ -4,6 +4,8 @@ import { ValidationError } from './errors';
 export class PageRequest {
   static readonly MAX_LIMIT = 100;
   static readonly DEFAULT_LIMIT = 10;
+  /** Far past any list; beyond it an offset is no number the database takes (1e21 reached it as a 500). */
+  static readonly MAX_START = 1_000_000_000;
 
   private constructor(
     readonly start: number,
@@ -12,7 +14,7 @@ export class PageRequest {
 
   static of(start = 0, limit: number = PageRequest.DEFAULT_LIMIT): PageRequest {
     const errors = [];
-    if (!Number.isInteger(start) || start < 0) errors.push({ name: 'start', error: 'start must be an integer of 0 or more' });
+    if (!Number.isInteger(start) || start < 0 || start > PageRequest.MAX_START) errors.push({ name: 'start', error: `start must be an integer from 0 to ${PageRequest.MAX_START}` });
     if (!Number.isInteger(limit) || limit < 1 || limit > PageRequest.MAX_LIMIT) {
       errors.push({ name: 'limit', error: `limit must be an integer from 1 to ${PageRequest.MAX_LIMIT}` });
     }
