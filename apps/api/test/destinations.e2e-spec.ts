@@ -44,7 +44,8 @@ describe('link destinations over HTTP', () => {
   ])('refuses a destination with %s with VALIDATION_ERROR on url', async (_what, url) => {
     const res = await create({ url });
     expect(res.status).toBe(400);
-    expect(res.body.meta.errors).toEqual([{ name: 'url', error: 'url may not contain control characters' }]);
+    // A NUL is refused first by the validation every field goes through.
+    expect(res.body.meta.errors).toEqual([{ name: 'url', error: url.includes('\u0000') ? 'url must not contain a NUL character' : 'url may not contain control characters' }]);
   });
 
   // https://bank.example@evil.example/ shows a trusted name to the reader and goes to another host.
@@ -99,6 +100,23 @@ describe('link destinations over HTTP', () => {
       expect(res.status).toBe(500);
       expect(await res.text()).toContain('<h1>Link cannot be opened</h1>');
     });
+  });
+
+  // Fastify's own JSON error (FST_ERR_CTP_INVALID_JSON_BODY, ...) answered what it refused before the route ran.
+  it.each([
+    ['application/json', '{', 400],
+    ['text/plain', 'password=x', 415],
+    ['application/xml', '<password/>', 415],
+  ])('answers a %s body the password form cannot take with the service’s own page', async (contentType, body, status) => {
+    const name = slug();
+    await create({ url: 'https://example.com/', slug: name, hasPassword: true, password: 'open sesame' });
+    const res = await visit(`/${name}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self';");
+    const text = await res.text();
+    expect(text).toContain('<h1>Link cannot be opened</h1>');
+    expect(text).not.toMatch(/FST_|statusCode/);
   });
 
   describe('the password page of a protected link', () => {

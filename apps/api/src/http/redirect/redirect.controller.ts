@@ -11,7 +11,7 @@ import { pageHeaders } from '../html-page';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { consumeRateLimit } from '../../rate-limit/rate-limit.guard';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { brokenDestinationPage, notFoundPage, onwardPage, passwordPage } from './redirect.pages';
+import { brokenDestinationPage, notFoundPage, onwardPage, passwordPage, unreadablePage } from './redirect.pages';
 
 // Crawlers and link-preview fetchers: redirected, never counted.
 const BOTS = /bot|crawl|spider|slurp|facebookexternalhit|facebot|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|discord|slack|linkedin|preview|headless|lighthouse|curl\/|wget\//i;
@@ -78,9 +78,17 @@ export class RedirectRoutes {
         if (!reply.sent) this.page(reply, 503, '<!doctype html><title>Unavailable</title><p>This link cannot be opened right now; try again shortly.</p>');
       }
     };
+    // What Fastify refuses before a handler runs (a body that is not a form, an unknown content type)
+    // answers this service's page, not Fastify's JSON error naming its own error codes.
+    const errorHandler = (error: { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'redirect failed');
+      this.metrics.redirect('error');
+      this.page(reply, status, unreadablePage(status));
+    };
     // Fastify answers HEAD through the GET route too, without the body.
-    fastify.get('/:slug', guarded((slug, request, reply) => this.follow(slug, request, reply)));
-    fastify.post('/:slug', guarded((slug, request, reply) => this.unlock(slug, request.body as Record<string, unknown> | undefined, request, reply)));
+    fastify.get('/:slug', { errorHandler }, guarded((slug, request, reply) => this.follow(slug, request, reply)));
+    fastify.post('/:slug', { errorHandler }, guarded((slug, request, reply) => this.unlock(slug, request.body as Record<string, unknown> | undefined, request, reply)));
   }
 
   /** HEAD is never counted. */

@@ -36,3 +36,10 @@ export function brokenDestinationPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link cannot be opened</title><style>${STYLE}</style></head>
 <body><h1>Link cannot be opened</h1><p>This short link's destination is not a valid address.</p></body></html>`;
 }
+
+/** A request the short URL could not take (a body that is not a form, for one). */
+export function unreadablePage(status: number): string {
+  const text = status < 500 ? 'This request to a short link could not be read.' : 'This link cannot be opened right now.';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link cannot be opened</title><style>${STYLE}</style></head>
+<body><h1>Link cannot be opened</h1><p>${text}</p></body></html>`;
+}
