@@ -1,5 +1,5 @@
 import speakeasy from 'speakeasy';
-import { createAccount, createPat, TestAccount } from './support/identity';
+import { createAccount, createFirstPartyClient, createPat, TestAccount } from './support/identity';
 import { startSmtpServer } from './support/smtp-server';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -57,7 +57,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const done = await t.request('PUT', '/user/me/password', { token: ada.accessToken, body: { currentPassword: ada.password, newPassword: 'a brand new one' } });
       expect(done.body.data).toEqual({ id: ada.id, updatedAt: expect.any(String) });
       expect((await t.request('GET', '/user/me', { token: ada.accessToken })).status).toBe(200);
-      const refresh = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: ada.client.clientId, refresh_token: other.body.data.refresh_token } });
+      const refresh = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: ada.client.clientId, client_secret: ada.client.clientSecret, refresh_token: other.body.data.refresh_token } });
       expect(refresh.status).toBe(400);
       expect((await signIn(ada)).status).toBe(400);
       expect((await signIn(ada, {}, 'a brand new one')).status).toBe(200);
@@ -105,7 +105,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
     it('creates a PAT shown once, lists without values, shows the detail, and revokes it at once', async () => {
       const ada = await createAccount(t);
       const created = await t.request('POST', '/user/tokens', { token: ada.accessToken, body: { name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'] } });
-      expect(created.body.data).toEqual({ id: expect.any(String), name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'], token: expect.stringMatching(/^tkn_/), expiresAt: null, createdAt: expect.any(String) });
+      expect(created.body.data).toEqual({ id: expect.any(String), name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'], token: expect.stringMatching(/^tkn_/), expiresAt: expect.any(String), createdAt: expect.any(String) });
       const value = created.body.data.token;
       expect((await t.request('GET', '/user/me', { token: value })).status).toBe(200);
       const list = await t.request('GET', '/user/tokens', { token: ada.accessToken });
@@ -143,7 +143,38 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect((await t.request('GET', `/user/tokens/${pat.id}`, { token: bob.accessToken })).status).toBe(404);
       expect((await t.request('DELETE', `/user/tokens/${pat.id}`, { token: bob.accessToken })).status).toBe(404);
     });
-  });
+
+    // A PAT must not outlive what made it: an expiring PAT could otherwise mint a never-expiring one.
+    it('caps a PAT made by an expiring PAT at its parent’s expiry, and refuses a later one', async () => {
+      const ada = await createAccount(t);
+      const parentExpiry = new Date(Date.now() + 86_400_000).toISOString();
+      const parent = await createPat(t, ada, ['tokens:write', 'user:read'], { expiresAt: parentExpiry });
+      const child = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'child', scopes: ['user:read'] } });
+      expect(child.status).toBe(200);
+      expect(child.body.data.expiresAt).toBe(parentExpiry);
+      const later = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'later', scopes: ['user:read'], expiresAt: new Date(Date.parse(parentExpiry) + 3_600_000).toISOString() } });
+      expect(later.status).toBe(400);
+      expect(later.body.meta.errors[0].name).toBe('expiresAt');
+    });
+
+    it('ends a PAT made through a sign-in no later than that sign-in’s refresh token', async () => {
+      const ada = await createAccount(t);
+      const pat = await createPat(t, ada, ['user:read']);
+      const session = await t.request('POST', '/oauth/introspect', { body: { token: ada.refreshToken } });
+      const detail = await t.request('GET', `/user/tokens/${pat.id}`, { token: ada.accessToken });
+      expect(Math.floor(Date.parse(detail.body.data.expiresAt) / 1000)).toBe(session.body.data.exp);
+    });
+
+    // A third-party app granted tokens:write would otherwise turn its revocable grant into a lasting PAT.
+    it('refuses to let a third-party application’s token create a PAT', async () => {
+      const ada = await createAccount(t);
+      const app = await t.request('POST', '/user/oauth-clients', { token: ada.accessToken, body: { name: 'Automation', scopes: ['tokens:write', 'user:read'] } });
+      const signIn = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: app.body.data.clientId, client_secret: app.body.data.clientSecret, username: ada.email, password: ada.password } });
+      expect(signIn.status).toBe(200);
+      const res = await t.request('POST', '/user/tokens', { token: signIn.body.data.access_token, body: { name: 'escape', scopes: ['user:read'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+    });  });
 
   describe('/user/oauth-clients', () => {
     it('creates a client with its secret shown once, then lists, searches, updates, regenerates and deletes it', async () => {
@@ -185,5 +216,24 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect((await t.request('GET', `/user/oauth-clients/${created.body.data.id}`, { token: bob.accessToken })).status).toBe(404);
       expect((await t.request('POST', `/user/oauth-clients/${created.body.data.id}/regenerate-secret`, { token: bob.accessToken })).status).toBe(404);
     });
-  });
+
+    // The account the operator made a first-party client for could deactivate it (ending every user's
+    // sessions), add redirect URIs to it, or delete itself and take the client and all its tokens along.
+    it('keeps a first-party client out of reach of the account it was made for, and alive when that account is deleted', async () => {
+      const ada = await createAccount(t);
+      const service = await createFirstPartyClient(t, ada.id);
+      const asker = await createAccount(t, { email: `asker-${Date.now()}@example.com`, client: service });
+      const bob = await createAccount(t, { client: service });
+      expect((await t.request('GET', '/user/oauth-clients', { token: asker.accessToken })).body.meta.total).toBe(0);
+      const path = `/user/oauth-clients/${service.id}`;
+      expect((await t.request('GET', path, { token: asker.accessToken })).status).toBe(404);
+      expect((await t.request('PUT', path, { token: asker.accessToken, body: { isActive: false, redirectUris: ['https://evil.example/cb'] } })).status).toBe(404);
+      expect((await t.request('POST', `${path}/regenerate-secret`, { token: asker.accessToken })).status).toBe(404);
+      expect((await t.request('DELETE', path, { token: asker.accessToken })).status).toBe(404);
+      expect((await t.request('GET', '/user/me', { token: bob.accessToken })).status).toBe(200);
+      expect((await t.request('DELETE', '/user/me', { token: asker.accessToken })).status).toBe(200);
+      expect((await t.request('GET', '/user/me', { token: bob.accessToken })).status).toBe(200);
+      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: service.clientId, client_secret: service.clientSecret, refresh_token: bob.refreshToken } });
+      expect(refreshed.status).toBe(200);
+    });  });
 });

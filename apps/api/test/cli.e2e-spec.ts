@@ -75,10 +75,28 @@ describe('operator CLI', () => {
     expect(json).toMatchObject({ name: 'Dashboard', scopes: [...SCOPES], redirectUris: ['https://app.example.com/cb', 'http://localhost:8080/cb'], isActive: true });
     expect(json.clientId).toMatch(/^cl_[A-Za-z0-9_-]{22}$/);
     expect(json.clientSecret.length).toBeGreaterThanOrEqual(43);
-    const [row] = await query<{ secret_hash: string; is_first_party: boolean }>('SELECT secret_hash, is_first_party FROM oauth_clients WHERE id = $1', [json.id]);
+    const [row] = await query<{ secret_hash: string; is_first_party: boolean; owner_id: string | null; requested_by: string | null }>('SELECT secret_hash, is_first_party, owner_id, requested_by FROM oauth_clients WHERE id = $1', [json.id]);
     expect(row.secret_hash).toBe(createHash('sha256').update(json.clientSecret).digest('hex'));
     expect(row.is_first_party).toBe(true);
+    // It belongs to the service: --owner only records who asked, so that account cannot manage or delete it.
+    const [grace] = await query<{ id: string }>(`SELECT id FROM users WHERE email = 'grace@example.com'`);
+    expect(row.owner_id).toBeNull();
+    expect(row.requested_by).toBe(grace.id);
   });
+
+  it('creates a first-party client without --owner, and a public one (no secret) with --public', async () => {
+    const confidential = await cli('client:create', '--name', 'Mobile backend');
+    expect(confidential.code).toBe(0);
+    expect(confidential.json.clientSecret).toEqual(expect.any(String));
+    const [row] = await query<{ owner_id: string | null; requested_by: string | null }>('SELECT owner_id, requested_by FROM oauth_clients WHERE id = $1', [confidential.json.id]);
+    expect(row).toEqual({ owner_id: null, requested_by: null });
+    const spa = await cli('client:create', '--name', 'Web app', '--public', '--redirect-uri', 'https://app.example.com/cb');
+    expect(spa.code).toBe(0);
+    expect(spa.json).not.toHaveProperty('clientSecret');
+    const [publicRow] = await query<{ secret_hash: string | null }>('SELECT secret_hash FROM oauth_clients WHERE id = $1', [spa.json.id]);
+    expect(publicRow.secret_hash).toBeNull();
+  });
+
 
   it('creates a client with the scopes asked for', async () => {
     const { code, json } = await cli('client:create', '--owner', 'grace@example.com', '--name', 'Reader', '--scopes', 'links:read stats:read');

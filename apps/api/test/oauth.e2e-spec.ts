@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { startTestApp, TestApp } from './support/test-app';
-import { createAccount, createFirstPartyClient, identityOf } from './support/identity';
+import { createAccount, createFirstPartyClient, createPat, createPublicClient, identityOf } from './support/identity';
 
 const form = (fields: Record<string, string>) => ({ raw: { body: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' } });
 
@@ -111,7 +111,7 @@ describe('OAuth 2.0 endpoints', () => {
   describe('refresh tokens', () => {
     it('rotates: the new pair works, the old refresh token does not', async () => {
       const account = await createAccount(t);
-      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: account.client.clientSecret, refresh_token: account.refreshToken } });
       expect(refreshed.status).toBe(200);
       expect(refreshed.body.data.refresh_token).not.toBe(account.refreshToken);
       expect((await t.request('GET', '/user/me', { token: refreshed.body.data.access_token })).status).toBe(200);
@@ -119,19 +119,19 @@ describe('OAuth 2.0 endpoints', () => {
 
     it('revokes the whole family when a rotated refresh token is replayed', async () => {
       const account = await createAccount(t);
-      const first = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
-      const replay = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      const first = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: account.client.clientSecret, refresh_token: account.refreshToken } });
+      const replay = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: account.client.clientSecret, refresh_token: account.refreshToken } });
       expect(replay.status).toBe(400);
       expect(replay.body.code).toBe('INVALID_GRANT');
       expect((await t.request('GET', '/user/me', { token: first.body.data.access_token })).status).toBe(401);
-      const descendant = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: first.body.data.refresh_token } });
+      const descendant = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: account.client.clientSecret, refresh_token: first.body.data.refresh_token } });
       expect(descendant.status).toBe(400);
     });
 
     it('lets exactly one of several parallel rotations win, with no 500', async () => {
       const account = await createAccount(t);
       const results = await Promise.all(
-        Array.from({ length: 5 }, () => t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } })),
+        Array.from({ length: 5 }, () => t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: account.client.clientSecret, refresh_token: account.refreshToken } })),
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
     });
@@ -139,9 +139,33 @@ describe('OAuth 2.0 endpoints', () => {
     it('refuses a refresh token presented by another client', async () => {
       const account = await createAccount(t);
       const other = await createFirstPartyClient(t, account.id);
-      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: other.clientId, refresh_token: account.refreshToken } });
+      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: other.clientId, client_secret: other.clientSecret, refresh_token: account.refreshToken } });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_GRANT');
+    });
+
+    // A leaked refresh token alone must not mint tokens for a client that has a secret (RFC 6749 section 6).
+    it('refuses a refresh without the secret of a confidential client, as JSON and as the RFC body', async () => {
+      const account = await createAccount(t);
+      const bare = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: account.client.clientId, refresh_token: account.refreshToken } });
+      expect(bare.status).toBe(401);
+      expect(bare.body.code).toBe('INVALID_CLIENT');
+      const wrong = await t.request('POST', '/oauth/token', form({ grant_type: 'refresh_token', client_id: account.client.clientId, client_secret: 'not-the-secret', refresh_token: account.refreshToken }));
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toMatchObject({ error: 'invalid_client' });
+      const basic = Buffer.from(`${account.client.clientId}:${account.client.clientSecret}`).toString('base64');
+      const ok = await t.request('POST', '/oauth/token', { ...form({ grant_type: 'refresh_token', refresh_token: account.refreshToken }), headers: { authorization: `Basic ${basic}` } });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ token_type: 'Bearer', refresh_token: expect.stringMatching(/^rt_/) });
+    });
+
+    it('lets a public client (no secret) refresh with its client_id alone', async () => {
+      const account = await createAccount(t);
+      const app = await createPublicClient(t);
+      const signIn = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: app.clientId, username: account.email, password: account.password } });
+      expect(signIn.status).toBe(200);
+      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: signIn.body.data.refresh_token } });
+      expect(refreshed.status).toBe(200);
     });
   });
 
@@ -186,6 +210,34 @@ describe('OAuth 2.0 endpoints', () => {
       expect(revoke.status).toBe(200);
       expect(revoke.body).toEqual({});
     });
+
+    // A PAT is revoked only through DELETE /user/tokens/{id}, where a token cannot revoke itself.
+    it('answers a PAT sent to /oauth/revoke like an unknown token and leaves it working', async () => {
+      const account = await createAccount(t);
+      const pat = await createPat(t, account, ['user:read']);
+      const res = await t.request('POST', '/oauth/revoke', { body: { token: pat.token } });
+      expect(res.body).toEqual({ status: 200, code: 'OK', message: 'Token revoked', data: { revoked: true } });
+      expect((await t.request('GET', '/user/me', { token: pat.token })).status).toBe(200);
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: pat.token } })).body.data).toMatchObject({ active: true });
+    });
+
+    // One client's resource server must learn nothing about another client's tokens (RFC 7662 section 2.2).
+    it('answers a client that authenticates only about tokens issued to it', async () => {
+      const account = await createAccount(t);
+      const other = await createFirstPartyClient(t);
+      const pat = await createPat(t, account, ['user:read']);
+      const asOther = { client_id: other.clientId, client_secret: other.clientSecret };
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, ...asOther } })).body.data).toEqual({ active: false });
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: pat.token, ...asOther } })).body.data).toEqual({ active: false });
+      const basic = Buffer.from(`${account.client.clientId}:${account.client.clientSecret}`).toString('base64');
+      const own = await t.request('POST', '/oauth/introspect', { ...form({ token: account.accessToken }), headers: { authorization: `Basic ${basic}` } });
+      expect(own.body).toMatchObject({ active: true, client_id: account.client.clientId });
+      const badSecret = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, client_id: other.clientId, client_secret: 'wrong' } });
+      expect(badSecret.status).toBe(401);
+      expect(badSecret.body.code).toBe('INVALID_CLIENT');
+      // Without client authentication the spec's body is answered as before.
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } })).body.data).toMatchObject({ active: true });
+    });
   });
 
   describe('authorization code flow', () => {
@@ -202,10 +254,17 @@ describe('OAuth 2.0 endpoints', () => {
       return fetch(`${t.baseUrl}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
     }
 
-    it('signs in through the page, approves, and exchanges the code with PKCE using oauth4webapi', async () => {
+    it('signs in through the page, approves, and exchanges the code with PKCE using oauth4webapi (a public client, iss checked)', async () => {
       const account = await createAccount(t);
-      const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
-      const as: oauth.AuthorizationServer = { issuer: t.baseUrl, token_endpoint: `${t.baseUrl}/oauth/token`, revocation_endpoint: `${t.baseUrl}/oauth/revoke`, introspection_endpoint: `${t.baseUrl}/oauth/introspect` };
+      const client = await createPublicClient(t, { redirectUris: [redirectUri] });
+      const as: oauth.AuthorizationServer = {
+        issuer: t.baseUrl,
+        token_endpoint: `${t.baseUrl}/oauth/token`,
+        revocation_endpoint: `${t.baseUrl}/oauth/revoke`,
+        introspection_endpoint: `${t.baseUrl}/oauth/introspect`,
+        // oauth4webapi then requires `iss` in the authorization response and compares it (RFC 9207).
+        authorization_response_iss_parameter_supported: true,
+      };
       const oc: oauth.Client = { client_id: client.clientId };
       const verifier = oauth.generateRandomCodeVerifier();
       const challenge = await oauth.calculatePKCECodeChallenge(verifier);
@@ -228,6 +287,7 @@ describe('OAuth 2.0 endpoints', () => {
       expect(approved.status).toBe(302);
       const callback = new URL(approved.headers.get('location') as string);
       expect(callback.origin + callback.pathname).toBe(redirectUri);
+      expect(callback.searchParams.get('iss')).toBe(t.baseUrl);
 
       const params = oauth.validateAuthResponse(as, oc, callback, state);
       const response = await oauth.authorizationCodeGrantRequest(as, oc, oauth.None(), params, redirectUri, verifier, { [oauth.allowInsecureRequests]: true });
@@ -255,7 +315,8 @@ describe('OAuth 2.0 endpoints', () => {
       const denied = await submit({ request: page.request, signature: page.signature, decision: 'deny' });
       expect(denied.status).toBe(302);
       const location = new URL(denied.headers.get('location') as string);
-      expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', state: 'xyz' });
+      // The issuer identifier tells the client which server answered, against mix-up attacks (RFC 9207).
+      expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', state: 'xyz', iss: t.baseUrl });
     });
 
     it('shows the page again with an error on wrong credentials, and refuses a tampered request', async () => {
@@ -284,20 +345,35 @@ describe('OAuth 2.0 endpoints', () => {
       expect(wrongType.status).toBe(400);
     });
 
-    it('requires PKCE from a client that sends no secret, and accepts the secret instead', async () => {
+    // A stolen code must be useless without the client's secret; a verifier for a code issued without a
+    // challenge is a PKCE downgrade (RFC 9700 section 2.1.1).
+    it('makes a confidential client authenticate at the exchange, and refuses a verifier for a code issued without a challenge', async () => {
       const account = await createAccount(t);
       const client = await createFirstPartyClient(t, account.id, { redirectUris: [redirectUri] });
-      const codeFor = async () => {
-        const page = await pageFields(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      const codeFor = async (extra = '') => {
+        const page = await pageFields(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}${extra}`);
         const approved = await submit({ request: page.request, signature: page.signature, email: account.email, password: account.password, decision: 'approve' });
         return new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
       };
-      const withoutPkce = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, code: await codeFor(), redirect_uri: redirectUri } });
-      expect(withoutPkce.status).toBe(400);
-      expect(withoutPkce.body.code).toBe('INVALID_GRANT');
+      const verifier = oauth.generateRandomCodeVerifier();
+      const challenge = `&code_challenge=${await oauth.calculatePKCECodeChallenge(verifier)}&code_challenge_method=S256`;
+      const withoutSecret = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, code: await codeFor(challenge), redirect_uri: redirectUri, code_verifier: verifier } });
+      expect(withoutSecret.status).toBe(401);
+      expect(withoutSecret.body.code).toBe('INVALID_CLIENT');
+      const downgrade = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code: await codeFor(), redirect_uri: redirectUri, code_verifier: verifier } });
+      expect(downgrade.status).toBe(400);
+      expect(downgrade.body.code).toBe('INVALID_GRANT');
       const withSecret = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code: await codeFor(), redirect_uri: redirectUri } });
       expect(withSecret.status).toBe(200);
       expect(withSecret.body.data.user.email).toBe(account.email);
+    });
+
+    it('requires PKCE of a public client before it shows the page', async () => {
+      const client = await createPublicClient(t, { redirectUris: [redirectUri] });
+      const res = await t.request('GET', `/oauth/authorize?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_REQUEST');
+      expect(res.headers.get('location')).toBeNull();
     });
   });
 });

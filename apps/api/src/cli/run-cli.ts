@@ -21,15 +21,17 @@ const USAGE = `usage: npm run cli -- <command> [options]
 
 commands:
   user:create   --email E --password P [--name N]
-  client:create --owner E --name N [--scopes "s1 s2"] [--redirect-uri U]...
+  client:create --name N [--owner E] [--scopes "s1 s2"] [--redirect-uri U]... [--public]
+                a first-party client: it belongs to the service, not to any account (--owner only
+                records who asked); --public makes one without a secret, for browser or native apps (PKCE)
   migrate       apply pending database migrations
 
 Each command prints one JSON object as its last line.`;
 
 type Command = (args: string[], dataSource: DataSource, config: AppConfig) => Promise<unknown>;
 
-function options<T extends Record<string, { type: 'string'; multiple?: boolean }>>(args: string[], spec: T, required: (keyof T & string)[]) {
-  let values: Record<string, string | string[] | undefined>;
+function options<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], spec: T, required: (keyof T & string)[]) {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({ args, options: spec, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -49,19 +51,24 @@ const COMMANDS: Record<string, Command> = {
   'client:create': async (args, dataSource, config) => {
     const v = options(
       args,
-      { owner: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true } },
-      ['owner', 'name'],
+      { owner: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+      ['name'],
     );
     const identity = composeContexts(dataSource, config, createLogger(config.logLevel, 2), new AppMetrics()).identity;
-    const owner = await identity.users.findByEmail(normalizeEmail(v['owner'], 'owner'));
-    if (!owner) throw new NotFoundError(`User ${v['owner']}`);
+    let requestedBy: string | null = null;
+    if (v['owner'] !== undefined) {
+      const owner = await identity.users.findByEmail(normalizeEmail(v['owner'], 'owner'));
+      if (!owner) throw new NotFoundError(`User ${v['owner']}`);
+      requestedBy = owner.id;
+    }
     const scopes = typeof v['scopes'] === 'string' ? v['scopes'].split(/[\s,]+/).filter(Boolean) : undefined;
     const { client, clientSecret } = await identity.createOAuthClient.execute({
-      ownerId: owner.id,
+      requestedBy,
       name: v['name'] as string,
       scopes,
       redirectUris: (v['redirect-uri'] as string[] | undefined) ?? [],
       isFirstParty: true,
+      isPublic: v['public'] === true,
     });
     return presentClient(client, clientSecret);
   },

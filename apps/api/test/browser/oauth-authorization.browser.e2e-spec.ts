@@ -48,6 +48,7 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     expect(landed.origin + landed.pathname).toBe(callbackUri());
     expect(landed.searchParams.get('state')).toBe(state);
     expect(landed.searchParams.get('error')).toBeNull();
+    expect(landed.searchParams.get('iss')).toBe(stage.t.baseUrl);
     const code = landed.searchParams.get('code') ?? '';
     expect(code).not.toBe('');
     // The client app itself was asked for the callback with the code and state (its page drops '&' from what it echoes).
@@ -58,7 +59,7 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     await page.close();
 
     const exchanged = await stage.t.request('POST', '/oauth/token', {
-      body: { grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUri(), code_verifier: verifier },
+      body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: callbackUri(), code_verifier: verifier },
     });
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.data).toMatchObject({ token_type: 'Bearer', scope: 'user:read links:read', access_token: expect.stringMatching(/^at_/) });
@@ -68,7 +69,7 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
 
     // The code is single-use.
     const again = await stage.t.request('POST', '/oauth/token', {
-      body: { grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: callbackUri(), code_verifier: verifier },
+      body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: callbackUri(), code_verifier: verifier },
     });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('INVALID_GRANT');
@@ -83,7 +84,7 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
 
     const landed = new URL(page.url());
     expect(landed.origin + landed.pathname).toBe(callbackUri());
-    expect(Object.fromEntries(landed.searchParams)).toEqual({ error: 'access_denied', state });
+    expect(Object.fromEntries(landed.searchParams)).toEqual({ error: 'access_denied', state, iss: stage.t.baseUrl });
     expect(await page.locator('#where').textContent()).toContain('error=access_denied');
     await page.close();
   });

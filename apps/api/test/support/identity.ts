@@ -25,16 +25,26 @@ export function identityOf(t: TestApp): Identity {
   return t.app.get<Identity>(IDENTITY);
 }
 
-/** A first-party client, as the operator CLI makes it. */
-export async function createFirstPartyClient(t: TestApp, ownerId: string, options: { scopes?: string[]; redirectUris?: string[] } = {}): Promise<TestClient> {
+/**
+ * A first-party client, as the operator CLI makes it: it belongs to the service; `requestedBy` (the
+ * account it was made for, like the CLI's --owner) is only recorded.
+ */
+export async function createFirstPartyClient(t: TestApp, requestedBy?: string, options: { scopes?: string[]; redirectUris?: string[] } = {}): Promise<TestClient> {
   const { client, clientSecret } = await identityOf(t).createOAuthClient.execute({
-    ownerId,
+    requestedBy,
     name: 'First-party test client',
     scopes: options.scopes ?? [...SCOPES],
     redirectUris: options.redirectUris ?? [],
     isFirstParty: true,
   });
+  if (clientSecret === null) throw new Error('a confidential client has a secret');
   return { id: client.id, clientId: client.clientId, clientSecret };
+}
+
+/** A public first-party client (browser or native app): no secret, PKCE for codes. */
+export async function createPublicClient(t: TestApp, options: { redirectUris?: string[] } = {}): Promise<{ id: string; clientId: string }> {
+  const { client } = await identityOf(t).createOAuthClient.execute({ name: 'Public test client', redirectUris: options.redirectUris ?? [], isFirstParty: true, isPublic: true });
+  return { id: client.id, clientId: client.clientId };
 }
 
 /** A user with a password, signed in through the password grant over HTTP. */

@@ -13,7 +13,7 @@ export function presentUser(user: User) {
 }
 
 /** An OAuth client as the API shows it (spec 2.5); the secret only where it was just made. */
-export function presentClient(client: OAuthClient, clientSecret?: string) {
+export function presentClient(client: OAuthClient, clientSecret?: string | null) {
   return {
     id: client.id,
     clientId: client.clientId,

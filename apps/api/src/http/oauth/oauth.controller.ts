@@ -31,6 +31,13 @@ function basicCredentials(request: FastifyRequest): { clientId?: string; clientS
   }
 }
 
+/** The client's credentials, from HTTP Basic or the body; both naming different clients is refused. */
+function clientCredentials(request: FastifyRequest, body: { client_id?: string; client_secret?: string }): { clientId?: string; clientSecret?: string } {
+  const basic = basicCredentials(request);
+  if (basic.clientId && body.client_id && basic.clientId !== body.client_id) throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic credentials');
+  return { clientId: basic.clientId ?? body.client_id, clientSecret: basic.clientSecret ?? body.client_secret };
+}
+
 function authorizationParams(query: AuthorizeQueryDto): AuthorizationRequestParams {
   return {
     responseType: query.response_type,
@@ -62,9 +69,7 @@ export class OAuthController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
-    const basic = basicCredentials(request);
-    if (basic.clientId && body.client_id && basic.clientId !== body.client_id) throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic credentials');
-    const client = { clientId: basic.clientId ?? body.client_id, clientSecret: basic.clientSecret ?? body.client_secret };
+    const client = clientCredentials(request, body);
     const form = isFormRequest(request);
     switch (body.grant_type) {
       case 'password': {
@@ -95,7 +100,7 @@ export class OAuthController {
   @Post('introspect')
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
-    const result = await this.identity.introspectToken.execute(body.token);
+    const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
     return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 

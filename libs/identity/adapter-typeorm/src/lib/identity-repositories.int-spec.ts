@@ -53,10 +53,31 @@ describe('TypeORM identity repositories', () => {
     await users.insert(owner);
     const now = new Date();
     const client = new OAuthClient({
-      id: ids.next(), clientId: 'cl_test', secretHash: 'a'.repeat(64), ownerId: owner.id, name: 'CLI', description: '',
+      id: ids.next(), clientId: 'cl_test', secretHash: 'a'.repeat(64), ownerId: null, requestedBy: owner.id, name: 'CLI', description: '',
       scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: now, updatedAt: now,
     });
     await clients.insert(client);
     expect((await clients.findByClientId('cl_test'))?.toProps()).toEqual(client.toProps());
+  });
+
+  // Defends against an account taking the service's own client with it (or managing it) through its owner.
+  it('keeps a first-party client out of every owner query and alive when the account that asked for it is deleted', async () => {
+    const asker = user('asker@example.com');
+    await users.insert(asker);
+    const now = new Date();
+    const props = { name: 'App', description: '', scopes: ['user:read' as const], redirectUris: [], isActive: true, createdAt: now, updatedAt: now };
+    const firstParty = new OAuthClient({ ...props, id: ids.next(), clientId: 'cl_first', secretHash: null, ownerId: null, requestedBy: asker.id, isFirstParty: true });
+    const own = new OAuthClient({ ...props, id: ids.next(), clientId: 'cl_own', secretHash: 'b'.repeat(64), ownerId: asker.id, requestedBy: null, isFirstParty: false });
+    await clients.insert(firstParty);
+    await clients.insert(own);
+    expect((await clients.listOfOwner(asker.id, undefined, { start: 0, limit: 10 })).items.map((c) => c.clientId)).toEqual(['cl_own']);
+    expect(await clients.findOfOwner(asker.id, firstParty.id)).toBeNull();
+    expect(await clients.deleteOfOwner(asker.id, firstParty.id)).toBe(false);
+    // The schema itself refuses a first-party client with an owner, or a user's client without a secret.
+    await expect(clients.insert(new OAuthClient({ ...firstParty.toProps(), id: ids.next(), clientId: 'cl_bad1', ownerId: asker.id }))).rejects.toThrow();
+    await expect(clients.insert(new OAuthClient({ ...own.toProps(), id: ids.next(), clientId: 'cl_bad2', secretHash: null }))).rejects.toThrow();
+    await users.delete(asker.id);
+    expect((await clients.findByClientId('cl_first'))?.toProps()).toEqual({ ...firstParty.toProps(), requestedBy: null });
+    expect(await clients.findByClientId('cl_own')).toBeNull();
   });
 });

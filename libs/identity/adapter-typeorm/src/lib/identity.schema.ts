@@ -31,8 +31,9 @@ export const UserSchema = new EntitySchema<UserRow>({
 export interface OAuthClientRow {
   id: string;
   clientId: string;
-  secretHash: string;
-  ownerId: string;
+  secretHash: string | null;
+  ownerId: string | null;
+  requestedBy: string | null;
   name: string;
   description: string;
   scopes: string[];
@@ -49,8 +50,9 @@ export const OAuthClientSchema = new EntitySchema<OAuthClientRow>({
   columns: {
     id: { type: 'char', length: 24, primary: true },
     clientId: { name: 'client_id', type: 'varchar', length: 64 },
-    secretHash: { name: 'secret_hash', type: 'char', length: 64 },
-    ownerId: { name: 'owner_id', type: 'char', length: 24 },
+    secretHash: { name: 'secret_hash', type: 'char', length: 64, nullable: true },
+    ownerId: { name: 'owner_id', type: 'char', length: 24, nullable: true },
+    requestedBy: { name: 'requested_by', type: 'char', length: 24, nullable: true },
     name: { type: 'varchar', length: 100 },
     description: { type: 'varchar', length: 500 },
     scopes: { type: 'text', array: true },

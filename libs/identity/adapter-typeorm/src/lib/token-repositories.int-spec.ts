@@ -46,7 +46,7 @@ describe('TypeORM token and account repositories', () => {
     const id = ids.next();
     const user = new User({ id, email: `${id}@example.com`, name: '', passwordHash: null, isVerified: false, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now });
     await users.insert(user);
-    const client = new OAuthClient({ id: ids.next(), clientId: `cl_${id}`, secretHash: hash('s'), ownerId: id, name: `App ${id}`, description: '', scopes: ['user:read'], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now });
+    const client = new OAuthClient({ id: ids.next(), clientId: `cl_${id}`, secretHash: hash('s'), ownerId: id, requestedBy: null, name: `App ${id}`, description: '', scopes: ['user:read'], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now });
     await clients.insert(client);
     return { user, client };
   }
@@ -150,7 +150,7 @@ describe('TypeORM token and account repositories', () => {
   it('lists an owner’s clients newest first, searching names case-insensitively with % taken literally', async () => {
     const { user } = await account();
     for (const name of ['Alpha app', 'beta APP', '100% tool']) {
-      await clients.insert(new OAuthClient({ id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: hash('s'), ownerId: user.id, name, description: '', scopes: [], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now }));
+      await clients.insert(new OAuthClient({ id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: hash('s'), ownerId: user.id, requestedBy: null, name, description: '', scopes: [], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now }));
     }
     expect((await clients.listOfOwner(user.id, 'APP', PageRequest.of())).items.map((c) => c.name)).toEqual(['beta APP', 'Alpha app', `App ${user.id}`]);
     expect((await clients.listOfOwner(user.id, '%', PageRequest.of())).items.map((c) => c.name)).toEqual(['100% tool']);

@@ -32,12 +32,12 @@ export class TypeormOAuthClientRepository extends OAuthClientRepository {
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<OAuthClient | null> {
-    const row = await this.rows.findOneBy({ id, ownerId });
+    const row = await this.rows.findOneBy({ id, ownerId, isFirstParty: false });
     return row ? toDomain(row) : null;
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<OAuthClient>> {
-    const builder = this.rows.createQueryBuilder('c').where('c.owner_id = :ownerId', { ownerId });
+    const builder = this.rows.createQueryBuilder('c').where('c.owner_id = :ownerId AND NOT c.is_first_party', { ownerId });
     if (query) builder.andWhere(`c.name ILIKE :pattern ESCAPE '\\'`, { pattern: containsPattern(query) });
     const [rows, total] = await builder.orderBy('c.id', 'DESC').skip(page.start).take(page.limit).getManyAndCount();
     return pageOf(rows.map(toDomain), total, page);
@@ -49,6 +49,6 @@ export class TypeormOAuthClientRepository extends OAuthClientRepository {
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM oauth_clients WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+    return (await sql(this.dataSource, 'DELETE FROM oauth_clients WHERE id = $1 AND owner_id = $2 AND NOT is_first_party', [id, ownerId])).affected > 0;
   }
 }

@@ -116,7 +116,7 @@ class Codes extends AuthorizationCodeRepository {
 }
 
 const user = new User({ id: 'u1', email: 'ada@example.com', name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: 'sealed:SECRET', createdAt: new Date(), updatedAt: new Date() });
-const client = new OAuthClient({ id: 'c1', clientId: 'cl_1', secretHash: 'h:secret', ownerId: 'u1', name: 'App', description: '', scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: new Date(), updatedAt: new Date() });
+const client = new OAuthClient({ id: 'c1', clientId: 'cl_1', secretHash: 'h:secret', ownerId: null, requestedBy: 'u1', name: 'App', description: '', scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: new Date(), updatedAt: new Date() });
 const users: UserRepository = { findById: async (id) => (id === 'u1' ? user : null), findByEmail: async () => user, insert: async () => undefined, update: async () => undefined, delete: async () => true };
 const clients = { findByClientId: async (id: string) => (id === 'cl_1' ? client : null) } as unknown as OAuthClientRepository;
 
@@ -136,10 +136,10 @@ describe('identity domain rules', () => {
   });
 
   describe('personal access tokens', () => {
-    const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null };
+    const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null };
 
     it('grants no scope beyond those of the token creating it', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(new Pats(), secrets, hasher, ids, clock);
+      const create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
       await expect(create.execute(principal, { name: 'x', scopes: ['links:write'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
       await expect(create.execute(principal, { name: 'x', scopes: ['nope'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
       await expect(create.execute(principal, { name: 'x', scopes: [] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
@@ -149,7 +149,7 @@ describe('identity domain rules', () => {
     });
 
     it('refuses an expiry in the past, and expires when its time comes', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(new Pats(), secrets, hasher, ids, clock);
+      const create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
       await expect(create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: clock.now() })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
       const { token } = await create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) });
       expect(token.isExpired(clock.now())).toBe(false);
@@ -185,12 +185,12 @@ describe('identity domain rules', () => {
     it('rotates, and a replayed refresh token revokes the whole family', async () => {
       const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, listener, clock);
       const first = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
-      const second = await refresh.execute({ clientId: 'cl_1', refreshToken: first.refreshToken });
+      const second = await refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken });
       expect(second.tokens.token.props.familyId).toBe(first.token.props.familyId);
-      await expect(refresh.execute({ clientId: 'cl_1', refreshToken: first.refreshToken })).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken })).rejects.toMatchObject({ error: 'invalid_grant' });
       expect(revoked).toBe(1);
       expect(tokens.rows.every((t) => t.props.revokedAt)).toBe(true);
-      await expect(refresh.execute({ clientId: 'cl_1', refreshToken: second.tokens.refreshToken })).rejects.toBeInstanceOf(OAuthError);
+      await expect(refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: second.tokens.refreshToken })).rejects.toBeInstanceOf(OAuthError);
     });
   });
 
@@ -206,7 +206,7 @@ describe('identity domain rules', () => {
       await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: `c:${verifier}`, codeChallengeMethod: 'S256', expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
     });
 
-    const exchange = (over: Record<string, string> = {}) => grant.execute({ clientId: 'cl_1', code: 'ac_one', redirectUri: 'https://app.example.com/cb', codeVerifier: verifier, ...over });
+    const exchange = (over: Record<string, string> = {}) => grant.execute({ clientId: 'cl_1', clientSecret: 'secret', code: 'ac_one', redirectUri: 'https://app.example.com/cb', codeVerifier: verifier, ...over });
 
     it('is single-use: using it again revokes what it issued', async () => {
       const { tokens: issued } = await exchange();

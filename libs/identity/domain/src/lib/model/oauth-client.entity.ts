@@ -4,8 +4,12 @@ import { Scope } from './scope';
 export interface OAuthClientProps {
   id: string;
   clientId: string;
-  secretHash: string;
-  ownerId: string;
+  /** Null for a public client (a browser or native app that cannot keep a secret): PKCE stands in for it. */
+  secretHash: string | null;
+  /** The user who manages the client; null for first-party clients, which belong to the service. */
+  ownerId: string | null;
+  /** For first-party clients, the account the operator made it for: a record only, it grants nothing. */
+  requestedBy: string | null;
   name: string;
   description: string;
   scopes: Scope[];
@@ -52,11 +56,26 @@ export class OAuthClient {
   get clientId(): string {
     return this.props.clientId;
   }
-  get secretHash(): string {
+  get secretHash(): string | null {
     return this.props.secretHash;
   }
-  get ownerId(): string {
+  /** A confidential client has a secret and must present it wherever a grant allows it (RFC 6749 2.3). */
+  get isConfidential(): boolean {
+    return this.props.secretHash !== null;
+  }
+  get ownerId(): string | null {
     return this.props.ownerId;
+  }
+  get requestedBy(): string | null {
+    return this.props.requestedBy;
+  }
+  /** Whether this account manages the client through the API; never true for a first-party client. */
+  isManagedBy(userId: string): boolean {
+    return !this.props.isFirstParty && this.props.ownerId === userId;
+  }
+  /** First-party clients may sign in any account; a client a user made, only its owner. */
+  maySignIn(userId: string): boolean {
+    return this.props.isFirstParty || this.props.ownerId === userId;
   }
   get name(): string {
     return this.props.name;

@@ -24,6 +24,12 @@ export interface Principal {
   tokenId: string;
   /** Internal id of the OAuth client, for OAuth tokens. */
   clientId: string | null;
+  /**
+   * When what authenticated the request ends for good: a PAT's expiry (null: never), or for an OAuth
+   * token the expiry of the refresh token issued with it (the sign-in session, not the hour-long access
+   * token). A PAT made with this principal may not outlive it.
+   */
+  grantExpiresAt: Date | null;
 }
 
 export interface OAuthTokenProps {

@@ -5,10 +5,11 @@ export abstract class OAuthClientRepository {
   abstract insert(client: OAuthClient): Promise<void>;
   abstract findByClientId(clientId: string): Promise<OAuthClient | null>;
   abstract findById(id: string): Promise<OAuthClient | null>;
+  /** The owner's client; never a first-party client, which no account owns. */
   abstract findOfOwner(ownerId: string, id: string): Promise<OAuthClient | null>;
-  /** The owner's clients, newest first, `query` matching the name case-insensitively. */
+  /** The owner's clients (never first-party ones), newest first, `query` matching the name case-insensitively. */
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<OAuthClient>>;
   abstract update(client: OAuthClient): Promise<void>;
-  /** Deletes the client and every token issued through it. */
+  /** Deletes the owner's client (never a first-party one) and every token issued through it. */
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
 }

@@ -47,7 +47,7 @@ export class ValidateAuthorizationRequestUseCase {
     if (!params.clientId) throw new OAuthError('invalid_request', 'client_id is required');
     let client: OAuthClient;
     try {
-      client = await this.clients.authenticate(params.clientId, undefined, { secretRequired: false });
+      client = await this.clients.authenticate(params.clientId, undefined, { mustAuthenticate: false });
     } catch {
       throw new OAuthError('invalid_request', 'Unknown or inactive client');
     }
@@ -61,6 +61,7 @@ export class ValidateAuthorizationRequestUseCase {
       if (!params.codeChallenge || !PKCE_CHALLENGE.test(params.codeChallenge)) throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
       codeChallenge = params.codeChallenge;
     }
+    if (!codeChallenge && !client.isConfidential) throw new OAuthError('invalid_request', 'A public client must use PKCE (code_challenge with S256)');
     if (params.state !== undefined && params.state.length > 1024) throw new OAuthError('invalid_request', 'state is too long');
     return { client, redirectUri: params.redirectUri, scopes, state: params.state ?? null, codeChallenge };
   }
@@ -91,12 +92,14 @@ export class DecideAuthorizationUseCase {
     private readonly hasher: SecretHasher,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** This server's issuer identifier, sent as `iss` so a client can tell which server answered (RFC 9207). */
+    private readonly issuer: string,
   ) {}
 
   async execute(decision: AuthorizationDecision): Promise<{ redirectUrl: string }> {
     const request = await this.validate.execute(decision.request);
     if (decision.decision === 'deny') {
-      return { redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state }) };
+      return { redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.issuer }) };
     }
     const user = await this.credentials.check({ email: decision.email, password: decision.password, otp: decision.otp, ip: decision.ip });
     const code = TOKEN_PREFIX.code + this.secrets.generate(TOKEN_BYTES);
@@ -116,7 +119,7 @@ export class DecideAuthorizationUseCase {
         createdAt: now,
       }),
     );
-    return { redirectUrl: redirectTo(request.redirectUri, { code, state: request.state }) };
+    return { redirectUrl: redirectTo(request.redirectUri, { code, state: request.state, iss: this.issuer }) };
   }
 }
 
@@ -129,9 +132,9 @@ export interface AuthorizationCodeGrantCommand {
 }
 
 /**
- * Exchanges an authorization code (RFC 6749 section 4.1.3) once. PKCE is checked when the code was
- * made with a challenge and required when the client authenticates with no secret. A code used twice
- * revokes every token issued from it.
+ * Exchanges an authorization code (RFC 6749 section 4.1.3) once. A confidential client authenticates;
+ * PKCE is checked when the code was made with a challenge, required for a public client, and a verifier
+ * for a code made without one is refused. A code used twice revokes every token issued from it.
  */
 export class AuthorizationCodeGrantUseCase {
   constructor(
@@ -147,7 +150,7 @@ export class AuthorizationCodeGrantUseCase {
   ) {}
 
   async execute(command: AuthorizationCodeGrantCommand): Promise<{ tokens: IssuedTokens; userId: string }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { secretRequired: false });
+    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.code || !command.redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
     const invalid = (why = 'The authorization code is invalid, expired or used') => new OAuthError('invalid_grant', why);
     const stored = command.code.startsWith(TOKEN_PREFIX.code) ? await this.codes.findByHash(this.hasher.hash(command.code)) : null;
@@ -165,8 +168,11 @@ export class AuthorizationCodeGrantUseCase {
       if (!command.codeVerifier || !PKCE_VERIFIER.test(command.codeVerifier) || !this.pkce.matches(command.codeVerifier, stored.props.codeChallenge)) {
         throw invalid('code_verifier does not match the code challenge');
       }
-    } else if (command.clientSecret === undefined) {
-      throw invalid('PKCE is required for a client that does not authenticate with its secret');
+    } else if (command.codeVerifier !== undefined) {
+      // A verifier for a code issued without a challenge: a PKCE downgrade (RFC 9700 section 2.1.1).
+      throw invalid('code_verifier was sent for a code issued without a code_challenge');
+    } else if (!client.isConfidential) {
+      throw invalid('PKCE is required for a public client');
     }
     if (!(await this.codes.consume(stored.props.id, now))) throw await replay();
     const user = await this.users.findById(stored.props.userId);

@@ -4,18 +4,26 @@ import { parseScopes, Scope } from '../model/scope';
 import { OAuthClientRepository } from '../ports/oauth-client.repository';
 import { SecretHasher } from '../ports/secret-hasher';
 
-/** Finds the client a grant names and, when a secret is presented (or required), checks it. */
+/**
+ * Finds the client a request names. A presented secret is always checked. Where the grant allows client
+ * authentication (code exchange, refresh, introspection), `mustAuthenticate` makes a confidential client
+ * (one with a secret) present it (RFC 6749 sections 2.3.1, 4.1.3 and 6): a stolen refresh token or code
+ * is then useless without the secret. A public client has no secret; PKCE stands in for it.
+ */
 export class ClientAuthenticator {
   constructor(
     private readonly clients: OAuthClientRepository,
     private readonly hasher: SecretHasher,
   ) {}
 
-  async authenticate(clientId: string | undefined, clientSecret: string | undefined, options: { secretRequired: boolean }): Promise<OAuthClient> {
+  async authenticate(clientId: string | undefined, clientSecret: string | undefined, options: { mustAuthenticate: boolean }): Promise<OAuthClient> {
     const client = clientId ? await this.clients.findByClientId(clientId) : null;
     if (!client || !client.isActive) throw new OAuthError('invalid_client', 'Unknown or inactive client');
-    if (clientSecret !== undefined || options.secretRequired) {
-      if (!clientSecret || !this.hasher.matches(clientSecret, client.secretHash)) throw new OAuthError('invalid_client', 'Client authentication failed');
+    const secretHash = client.secretHash;
+    if (clientSecret !== undefined) {
+      if (secretHash === null || !this.hasher.matches(clientSecret, secretHash)) throw new OAuthError('invalid_client', 'Client authentication failed');
+    } else if (options.mustAuthenticate && secretHash !== null) {
+      throw new OAuthError('invalid_client', 'This client must authenticate with its client secret');
     }
     return client;
   }

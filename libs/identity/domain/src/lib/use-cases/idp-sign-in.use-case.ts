@@ -20,7 +20,7 @@ export class IdpSignInUseCase {
   ) {}
 
   async execute(command: { idToken?: string; clientId?: string }): Promise<{ user: User; tokens: IssuedTokens }> {
-    const client = await this.clients.authenticate(command.clientId, undefined, { secretRequired: false });
+    const client = await this.clients.authenticate(command.clientId, undefined, { mustAuthenticate: false });
     const identity = command.idToken ? await this.verifier.verify(command.idToken) : null;
     if (!identity || !identity.emailVerified) throw new UnauthorizedError('The identity token is not valid for any configured provider');
     const now = this.clock.now();
@@ -48,7 +48,7 @@ export class IdpSignInUseCase {
       await this.users.update(user);
     }
     if (!user.isActive) throw new UnauthorizedError('The account is disabled');
-    if (!client.isFirstParty && client.ownerId !== user.id) throw new UnauthorizedError('This client may sign in only the account that owns it');
+    if (!client.maySignIn(user.id)) throw new UnauthorizedError('This client may sign in only the account that owns it');
     return { user, tokens: await this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes }) };
   }
 }

@@ -16,13 +16,18 @@ export class ListOAuthClientsUseCase {
   }
 }
 
+/** A client this account manages; first-party clients belong to the service and are not found here. */
+async function managedClient(clients: OAuthClientRepository, principal: Principal, id: string): Promise<OAuthClient> {
+  const client = await clients.findOfOwner(principal.userId, id);
+  if (!client || !client.isManagedBy(principal.userId)) throw new NotFoundError('OAuth client');
+  return client;
+}
+
 export class GetOAuthClientUseCase {
   constructor(private readonly clients: OAuthClientRepository) {}
 
-  async execute(principal: Principal, id: string): Promise<OAuthClient> {
-    const client = await this.clients.findOfOwner(principal.userId, id);
-    if (!client) throw new NotFoundError('OAuth client');
-    return client;
+  execute(principal: Principal, id: string): Promise<OAuthClient> {
+    return managedClient(this.clients, principal, id);
   }
 }
 
@@ -44,8 +49,7 @@ export class UpdateOAuthClientUseCase {
   ) {}
 
   async execute(principal: Principal, id: string, command: UpdateOAuthClientCommand): Promise<OAuthClient> {
-    const client = await this.clients.findOfOwner(principal.userId, id);
-    if (!client) throw new NotFoundError('OAuth client');
+    const client = await managedClient(this.clients, principal, id);
     const props = client.toProps();
     const now = this.clock.now();
     const updated = new OAuthClient({
@@ -74,6 +78,7 @@ export class DeleteOAuthClientUseCase {
   ) {}
 
   async execute(principal: Principal, id: string): Promise<void> {
+    await managedClient(this.clients, principal, id);
     if (!(await this.clients.deleteOfOwner(principal.userId, id))) throw new NotFoundError('OAuth client');
     this.revocations.tokensRevoked();
   }
@@ -89,8 +94,7 @@ export class RegenerateClientSecretUseCase {
   ) {}
 
   async execute(principal: Principal, id: string): Promise<{ client: OAuthClient; clientSecret: string }> {
-    const client = await this.clients.findOfOwner(principal.userId, id);
-    if (!client) throw new NotFoundError('OAuth client');
+    const client = await managedClient(this.clients, principal, id);
     const clientSecret = this.secrets.generate(32);
     const updated = new OAuthClient({ ...client.toProps(), secretHash: this.hasher.hash(clientSecret), updatedAt: this.clock.now() });
     await this.clients.update(updated);

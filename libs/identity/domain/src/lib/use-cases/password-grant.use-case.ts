@@ -17,7 +17,8 @@ export interface PasswordGrantCommand {
 
 /**
  * Resource owner password credentials (RFC 6749 section 4.3). First-party clients (made by an operator)
- * may sign in any account; a client a user made, only its owner.
+ * may sign in any account; a client a user made, only its owner. The spec's body names only the client
+ * (a first-party app may be public); a secret, when sent, is checked.
  */
 export class PasswordGrantUseCase {
   constructor(
@@ -27,10 +28,10 @@ export class PasswordGrantUseCase {
   ) {}
 
   async execute(command: PasswordGrantCommand): Promise<{ user: User; client: OAuthClient; tokens: IssuedTokens }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { secretRequired: false });
+    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: false });
     const scopes = grantScopes(command.scope, client.scopes);
     const user = await this.credentials.check({ email: command.username, password: command.password, otp: command.otp, ip: command.ip });
-    if (!client.isFirstParty && client.ownerId !== user.id) {
+    if (!client.maySignIn(user.id)) {
       throw new OAuthError('unauthorized_client', 'This client may use the password grant only for the account that owns it');
     }
     return { user, client, tokens: await this.issuer.issue({ userId: user.id, clientId: client.id, scopes }) };

@@ -1,6 +1,7 @@
-import { Clock, IdGenerator, NotFoundError, Page, PageRequest, ValidationError } from '@lnk/shared/kernel';
+import { Clock, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, ValidationError } from '@lnk/shared/kernel';
 import { parseScopes } from '../model/scope';
 import { PersonalAccessToken, Principal, TOKEN_BYTES, TOKEN_PREFIX } from '../model/tokens';
+import { OAuthClientRepository } from '../ports/oauth-client.repository';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
@@ -15,9 +16,17 @@ export interface CreatePatCommand {
   expiresAt?: Date | null;
 }
 
-/** Creates a PAT with at most the scopes of the token creating it: no one mints more power than they hold. */
+/**
+ * Creates a PAT with at most the scopes and at most the lifetime of the token creating it: no one mints
+ * more power, or longer power, than they hold. A PAT made by a PAT ends no later than it (one without an
+ * expiry only from one without); one made by an OAuth token ends no later than that sign-in's refresh
+ * token. Without an `expiresAt` the PAT gets that limit. Only the service's own (first-party) clients
+ * may make PATs: a third-party app granted `tokens:write` would otherwise turn its revocable grant into
+ * a credential that outlives it.
+ */
 export class CreatePersonalAccessTokenUseCase {
   constructor(
+    private readonly clients: OAuthClientRepository,
     private readonly pats: PersonalAccessTokenRepository,
     private readonly secrets: SecretGenerator,
     private readonly hasher: SecretHasher,
@@ -34,8 +43,16 @@ export class CreatePersonalAccessTokenUseCase {
     const scopes = parseScopes(command.scopes);
     const beyond = scopes.filter((s) => !principal.scopes.includes(s));
     if (beyond.length) throw ValidationError.field('scopes', `scopes beyond those of the token making the request: ${beyond.join(', ')}`);
+    if (principal.via === 'oauth') {
+      const client = principal.clientId ? await this.clients.findById(principal.clientId) : null;
+      if (!client?.isFirstParty) throw new ForbiddenError('A token issued to a third-party application cannot create personal access tokens');
+    }
     const now = this.clock.now();
     if (command.expiresAt && command.expiresAt <= now) throw ValidationError.field('expiresAt', 'expiresAt must be in the future');
+    const limit = principal.grantExpiresAt;
+    if (command.expiresAt && limit && command.expiresAt > limit) {
+      throw ValidationError.field('expiresAt', `expiresAt must not be later than ${limit.toISOString()}, when the token making the request expires`);
+    }
     const value = TOKEN_PREFIX.personal + this.secrets.generate(TOKEN_BYTES);
     const token = new PersonalAccessToken({
       id: this.ids.next(),
@@ -45,7 +62,7 @@ export class CreatePersonalAccessTokenUseCase {
       scopes,
       tokenHash: this.hasher.hash(value),
       lastUsedAt: null,
-      expiresAt: command.expiresAt ?? null,
+      expiresAt: command.expiresAt ?? limit,
       createdAt: now,
       updatedAt: now,
     });

@@ -18,6 +18,7 @@ export interface RefreshGrantCommand {
 /**
  * Exchanges a refresh token for a new pair and retires it (rotation). A refresh token presented
  * after it was rotated is a replay: the whole family it belongs to is revoked (OAuth 2.0 Security BCP).
+ * A confidential client must authenticate (RFC 6749 section 6), so a leaked refresh token alone is useless.
  */
 export class RefreshGrantUseCase {
   constructor(
@@ -31,7 +32,7 @@ export class RefreshGrantUseCase {
   ) {}
 
   async execute(command: RefreshGrantCommand): Promise<{ tokens: IssuedTokens; userId: string }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { secretRequired: false });
+    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
     const invalid = () => new OAuthError('invalid_grant', 'The refresh token is invalid, expired or revoked');
     if (!command.refreshToken.startsWith(TOKEN_PREFIX.refresh)) throw invalid();

@@ -5,20 +5,22 @@ import { RevocationListener } from '../ports/revocation-listener';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
 import { UserRepository } from '../ports/user.repository';
+import { ClientAuthenticator } from './client-authenticator';
 
 type Found = { kind: 'access_token' | 'refresh_token'; token: OAuthToken } | { kind: 'personal_access_token'; token: PersonalAccessToken };
 
 async function find(
   value: string | undefined,
   oauthTokens: OAuthTokenRepository,
-  pats: PersonalAccessTokenRepository,
+  /** Null: PATs are not looked up. */
+  pats: PersonalAccessTokenRepository | null,
   hasher: SecretHasher,
 ): Promise<Found | null> {
   const kind: TokenKind | null = value && value.length <= 256 ? kindOf(value) : null;
   if (!value || !kind) return null;
   const hash = hasher.hash(value);
   if (kind === 'personal_access_token') {
-    const token = await pats.findByHash(hash);
+    const token = pats ? await pats.findByHash(hash) : null;
     return token ? { kind, token } : null;
   }
   const token = kind === 'access_token' ? await oauthTokens.findByAccessHash(hash) : await oauthTokens.findByRefreshHash(hash);
@@ -26,25 +28,24 @@ async function find(
 }
 
 /**
- * Token revocation (RFC 7009). The answer is the same whether or not the token existed, so it tells
- * nothing. Revoking a refresh token ends its whole family; an access token ends its own pair; a PAT
- * is deleted.
+ * Token revocation (RFC 7009) of OAuth tokens. The answer is the same whether or not the token existed,
+ * so it tells nothing. Revoking a refresh token ends its whole family; an access token ends its own pair.
+ * A PAT is left alone and answered like an unknown token: it is revoked only through
+ * `DELETE /user/tokens/{id}`, where a token cannot revoke itself.
  */
 export class RevokeTokenUseCase {
   constructor(
     private readonly oauthTokens: OAuthTokenRepository,
-    private readonly pats: PersonalAccessTokenRepository,
     private readonly hasher: SecretHasher,
     private readonly revocations: RevocationListener,
     private readonly clock: Clock,
   ) {}
 
   async execute(value: string | undefined): Promise<void> {
-    const found = await find(value, this.oauthTokens, this.pats, this.hasher);
-    if (!found) return;
+    const found = await find(value, this.oauthTokens, null, this.hasher);
+    if (!found || found.kind === 'personal_access_token') return;
     const now = this.clock.now();
-    if (found.kind === 'personal_access_token') await this.pats.deleteOfUser(found.token.props.userId, found.token.props.id);
-    else if (found.kind === 'refresh_token') await this.oauthTokens.revokeFamily(found.token.props.familyId, now);
+    if (found.kind === 'refresh_token') await this.oauthTokens.revokeFamily(found.token.props.familyId, now);
     else await this.oauthTokens.revoke(found.token.props.id, now);
     this.revocations.tokensRevoked();
   }
@@ -54,21 +55,36 @@ export type Introspection =
   | { active: false }
   | { active: true; token_type: TokenKind; scope: string; client_id?: string; username: string; sub: string; exp?: number; iat: number };
 
-/** Token introspection (RFC 7662): anything not currently valid is just `active: false`. */
+/** Client credentials sent with an introspection request, by HTTP Basic or in the body. */
+export interface IntrospectionCaller {
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/**
+ * Token introspection (RFC 7662): anything not currently valid is just `active: false`. The spec's body
+ * (the token alone) still works: whoever holds a token can already use it. A client that authenticates
+ * is answered only about OAuth tokens issued to it (RFC 7662 section 2.2), so a resource server of one
+ * client learns nothing about another's tokens or about PATs; failed client authentication is refused.
+ */
 export class IntrospectTokenUseCase {
   constructor(
     private readonly oauthTokens: OAuthTokenRepository,
     private readonly pats: PersonalAccessTokenRepository,
     private readonly clients: OAuthClientRepository,
+    private readonly clientAuth: ClientAuthenticator,
     private readonly users: UserRepository,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
   ) {}
 
-  async execute(value: string | undefined): Promise<Introspection> {
+  async execute(value: string | undefined, caller: IntrospectionCaller = {}): Promise<Introspection> {
+    // Naming a client without its secret proves nothing: such a request is answered as an anonymous one.
+    const asker = caller.clientSecret !== undefined ? await this.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true }) : null;
     const found = await find(value, this.oauthTokens, this.pats, this.hasher);
     const now = this.clock.now();
     if (!found) return { active: false };
+    if (asker && (found.kind === 'personal_access_token' || found.token.props.clientId !== asker.id)) return { active: false };
     const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
     if (found.kind === 'personal_access_token') {
       if (!found.token.isActive(now)) return { active: false };

@@ -1,0 +1,353 @@
+import { Clock, ForbiddenError, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
+import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
+import { OAuthClientRepository } from './ports/oauth-client.repository';
+import { PkceVerifier } from './ports/pkce-verifier';
+import { SecretGenerator } from './ports/secret-generator';
+import { SecretHasher } from './ports/secret-hasher';
+import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
+import { UserRepository } from './ports/user.repository';
+import { AuthorizationCodeGrantUseCase, ValidateAuthorizationRequestUseCase } from './use-cases/authorization-code.use-cases';
+import { ClientAuthenticator } from './use-cases/client-authenticator';
+import { CreateOAuthClientUseCase } from './use-cases/create-oauth-client.use-case';
+import { DeleteOAuthClientUseCase, GetOAuthClientUseCase, ListOAuthClientsUseCase, RegenerateClientSecretUseCase, UpdateOAuthClientUseCase } from './use-cases/oauth-clients.use-cases';
+import { CreatePersonalAccessTokenUseCase } from './use-cases/personal-access-tokens.use-cases';
+import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
+import { IntrospectTokenUseCase, RevokeTokenUseCase } from './use-cases/token-introspection.use-cases';
+import { TokenIssuer } from './use-cases/token-issuer';
+
+// Small in-memory fakes that copy on read and write, honouring the ports' contracts.
+const now = new Date('2026-03-01T00:00:00.000Z');
+const clock: Clock = { now: () => new Date(now) };
+let n = 0;
+const ids = { next: () => (++n).toString(16).padStart(24, '0') };
+const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
+const secrets: SecretGenerator = { generate: () => `r${++n}` };
+const copy = (c: OAuthClient) => new OAuthClient(c.toProps());
+
+class Clients extends OAuthClientRepository {
+  rows: OAuthClient[] = [];
+  async insert(c: OAuthClient) {
+    this.rows.push(copy(c));
+  }
+  async findByClientId(clientId: string) {
+    const c = this.rows.find((x) => x.clientId === clientId);
+    return c ? copy(c) : null;
+  }
+  async findById(id: string) {
+    const c = this.rows.find((x) => x.id === id);
+    return c ? copy(c) : null;
+  }
+  async findOfOwner(ownerId: string, id: string) {
+    const c = this.rows.find((x) => x.id === id && x.ownerId === ownerId && !x.isFirstParty);
+    return c ? copy(c) : null;
+  }
+  async listOfOwner(ownerId: string, _q: string | undefined, page: PageRequest): Promise<Page<OAuthClient>> {
+    const mine = this.rows.filter((x) => x.ownerId === ownerId && !x.isFirstParty).map(copy);
+    return pageOf(mine, mine.length, page);
+  }
+  async update(c: OAuthClient) {
+    this.rows = this.rows.map((x) => (x.id === c.id ? copy(c) : x));
+  }
+  async deleteOfOwner(ownerId: string, id: string) {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((x) => !(x.id === id && x.ownerId === ownerId && !x.isFirstParty));
+    return this.rows.length < before;
+  }
+}
+
+class Tokens extends OAuthTokenRepository {
+  rows: OAuthToken[] = [];
+  async insert(t: OAuthToken) {
+    this.rows.push(new OAuthToken({ ...t.props }));
+  }
+  async findByAccessHash(h: string) {
+    const t = this.rows.find((x) => x.props.accessHash === h);
+    return t ? new OAuthToken({ ...t.props }) : null;
+  }
+  async findByRefreshHash(h: string) {
+    const t = this.rows.find((x) => x.props.refreshHash === h);
+    return t ? new OAuthToken({ ...t.props }) : null;
+  }
+  private set(pred: (t: OAuthToken) => boolean, field: 'revokedAt' | 'rotatedAt', at: Date) {
+    this.rows = this.rows.map((t) => (pred(t) && !t.props[field] ? new OAuthToken({ ...t.props, [field]: at }) : t));
+  }
+  async markRotated(id: string, at: Date) {
+    const t = this.rows.find((x) => x.props.id === id);
+    if (!t || t.props.rotatedAt || t.props.revokedAt) return false;
+    this.set((x) => x.props.id === id, 'rotatedAt', at);
+    return true;
+  }
+  async revoke(id: string, at: Date) {
+    this.set((t) => t.props.id === id, 'revokedAt', at);
+  }
+  async revokeFamily(familyId: string, at: Date) {
+    this.set((t) => t.props.familyId === familyId, 'revokedAt', at);
+  }
+  async revokeIssuedByCode(codeId: string, at: Date) {
+    this.set((t) => t.props.authorizationCodeId === codeId, 'revokedAt', at);
+  }
+  async revokeAllOfUser(userId: string, at: Date) {
+    this.set((t) => t.props.userId === userId, 'revokedAt', at);
+  }
+  async revokeAllOfClient(clientId: string, at: Date) {
+    this.set((t) => t.props.clientId === clientId, 'revokedAt', at);
+  }
+}
+
+class Pats extends PersonalAccessTokenRepository {
+  rows: PersonalAccessToken[] = [];
+  async insert(t: PersonalAccessToken) {
+    this.rows.push(new PersonalAccessToken({ ...t.props }));
+  }
+  async findByHash(h: string) {
+    const t = this.rows.find((x) => x.props.tokenHash === h);
+    return t ? new PersonalAccessToken({ ...t.props }) : null;
+  }
+  async findOfUser(userId: string, id: string) {
+    const t = this.rows.find((x) => x.props.userId === userId && x.props.id === id);
+    return t ? new PersonalAccessToken({ ...t.props }) : null;
+  }
+  async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
+    const mine = this.rows.filter((t) => t.props.userId === userId);
+    return pageOf(mine, mine.length, page);
+  }
+  async deleteOfUser(userId: string, id: string) {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((t) => !(t.props.userId === userId && t.props.id === id));
+    return this.rows.length < before;
+  }
+  async deleteAllOfUser(userId: string) {
+    this.rows = this.rows.filter((t) => t.props.userId !== userId);
+  }
+  async touch() {
+    // lastUsedAt is not under test here.
+  }
+}
+
+class Codes extends AuthorizationCodeRepository {
+  rows: AuthorizationCode[] = [];
+  async insert(c: AuthorizationCode) {
+    this.rows.push(new AuthorizationCode({ ...c.props }));
+  }
+  async findByHash(h: string) {
+    const c = this.rows.find((x) => x.props.codeHash === h);
+    return c ? new AuthorizationCode({ ...c.props }) : null;
+  }
+  async consume(id: string, at: Date) {
+    const c = this.rows.find((x) => x.props.id === id);
+    if (!c || c.props.consumedAt) return false;
+    this.rows = this.rows.map((x) => (x === c ? new AuthorizationCode({ ...x.props, consumedAt: at }) : x));
+    return true;
+  }
+}
+
+// Only what these use cases read of an account.
+const users = {
+  findById: async (id: string) => (id === 'u1' || id === 'u2' ? { id, email: `${id}@example.com`, isActive: true } : null),
+} as unknown as UserRepository;
+
+function client(over: Partial<OAuthClientProps>): OAuthClient {
+  return new OAuthClient({
+    id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: 'h:secret', ownerId: null, requestedBy: null, name: 'App', description: '',
+    scopes: ['user:read', 'tokens:write'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: now, updatedAt: now, ...over,
+  });
+}
+
+// Only the fields these use cases read; other fields of Principal are left out on purpose.
+function principal(over: Partial<Principal>): Principal {
+  return { userId: 'u1', scopes: ['tokens:write', 'user:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, ...over } as Principal;
+}
+
+const inOneDay = new Date(now.getTime() + 86_400_000);
+const inTwoDays = new Date(now.getTime() + 2 * 86_400_000);
+
+describe('first-party clients belong to the service', () => {
+  // Defends against the account the operator made a client for deactivating it (every user's tokens
+  // revoked), deleting it, or adding redirect URIs to it through the user API.
+  it('are made without an owner, recording who asked, and no account can find, change or delete them', async () => {
+    const clients = new Clients();
+    const create = new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock);
+    const { client: made, clientSecret } = await create.execute({ name: 'Web', isFirstParty: true, requestedBy: 'u1' });
+    expect(made.toProps()).toMatchObject({ ownerId: null, requestedBy: 'u1', isFirstParty: true });
+    expect(clientSecret).toEqual(expect.any(String));
+    const asker = principal({});
+    expect((await new ListOAuthClientsUseCase(clients).execute(asker, undefined, { start: 0, limit: 10 })).items).toEqual([]);
+    await expect(new GetOAuthClientUseCase(clients).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new UpdateOAuthClientUseCase(clients, new Tokens(), { tokensRevoked: () => undefined }, clock).execute(asker, made.id, { isActive: false, redirectUris: ['https://evil.example/cb'] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new DeleteOAuthClientUseCase(clients, { tokensRevoked: () => undefined }).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new RegenerateClientSecretUseCase(clients, secrets, hasher, clock).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await clients.findById(made.id))?.toProps()).toEqual(made.toProps());
+  });
+
+  it('may be made by nobody in particular, and public ones have no secret', async () => {
+    const create = new CreateOAuthClientUseCase(new Clients(), users, secrets, hasher, ids, clock);
+    const { client: made, clientSecret } = await create.execute({ name: 'SPA', isFirstParty: true, isPublic: true });
+    expect(clientSecret).toBeNull();
+    expect(made.toProps()).toMatchObject({ ownerId: null, requestedBy: null, secretHash: null });
+    expect(made.isConfidential).toBe(false);
+  });
+
+  it('sign in any account, while a user-made client signs in only its owner', () => {
+    expect(client({}).maySignIn('u2')).toBe(true);
+    const own = client({ isFirstParty: false, ownerId: 'u1' });
+    expect(own.maySignIn('u1')).toBe(true);
+    expect(own.maySignIn('u2')).toBe(false);
+  });
+});
+
+describe('client authentication on refresh and code exchange', () => {
+  let clients: Clients;
+  let tokens: Tokens;
+  let issuer: TokenIssuer;
+  let confidential: OAuthClient;
+  let publicClient: OAuthClient;
+
+  beforeEach(async () => {
+    clients = new Clients();
+    tokens = new Tokens();
+    issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
+    confidential = client({});
+    publicClient = client({ secretHash: null });
+    await clients.insert(confidential);
+    await clients.insert(publicClient);
+  });
+
+  // Defends against a leaked refresh token being enough to mint tokens for a client that has a secret.
+  it('refuses a refresh without the secret of a confidential client, and takes it with the secret', async () => {
+    const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, { tokensRevoked: () => undefined }, clock);
+    const issued = await issuer.issue({ userId: 'u1', clientId: confidential.id, scopes: ['user:read'] });
+    await expect(refresh.execute({ clientId: confidential.clientId, refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(refresh.execute({ clientId: confidential.clientId, clientSecret: 'wrong', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(refresh.execute({ clientId: confidential.clientId, clientSecret: 'secret', refreshToken: issued.refreshToken })).resolves.toBeDefined();
+  });
+
+  it('lets a public client refresh with its client_id alone, but refuses a secret it cannot have', async () => {
+    const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, { tokensRevoked: () => undefined }, clock);
+    const issued = await issuer.issue({ userId: 'u1', clientId: publicClient.id, scopes: ['user:read'] });
+    await expect(refresh.execute({ clientId: publicClient.clientId, clientSecret: 'anything', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(refresh.execute({ clientId: publicClient.clientId, refreshToken: issued.refreshToken })).resolves.toBeDefined();
+  });
+
+  describe('code exchange', () => {
+    const pkce: PkceVerifier = { matches: (v, c) => c === `c:${v}` };
+    const verifier = 'v'.repeat(43);
+    let codes: Codes;
+    let grant: AuthorizationCodeGrantUseCase;
+
+    const code = async (owner: OAuthClient, challenge: string | null) => {
+      const value = `ac_${ids.next()}`;
+      await codes.insert(new AuthorizationCode({ id: ids.next(), codeHash: `h:${value}`, clientId: owner.id, userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: challenge, codeChallengeMethod: challenge ? 'S256' : null, expiresAt: new Date(now.getTime() + 60_000), consumedAt: null, createdAt: now }));
+      return value;
+    };
+
+    beforeEach(() => {
+      codes = new Codes();
+      grant = new AuthorizationCodeGrantUseCase(new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, { tokensRevoked: () => undefined }, clock);
+    });
+
+    // Defends against a stolen code being redeemed by anyone who knows the public client_id.
+    it('refuses an exchange without the secret of a confidential client, even with a valid verifier', async () => {
+      const withPkce = await code(confidential, `c:${verifier}`);
+      await expect(grant.execute({ clientId: confidential.clientId, code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).rejects.toMatchObject({ error: 'invalid_client' });
+      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).resolves.toBeDefined();
+    });
+
+    // Defends against a PKCE downgrade (RFC 9700 section 2.1.1): an attacker who injects a code obtained
+    // without a challenge into a client that sends a verifier.
+    it('refuses a code_verifier for a code issued without a challenge', async () => {
+      const plain = await code(confidential, null);
+      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: plain, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).rejects.toMatchObject({ error: 'invalid_grant' });
+      const other = await code(confidential, null);
+      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: other, redirectUri: 'https://app.example.com/cb' })).resolves.toBeDefined();
+    });
+
+    it('requires PKCE of a public client, when asking for a code and when exchanging it', async () => {
+      const validate = new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(clients, hasher));
+      await expect(validate.execute({ responseType: 'code', clientId: publicClient.clientId, redirectUri: 'https://app.example.com/cb' })).rejects.toMatchObject({ error: 'invalid_request' });
+      const plain = await code(publicClient, null);
+      await expect(grant.execute({ clientId: publicClient.clientId, code: plain, redirectUri: 'https://app.example.com/cb' })).rejects.toMatchObject({ error: 'invalid_grant' });
+      const withPkce = await code(publicClient, `c:${verifier}`);
+      await expect(grant.execute({ clientId: publicClient.clientId, code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).resolves.toBeDefined();
+    });
+  });
+});
+
+describe('personal access tokens live no longer than what made them', () => {
+  let clients: Clients;
+  let create: CreatePersonalAccessTokenUseCase;
+  const firstParty = client({});
+  const thirdParty = client({ isFirstParty: false, ownerId: 'u2' });
+
+  beforeEach(async () => {
+    clients = new Clients();
+    await clients.insert(firstParty);
+    await clients.insert(thirdParty);
+    create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
+  });
+
+  // Defends against an expiring PAT minting a never-expiring one that outlives it.
+  it('caps a PAT made by an expiring PAT at its parent: by default, and refusing a later expiry', async () => {
+    const parent = principal({ grantExpiresAt: inOneDay });
+    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toEqual(inOneDay);
+    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: null })).token.props.expiresAt).toEqual(inOneDay);
+    await expect(create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: inTwoDays })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
+    const earlier = new Date(now.getTime() + 3_600_000);
+    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: earlier })).token.props.expiresAt).toEqual(earlier);
+  });
+
+  it('makes a never-expiring PAT only from a never-expiring one', async () => {
+    expect((await create.execute(principal({}), { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toBeNull();
+  });
+
+  it("caps a PAT made by a first-party sign-in at that sign-in's refresh token", async () => {
+    const signedIn = principal({ via: 'oauth', tokenId: 't1', clientId: firstParty.id, grantExpiresAt: inOneDay });
+    expect((await create.execute(signedIn, { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toEqual(inOneDay);
+    await expect(create.execute(signedIn, { name: 'x', scopes: ['user:read'], expiresAt: inTwoDays })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
+  });
+
+  // Defends against a third-party app granted tokens:write turning its revocable grant into a PAT.
+  it("refuses a third-party application's token", async () => {
+    const app = principal({ via: 'oauth', tokenId: 't2', clientId: thirdParty.id, grantExpiresAt: inOneDay });
+    await expect(create.execute(app, { name: 'x', scopes: ['user:read'], expiresAt: new Date(now.getTime() + 1000) })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
+
+describe('revocation and introspection', () => {
+  let clients: Clients;
+  let tokens: Tokens;
+  let pats: Pats;
+  let issuer: TokenIssuer;
+  let introspect: IntrospectTokenUseCase;
+  const mine = client({});
+  const other = client({});
+
+  beforeEach(async () => {
+    clients = new Clients();
+    tokens = new Tokens();
+    pats = new Pats();
+    await clients.insert(mine);
+    await clients.insert(other);
+    issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
+    introspect = new IntrospectTokenUseCase(tokens, pats, clients, new ClientAuthenticator(clients, hasher), users, hasher, clock);
+  });
+
+  // Defends against /oauth/revoke bypassing the rule that a PAT cannot revoke itself.
+  it('leaves a PAT alone when it is sent to the OAuth revocation endpoint', async () => {
+    const { value } = await new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock).execute(principal({}), { name: 'x', scopes: ['user:read'] });
+    await new RevokeTokenUseCase(tokens, hasher, { tokensRevoked: () => undefined }, clock).execute(value);
+    expect(pats.rows).toHaveLength(1);
+    expect(await introspect.execute(value)).toMatchObject({ active: true });
+  });
+
+  // Defends against one client's resource server learning about another client's tokens (RFC 7662 2.2).
+  it('answers an authenticated client only about tokens issued to it, anyone else as the spec says', async () => {
+    const issued = await issuer.issue({ userId: 'u1', clientId: mine.id, scopes: ['user:read'] });
+    const { value: pat } = await new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock).execute(principal({}), { name: 'x', scopes: ['user:read'] });
+    expect(await introspect.execute(issued.accessToken)).toMatchObject({ active: true, client_id: mine.clientId });
+    expect(await introspect.execute(issued.accessToken, { clientId: mine.clientId, clientSecret: 'secret' })).toMatchObject({ active: true });
+    expect(await introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'secret' })).toEqual({ active: false });
+    expect(await introspect.execute(pat, { clientId: mine.clientId, clientSecret: 'secret' })).toEqual({ active: false });
+    await expect(introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'wrong' })).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+});
