@@ -26,25 +26,77 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect(res.body.data).toEqual({ id: ada.id, email: ada.email, name: 'Test User', isVerified: false, isActive: true, createdAt: expect.stringMatching(/Z$/) });
     });
 
-    it('changes the e-mail, unverifies it, and verifies it through the single-use link mailed to it', async () => {
+    /** Mail bodies travel quoted-printable: undo soft line breaks and =XX escapes before reading them. */
+    const mailsTo = (address: string) =>
+      smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+    const linkIn = (body: string | undefined) => /verify-email\?token=([A-Za-z0-9_-]+)/.exec(body ?? '')?.[1];
+
+    it('changes the e-mail (shown at once, unverified), tells the old address, and moves sign-in to it only through the single-use link mailed to it', async () => {
       const ada = await createAccount(t);
-      const taken = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: (await createAccount(t)).email } });
-      expect(taken.status).toBe(400);
-      expect(taken.body.meta.errors[0].name).toBe('email');
       expect((await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: 'not-an-address' } })).body.meta.errors[0].name).toBe('email');
 
       const newEmail = `new-${ada.id}@example.com`;
       const changed = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: newEmail } });
       expect(changed.body.data).toEqual({ id: ada.id, email: newEmail, isVerified: false, updatedAt: expect.any(String) });
-      const mail = smtp.messages.find((m) => m.to.includes(newEmail));
-      // Mail bodies travel quoted-printable: undo soft line breaks and =XX escapes before reading the link.
-      const body = (mail?.raw ?? '').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(body)?.[1];
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data).toMatchObject({ email: newEmail, isVerified: false });
+      // Issue 11: a token that may write the account cannot move its sign-in address (and with it the account).
+      expect((await signIn({ ...ada, email: newEmail })).status).toBe(400);
+      expect((await signIn(ada)).status).toBe(200);
+      // The old address hears of it, without the new address in full.
+      const notice = mailsTo(ada.email).filter((m) => m.includes('A change of your e-mail address was requested'));
+      expect(notice).toHaveLength(1);
+      expect(notice[0]).toContain('n***@e***.com');
+      expect(notice[0]).not.toContain(newEmail);
+
+      const token = linkIn(mailsTo(newEmail)[0]);
       expect(token).toBeDefined();
       const verified = await t.request('GET', `/auth/verify-email?token=${token}`);
       expect(verified.body.data).toEqual({ id: ada.id, email: newEmail, isVerified: true });
       expect((await t.request('GET', `/auth/verify-email?token=${token}`)).status).toBe(400);
-      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data.isVerified).toBe(true);
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data).toMatchObject({ email: newEmail, isVerified: true });
+      expect((await signIn({ ...ada, email: newEmail })).status).toBe(200);
+      expect((await signIn(ada)).status).toBe(400);
+    });
+
+    // Issue 11: the answer used to be 400 "email is already registered", telling anyone whether an address has an account.
+    it('answers a request for an address another account holds exactly as for a free one, and tells only the holder', async () => {
+      const bob = await createAccount(t, { verified: true });
+      const ada = await createAccount(t);
+      const carol = await createAccount(t);
+      const free = `free-${carol.id}@example.com`;
+      const taken = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: bob.email } });
+      const open = await t.request('PUT', '/user/me/email', { token: carol.accessToken, body: { email: free } });
+      expect([taken.status, taken.body.message]).toEqual([open.status, open.body.message]);
+      expect(taken.body.data).toEqual({ id: ada.id, email: bob.email, isVerified: false, updatedAt: expect.any(String) });
+      expect(open.body.data).toEqual({ id: carol.id, email: free, isVerified: false, updatedAt: expect.any(String) });
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data).toMatchObject({ email: bob.email, isVerified: false });
+      // The change notice to the old address, as for any request.
+      expect(mailsTo(ada.email).filter((m) => m.includes('A change of your e-mail address was requested'))).toHaveLength(1);
+
+      // Bob keeps his address and his account; his mailbox gets a warning and no link.
+      expect((await t.request('GET', '/user/me', { token: bob.accessToken })).body.data).toMatchObject({ email: bob.email, isVerified: true });
+      expect((await signIn(bob)).status).toBe(200);
+      const toBob = mailsTo(bob.email);
+      expect(toBob).toHaveLength(1);
+      expect(toBob[0]).toContain('Someone tried to use your e-mail address');
+      expect(linkIn(toBob[0])).toBeUndefined();
+    });
+
+    // Issue 11: each request mails two addresses; unlimited, it was a way to mail anyone 600 times a minute.
+    it('limits e-mail changes to 5 an hour per account: the sixth is 429 RATE_LIMITED with Retry-After and mails no one', async () => {
+      const ada = await createAccount(t);
+      for (let i = 0; i < 5; i++) {
+        expect((await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: `limit-${i}-${ada.id}@example.com` } })).status).toBe(200);
+      }
+      const mailed = smtp.messages.length;
+      const sixth = await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: `limit-5-${ada.id}@example.com` } });
+      expect(sixth.status).toBe(429);
+      expect(sixth.body.code).toBe('RATE_LIMITED');
+      expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(3000);
+      expect(smtp.messages.length).toBe(mailed);
+      // Another account is not held back by Ada's requests.
+      const bob = await createAccount(t);
+      expect((await t.request('PUT', '/user/me/email', { token: bob.accessToken, body: { email: `other-${bob.id}@example.com` } })).status).toBe(200);
     });
 
     it('changes the password after the current one, ending the other sessions but not this one', async () => {

@@ -1,7 +1,9 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, JWK, SignJWT } from 'jose';
-import { createFirstPartyClient, identityOf } from './support/identity';
+import speakeasy from 'speakeasy';
+import { createAccount, createFirstPartyClient, createPat, identityOf } from './support/identity';
+import { startSmtpServer } from './support/smtp-server';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
@@ -10,6 +12,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   let jwks: Server;
   let keys: { privateKey: CryptoKey; jwk: JWK };
   let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let clientId: string;
 
   beforeAll(async () => {
@@ -21,22 +24,24 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
-    t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]) } });
+    smtp = await startSmtpServer();
+    t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]), SMTP_URL: smtp.url } });
     const operator = await identityOf(t).registerUser.execute({ email: 'operator@example.com', password: 'operator password' });
     clientId = (await createFirstPartyClient(t, operator.id)).clientId;
   });
 
   afterAll(async () => {
     await t?.close();
+    await smtp?.close();
     await new Promise((resolve) => jwks?.close(resolve));
   });
 
-  const idToken = (claims: Record<string, unknown>, options: { key?: CryptoKey; aud?: string; iss?: string; exp?: string | number } = {}) =>
+  const idToken = (claims: Record<string, unknown>, options: { key?: CryptoKey; aud?: string; iss?: string; exp?: string | number; sub?: string } = {}) =>
     new SignJWT({ email: 'New.Person@Example.com', email_verified: true, name: 'New Person', ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
       .setIssuer(options.iss ?? issuer)
       .setAudience(options.aud ?? audience)
-      .setSubject('idp-user-1')
+      .setSubject(options.sub ?? 'idp-user-1')
       .setIssuedAt()
       .setExpirationTime(options.exp ?? '5m')
       .sign(options.key ?? keys.privateKey);
@@ -69,5 +74,81 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
     const res = await t.request('POST', '/oauth/idp', { body: { token: await idToken({}), client_id: 'cl_unknown' } });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('INVALID_CLIENT');
+  });
+
+  describe('which account an identity-provider sign-in enters (issue 11: account takeover through an e-mail change)', () => {
+    const signIn = async (email: string, sub: string, extra: Record<string, string> = {}) =>
+      t.request('POST', '/oauth/idp', { body: { token: await idToken({ email, name: 'Someone' }, { sub }), client_id: clientId, ...extra } });
+    const passwordSignIn = (username: string, password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username, password } });
+    /** The verification token in the last link mailed to `address`. */
+    const linkTo = (address: string) => {
+      const raw = smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+      return raw.map((r) => /verify-email\?token=([A-Za-z0-9_-]+)/.exec(r)?.[1]).filter(Boolean).pop();
+    };
+
+    it("a user:write token moves no one into the victim's address: the victim's first IdP sign-in gets a new account, not the attacker's", async () => {
+      const attacker = await createAccount(t);
+      const narrow = await createPat(t, attacker, ['user:write']);
+      const changed = await t.request('PUT', '/user/me/email', { token: narrow.token, body: { email: 'Victim@Example.org', currentPassword: attacker.password } });
+      expect(changed.status).toBe(200);
+      expect(changed.body.data).toMatchObject({ id: attacker.id, email: 'victim@example.org', isVerified: false });
+      // The requested address signs nobody in before it is confirmed from its mailbox.
+      expect((await passwordSignIn('victim@example.org', attacker.password)).status).toBe(400);
+
+      const victim = await signIn('victim@example.org', 'victim-subject');
+      expect(victim.status).toBe(200);
+      expect(victim.body.data.user.id).not.toBe(attacker.id);
+      const victimMe = await t.request('GET', '/user/me', { token: victim.body.data.access_token });
+      expect(victimMe.body.data).toMatchObject({ id: victim.body.data.user.id, email: 'victim@example.org', isVerified: true });
+      // The attacker's account lost the request; the link mailed to the victim can no longer hand it over.
+      const attackerMe = await t.request('GET', '/user/me', { token: attacker.accessToken });
+      expect(attackerMe.body.data).toMatchObject({ id: attacker.id, email: attacker.email });
+      const link = linkTo('victim@example.org');
+      expect(link).toBeDefined();
+      expect((await t.request('GET', `/auth/verify-email?token=${link}`)).status).toBe(400);
+      expect((await signIn('victim@example.org', 'victim-subject')).body.data.user.id).toBe(victim.body.data.user.id);
+    });
+
+    it('never enters an account holding the address unverified: that account loses the address to the provider-verified owner', async () => {
+      const squatter = await createAccount(t, { email: 'owner@squatted.example.org' });
+      const owner = await signIn('owner@squatted.example.org', 'owner-subject');
+      expect(owner.status).toBe(200);
+      expect(owner.body.data.user.id).not.toBe(squatter.id);
+      expect((await t.request('GET', '/user/me', { token: owner.body.data.access_token })).body.data).toMatchObject({ email: 'owner@squatted.example.org', isVerified: true });
+      const squatterMe = await t.request('GET', '/user/me', { token: squatter.accessToken });
+      expect(squatterMe.body.data.email).toMatch(/^released-[0-9a-f]{24}@invalid$/);
+      expect(squatterMe.body.data.isVerified).toBe(false);
+      expect((await passwordSignIn('owner@squatted.example.org', squatter.password)).status).toBe(400);
+    });
+
+    it('enters the account that verified the address, and afterwards follows the provider account (issuer, subject) when its e-mail claim changes', async () => {
+      const ada = await createAccount(t, { email: 'ada@verified.example.org', verified: true });
+      const first = await signIn('ada@verified.example.org', 'ada-subject');
+      expect(first.body.data.user.id).toBe(ada.id);
+      const renamed = await signIn('ada.renamed@elsewhere.example.org', 'ada-subject');
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.data.user.id).toBe(ada.id);
+      const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM users WHERE email = 'ada.renamed@elsewhere.example.org'`);
+      expect(count).toBe(0);
+    });
+
+    it('asks an account with two-factor sign-in for its code (otp), as the password grant does: an ID token is one factor', async () => {
+      const bea = await createAccount(t, { email: 'bea@twofactor.example.org', verified: true });
+      const on = await t.request('POST', '/user/me/enable-twofactor', { token: bea.accessToken, body: { enable: true } });
+      const code = speakeasy.totp({ secret: on.body.data.secret, encoding: 'base32' });
+      expect((await t.request('POST', '/user/me/twofactor/confirm', { token: bea.accessToken, body: { code } })).body.data).toEqual({ isTwoFactorEnabled: true });
+
+      const without = await signIn('bea@twofactor.example.org', 'bea-subject');
+      expect(without.status).toBe(401);
+      expect(without.body.code).toBe('TWO_FACTOR_REQUIRED');
+      const wrong = await signIn('bea@twofactor.example.org', 'bea-subject', { otp: '000000' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.code).toBe('INVALID_GRANT');
+      const right = await signIn('bea@twofactor.example.org', 'bea-subject', { otp: on.body.data.backupCodes[0] });
+      expect(right.status).toBe(200);
+      expect(right.body.data.user.id).toBe(bea.id);
+      // Linked now, and still a second factor each time.
+      expect((await signIn('bea@twofactor.example.org', 'bea-subject')).body.code).toBe('TWO_FACTOR_REQUIRED');
+    });
   });
 });

@@ -2,6 +2,8 @@ import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import {
   AccountDataEraser,
+  AddressClaims,
+  AddressNotices,
   AccountUsageReader,
   AuthenticateUseCase,
   AuthorizationCodeGrantUseCase,
@@ -45,7 +47,10 @@ import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
 import {
   TypeormAuthorizationCodeRepository,
   TypeormBackupCodeRepository,
+  TypeormEmailChangeLog,
   TypeormEmailVerificationRepository,
+  TypeormIdpIdentityRepository,
+  TypeormPendingEmailChanges,
   TypeormOAuthClientRepository,
   TypeormOAuthTokenRepository,
   TypeormPersonalAccessTokenRepository,
@@ -92,21 +97,35 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock);
-  const credentials = new CredentialsChecker(users, passwords, new InMemoryLoginThrottle(), secondFactor);
+  const loginThrottle = new InMemoryLoginThrottle();
+  const credentials = new CredentialsChecker(users, passwords, loginThrottle, secondFactor);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
+  const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource), clock);
 
   return {
     users,
     authenticate,
-    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification),
+    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, addressClaims),
     createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
     passwordGrant: new PasswordGrantUseCase(clientAuth, credentials, issuer),
     refreshGrant: new RefreshGrantUseCase(clientAuth, oauthTokens, users, hasher, issuer, revocations, clock),
     validateAuthorization,
     decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock, config.publicBaseUrl),
     authorizationCodeGrant: new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
-    idpSignIn: new IdpSignInUseCase(new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)), clientAuth, users, issuer, ids, clock),
+    idpSignIn: new IdpSignInUseCase(
+      new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)),
+      clientAuth,
+      users,
+      new TypeormIdpIdentityRepository(dataSource),
+      addressClaims,
+      secondFactor,
+      loginThrottle,
+      unitOfWork,
+      issuer,
+      ids,
+      clock,
+    ),
     revokeToken: new RevokeTokenUseCase(oauthTokens, hasher, revocations, clock),
     introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, clientAuth, users, hasher, clock),
     createPat: new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock),
@@ -119,8 +138,8 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
     regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
     getCurrentUser: new GetCurrentUserUseCase(users),
-    changeEmail: new ChangeEmailUseCase(users, verification, clock),
-    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, clock),
+    changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock),
+    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, addressClaims, unitOfWork, clock),
     changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock),
     setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock),
     getLimits: new GetAccountLimitsUseCase(users, bridges.usage),

@@ -48,10 +48,10 @@ export async function createPublicClient(t: TestApp, options: { redirectUris?: s
 }
 
 /** A user with a password, signed in through the password grant over HTTP. */
-export async function createAccount(t: TestApp, options: { email?: string; password?: string; client?: TestClient; scope?: string } = {}): Promise<TestAccount> {
+export async function createAccount(t: TestApp, options: { email?: string; password?: string; client?: TestClient; scope?: string; verified?: boolean } = {}): Promise<TestAccount> {
   const email = options.email ?? `user${++counter}-${Date.now()}@example.com`;
   const password = options.password ?? 'correct horse battery';
-  const user = await identityOf(t).registerUser.execute({ email, password, name: 'Test User' });
+  const user = await identityOf(t).registerUser.execute({ email, password, name: 'Test User', verified: options.verified });
   const client = options.client ?? (await createFirstPartyClient(t, user.id));
   const res = await t.request('POST', '/oauth/token', {
     body: { grant_type: 'password', client_id: client.clientId, username: email, password, ...(options.scope ? { scope: options.scope } : {}) },

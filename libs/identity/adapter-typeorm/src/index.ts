@@ -3,3 +3,4 @@ export * from './lib/typeorm-user.repository';
 export * from './lib/typeorm-oauth-client.repository';
 export * from './lib/typeorm-token.repositories';
 export * from './lib/typeorm-account.repositories';
+export * from './lib/typeorm-address-ownership.repositories';

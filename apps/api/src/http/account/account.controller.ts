@@ -20,7 +20,11 @@ export class AccountController {
   @Put('email')
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto) {
     const user = await this.identity.changeEmail.execute(principal, body.email);
-    return ok({ id: user.id, email: user.email, isVerified: user.isVerified, updatedAt: user.updatedAt.toISOString() }, 'E-mail address changed; a confirmation link was sent to it');
+    // The same answer whether or not another account holds the address (spec 3: new address, unverified).
+    return ok(
+      { id: user.id, ...user.shownAddress, updatedAt: user.updatedAt.toISOString() },
+      'E-mail address changed; follow the link mailed to it to confirm it, after which it is used to sign in',
+    );
   }
 
   @Put('password')

@@ -4,9 +4,9 @@ import { OAuthClient, User } from '@lnk/identity/domain';
 export function presentUser(user: User) {
   return {
     id: user.id,
-    email: user.email,
+    email: user.shownAddress.email,
     name: user.name,
-    isVerified: user.isVerified,
+    isVerified: user.shownAddress.isVerified,
     isActive: user.isActive,
     createdAt: user.createdAt.toISOString(),
   };

@@ -106,8 +106,8 @@ export class OAuthController {
 
   @Post('idp')
   @Header('Cache-Control', 'no-store')
-  async idp(@Body() body: IdpRequestDto) {
-    const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id });
+  async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
+    const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
     return ok(presentSignIn(tokens, user), 'Login successful');
   }
 

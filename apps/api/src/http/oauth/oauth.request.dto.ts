@@ -38,6 +38,8 @@ export class IntrospectRequestDto {
 export class IdpRequestDto {
   @IsString() @MaxLength(16384) token!: string;
   @IsString() @MaxLength(256) client_id!: string;
+  /** The current one-time code (or a backup code), for accounts with two-factor sign-in on. */
+  @Omittable() @IsString() @MaxLength(64) otp?: string;
 }
 
 @IgnoresUnknownFields()

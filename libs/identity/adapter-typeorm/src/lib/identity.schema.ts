@@ -8,6 +8,7 @@ export interface UserRow {
   isVerified: boolean;
   isActive: boolean;
   twoFactorSecret: string | null;
+  pendingEmail: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -23,6 +24,7 @@ export const UserSchema = new EntitySchema<UserRow>({
     isVerified: { name: 'is_verified', type: 'boolean' },
     isActive: { name: 'is_active', type: 'boolean' },
     twoFactorSecret: { name: 'two_factor_secret', type: 'text', nullable: true },
+    pendingEmail: { name: 'pending_email', type: 'varchar', length: 254, nullable: true },
     createdAt: { name: 'created_at', type: 'timestamptz', precision: 3 },
     updatedAt: { name: 'updated_at', type: 'timestamptz', precision: 3 },
   },

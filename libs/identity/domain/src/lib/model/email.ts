@@ -10,3 +10,16 @@ export function normalizeEmail(value: unknown, field = 'email'): string {
   if (email.length > 254 || !EMAIL.test(email)) throw ValidationError.field(field, 'email must be a valid e-mail address');
   return email;
 }
+
+/**
+ * An address shortened enough to be recognised by its owner but not read off by someone else who sees
+ * the message: `new.person@example.com` → `n***@e***.com`.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${local.slice(0, 1)}***@${domain.slice(0, 1)}***${tld}`;
+}

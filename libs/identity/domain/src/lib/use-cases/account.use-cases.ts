@@ -1,9 +1,10 @@
-import { Clock, IdGenerator, NotFoundError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { Principal, TOKEN_BYTES } from '../model/tokens';
 import { checkNewPassword, User } from '../model/user.entity';
 import { AccountDataEraser, AccountLimits, AccountUsageReader } from '../ports/account-data-eraser';
 import { BackupCodeRepository, EmailVerificationRepository } from '../ports/account.repositories';
+import { EmailChangeLog } from '../ports/email-change-log';
 import { Mailer } from '../ports/mailer';
 import { PasswordHasher } from '../ports/password-hasher';
 import { RevocationListener } from '../ports/revocation-listener';
@@ -13,6 +14,7 @@ import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';
 import { TotpService } from '../ports/two-factor';
 import { UserRepository } from '../ports/user.repository';
+import { AddressClaims, AddressNotices } from './email-address';
 import { SecondFactor } from './second-factor';
 
 export const EMAIL_VERIFICATION_HOURS = 24;
@@ -45,52 +47,85 @@ export class EmailVerificationSender {
     private readonly verifyUrl: (token: string) => string,
   ) {}
 
-  async send(user: User): Promise<void> {
+  /** To `email`: the address the user asked to move to, or (by default) the one they sign in with. */
+  async send(user: User, email = user.email): Promise<void> {
     const token = this.secrets.generate(TOKEN_BYTES);
     const now = this.clock.now();
     await this.verifications.insert({
       id: this.ids.next(),
       userId: user.id,
-      email: user.email,
+      email,
       tokenHash: this.hasher.hash(token),
       expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_HOURS * 3600_000),
       createdAt: now,
     });
     await this.mailer.send({
-      to: user.email,
+      to: email,
       subject: 'Confirm your e-mail address',
       text: `Follow this link within ${EMAIL_VERIFICATION_HOURS} hours to confirm your address:\n\n${this.verifyUrl(token)}\n\nIf you did not ask for this, ignore this message.`,
     });
   }
 }
 
+/** How many e-mail changes an account may ask for in an hour: each one mails two addresses. */
+export const EMAIL_CHANGES_PER_HOUR = 5;
+
+/**
+ * Asks to move the account to a new address. The new address shows at once (unverified) but signs in
+ * only after the link mailed to it is followed, so a token that may write the account cannot take an
+ * address, or the account, by changing it. The answer is the same whether or not another account
+ * already holds the address: a verified holder is told by mail instead of the asker. The current
+ * address is told of every request.
+ */
 export class ChangeEmailUseCase {
   constructor(
     private readonly users: UserRepository,
     private readonly verification: EmailVerificationSender,
+    private readonly notices: AddressNotices,
+    private readonly log: EmailChangeLog,
     private readonly clock: Clock,
   ) {}
 
   async execute(principal: Principal, email: string): Promise<User> {
     const user = await currentUser(this.users, principal);
     const normalized = normalizeEmail(email);
-    if (normalized !== user.email) {
-      const owner = await this.users.findByEmail(normalized);
-      if (owner) throw ValidationError.field('email', 'email is already registered');
-    }
-    user.changeEmail(normalized, this.clock.now());
+    const now = this.clock.now();
+    await this.admit(user.id, now);
+    user.requestEmailChange(normalized, now);
     await this.users.update(user);
-    await this.verification.send(user);
+    if (normalized === user.email) {
+      // Back to the current address: the pending change is withdrawn; an unproven address gets a link.
+      if (!user.isVerified) await this.verification.send(user);
+      return user;
+    }
+    const holder = await this.users.findByEmail(normalized);
+    if (holder?.isVerified) await this.notices.addressInUse(normalized);
+    else await this.verification.send(user, normalized);
+    await this.notices.changeRequested(user.email, normalized);
     return user;
+  }
+
+  private async admit(userId: string, now: Date): Promise<void> {
+    const { count, oldest } = await this.log.since(userId, new Date(now.getTime() - 3600_000));
+    if (count >= EMAIL_CHANGES_PER_HOUR && oldest) {
+      throw new RateLimitedError(Math.max(1, Math.ceil((oldest.getTime() + 3600_000 - now.getTime()) / 1000)));
+    }
+    await this.log.record(userId, now);
   }
 }
 
-/** Follows a verification link: the account's address, if still the same, becomes verified. */
+/**
+ * Follows a verification link: the address it was sent to, if the account still asks for it (or still
+ * signs in with it), becomes the account's verified address. Proving the address takes it from an
+ * account that holds it unverified; an account that has verified it keeps it.
+ */
 export class VerifyEmailUseCase {
   constructor(
     private readonly verifications: EmailVerificationRepository,
     private readonly users: UserRepository,
     private readonly hasher: SecretHasher,
+    private readonly claims: AddressClaims,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -100,10 +135,19 @@ export class VerifyEmailUseCase {
     const now = this.clock.now();
     const verification = await this.verifications.consume(this.hasher.hash(token), now);
     if (!verification) throw invalid();
-    const user = await this.users.findById(verification.userId);
-    if (!user || !user.confirmEmail(verification.email, now)) throw invalid();
-    await this.users.update(user);
-    return user;
+    return this.unitOfWork.run(async () => {
+      const user = await this.users.findById(verification.userId);
+      if (!user || !user.confirmEmail(verification.email, now)) throw invalid();
+      if (!(await this.claims.claim(verification.email, user.id))) throw invalid();
+      try {
+        await this.users.update(user);
+      } catch (error) {
+        // Taken by another account a moment ago.
+        if (error instanceof ValidationError) throw invalid();
+        throw error;
+      }
+      return user;
+    });
   }
 }
 

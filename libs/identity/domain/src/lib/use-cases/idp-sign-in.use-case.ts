@@ -1,32 +1,114 @@
-import { Clock, IdGenerator, UnauthorizedError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
+import { OAuthClient } from '../model/oauth-client.entity';
+import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
-import { IdTokenVerifier } from '../ports/id-token-verifier';
+import { IdTokenVerifier, VerifiedIdentity } from '../ports/id-token-verifier';
+import { IdpIdentityRepository } from '../ports/idp-identity.repository';
+import { LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
 import { UserRepository } from '../ports/user.repository';
 import { ClientAuthenticator } from './client-authenticator';
+import { AddressClaims } from './email-address';
+import { SecondFactor } from './second-factor';
 import { IssuedTokens, TokenIssuer } from './token-issuer';
 
+export interface IdpSignInCommand {
+  idToken?: string;
+  clientId?: string;
+  /** The second factor, for accounts that have it on (as in the password grant). */
+  otp?: string;
+  /** The caller's address, for throttling wrong one-time codes. */
+  ip: string;
+}
+
 /**
- * Signs in with an identity provider's ID token: the account with the verified e-mail, created on first
- * sign-in (verified, without a password). The token gets every scope of the client.
+ * Signs in with an identity provider's ID token. The provider's account (issuer and subject) enters the
+ * account it is linked to. Unlinked, it enters the account whose address it has verified only if that
+ * account has verified the address too, and is then linked to it. An account holding the address
+ * unverified is never entered: it loses the address (an unverified address reserves nothing) and the
+ * provider's user gets a new account, verified, without a password. Accounts with two-factor sign-in
+ * need `otp`. The token gets every scope of the client.
  */
 export class IdpSignInUseCase {
   constructor(
     private readonly verifier: IdTokenVerifier,
     private readonly clients: ClientAuthenticator,
     private readonly users: UserRepository,
+    private readonly identities: IdpIdentityRepository,
+    private readonly claims: AddressClaims,
+    private readonly secondFactor: SecondFactor,
+    private readonly throttle: LoginThrottle,
+    private readonly unitOfWork: UnitOfWork,
     private readonly issuer: TokenIssuer,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: { idToken?: string; clientId?: string }): Promise<{ user: User; tokens: IssuedTokens }> {
+  async execute(command: IdpSignInCommand): Promise<{ user: User; tokens: IssuedTokens }> {
     const client = await this.clients.authenticate(command.clientId, undefined, { mustAuthenticate: false });
     const identity = command.idToken ? await this.verifier.verify(command.idToken) : null;
     if (!identity || !identity.emailVerified) throw new UnauthorizedError('The identity token is not valid for any configured provider');
-    const now = this.clock.now();
-    let user = await this.users.findByEmail(identity.email);
-    if (!user) {
-      user = new User({
+
+    const existing = await this.existingAccount(identity);
+    if (existing) {
+      const { user, linked } = existing;
+      this.mayEnter(client, user);
+      await this.checkSecondFactor(user, command);
+      if (!linked) await this.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: this.clock.now() });
+      return { user, tokens: await this.issue(user, client) };
+    }
+    // A client a user made signs in only its owner, who cannot be an account not made yet.
+    if (!client.isFirstParty) throw new UnauthorizedError('This client may sign in only the account that owns it');
+    let user: User;
+    try {
+      user = await this.createAccount(identity);
+    } catch (error) {
+      // The same person signing in twice at once: the other sign-in made the account a moment ago.
+      const made = await this.existingAccount(identity);
+      if (!made?.linked) throw error;
+      user = made.user;
+      this.mayEnter(client, user);
+      await this.checkSecondFactor(user, command);
+    }
+    return { user, tokens: await this.issue(user, client) };
+  }
+
+  /** The account linked to the provider's account, or the one that has verified the same address. */
+  private async existingAccount(identity: VerifiedIdentity): Promise<{ user: User; linked: boolean } | null> {
+    const linkedId = await this.identities.findUserId(identity.issuer, identity.subject);
+    const linked = linkedId ? await this.users.findById(linkedId) : null;
+    if (linked) return { user: linked, linked: true };
+    const holder = await this.users.findByEmail(identity.email);
+    return holder?.isVerified ? { user: holder, linked: false } : null;
+  }
+
+  private mayEnter(client: OAuthClient, user: User): void {
+    if (!user.isActive) throw new UnauthorizedError('The account is disabled');
+    if (!client.maySignIn(user.id)) throw new UnauthorizedError('This client may sign in only the account that owns it');
+  }
+
+  /** As the password grant does: missing → TWO_FACTOR_REQUIRED, wrong → invalid_grant, counted by the throttle. */
+  private async checkSecondFactor(user: User, command: IdpSignInCommand): Promise<void> {
+    if (!user.isTwoFactorEnabled) return;
+    if (!command.otp) throw new TwoFactorRequiredError();
+    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, command.ip));
+    let valid: boolean;
+    try {
+      valid = await this.secondFactor.verify(user, command.otp);
+    } catch (error) {
+      attempt.withdraw(); // a fault, not a wrong code
+      throw error;
+    }
+    if (!valid) throw new OAuthError('invalid_grant', 'Invalid one-time code');
+    attempt.succeeded();
+  }
+
+  private createAccount(identity: VerifiedIdentity): Promise<User> {
+    return this.unitOfWork.run(async () => {
+      const now = this.clock.now();
+      // Only an unverified holder can be left (a verified one was entered above): it loses the address,
+      // and other accounts' requests for it are withdrawn.
+      if (!(await this.claims.claim(identity.email, null))) throw new UnauthorizedError('The account could not be created');
+      const user = new User({
         id: this.ids.next(),
         email: identity.email,
         name: (identity.name ?? '').slice(0, 100),
@@ -37,18 +119,15 @@ export class IdpSignInUseCase {
         createdAt: now,
         updatedAt: now,
       });
-      try {
-        await this.users.insert(user);
-      } catch {
-        // Created by a concurrent sign-in a moment ago.
-        user = await this.users.findByEmail(identity.email);
-        if (!user) throw new UnauthorizedError('The account could not be created');
+      await this.users.insert(user);
+      if (!(await this.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: now }))) {
+        throw new UnauthorizedError('The account could not be created');
       }
-    } else if (!user.isVerified && user.confirmEmail(identity.email, now)) {
-      await this.users.update(user);
-    }
-    if (!user.isActive) throw new UnauthorizedError('The account is disabled');
-    if (!client.maySignIn(user.id)) throw new UnauthorizedError('This client may sign in only the account that owns it');
-    return { user, tokens: await this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes }) };
+      return user;
+    });
+  }
+
+  private issue(user: User, client: OAuthClient): Promise<IssuedTokens> {
+    return this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes });
   }
 }

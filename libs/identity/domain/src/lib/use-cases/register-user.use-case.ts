@@ -4,14 +4,21 @@ import { checkName, checkNewPassword, User } from '../model/user.entity';
 import { PasswordHasher } from '../ports/password-hasher';
 import { UserRepository } from '../ports/user.repository';
 import { EmailVerificationSender } from './account.use-cases';
+import { AddressClaims } from './email-address';
 
 export interface RegisterUserCommand {
   email: string;
   password: string;
   name?: string;
+  /**
+   * The address is known to be the user's (the operator vouches for it with `user:create`): the account
+   * is verified at once, no link is mailed, and an account holding the address unverified gives it up.
+   * Otherwise the account starts unverified and a verification link is mailed.
+   */
+  verified?: boolean;
 }
 
-/** Creates an account with a password (operators through the CLI). */
+/** Creates an account with a password (operators through the CLI, verified: see `verified`). */
 export class RegisterUserUseCase {
   constructor(
     private readonly users: UserRepository,
@@ -19,27 +26,30 @@ export class RegisterUserUseCase {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly verification: EmailVerificationSender,
+    private readonly claims: AddressClaims,
   ) {}
 
   async execute(command: RegisterUserCommand): Promise<User> {
     const email = normalizeEmail(command.email);
     const password = checkNewPassword(command.password);
     const name = checkName(command.name);
-    if (await this.users.findByEmail(email)) throw ValidationError.field('email', 'email is already registered');
+    const verified = command.verified === true;
+    const free = verified ? await this.claims.claim(email, null) : !(await this.users.findByEmail(email));
+    if (!free) throw ValidationError.field('email', 'email is already registered');
     const now = this.clock.now();
     const user = new User({
       id: this.ids.next(),
       email,
       name,
       passwordHash: await this.passwords.hash(password),
-      isVerified: false,
+      isVerified: verified,
       isActive: true,
       twoFactorSecret: null,
       createdAt: now,
       updatedAt: now,
     });
     await this.users.insert(user);
-    await this.verification.send(user);
+    if (!verified) await this.verification.send(user);
     return user;
   }
 }

@@ -1,0 +1,56 @@
+import { DataSource } from 'typeorm';
+import { EmailChangeLog, IdpIdentity, IdpIdentityRepository, PendingEmailChanges } from '@lnk/identity/domain';
+import { sql } from '@lnk/shared/database';
+
+export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async findUserId(issuer: string, subject: string): Promise<string | null> {
+    const { rows } = await sql<{ user_id: string }>(this.dataSource, 'SELECT user_id FROM idp_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]);
+    return rows[0]?.user_id ?? null;
+  }
+
+  async link(identity: IdpIdentity): Promise<boolean> {
+    const { affected } = await sql(
+      this.dataSource,
+      'INSERT INTO idp_identities (issuer, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (issuer, subject) DO NOTHING',
+      [identity.issuer, identity.subject, identity.userId, identity.createdAt],
+    );
+    return affected === 1;
+  }
+}
+
+export class TypeormPendingEmailChanges extends PendingEmailChanges {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async withdrawAll(email: string, exceptUserId: string | null, at: Date): Promise<void> {
+    await sql(this.dataSource, 'UPDATE users SET pending_email = NULL, updated_at = $3 WHERE pending_email = $1 AND id IS DISTINCT FROM $2', [email, exceptUserId, at]);
+    await sql(this.dataSource, 'UPDATE email_verifications SET used_at = $3 WHERE email = $1 AND used_at IS NULL AND user_id IS DISTINCT FROM $2', [email, exceptUserId, at]);
+  }
+}
+
+export class TypeormEmailChangeLog extends EmailChangeLog {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async record(userId: string, at: Date): Promise<void> {
+    // Rows older than any window asked about are of no further use.
+    await sql(this.dataSource, `DELETE FROM email_change_requests WHERE user_id = $1 AND requested_at < $2`, [userId, new Date(at.getTime() - 86_400_000)]);
+    await sql(this.dataSource, 'INSERT INTO email_change_requests (user_id, requested_at) VALUES ($1, $2)', [userId, at]);
+  }
+
+  async since(userId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+    const { rows } = await sql<{ count: string | number; oldest: Date | string | null }>(
+      this.dataSource,
+      'SELECT count(*) AS count, min(requested_at) AS oldest FROM email_change_requests WHERE user_id = $1 AND requested_at >= $2',
+      [userId, since],
+    );
+    const row = rows[0];
+    return { count: Number(row?.count ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+  }
+}
