@@ -39,8 +39,10 @@ export class AppModule {
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_GUARD, useClass: FormBodyGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Access first: the API budget is keyed on the token once it is known valid, and the access guard
+        // charges the requests it refuses to their address.
         { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         RedirectRoutes,
       ],
     };

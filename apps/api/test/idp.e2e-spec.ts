@@ -149,6 +149,10 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
       expect(right.body.data.user.id).toBe(bea.id);
       // Linked now, and still a second factor each time.
       expect((await signIn('bea@twofactor.example.org', 'bea-subject')).body.code).toBe('TWO_FACTOR_REQUIRED');
+      // The request schema clients read says so.
+      const schema = (await t.request('GET', '/openapi.json')).body.components.schemas.IdpRequestDto;
+      expect(schema.properties.otp).toMatchObject({ type: 'string', maxLength: 64 });
+      expect(schema.required).not.toContain('otp');
     });
   });
 });

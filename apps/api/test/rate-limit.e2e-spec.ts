@@ -44,6 +44,37 @@ describe('rate limits (spec 7: 429)', () => {
     expect((await from('203.0.113.7')).status).toBe(429);
     expect((await from('203.0.113.8')).status).toBe(401);
   });
+
+  // The audit: the budget was keyed on the raw bearer string before it was checked, so every made-up
+  // token brought a fresh budget and a flood of them was never limited.
+  it('counts requests with made-up tokens against their address: 100 distinct ones hit 429 after the API limit, while a valid token keeps its own budget', async () => {
+    const guess = (i: number) => t.request('GET', '/user/me', { token: `at_made-up-${i}`, headers: { 'x-forwarded-for': '203.0.113.20' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) statuses.push((await guess(i)).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual(Array(97).fill(429));
+    const refused = await guess(100);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // From the same address, a valid token is counted on its own budget (by its id), not the address's.
+    const grace = await createAccount(t);
+    const pat = await createPat(t, grace, ['user:read']);
+    const valid = () => t.request('GET', '/user/me', { token: pat.token, headers: { 'x-forwarded-for': '203.0.113.20' } });
+    expect([(await valid()).status, (await valid()).status, (await valid()).status]).toEqual([200, 200, 200]);
+    expect((await valid()).status).toBe(429);
+    // Requests the token is refused (a scope it lacks) count against it too.
+    const narrow = await createPat(t, grace, ['user:read']);
+    const denied = () => t.request('GET', '/user/link', { token: narrow.token, headers: { 'x-forwarded-for': '203.0.113.21' } });
+    expect([(await denied()).status, (await denied()).status, (await denied()).status, (await denied()).status]).toEqual([403, 403, 403, 429]);
+  });
+
+  it('counts the addresses of one IPv6 /64 as one address', async () => {
+    const from = (ip: string) => t.request('GET', '/user/me', { headers: { 'x-forwarded-for': ip } });
+    for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:5:5::${i}`)).status).toBe(401);
+    expect((await from('2001:db8:5:5:ffff::4')).status).toBe(429);
+    expect((await from('2001:db8:5:6::1')).status).toBe(401);
+  });
 });
 
 describe('rate limits of the public endpoints', () => {

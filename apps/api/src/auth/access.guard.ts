@@ -1,9 +1,13 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { FastifyRequest } from 'fastify';
+import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import { ForbiddenError, UnauthorizedError } from '@lnk/shared/kernel';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@lnk/shared/kernel';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { consumeRateLimit } from '../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE } from './access.decorators';
 import { scopeOf } from './scope-table';
 
@@ -11,16 +15,36 @@ import { scopeOf } from './scope-table';
  * Deny by default: a public route passes; any other needs a bearer token (in the Authorization header
  * only, never the URL) holding the scope the scope table names for the route. A route missing from the
  * table is refused outright.
+ *
+ * A refused request is charged to the API budget here (the rate-limit guard only sees admitted ones): to
+ * its address when its token is missing or not valid, so made-up tokens share their sender's budget
+ * instead of each bringing a fresh one; past the budget the answer is 429 rather than 401 or 403.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectThrottlerStorage() private readonly rateCounters: ThrottlerStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & { user?: Principal }>();
+    try {
+      return await this.authorize(context, request);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) throw error;
+      const outcome = await consumeRateLimit(this.rateCounters, this.config, request, 'api');
+      void http.getResponse<FastifyReply>().headers(outcome.headers);
+      throw outcome.blocked ? new RateLimitedError(outcome.retryAfterSeconds) : error;
+    }
+  }
+
+  private async authorize(context: ExecutionContext, request: FastifyRequest & { user?: Principal }): Promise<boolean> {
     const pattern = (request.routeOptions.url ?? '').replace(/^\/v1(?=\/)/, '');
     const scope = scopeOf(request.method, pattern);
     if (!scope) throw new ForbiddenError('This route is not open to any scope');

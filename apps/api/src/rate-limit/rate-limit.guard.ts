@@ -1,20 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimitedError } from '@lnk/shared/kernel';
+import type { Principal } from '@lnk/identity/domain';
+import { clientAddressKey, RateLimitedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE } from '../auth/access.decorators';
 import { AppConfig, RateLimit } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
 export type RateLimitKind = 'api' | 'public';
 
-/** Who a request counts against: its bearer token (hashed) on the API, else its client address. */
+/**
+ * Who a request counts against. On the API, once its bearer token is known to be valid (the access guard
+ * runs first and charges refused requests itself), the token by its id; otherwise the client address (an
+ * IPv6 address as its /64), so a made-up token gets no budget of its own.
+ */
 export function trackerOf(request: FastifyRequest, kind: RateLimitKind): string {
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (kind === 'api' && token) return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 32)}`;
-  return `ip:${request.ip}`;
+  const principal = (request as FastifyRequest & { user?: Principal }).user;
+  if (kind !== 'public' && principal) return `token:${principal.tokenId}`;
+  return `ip:${clientAddressKey(request.ip)}`;
 }
 
 /** RateLimit-* headers (IETF draft names) of one counted request. */
