@@ -51,12 +51,12 @@ describe('secrets never reach the log, even at LOG_LEVEL=trace', () => {
     secrets['refresh token (form grant)'] = formTokens.refresh_token;
 
     // Refresh grant, the new access token used; then the old refresh token again, which fails (and revokes its family).
-    const refreshed = await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: clientId, refresh_token: secrets['refresh token'] } });
+    const refreshed = await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: clientId, client_secret: secrets['first-party client secret'], refresh_token: secrets['refresh token'] } });
     expect(refreshed.status).toBe(200);
     secrets['refreshed access token'] = refreshed.body.data.access_token;
     secrets['refreshed refresh token'] = refreshed.body.data.refresh_token;
     expect((await call(baseUrl, 'GET', '/user/me', { token: secrets['refreshed access token'] })).status).toBe(200);
-    expect((await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: clientId, refresh_token: secrets['refresh token'] } })).status).toBe(400);
+    expect((await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: clientId, client_secret: secrets['first-party client secret'], refresh_token: secrets['refresh token'] } })).status).toBe(400);
     const again = await grant();
     expect(again.status).toBe(200);
     secrets['access token (second sign-in)'] = again.body.data.access_token;
