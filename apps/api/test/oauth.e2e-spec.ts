@@ -93,7 +93,7 @@ describe('OAuth 2.0 endpoints', () => {
       expect(bad.headers.get('www-authenticate')).toContain('Basic');
     });
 
-    it('slows and then refuses repeated failures for one account with 429', async () => {
+    it('slows and then refuses repeated failures for one account from one address with 429, even for the right password', async () => {
       const account = await createAccount(t);
       let last;
       for (let i = 0; i < 12; i++) {
