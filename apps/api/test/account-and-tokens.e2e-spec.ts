@@ -115,7 +115,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect((await signIn(ada, {}, 'a brand new one')).status).toBe(200);
     });
 
-    it('turns two-factor sign-in on with a QR code and backup codes, asks for a code at sign-in, and turns it off with a code', async () => {
+    it('enrols two-factor sign-in with a QR code and backup codes, puts it in force with a code, asks for a code at sign-in, and turns it off with a code', async () => {
       const ada = await createAccount(t);
       const on = await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: true } });
       expect(on.status).toBe(200);
@@ -123,6 +123,10 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect(on.body.data.secret).toMatch(/^[A-Z2-7]+$/);
       expect(on.body.data.backupCodes).toHaveLength(10);
       expect(new Set(on.body.data.backupCodes).size).toBe(10);
+      // Not in force until a code from the new secret confirms it (issue 11: an unconfirmed enrolment must not lock anyone out).
+      expect((await signIn(ada)).status).toBe(200);
+      const [current, next] = [0, 1].map((steps) => speakeasy.totp({ secret: on.body.data.secret, encoding: 'base32', time: Math.floor(Date.now() / 1000) + steps * 30 }));
+      expect((await t.request('POST', '/user/me/twofactor/confirm', { token: ada.accessToken, body: { code: current } })).body.data).toEqual({ isTwoFactorEnabled: true });
       expect((await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: true } })).status).toBe(400);
 
       const [stored] = await t.dataSource.query('SELECT two_factor_secret FROM users WHERE id = $1', [ada.id]);
@@ -131,8 +135,8 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const without = await signIn(ada);
       expect(without.status).toBe(401);
       expect(without.body.code).toBe('TWO_FACTOR_REQUIRED');
-      const totp = speakeasy.totp({ secret: on.body.data.secret, encoding: 'base32' });
-      expect((await signIn(ada, { otp: totp })).status).toBe(200);
+      // A code of the next step: the current one was used up by the confirmation.
+      expect((await signIn(ada, { otp: next })).status).toBe(200);
       const backup = on.body.data.backupCodes[0];
       expect((await signIn(ada, { otp: backup })).status).toBe(200);
       const again = await signIn(ada, { otp: backup });

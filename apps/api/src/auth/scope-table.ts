@@ -20,6 +20,7 @@ export const SCOPE_TABLE = {
   'PUT /user/me/email': 'user:write',
   'PUT /user/me/password': 'user:write',
   'POST /user/me/enable-twofactor': 'user:write',
+  'POST /user/me/twofactor/confirm': 'user:write',
   'GET /user/me/limits': 'user:read',
   'DELETE /user/me': 'user:write',
   'GET /user/link': 'links:read',

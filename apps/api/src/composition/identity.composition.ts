@@ -9,6 +9,7 @@ import {
   AuthorizationCodeGrantUseCase,
   ChangeEmailUseCase,
   ChangePasswordUseCase,
+  ConfirmTwoFactorUseCase,
   ClientAuthenticator,
   CreateOAuthClientUseCase,
   CreatePersonalAccessTokenUseCase,
@@ -33,6 +34,7 @@ import {
   RevocationListener,
   RevokePersonalAccessTokenUseCase,
   RevokeTokenUseCase,
+  Reauthentication,
   SecondFactor,
   SetTwoFactorUseCase,
   TokenIssuer,
@@ -47,6 +49,7 @@ import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
 import {
   TypeormAuthorizationCodeRepository,
   TypeormBackupCodeRepository,
+  TypeormTwoFactorStateRepository,
   TypeormEmailChangeLog,
   TypeormEmailVerificationRepository,
   TypeormIdpIdentityRepository,
@@ -77,6 +80,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const pats = new TypeormPersonalAccessTokenRepository(dataSource);
   const codes = new TypeormAuthorizationCodeRepository(dataSource);
   const backupCodes = new TypeormBackupCodeRepository(dataSource);
+  const twoFactorStates = new TypeormTwoFactorStateRepository(dataSource);
   const verifications = new TypeormEmailVerificationRepository(dataSource);
   const unitOfWork = new TypeormUnitOfWork(dataSource);
 
@@ -96,9 +100,10 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const revocations = bridges.broadcastRevocations?.(authenticate) ?? authenticate;
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
-  const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock);
+  const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);
   const loginThrottle = new InMemoryLoginThrottle();
   const credentials = new CredentialsChecker(users, passwords, loginThrottle, secondFactor);
+  const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
   const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource), clock);
@@ -138,12 +143,13 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
     regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
     getCurrentUser: new GetCurrentUserUseCase(users),
-    changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock),
+    changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock, reauthentication),
     verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, addressClaims, unitOfWork, clock),
-    changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock),
-    setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock),
+    changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),
+    setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, twoFactorStates),
+    confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
     getLimits: new GetAccountLimitsUseCase(users, bridges.usage),
-    deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock),
+    deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock, reauthentication),
   };
 }
 

@@ -53,6 +53,11 @@ const IGNORES_UNKNOWN_FIELDS = 'lnk:ignores-unknown-fields';
  */
 export const IgnoresUnknownFields = (): ClassDecorator => (target) => Reflect.defineMetadata(IGNORES_UNKNOWN_FIELDS, true, target);
 
+const BODY_MAY_BE_OMITTED = 'lnk:body-may-be-omitted';
+
+/** The request may come without a body (a DELETE usually does): none reads as `{}`, then is validated. */
+export const OmittableBody = (): ClassDecorator => (target) => Reflect.defineMetadata(BODY_MAY_BE_OMITTED, true, target);
+
 const OPTIONS = {
   whitelist: true,
   forbidUnknownValues: true,
@@ -85,6 +90,7 @@ export class ApiValidationPipe extends ValidationPipe {
     const expectsObject = metadata.metatype && this.toValidate(metadata) && (metadata.type === 'body' || metadata.type === 'query');
     if (expectsObject && (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value))) {
       if (metadata.type === 'query' && (value === undefined || value === null)) return super.transform({}, metadata);
+      if (value === undefined && metadata.metatype && Reflect.getMetadata(BODY_MAY_BE_OMITTED, metadata.metatype)) return super.transform({}, metadata);
       throw ValidationError.field('body', 'the request body must be a JSON object');
     }
     if (deep) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);

@@ -120,7 +120,11 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
     if (scope) {
       responses['401'] = errorAnswer('UNAUTHORIZED: no token, or one that is not valid');
-      responses['403'] = errorAnswer(`FORBIDDEN: the token lacks the ${scope} scope`);
+      responses['403'] = errorAnswer(
+        answer.reauthentication
+          ? `FORBIDDEN: the token lacks the ${scope} scope; or REAUTHENTICATION_REQUIRED: the token does not come from a password or identity-provider sign-in in the last 10 minutes and the body has no currentPassword`
+          : `FORBIDDEN: the token lacks the ${scope} scope`,
+      );
     }
     if (path.includes('{') || route.body) responses['404'] = errorAnswer('NOT_FOUND: no such resource of the caller');
     if (route.body) responses['413'] = errorAnswer('PAYLOAD_TOO_LARGE: the body is over the limit');

@@ -137,6 +137,8 @@ export interface RouteResponse {
   status?: number;
   /** Error statuses of this route beyond those its kind implies, and whether they are JSON envelopes or pages. */
   errors?: Record<number, 'json' | 'html' | 'html or json'>;
+  /** A sensitive account action: 403 may also be REAUTHENTICATION_REQUIRED (no recent sign-in, no currentPassword). */
+  reauthentication?: true;
 }
 
 /** Every route's success answer, by `METHOD /path` as Nest registers it. A test checks none is missing. */
@@ -164,12 +166,14 @@ export const ROUTE_RESPONSES: Record<string, RouteResponse> = {
   'DELETE /user/oauth-clients/{id}': { data: null },
   'POST /user/oauth-clients/{id}/regenerate-secret': { data: object({ id, clientId: string, clientSecret: string, name: string, isActive: boolean }) },
   'GET /user/me': { data: ref('User') },
-  'DELETE /user/me': { data: deleted },
-  'PUT /user/me/email': { data: object({ id, email: string, isVerified: boolean, updatedAt: dateTime }) },
+  'DELETE /user/me': { data: deleted, reauthentication: true },
+  'PUT /user/me/email': { data: object({ id, email: string, isVerified: boolean, updatedAt: dateTime }), reauthentication: true },
   'PUT /user/me/password': { data: object({ id, updatedAt: dateTime }) },
   'POST /user/me/enable-twofactor': {
     data: { oneOf: [object({ qrCode: { type: 'string', pattern: '^data:image/png;base64,' }, secret: string, backupCodes: strings }), object({ isTwoFactorEnabled: { type: 'boolean', enum: [false] } })] },
+    reauthentication: true,
   },
+  'POST /user/me/twofactor/confirm': { data: object({ isTwoFactorEnabled: { type: 'boolean', enum: [true] } }) },
   'GET /user/me/limits': { data: ref('AccountLimits') },
   'GET /user/link': { data: list(ref('LinkListItem')), meta: pageMeta },
   'POST /user/link': { data: ref('Link') },

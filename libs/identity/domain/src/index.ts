@@ -27,6 +27,7 @@ export * from './lib/use-cases/create-oauth-client.use-case';
 export * from './lib/use-cases/token-issuer';
 export * from './lib/use-cases/client-authenticator';
 export * from './lib/use-cases/second-factor';
+export * from './lib/use-cases/reauthentication';
 export * from './lib/use-cases/credentials-checker';
 export * from './lib/use-cases/password-grant.use-case';
 export * from './lib/use-cases/refresh-grant.use-case';

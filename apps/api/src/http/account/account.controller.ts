@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Inject, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Ip, Post, Put, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
 import { presentUser } from '../identity/identity.presenter';
-import { ChangeEmailDto, ChangePasswordDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
+import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
 
 /** The signed-in user's own account (spec 4.3). */
 @Controller('user/me')
@@ -18,8 +18,8 @@ export class AccountController {
   }
 
   @Put('email')
-  async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto) {
-    const user = await this.identity.changeEmail.execute(principal, body.email);
+  async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
+    const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
     // The same answer whether or not another account holds the address (spec 3: new address, unverified).
     return ok(
       { id: user.id, ...user.shownAddress, updatedAt: user.updatedAt.toISOString() },
@@ -28,16 +28,25 @@ export class AccountController {
   }
 
   @Put('password')
-  async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto) {
-    const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword);
-    return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed');
+  async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
+    const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
+    return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
   @Post('enable-twofactor')
-  async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto) {
-    const change = await this.identity.setTwoFactor.execute(principal, body.enable, body.code);
+  async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
+    const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
-    return ok({ qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes }, 'Two-factor sign-in is on; keep the backup codes safe');
+    return ok(
+      { qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
+      'Add the secret to your authenticator app, then send a code from it to POST /user/me/twofactor/confirm: two-factor sign-in is on from then. Keep the backup codes safe',
+    );
+  }
+
+  @Post('twofactor/confirm')
+  async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
+    await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
+    return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
   @Get('limits')
@@ -46,8 +55,8 @@ export class AccountController {
   }
 
   @Delete()
-  async deleteAccount(@CurrentPrincipal() principal: Principal) {
-    const deletedAt = await this.identity.deleteAccount.execute(principal);
+  async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
+    const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
   }
 }

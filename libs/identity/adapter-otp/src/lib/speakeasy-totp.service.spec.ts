@@ -18,18 +18,29 @@ describe('SpeakeasyTotpService', () => {
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   });
 
-  it('accepts the current code and one step either side, not two steps back', async () => {
+  it('accepts the current code and one step either side, not two steps back, and tells which step matched', async () => {
     const { secret } = await service.enrol('ada@example.com');
-    const at = (offsetSteps: number) => speakeasy.totp({ secret, encoding: 'base32', time: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
-    expect(service.verify(secret, at(0))).toBe(true);
-    expect(service.verify(secret, ` ${at(0).slice(0, 3)} ${at(0).slice(3)} `)).toBe(true);
-    expect(service.verify(secret, at(-1))).toBe(true);
+    // A fixed moment in the middle of a step, so no boundary falls between making and checking a code.
+    const now = 1_763_900_315_000;
+    const step = Math.floor(now / 30_000);
+    const at = (offsetSteps: number) => speakeasy.totp({ secret, encoding: 'base32', time: Math.floor(now / 1000) + offsetSteps * 30 });
+    expect(service.verify(secret, at(0), now)).toBe(step);
+    expect(service.verify(secret, ` ${at(0).slice(0, 3)} ${at(0).slice(3)} `, now)).toBe(step);
+    // The step is what replay protection compares: the previous and next steps are told apart from now.
+    if (at(-1) !== at(0)) expect(service.verify(secret, at(-1), now)).toBe(step - 1);
+    if (at(1) !== at(0) && at(1) !== at(-1)) expect(service.verify(secret, at(1), now)).toBe(step + 1);
     const twoBack = at(-2);
-    if (![at(-1), at(0), at(1)].includes(twoBack)) expect(service.verify(secret, twoBack)).toBe(false);
+    if (![at(-1), at(0), at(1)].includes(twoBack)) expect(service.verify(secret, twoBack, now)).toBeNull();
+  });
+
+  it('reads the clock when not given a time', async () => {
+    const { secret } = await service.enrol('ada@example.com');
+    const code = speakeasy.totp({ secret, encoding: 'base32' });
+    expect(service.verify(secret, code)).toEqual(expect.any(Number));
   });
 
   it.each(['', '12345', '1234567', 'abcdef', '12345a'])('refuses the malformed code %p without throwing', async (code) => {
     const { secret } = await service.enrol('ada@example.com');
-    expect(service.verify(secret, code)).toBe(false);
+    expect(service.verify(secret, code)).toBeNull();
   });
 });

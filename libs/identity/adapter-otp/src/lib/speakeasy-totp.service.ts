@@ -2,6 +2,8 @@ import speakeasy from 'speakeasy';
 import { toDataURL } from 'qrcode';
 import { TotpEnrolment, TotpService } from '@lnk/identity/domain';
 
+const STEP_SECONDS = 30;
+
 /** RFC 6238 codes of 6 digits every 30 s, one step of drift allowed either side. */
 export class SpeakeasyTotpService extends TotpService {
   constructor(private readonly issuer: string) {
@@ -14,13 +16,17 @@ export class SpeakeasyTotpService extends TotpService {
     return { secret, otpauthUrl, qrCodeDataUri: await toDataURL(otpauthUrl) };
   }
 
-  verify(secret: string, code: string): boolean {
+  /** The matched step: the step of "now" plus the drift the code was found at. */
+  verify(secret: string, code: string, nowMs = Date.now()): number | null {
     const token = code.replace(/\s/g, '');
-    if (!/^\d{6}$/.test(token)) return false;
+    if (!/^\d{6}$/.test(token)) return null;
+    // One reading of the clock for both the check and the step, so a step boundary between them cannot shift it.
+    const counter = Math.floor(nowMs / 1000 / STEP_SECONDS);
     try {
-      return speakeasy.totp.verify({ secret, encoding: 'base32', token, window: 1 });
+      const match = speakeasy.totp.verifyDelta({ secret, encoding: 'base32', token, window: 1, counter });
+      return match ? counter + match.delta : null;
     } catch {
-      return false;
+      return null;
     }
   }
 }

@@ -79,6 +79,7 @@ export interface OAuthTokenRow {
   accessExpiresAt: Date;
   refreshExpiresAt: Date;
   authorizationCodeId: string | null;
+  authTime: Date | null;
   rotatedAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
@@ -98,6 +99,7 @@ export const OAuthTokenSchema = new EntitySchema<OAuthTokenRow>({
     accessExpiresAt: ts('access_expires_at'),
     refreshExpiresAt: ts('refresh_expires_at'),
     authorizationCodeId: { name: 'authorization_code_id', type: 'char', length: 24, nullable: true },
+    authTime: ts('auth_time', true),
     rotatedAt: ts('rotated_at', true),
     revokedAt: ts('revoked_at', true),
     createdAt: ts('created_at'),

@@ -53,7 +53,7 @@ describe('TypeORM token and account repositories', () => {
 
   function token(userId: string, clientId: string, over: Partial<OAuthToken['props']> = {}): OAuthToken {
     const id = ids.next();
-    return new OAuthToken({ id, familyId: id, userId, clientId, scopes: ['user:read'], accessHash: hash(`a${id}`), refreshHash: hash(`r${id}`), accessExpiresAt: later(3600), refreshExpiresAt: later(86400), authorizationCodeId: null, rotatedAt: null, revokedAt: null, createdAt: now, ...over });
+    return new OAuthToken({ id, familyId: id, userId, clientId, scopes: ['user:read'], accessHash: hash(`a${id}`), refreshHash: hash(`r${id}`), accessExpiresAt: later(3600), refreshExpiresAt: later(86400), authorizationCodeId: null, authTime: null, rotatedAt: null, revokedAt: null, createdAt: now, ...over });
   }
 
   it('finds a token by either hash, only while its account is active', async () => {

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { BackupCodeRepository, EmailVerification, EmailVerificationRepository } from '@lnk/identity/domain';
+import { BackupCodeRepository, EmailVerification, EmailVerificationRepository, TwoFactorStateRepository } from '@lnk/identity/domain';
 import { sql } from '@lnk/shared/database';
 
 export class TypeormEmailVerificationRepository extends EmailVerificationRepository {
@@ -43,5 +43,41 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
 
   async deleteAll(userId: string): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM backup_codes WHERE user_id = $1', [userId]);
+  }
+}
+
+/** The pending enrolment and the last TOTP step used, in two columns of the account's row. */
+export class TypeormTwoFactorStateRepository extends TwoFactorStateRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async savePending(userId: string, sealedSecret: string, at: Date): Promise<void> {
+    await sql(this.dataSource, 'UPDATE users SET two_factor_pending_secret = $2, two_factor_pending_at = $3 WHERE id = $1', [userId, sealedSecret, at]);
+  }
+
+  async findPending(userId: string): Promise<string | null> {
+    const { rows } = await sql<{ secret: string | null }>(this.dataSource, 'SELECT two_factor_pending_secret AS secret FROM users WHERE id = $1', [userId]);
+    return rows[0]?.secret ?? null;
+  }
+
+  async deletePending(userId: string, sealedSecret?: string): Promise<boolean> {
+    const { affected } = await sql(
+      this.dataSource,
+      `UPDATE users SET two_factor_pending_secret = NULL, two_factor_pending_at = NULL
+        WHERE id = $1 AND two_factor_pending_secret IS NOT NULL AND ($2::text IS NULL OR two_factor_pending_secret = $2)`,
+      [userId, sealedSecret ?? null],
+    );
+    return affected === 1;
+  }
+
+  async useStep(userId: string, step: number): Promise<boolean> {
+    // One conditional write: of two requests racing with one code, only one moves the step forward.
+    const { affected } = await sql(
+      this.dataSource,
+      'UPDATE users SET two_factor_last_step = $2 WHERE id = $1 AND (two_factor_last_step IS NULL OR two_factor_last_step < $2)',
+      [userId, step],
+    );
+    return affected === 1;
   }
 }

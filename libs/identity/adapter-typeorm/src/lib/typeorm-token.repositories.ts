@@ -27,6 +27,7 @@ function oauthToken(r: Raw): OAuthToken {
     accessExpiresAt: date(r['access_expires_at']) as Date,
     refreshExpiresAt: date(r['refresh_expires_at']) as Date,
     authorizationCodeId: (r['authorization_code_id'] as string | null) ?? null,
+    authTime: date(r['auth_time']),
     rotatedAt: date(r['rotated_at']),
     revokedAt: date(r['revoked_at']),
     createdAt: date(r['created_at']) as Date,
@@ -128,6 +129,10 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
 
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
     return (await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE id = $1 AND user_id = $2', [id, userId])).affected > 0;
+  }
+
+  async deleteAllOfUser(userId: string): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE user_id = $1', [userId]);
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -11,7 +11,7 @@ import { SecretBox } from './ports/secret-box';
 import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
 import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
-import { TotpService } from './ports/two-factor';
+import { TotpService, TwoFactorStateRepository } from './ports/two-factor';
 import { UserRepository } from './ports/user.repository';
 import { AuthenticateUseCase } from './use-cases/authenticate.use-case';
 import { AuthorizationCodeGrantUseCase } from './use-cases/authorization-code.use-cases';
@@ -94,6 +94,9 @@ class Pats extends PersonalAccessTokenRepository {
     this.rows = this.rows.filter((t) => !(t.props.userId === userId && t.props.id === id));
     return this.rows.length < before;
   }
+  async deleteAllOfUser(userId: string) {
+    this.rows = this.rows.filter((t) => t.props.userId !== userId);
+  }
   async touch() {
     // lastUsedAt is not under test here.
   }
@@ -136,7 +139,7 @@ describe('identity domain rules', () => {
   });
 
   describe('personal access tokens', () => {
-    const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null };
+    const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, authTime: null };
 
     it('grants no scope beyond those of the token creating it', async () => {
       const create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
@@ -235,10 +238,13 @@ describe('identity domain rules', () => {
         deleteAll: async () => undefined,
         consume: async (_u, h) => (h === 'h:ABCDEFGHJKMNPQRS' && !used.has(h) ? (used.add(h), true) : false),
       };
-      const totp: TotpService = { enrol: async () => ({ secret: '', otpauthUrl: '', qrCodeDataUri: '' }), verify: (secret, code) => secret === 'SECRET' && code === '123456' };
+      const totp: TotpService = { enrol: async () => ({ secret: '', otpauthUrl: '', qrCodeDataUri: '' }), verify: (secret, code) => (secret === 'SECRET' && code === '123456' ? 100 : null) };
       const box: SecretBox = { seal: (s) => `sealed:${s}`, open: (s) => (s.startsWith('sealed:') ? s.slice(7) : null) };
-      const factor = new SecondFactor(totp, box, backupCodes, hasher, clock);
+      let lastStep = 0;
+      const states = { useStep: async (_u: string, step: number) => (step > lastStep ? ((lastStep = step), true) : false) } as unknown as TwoFactorStateRepository;
+      const factor = new SecondFactor(totp, box, backupCodes, hasher, clock, states);
       expect(await factor.verify(user, '123456')).toBe(true);
+      expect(await factor.verify(user, '123456')).toBe(false); // the same code again: a replay
       expect(await factor.verify(user, '654321')).toBe(false);
       expect(await factor.verify(user, 'abcd-efgh-jkmn-pqrs')).toBe(true);
       expect(await factor.verify(user, 'ABCD-EFGH-JKMN-PQRS')).toBe(false);

@@ -30,6 +30,11 @@ export interface Principal {
    * token). A PAT made with this principal may not outlive it.
    */
   grantExpiresAt: Date | null;
+  /**
+   * When the user last proved who they are for this token: the password or identity-provider sign-in
+   * that started its family. Null for PATs and for tokens an app got through the authorization-code flow.
+   */
+  authTime: Date | null;
 }
 
 export interface OAuthTokenProps {
@@ -44,6 +49,8 @@ export interface OAuthTokenProps {
   accessExpiresAt: Date;
   refreshExpiresAt: Date;
   authorizationCodeId: string | null;
+  /** When the sign-in that started the family happened (a refresh keeps it); null when not a sign-in by the user. */
+  authTime: Date | null;
   /** When its refresh token was exchanged for a new pair; presenting it again is replay. */
   rotatedAt: Date | null;
   revokedAt: Date | null;

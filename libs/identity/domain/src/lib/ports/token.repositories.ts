@@ -22,6 +22,8 @@ export abstract class PersonalAccessTokenRepository {
   abstract listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>>;
   /** Deletes the user's token; false when the user has no such token. */
   abstract deleteOfUser(userId: string, id: string): Promise<boolean>;
+  /** Deletes every token of the user (a password change ends them all). */
+  abstract deleteAllOfUser(userId: string): Promise<void>;
   abstract touch(id: string, at: Date): Promise<void>;
 }
 

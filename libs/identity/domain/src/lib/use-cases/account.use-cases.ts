@@ -11,10 +11,11 @@ import { RevocationListener } from '../ports/revocation-listener';
 import { SecretBox } from '../ports/secret-box';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
-import { OAuthTokenRepository } from '../ports/token.repositories';
-import { TotpService } from '../ports/two-factor';
+import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { TotpService, TwoFactorStateRepository } from '../ports/two-factor';
 import { UserRepository } from '../ports/user.repository';
 import { AddressClaims, AddressNotices } from './email-address';
+import { OwnerProof, Reauthentication } from './reauthentication';
 import { SecondFactor } from './second-factor';
 
 export const EMAIL_VERIFICATION_HOURS = 24;
@@ -84,10 +85,13 @@ export class ChangeEmailUseCase {
     private readonly notices: AddressNotices,
     private readonly log: EmailChangeLog,
     private readonly clock: Clock,
+    private readonly reauthentication: Reauthentication,
   ) {}
 
-  async execute(principal: Principal, email: string): Promise<User> {
+  async execute(principal: Principal, email: string, proof: OwnerProof): Promise<User> {
     const user = await currentUser(this.users, principal);
+    // Before anything else: a token without a fresh sign-in (or the password) learns and changes nothing.
+    await this.reauthentication.confirm(user, principal, proof);
     const normalized = normalizeEmail(email);
     const now = this.clock.now();
     await this.admit(user.id, now);
@@ -151,7 +155,11 @@ export class VerifyEmailUseCase {
   }
 }
 
-/** A new password, after the current one; every other session ends. */
+/**
+ * A new password, after the current one (guesses counted by the login throttle); every other session
+ * ends, and every personal access token of the account is revoked: a password changed because it leaked
+ * must not leave behind the long-lived tokens whoever had it may have made.
+ */
 export class ChangePasswordUseCase {
   constructor(
     private readonly users: UserRepository,
@@ -159,19 +167,23 @@ export class ChangePasswordUseCase {
     private readonly tokens: OAuthTokenRepository,
     private readonly revocations: RevocationListener,
     private readonly clock: Clock,
+    private readonly reauthentication: Reauthentication,
+    private readonly pats: PersonalAccessTokenRepository,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(principal: Principal, currentPassword: string, newPassword: string): Promise<User> {
+  async execute(principal: Principal, currentPassword: string, newPassword: string, ip: string): Promise<User> {
     const user = await currentUser(this.users, principal);
-    if (!user.passwordHash || !(await this.passwords.verify(currentPassword, user.passwordHash))) {
-      throw ValidationError.field('currentPassword', 'the current password is not correct');
-    }
+    await this.reauthentication.checkPassword(user, currentPassword, ip);
     checkNewPassword(newPassword, 'newPassword');
     if (currentPassword === newPassword) throw ValidationError.field('newPassword', 'the new password must differ from the current one');
     const now = this.clock.now();
     user.changePasswordHash(await this.passwords.hash(newPassword), now);
-    await this.users.update(user);
-    await this.tokens.revokeAllOfUser(user.id, now, principal.via === 'oauth' ? principal.tokenId : undefined);
+    await this.unitOfWork.run(async () => {
+      await this.users.update(user);
+      await this.tokens.revokeAllOfUser(user.id, now, principal.via === 'oauth' ? principal.tokenId : undefined);
+      await this.pats.deleteAllOfUser(user.id);
+    });
     this.revocations.tokensRevoked();
     return user;
   }
@@ -181,7 +193,18 @@ export type TwoFactorChange =
   | { enabled: true; qrCode: string; secret: string; backupCodes: string[] }
   | { enabled: false };
 
-/** Turns two-factor sign-in on (a TOTP secret and ten single-use backup codes) or off (with a valid code). */
+export interface SetTwoFactorCommand extends OwnerProof {
+  enable: boolean;
+  /** To turn it off: a current one-time code or an unused backup code. */
+  code?: string;
+}
+
+/**
+ * Starts a two-factor enrolment (a TOTP secret and ten single-use backup codes, not in force until a code
+ * confirms it: see ConfirmTwoFactorUseCase) or turns two-factor sign-in off (with a valid code). Both need
+ * a fresh sign-in or the password: otherwise whoever holds a token could lock the owner out, or strip
+ * the account of its second factor.
+ */
 export class SetTwoFactorUseCase {
   constructor(
     private readonly users: UserRepository,
@@ -193,14 +216,27 @@ export class SetTwoFactorUseCase {
     private readonly hasher: SecretHasher,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly reauthentication: Reauthentication,
+    private readonly states: TwoFactorStateRepository,
   ) {}
 
-  async execute(principal: Principal, enable: boolean, code?: string): Promise<TwoFactorChange> {
+  async execute(principal: Principal, command: SetTwoFactorCommand): Promise<TwoFactorChange> {
     const user = await currentUser(this.users, principal);
     const now = this.clock.now();
-    if (!enable) {
-      if (!user.isTwoFactorEnabled) return { enabled: false };
-      if (!(await this.secondFactor.verify(user, code))) throw ValidationError.field('code', 'a valid one-time code or backup code is required');
+    if (!command.enable) {
+      const pending = !user.isTwoFactorEnabled && (await this.states.findPending(user.id)) !== null;
+      if (!user.isTwoFactorEnabled && !pending) return { enabled: false };
+      await this.reauthentication.confirm(user, principal, command);
+      if (pending) {
+        // Nothing in force yet: the enrolment is dropped, no code needed.
+        await this.unitOfWork.run(async () => {
+          await this.states.deletePending(user.id);
+          await this.backupCodes.deleteAll(user.id);
+        });
+        return { enabled: false };
+      }
+      const valid = await this.reauthentication.throttled(user, command.ip, () => this.secondFactor.verify(user, command.code));
+      if (!valid) throw ValidationError.field('code', 'a valid one-time code or backup code is required');
       user.disableTwoFactor(now);
       await this.unitOfWork.run(async () => {
         await this.users.update(user);
@@ -209,11 +245,13 @@ export class SetTwoFactorUseCase {
       return { enabled: false };
     }
     if (user.isTwoFactorEnabled) throw ValidationError.field('enable', 'two-factor sign-in is already on; turn it off first');
+    await this.reauthentication.confirm(user, principal, command);
     const enrolment = await this.totp.enrol(user.email);
     const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, () => this.backupCode());
-    user.enableTwoFactor(this.box.seal(enrolment.secret), now);
+    // Pending until confirmed: sign-in does not ask for a code, and the backup codes count for nothing
+    // until the secret is in force. Enrolling again replaces both.
     await this.unitOfWork.run(async () => {
-      await this.users.update(user);
+      await this.states.savePending(user.id, this.box.seal(enrolment.secret), now);
       await this.backupCodes.replace(user.id, backupCodes.map((c) => this.hasher.hash(c.replace(/-/g, ''))));
     });
     return { enabled: true, qrCode: enrolment.qrCodeDataUri, secret: enrolment.secret, backupCodes };
@@ -226,6 +264,44 @@ export class SetTwoFactorUseCase {
     let code = '';
     for (let i = 0; i < 16; i++) code += alphabet[raw.charCodeAt(i) % 32];
     return (code.match(/.{4}/g) ?? []).join('-');
+  }
+}
+
+/**
+ * Puts a pending enrolment in force with a current code from the new secret: proof that the owner's
+ * authenticator holds it, so turning two-factor on cannot lock anyone out. No fresh sign-in is asked
+ * for: only the caller of enable-twofactor, which needs one, was shown the secret. Wrong codes count with
+ * the login throttle, and the code's step is used up (it cannot sign in a second time).
+ */
+export class ConfirmTwoFactorUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly totp: TotpService,
+    private readonly box: SecretBox,
+    private readonly states: TwoFactorStateRepository,
+    private readonly reauthentication: Reauthentication,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, command: { code: string; ip: string }): Promise<User> {
+    const user = await currentUser(this.users, principal);
+    if (user.isTwoFactorEnabled) throw ValidationError.field('code', 'two-factor sign-in is already on');
+    const sealed = await this.states.findPending(user.id);
+    const secret = sealed ? this.box.open(sealed) : null;
+    if (!sealed || !secret) throw ValidationError.field('code', 'no two-factor enrolment awaits confirmation: start one with POST /user/me/enable-twofactor');
+    const right = await this.reauthentication.throttled(user, command.ip, async () => {
+      const step = this.totp.verify(secret, command.code);
+      return step !== null && (await this.states.useStep(user.id, step));
+    });
+    if (!right) throw ValidationError.field('code', 'the one-time code is not valid for the new secret, or was used already');
+    user.enableTwoFactor(sealed, this.clock.now());
+    await this.unitOfWork.run(async () => {
+      // Taken once: a confirmation racing with a new enrolment cannot put a replaced secret in force.
+      if (!(await this.states.deletePending(user.id, sealed))) throw ValidationError.field('code', 'the enrolment changed meanwhile: start again');
+      await this.users.update(user);
+    });
+    return user;
   }
 }
 
@@ -246,7 +322,7 @@ export class GetAccountLimitsUseCase {
   }
 }
 
-/** Deletes the account and everything it owns, in every context, in one transaction. */
+/** Deletes the account and everything it owns, in every context, in one transaction, after a fresh sign-in or the password. */
 export class DeleteAccountUseCase {
   constructor(
     private readonly users: UserRepository,
@@ -254,9 +330,11 @@ export class DeleteAccountUseCase {
     private readonly unitOfWork: UnitOfWork,
     private readonly revocations: RevocationListener,
     private readonly clock: Clock,
+    private readonly reauthentication: Reauthentication,
   ) {}
 
-  async execute(principal: Principal): Promise<Date> {
+  async execute(principal: Principal, proof: OwnerProof): Promise<Date> {
+    await this.reauthentication.confirm(await currentUser(this.users, principal), principal, proof);
     const deletedAt = this.clock.now();
     await this.unitOfWork.run(async () => {
       await this.eraser.eraseAccountData(principal.userId);

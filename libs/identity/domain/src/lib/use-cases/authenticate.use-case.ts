@@ -56,12 +56,12 @@ export class AuthenticateUseCase extends RevocationListener {
     if (kind === 'access_token') {
       const token = await this.oauthTokens.findByAccessHash(hash);
       if (!token || !token.isAccessActive(now)) throw new UnauthorizedError('The access token is invalid, expired or revoked');
-      principal = { userId: token.props.userId, scopes: token.props.scopes, via: 'oauth', tokenId: token.props.id, clientId: token.props.clientId, grantExpiresAt: token.props.refreshExpiresAt };
+      principal = { userId: token.props.userId, scopes: token.props.scopes, via: 'oauth', tokenId: token.props.id, clientId: token.props.clientId, grantExpiresAt: token.props.refreshExpiresAt, authTime: token.props.authTime };
       expiresAt = token.props.accessExpiresAt;
     } else {
       const token = await this.pats.findByHash(hash);
       if (!token || !token.isActive(now)) throw new UnauthorizedError('The access token is invalid, expired or revoked');
-      principal = { userId: token.props.userId, scopes: token.props.scopes, via: 'pat', tokenId: token.props.id, clientId: null, grantExpiresAt: token.props.expiresAt };
+      principal = { userId: token.props.userId, scopes: token.props.scopes, via: 'pat', tokenId: token.props.id, clientId: null, grantExpiresAt: token.props.expiresAt, authTime: null };
       expiresAt = token.props.expiresAt;
       this.touch(token.props.id, now);
     }

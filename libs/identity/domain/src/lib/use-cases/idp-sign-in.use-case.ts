@@ -128,6 +128,6 @@ export class IdpSignInUseCase {
   }
 
   private issue(user: User, client: OAuthClient): Promise<IssuedTokens> {
-    return this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes });
+    return this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes, signedIn: true });
   }
 }

@@ -34,6 +34,6 @@ export class PasswordGrantUseCase {
     if (!client.maySignIn(user.id)) {
       throw new OAuthError('unauthorized_client', 'This client may use the password grant only for the account that owns it');
     }
-    return { user, client, tokens: await this.issuer.issue({ userId: user.id, clientId: client.id, scopes }) };
+    return { user, client, tokens: await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, signedIn: true }) };
   }
 }

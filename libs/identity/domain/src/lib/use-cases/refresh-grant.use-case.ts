@@ -18,6 +18,7 @@ export interface RefreshGrantCommand {
 /**
  * Exchanges a refresh token for a new pair and retires it (rotation). A refresh token presented
  * after it was rotated is a replay: the whole family it belongs to is revoked (OAuth 2.0 Security BCP).
+ * Refreshing is not signing in: the new pair keeps the family's sign-in time (`authTime`).
  * A confidential client must authenticate (RFC 6749 section 6), so a leaked refresh token alone is useless.
  */
 export class RefreshGrantUseCase {
@@ -50,7 +51,7 @@ export class RefreshGrantUseCase {
     if (!user || !user.isActive) throw invalid();
     // Two requests racing with the same token: exactly one wins, the other is told it is invalid.
     if (!(await this.tokens.markRotated(token.props.id, now))) throw invalid();
-    const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId });
+    const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId, authTime: token.props.authTime });
     return { tokens, userId: user.id };
   }
 }

@@ -29,7 +29,11 @@ export class TokenIssuer {
     private readonly lifetimes: TokenLifetimes,
   ) {}
 
-  async issue(grant: { userId: string; clientId: string; scopes: Scope[]; familyId?: string; authorizationCodeId?: string }): Promise<IssuedTokens> {
+  /**
+   * `signedIn`: the user has just proved who they are (password or identity provider), so the family's
+   * sign-in time is now; a refresh passes on its family's `authTime` instead.
+   */
+  async issue(grant: { userId: string; clientId: string; scopes: Scope[]; familyId?: string; authorizationCodeId?: string; signedIn?: boolean; authTime?: Date | null }): Promise<IssuedTokens> {
     const now = this.clock.now();
     const accessToken = TOKEN_PREFIX.access + this.secrets.generate(TOKEN_BYTES);
     const refreshToken = TOKEN_PREFIX.refresh + this.secrets.generate(TOKEN_BYTES);
@@ -45,6 +49,7 @@ export class TokenIssuer {
       accessExpiresAt: new Date(now.getTime() + this.lifetimes.accessSeconds * 1000),
       refreshExpiresAt: new Date(now.getTime() + this.lifetimes.refreshSeconds * 1000),
       authorizationCodeId: grant.authorizationCodeId ?? null,
+      authTime: grant.signedIn ? now : (grant.authTime ?? null),
       rotatedAt: null,
       revokedAt: null,
       createdAt: now,
