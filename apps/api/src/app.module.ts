@@ -8,6 +8,7 @@ import { AccountController, EmailVerificationController } from './http/account/a
 import { DomainsController } from './http/domains/domains.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
+import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { RedirectRoutes } from './http/redirect/redirect.controller';
 import { StatsController } from './http/stats/stats.controller';
@@ -44,6 +45,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         RedirectRoutes,
+        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new WorkerQrRenderer()) },
       ],
     };
   }

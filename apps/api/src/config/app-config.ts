@@ -43,7 +43,7 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
   corsOrigins: string[];
-  rateLimits: { api: RateLimit; public: RateLimit };
+  rateLimits: { api: RateLimit; public: RateLimit; qr: RateLimit };
   /** Bearer token /metrics asks for; null: /metrics is open (only outside production, or with METRICS_PUBLIC=true). */
   metricsToken: string | null;
 }
@@ -96,6 +96,7 @@ export const CONFIG_VARIABLES = {
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none" },
   RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API' },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms' },
+  RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each token, a budget of their own (not counted in RATE_LIMIT_API)' },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)' },
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)' },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver' },
@@ -141,7 +142,7 @@ export function loadConfig(env: Env): AppConfig {
   const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
   const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
   const plans = readPlans(optional('PLANS'), problems);
-  const rateLimit = (name: 'RATE_LIMIT_API' | 'RATE_LIMIT_PUBLIC'): RateLimit => {
+  const rateLimit = (name: 'RATE_LIMIT_API' | 'RATE_LIMIT_PUBLIC' | 'RATE_LIMIT_QR'): RateLimit => {
     const match = /^(\d{1,7})\/(\d{1,6})$/.exec(read(name));
     if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
       problems.push(`${name} must be requests/seconds, like 600/60 (got "${read(name)}")`);
@@ -149,7 +150,7 @@ export function loadConfig(env: Env): AppConfig {
     }
     return { limit: Number(match[1]), seconds: Number(match[2]) };
   };
-  const rateLimits = { api: rateLimit('RATE_LIMIT_API'), public: rateLimit('RATE_LIMIT_PUBLIC') };
+  const rateLimits = { api: rateLimit('RATE_LIMIT_API'), public: rateLimit('RATE_LIMIT_PUBLIC'), qr: rateLimit('RATE_LIMIT_QR') };
   const rawTrust = read('TRUST_PROXY').trim();
   const trustProxy: AppConfig['trustProxy'] = rawTrust === 'true' ? true : rawTrust === 'false' ? false : /^\d+$/.test(rawTrust) ? Number(rawTrust) : rawTrust.split(',').map((s) => s.trim()).filter(Boolean);
   const corsOrigins = (optional('CORS_ORIGINS') ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);

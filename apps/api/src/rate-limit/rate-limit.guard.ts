@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +8,11 @@ import { PUBLIC_ROUTE } from '../auth/access.decorators';
 import { AppConfig, RateLimit } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
-export type RateLimitKind = 'api' | 'public';
+export type RateLimitKind = 'api' | 'public' | 'qr';
+
+export const RATE_LIMIT_BUDGET = 'lnk:rate-limit-budget';
+/** The route counts against a budget of its own instead of the API's (QR codes: costly to draw). */
+export const RateLimitBudget = (kind: Exclude<RateLimitKind, 'public'>): MethodDecorator & ClassDecorator => SetMetadata(RATE_LIMIT_BUDGET, kind);
 
 /**
  * Who a request counts against. On the API, once its bearer token is known to be valid (the access guard
@@ -59,7 +63,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const kind: RateLimitKind = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [props.context.getHandler(), props.context.getClass()]) ? 'public' : 'api';
+    const targets = [props.context.getHandler(), props.context.getClass()];
+    const kind: RateLimitKind = this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ?? (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
     const http = props.context.switchToHttp();
     const outcome = await consumeRateLimit(this.storageService, this.config, http.getRequest<FastifyRequest>(), kind);
     void http.getResponse<FastifyReply>().headers(outcome.headers);

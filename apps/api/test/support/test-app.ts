@@ -65,7 +65,7 @@ function parseBody(text: string): unknown {
 }
 
 /** Every test request comes from one address: tests of other things must not trip the limits (rate-limit tests set their own). */
-const GENEROUS_RATE_LIMITS = { RATE_LIMIT_API: '1000000/60', RATE_LIMIT_PUBLIC: '1000000/60' };
+const GENEROUS_RATE_LIMITS = { RATE_LIMIT_API: '1000000/60', RATE_LIMIT_PUBLIC: '1000000/60', RATE_LIMIT_QR: '1000000/60' };
 
 /** A port free on loopback now, so the app's public address is known before it starts. */
 export function freePort(): Promise<number> {

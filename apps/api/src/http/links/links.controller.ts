@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { toBuffer as qrPng, toString as qrString } from 'qrcode';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { AppConfig } from '../../config/app-config';
@@ -8,6 +7,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { ok, okPage } from '../../envelope/envelope';
+import { RateLimitBudget } from '../../rate-limit/rate-limit.guard';
+import { QrRenderer } from './qr-renderer';
 import { SearchPageQueryDto } from '../paging.request.dto';
 import { CreateTagDto, LinkFieldsDto, QrQueryDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
@@ -18,6 +19,7 @@ export class LinksController {
   constructor(
     @Inject(LINKS) private readonly links: Links,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly qrCodes: QrRenderer,
   ) {}
 
   @Get()
@@ -31,12 +33,15 @@ export class LinksController {
     return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
   }
 
-  /** The short URL as a QR code, PNG or SVG (every peer product offers one). */
+  /**
+   * The short URL as a QR code, PNG or SVG (every peer product offers one). Drawn off the event loop
+   * (a large PNG is a good part of a second of CPU), kept once drawn, and counted against a budget of its own.
+   */
   @Get(':id/qr')
+  @RateLimitBudget('qr')
   async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
     const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
-    const options = { errorCorrectionLevel: 'M' as const, margin: 2, width: query.size ?? 300 };
-    const body = query.format === 'svg' ? await qrString(shortUrl, { ...options, type: 'svg' }) : await qrPng(shortUrl, { ...options, type: 'png' });
+    const body = await this.qrCodes.render({ text: shortUrl, size: query.size ?? 300, format: query.format ?? 'png' });
     void reply
       .code(200)
       .header('content-type', query.format === 'svg' ? 'image/svg+xml' : 'image/png')

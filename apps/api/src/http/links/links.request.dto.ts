@@ -30,6 +30,6 @@ export class UpdateTagDto {
 
 export class QrQueryDto {
   @Omittable() @IsIn(['png', 'svg']) format?: 'png' | 'svg';
-  /** Width in pixels. */
-  @Omittable() @Type(() => Number) @IsInt() @Min(64) @Max(2048) size?: number;
+  /** Width in pixels, at most 1024 (a larger image costs much more to draw and scans no better). */
+  @Omittable() @Type(() => Number) @IsInt() @Min(64) @Max(1024) size?: number;
 }
