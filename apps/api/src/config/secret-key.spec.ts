@@ -1,6 +1,8 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AesGcmSecretBox } from '@lnk/identity/adapter-crypto';
 import { loadConfig } from './app-config';
 import { applicationKeys, deriveKey, KEY_PURPOSES, secretKeyOf } from './secret-key';
 
@@ -22,6 +24,18 @@ describe('application keys', () => {
   it('derives the same keys from the same master key on every instance', () => {
     expect(applicationKeys(config).sealing.equals(deriveKey(Buffer.alloc(32, 1), KEY_PURPOSES.sealTotp))).toBe(true);
     expect(deriveKey(Buffer.alloc(32, 2), KEY_PURPOSES.sealTotp).equals(applicationKeys(config).sealing)).toBe(false);
+  });
+
+  // An upgrade must not lock out accounts whose TOTP secrets were sealed under SECRET_KEY itself.
+  it('builds a secret box that still opens what was sealed under the master key before keys were derived', () => {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', master, nonce);
+    const body = Buffer.concat([cipher.update('JBSWY3DPEHPK3PXP', 'utf8'), cipher.final()]);
+    const sealedBefore = ['v1', nonce, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    const keys = applicationKeys(config);
+    const box = new AesGcmSecretBox(keys.sealing, keys.legacySealing);
+    expect(box.open(sealedBefore)).toBe('JBSWY3DPEHPK3PXP');
+    expect(new AesGcmSecretBox(keys.sealing).open(box.seal('x'))).toBe('x');
   });
 
   it('keeps the key file it made under DATA_DIR when SECRET_KEY is unset (outside production)', () => {
