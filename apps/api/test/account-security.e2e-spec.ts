@@ -1,5 +1,8 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import speakeasy from 'speakeasy';
-import { createAccount, createPat, identityOf, TestAccount } from './support/identity';
+import { createAccount, createFirstPartyClient, createPat, identityOf, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -9,11 +12,28 @@ import { startTestApp, TestApp } from './support/test-app';
  */
 describe('sensitive account actions over HTTP', () => {
   let t: TestApp;
+  // An identity provider of the test's own, for accounts that have no password.
+  const issuer = 'https://accounts.idp.test';
+  const audience = 'lnk-web';
+  let jwks: Server;
+  let idpKey: CryptoKey;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    const pair = await generateKeyPair('RS256');
+    idpKey = pair.privateKey as CryptoKey;
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    jwks = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
+    t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]) } });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => jwks?.close(resolve));
+  });
 
   /** Moves the account's sign-ins eleven minutes into the past, as if the tokens had been taken a while ago. */
   async function makeStale(account: TestAccount): Promise<void> {
@@ -86,6 +106,31 @@ describe('sensitive account actions over HTTP', () => {
     expect((await t.request('POST', '/user/me/enable-twofactor', { token: ada.accessToken, body: { enable: true } })).status).toBe(200);
     const deleted = await t.request('DELETE', '/user/me', { token: ada.accessToken });
     expect(deleted.body.data).toEqual({ deletedAt: expect.any(String) });
+  });
+
+  it('tells an account without a password (identity provider only) to sign in again with its provider, and takes a fresh provider sign-in', async () => {
+    const clientId = (await createFirstPartyClient(t)).clientId;
+    const idToken = () =>
+      new SignJWT({ email: 'only.idp@example.com', email_verified: true, name: 'Only IdP' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setSubject('idp-only-1')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(idpKey);
+    const signedIn = await t.request('POST', '/oauth/idp', { body: { token: await idToken(), client_id: clientId } });
+    expect(signedIn.status).toBe(200);
+    const token = signedIn.body.data.access_token;
+    await t.dataSource.query(`UPDATE oauth_tokens SET auth_time = auth_time - interval '11 minutes' WHERE user_id = $1`, [signedIn.body.data.user.id]);
+    identityOf(t).authenticate.tokensRevoked();
+    for (const body of [undefined, { currentPassword: 'a guess' }]) {
+      const refused = await t.request('DELETE', '/user/me', { token, ...(body ? { body } : {}) });
+      expect([refused.status, refused.body.code]).toEqual([403, 'REAUTHENTICATION_REQUIRED']);
+      expect(refused.body.message).toContain('identity provider');
+    }
+    const again = await t.request('POST', '/oauth/idp', { body: { token: await idToken(), client_id: clientId } });
+    expect((await t.request('DELETE', '/user/me', { token: again.body.data.access_token })).status).toBe(200);
   });
 
   it('never counts a personal access token as a sign-in: a user:write PAT cannot delete the account without the password', async () => {
