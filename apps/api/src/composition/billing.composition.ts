@@ -17,7 +17,10 @@ import { Clock, IdGenerator } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AppConfig } from '../config/app-config';
 
-/** The billing context: Stripe takes payments when configured, else the built-in sandbox page does. */
+/**
+ * The billing context: Stripe takes payments when configured, else the built-in sandbox page does. The
+ * sandbox pays any session, so in production loadConfig lets it run only with BILLING_SANDBOX=true.
+ */
 export function composeBilling(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock) {
   const catalog = new PlanCatalog(config.plans);
   const subscriptions = new TypeormSubscriptionRepository(dataSource);
