@@ -108,6 +108,25 @@ describe('sensitive account actions over HTTP', () => {
     expect(deleted.body.data).toEqual({ deletedAt: expect.any(String) });
   });
 
+  it('never counts a token an app got through the authorization-code flow as a sign-in, though the user typed the password on the page', async () => {
+    const ada = await createAccount(t);
+    const redirectUri = 'https://app.example.com/cb';
+    const made = await t.request('POST', '/user/oauth-clients', { token: ada.accessToken, body: { name: 'Some app', scopes: ['user:read', 'user:write'], redirectUris: [redirectUri] } });
+    const app = made.body.data;
+    const page = await (await fetch(`${t.baseUrl}/oauth/authorize/page?response_type=code&client_id=${app.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}&scope=user:write`)).text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+    const approved = await fetch(`${t.baseUrl}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ request: field('request'), signature: field('signature'), email: ada.email, password: ada.password, decision: 'approve' }).toString(),
+    });
+    const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
+    const exchanged = await t.request('POST', '/oauth/token', { body: { grant_type: 'authorization_code', client_id: app.clientId, client_secret: app.clientSecret, code, redirect_uri: redirectUri } });
+    expect(exchanged.status).toBe(200);
+    expectReauthentication(await t.request('DELETE', '/user/me', { token: exchanged.body.data.access_token }));
+  });
+
   it('tells an account without a password (identity provider only) to sign in again with its provider, and takes a fresh provider sign-in', async () => {
     const clientId = (await createFirstPartyClient(t)).clientId;
     const idToken = () =>
