@@ -230,7 +230,8 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const res = await t.request('POST', '/user/tokens', { token: signIn.body.data.access_token, body: { name: 'escape', scopes: ['user:read'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('FORBIDDEN');
-    });  });
+    });
+  });
 
   describe('/user/oauth-clients', () => {
     it('creates a client with its secret shown once, then lists, searches, updates, regenerates and deletes it', async () => {
@@ -291,5 +292,6 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect((await t.request('GET', '/user/me', { token: bob.accessToken })).status).toBe(200);
       const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', client_id: service.clientId, client_secret: service.clientSecret, refresh_token: bob.refreshToken } });
       expect(refreshed.status).toBe(200);
-    });  });
+    });
+  });
 });

@@ -100,7 +100,6 @@ describe('operator CLI', () => {
     expect(publicRow.secret_hash).toBeNull();
   });
 
-
   it('creates a client with the scopes asked for', async () => {
     const { code, json } = await cli('client:create', '--owner', 'grace@example.com', '--name', 'Reader', '--scopes', 'links:read stats:read');
     expect(code).toBe(0);
