@@ -75,6 +75,30 @@ describe('ClickBuffer', () => {
     expect(totals.get('l1')).toBe(2);
   });
 
+  it('has every click recorded before a flush() call written when it resolves, even if a write was already under way', async () => {
+    // The timer's flush may be writing when a caller (shutdown, a test) asks for one: the caller must not
+    // get that earlier write's promise, which misses what arrived after it began.
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const addCounts = stats.addCounts.bind(stats);
+    stats.addCounts = async (counts) => {
+      await slow;
+      return addCounts(counts);
+    };
+    buffer.record(event());
+    const timerFlush = buffer.flush();
+    buffer.record(event({ utmSource: 'late' }));
+    const callerFlush = buffer.flush();
+    const another = buffer.flush();
+    release();
+    await Promise.all([timerFlush, callerFlush, another]);
+    expect(stats.written.map((r) => [r.utmSource, r.visits])).toEqual([
+      ['', 1],
+      ['late', 1],
+    ]);
+    expect(buffer.size).toBe(0);
+  });
+
   it('drops, and says so, what does not fit its bound', async () => {
     for (const source of ['a', 'b', 'c', 'd']) buffer.record(event({ utmSource: source }));
     expect(buffer.size).toBe(3);

@@ -31,6 +31,7 @@ export class ClickBuffer {
   private rowsPerOwner = new Map<string, number>();
   private combinationsPerLinkDay = new Map<string, number>();
   private flushing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
   private readonly options: ClickBufferOptions;
 
   constructor(
@@ -64,9 +65,22 @@ export class ClickBuffer {
     });
   }
 
-  /** Writes what is buffered; concurrent calls share one write. Rejects (keeping the rows) if it fails. */
+  /**
+   * Writes what is buffered, one write at a time. A call made while a write is under way waits for it and
+   * then for a write of what arrived since (callers made meanwhile share that one): whoever awaits flush()
+   * finds every click recorded before the call written. Rejects (keeping the rows) if its write fails.
+   */
   flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
+    if (this.flushing) {
+      this.queued ??= this.flushing
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = null;
+          return this.flush();
+        });
+      return this.queued;
+    }
+    this.flushing = this.write().finally(() => {
       this.flushing = null;
     });
     return this.flushing;
