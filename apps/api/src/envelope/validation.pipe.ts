@@ -2,14 +2,42 @@ import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, V
 import { ValidateIf } from 'class-validator';
 import { FieldError, ValidationError } from '@lnk/shared/kernel';
 
-/** class-validator's tree of errors as one `{name, error}` per failing field, nested names dotted. */
+/**
+ * What a failing field is told, in one place. A field left out is "required" whatever rule it broke
+ * first (a missing name used to read "must be shorter than or equal to 64 characters"); a value of the
+ * wrong type is told its type before any rule about its size; other rules keep class-validator's words.
+ */
+const TYPE_MESSAGES: Record<string, (name: string) => string> = {
+  isString: (name) => `${name} must be a string`,
+  isBoolean: (name) => `${name} must be true or false`,
+  isInt: (name) => `${name} must be a whole number`,
+  isNumber: (name) => `${name} must be a number`,
+  isArray: (name) => `${name} must be an array`,
+  isObject: (name) => `${name} must be an object`,
+};
+
+/** The one message for a field that broke `constraints` (class-validator's, in its order) with `value`. */
+export function fieldMessage(name: string, value: unknown, constraints: Record<string, string>): string | undefined {
+  const broken = Object.keys(constraints);
+  if (!broken.length) return undefined;
+  if (value === undefined) return `${name} is required`;
+  // An array's own type first; "each value in ..." messages (rules on its items) come after.
+  const type = broken.find((constraint) => constraint in TYPE_MESSAGES && !constraints[constraint].startsWith('each value in '));
+  if (type) return TYPE_MESSAGES[type](name);
+  return constraints[broken[0]];
+}
+
+/**
+ * class-validator's tree of errors as one `{name, error}` per failing field, nested names dotted: every
+ * failing field at once, so a caller fixes a request in one round.
+ */
 export function toFieldErrors(errors: ClassValidatorError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const name = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ name, error: message }));
+    // One entry per field: its most telling message is enough to act on.
+    const own = fieldMessage(name, error.value, error.constraints ?? {});
     const children = error.children?.length ? toFieldErrors(error.children, name) : [];
-    // One entry per field: its first message is enough to act on.
-    return [...own.slice(0, 1), ...children];
+    return [...(own === undefined ? [] : [{ name, error: own }]), ...children];
   });
 }
 
@@ -63,7 +91,10 @@ const OPTIONS = {
   forbidUnknownValues: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false },
-  validationError: { target: false, value: false },
+  // The value is read to tell a missing field from a wrong one; it never reaches a message.
+  validationError: { target: false, value: true },
+  // Every rule of every field is checked: all failing fields are reported at once.
+  stopAtFirstError: false,
   exceptionFactory: (errors: ClassValidatorError[]) => new ValidationError(toFieldErrors(errors)),
 };
 

@@ -6,3 +6,4 @@ export * from './lib/control-characters';
 export * from './lib/unit-of-work';
 export * from './lib/quota';
 export * from './lib/client-address';
+export * from './lib/field-checks';

@@ -1,5 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { IsString, MaxLength } from 'class-validator';
+import { ApiOperation } from '@nestjs/swagger';
+import { IsString, Matches, MaxLength } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { Omittable } from '../../envelope/validation.pipe';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
@@ -7,9 +9,16 @@ import { ANALYTICS } from '../../composition/contexts.module';
 import type { Analytics } from '../../composition/contexts.composition';
 import { ok } from '../../envelope/envelope';
 
+/** A calendar date; an ISO date-time is told the expected format (it used to read "longer than 10 characters"). */
+const AS_DATE = { message: '$property must be a date as YYYY-MM-DD' };
+
 export class StatsQueryDto {
-  @Omittable() @IsString() @MaxLength(10) startDate?: string;
-  @Omittable() @IsString() @MaxLength(10) endDate?: string;
+  // Both dates are required (the range is at most 366 days, inclusive); the document says so from these rules.
+  @JSONSchema({ description: 'First day, as YYYY-MM-DD (UTC).', example: '2026-01-01' })
+  @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, AS_DATE) startDate!: string;
+  @JSONSchema({ description: 'Last day, included, as YYYY-MM-DD (UTC); at most 366 days after startDate.', example: '2026-01-31' })
+  @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, AS_DATE) endDate!: string;
+  @JSONSchema({ description: 'Only rows whose link name, domain or UTM source, medium or campaign contains this text.' })
   @Omittable() @IsString() @MaxLength(200) q?: string;
 }
 
@@ -18,6 +27,7 @@ export class StatsQueryDto {
 export class StatsController {
   constructor(@Inject(ANALYTICS) private readonly analytics: Analytics) {}
 
+  @ApiOperation({ summary: 'Click statistics', description: 'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included.' })
   @Get()
   async stats(@CurrentPrincipal() principal: Principal, @Query() query: StatsQueryDto) {
     const records = await this.analytics.queryStats.execute(principal.userId, query);

@@ -188,8 +188,16 @@ describe('ClickBuffer under a flood of UTM values', () => {
 
 describe('QueryStatsUseCase', () => {
   const query = new QueryStatsUseCase(new Stats());
+  it('refuses {} naming both dates at once, each as required', async () => {
+    await expect(query.execute('u1', {})).rejects.toMatchObject({
+      errors: [
+        { name: 'startDate', error: 'startDate is required' },
+        { name: 'endDate', error: 'endDate is required' },
+      ],
+    });
+  });
+
   it.each([
-    [{}, 'startDate'],
     [{ startDate: '2026-01-01' }, 'endDate'],
     [{ startDate: '2026-1-01', endDate: '2026-01-02' }, 'startDate'],
     [{ startDate: '2026-02-29', endDate: '2026-03-01' }, 'startDate'],

@@ -1,4 +1,4 @@
-import { clientAddressKey, Clock, IdGenerator, NotFoundError, Page, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, clientAddressKey, Clock, IdGenerator, NotFoundError, Page, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { Link } from '../model/link.entity';
 import { checkSlug } from '../model/slug';
@@ -95,12 +95,18 @@ export class CreateLinkUseCase {
   }
 
   async execute(ownerId: string, fields: LinkFields): Promise<LinkView> {
-    const url = checkDestinationUrl(fields.url, this.config.ownHosts);
-    const chosenSlug = fields.slug === undefined ? null : checkSlug(fields.slug);
-    const title = checkText(fields.title, 'title', MAX_TITLE_LENGTH) ?? '';
-    const description = checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH) ?? '';
-    if (!fields.hasPassword && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
-    const passwordHash = fields.hasPassword ? await this.passwords.hash(checkLinkPassword(fields.password)) : null;
+    // Every field's own rules at once: a link with several bad fields is told of each.
+    const [url, chosenSlug, title, description, password] = checkEach(
+      () => checkDestinationUrl(fields.url, this.config.ownHosts),
+      () => (fields.slug === undefined ? null : checkSlug(fields.slug)),
+      () => checkText(fields.title, 'title', MAX_TITLE_LENGTH) ?? '',
+      () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH) ?? '',
+      () => {
+        if (!fields.hasPassword && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+        return fields.hasPassword ? checkLinkPassword(fields.password) : null;
+      },
+    );
+    const passwordHash = password === null ? null : await this.passwords.hash(password);
     const domain = await this.rules.domain(ownerId, fields.domainId);
     const tags = await this.rules.tagsOf(ownerId, fields.tags ?? []);
     const limit = await this.quota.limitFor(ownerId, 'links');
@@ -183,10 +189,20 @@ export class UpdateLinkUseCase {
     const link = await this.links.findOfOwner(ownerId, id);
     if (!link) throw new NotFoundError('Link');
     const changes: Parameters<Link['change']>[0] = {};
-    if (fields.url !== undefined) changes.url = checkDestinationUrl(fields.url, this.config.ownHosts);
-    if (fields.slug !== undefined) changes.slug = checkSlug(fields.slug);
-    if (fields.title !== undefined) changes.title = checkText(fields.title, 'title', MAX_TITLE_LENGTH);
-    if (fields.description !== undefined) changes.description = checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH);
+    // Every field's own rules at once: a change with several bad fields is told of each.
+    const [url, slug, title, description] = checkEach(
+      () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.config.ownHosts)),
+      () => (fields.slug === undefined ? undefined : checkSlug(fields.slug)),
+      () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),
+      () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH),
+      () => {
+        if (fields.hasPassword === false && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+      },
+    );
+    if (url !== undefined) changes.url = url;
+    if (slug !== undefined) changes.slug = slug;
+    if (title !== undefined) changes.title = title;
+    if (description !== undefined) changes.description = description;
     if (fields.status !== undefined) changes.status = fields.status;
     if (fields.domainId !== undefined) changes.domainId = (await this.rules.domain(ownerId, fields.domainId))?.id ?? null;
     if (fields.tags !== undefined) changes.tagIds = (await this.rules.tagsOf(ownerId, fields.tags)).map((t) => t.id);

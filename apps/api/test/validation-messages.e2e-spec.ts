@@ -1,0 +1,65 @@
+import { createAccount, TestAccount } from './support/identity';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * What a refused request is told: a missing field is "required" (not "too long"), a wrong type names the
+ * type, a date in the wrong format names the expected one, and every failing field is listed at once. A
+ * misleading message sends a newcomer hunting for the wrong fault; one error per round costs a round per field.
+ */
+describe('validation messages say what is wrong', () => {
+  let t: TestApp;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ada = await createAccount(t);
+  });
+  afterAll(() => t?.close());
+
+  const errorsOf = (res: { status: number; body: any }) => {
+    expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    return res.body.meta.errors as { name: string; error: string }[];
+  };
+
+  it('calls a missing field required, on tags, domains, tokens and the token endpoint (it read "must be shorter than or equal to 64 characters")', async () => {
+    expect(errorsOf(await t.request('POST', '/user/tag', { token: ada.accessToken, body: {} }))).toEqual([{ name: 'name', error: 'name is required' }]);
+    expect(errorsOf(await t.request('POST', '/user/domain', { token: ada.accessToken, body: {} }))).toEqual([{ name: 'name', error: 'name is required' }]);
+    expect(errorsOf(await t.request('POST', '/user/tokens', { token: ada.accessToken, body: {} }))).toEqual(
+      expect.arrayContaining([
+        { name: 'name', error: 'name is required' },
+        { name: 'scopes', error: 'scopes is required' },
+      ]),
+    );
+    expect(errorsOf(await t.request('POST', '/oauth/token', { body: {} }))).toContainEqual({ name: 'grant_type', error: 'grant_type is required' });
+  });
+
+  it('names the expected type of a value of the wrong type before any rule about its size', async () => {
+    expect(errorsOf(await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 42 } }))).toEqual([{ name: 'name', error: 'name must be a string' }]);
+    expect(errorsOf(await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: null } }))).toEqual([{ name: 'name', error: 'name must be a string' }]);
+    expect(errorsOf(await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'ok', isFavorite: 'yes' } }))).toEqual([{ name: 'isFavorite', error: 'isFavorite must be true or false' }]);
+    expect(errorsOf(await t.request('POST', '/user/tokens', { token: ada.accessToken, body: { name: 'x', scopes: 'links:read' } }))).toEqual([{ name: 'scopes', error: 'scopes must be an array' }]);
+    // A value that is a string but too long is still told so.
+    expect(errorsOf(await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'x'.repeat(65) } }))).toEqual([{ name: 'name', error: 'name must be shorter than or equal to 64 characters' }]);
+  });
+
+  it('lists every failing field of a link at once, those of the request shape and those of the link rules alike', async () => {
+    const shape = errorsOf(await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 5, slug: false, title: [] } }));
+    expect(shape.map((e) => e.name).sort()).toEqual(['slug', 'title', 'url']);
+    const rules = errorsOf(await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'not a url', slug: 'no spaces here', hasPassword: true, password: 'short' } }));
+    expect(rules.map((e) => e.name)).toEqual(['url', 'slug', 'password']);
+    const created = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/' } });
+    expect(created.status).toBe(200);
+    const changed = errorsOf(await t.request('PUT', `/user/link/${created.body.data.id}`, { token: ada.accessToken, body: { url: 'ftp://example.com/', slug: 'bad slug', hasPassword: false, password: 'a password' } }));
+    expect(changed.map((e) => e.name)).toEqual(['url', 'slug', 'password']);
+  });
+
+  it('tells a date in the wrong format the format it expects (an ISO date-time read "longer than 10 characters")', async () => {
+    const res = await t.request('GET', '/user/stats?startDate=2026-01-01T00:00:00Z&endDate=2026-01-31T00:00:00.000Z', { token: ada.accessToken });
+    expect(errorsOf(res)).toEqual([
+      { name: 'startDate', error: 'startDate must be a date as YYYY-MM-DD' },
+      { name: 'endDate', error: 'endDate must be a date as YYYY-MM-DD' },
+    ]);
+    expect(errorsOf(await t.request('GET', '/user/stats?endDate=2026-01-31', { token: ada.accessToken }))).toEqual([{ name: 'startDate', error: 'startDate is required' }]);
+    expect((await t.request('GET', '/user/stats?startDate=2026-01-01&endDate=2026-01-31', { token: ada.accessToken })).status).toBe(200);
+  });
+});
