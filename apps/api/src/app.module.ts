@@ -6,6 +6,7 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { ContextsModule } from './composition/contexts.module';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
+import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
 import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
@@ -34,7 +35,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],
-      controllers: [HealthController, MetricsController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
+      controllers: [HomeController, HealthController, MetricsController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -58,6 +58,31 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       expect((await signIn(ada)).status).toBe(400);
     });
 
+    // Issue 12: a person who clicked the link in the mail got raw JSON in the browser.
+    it('answers the verification link with a page in a browser (confirmed, then "not valid" on reuse), and with the envelope for Accept: application/json', async () => {
+      const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+      const ada = await createAccount(t);
+      const newEmail = `page-${ada.id}@example.com`;
+      await t.request('PUT', '/user/me/email', { token: ada.accessToken, body: { email: newEmail } });
+      const token = linkIn(mailsTo(newEmail)[0]);
+      expect(token).toBeDefined();
+
+      const page = await t.request('GET', `/auth/verify-email?token=${token}`, { headers: browser });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(page.text).toContain('E-mail address confirmed');
+      expect(page.text).toContain(newEmail);
+      expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data).toMatchObject({ email: newEmail, isVerified: true });
+
+      const reused = await t.request('GET', `/auth/verify-email?token=${token}`, { headers: browser });
+      expect(reused.status).toBe(400);
+      expect(reused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(reused.text).toContain('invalid, used or expired');
+      const json = await t.request('GET', `/auth/verify-email?token=${token}`, { headers: { accept: 'application/json' } });
+      expect([json.status, json.body.code, json.body.meta.errors[0].name]).toEqual([400, 'VALIDATION_ERROR', 'token']);
+    });
+
     // Issue 11: the answer used to be 400 "email is already registered", telling anyone whether an address has an account.
     it('answers a request for an address another account holds exactly as for a free one, and tells only the holder', async () => {
       const bob = await createAccount(t, { verified: true });

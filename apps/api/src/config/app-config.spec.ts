@@ -85,6 +85,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes NOT_FOUND_REDIRECT_URL as an absolute http(s) URL only (unset: the 404 page)', () => {
+    expect(loadConfig({}).notFoundRedirectUrl).toBeNull();
+    expect(loadConfig({ NOT_FOUND_REDIRECT_URL: 'https://example.com/start' }).notFoundRedirectUrl).toBe('https://example.com/start');
+    // A Location header must not carry another scheme (javascript:, data:) or a character that splits the header.
+    for (const bad of ['/relative', 'javascript:alert(1)', 'ftp://example.com/', 'https://example.com/a b', 'https://example.com/\r\nSet-Cookie:x=1']) {
+      expect(() => loadConfig({ NOT_FOUND_REDIRECT_URL: bad })).toThrow(/NOT_FOUND_REDIRECT_URL must be an absolute http\(s\) URL/);
+    }
+  });
+
   it('reports every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

@@ -35,6 +35,8 @@ export interface AppConfig {
   dnsServers: string[];
   /** Seconds between DNS re-checks of verified domains; 0: never re-checked. */
   domainRecheckSeconds: number;
+  /** Where unknown short URLs of the default short domain are sent (302) instead of the 404 page; null: the page. */
+  notFoundRedirectUrl: string | null;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
@@ -91,6 +93,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)" },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
+  NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page" },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance' },
   TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs' },
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none" },
@@ -196,6 +199,10 @@ export function loadConfig(env: Env): AppConfig {
     if (!/^[0-9a-zA-Z.:[\]-]+:\d{1,5}$/.test(server) && !/^[0-9a-zA-Z.-]+$/.test(server)) problems.push(`DNS_SERVERS entry "${server}" must be host or host:port`);
   }
   const publicHost = URL.canParse(publicBaseUrl) ? new URL(publicBaseUrl).hostname.toLowerCase() : '';
+  const notFoundRedirectUrl = optional('NOT_FOUND_REDIRECT_URL');
+  if (notFoundRedirectUrl !== null && !(URL.canParse(notFoundRedirectUrl) && /^https?:$/.test(new URL(notFoundRedirectUrl).protocol) && /^[\x21-\x7e]+$/.test(notFoundRedirectUrl))) {
+    problems.push('NOT_FOUND_REDIRECT_URL must be an absolute http(s) URL');
+  }
   const ownHosts = [...new Set([shortHost, publicHost, dnsTarget].filter(Boolean))];
 
   const dataDir = resolve(read('DATA_DIR'));
@@ -237,6 +244,7 @@ export function loadConfig(env: Env): AppConfig {
     dnsTarget,
     dnsServers,
     domainRecheckSeconds,
+    notFoundRedirectUrl: notFoundRedirectUrl === null ? null : new URL(notFoundRedirectUrl).href,
     ownHosts,
     redisUrl,
   };

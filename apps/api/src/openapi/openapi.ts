@@ -71,7 +71,8 @@ function successResponse(key: string, answer: RouteResponse): ResponseObject {
   if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: SUCCESS_ENVELOPE(answer.data, answer.meta) } } } : {}) };
   const envelope = SUCCESS_ENVELOPE(answer.data, answer.meta);
   const form = FORM_ANSWERS[key];
-  return { description: 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope } } };
+  const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};
+  return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope }, ...page } };
 }
 
 /**
@@ -117,6 +118,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 
     const answer = ROUTE_RESPONSES[key] ?? { data: {} };
     const responses: Record<string, ResponseObject> = { [String(answer.status ?? 200)]: successResponse(key, answer) };
+    if (answer.redirect) responses['302'] = { description: `Redirect (Location header): ${answer.redirect}` };
     if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
     if (scope) {
       responses['401'] = errorAnswer('UNAUTHORIZED: no token, or one that is not valid');

@@ -139,10 +139,15 @@ export interface RouteResponse {
   errors?: Record<number, 'json' | 'html' | 'html or json'>;
   /** A sensitive account action: 403 may also be REAUTHENTICATION_REQUIRED (no recent sign-in, no currentPassword). */
   reauthentication?: true;
+  /** Also answers an HTML page (text/html) when the request's Accept ranks text/html above JSON (a browser). */
+  page?: true;
+  /** Also answers a redirect (302, Location header): when it does. */
+  redirect?: string;
 }
 
 /** Every route's success answer, by `METHOD /path` as Nest registers it. A test checks none is missing. */
 export const ROUTE_RESPONSES: Record<string, RouteResponse> = {
+  'GET /': { data: object({ name: string, version: string, docs: string, openapi: string }), page: true, redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set", errors: { 404: 'html' } },
   'GET /health': { data: ref('Health') },
   'GET /health/live': { data: ref('Health') },
   'GET /health/ready': { data: ref('Health') },
@@ -154,7 +159,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponse> = {
   'GET /oauth/authorize': { data: object({ redirect_url: string }), status: 302 },
   'GET /oauth/authorize/page': { data: null, raw: { 'text/html': string }, errors: { 400: 'html or json' } },
   'POST /oauth/authorize': { data: null, status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' } },
-  'GET /auth/verify-email': { data: object({ id, email: string, isVerified: boolean }) },
+  'GET /auth/verify-email': { data: object({ id, email: string, isVerified: boolean }), page: true, errors: { 400: 'html or json' } },
   'GET /user/tokens': { data: list(ref('PersonalAccessToken')), meta: pageMeta },
   'POST /user/tokens': { data: ref('CreatedPersonalAccessToken') },
   'GET /user/tokens/{id}': { data: ref('PersonalAccessTokenDetail') },

@@ -1,10 +1,14 @@
-import { Body, Controller, Delete, Get, Inject, Ip, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Ip, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
+import { ValidationError } from '@lnk/shared/kernel';
 import { CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
+import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from '../identity/identity.presenter';
+import { emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
 
 /** The signed-in user's own account (spec 4.3). */
@@ -67,9 +71,24 @@ export class AccountController {
 export class EmailVerificationController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
+  /**
+   * A person's browser (Accept ranks text/html first) gets a page, whether the link worked or not; API
+   * clients get the envelope, and a bad link the VALIDATION_ERROR envelope.
+   */
   @Get('verify-email')
-  async verify(@Query() query: VerifyEmailQueryDto) {
-    const user = await this.identity.verifyEmail.execute(query.token);
-    return ok({ id: user.id, email: user.email, isVerified: user.isVerified }, 'E-mail address confirmed');
+  async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const page = prefersHtml(request.headers.accept);
+    let user;
+    try {
+      user = await this.identity.verifyEmail.execute(query.token);
+    } catch (error) {
+      if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
+      throw error;
+    }
+    if (page) return void reply.code(200).headers(pageHeaders()).send(emailVerifiedPage(user.email));
+    void reply
+      .code(200)
+      .type('application/json; charset=utf-8')
+      .send({ status: 200, code: 'OK', message: 'E-mail address confirmed', data: { id: user.id, email: user.email, isVerified: user.isVerified } });
   }
 }

@@ -40,7 +40,8 @@ function rawQueryOf(request: FastifyRequest): string {
   return index < 0 ? '' : request.url.slice(index + 1);
 }
 
-function hostOf(request: FastifyRequest): string {
+/** The request's host name, lower-case, without port or IPv6 brackets. */
+export function hostOf(request: FastifyRequest): string {
   return (request.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
 }
 
@@ -94,7 +95,7 @@ export class RedirectRoutes {
   /** HEAD is never counted. */
   async follow(slug: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const target = await this.find(request, slug);
-    if (!target) return this.notFound(reply);
+    if (!target) return this.notFoundOrRedirect(request, reply);
     if (target.passwordHash) {
       this.metrics.redirect('password_page');
       return this.page(reply, 200, passwordPage(slug));
@@ -171,6 +172,17 @@ export class RedirectRoutes {
   private brokenDestination(reply: FastifyReply): void {
     this.metrics.redirect('error');
     this.page(reply, 500, brokenDestinationPage());
+  }
+
+  /**
+   * An unknown (or turned off) short URL of the default short domain goes to NOT_FOUND_REDIRECT_URL when
+   * it is set; a verified custom domain's stays the page (its owner's domain does not send visitors to the operator's page).
+   */
+  private async notFoundOrRedirect(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const redirect = this.config.notFoundRedirectUrl;
+    if (!redirect || (await this.links.resolveRedirect.isCustomDomain(hostOf(request)))) return this.notFound(reply);
+    this.metrics.redirect('not_found');
+    void reply.code(302).header('location', redirect).header('cache-control', 'private, max-age=0').send();
   }
 
   private notFound(reply: FastifyReply): void {

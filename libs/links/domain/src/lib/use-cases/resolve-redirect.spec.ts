@@ -19,3 +19,19 @@ describe('ResolveRedirectUseCase host cache', () => {
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
   });
 });
+
+describe('ResolveRedirectUseCase.isCustomDomain', () => {
+  // A custom domain's `/` and unknown slugs belong to its owner: the service's home page or its
+  // not-found redirect must not answer there (an owner's domain would advertise, or send visitors to, the operator's page).
+  it('names only verified custom domains, whatever the case of the host, and forgets a domain that lost its verification', async () => {
+    const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
+    const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
+    const resolve = new ResolveRedirectUseCase({ findForRedirect: async () => null } as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+
+    expect(await resolve.isCustomDomain('GO.example.com')).toBe(true);
+    expect(await resolve.isCustomDomain('localhost')).toBe(false);
+    verified.delete('go.example.com');
+    resolve.forgetHost('go.example.com');
+    expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
+  });
+});

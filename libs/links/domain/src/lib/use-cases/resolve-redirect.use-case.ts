@@ -95,6 +95,11 @@ export class ResolveRedirectUseCase extends LinkChanges {
     return target;
   }
 
+  /** Whether the host is a verified custom domain (its `/` and unknown slugs are its own, not the service's). */
+  async isCustomDomain(host: string): Promise<boolean> {
+    return (await this.domainOf(host.toLowerCase())) !== null;
+  }
+
   private async domainOf(host: string): Promise<string | null> {
     const cached = this.hosts.get(host);
     if (cached) return cached.value;

@@ -1,0 +1,65 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/access.decorators';
+import { LINKS } from '../../composition/contexts.module';
+import type { Links } from '../../composition/contexts.composition';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { SERVICE_VERSION } from '../../version';
+import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
+import { hostOf } from '../redirect/redirect.controller';
+import { notFoundPage } from '../redirect/redirect.pages';
+
+const SERVICE_NAME = 'lnk';
+
+function homePage(version: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${SERVICE_NAME} API</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}</style></head>
+<body><h1>${SERVICE_NAME}</h1><p>A link-shortening service: an HTTP/JSON API for short links on custom domains, and the redirect server that answers them.</p>
+<ul><li><a href="/docs">API documentation</a> (Swagger UI)</li><li><a href="/openapi.json">OpenAPI document</a></li></ul>
+<p>Version ${escapeHtml(version)}</p></body></html>`;
+}
+
+/**
+ * The service's home at `/`: a page naming the service and linking its documentation (JSON for API
+ * clients). A verified custom domain's `/` belongs to its owner and stays the not-found page; a short
+ * domain of its own (SHORT_BASE_URL's host is not PUBLIC_BASE_URL's) redirects to NOT_FOUND_REDIRECT_URL
+ * when that is set.
+ */
+@Controller()
+@Public()
+export class HomeController {
+  private readonly shortHost: string;
+  private readonly publicHost: string;
+
+  constructor(
+    @Inject(LINKS) private readonly links: Links,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.shortHost = new URL(config.shortBaseUrl).hostname.toLowerCase();
+    this.publicHost = new URL(config.publicBaseUrl).hostname.toLowerCase();
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'Service home',
+    description: 'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an HTML page for a browser. A verified custom domain answers its not-found page here.',
+  })
+  async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const host = hostOf(request);
+    if (host !== this.publicHost && (await this.links.resolveRedirect.isCustomDomain(host))) {
+      return void reply.code(404).headers(pageHeaders()).send(notFoundPage());
+    }
+    const redirect = this.config.notFoundRedirectUrl;
+    if (redirect && host === this.shortHost && this.shortHost !== this.publicHost) {
+      return void reply.code(302).header('location', redirect).header('cache-control', 'private, max-age=0').send();
+    }
+    if (prefersHtml(request.headers.accept)) return void reply.code(200).headers(pageHeaders()).send(homePage(SERVICE_VERSION));
+    const base = this.config.publicBaseUrl;
+    void reply
+      .code(200)
+      .type('application/json; charset=utf-8')
+      .send({ status: 200, code: 'OK', message: `${SERVICE_NAME} API`, data: { name: SERVICE_NAME, version: SERVICE_VERSION, docs: `${base}/docs`, openapi: `${base}/openapi.json` } });
+  }
+}
