@@ -12,12 +12,16 @@ import {
   ConfirmTwoFactorUseCase,
   ClientAuthenticator,
   CreateOAuthClientUseCase,
+  CreateOperatorPatUseCase,
   CreatePersonalAccessTokenUseCase,
   CredentialsChecker,
   DecideAuthorizationUseCase,
   DeleteAccountUseCase,
   DeleteOAuthClientUseCase,
   EmailVerificationSender,
+  FindUserByEmailUseCase,
+  ListFirstPartyClientsUseCase,
+  ListUsersUseCase,
   GetAccountLimitsUseCase,
   GetCurrentUserUseCase,
   GetOAuthClientUseCase,
@@ -36,6 +40,7 @@ import {
   RevokeTokenUseCase,
   Reauthentication,
   SecondFactor,
+  SetPasswordByOperatorUseCase,
   SetTwoFactorUseCase,
   TokenIssuer,
   UpdateOAuthClientUseCase,
@@ -56,6 +61,7 @@ import {
   TypeormPendingEmailChanges,
   TypeormOAuthClientRepository,
   TypeormOAuthTokenRepository,
+  TypeormOperatorDirectory,
   TypeormPersonalAccessTokenRepository,
   TypeormUserRepository,
 } from '@lnk/identity/adapter-typeorm';
@@ -150,6 +156,14 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
     getLimits: new GetAccountLimitsUseCase(users, bridges.usage),
     deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock, reauthentication),
+    /** For the operator CLI only: no HTTP route reaches these. */
+    operator: {
+      findUser: new FindUserByEmailUseCase(users),
+      listUsers: new ListUsersUseCase(new TypeormOperatorDirectory(dataSource)),
+      listClients: new ListFirstPartyClientsUseCase(new TypeormOperatorDirectory(dataSource)),
+      createPat: new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock),
+      setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
+    },
   };
 }
 
