@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance, LogController } from 'fastify';
-import type { Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
-import { APP_CONFIG } from './config/config.module';
+import type { EarlyListener } from './http-listener';
+import { APP_CONFIG, LOGGER } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
 import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
@@ -32,10 +33,17 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
   });
 }
 
-/** Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise. */
-export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
+/**
+ * Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise.
+ * `serverFactory`: the HTTP server main bound before anything else started (see http-listener.ts).
+ */
+export function createHttpAdapter(config: AppConfig, logger: Logger, serverFactory?: EarlyListener['serverFactory']): FastifyAdapter {
   return new FastifyAdapter({
-    loggerInstance: logger,
+    ...(serverFactory ? { serverFactory } : {}),
+    // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,
+    // in one line. Requests log through the service's logger at its level (the request line).
+    loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
+    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => logger.child(bindings, options),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A number trusts that many hops in front of the service (proxy-addr's semantics).
@@ -75,7 +83,9 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     done();
   });
   const metrics = app.get(AppMetrics);
-  const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
+  // LOG_REQUESTS=false (high traffic): the request line moves down to debug.
+  const requestLevel = config.logRequests ? 'info' : 'debug';
+  const logsRequests = app.get<Logger>(LOGGER).isLevelEnabled(requestLevel);
   fastify.addHook('onSend', (request, reply, payload, done) => {
     // Spec 4: creations answer 200 like every other success, so no route may send Nest's default 201.
     if (reply.statusCode === 201) reply.code(200);
@@ -84,7 +94,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     // Measured as the answer goes out (an onResponse hook would cost a 'finish' listener per request).
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     // One line per request under its reqId; the path without its query, which may carry a token.
-    if (logsRequests) request.log.debug({ method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
+    if (logsRequests) request.log[requestLevel]({ method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
     done(null, payload);
   });
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.

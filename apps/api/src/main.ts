@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/app-config';
 import { configureHttpServer, createHttpAdapter } from './http-server';
+import { listenEarly, PortUnavailableError } from './http-listener';
 import { createLogger, PinoNestLogger } from './logging/logger';
+import { logShutdownSignals, logStarted } from './logging/lifecycle-log';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -17,8 +20,17 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  // The port first, before any database work: a busy port is one clear line and exit 1. Held from now on.
+  let listener;
+  try {
+    listener = await listenEarly(config.port, config.host);
+  } catch (error) {
+    if (!(error instanceof PortUnavailableError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger, listener.serverFactory), {
     logger: new PinoNestLogger(logger),
     // The Stripe webhook's signature covers the exact bytes of the body.
     rawBody: true,
@@ -30,7 +42,8 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks([], { useProcessExit: true });
   await configureHttpServer(app);
   await app.listen(config.port, config.host);
-  logger.info({ url: await app.getUrl() }, 'listening');
+  logStarted(logger, config, (listener.server.address() as AddressInfo).port);
+  logShutdownSignals(logger);
 }
 
 void bootstrap();

@@ -10,6 +10,8 @@ export interface AppConfig {
   host: string;
   database: DatabaseConfig;
   logLevel: LogLevel;
+  /** LOG_REQUESTS: one line per request at info; false (high traffic): at debug only. */
+  logRequests: boolean;
   bcryptCost: number;
   bodyLimitBytes: number;
   /** Where the service is reached from outside: links in mails, the authorization page. */
@@ -76,6 +78,7 @@ export const CONFIG_VARIABLES = {
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool' },
   DATA_DIR: { default: './.data', description: 'where the embedded database keeps its files' },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}` },
+  LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)' },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)' },
   BODY_LIMIT: { default: '1048576', description: 'largest request body in bytes' },
   PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at' },
@@ -126,7 +129,7 @@ export function loadConfig(env: Env): AppConfig {
     return value;
   };
 
-  const flag = (name: 'BILLING_SANDBOX' | 'METRICS_PUBLIC'): boolean | null => {
+  const flag = (name: 'BILLING_SANDBOX' | 'METRICS_PUBLIC' | 'LOG_REQUESTS'): boolean | null => {
     const raw = optional(name);
     if (raw === null) return null;
     if (raw === 'true' || raw === 'false') return raw === 'true';
@@ -141,6 +144,7 @@ export function loadConfig(env: Env): AppConfig {
   const bodyLimitBytes = integer('BODY_LIMIT', 1024, 100 * 1024 * 1024);
   const logLevel = read('LOG_LEVEL') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  const logRequests = flag('LOG_REQUESTS') ?? true;
 
   const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
   const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
@@ -224,6 +228,7 @@ export function loadConfig(env: Env): AppConfig {
     host: read('HOST'),
     database,
     logLevel,
+    logRequests,
     bcryptCost,
     bodyLimitBytes,
     publicBaseUrl,

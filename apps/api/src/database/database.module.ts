@@ -13,9 +13,17 @@ import { PERSISTENCE_MODULES } from './persistence-modules';
       provide: DataSource,
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig) => {
-        const dataSource = await openDatabase(createDataSource(config.database, PERSISTENCE_MODULES));
-        new Logger('Database').log(`connected to ${describeDatabase(config.database)}, migrations applied`);
-        return dataSource;
+        // A line per step at info: a first embedded start takes seconds, and said nothing meanwhile.
+        const log = new Logger('Database');
+        const where = describeDatabase(config.database);
+        log.log(config.database.kind === 'pglite' ? `opening ${where} (a first start takes a few seconds)` : `connecting to ${where}`);
+        const dataSource = createDataSource(config.database, PERSISTENCE_MODULES);
+        await dataSource.initialize();
+        log.log(`database ready: ${where}`);
+        const applied = await dataSource.runMigrations({ transaction: 'each' });
+        log.log(applied.length ? `migrations: ${applied.length} applied, the schema is up to date` : 'migrations: none pending, the schema is up to date');
+        // Whatever else opening involves (nothing is left to migrate).
+        return openDatabase(dataSource);
       },
     },
   ],
@@ -26,5 +34,6 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    new Logger('Database').log('database closed: stopped');
   }
 }
