@@ -98,7 +98,20 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     done(null, payload);
   });
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: '/openapi.json', raw: ['json'], customSiteTitle: 'lnk API' });
+  // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
+  // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const [path, query] = request.url.split(/\?(.*)/s);
+    if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+    done();
+  });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: '/openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'lnk API',
+    // Public clients (no secret) must use PKCE for codes; the UI then sends a code_challenge.
+    swaggerOptions: { initOAuth: { usePkceWithAuthorizationCodeGrant: true } },
+  });
   closeConnectionsOnceIdle(fastify);
   // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.
   app.get(RedirectRoutes).register(fastify);

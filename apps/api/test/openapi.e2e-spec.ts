@@ -21,7 +21,8 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
   it('is OpenAPI 3 with the OAuth 2.0 flows and every scope', () => {
     expect(document.openapi).toMatch(/^3\./);
     const oauth2 = document.components?.securitySchemes?.['oauth2'] as { flows: { authorizationCode: { scopes: Record<string, string>; tokenUrl: string } } };
-    expect(oauth2.flows.authorizationCode.tokenUrl).toBe(`${t.baseUrl}/oauth/token`);
+    // Relative: resolved against the address the document was fetched from (issue 12: absolute localhost URLs broke other host names).
+    expect(oauth2.flows.authorizationCode.tokenUrl).toBe('/oauth/token');
     expect(Object.keys(oauth2.flows.authorizationCode.scopes).sort()).toEqual([...new Set(Object.values(SCOPE_TABLE))].sort());
   });
 
@@ -46,8 +47,8 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
 
   it('describes request bodies and query parameters from the validation rules', () => {
     const create = operationOf('POST', '/user/link');
-    expect(create?.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/LinkFieldsDto' } } } });
-    expect(document.components?.schemas?.['LinkFieldsDto']).toMatchObject({ type: 'object', properties: { url: { type: 'string', maxLength: 4096 }, tags: { type: 'array', maxItems: 50 } } });
+    expect(create?.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateLinkDto' } } } });
+    expect(document.components?.schemas?.['CreateLinkDto']).toMatchObject({ type: 'object', properties: { url: { type: 'string', maxLength: 2048 }, tags: { type: 'array', maxItems: 50 } } });
     expect(document.components?.schemas?.['CheckoutRequestDto']).toMatchObject({ required: ['planId', 'successUrl', 'cancelUrl'] });
     const list = operationOf('GET', '/user/link');
     expect(list?.parameters).toEqual(
@@ -75,5 +76,56 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     const script = await fetch(`${t.baseUrl}/docs/swagger-ui-init.js`);
     expect(script.status).toBe(200);
     expect(await script.text()).toContain('lnk API');
+  });
+
+  // Issue 12: the document said what the server does not do (optional dates, no required url, 4096, JSON-only OAuth).
+  it('says what the server enforces: required fields, lengths, and both content types of the OAuth endpoints', () => {
+    const schemaOf = (name: string) => document.components?.schemas?.[name] as { required?: string[]; properties: Record<string, { maxLength?: number }> };
+    expect(schemaOf('CreateLinkDto').required).toEqual(['url']);
+    expect(schemaOf('CreateLinkDto').properties['url'].maxLength).toBe(2048);
+    expect(schemaOf('UpdateLinkDto').required ?? []).toEqual([]);
+    expect(operationOf('PUT', '/user/link/:id')?.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/UpdateLinkDto' } } } });
+    const stats = operationOf('GET', '/user/stats')?.parameters as { name: string; required: boolean }[];
+    for (const name of ['startDate', 'endDate']) expect(stats.find((p) => p.name === name)).toMatchObject({ required: true, example: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(stats.find((p) => p.name === 'q')?.required).toBe(false);
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
+      expect(Object.keys((operationOf('POST', path)?.requestBody as { content: object }).content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    }
+    // JSON-only routes do not claim form bodies (the form guard refuses them).
+    expect(Object.keys((operationOf('POST', '/user/link')?.requestBody as { content: object }).content)).toEqual(['application/json']);
+    expect(operationOf('DELETE', '/user/me')?.requestBody).toMatchObject({ required: false });
+  });
+
+  it('gives every operation a summary and a description', () => {
+    const bare = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, OperationObject>)
+        .filter(([, operation]) => !operation.summary || !operation.description)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  // Issue 12: an absolute http://localhost:<PORT> made Swagger UI's calls cross-origin from any other host name.
+  it('has relative server URLs, so Swagger UI calls the origin it was opened on', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' }), expect.objectContaining({ url: '/v1' })]);
+    expect(JSON.stringify(document)).not.toContain('localhost');
+    expect(JSON.stringify(document)).not.toContain(t.baseUrl);
+  });
+
+  it('describes bearer tokens as opaque, and the OAuth scheme names the redirect page to register', async () => {
+    const bearer = document.components?.securitySchemes?.['bearer'] as { bearerFormat?: string; description: string };
+    expect(bearer.bearerFormat).toBeUndefined();
+    expect(bearer.description).toMatch(/opaque/);
+    expect(bearer.description).toContain('tkn_');
+    const oauth2 = document.components?.securitySchemes?.['oauth2'] as { description: string };
+    expect(oauth2.description).toContain('--redirect-uri <PUBLIC_BASE_URL>/docs/oauth2-redirect.html');
+    // The page named there is served, and /docs moves to /docs/, where Swagger UI computes that very redirect URI.
+    const page = await fetch(`${t.baseUrl}/docs/oauth2-redirect.html`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('oauth2-redirect.js');
+    expect((await fetch(`${t.baseUrl}/docs/oauth2-redirect.js`)).status).toBe(200);
+    const docs = await t.request('GET', '/docs');
+    expect([docs.status, docs.headers.get('location')]).toEqual([302, 'docs/']);
+    expect((await t.request('GET', '/v1/docs')).headers.get('location')).toBe('docs/');
   });
 });

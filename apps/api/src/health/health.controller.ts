@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@lnk/shared/kernel';
@@ -12,6 +13,7 @@ import { ok } from '../envelope/envelope';
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
+  @ApiOperation({ summary: 'Service health', description: 'Whether the service and its database answer; 503 when the database is unreachable.' })
   @Get()
   async health() {
     if (!(await isDatabaseUp(this.dataSource))) {
@@ -21,12 +23,14 @@ export class HealthController {
   }
 
   /** Liveness: the process answers. A failing database does not make it worth restarting. */
+  @ApiOperation({ summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
   @Get('live')
   live() {
     return ok({ status: 'ok' }, 'Service is alive');
   }
 
   /** Readiness: the service can do its work (the database answers); 503 takes it out of rotation. */
+  @ApiOperation({ summary: 'Readiness probe', description: 'Answers 200 when the database answers, else 503 (take the instance out of rotation).' })
   @Get('ready')
   ready() {
     return this.health();

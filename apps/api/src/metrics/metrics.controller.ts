@@ -1,4 +1,5 @@
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
@@ -20,6 +21,7 @@ export class MetricsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @ApiOperation({ summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
   @Get()
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply) {
     if (this.config.metricsToken) {

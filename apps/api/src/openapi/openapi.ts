@@ -7,7 +7,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { SCOPES } from '@lnk/identity/domain';
-import { PUBLIC_ROUTE } from '../auth/access.decorators';
+import { FORM_BODY, PUBLIC_ROUTE } from '../auth/access.decorators';
 import { scopeOf } from '../auth/scope-table';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -19,6 +19,8 @@ export interface RegisteredRoute {
   /** `/user/link/:id` */
   path: string;
   isPublic: boolean;
+  /** Takes `application/x-www-form-urlencoded` bodies besides JSON (@AcceptsForm). */
+  acceptsForm: boolean;
   query: Type | null;
   body: Type | null;
 }
@@ -44,6 +46,7 @@ export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[]
           method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod],
           path: `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler)].flat().join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
           isPublic: Boolean(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
+          acceptsForm: Boolean(Reflect.getMetadata(FORM_BODY, handler) ?? Reflect.getMetadata(FORM_BODY, controller)),
           query: argOf(RouteParamtypes.QUERY),
           body: argOf(RouteParamtypes.BODY),
         });
@@ -75,28 +78,68 @@ function successResponse(key: string, answer: RouteResponse): ResponseObject {
   return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope }, ...page } };
 }
 
+/** Where Swagger UI at /docs sends the browser back after the authorization page (swagger-ui-dist's own page). */
+export const DOCS_OAUTH2_REDIRECT_PATH = '/docs/oauth2-redirect.html';
+
+const FORM = 'application/x-www-form-urlencoded';
+
 /**
- * The OpenAPI 3 document of the running app: paths from the controllers (@nestjs/swagger), request
- * bodies and query parameters from the DTOs' class-validator rules, each route's scope from the scope
- * table as an OAuth 2.0 security requirement, and every answer wrapped in the envelope.
+ * The OpenAPI 3 document of the running app: paths from the controllers (@nestjs/swagger), each
+ * operation's summary and description from its @ApiOperation, request bodies and query parameters
+ * from the DTOs' class-validator rules (the very rules that validate, so required fields and lengths
+ * cannot drift) with their documented examples, each route's scope from the scope table as an OAuth 2.0
+ * security requirement, and every answer wrapped in the envelope.
+ *
+ * Server and OAuth URLs are relative (the path of PUBLIC_BASE_URL, normally `/`): a client resolves them
+ * against the address it fetched the document from, so Swagger UI calls the origin it was opened on,
+ * whatever host name reached the service (an absolute `http://localhost:<PORT>` made every call from
+ * `127.0.0.1` or a LAN name cross-origin). No request header goes into the document, so a forged Host
+ * cannot plant another authorization server in it.
  */
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = app.get<AppConfig>(APP_CONFIG);
-  const base = config.publicBaseUrl;
+  const base = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, '');
   const scopes = Object.fromEntries(SCOPES.map((s) => [s, s]));
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('lnk API')
-      .setDescription('Short links on custom domains, their statistics, and the accounts, tokens and subscriptions around them. Every answer is an envelope {status, code, message, data, meta}.')
+      .setDescription(
+        'Short links on custom domains, their statistics, and the accounts, tokens and subscriptions around them. Every answer is an envelope {status, code, message, data, meta}; ' +
+          'a refused request answers 400 VALIDATION_ERROR with `meta.errors`, one `{name, error}` per failing field. Bodies are JSON; the `/oauth/*` endpoints also take form-encoded bodies (RFC 6749). ' +
+          'The same routes answer under `/v1`.',
+      )
       .setVersion('1')
-      .addServer(base)
-      .addServer(`${base}/v1`)
-      .addOAuth2({ type: 'oauth2', flows: { authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes }, password: { tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes } } }, 'oauth2')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A personal access token (or an OAuth access token); the scope each operation needs is in its x-required-scope.' }, 'bearer')
+      .addServer(base || '/', 'This service, at the address this document was fetched from')
+      .addServer(`${base}/v1`, 'The same routes under the version prefix')
+      .addOAuth2(
+        {
+          type: 'oauth2',
+          description:
+            'OAuth 2.0 with the scopes below. Password grant: a client id (`npm run cli -- client:create --name <name>`) with an account\'s e-mail and password. ' +
+            `Authorization code (with PKCE) from this page: the client must list this documentation's redirect page among its redirect URIs, e.g. \`npm run cli -- client:create --name "API docs" --public --redirect-uri <PUBLIC_BASE_URL>${DOCS_OAUTH2_REDIRECT_PATH}\`` +
+            ', then Authorize with its client id. Open this page at PUBLIC_BASE_URL for that flow: the authorization page is served there, and it hands the code back only to a page of its own origin.',
+          flows: {
+            authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes },
+            password: { tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes },
+          },
+        },
+        'oauth2',
+      )
+      .addBearerAuth(
+        {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An opaque token, not a JWT: a personal access token (`tkn_…`, from POST /user/tokens or `npm run cli -- token:create`) or an OAuth access token (`at_…`). The scope each operation needs is in its x-required-scope.',
+        },
+        'bearer',
+      )
       .build(),
     { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` },
   );
+  // @nestjs/swagger writes bearerFormat: 'JWT' into every bearer scheme; these tokens are opaque.
+  delete (document.components?.securitySchemes?.['bearer'] as { bearerFormat?: string } | undefined)?.bearerFormat;
   const schemas: Record<string, SchemaObject | ReferenceObject> = { ...(document.components?.schemas ?? {}), ...DATA_SCHEMAS, ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
 
   for (const route of registeredRoutes(app)) {
@@ -104,11 +147,22 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as OperationObject | undefined;
     if (!operation) continue;
     const key = `${route.method} ${path}`;
-    if (route.body) schemas[route.body.name] = targetConstructorToSchema(route.body) as SchemaObject;
+    if (route.body) {
+      const schema = targetConstructorToSchema(route.body) as SchemaObject;
+      schemas[route.body.name] = schema;
+      const media = { schema: ref(route.body.name), ...(schema.example === undefined ? {} : { example: schema.example }) };
+      const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody : { content: {} };
+      // A DELETE /user/me may come without a body (@OmittableBody, read by the validation pipe).
+      const required = !Reflect.getMetadata('lnk:body-may-be-omitted', route.body);
+      operation.requestBody = { ...body, required, content: { 'application/json': media, ...(route.acceptsForm ? { [FORM]: media } : {}) } };
+    }
     if (route.query) {
       const schema = targetConstructorToSchema(route.query) as SchemaObject;
       const required = new Set(schema.required ?? []);
-      const query: ParameterObject[] = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property as SchemaObject }));
+      const query: ParameterObject[] = Object.entries(schema.properties ?? {}).map(([name, property]) => {
+        const { description, example, ...rest } = property as SchemaObject;
+        return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), ...(example === undefined ? {} : { example }), schema: rest };
+      });
       operation.parameters = [...(operation.parameters ?? []).filter((p: ParameterObject | ReferenceObject) => !('in' in p && p.in === 'query')), ...query];
     }
     const scope = route.isPublic ? undefined : scopeOf(route.method, route.path);
@@ -139,8 +193,15 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: ref('ErrorEnvelope') } } };
       else responses[status] = errorAnswer('See the error code');
     }
-    if (FORM_ANSWERS[key]) {
-      for (const status of ['400', '401']) responses[status] = { description: 'Envelope for JSON requests; RFC 6749 error body for form-encoded ones', content: { 'application/json': { schema: { oneOf: [ref('ErrorEnvelope'), ref('OAuthError')] } } } };
+    // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body (OAuthProtocolFilter).
+    if (route.acceptsForm && route.body) {
+      for (const status of ['400', '401']) {
+        const page = responses[status]?.content?.['text/html'];
+        responses[status] = {
+          description: `Envelope for JSON requests; RFC 6749 error body for form-encoded ones${page ? '; an HTML page for the browser' : ''}`,
+          content: { ...(page ? { 'text/html': page } : {}), 'application/json': { schema: { oneOf: [ref('ErrorEnvelope'), ref('OAuthError')] } } },
+        };
+      }
     }
     operation.responses = responses;
   }

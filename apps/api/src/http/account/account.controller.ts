@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Inject, Ip, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
@@ -16,11 +17,13 @@ import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDt
 export class AccountController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
+  @ApiOperation({ summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   @Get()
   async me(@CurrentPrincipal() principal: Principal) {
     return ok(presentUser(await this.identity.getCurrentUser.execute(principal)));
   }
 
+  @ApiOperation({ summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
   @Put('email')
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
     const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
@@ -31,12 +34,14 @@ export class AccountController {
     );
   }
 
+  @ApiOperation({ summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   @Put('password')
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
+  @ApiOperation({ summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   @Post('enable-twofactor')
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
     const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
@@ -47,17 +52,20 @@ export class AccountController {
     );
   }
 
+  @ApiOperation({ summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   @Post('twofactor/confirm')
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
+  @ApiOperation({ summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   @Get('limits')
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.identity.getLimits.execute(principal));
   }
 
+  @ApiOperation({ summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   @Delete()
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
@@ -75,6 +83,7 @@ export class EmailVerificationController {
    * A person's browser (Accept ranks text/html first) gets a page, whether the link worked or not; API
    * clients get the envelope, and a bad link the VALIDATION_ERROR envelope.
    */
+  @ApiOperation({ summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
   @Get('verify-email')
   async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const page = prefersHtml(request.headers.accept);

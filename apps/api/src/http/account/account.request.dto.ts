@@ -1,34 +1,41 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { Omittable, OmittableBody } from '../../envelope/validation.pipe';
 
 // `currentPassword` on sensitive actions: needed when the token's sign-in is older than ten minutes.
 
+@JSONSchema({ example: { email: 'ada.lovelace@example.com', currentPassword: 'correct horse battery' } })
 export class ChangeEmailDto {
   @IsString() @MaxLength(320) email!: string;
   @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }
 
+@JSONSchema({ example: { currentPassword: 'correct horse battery', newPassword: 'a longer passphrase of mine' } })
 export class ChangePasswordDto {
   @IsString() @MaxLength(1024) currentPassword!: string;
   @IsString() @MaxLength(1024) newPassword!: string;
 }
 
+@JSONSchema({ example: { enable: true, currentPassword: 'correct horse battery' } })
 export class SetTwoFactorDto {
   @IsBoolean() enable!: boolean;
   @Omittable() @IsString() @MaxLength(64) code?: string;
   @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }
 
+@JSONSchema({ example: { code: '123456' } })
 export class ConfirmTwoFactorDto {
   @IsString() @MaxLength(64) code!: string;
 }
 
 /** DELETE /user/me may come without a body (a fresh sign-in is enough) or with the password. */
 @OmittableBody()
+@JSONSchema({ example: { currentPassword: 'correct horse battery' } })
 export class DeleteAccountDto {
   @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }
 
 export class VerifyEmailQueryDto {
+  @JSONSchema({ description: 'The token of the link the verification e-mail carried.', example: 'ev_2b4f9c0e7d1a' })
   @IsString() @MaxLength(256) token!: string;
 }

@@ -1,5 +1,6 @@
 import { SkipThrottle } from '@nestjs/throttler';
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
@@ -32,11 +33,13 @@ const presentVerified = (s: Subscription) => ({ id: s.id, status: s.status, plan
 export class SubscriptionController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
+  @ApiOperation({ summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
   @Get('plans')
   plans() {
     return ok(this.billing.plans.execute().map(presentPlan));
   }
 
+  @ApiOperation({ summary: 'Your subscription', description: 'Your plan, its state and its limits.' })
   @Get('subscription/current')
   async current(@CurrentPrincipal() principal: Principal) {
     const { subscription: s, plan } = await this.billing.current.execute(principal.userId);
@@ -56,12 +59,14 @@ export class SubscriptionController {
     });
   }
 
+  @ApiOperation({ summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl.' })
   @Post('subscription/checkout')
   async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
     const session = await this.billing.checkout.execute(principal.userId, body);
     return ok({ sessionId: session.sessionId, url: session.url, expiresAt: session.expiresAt.toISOString() }, 'Checkout session created: send the user to its url');
   }
 
+  @ApiOperation({ summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid.' })
   @Post('subscription/verify')
   async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
     return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
@@ -75,6 +80,7 @@ export class SubscriptionController {
 export class StripeWebhookController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
+  @ApiOperation({ summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
   @Post('webhook')
   @HttpCode(200)
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
@@ -102,6 +108,7 @@ export class StripeWebhookController {
 export class SandboxCheckoutController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
+  @ApiOperation({ summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), when no payment provider is configured.' })
   @Get(':sessionId')
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     const sandbox = this.billing.sandbox;
@@ -111,6 +118,7 @@ export class SandboxCheckoutController {
     void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
   }
 
+  @ApiOperation({ summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
   @Post(':sessionId')
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     // With Stripe configured there is no sandbox: every session is unknown here.

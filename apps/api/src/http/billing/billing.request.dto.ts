@@ -1,4 +1,5 @@
 import { IsString, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 /** An absolute http(s) URL (Stripe's `{CHECKOUT_SESSION_ID}` placeholder allowed). */
 function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
@@ -14,12 +15,14 @@ function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+@JSONSchema({ example: { planId: 'pro', successUrl: 'https://app.example.com/billing/done?session={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/billing' } })
 export class CheckoutRequestDto {
   @IsString() @MaxLength(40) planId!: string;
   @IsString() @MaxLength(2048) @IsHttpUrl() successUrl!: string;
   @IsString() @MaxLength(2048) @IsHttpUrl() cancelUrl!: string;
 }
 
+@JSONSchema({ example: { sessionId: 'cs_test_a1b2c3d4e5' } })
 export class VerifyCheckoutRequestDto {
   @IsString() @MaxLength(255) sessionId!: string;
 }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter } from '../../envelope/all-exceptions.filter';
+import type { ErrorEnvelope } from '../../envelope/envelope';
 
 /** The RFC error name for each envelope code a token, revoke or introspect request can end in. */
 const RFC_ERRORS: Record<string, string> = {
@@ -19,6 +20,12 @@ const RFC_ERRORS: Record<string, string> = {
 
 export function isFormRequest(request: FastifyRequest): boolean {
   return (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+}
+
+/** A refused request says which parameters are wrong ("Validation failed" alone left a form client guessing). */
+function describe(envelope: ErrorEnvelope): string {
+  const fields = envelope.code === 'VALIDATION_ERROR' ? (envelope.meta?.errors ?? []) : [];
+  return fields.length ? fields.map((field) => field.error).join('; ') : envelope.message;
 }
 
 /**
@@ -40,6 +47,6 @@ export class OAuthProtocolFilter extends AllExceptionsFilter {
       .code(envelope.status)
       .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
       .type('application/json; charset=utf-8')
-      .send({ error, error_description: envelope.message });
+      .send({ error, error_description: describe(envelope) });
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import type { AuthorizationRequestParams } from '@lnk/identity/domain';
@@ -65,6 +66,7 @@ export class OAuthController {
     this.signer = new RequestSigner(applicationKeys(config).signing);
   }
 
+  @ApiOperation({ summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749). A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Post('token')
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
@@ -91,12 +93,14 @@ export class OAuthController {
     }
   }
 
+  @ApiOperation({ summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   @Post('revoke')
   async revoke(@Body() body: RevokeRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
+  @ApiOperation({ summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
   @Post('introspect')
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
@@ -104,6 +108,7 @@ export class OAuthController {
     return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 
+  @ApiOperation({ summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
   @Post('idp')
   @Header('Cache-Control', 'no-store')
   async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
@@ -112,6 +117,7 @@ export class OAuthController {
   }
 
   /** Checks the request, then sends the browser to the service's own authorization page. */
+  @ApiOperation({ summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
   @Get('authorize')
   async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     await this.identity.validateAuthorization.execute(authorizationParams(query));
@@ -126,6 +132,7 @@ export class OAuthController {
       .send({ status: 302, code: 'OK', message: 'Redirecting to the authorization page', data: { redirect_url: redirectUrl } });
   }
 
+  @ApiOperation({ summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
   @Get('authorize/page')
   async authorizationPage(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     const params = authorizationParams(query);
@@ -139,6 +146,7 @@ export class OAuthController {
   }
 
   /** The page's answer: 302 to the client with a code (or access_denied), or the page again with the error. */
+  @ApiOperation({ summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
   @Post('authorize')
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);

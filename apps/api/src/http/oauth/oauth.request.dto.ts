@@ -1,9 +1,17 @@
 import { IsIn, IsString, MaxLength } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { IgnoresUnknownFields, Omittable } from '../../envelope/validation.pipe';
 
 const S = 4096;
 
 /** Every parameter a token request may carry (RFC 6749, RFC 7636, plus `otp` for two-factor accounts). */
+@JSONSchema({
+  description:
+    'grant_type `password`: client_id (and client_secret for a confidential client), username, password, optional scope and otp. ' +
+    '`authorization_code`: code, redirect_uri, client_id, client_secret or code_verifier. `refresh_token`: refresh_token, client_id (and client_secret). ' +
+    'The client may authenticate with HTTP Basic instead of client_id/client_secret. Unknown parameters are ignored (RFC 6749).',
+  example: { grant_type: 'password', client_id: 'cli_4f0c2d9a8b7e', username: 'ada@example.com', password: 'correct horse battery', scope: 'links:read links:write' },
+})
 @IgnoresUnknownFields()
 export class TokenRequestDto {
   @IsString() @MaxLength(64) grant_type!: string;
@@ -19,6 +27,7 @@ export class TokenRequestDto {
   @Omittable() @IsString() @MaxLength(S) refresh_token?: string;
 }
 
+@JSONSchema({ example: { token: 'rt_9d8c7b6a5f4e', token_type_hint: 'refresh_token', client_id: 'cli_4f0c2d9a8b7e' } })
 @IgnoresUnknownFields()
 export class RevokeRequestDto {
   @IsString() @MaxLength(S) token!: string;
@@ -27,6 +36,7 @@ export class RevokeRequestDto {
   @Omittable() @IsString() @MaxLength(256) client_secret?: string;
 }
 
+@JSONSchema({ example: { token: 'at_1a2b3c4d5e6f', client_id: 'cli_4f0c2d9a8b7e', client_secret: 'cs_secret_of_the_client' } })
 @IgnoresUnknownFields()
 export class IntrospectRequestDto {
   @IsString() @MaxLength(S) token!: string;
@@ -35,6 +45,7 @@ export class IntrospectRequestDto {
   @Omittable() @IsString() @MaxLength(256) client_secret?: string;
 }
 
+@JSONSchema({ description: 'token: an ID token of the configured identity provider.', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl', client_id: 'cli_4f0c2d9a8b7e' } })
 export class IdpRequestDto {
   @IsString() @MaxLength(16384) token!: string;
   @IsString() @MaxLength(256) client_id!: string;
@@ -54,6 +65,7 @@ export class AuthorizeQueryDto {
 }
 
 /** What the authorization page posts back. */
+@JSONSchema({ description: 'Posted by the authorization page (GET /oauth/authorize/page) as a form; `request` and `signature` come from that page.', example: { request: 'eyJjbGllbnRJZCI6ImNsaV80ZjBjIn0', signature: 'c2lnbmF0dXJl', decision: 'approve', email: 'ada@example.com', password: 'correct horse battery' } })
 @IgnoresUnknownFields()
 export class AuthorizeDecisionDto {
   @IsString() @MaxLength(8192) request!: string;

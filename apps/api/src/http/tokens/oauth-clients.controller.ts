@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { IDENTITY } from '../../composition/contexts.module';
@@ -13,34 +14,40 @@ import { CreateOAuthClientDto, UpdateOAuthClientDto } from './tokens.request.dto
 export class OAuthClientsController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
+  @ApiOperation({ summary: 'List your OAuth clients', description: 'The third-party applications you registered.' })
   @Get()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.identity.listClients.execute(principal, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((c) => presentClient(c)) });
   }
 
+  @ApiOperation({ summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })
   @Post()
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOAuthClientDto) {
     const { client, clientSecret } = await this.identity.createOAuthClient.execute({ ...body, ownerId: principal.userId, redirectUris: body.redirectUris ?? [], isFirstParty: false });
     return ok(presentClient(client, clientSecret), 'OAuth client created');
   }
 
+  @ApiOperation({ summary: 'One OAuth client', description: 'Its name, scopes, redirect URIs and state, without the secret.' })
   @Get(':id')
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentClient(await this.identity.getClient.execute(principal, id)));
   }
 
+  @ApiOperation({ summary: 'Change an OAuth client', description: 'A partial update of name, description, scopes, redirect URIs and isActive.' })
   @Put(':id')
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOAuthClientDto) {
     return ok(presentClient(await this.identity.updateClient.execute(principal, id, body)), 'OAuth client updated');
   }
 
+  @ApiOperation({ summary: 'Delete an OAuth client', description: 'The client and the tokens issued to it stop working.' })
   @Delete(':id')
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.identity.deleteClient.execute(principal, id);
     return ok(undefined, 'OAuth client deleted');
   }
 
+  @ApiOperation({ summary: 'Replace an OAuth client\'s secret', description: 'The new secret is in the answer this once; the old one stops working.' })
   @Post(':id/regenerate-secret')
   async regenerateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const { client, clientSecret } = await this.identity.regenerateClientSecret.execute(principal, id);

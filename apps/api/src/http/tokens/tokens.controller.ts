@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { IDENTITY } from '../../composition/contexts.module';
@@ -13,23 +14,27 @@ import { presentCreatedToken, presentTokenDetail, presentTokenListItem } from '.
 export class TokensController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
+  @ApiOperation({ summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   @Get()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
     const page = await this.identity.listPats.execute(principal, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
   }
 
+  @ApiOperation({ summary: 'Create a personal access token', description: 'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request.' })
   @Post()
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto) {
     const { token, value } = await this.identity.createPat.execute(principal, { ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
     return ok(presentCreatedToken(token, value), 'Token created');
   }
 
+  @ApiOperation({ summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   @Get(':id')
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentTokenDetail(await this.identity.getPat.execute(principal, id), new Date()));
   }
 
+  @ApiOperation({ summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
   @Delete(':id')
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.identity.revokePat.execute(principal, id);

@@ -1,6 +1,8 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { Omittable } from '../../envelope/validation.pipe';
 
+@JSONSchema({ example: { name: 'Deploy script', description: 'Creates links from CI', scopes: ['links:read', 'links:write'] } })
 export class CreateTokenDto {
   @IsString() @MinLength(1) @MaxLength(100) name!: string;
   @Omittable() @IsString() @MaxLength(500) description?: string;
@@ -8,6 +10,7 @@ export class CreateTokenDto {
   @IsOptional() @ValidateIf((_o, v) => v !== null) @IsISO8601({ strict: true }) expiresAt?: string | null;
 }
 
+@JSONSchema({ example: { name: 'My dashboard', scopes: ['links:read', 'stats:read'], redirectUris: ['https://app.example.com/callback'] } })
 export class CreateOAuthClientDto {
   @IsString() @MinLength(1) @MaxLength(100) name!: string;
   @Omittable() @IsString() @MaxLength(500) description?: string;
@@ -15,6 +18,7 @@ export class CreateOAuthClientDto {
   @Omittable() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(2048, { each: true }) redirectUris?: string[];
 }
 
+@JSONSchema({ example: { name: 'My dashboard (renamed)', isActive: true } })
 export class UpdateOAuthClientDto {
   @Omittable() @IsString() @MinLength(1) @MaxLength(100) name?: string;
   @Omittable() @IsString() @MaxLength(500) description?: string;
