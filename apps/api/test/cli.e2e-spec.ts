@@ -201,6 +201,24 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     expect(await bcrypt.compare(password, await passwordHash('ada@example.com'))).toBe(true);
   });
 
+  it('asks on the terminal, twice, when no password option is given, and refuses two different answers', async () => {
+    const asked: string[] = [];
+    const io = (answers: string[]) => ({
+      stdout: () => undefined,
+      stderr: () => undefined,
+      promptSecret: async (question: string) => {
+        asked.push(question);
+        return answers.shift() as string;
+      },
+    });
+    expect(await runCli(['user:create', '--email', 'typed@example.com'], env, io(['typed-password-1', 'typed-password-1']))).toBe(0);
+    expect(asked).toEqual(['Password: ', 'Password again: ']);
+    expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
+    // A typo no one can see would lock the account's owner out.
+    expect(await runCli(['user:set-password', '--email', 'typed@example.com'], env, io(['typed-password-2', 'typed-password-3']))).toBe(2);
+    expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
+  });
+
   it.each([
     // A pipe (or /dev/null) is no terminal: the CLI says how to give the password instead of hanging on a prompt nobody sees.
     [['user:create', '--email', 'nopw@example.com'], '', 'standard input is no terminal'],
@@ -268,11 +286,11 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     expect((await cli(['user:create', '--email', 'bob@example.com', '--password', 'long-enough-pw'])).code).toBe(0);
     const all = await cli(['user:list']);
     expect(all.code).toBe(0);
-    expect(all.json).toMatchObject({ total: 2, start: 0, limit: 10 });
-    expect(all.json.items.map((u: { email: string }) => u.email)).toEqual(['ada@example.com', 'bob@example.com']);
+    expect(all.json).toMatchObject({ total: 3, start: 0, limit: 10 });
+    expect(all.json.items.map((u: { email: string }) => u.email)).toEqual(['ada@example.com', 'typed@example.com', 'bob@example.com']);
     expect(Object.keys(all.json.items[0]).sort()).toEqual(['createdAt', 'email', 'id', 'isActive', 'isVerified', 'name']);
-    const second = await cli(['user:list', '--limit', '1', '--start', '1']);
-    expect(second.json).toMatchObject({ total: 2, start: 1, limit: 1, items: [{ email: 'bob@example.com' }] });
+    const last = await cli(['user:list', '--limit', '1', '--start', '2']);
+    expect(last.json).toMatchObject({ total: 3, start: 2, limit: 1, items: [{ email: 'bob@example.com' }] });
     const bad = await cli(['user:list', '--limit', 'ten']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit must be a whole number');

@@ -270,7 +270,7 @@ export function usage(): string {
 /** `<command> --help`: the command's options, each with what it does. */
 export function commandHelp(name: string): string {
   const command = COMMANDS[name];
-  const passwordChoice = command.newPassword ? ' (--password-stdin | --password P)' : '';
+  const passwordChoice = command.newPassword ? ' [--password-stdin | --password P]' : '';
   const plain = command.flags.filter((f) => !(command.newPassword && (f.name === 'password' || f.name === 'password-stdin')));
   const width = Math.max(0, ...command.flags.map((f) => synopsis({ ...f, required: true }).length));
   return [
