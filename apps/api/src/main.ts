@@ -3,11 +3,24 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { ConfigError, loadConfig } from './config/app-config';
+import { claimEmbeddedDatabase, EmbeddedDatabaseInUseError, PgliteHost } from '@lnk/shared/database';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { configureHttpServer, createHttpAdapter } from './http-server';
 import { listenEarly, PortUnavailableError } from './http-listener';
 import { createLogger, PinoNestLogger } from './logging/logger';
 import { logShutdownSignals, logStarted } from './logging/lifecycle-log';
+
+async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHost | null> {
+  const database = config.database;
+  if (database.kind !== 'pglite' || !database.dataDir) return null;
+  try {
+    return await claimEmbeddedDatabase(database.dataDir, { name: 'the server', url: `http://${config.host}:${config.port}` });
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+    process.stderr.write(`${error.message}: stop that process first, or give this server another DATA_DIR (or DATABASE_URL for PostgreSQL)\n`);
+    process.exit(1);
+  }
+}
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -29,6 +42,8 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+  // The embedded database belongs to one process: a second server is refused before it touches the files.
+  const embedded = await claimEmbeddedDatabaseOrExit(config);
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger, listener.serverFactory), {
     logger: new PinoNestLogger(logger),
@@ -40,6 +55,8 @@ async function bootstrap(): Promise<void> {
   // A clean shutdown on SIGTERM/SIGINT exits 0, through process.exit so the log is flushed. Registered
   // before configureHttpServer, whose own enableShutdownHooks() then finds every signal taken.
   app.enableShutdownHooks([], { useProcessExit: true });
+  // The database module holds it now, and lets it go when the app closes.
+  await embedded?.release();
   await configureHttpServer(app);
   await app.listen(config.port, config.host);
   logStarted(logger, config, (listener.server.address() as AddressInfo).port);

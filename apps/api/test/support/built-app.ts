@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
+import { connectDatabase } from '@lnk/shared/database';
 import { createTestDatabase, type TestDatabase } from '@lnk/shared/testing';
 import { freePort } from './test-app';
 import { PERSISTENCE_MODULES } from '../../src/database/persistence-modules';
@@ -81,8 +81,8 @@ export async function buildApp(): Promise<BuiltDist> {
 
 /**
  * Where a spawned app keeps its data: the test database's URL, or an embedded database on disk (so it
- * outlives the process and can be read after it exits). `query` reads it from the test process; on the
- * embedded database only while no app has it open.
+ * outlives the process and can be read after it exits). `query` reads it from the test process (the
+ * embedded one through the socket of the app holding it, while one runs).
  */
 export interface AppDatabase {
   env: Record<string, string>;
@@ -114,7 +114,8 @@ export function appDatabase(database: TestDatabase): AppDatabase {
     kind: 'pglite',
     env: { DATA_DIR: dataDir },
     query: async <T>(text: string, params: unknown[] = []) => {
-      const dataSource = await openDatabase(createDataSource({ kind: 'pglite', dataDir }, PERSISTENCE_MODULES));
+      // While an app holds it, through the app's socket (opening the files a second time would read a stale copy).
+      const dataSource = await connectDatabase({ kind: 'pglite', dataDir }, PERSISTENCE_MODULES, { name: 'a test' });
       try {
         return (await dataSource.query(text, params)) as T[];
       } finally {

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
-import { createPgliteDriver, openPglite } from './pglite-driver';
+import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
+import { createPgliteDriver, openPglite, privatePgliteHost } from './pglite-driver';
 
 export interface PersistenceModule {
   entities: EntitySchema[];
@@ -12,18 +13,8 @@ export interface PersistenceModule {
  * Builds the application's DataSource for either database. Migrations are the only way the schema
  * changes (never `synchronize`); the same migrations run on PostgreSQL and PGlite.
  */
-export function createDataSource(config: DatabaseConfig, modules: PersistenceModule[]): DataSource {
-  const entities = modules.flatMap((m) => m.entities);
-  const migrations = modules.flatMap((m) => m.migrations) as MixedList<string | (new () => unknown)> as never;
-  const common = {
-    type: 'postgres' as const,
-    entities,
-    migrations,
-    migrationsRun: false,
-    migrationsTransactionMode: 'each' as const,
-    synchronize: false,
-    logging: false,
-  };
+export function createDataSource(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder = { name: 'a process' }): DataSource {
+  const common = commonOptions(modules);
   if (config.kind === 'postgres') {
     return new DataSource({
       ...common,
@@ -33,8 +24,59 @@ export function createDataSource(config: DatabaseConfig, modules: PersistenceMod
       extra: { idleTimeoutMillis: 30_000 },
     });
   }
-  if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
-  return new DataSource({ ...common, driver: createPgliteDriver(() => openPglite(config.dataDir)) });
+  const dataDir = config.dataDir;
+  if (!dataDir) return new DataSource({ ...common, driver: createPgliteDriver(async () => privatePgliteHost(() => openPglite(null))) });
+  mkdirSync(dataDir, { recursive: true });
+  // On disk the database belongs to one process: opening it takes the lock (EmbeddedDatabaseInUseError when taken).
+  return new DataSource({ ...common, driver: createPgliteDriver(() => claimEmbeddedDatabase(dataDir, holder)) });
+}
+
+function commonOptions(modules: PersistenceModule[]) {
+  return {
+    type: 'postgres' as const,
+    entities: modules.flatMap((m) => m.entities),
+    migrations: modules.flatMap((m) => m.migrations) as MixedList<string | (new () => unknown)> as never,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+}
+
+/** A client of the embedded database another process holds, through the socket it serves in DATA_DIR. */
+export function createSocketDataSource(socketDir: string, modules: PersistenceModule[]): DataSource {
+  return new DataSource({
+    ...commonOptions(modules),
+    host: socketDir,
+    port: EMBEDDED_SOCKET_PORT,
+    username: 'postgres',
+    database: 'postgres',
+    poolSize: 1,
+    connectTimeoutMS: 5000,
+  });
+}
+
+/**
+ * Opens the database and applies pending migrations; an embedded database another process holds (the
+ * server, while an operator command runs) is reached through that process instead of being opened twice.
+ */
+export async function connectDatabase(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder): Promise<DataSource> {
+  try {
+    return await openOrDestroy(createDataSource(config, modules, holder));
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+    return openOrDestroy(createSocketDataSource(error.socketDir, modules));
+  }
+}
+
+async function openOrDestroy(dataSource: DataSource): Promise<DataSource> {
+  try {
+    return await openDatabase(dataSource);
+  } catch (error) {
+    // A failed migration must not leave the database (and its lock) held.
+    if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Connects and applies every pending migration. */

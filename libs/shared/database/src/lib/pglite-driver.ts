@@ -26,7 +26,8 @@ function toPgResult(result: { rows: unknown[]; fields: unknown[]; affectedRows?:
   };
 }
 
-class Session {
+/** Lends PGlite's one session to one holder at a time, in order of asking. */
+export class Session {
   private tail: Promise<void> = Promise.resolve();
 
   /** Waits for the session; the returned function hands it to the next caller. */
@@ -47,6 +48,31 @@ class Session {
   }
 }
 
+/**
+ * One PGlite database and the session lending in front of it. Everything that reaches the database
+ * in this process (every DataSource on it, and the clients of its socket) goes through `session`.
+ */
+export interface PgliteHost {
+  readonly session: Session;
+  db(): Promise<PGlite>;
+  /** This user is done with it; the last one closes the database. */
+  release(): Promise<void>;
+}
+
+/** A host of the caller's own (in memory, or opened by the caller), closed when released. */
+export function privatePgliteHost(open: () => Promise<PGlite>): PgliteHost {
+  let instance: Promise<PGlite> | null = null;
+  return {
+    session: new Session(),
+    db: () => (instance ??= open()),
+    release: async () => {
+      const closing = instance;
+      instance = null;
+      if (closing) await (await closing).close();
+    },
+  };
+}
+
 async function run(db: PGlite, sql: string, params?: unknown[]): Promise<PgLikeResult> {
   if (params && params.length > 0) return toPgResult(await db.query(sql, params));
   const results = await db.exec(sql);
@@ -57,10 +83,12 @@ function splitArgs(paramsOrCallback?: unknown[] | Callback, maybeCallback?: Call
   return typeof paramsOrCallback === 'function' ? [undefined, paramsOrCallback] : [paramsOrCallback, maybeCallback];
 }
 
-export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () => unknown } {
-  let instance: Promise<PGlite> | null = null;
-  const session = new Session();
-  const db = () => (instance ??= open());
+/** `host` is asked for when the first connection is wanted, and released when the pool ends. */
+export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new () => unknown } {
+  let held: Promise<PgliteHost> | null = null;
+  const current = () => (held ??= host());
+  const db = async () => (await current()).db();
+  const acquire = async () => (await current()).session.acquire();
 
   // Event emitters because TypeORM subscribes to client and pool events (notices, errors).
   class PgliteClient extends EventEmitter {
@@ -77,7 +105,8 @@ export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () 
 
   class PglitePool extends EventEmitter {
     connect(callback: (error: Error | null, client?: PgliteClient, release?: () => void) => void): void {
-      Promise.all([db(), session.acquire()]).then(
+      // The database first: were it to fail to open, a session taken alongside would never be handed on.
+      db().then((database) => acquire().then((release) => [database, release] as const)).then(
         ([database, release]) => callback(null, new PgliteClient(database), release),
         (error: Error) => callback(error),
       );
@@ -85,7 +114,8 @@ export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () 
     query(sql: string, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
       const [params, callback] = splitArgs(paramsOrCallback, maybeCallback);
       const pending = (async () => {
-        const [database, release] = await Promise.all([db(), session.acquire()]);
+        const database = await db();
+        const release = await acquire();
         try {
           return await run(database, sql, params);
         } finally {
@@ -96,8 +126,8 @@ export function createPgliteDriver(open: () => Promise<PGlite>): { Pool: new () 
       return pending;
     }
     end(callback?: (error: Error | null) => void): void {
-      const closing = instance ? instance.then((d) => d.close()) : Promise.resolve();
-      instance = null;
+      const closing = held ? held.then((h) => h.release()) : Promise.resolve();
+      held = null;
       closing.then(() => callback?.(null), (e: Error) => callback?.(e));
     }
   }
