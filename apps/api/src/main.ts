@@ -14,7 +14,9 @@ async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHos
   const database = config.database;
   if (database.kind !== 'pglite' || !database.dataDir) return null;
   try {
-    return await claimEmbeddedDatabase(database.dataDir, { name: 'the server', url: `http://${config.host}:${config.port}` });
+    // Listening on every interface, it answers on loopback.
+    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    return await claimEmbeddedDatabase(database.dataDir, { name: 'the server', url: `http://${host}:${config.port}` });
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
     process.stderr.write(`${error.message}: stop that process first, or give this server another DATA_DIR (or DATABASE_URL for PostgreSQL)\n`);

@@ -61,11 +61,19 @@ export function createSocketDataSource(socketDir: string, modules: PersistenceMo
  * server, while an operator command runs) is reached through that process instead of being opened twice.
  */
 export async function connectDatabase(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder): Promise<DataSource> {
-  try {
-    return await openOrDestroy(createDataSource(config, modules, holder));
-  } catch (error) {
-    if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
-    return openOrDestroy(createSocketDataSource(error.socketDir, modules));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOrDestroy(createDataSource(config, modules, holder));
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+      try {
+        return await openOrDestroy(createSocketDataSource(error.socketDir, modules));
+      } catch (socketError) {
+        // The holder stopped in between: the database is free to open, once.
+        const gone = ['ECONNREFUSED', 'ENOENT'].includes((socketError as NodeJS.ErrnoException).code ?? '');
+        if (!gone || attempt > 1) throw socketError;
+      }
+    }
   }
 }
 

@@ -294,9 +294,8 @@ async function open(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Sh
       for (const socket of connections.keys()) socket.destroy();
       await Promise.all(connections.values());
       try {
-        // Everything of ours that used the session is done; wait for what is under way to finish.
-        const release = await session.acquire();
-        release();
+        // Everything of ours that used the session is done; wait (a while) for what is under way to finish.
+        await Promise.race([session.acquire().then((release) => release()), sleep(5000)]);
         if (instance) await (await instance).close();
       } finally {
         // The lock goes last: no one else opens the files before they are closed.
