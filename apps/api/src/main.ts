@@ -18,8 +18,11 @@ async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHos
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
     return await claimEmbeddedDatabase(database.dataDir, { name: 'the server', url: `http://${host}:${config.port}` });
   } catch (error) {
-    if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
-    process.stderr.write(`${error.message}: stop that process first, or give this server another DATA_DIR (or DATABASE_URL for PostgreSQL)\n`);
+    process.stderr.write(
+      error instanceof EmbeddedDatabaseInUseError
+        ? `${error.message}: stop that process first, or give this server another DATA_DIR (or DATABASE_URL for PostgreSQL)\n`
+        : `cannot take the embedded database in ${database.dataDir}: ${(error as Error).message}\n`,
+    );
     process.exit(1);
   }
 }

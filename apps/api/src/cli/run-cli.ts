@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ValidationError } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
 import { ConfigError, loadConfig } from '../config/app-config';
-import { PERSISTENCE_MODULES } from '../database/persistence-modules';
+import { openCliDatabase } from './cli-database';
 import { commandHelp, COMMANDS, CommandSession, prepare, usage, UsageError } from './commands';
 import type { CliIo } from './commands';
 
@@ -42,7 +41,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     // Options and a password are read first: a mistake costs no database start, and a prompt holds no database open.
     const input = await prepare(command, args, io);
     const config = loadConfig(env);
-    dataSource = await openDatabase(createDataSource(config.database, PERSISTENCE_MODULES));
+    dataSource = await openCliDatabase(config.database);
     session = new CommandSession(dataSource, config);
     const result = await command.run(input, session);
     io.stdout(JSON.stringify(result));
