@@ -65,7 +65,8 @@ export async function connectDatabase(config: DatabaseConfig, modules: Persisten
     try {
       return await openOrDestroy(createDataSource(config, modules, holder));
     } catch (error) {
-      if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+      // On Windows the holder's lock is a named pipe, which `pg` cannot connect to.
+      if (!(error instanceof EmbeddedDatabaseInUseError) || process.platform === 'win32') throw error;
       try {
         return await openOrDestroy(createSocketDataSource(error.socketDir, modules));
       } catch (socketError) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -133,8 +134,10 @@ async function exclusively<T>(dir: string, work: () => Promise<T>): Promise<T> {
 /** Takes the lock: listens on the socket, or says who does. */
 async function lock(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Server> {
   const dir = embeddedSocketDir(dataDir);
-  const path = socketPath(dir);
-  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+  // Windows has named pipes where Unix has sockets: the lock works alike, but `pg` cannot reach one.
+  const windows = process.platform === 'win32';
+  const path = windows ? `\\\\.\\pipe\\lnk-db-${createHash('sha256').update(resolve(dataDir).toLowerCase()).digest('hex').slice(0, 32)}` : socketPath(dir);
+  if (!windows && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR ${dataDir} is too long a path for the embedded database's socket (${path} must be at most ${MAX_SOCKET_PATH} bytes): choose a shorter DATA_DIR`);
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -151,7 +154,7 @@ async function lock(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Se
         rmSync(path, { force: true });
         continue;
       }
-      chmodSync(path, 0o600);
+      if (!windows) chmodSync(path, 0o600);
       writeFileSync(holderPath(dir), JSON.stringify({ pid: process.pid, ...holder } satisfies HolderRecord), { mode: 0o600 });
       return server;
     }
