@@ -8,3 +8,4 @@ export * from './lib/ports/link-ports';
 export * from './lib/use-cases/links.use-cases';
 export * from './lib/use-cases/tags.use-cases';
 export * from './lib/use-cases/resolve-redirect.use-case';
+export * from './lib/use-cases/answer-short-url.use-case';

@@ -1,0 +1,179 @@
+import { Clock, hasControlCharacter, RateLimitedError } from '@lnk/shared/kernel';
+import { RedirectTarget } from '../ports/link.repository';
+import { CheckLinkPasswordUseCase } from './links.use-cases';
+import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
+
+/** A request for a short URL, as the HTTP layer read it. */
+export interface ShortUrlRequest {
+  /** 'GET' | 'HEAD' | 'POST' (POST is the password form). */
+  method: string;
+  /** The Host header, lower-cased, port (and IPv6 brackets) stripped. */
+  host: string;
+  /** The path without its leading '/', not percent-decoded. */
+  slug: string;
+  /** What follows '?', '' when nothing does. */
+  rawQuery: string;
+  userAgent: string | undefined;
+  /** The client's address (the caller applied its proxy trust). */
+  ip: string;
+  /** POST only: the form's password field. */
+  password?: string;
+}
+
+/** What a short URL answers; the caller writes the status, headers and page of each kind. */
+export type ShortUrlAnswer =
+  /** 302 to `location`. */
+  | { kind: 'redirect'; location: string }
+  /** The password page: 200 asking, 401 after a wrong password, 429 after too many. */
+  | { kind: 'password-form'; slug: string; status: 200 | 401 | 429; error?: string; retryAfterSeconds?: number }
+  /** The right password: a page that goes on to `location` (not a redirect, so the form's CSP form-action stays 'self'). */
+  | { kind: 'password-accepted'; location: string }
+  /** Unknown, turned off, or not answerable this way; `redirectTo` is where the operator sends such visitors, when set. */
+  | { kind: 'not-found'; redirectTo?: string }
+  /** A stored destination that no redirect can carry (stored before destinations were checked as they are now). */
+  | { kind: 'unusable-destination' };
+
+/** One answered redirect or password attempt, handed to statistics. */
+export interface LinkClicked {
+  linkId: string;
+  ownerId: string;
+  domainId: string | null;
+  /** The link's name when it was clicked: its title, or its slug when untitled. */
+  linkName: string;
+  /** The custom domain's name, or the default short domain's. */
+  domainName: string;
+  at: Date;
+  /** As the visitor sent them (statistics normalise them). */
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  kind: 'visit' | 'passwordPassed' | 'passwordFailed';
+}
+
+/** Where clicks go (bridged to statistics in the app); must not wait on anything. */
+export abstract class ClickRecorder {
+  abstract record(click: LinkClicked): void;
+}
+
+/** Crawlers, link-preview fetchers and command-line clients: redirected, never counted as visits. */
+export abstract class BotDetector {
+  abstract isBot(userAgent: string | undefined): boolean;
+}
+
+export interface AnswerShortUrlConfig {
+  /** The default short domain's name, as statistics show it. */
+  defaultDomainName: string;
+  /** Where unknown short URLs of the default short domain go (NOT_FOUND_REDIRECT_URL), or null for the 404 page. */
+  notFoundRedirectUrl: string | null;
+}
+
+const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * The destination with the request's query merged in; the request's parameters win on a clash. Always
+ * the URL parser's serialisation (ASCII: punycode host, percent-encoded path), so a destination stored
+ * before destinations were normalised cannot put a character a header may not carry into Location.
+ * Null when the stored destination is not an http(s) URL, or holds control characters (CR/LF would
+ * have split the header).
+ */
+export function destinationWith(url: string, rawQuery: string): string | null {
+  if (hasControlCharacter(url) || !URL.canParse(url)) return null;
+  const destination = new URL(url);
+  if (destination.protocol !== 'http:' && destination.protocol !== 'https:') return null;
+  if (rawQuery) {
+    const query = new URLSearchParams(rawQuery);
+    for (const key of query.keys()) destination.searchParams.delete(key);
+    for (const [key, value] of query) destination.searchParams.append(key, value);
+  }
+  const href = destination.href;
+  return PRINTABLE_ASCII.test(href) ? href : null;
+}
+
+/**
+ * Answers a short URL: redirect, password page, or not found; and counts the visit when it is one (not
+ * HEAD, not a bot). The hot path (a cached link, no query) is a cache lookup, one URL serialisation and
+ * a buffered count; nothing waits for the database on a cache hit.
+ */
+export class AnswerShortUrlUseCase {
+  constructor(
+    private readonly resolve: ResolveRedirectUseCase,
+    private readonly checkPassword: CheckLinkPasswordUseCase,
+    private readonly clicks: ClickRecorder,
+    private readonly bots: BotDetector,
+    private readonly clock: Clock,
+    private readonly config: AnswerShortUrlConfig,
+  ) {}
+
+  async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+    return request.method === 'POST' ? this.unlock(request) : this.follow(request);
+  }
+
+  /** GET and HEAD; HEAD is never counted. */
+  private async follow(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+    const target = await this.find(request);
+    if (!target) return this.notFound(request);
+    if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
+    const location = destinationWith(target.url, request.rawQuery);
+    if (!location) return { kind: 'unusable-destination' };
+    if (request.method === 'GET') this.countVisit(request, target);
+    return { kind: 'redirect', location };
+  }
+
+  /** The password form's answer. */
+  private async unlock(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+    const target = await this.find(request);
+    if (!target || !target.passwordHash) return { kind: 'not-found' };
+    let ok: boolean;
+    try {
+      ok = await this.checkPassword.execute(target, request.password, request.ip);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      return { kind: 'password-form', slug: target.slug, status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: error.retryAfterSeconds };
+    }
+    if (!ok) {
+      this.count(request, target, 'passwordFailed');
+      return { kind: 'password-form', slug: target.slug, status: 401, error: 'That password is not right.' };
+    }
+    this.count(request, target, 'passwordPassed');
+    this.countVisit(request, target);
+    const location = destinationWith(target.url, request.rawQuery);
+    return location ? { kind: 'password-accepted', location } : { kind: 'unusable-destination' };
+  }
+
+  private async find(request: ShortUrlRequest): Promise<RedirectTarget | null> {
+    if (!SLUG.test(request.slug)) return null;
+    const target = await this.resolve.execute(request.host, request.slug);
+    return target && target.status ? target : null;
+  }
+
+  /**
+   * An unknown (or turned off) short URL of the default short domain goes to NOT_FOUND_REDIRECT_URL when it
+   * is set; a verified custom domain's stays the page (its owner's domain does not send visitors to the operator's page).
+   */
+  private async notFound(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+    const redirectTo = this.config.notFoundRedirectUrl;
+    if (!redirectTo || (await this.resolve.isCustomDomain(request.host))) return { kind: 'not-found' };
+    return { kind: 'not-found', redirectTo };
+  }
+
+  private countVisit(request: ShortUrlRequest, target: RedirectTarget): void {
+    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit');
+  }
+
+  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind']): void {
+    const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
+    this.clicks.record({
+      linkId: target.id,
+      ownerId: target.ownerId,
+      domainId: target.domainId,
+      linkName: target.name,
+      domainName: target.domainId ? request.host : this.config.defaultDomainName,
+      at: this.clock.now(),
+      utmSource: query?.get('utm_source') ?? '',
+      utmMedium: query?.get('utm_medium') ?? '',
+      utmCampaign: query?.get('utm_campaign') ?? '',
+      kind,
+    });
+  }
+}
