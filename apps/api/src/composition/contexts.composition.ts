@@ -70,7 +70,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
 
   const links = {
-    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig),
+    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains),
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),

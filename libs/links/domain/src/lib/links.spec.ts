@@ -175,7 +175,7 @@ describe('link use cases', () => {
     tags = new MemoryTags();
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] });
+    create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: () => undefined });
     update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains), { linkChanged: () => undefined });
   });
 
@@ -195,6 +195,17 @@ describe('link use cases', () => {
     await create.execute('ada', { url: 'https://example.com', slug: 'promo' });
     await expect(create.execute('bob', { url: 'https://example.com', slug: 'promo' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
     await expect(create.execute('ada', { url: 'https://example.com', slug: 'promo', domainId: 'dom-verified' })).resolves.toMatchObject({ domain: { name: 'go.example.com' } });
+  });
+
+  // Issue 13: a "not found" cached for the slug before the link existed kept answering 404 for a minute.
+  it('tells the redirect caches of a created link, on the domain it was created on, and not of a refused one', async () => {
+    const changed: string[] = [];
+    const generator: SlugGenerator = { generate: () => slugs.shift() as string };
+    const told = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) });
+    await told.execute('ada', { url: 'https://example.com', slug: 'abc' });
+    await told.execute('ada', { url: 'https://example.com', slug: 'abc', domainId: 'dom-verified' });
+    await expect(told.execute('bob', { url: 'https://example.com', slug: 'abc' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
+    expect(changed).toEqual(['null/abc', 'dom-verified/abc']);
   });
 
   it('stops at the quota of the plan', async () => {

@@ -90,6 +90,7 @@ export class CreateLinkUseCase {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly config: LinksConfig,
+    private readonly changes: LinkChanges,
   ) {
     this.rules = new LinkRules(domains, tags);
   }
@@ -130,6 +131,8 @@ export class CreateLinkUseCase {
       });
       try {
         await this.links.insertWithinQuota(link, limit);
+        // The short URL answers at once, in every instance: a "not found" cached before it existed is evicted.
+        this.changes.linkChanged(link.domainId, link.slug);
         return { link, domain, tags };
       } catch (error) {
         // A generated slug that collided is drawn again; a chosen one is the caller's to change.

@@ -35,3 +35,129 @@ describe('ResolveRedirectUseCase.isCustomDomain', () => {
     expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
   });
 });
+
+/** Links by (domain, slug), copied on read and write; each lookup waits for `release` when one is set. */
+class SlowRedirects {
+  readonly rows = new Map<string, RedirectTarget>();
+  lookups = 0;
+  gate: Promise<void> | null = null;
+  put(t: RedirectTarget): void {
+    this.rows.set(`${t.domainId ?? ''}/${t.slug}`, { ...t });
+  }
+  async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
+    this.lookups++;
+    const row = this.rows.get(`${domainId ?? ''}/${slug}`);
+    const copy = row ? { ...row } : null;
+    if (this.gate) await this.gate;
+    return copy;
+  }
+}
+
+function gated(): { gate: Promise<void>; open: () => void } {
+  let open = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  return { gate, open };
+}
+
+describe('ResolveRedirectUseCase link cache', () => {
+  const noDomains = { verifiedDomainByName: async () => null } as unknown as LinkDomains;
+  const setUp = (options = { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10, notFoundTtlMs: 5_000 }) => {
+    let now = 0;
+    const repository = new SlowRedirects();
+    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, noDomains, options, () => now);
+    return { repository, resolve, advance: (ms: number) => (now += ms) };
+  };
+
+  // The bug of issue 13: GET /abc → 404, create abc, GET /abc → still 404 for a minute.
+  it('answers a link created after its slug was looked up and not found, at once (the creation evicts the "not found")', async () => {
+    const { repository, resolve } = setUp();
+    expect(await resolve.execute('s.lnk.test', 'abc')).toBeNull();
+    repository.put(target(null, 'abc'));
+    // Still the cached "not found" until told.
+    expect(await resolve.execute('s.lnk.test', 'abc')).toBeNull();
+    resolve.linkChanged(null, 'abc');
+    expect((await resolve.execute('s.lnk.test', 'abc'))?.slug).toBe('abc');
+  });
+
+  it('keeps "not found" only briefly, found links for the full time', async () => {
+    const { repository, resolve, advance } = setUp();
+    repository.put(target(null, 'found'));
+    await resolve.execute('s.lnk.test', 'found');
+    await resolve.execute('s.lnk.test', 'missing');
+    expect(repository.lookups).toBe(2);
+    advance(5_001);
+    await resolve.execute('s.lnk.test', 'found');
+    await resolve.execute('s.lnk.test', 'missing');
+    expect(repository.lookups).toBe(3);
+  });
+
+  // Scanners: a flood of unknown slugs must not push the popular links out of the cache (each would then cost a query).
+  it('does not let a flood of unknown slugs evict found links, and bounds what it keeps of them', async () => {
+    const { repository, resolve } = setUp();
+    for (let i = 0; i < 50; i++) repository.put(target(null, `popular${i}`));
+    for (let i = 0; i < 50; i++) await resolve.execute('s.lnk.test', `popular${i}`);
+    for (let i = 0; i < 10_000; i++) await resolve.execute('s.lnk.test', `scan${i}`);
+    const before = repository.lookups;
+    for (let i = 0; i < 50; i++) expect((await resolve.execute('s.lnk.test', `popular${i}`))?.slug).toBe(`popular${i}`);
+    expect(repository.lookups).toBe(before);
+    // Only the last 10 unknown slugs are remembered (notFoundMaxEntries): the first one is asked again.
+    await resolve.execute('s.lnk.test', 'scan9999');
+    expect(repository.lookups).toBe(before);
+    await resolve.execute('s.lnk.test', 'scan0');
+    expect(repository.lookups).toBe(before + 1);
+  });
+
+  // A burst of requests for one uncached slug (a link just posted somewhere, or a scanner) must not become a burst of queries.
+  it('makes one lookup for 50 concurrent misses of one slug, found or not', async () => {
+    const { repository, resolve } = setUp();
+    repository.put(target(null, 'hot'));
+    const { gate, open } = gated();
+    repository.gate = gate;
+    const found = Array.from({ length: 50 }, () => resolve.execute('s.lnk.test', 'hot'));
+    const missing = Array.from({ length: 50 }, () => resolve.execute('s.lnk.test', 'cold'));
+    open();
+    expect((await Promise.all(found)).every((t) => t?.slug === 'hot')).toBe(true);
+    expect((await Promise.all(missing)).every((t) => t === null)).toBe(true);
+    expect(repository.lookups).toBe(2);
+  });
+
+  // A lookup that read the row before a change landed must not put the old answer back into the cache.
+  it('does not cache the answer of a lookup that was running when the link changed', async () => {
+    const { repository, resolve } = setUp();
+    const { gate, open } = gated();
+    repository.gate = gate;
+    const stale = resolve.execute('s.lnk.test', 'racing');
+    await new Promise((resolve) => setImmediate(resolve));
+    repository.put(target(null, 'racing'));
+    resolve.linkChanged(null, 'racing');
+    open();
+    expect(await stale).toBeNull();
+    repository.gate = null;
+    expect((await resolve.execute('s.lnk.test', 'racing'))?.slug).toBe('racing');
+  });
+
+  it('does not cache a failed lookup: the next request asks again', async () => {
+    const { repository, resolve } = setUp();
+    const failing = repository as unknown as { findForRedirect: () => Promise<never> };
+    const original = repository.findForRedirect.bind(repository);
+    failing.findForRedirect = async () => Promise.reject(new Error('database down'));
+    await expect(resolve.execute('s.lnk.test', 'abc')).rejects.toThrow('database down');
+    repository.put(target(null, 'abc'));
+    (repository as unknown as { findForRedirect: typeof original }).findForRedirect = original;
+    expect((await resolve.execute('s.lnk.test', 'abc'))?.slug).toBe('abc');
+  });
+
+  // The domain twin (issue 11): a custom domain cached as unknown must answer as soon as it is verified.
+  it('answers a custom domain’s link at once when the host, cached as unknown, is verified', async () => {
+    const verified = new Map<string, LinkDomain>();
+    const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
+    const repository = new SlowRedirects();
+    repository.put(target('d1', 'promo'));
+    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
+    expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
+    verified.set('go.example.com', { id: 'd1', name: 'go.example.com' });
+    resolve.forgetHost('go.example.com');
+    expect((await resolve.execute('go.example.com', 'promo'))?.domainId).toBe('d1');
+  });
+});

@@ -25,6 +25,7 @@ class TtlLru<V> {
   }
 
   set(key: string, value: V): void {
+    this.entries.delete(key);
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, until: this.now() + this.ttlMs });
   }
@@ -39,11 +40,18 @@ class TtlLru<V> {
 }
 
 export interface RedirectCacheOptions {
+  /** Links found: the popular ones stay. */
   maxEntries: number;
   ttlMs: number;
+  /**
+   * Answers "no such link", kept apart so a flood of unknown slugs (scanners) cannot push found links
+   * out, and short-lived: a link created meanwhile evicts its entry anyway, in every instance.
+   */
+  notFoundMaxEntries?: number;
+  notFoundTtlMs?: number;
 }
 
-/** Told when a link's redirect may have changed (update, disable, delete). */
+/** Told when a link's redirect may have changed (created, updated, disabled, deleted). */
 export abstract class LinkChanges {
   abstract linkChanged(domainId: string | null, slug: string): void;
 }
@@ -51,13 +59,66 @@ export abstract class LinkChanges {
 const linkKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${slug}`;
 
 /**
+ * A cache of lookups whose answers may be "nothing": found values and "nothing" live in separate bounded
+ * maps (misses cannot evict hits), and concurrent misses on one key share one lookup (single flight).
+ * A key evicted while its lookup runs does not keep that lookup's answer: it may predate the change.
+ */
+class LookupCache<V> {
+  private readonly found: TtlLru<V>;
+  private readonly missing: TtlLru<null>;
+  private readonly inFlight = new Map<string, Promise<V | null>>();
+
+  constructor(found: TtlLru<V>, missing: TtlLru<null>) {
+    this.found = found;
+    this.missing = missing;
+  }
+
+  get(key: string, load: () => Promise<V | null>): V | null | Promise<V | null> {
+    const hit = this.found.get(key);
+    if (hit) return hit.value;
+    if (this.missing.get(key)) return null;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const lookup = load().then(
+      (value) => {
+        if (this.inFlight.get(key) === lookup) {
+          this.inFlight.delete(key);
+          if (value === null) this.missing.set(key, null);
+          else this.found.set(key, value);
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
+        throw error;
+      },
+    );
+    this.inFlight.set(key, lookup);
+    return lookup;
+  }
+
+  delete(key: string): void {
+    this.found.delete(key);
+    this.missing.delete(key);
+    this.inFlight.delete(key);
+  }
+
+  clear(): void {
+    this.found.clear();
+    this.missing.clear();
+    this.inFlight.clear();
+  }
+}
+
+/**
  * Finds the link a short URL names: the host picks the namespace (a verified custom domain, or the
  * default short domain for any other host), the slug the link. Answers come from an in-process cache
- * (bounded, with a TTL); a change to a link evicts it at once through `linkChanged`.
+ * (bounded, with a TTL; "not found" kept apart, smaller and shorter-lived); a change to a link evicts it
+ * at once through `linkChanged`, a domain's verification or loss of it through `forgetHost`.
  */
 export class ResolveRedirectUseCase extends LinkChanges {
-  private readonly hosts: TtlLru<string | null>;
-  private readonly links: TtlLru<RedirectTarget | null>;
+  private readonly hosts: LookupCache<string>;
+  private readonly links: LookupCache<RedirectTarget>;
 
   constructor(
     private readonly repository: LinkRepository,
@@ -66,8 +127,10 @@ export class ResolveRedirectUseCase extends LinkChanges {
     now: () => number = Date.now,
   ) {
     super();
-    this.hosts = new TtlLru(10_000, Math.min(options.ttlMs, 30_000), now);
-    this.links = new TtlLru(options.maxEntries, options.ttlMs, now);
+    const notFoundMax = options.notFoundMaxEntries ?? 10_000;
+    const notFoundTtl = Math.min(options.notFoundTtlMs ?? 5_000, options.ttlMs);
+    this.hosts = new LookupCache(new TtlLru(10_000, Math.min(options.ttlMs, 30_000), now), new TtlLru(notFoundMax, notFoundTtl, now));
+    this.links = new LookupCache(new TtlLru(options.maxEntries, options.ttlMs, now), new TtlLru(notFoundMax, notFoundTtl, now));
   }
 
   linkChanged(domainId: string | null, slug: string): void {
@@ -87,12 +150,7 @@ export class ResolveRedirectUseCase extends LinkChanges {
 
   async execute(host: string, slug: string): Promise<RedirectTarget | null> {
     const domainId = await this.domainOf(host.toLowerCase());
-    const key = linkKey(domainId, slug);
-    const cached = this.links.get(key);
-    if (cached) return cached.value;
-    const target = await this.repository.findForRedirect(domainId, slug);
-    this.links.set(key, target);
-    return target;
+    return this.links.get(linkKey(domainId, slug), () => this.repository.findForRedirect(domainId, slug));
   }
 
   /** Whether the host is a verified custom domain (its `/` and unknown slugs are its own, not the service's). */
@@ -100,11 +158,7 @@ export class ResolveRedirectUseCase extends LinkChanges {
     return (await this.domainOf(host.toLowerCase())) !== null;
   }
 
-  private async domainOf(host: string): Promise<string | null> {
-    const cached = this.hosts.get(host);
-    if (cached) return cached.value;
-    const domain = await this.domains.verifiedDomainByName(host);
-    this.hosts.set(host, domain?.id ?? null);
-    return domain?.id ?? null;
+  private domainOf(host: string): string | null | Promise<string | null> {
+    return this.hosts.get(host, async () => (await this.domains.verifiedDomainByName(host))?.id ?? null);
   }
 }

@@ -1,0 +1,215 @@
+import { Clock, RateLimitedError } from '@lnk/shared/kernel';
+import { LinkDomain, LinkDomains, LinkPasswordHasher } from '../ports/link-ports';
+import { LinkRepository, RedirectTarget } from '../ports/link.repository';
+import { AnswerShortUrlUseCase, BotDetector, ClickRecorder, destinationWith, LinkClicked, ShortUrlRequest } from './answer-short-url.use-case';
+import { CheckLinkPasswordUseCase, PasswordAttempt, PasswordAttempts } from './links.use-cases';
+import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
+
+/** Links by (domain, slug); copies on read and write, counts lookups. */
+class MemoryRedirects {
+  readonly rows = new Map<string, RedirectTarget>();
+  lookups = 0;
+  put(target: RedirectTarget): void {
+    this.rows.set(`${target.domainId ?? ''}/${target.slug}`, { ...target });
+  }
+  async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
+    this.lookups++;
+    const row = this.rows.get(`${domainId ?? ''}/${slug}`);
+    return row ? { ...row } : null;
+  }
+}
+
+class RecordedClicks extends ClickRecorder {
+  readonly clicks: LinkClicked[] = [];
+  record(click: LinkClicked): void {
+    this.clicks.push({ ...click });
+  }
+}
+
+/** The port's contract, not isbot's list: whatever says "bot" is one. */
+class WordBots extends BotDetector {
+  isBot(userAgent: string | undefined): boolean {
+    return /bot/i.test(userAgent ?? '');
+  }
+}
+
+/** At most `cap` admitted attempts per key; a success takes its attempt back. */
+class CappedAttempts extends PasswordAttempts {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly cap: number) {
+    super();
+  }
+  async admit(keys: string[]): Promise<PasswordAttempt> {
+    if (keys.some((k) => (this.counts.get(k) ?? 0) >= this.cap)) throw new RateLimitedError(42);
+    for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    return { succeeded: () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1)) };
+  }
+}
+
+const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const at = new Date('2026-11-23T10:00:00.000Z');
+const clock: Clock = { now: () => at };
+const target = (over: Partial<RedirectTarget> = {}): RedirectTarget => ({
+  id: 'l1',
+  ownerId: 'ada',
+  domainId: null,
+  slug: 'promo',
+  url: 'https://example.com/landing?ref=site&keep=1',
+  name: 'Spring promo',
+  status: true,
+  passwordHash: null,
+  ...over,
+});
+
+function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: LinkDomain[]; passwordCap?: number } = {}) {
+  const repository = new MemoryRedirects();
+  const verified = new Map((options.customDomains ?? []).map((d) => [d.name, d]));
+  const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
+  const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+  const clicks = new RecordedClicks();
+  const answer = new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, new CappedAttempts(options.passwordCap ?? 100)), clicks, new WordBots(), clock, {
+    defaultDomainName: 's.lnk.test',
+    notFoundRedirectUrl: options.notFoundRedirectUrl ?? null,
+  });
+  return { repository, resolve, clicks, answer };
+}
+
+const request = (over: Partial<ShortUrlRequest> = {}): ShortUrlRequest => ({ method: 'GET', host: 's.lnk.test', slug: 'promo', rawQuery: '', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', ...over });
+
+describe('AnswerShortUrlUseCase', () => {
+  it('redirects to the destination and counts one visit with the link, its owner, the default domain name and the time', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    expect(await answer.execute(request())).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    expect(clicks.clicks).toEqual([
+      { linkId: 'l1', ownerId: 'ada', domainId: null, linkName: 'Spring promo', domainName: 's.lnk.test', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit' },
+    ]);
+  });
+
+  it('merges the request query into the destination, the request winning on a clash, keeping repeated parameters', async () => {
+    const { repository, answer } = setUp();
+    repository.put(target());
+    const result = await answer.execute(request({ rawQuery: 'ref=mail&tag=a&tag=b' }));
+    expect(result).toEqual({ kind: 'redirect', location: 'https://example.com/landing?keep=1&ref=mail&tag=a&tag=b' });
+  });
+
+  // Statistics normalise UTM values themselves (length, the per-day cap): the use case hands them on as sent, decoded.
+  it('takes the UTM values from the query as the visitor sent them', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    await answer.execute(request({ rawQuery: 'utm_source=News+Letter&utm_medium=e%2Dmail&utm_campaign=%20Spring%20&utm_term=x' }));
+    expect(clicks.clicks[0]).toMatchObject({ utmSource: 'News Letter', utmMedium: 'e-mail', utmCampaign: ' Spring ' });
+  });
+
+  // A HEAD is a link checker or a preview, not a visitor: counting it would inflate the statistics.
+  it('answers HEAD like GET without counting it', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    expect(await answer.execute(request({ method: 'HEAD' }))).toMatchObject({ kind: 'redirect' });
+    expect(clicks.clicks).toEqual([]);
+  });
+
+  // Crawlers and link-preview fetchers follow every link they see: redirected, never counted.
+  it('redirects a bot without counting it', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    expect(await answer.execute(request({ userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1)' }))).toMatchObject({ kind: 'redirect' });
+    expect(clicks.clicks).toEqual([]);
+  });
+
+  it('names the custom domain in the click of a link on it, and finds the slug in that domain’s namespace only', async () => {
+    const { repository, clicks, answer } = setUp({ customDomains: [{ id: 'd1', name: 'go.example.com' }] });
+    repository.put(target({ id: 'l2', domainId: 'd1', url: 'https://example.com/custom' }));
+    expect(await answer.execute(request({ host: 'go.example.com' }))).toEqual({ kind: 'redirect', location: 'https://example.com/custom' });
+    expect(clicks.clicks[0]).toMatchObject({ linkId: 'l2', domainId: 'd1', domainName: 'go.example.com' });
+    expect(await answer.execute(request())).toEqual({ kind: 'not-found' });
+  });
+
+  it('answers not found for an unknown slug, a turned-off link and a slug no link can have', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target({ slug: 'off', status: false }));
+    expect(await answer.execute(request({ slug: 'nothing' }))).toEqual({ kind: 'not-found' });
+    expect(await answer.execute(request({ slug: 'off' }))).toEqual({ kind: 'not-found' });
+    // Not even looked up: a path with dots, slashes or percent signs is never a slug.
+    const before = repository.lookups;
+    for (const slug of ['../etc', 'a%2Fb', 'x'.repeat(65), '']) expect(await answer.execute(request({ slug }))).toEqual({ kind: 'not-found' });
+    expect(repository.lookups).toBe(before);
+    expect(clicks.clicks).toEqual([]);
+  });
+
+  // A verified custom domain belongs to its owner: the operator's not-found page must not take its visitors.
+  it('sends an unknown short URL of the default domain to the not-found redirect, never one of a custom domain', async () => {
+    const { answer } = setUp({ notFoundRedirectUrl: 'https://lnk.example/start', customDomains: [{ id: 'd1', name: 'go.example.com' }] });
+    expect(await answer.execute(request({ slug: 'nothing' }))).toEqual({ kind: 'not-found', redirectTo: 'https://lnk.example/start' });
+    expect(await answer.execute(request({ slug: 'nothing', host: 'go.example.com' }))).toEqual({ kind: 'not-found' });
+  });
+
+  // A destination stored before destinations were checked as now: CR/LF would split the Location header.
+  it('answers an unusable destination, uncounted, rather than a redirect no header can carry', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target({ url: 'https://example.com/\r\nSet-Cookie: a=b' }));
+    expect(await answer.execute(request())).toEqual({ kind: 'unusable-destination' });
+    repository.put(target({ slug: 'js', url: 'javascript:alert(1)' }));
+    expect(await answer.execute(request({ slug: 'js' }))).toEqual({ kind: 'unusable-destination' });
+    expect(clicks.clicks).toEqual([]);
+  });
+
+  describe('a protected link', () => {
+    const locked = () => target({ passwordHash: 'hashed:open sesame 1' });
+
+    it('asks for the password on GET and HEAD, without counting or revealing the destination', async () => {
+      const { repository, clicks, answer } = setUp();
+      repository.put(locked());
+      expect(await answer.execute(request())).toEqual({ kind: 'password-form', slug: 'promo', status: 200 });
+      expect(await answer.execute(request({ method: 'HEAD' }))).toEqual({ kind: 'password-form', slug: 'promo', status: 200 });
+      expect(clicks.clicks).toEqual([]);
+    });
+
+    it('counts a wrong password as a failure and asks again with 401', async () => {
+      const { repository, clicks, answer } = setUp();
+      repository.put(locked());
+      expect(await answer.execute(request({ method: 'POST', password: 'guess' }))).toEqual({ kind: 'password-form', slug: 'promo', status: 401, error: 'That password is not right.' });
+      expect(await answer.execute(request({ method: 'POST' }))).toMatchObject({ kind: 'password-form', status: 401 });
+      expect(clicks.clicks.map((c) => c.kind)).toEqual(['passwordFailed', 'passwordFailed']);
+    });
+
+    it('goes on to the destination with the query merged after the right password, counting the pass and the visit', async () => {
+      const { repository, clicks, answer } = setUp();
+      repository.put(locked());
+      const result = await answer.execute(request({ method: 'POST', password: 'open sesame 1', rawQuery: 'ref=mail&utm_source=news' }));
+      expect(result).toEqual({ kind: 'password-accepted', location: 'https://example.com/landing?keep=1&ref=mail&utm_source=news' });
+      expect(clicks.clicks.map((c) => [c.kind, c.utmSource])).toEqual([
+        ['passwordPassed', 'news'],
+        ['visit', 'news'],
+      ]);
+    });
+
+    // Guessing: past the link's allowance the form answers 429 with the time to wait, and no password is tried.
+    it('refuses guesses past the allowance with 429 and the time to wait', async () => {
+      const { repository, answer } = setUp({ passwordCap: 2 });
+      repository.put(locked());
+      await answer.execute(request({ method: 'POST', password: 'guess 1' }));
+      await answer.execute(request({ method: 'POST', password: 'guess 2' }));
+      const refused = await answer.execute(request({ method: 'POST', password: 'open sesame 1' }));
+      expect(refused).toEqual({ kind: 'password-form', slug: 'promo', status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: 42 });
+    });
+
+    it('answers not found to a password posted for an unknown link or one without a password', async () => {
+      const { repository, clicks, answer } = setUp({ notFoundRedirectUrl: 'https://lnk.example/start' });
+      repository.put(target({ slug: 'open' }));
+      expect(await answer.execute(request({ method: 'POST', slug: 'open', password: 'x' }))).toEqual({ kind: 'not-found' });
+      expect(await answer.execute(request({ method: 'POST', slug: 'nothing', password: 'x' }))).toEqual({ kind: 'not-found' });
+      expect(clicks.clicks).toEqual([]);
+    });
+  });
+});
+
+describe('destinationWith', () => {
+  it('writes the destination as ASCII (punycode host, percent-encoded path) so Location can carry it', () => {
+    expect(destinationWith('https://bücher.example/straße', '')).toBe('https://xn--bcher-kva.example/stra%C3%9Fe');
+  });
+  it('refuses what is not an http(s) URL', () => {
+    expect(destinationWith('ftp://example.com/', '')).toBeNull();
+    expect(destinationWith('not a url', '')).toBeNull();
+  });
+});
