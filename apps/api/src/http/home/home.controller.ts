@@ -9,7 +9,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { SERVICE_VERSION } from '../../version';
 import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
 import { hostOf } from '../redirect/redirect.controller';
-import { notFoundPage } from '../redirect/redirect.pages';
+import { notFoundPage } from '@lnk/links/adapter-http';
 
 const SERVICE_NAME = 'lnk';
 

@@ -11,7 +11,7 @@ import { pageHeaders } from '../html-page';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { consumeRateLimit } from '../../rate-limit/rate-limit.guard';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { brokenDestinationPage, notFoundPage, onwardPage, passwordPage, unreadablePage } from './redirect.pages';
+import { brokenDestinationPage, notFoundPage, onwardPage, passwordPage, unreadablePage } from '@lnk/links/adapter-http';
 
 // Crawlers and link-preview fetchers: redirected, never counted.
 const BOTS = /bot|crawl|spider|slurp|facebookexternalhit|facebot|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|discord|slack|linkedin|preview|headless|lighthouse|curl\/|wget\//i;
