@@ -1,0 +1,213 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ShortUrlAnswer, ShortUrlRequest } from '@lnk/links/domain';
+import { clientAddressKey } from '@lnk/shared/kernel';
+import { DOCUMENT_SECURITY_HEADERS, pageHeaders } from './html-page';
+import { notFoundPage, onwardPage, passwordPage, unreadablePage } from './short-url.pages';
+import { brokenDestinationPage } from './short-url.pages';
+
+/** What decides a short URL's answer: the links domain's AnswerShortUrlUseCase. */
+export interface ShortUrlAnswering {
+  execute(request: ShortUrlRequest): Promise<ShortUrlAnswer>;
+}
+
+/** The public budget of the password form, per client address (the API's RATE_LIMIT_PUBLIC). */
+export interface PasswordFormLimit {
+  consume(addressKey: string): Promise<{ blocked: boolean; retryAfterSeconds: number; headers: Record<string, string> }>;
+}
+
+export type ShortUrlOutcome = 'redirect' | 'not_found' | 'password_page' | 'password_failed' | 'rate_limited' | 'error';
+
+/** Plain counters per outcome: no histogram observation, no timer per request. */
+export interface ShortUrlCounters {
+  count(outcome: ShortUrlOutcome): void;
+}
+
+export interface ShortUrlHandlerOptions {
+  answer: ShortUrlAnswering;
+  /** SHORT_BASE_URL: an https one adds Strict-Transport-Security to redirects. */
+  shortBaseUrl: string;
+  clientAddress: (request: IncomingMessage) => string;
+  /** The Host the request names (requestHostOf); default: the Host header. */
+  host?: (request: IncomingMessage) => string;
+  passwordForms: PasswordFormLimit;
+  counters: ShortUrlCounters;
+  /** Called with what failed, for the log; the visitor gets a 503 page. */
+  onError(error: unknown, request: IncomingMessage): void;
+  /** Called once per answer when request lines are logged (LOG_REQUESTS); absent: nothing is measured. */
+  onAnswered?(request: IncomingMessage, status: number, startedAt: number): void;
+}
+
+const SLUG = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** A password form's body is a few dozen bytes. */
+const FORM_LIMIT_BYTES = 8 * 1024;
+
+class UnreadableBody extends Error {
+  constructor(readonly status: 413 | 415 | 400) {
+    super(`unreadable form body (${status})`);
+  }
+}
+
+/** The slug of a request for a short URL (`/{slug}`, with or without a query), else null. */
+export function shortUrlSlugOf(url: string | undefined): string | null {
+  const match = url ? SLUG.exec(url) : null;
+  return match ? match[1] : null;
+}
+
+/** The request's host name, lower-case, without port or IPv6 brackets. */
+export function hostNameOf(host: string | undefined): string {
+  return (host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  if (!type.startsWith('application/x-www-form-urlencoded')) {
+    request.resume();
+    return Promise.reject(new UnreadableBody(415));
+  }
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > FORM_LIMIT_BYTES) {
+    request.resume();
+    return Promise.reject(new UnreadableBody(413));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > FORM_LIMIT_BYTES) {
+        request.removeAllListeners('data');
+        request.resume();
+        reject(new UnreadableBody(413));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', () => reject(new UnreadableBody(400)));
+  });
+}
+
+/**
+ * Answers short URLs (GET, HEAD and the password form's POST on `/{slug}`) on a bare node:http request,
+ * with no framework in between: the apps/redirect server, and the API process in front of Fastify.
+ * What the answer is belongs to the links domain (AnswerShortUrlUseCase); this renders it.
+ *
+ * A redirect carries what it needs only (Location, Cache-Control, Content-Length: 0, and HSTS when short
+ * URLs are https): it has no body for CSP, framing or sniffing rules to protect. Pages (404, the password
+ * form) carry every document header. No request id is made here: a caller's sane X-Request-Id is echoed.
+ */
+export class ShortUrlHandler {
+  private readonly redirectHeaders: Record<string, string>;
+
+  constructor(private readonly options: ShortUrlHandlerOptions) {
+    this.redirectHeaders = { 'cache-control': 'private, max-age=0', 'content-length': '0' };
+    if (new URL(options.shortBaseUrl).protocol === 'https:') this.redirectHeaders['strict-transport-security'] = DOCUMENT_SECURITY_HEADERS['strict-transport-security'];
+  }
+
+  /** Takes the request when it is one for a short URL (returns true), or leaves it (false). */
+  handle(request: IncomingMessage, response: ServerResponse): boolean {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
+    const slug = shortUrlSlugOf(request.url);
+    if (slug === null) return false;
+    this.answer(slug, request, response).catch((error: unknown) => this.fail(error, request, response));
+    return true;
+  }
+
+  private async answer(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAt = this.options.onAnswered ? performance.now() : 0;
+    const url = request.url as string;
+    const queryAt = url.indexOf('?');
+    const ip = this.options.clientAddress(request);
+    let password: string | undefined;
+    let limitHeaders: Record<string, string> | null = null;
+    if (request.method === 'POST') {
+      // The password form is a public endpoint: its requests count against the address's public budget.
+      let form: URLSearchParams;
+      try {
+        form = await readForm(request);
+      } catch (error) {
+        if (!(error instanceof UnreadableBody)) throw error;
+        this.options.counters.count('error');
+        return this.page(request, response, error.status, unreadablePage(error.status), startedAt);
+      }
+      const limited = await this.options.passwordForms.consume(clientAddressKey(ip));
+      limitHeaders = limited.headers;
+      if (limited.blocked) {
+        this.options.counters.count('rate_limited');
+        return this.page(request, response, 429, passwordPage(slug, 'Too many attempts; try again later.'), startedAt, limited.headers);
+      }
+      password = form.get('password') ?? undefined;
+    }
+    const shortUrlRequest: ShortUrlRequest = {
+      method: request.method as string,
+      host: hostNameOf(this.options.host ? this.options.host(request) : request.headers.host),
+      slug,
+      rawQuery: queryAt < 0 ? '' : url.slice(queryAt + 1),
+      userAgent: request.headers['user-agent'],
+      ip,
+      ...(password !== undefined ? { password } : {}),
+    };
+    const answer = await this.options.answer.execute(shortUrlRequest);
+    this.render(answer, request, response, startedAt, limitHeaders);
+  }
+
+  private render(answer: ShortUrlAnswer, request: IncomingMessage, response: ServerResponse, startedAt: number, extra: Record<string, string> | null): void {
+    const { counters } = this.options;
+    switch (answer.kind) {
+      case 'redirect':
+        counters.count('redirect');
+        return this.redirect(request, response, answer.location, startedAt);
+      case 'password-form': {
+        counters.count(answer.status === 200 ? 'password_page' : answer.status === 401 ? 'password_failed' : 'rate_limited');
+        const headers = answer.retryAfterSeconds !== undefined ? { ...extra, 'retry-after': String(answer.retryAfterSeconds) } : extra;
+        return this.page(request, response, answer.status, passwordPage(answer.slug, answer.error), startedAt, headers);
+      }
+      case 'password-accepted':
+        // A page that goes on, not a redirect: the form's CSP form-action stays 'self' (a redirect answering a
+        // form is checked against form-action, which would then have to name the destination's origin).
+        counters.count('redirect');
+        return this.page(request, response, 200, onwardPage(answer.location), startedAt, extra);
+      case 'not-found':
+        counters.count('not_found');
+        if (answer.redirectTo) return this.redirect(request, response, answer.redirectTo, startedAt);
+        return this.page(request, response, 404, notFoundPage(), startedAt, extra);
+      case 'unusable-destination':
+        // A destination stored before destinations were checked as they are now, which no redirect can carry.
+        counters.count('error');
+        return this.page(request, response, 500, brokenDestinationPage(), startedAt, extra);
+    }
+  }
+
+  private redirect(request: IncomingMessage, response: ServerResponse, location: string, startedAt: number): void {
+    const headers: Record<string, string> = { location, ...this.redirectHeaders };
+    const id = request.headers['x-request-id'];
+    if (typeof id === 'string' && REQUEST_ID.test(id)) headers['x-request-id'] = id;
+    response.writeHead(302, headers);
+    response.end();
+    this.options.onAnswered?.(request, 302, startedAt);
+  }
+
+  private page(request: IncomingMessage, response: ServerResponse, status: number, html: string, startedAt: number, extra?: Record<string, string> | null): void {
+    const body = Buffer.from(html, 'utf8');
+    const headers: Record<string, string> = { ...DOCUMENT_SECURITY_HEADERS, ...pageHeaders(), ...extra, 'content-length': String(body.length) };
+    const id = request.headers['x-request-id'];
+    if (typeof id === 'string' && REQUEST_ID.test(id)) headers['x-request-id'] = id;
+    // A POST answered before its body was read (refused) would otherwise leave the rest on the connection.
+    if (request.method === 'POST' && !request.complete) headers['connection'] = 'close';
+    response.writeHead(status, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
+    this.options.onAnswered?.(request, status, startedAt);
+  }
+
+  private fail(error: unknown, request: IncomingMessage, response: ServerResponse): void {
+    this.options.onError(error, request);
+    this.options.counters.count('error');
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    this.page(request, response, 503, '<!doctype html><title>Unavailable</title><p>This link cannot be opened right now; try again shortly.</p>', 0);
+  }
+}
