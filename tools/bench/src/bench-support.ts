@@ -26,6 +26,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Kills `child` with the apps if the run stops early (Ctrl-C, an error, the end of the process). */
+export function trackChild(child: ChildProcess): void {
+  runningApps.add(child);
+  child.once('exit', () => runningApps.delete(child));
+}
+
 /** A throw-away PostgreSQL database for one benchmark run (BENCH_DATABASE_URL's server, else the local one). */
 export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
