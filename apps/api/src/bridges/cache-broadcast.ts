@@ -1,11 +1,10 @@
 import { LinkChanges } from '@lnk/links/domain';
 import { RevocationListener } from '@lnk/identity/domain';
 import { DomainVerificationListener } from '@lnk/domains/domain';
-import { RedisBus } from '@lnk/shared/redis';
+import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
-const LINK_CHANGED = 'lnk:link-changed';
-const TOKENS_REVOKED = 'lnk:tokens-revoked';
-const DOMAIN_CHANGED = 'lnk:domain-verification-changed';
+// Shared with apps/redirect, which listens to link and domain changes too.
+const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, domainChanged: DOMAIN_CHANGED } = CACHE_CHANNELS;
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
 export class BroadcastLinkChanges extends LinkChanges {

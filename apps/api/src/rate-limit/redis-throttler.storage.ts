@@ -2,18 +2,10 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
 import { Redis } from 'ioredis';
+import { FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX } from '@lnk/shared/redis';
 
-// One round trip, atomic: count the hit in a fixed window; past the limit, block for blockDuration.
-const INCREMENT = `
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-local blocked = redis.call('PTTL', KEYS[2])
-if blocked <= 0 and hits > tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
-  blocked = tonumber(ARGV[3])
-end
-return { hits, ttl, blocked }`;
+// The same counters and keys as the redirect app's password-form limit (apps/redirect).
+const INCREMENT = FIXED_WINDOW_SCRIPT;
 
 /**
  * Rate-limit counters in Redis, so a limit holds across every instance of the service. When Redis is
@@ -26,7 +18,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     url: string,
     private readonly onError: (error: Error) => void,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: 'lnk:rl:' });
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: RATE_LIMIT_KEY_PREFIX });
     this.redis.on('error', onError);
   }
 

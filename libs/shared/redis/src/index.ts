@@ -1,1 +1,2 @@
 export * from './lib/redis-bus';
+export * from './lib/channels';

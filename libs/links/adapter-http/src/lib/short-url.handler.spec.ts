@@ -22,7 +22,7 @@ async function serve(options: { answers: ScriptedAnswers; shortBaseUrl?: string;
     answer: options.answers,
     shortBaseUrl: options.shortBaseUrl ?? 'http://s.example',
     clientAddress: clientAddressOf(false),
-    passwordForms: { consume: async (key) => (limitedKeys.push(key), { blocked: options.blocked ?? false, retryAfterSeconds: 30, headers: options.blocked ? { 'retry-after': '30' } : {} }) },
+    passwordForms: { consume: async (key) => (limitedKeys.push(key), { blocked: options.blocked ?? false, retryAfterSeconds: 30, headers: (options.blocked ? { 'retry-after': '30' } : {}) as Record<string, string> }) },
     counters: { count: (outcome) => counted.push(outcome) },
     onError: () => undefined,
   });
