@@ -394,7 +394,7 @@ export function printRedirect(result: RedirectResult): void {
     );
     if (cell.otherAnswers || cell.socketErrors) lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
   }
-  lines.push('latencies in ms (wrk, from request sent to answer read); RSS: peak resident MiB of the server under load; lookups/s: index scans on links by (domain, slug)');
+  lines.push(`latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the server under load; lookups/s: index scans on links by (domain, slug)`);
   process.stdout.write(lines.join('\n') + '\n');
   if (!result.visitsMatch) process.stderr.write('visits lost (or counted twice): the count does not match the redirects answered\n');
 }
