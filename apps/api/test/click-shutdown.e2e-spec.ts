@@ -3,6 +3,7 @@ import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
 import { PERSISTENCE_MODULES } from '../src/database/persistence-modules';
 import { createAccount } from './support/identity';
 import { startTestApp } from './support/test-app';
+import { asBrowser } from './support/visitor';
 
 describe('clicks across a graceful shutdown', () => {
   let database: TestDatabase;
@@ -23,7 +24,7 @@ describe('clicks across a graceful shutdown', () => {
     const account = await createAccount(t);
     const created = await t.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/', slug: 'burst' } });
     const n = 200;
-    const answers = await Promise.all(Array.from({ length: n }, (_, i) => fetch(`${t.baseUrl}/burst?utm_source=s${i % 3}`, { redirect: 'manual' })));
+    const answers = await Promise.all(Array.from({ length: n }, (_, i) => fetch(`${t.baseUrl}/burst?utm_source=s${i % 3}`, { redirect: 'manual', headers: asBrowser() })));
     expect(answers.every((r) => r.status === 302)).toBe(true);
     await t.close();
 

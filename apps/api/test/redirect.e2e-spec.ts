@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { startTestApp, TestApp } from './support/test-app';
+import { asBrowser } from './support/visitor';
 
 describe('short links answering, and the statistics they feed', () => {
   let t: TestApp;
@@ -26,7 +27,8 @@ describe('short links answering, and the statistics they feed', () => {
     if (res.status !== 200) throw new Error(res.text);
     return res.body.data;
   };
-  const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init });
+  // As a browser: Node's fetch() names itself "node", a script, whose visits are not counted.
+  const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init, headers: asBrowser(init.headers) });
   // fetch() drops a Host header; node:http sends it as given.
   const visitAs = (host: string, path: string) =>
     new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
@@ -65,6 +67,27 @@ describe('short links answering, and the statistics they feed', () => {
     expect((await visit('/changing')).status).toBe(302);
     await t.request('DELETE', `/user/link/${created.id}`, { token: ada.accessToken });
     expect((await visit('/changing')).status).toBe(404);
+  });
+
+  // Issue 13: the lookup cache kept the "not found" of a slug asked for before its link existed, for up to a minute.
+  it('answers a link at once when its slug was asked for, and not found, just before it was created', async () => {
+    expect((await visit('/abc')).status).toBe(404);
+    await link(ada, { url: 'https://example.com/abc', slug: 'abc' });
+    const res = await visit('/abc');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://example.com/abc');
+  });
+
+  // The domain twin: a custom domain's host asked for before it was verified was cached as unknown.
+  it('answers a custom domain’s link at once when the host was asked for, unknown, just before its verification', async () => {
+    const added = await t.request('POST', '/user/domain', { token: bob.accessToken, body: { name: 'go.bob.test' } });
+    expect(added.status).toBe(200);
+    expect((await visitAs('go.bob.test', '/bob-promo')).status).toBe(404);
+    dns.cnames.set('go.bob.test', 'cname.lnk.test');
+    dns.txts.set(added.body.data.verification.name, [added.body.data.verification.value]);
+    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: bob.accessToken })).body.data.isVerified).toBe(true);
+    await link(bob, { url: 'https://example.com/bob', slug: 'bob-promo', domainId: added.body.data.id });
+    expect(await visitAs('go.bob.test', '/bob-promo')).toEqual({ status: 302, location: 'https://example.com/bob' });
   });
 
   it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {
@@ -122,6 +145,9 @@ describe('short links answering, and the statistics they feed', () => {
     await Promise.all(Array.from({ length: 5 }, () => visit('/counted')));
     await visit('/counted', { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } });
     await visit('/counted', { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
+    // Scripts: curl (the Quickstart follows a link with it) and Node's fetch as it comes.
+    await visit('/counted', { headers: { 'user-agent': 'curl/8.5.0' } });
+    await fetch(`${t.baseUrl}/counted`, { redirect: 'manual' });
     await visit('/counted', { method: 'HEAD' });
     await flush();
     const detail = await t.request('GET', `/user/link/${created.id}`, { token: ada.accessToken });

@@ -1,5 +1,6 @@
 import { createAccount, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
+import { asBrowser } from './support/visitor';
 
 // Statistics flooding: anyone who knows a short link chooses its UTM values, and each new combination
 // used to be a new daily row (up to 200 characters a value), without bound.
@@ -19,7 +20,7 @@ describe('statistics under a flood of UTM values', () => {
     if (res.status !== 200) throw new Error(res.text);
     return res.body.data as { id: string };
   };
-  const visit = (path: string) => fetch(t.baseUrl + path, { redirect: 'manual' }).then((r) => r.status);
+  const visit = (path: string) => fetch(t.baseUrl + path, { redirect: 'manual', headers: asBrowser() }).then((r) => r.status);
   const flush = () => t.app.get('CONTEXTS').analytics.clicks.flush();
   const rowsOf = async (linkId: string) => {
     const res = await t.request('GET', `/user/stats?startDate=${today}&endDate=${today}`, { token: ada.accessToken });

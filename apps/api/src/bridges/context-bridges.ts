@@ -1,8 +1,8 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage, DomainVerificationListener } from '@lnk/domains/domain';
-import { LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { ClickRecorder, LinkClicked, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
-import { LinkClickTotals } from '@lnk/analytics/domain';
+import { ClickBuffer, LinkClickTotals } from '@lnk/analytics/domain';
 
 /** Links ask the domains context which of the owner's domains are verified. */
 export class DomainsForLinks extends LinkDomains {
@@ -56,6 +56,17 @@ export class LinkClickTotalsOfLinks extends LinkClickTotals {
 
   addVisits(visitsByLink: Map<string, number>): Promise<void> {
     return this.links.addClicks(visitsByLink);
+  }
+}
+
+/** A short URL's clicks go to analytics' buffer (written in batches; recording never waits). */
+export class ClicksOfLinks extends ClickRecorder {
+  constructor(private readonly buffer: ClickBuffer) {
+    super();
+  }
+
+  record(click: LinkClicked): void {
+    this.buffer.record(click);
   }
 }
 

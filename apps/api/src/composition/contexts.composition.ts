@@ -4,6 +4,7 @@ import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/dom
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { InMemoryLoginThrottle, LoginThrottleOptions } from '@lnk/identity/adapter-crypto';
 import {
+  AnswerShortUrlUseCase,
   CheckLinkPasswordUseCase,
   ResolveRedirectUseCase,
   CreateLinkUseCase,
@@ -19,6 +20,7 @@ import {
 } from '@lnk/links/domain';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { BcryptLinkPasswordHasher, CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
+import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
@@ -27,7 +29,7 @@ import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
 import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
+import { ClicksOfLinks, DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
@@ -68,6 +70,9 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
+  const statsRepository = new TypeormStatsRepository(dataSource, ids);
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger, metrics), { maxRows: 100_000 });
+  const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges),
@@ -76,7 +81,12 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),
     delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges),
     resolveRedirect,
-    checkPassword: new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE))),
+    checkPassword,
+    // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
+    answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
+      defaultDomainName: new URL(config.shortBaseUrl).hostname,
+      notFoundRedirectUrl: config.notFoundRedirectUrl,
+    }),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
     listTags: new ListTagsUseCase(tagRepository),
     favoriteTags: new FavoriteTagsUseCase(tagRepository),
@@ -93,9 +103,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository)),
   };
 
-  const statsRepository = new TypeormStatsRepository(dataSource, ids);
   const analytics = {
-    clicks: new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger, metrics), { maxRows: 100_000 }),
+    clicks,
     queryStats: new QueryStatsUseCase(statsRepository),
   };
 

@@ -1,5 +1,6 @@
 import { call, eventually, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
+import { asBrowser } from '../support/visitor';
 
 const onServer = process.env['LNK_TEST_DB_KIND'] === 'postgres';
 // The outage is made by cutting a TCP proxy between the app and its database server; the embedded
@@ -47,7 +48,7 @@ describe('the database going away and coming back', () => {
     expect(created.status).toBe(200);
     const linkId: string = created.body.data.id;
     // The first redirect reads the link into the cache; its click is written before the outage.
-    expect((await fetch(`${baseUrl}/steady`, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(`${baseUrl}/steady`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
     const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
     await eventually('the first click is written', async () => (await visits()) === 1);
     expect(proxy.openConnections).toBeGreaterThan(0);
@@ -81,7 +82,7 @@ describe('the database going away and coming back', () => {
     // Redirects of the cached link go on; their clicks wait in the buffer.
     const during = 25;
     for (let i = 0; i < during; i++) {
-      const res = await fetch(`${baseUrl}/steady?utm_source=outage`, { redirect: 'manual' });
+      const res = await fetch(`${baseUrl}/steady?utm_source=outage`, { redirect: 'manual', headers: asBrowser() });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('https://example.com/steady?utm_source=outage');
     }

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { call, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { asBrowser } from '../support/visitor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,7 +82,7 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     const locked = await call(baseUrl, 'POST', '/user/link', { token: signIn.body.data.access_token, body: { url: 'https://example.com/locked', slug: 'locked', hasPassword: true, password: 'open sesame' } });
     expect(locked.status).toBe(200);
     // The first redirect reads the link into the cache; it is counted like the rest.
-    expect((await fetch(`${baseUrl}/burst`, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(`${baseUrl}/burst`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
 
     // A stream of redirects from 16 clients over keep-alive connections, each until the server stops answering 302.
     const outcomes = { redirected: 1, turnedAway: 0, errors: [] as string[], other: [] as number[] };
@@ -89,7 +90,7 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     const streams = Array.from({ length: 16 }, async (_, i) => {
       while (!stopStream) {
         try {
-          const res = await fetch(`${baseUrl}/burst?utm_source=s${i % 4}`, { redirect: 'manual' });
+          const res = await fetch(`${baseUrl}/burst?utm_source=s${i % 4}`, { redirect: 'manual', headers: asBrowser() });
           await res.arrayBuffer();
           if (res.status === 302) outcomes.redirected++;
           else if (res.status === 503) {

@@ -1,0 +1,39 @@
+import { isbot } from 'isbot';
+import { BotDetector } from '@lnk/links/domain';
+
+export interface IsbotBotDetectorOptions {
+  /** User-Agents remembered; past it the oldest is forgotten. */
+  maxEntries: number;
+  /** Longer User-Agents are checked every time, not remembered (a flood of 16 KB headers must not fill memory). */
+  maxRememberedLength: number;
+}
+
+/**
+ * Bots by the `isbot` package's list (crawlers, link previews, HTTP libraries, curl and wget), remembered
+ * per User-Agent: isbot's pattern costs about 1.5 µs a call, a map lookup about 16 ns, and visitors'
+ * User-Agents repeat. A flood of distinct User-Agents costs what isbot costs, and no more memory than the bound.
+ */
+export class IsbotBotDetector extends BotDetector {
+  private readonly known = new Map<string, boolean>();
+
+  constructor(private readonly options: IsbotBotDetectorOptions = { maxEntries: 10_000, maxRememberedLength: 512 }) {
+    super();
+  }
+
+  isBot(userAgent: string | undefined): boolean {
+    if (!userAgent) return false;
+    const known = this.known.get(userAgent);
+    if (known !== undefined) return known;
+    const bot = isbot(userAgent);
+    if (userAgent.length <= this.options.maxRememberedLength) {
+      if (this.known.size >= this.options.maxEntries) this.known.delete(this.known.keys().next().value as string);
+      this.known.set(userAgent, bot);
+    }
+    return bot;
+  }
+
+  /** How many User-Agents are remembered (for tests). */
+  get size(): number {
+    return this.known.size;
+  }
+}
