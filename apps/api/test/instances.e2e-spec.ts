@@ -59,6 +59,27 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect(await within(1000, async () => (await fetch(`${b.baseUrl}/shared`, { redirect: 'manual' })).status === 404)).toBe(true);
   });
 
+  // Issue 13: the other instance kept the "not found" it had cached before the link existed (no broadcast on create).
+  it('answers a link on the other instance within a second of its creation, though it had just answered 404 there', async () => {
+    const account = await createAccount(a);
+    const before = await fetch(`${b.baseUrl}/fresh-abc`, { redirect: 'manual' });
+    expect(before.status).toBe(404); // "not found" now cached on b
+    await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/fresh', slug: 'fresh-abc' } });
+    expect(await within(1000, async () => (await locationOn(b, '/fresh-abc')) === 'https://example.com/fresh')).toBe(true);
+  });
+
+  // The domain twin: the other instance had cached the host as unknown before its verification.
+  it('serves a custom domain on the other instance within a second of its verification, though its host was just unknown there', async () => {
+    const account = await createAccount(a);
+    const domain = (await a.request('POST', '/user/domain', { token: account.accessToken, body: { name: 'fresh.example.com' } })).body.data;
+    expect(await statusOn(b, 'fresh.example.com', '/promo')).toBe(404); // the host is now cached on b as unknown
+    dns.cnames.set('fresh.example.com', 'cname.lnk.test');
+    dns.txts.set(domain.verification.name, [domain.verification.value]);
+    expect((await a.request('POST', `/user/domain/${domain.id}/verify`, { token: account.accessToken })).status).toBe(200);
+    await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/fresh-domain', slug: 'promo', domainId: domain.id } });
+    expect(await within(1000, async () => (await statusOn(b, 'fresh.example.com', '/promo')) === 302)).toBe(true);
+  });
+
   it('refuses a token on the other instance as soon as it is revoked', async () => {
     const account = await createAccount(a);
     expect((await b.request('GET', '/user/me', { token: account.accessToken })).status).toBe(200); // cached on b
