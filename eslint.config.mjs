@@ -30,6 +30,8 @@ export const depConstraints = [
   // Test support (in-memory fakes of ports) may see every context's domain, never an adapter.
   { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
+  // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
+  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:shared'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
 ];
 

@@ -1,5 +1,5 @@
-// Production build: type-check the workspace (unless --no-typecheck), then compile the API and the
-// libraries it uses to CommonJS with SWC into dist/, keeping the source tree's layout. Path aliases
+// Production build: type-check the workspace (unless --no-typecheck), then compile the apps (api, redirect)
+// and the libraries they use to CommonJS with SWC into dist/, keeping the source tree's layout. Path aliases
 // (@lnk/...) become relative requires, so `node dist/apps/api/src/main.js` needs nothing else.
 // ES modules stay ES modules in node_modules: Node's require(esm) loads @nestjs/* from CommonJS.
 import { transformFile } from '@swc/core';
@@ -14,7 +14,7 @@ const quiet = args.has('--quiet');
 const log = (message) => quiet || process.stderr.write(`${message}\n`);
 
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
-const sourceRoots = ['apps/api/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
+const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
 function sources(dir) {

@@ -290,3 +290,41 @@ export function useBuiltApp(cleanup: () => Promise<unknown> = async () => undefi
     return fixture;
   };
 }
+
+/** Starts the built redirect app (apps/redirect) and waits until its /health answers 200. */
+export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+  const port = await freePort();
+  const inherited = { ...process.env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
+  const child = spawn(process.execPath, [join(dist.dir, 'apps/redirect/src/main.js')], { cwd: root, env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let exit: Exit | null = null;
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
+  const output = () => Buffer.concat(chunks).toString('utf8');
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async (graceMs = 10_000): Promise<Exit> => {
+    if (exit) return exit;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  await eventually(
+    'the redirect app answers /health',
+    async () => {
+      if (exit) throw new Error(`the redirect app exited (${JSON.stringify(exit)}):\n${output()}`);
+      return (await fetch(`${baseUrl}/health`)).status === 200;
+    },
+    60_000,
+    100,
+  ).catch(async (error) => {
+    await stop(1000);
+    throw error;
+  });
+  return { baseUrl, port, child, output, exited, running: () => exit === null, stop };
+}

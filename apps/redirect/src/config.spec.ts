@@ -1,0 +1,21 @@
+import { loadRedirectConfig, RedirectConfigError } from './config';
+
+describe('the redirect app settings', () => {
+  const valid = { DATABASE_URL: 'postgres://u@db:5432/lnk' };
+
+  it('requires DATABASE_URL: the redirect app does not run on the embedded database (it belongs to one process)', () => {
+    expect(() => loadRedirectConfig({})).toThrow(RedirectConfigError);
+    expect(() => loadRedirectConfig({})).toThrow(/DATABASE_URL is required/);
+    expect(() => loadRedirectConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/postgres/);
+  });
+
+  it('reads the click flush, cache and budget settings, with defaults', () => {
+    const config = loadRedirectConfig({ ...valid, CLICK_FLUSH_INTERVAL: '250', CLICK_BUFFER_ROWS: '5000', REDIRECT_CACHE_TTL: '30', RATE_LIMIT_PUBLIC: '5/60', TRUST_PROXY: '1' });
+    expect(config).toMatchObject({ port: 3001, clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 50_000, ttlMs: 30_000 }, passwordFormLimit: { limit: 5, seconds: 60 }, trustProxy: 1, logRequests: false });
+  });
+
+  it('refuses an open /metrics in production unless asked for (process figures leaking defended)', () => {
+    expect(() => loadRedirectConfig({ ...valid, NODE_ENV: 'production' })).toThrow(/METRICS_TOKEN/);
+    expect(loadRedirectConfig({ ...valid, NODE_ENV: 'production', METRICS_TOKEN: 't' }).metricsToken).toBe('t');
+  });
+});
