@@ -119,4 +119,49 @@ describe('TypeORM link and tag repositories', () => {
     expect((await links.findOfOwner(owner, l.id))?.tagIds).toEqual([]);
     await expect(tags.insertWithinQuota(tag(owner, 'third'), 1)).rejects.toBeInstanceOf(QuotaExceededError);
   });
+
+  // A redirect miss (a scanner's unknown slug, a link not yet cached) must cost one cheap query: one
+  // statement, answered by the (domain, slug) index, read as a plain row rather than an entity.
+  it('looks a short URL up, found or not, with one statement the (domain, slug) index answers, as a plain row', async () => {
+    const owner = ids.next();
+    const domain = ids.next();
+    await links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: '' }), 10);
+    await links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
+
+    const statements: { text: string; params: unknown[] }[] = [];
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((...args) => {
+      const runner = createQueryRunner(...args);
+      const query = runner.query.bind(runner);
+      runner.query = ((text: string, params?: unknown[], ...rest: unknown[]) => {
+        statements.push({ text, params: params ?? [] });
+        return (query as (...a: unknown[]) => Promise<unknown>)(text, params, ...rest);
+      }) as typeof runner.query;
+      return runner;
+    });
+    let found: Awaited<ReturnType<TypeormLinkRepository['findForRedirect']>>;
+    let onDomain: typeof found;
+    try {
+      found = await links.findForRedirect(null, 'redirect-me');
+      onDomain = await links.findForRedirect(domain, 'redirect-me');
+      expect(await links.findForRedirect(null, 'no-such-slug')).toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statements).toHaveLength(3);
+    expect(found).toMatchObject({ slug: 'redirect-me', domainId: null, name: 'redirect-me', status: true, passwordHash: null });
+    expect(onDomain).toMatchObject({ domainId: domain, name: 'On a domain' });
+    expect(Object.getPrototypeOf(found)).toBe(Object.prototype);
+
+    // With sequential scans priced out, the plan shows whether the statement can use the index at all.
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query('SET enable_seqscan = off');
+      const plan = (await runner.query(`EXPLAIN ${statements[2].text}`, statements[2].params)) as Record<string, string>[];
+      expect(plan.map((row) => Object.values(row).join(' ')).join('\n')).toContain('links_domain_slug_key');
+    } finally {
+      await runner.query('RESET enable_seqscan');
+      await runner.release();
+    }
+  });
 });
