@@ -86,6 +86,16 @@ describe('AnswerShortUrlUseCase', () => {
     ]);
   });
 
+  it('redirects to the new destination at once after a change, query or not', async () => {
+    const { repository, resolve, answer } = setUp();
+    repository.put(target());
+    expect(await answer.execute(request())).toMatchObject({ location: 'https://example.com/landing?ref=site&keep=1' });
+    repository.put(target({ url: 'https://example.com/moved' }));
+    resolve.linkChanged(null, 'promo');
+    expect(await answer.execute(request())).toEqual({ kind: 'redirect', location: 'https://example.com/moved' });
+    expect(await answer.execute(request({ rawQuery: 'a=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/moved?a=1' });
+  });
+
   it('merges the request query into the destination, the request winning on a clash, keeping repeated parameters', async () => {
     const { repository, answer } = setUp();
     repository.put(target());

@@ -77,14 +77,17 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
  * Null when the stored destination is not an http(s) URL, or holds control characters (CR/LF would
  * have split the header).
  */
-export function destinationWith(url: string, rawQuery: string): string | null {
+export function destinationWith(url: string, rawQuery: string | URLSearchParams): string | null {
   if (hasControlCharacter(url) || !URL.canParse(url)) return null;
   const destination = new URL(url);
   if (destination.protocol !== 'http:' && destination.protocol !== 'https:') return null;
-  if (rawQuery) {
-    const query = new URLSearchParams(rawQuery);
-    for (const key of query.keys()) destination.searchParams.delete(key);
-    for (const [key, value] of query) destination.searchParams.append(key, value);
+  const query = typeof rawQuery === 'string' ? (rawQuery ? new URLSearchParams(rawQuery) : null) : rawQuery;
+  if (query && query.size) {
+    // Merged apart and written once: each change through destination.searchParams rewrites the whole URL.
+    const merged = new URLSearchParams(destination.search);
+    for (const key of query.keys()) merged.delete(key);
+    for (const [key, value] of query) merged.append(key, value);
+    destination.search = merged.toString();
   }
   const href = destination.href;
   return PRINTABLE_ASCII.test(href) ? href : null;
@@ -96,6 +99,9 @@ export function destinationWith(url: string, rawQuery: string): string | null {
  * a buffered count; nothing waits for the database on a cache hit.
  */
 export class AnswerShortUrlUseCase {
+  /** The Location of each cached link for requests without a query (the URL parser's work, done once per cached answer). */
+  private readonly plainLocations = new WeakMap<RedirectTarget, string | null>();
+
   constructor(
     private readonly resolve: ResolveRedirectUseCase,
     private readonly checkPassword: CheckLinkPasswordUseCase,
@@ -106,18 +112,30 @@ export class AnswerShortUrlUseCase {
   ) {}
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
-    return request.method === 'POST' ? this.unlock(request) : this.follow(request);
+    if (request.method === 'POST') return this.unlock(request);
+    // GET and HEAD: a cached link is answered without awaiting anything.
+    const found = this.find(request);
+    return this.follow(request, found instanceof Promise ? await found : found);
   }
 
   /** GET and HEAD; HEAD is never counted. */
-  private async follow(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
-    const target = await this.find(request);
+  private follow(request: ShortUrlRequest, target: RedirectTarget | null): ShortUrlAnswer | Promise<ShortUrlAnswer> {
     if (!target) return this.notFound(request);
     if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
-    const location = destinationWith(target.url, request.rawQuery);
+    const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
+    const location = query ? destinationWith(target.url, query) : this.plainLocationOf(target);
     if (!location) return { kind: 'unusable-destination' };
-    if (request.method === 'GET') this.countVisit(request, target);
+    if (request.method === 'GET') this.countVisit(request, target, query);
     return { kind: 'redirect', location };
+  }
+
+  private plainLocationOf(target: RedirectTarget): string | null {
+    let location = this.plainLocations.get(target);
+    if (location === undefined) {
+      location = destinationWith(target.url, '');
+      this.plainLocations.set(target, location);
+    }
+    return location;
   }
 
   /** The password form's answer. */
@@ -131,19 +149,21 @@ export class AnswerShortUrlUseCase {
       if (!(error instanceof RateLimitedError)) throw error;
       return { kind: 'password-form', slug: target.slug, status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: error.retryAfterSeconds };
     }
+    const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
     if (!ok) {
-      this.count(request, target, 'passwordFailed');
+      this.count(request, target, 'passwordFailed', query);
       return { kind: 'password-form', slug: target.slug, status: 401, error: 'That password is not right.' };
     }
-    this.count(request, target, 'passwordPassed');
-    this.countVisit(request, target);
-    const location = destinationWith(target.url, request.rawQuery);
+    this.count(request, target, 'passwordPassed', query);
+    this.countVisit(request, target, query);
+    const location = query ? destinationWith(target.url, query) : this.plainLocationOf(target);
     return location ? { kind: 'password-accepted', location } : { kind: 'unusable-destination' };
   }
 
-  private async find(request: ShortUrlRequest): Promise<RedirectTarget | null> {
+  private find(request: ShortUrlRequest): RedirectTarget | null | Promise<RedirectTarget | null> {
     if (!SLUG.test(request.slug)) return null;
-    const target = await this.resolve.execute(request.host, request.slug);
+    const target = this.resolve.lookup(request.host, request.slug);
+    if (target instanceof Promise) return target.then((t) => (t && t.status ? t : null));
     return target && target.status ? target : null;
   }
 
@@ -157,12 +177,12 @@ export class AnswerShortUrlUseCase {
     return { kind: 'not-found', redirectTo };
   }
 
-  private countVisit(request: ShortUrlRequest, target: RedirectTarget): void {
-    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit');
+  private countVisit(request: ShortUrlRequest, target: RedirectTarget, query: URLSearchParams | null): void {
+    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit', query);
   }
 
-  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind']): void {
-    const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
+  /** `query`: the request's, parsed once for the destination and the UTM values alike. */
+  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind'], query: URLSearchParams | null): void {
     this.clicks.record({
       linkId: target.id,
       ownerId: target.ownerId,

@@ -107,6 +107,22 @@ describe('ResolveRedirectUseCase link cache', () => {
     expect(repository.lookups).toBe(before + 1);
   });
 
+  // A full cache forgets the least recently used links, not the ones visitors keep asking for.
+  it('keeps a link asked for all along while a stream of other links passes through a full cache', async () => {
+    const { repository, resolve } = setUp();
+    repository.put(target(null, 'hot'));
+    for (let i = 0; i < 1_000; i++) repository.put(target(null, `cold${i}`));
+    await resolve.execute('s.lnk.test', 'hot');
+    for (let i = 0; i < 1_000; i++) {
+      await resolve.execute('s.lnk.test', `cold${i}`);
+      expect((await resolve.execute('s.lnk.test', 'hot'))?.slug).toBe('hot');
+    }
+    // One lookup of each link: the hot one was never evicted by the 1,000 others through a cache of 100.
+    expect(repository.lookups).toBe(1_001);
+    await resolve.execute('s.lnk.test', 'cold0');
+    expect(repository.lookups).toBe(1_002);
+  });
+
   // A burst of requests for one uncached slug (a link just posted somewhere, or a scanner) must not become a burst of queries.
   it('makes one lookup for 50 concurrent misses of one slug, found or not', async () => {
     const { repository, resolve } = setUp();
@@ -145,6 +161,23 @@ describe('ResolveRedirectUseCase link cache', () => {
     repository.put(target(null, 'abc'));
     (repository as unknown as { findForRedirect: typeof original }).findForRedirect = original;
     expect((await resolve.execute('s.lnk.test', 'abc'))?.slug).toBe('abc');
+  });
+
+  // Any Host header reaches the cache: a flood of made-up hosts must not push the verified domains out.
+  it('does not let a flood of unknown hosts evict the verified custom domains', async () => {
+    let asked = 0;
+    const domains = {
+      verifiedDomainByName: async (name: string) => {
+        asked++;
+        return name === 'go.example.com' ? { id: 'd1', name } : null;
+      },
+    } as unknown as LinkDomains;
+    const resolve = new ResolveRedirectUseCase(new SlowRedirects() as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
+    expect(await resolve.isCustomDomain('go.example.com')).toBe(true);
+    for (let i = 0; i < 20_000; i++) await resolve.isCustomDomain(`scan${i}.example.net`);
+    const before = asked;
+    expect(await resolve.isCustomDomain('go.example.com')).toBe(true);
+    expect(asked).toBe(before);
   });
 
   // The domain twin (issue 11): a custom domain cached as unknown must answer as soon as it is verified.

@@ -1,9 +1,15 @@
 import { LinkDomains } from '../ports/link-ports';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 
-/** A bounded map that forgets its oldest entries and entries past their time. */
+/**
+ * A bounded map that forgets its least recently used entries and entries past their time. A hit moves
+ * its entry to the back only once it has drifted past a quarter of the map (a Map delete and insert per
+ * hit cost more than the lookup): the hot entries stay near the back, and are moved about four times
+ * per `max` insertions or moves.
+ */
 class TtlLru<V> {
-  private readonly entries = new Map<string, { value: V; until: number }>();
+  private readonly entries = new Map<string, { value: V; until: number; seq: number }>();
+  private seq = 0;
 
   constructor(
     private readonly max: number,
@@ -18,16 +24,18 @@ class TtlLru<V> {
       this.entries.delete(key);
       return undefined;
     }
-    // Most recently used goes to the back.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.seq - entry.seq > this.max >> 2) {
+      this.entries.delete(key);
+      entry.seq = ++this.seq;
+      this.entries.set(key, entry);
+    }
     return entry;
   }
 
   set(key: string, value: V): void {
     this.entries.delete(key);
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, until: this.now() + this.ttlMs });
+    this.entries.set(key, { value, until: this.now() + this.ttlMs, seq: ++this.seq });
   }
 
   delete(key: string): void {
@@ -149,7 +157,17 @@ export class ResolveRedirectUseCase extends LinkChanges {
   }
 
   async execute(host: string, slug: string): Promise<RedirectTarget | null> {
-    const domainId = await this.domainOf(host.toLowerCase());
+    return this.lookup(host, slug);
+  }
+
+  /** As `execute`, but the answer itself when it is cached (the hot path awaits nothing). */
+  lookup(host: string, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {
+    const domainId = this.domainOf(host.toLowerCase());
+    if (domainId instanceof Promise) return domainId.then((id) => this.linkOf(id, slug));
+    return this.linkOf(domainId, slug);
+  }
+
+  private linkOf(domainId: string | null, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {
     return this.links.get(linkKey(domainId, slug), () => this.repository.findForRedirect(domainId, slug));
   }
 
