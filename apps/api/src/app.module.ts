@@ -11,7 +11,7 @@ import { SandboxCheckoutController, StripeWebhookController, SubscriptionControl
 import { LinksController, TagsController } from './http/links/links.controller';
 import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
-import { RedirectRoutes } from './http/redirect/redirect.controller';
+import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
 import { OAuthClientsController } from './http/tokens/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
@@ -45,7 +45,7 @@ export class AppModule {
         // charges the requests it refuses to their address.
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        RedirectRoutes,
+        ShortUrlRoutes,
         { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new WorkerQrRenderer()) },
       ],
     };

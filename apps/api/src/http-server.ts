@@ -9,7 +9,11 @@ import { APP_CONFIG, LOGGER } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
 import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
-import { RedirectRoutes } from './http/redirect/redirect.controller';
+import { ShortUrlRoutes } from './http/redirect/short-url.routes';
+import { ShortUrlDispatch } from './http/short-url-dispatch';
+
+/** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
+const dispatches = new WeakMap<object, ShortUrlDispatch>();
 
 const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -38,8 +42,10 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
  * `serverFactory`: the HTTP server main bound before anything else started (see http-listener.ts).
  */
 export function createHttpAdapter(config: AppConfig, logger: Logger, serverFactory?: EarlyListener['serverFactory']): FastifyAdapter {
-  return new FastifyAdapter({
-    ...(serverFactory ? { serverFactory } : {}),
+  const dispatch = new ShortUrlDispatch();
+  const adapter = new FastifyAdapter({
+    // Short URLs are answered in front of Fastify's handler, on the early-bound server or a plain one.
+    serverFactory: dispatch.serverFactory(serverFactory),
     // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,
     // in one line. Requests log through the service's logger at its level (the request line).
     loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
@@ -59,12 +65,17 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     return503OnClosing: true,
   });
+  dispatches.set(adapter, dispatch);
+  return adapter;
 }
 
 /** What every instance of the app needs on top of the module: shared by `main` and the e2e tests. */
 export async function configureHttpServer(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   const config = app.get<AppConfig>(APP_CONFIG);
+  // Every path the API routes is the API's; the rest of /{slug} are short URLs (registered before any route).
+  const dispatch = dispatches.get(app.getHttpAdapter());
+  fastify.addHook('onRoute', (route) => dispatch?.routeAdded(route.url));
   // Helmet's defaults, built into Nest: on every response, errors and 404s included. Pages set their own CSP.
   app.useSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"] } } });
   if (config.corsOrigins.length) {
@@ -113,7 +124,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     swaggerOptions: { initOAuth: { usePkceWithAuthorizationCodeGrant: true } },
   });
   closeConnectionsOnceIdle(fastify);
-  // Short URLs: plain Fastify routes; static API paths win over /:slug in Fastify's router.
-  app.get(RedirectRoutes).register(fastify);
+  // Short URLs: answered in front of Fastify (SERVE_SHORT_URLS=false: by a separate redirect deployment; /{slug} is then an API 404).
+  if (config.serveShortUrls) dispatch?.serve(app.get(ShortUrlRoutes).handler);
   app.enableShutdownHooks();
 }

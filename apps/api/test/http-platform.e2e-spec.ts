@@ -9,7 +9,8 @@ describe('what every response carries: security headers, request ids; health; th
   });
   afterAll(() => t?.close());
 
-  it('sends the security headers on API answers, errors, 404s, pages and redirects', async () => {
+  // Issue 13: a bodiless redirect carries no document headers (short-url-dispatch.e2e-spec.ts pins what it carries).
+  it('sends the security headers on API answers, errors, 404s and pages', async () => {
     const ada = await createAccount(t);
     await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/', slug: 'go' } });
     const answers = await Promise.all([
@@ -20,7 +21,7 @@ describe('what every response carries: security headers, request ids; health; th
       t.request('GET', '/missing-slug'),
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 401, 404, 302, 404]);
-    for (const answer of answers) {
+    for (const answer of answers.filter((a) => a.status !== 302)) {
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
       expect(answer.headers.get('x-frame-options')).toMatch(/DENY|SAMEORIGIN/);
       expect(answer.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);

@@ -37,6 +37,8 @@ export interface AppConfig {
   dnsServers: string[];
   /** Seconds between DNS re-checks of verified domains; 0: never re-checked. */
   domainRecheckSeconds: number;
+  /** SERVE_SHORT_URLS: this process answers /{slug}; false: a separate redirect deployment (apps/redirect) does. */
+  serveShortUrls: boolean;
   /** Where unknown short URLs of the default short domain are sent (302) instead of the 404 page; null: the page. */
   notFoundRedirectUrl: string | null;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
@@ -96,6 +98,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)" },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain' },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to' },
+  SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404' },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page" },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance' },
   TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs' },
@@ -129,7 +132,7 @@ export function loadConfig(env: Env): AppConfig {
     return value;
   };
 
-  const flag = (name: 'BILLING_SANDBOX' | 'METRICS_PUBLIC' | 'LOG_REQUESTS'): boolean | null => {
+  const flag = (name: 'BILLING_SANDBOX' | 'METRICS_PUBLIC' | 'LOG_REQUESTS' | 'SERVE_SHORT_URLS'): boolean | null => {
     const raw = optional(name);
     if (raw === null) return null;
     if (raw === 'true' || raw === 'false') return raw === 'true';
@@ -145,6 +148,7 @@ export function loadConfig(env: Env): AppConfig {
   const logLevel = read('LOG_LEVEL') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   const logRequests = flag('LOG_REQUESTS') ?? true;
+  const serveShortUrls = flag('SERVE_SHORT_URLS') ?? true;
 
   const accessTokenSeconds = integer('ACCESS_TOKEN_TTL', 60, 86_400);
   const refreshTokenSeconds = integer('REFRESH_TOKEN_TTL', 300, 365 * 86_400);
@@ -249,6 +253,7 @@ export function loadConfig(env: Env): AppConfig {
     dnsTarget,
     dnsServers,
     domainRecheckSeconds,
+    serveShortUrls,
     notFoundRedirectUrl: notFoundRedirectUrl === null ? null : new URL(notFoundRedirectUrl).href,
     ownHosts,
     redisUrl,

@@ -37,10 +37,15 @@ export interface RateLimitOutcome {
 }
 
 /** Counts one request of `kind` from `request` against its budget (used by the guard and the plain Fastify routes). */
-export async function consumeRateLimit(storage: ThrottlerStorage, config: AppConfig, request: FastifyRequest, kind: RateLimitKind): Promise<RateLimitOutcome> {
+export function consumeRateLimit(storage: ThrottlerStorage, config: AppConfig, request: FastifyRequest, kind: RateLimitKind): Promise<RateLimitOutcome> {
+  return consumeBudget(storage, config, kind, trackerOf(request, kind));
+}
+
+/** Counts one request of `kind` against `tracker`'s budget (`ip:<address key>` or `token:<id>`); the short-URL handler's password form too. */
+export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig, kind: RateLimitKind, tracker: string): Promise<RateLimitOutcome> {
   const budget = config.rateLimits[kind];
   const ttl = budget.seconds * 1000;
-  const record = await storage.increment(`${kind}:${trackerOf(request, kind)}`, ttl, budget.limit, ttl, 'default');
+  const record = await storage.increment(`${kind}:${tracker}`, ttl, budget.limit, ttl, 'default');
   const retryAfterSeconds = Math.max(1, record.timeToBlockExpire);
   const headers = rateLimitHeaders(budget, budget.limit - record.totalHits, record.isBlocked ? retryAfterSeconds : record.timeToExpire);
   return { blocked: record.isBlocked, retryAfterSeconds, headers: record.isBlocked ? { ...headers, 'retry-after': String(retryAfterSeconds) } : headers };
