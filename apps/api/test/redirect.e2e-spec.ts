@@ -90,6 +90,19 @@ describe('short links answering, and the statistics they feed', () => {
     expect(await visitAs('go.bob.test', '/bob-promo')).toEqual({ status: 302, location: 'https://example.com/bob' });
   });
 
+  // A deleted custom domain's name is "any other host" again: it must not stay a custom domain in the cache.
+  it('answers the default short domain’s links on a host at once when the custom domain of that name is deleted', async () => {
+    await link(ada, { url: 'https://example.com/default-namespace', slug: 'after-domain' });
+    const carol = await createAccount(t);
+    const added = await t.request('POST', '/user/domain', { token: carol.accessToken, body: { name: 'gone.bob.test' } });
+    dns.cnames.set('gone.bob.test', 'cname.lnk.test');
+    dns.txts.set(added.body.data.verification.name, [added.body.data.verification.value]);
+    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: carol.accessToken })).body.data.isVerified).toBe(true);
+    expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404); // the host is now cached as bob's domain
+    expect((await t.request('DELETE', `/user/domain/${added.body.data.id}`, { token: carol.accessToken })).status).toBe(200);
+    expect(await visitAs('gone.bob.test', '/after-domain')).toEqual({ status: 302, location: 'https://example.com/default-namespace' });
+  });
+
   it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {
     const domain = await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'go.ada.test' } });
     dns.cnames.set('go.ada.test', 'cname.lnk.test');

@@ -100,7 +100,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     list: new ListDomainsUseCase(domainRepository),
     verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget }),
     recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget, batchSize: 20 }),
-    delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository)),
+    delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
   };
 
   const analytics = {

@@ -288,11 +288,24 @@ describe('domain use cases', () => {
     const d = await add.execute('ada', 'go.example.com');
     let links = 2;
     const usage: DomainUsage = { linksUsing: async () => links };
-    const del = new DeleteDomainUseCase(repo, usage);
+    const del = new DeleteDomainUseCase(repo, usage, new Changes());
     await expect(del.execute('ada', d.id)).rejects.toMatchObject({ errors: [{ name: 'id' }] });
     links = 0;
     await del.execute('ada', d.id);
     expect(repo.rows).toHaveLength(0);
     await expect(del.execute('ada', d.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  // A deleted domain's name serves the default short domain's links again: the redirect caches must not keep it as a custom domain.
+  it('tells the host caches when a verified domain is deleted, and not for an unverified one', async () => {
+    const changes = new Changes();
+    const del = new DeleteDomainUseCase(repo, { linksUsing: async () => 0 }, changes);
+    const verified = await add.execute('ada', 'go.example.com');
+    dns.publish(verified);
+    await verify.execute('ada', verified.id);
+    const pending = await add.execute('ada', 'pending.example.com');
+    await del.execute('ada', pending.id);
+    await del.execute('ada', verified.id);
+    expect(changes.names).toEqual(['go.example.com']);
   });
 });

@@ -156,6 +156,7 @@ export class DeleteDomainUseCase {
   constructor(
     private readonly domains: DomainRepository,
     private readonly usage: DomainUsage,
+    private readonly listener: DomainVerificationListener,
   ) {}
 
   async execute(ownerId: string, id: string): Promise<void> {
@@ -164,5 +165,7 @@ export class DeleteDomainUseCase {
     const links = await this.usage.linksUsing(ownerId, id);
     if (links > 0) throw ValidationError.field('id', `links still use this domain (${links}); move or delete them first`);
     await this.domains.deleteOfOwner(ownerId, id);
+    // A verified name stops being a custom domain: every instance's host cache forgets it at once.
+    if (domain.isVerified) this.listener.verificationChanged(domain.name);
   }
 }
