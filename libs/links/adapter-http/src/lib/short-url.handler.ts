@@ -111,46 +111,63 @@ export class ShortUrlHandler {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
     const slug = shortUrlSlugOf(request.url);
     if (slug === null) return false;
-    this.answer(slug, request, response).catch((error: unknown) => this.fail(error, request, response));
+    const failed = (error: unknown) => this.fail(error, request, response);
+    if (method === 'POST') {
+      this.unlock(slug, request, response).catch(failed);
+      return true;
+    }
+    // GET and HEAD, the hot path: one promise (the use case's), no async wrapper of its own.
+    const startedAt = this.options.onAnswered ? performance.now() : 0;
+    let asked: Promise<ShortUrlAnswer>;
+    try {
+      asked = this.options.answer.execute(this.requestOf(slug, request));
+    } catch (error) {
+      failed(error);
+      return true;
+    }
+    asked.then((answer) => {
+      try {
+        this.render(answer, request, response, startedAt, null);
+      } catch (error) {
+        failed(error);
+      }
+    }, failed);
     return true;
   }
 
-  private async answer(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const startedAt = this.options.onAnswered ? performance.now() : 0;
+  private requestOf(slug: string, request: IncomingMessage, password?: string): ShortUrlRequest {
     const url = request.url as string;
     const queryAt = url.indexOf('?');
-    const ip = this.options.clientAddress(request);
-    let password: string | undefined;
-    let limitHeaders: Record<string, string> | null = null;
-    if (request.method === 'POST') {
-      // The password form is a public endpoint: its requests count against the address's public budget.
-      let form: URLSearchParams;
-      try {
-        form = await readForm(request);
-      } catch (error) {
-        if (!(error instanceof UnreadableBody)) throw error;
-        this.options.counters.count('error');
-        return this.page(request, response, error.status, unreadablePage(error.status), startedAt);
-      }
-      const limited = await this.options.passwordForms.consume(clientAddressKey(ip));
-      limitHeaders = limited.headers;
-      if (limited.blocked) {
-        this.options.counters.count('rate_limited');
-        return this.page(request, response, 429, passwordPage(slug, 'Too many attempts; try again later.'), startedAt, limited.headers);
-      }
-      password = form.get('password') ?? undefined;
-    }
-    const shortUrlRequest: ShortUrlRequest = {
+    return {
       method: request.method as string,
       host: hostNameOf(this.options.host ? this.options.host(request) : request.headers.host),
       slug,
       rawQuery: queryAt < 0 ? '' : url.slice(queryAt + 1),
       userAgent: request.headers['user-agent'],
-      ip,
+      ip: this.options.clientAddress(request),
       ...(password !== undefined ? { password } : {}),
     };
-    const answer = await this.options.answer.execute(shortUrlRequest);
-    this.render(answer, request, response, startedAt, limitHeaders);
+  }
+
+  /** The password form's POST. */
+  private async unlock(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAt = this.options.onAnswered ? performance.now() : 0;
+    // The password form is a public endpoint: its requests count against the address's public budget.
+    let form: URLSearchParams;
+    try {
+      form = await readForm(request);
+    } catch (error) {
+      if (!(error instanceof UnreadableBody)) throw error;
+      this.options.counters.count('error');
+      return this.page(request, response, error.status, unreadablePage(error.status), startedAt);
+    }
+    const limited = await this.options.passwordForms.consume(clientAddressKey(this.options.clientAddress(request)));
+    if (limited.blocked) {
+      this.options.counters.count('rate_limited');
+      return this.page(request, response, 429, passwordPage(slug, 'Too many attempts; try again later.'), startedAt, limited.headers);
+    }
+    const answer = await this.options.answer.execute(this.requestOf(slug, request, form.get('password') ?? undefined));
+    this.render(answer, request, response, startedAt, limited.headers);
   }
 
   private render(answer: ShortUrlAnswer, request: IncomingMessage, response: ServerResponse, startedAt: number, extra: Record<string, string> | null): void {
