@@ -1,4 +1,6 @@
-import { loadRedirectConfig, RedirectConfigError } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRedirectConfig, REDIRECT_CONFIG_VARIABLES, RedirectConfigError } from './config';
 
 describe('the redirect app settings', () => {
   const valid = { DATABASE_URL: 'postgres://u@db:5432/lnk' };
@@ -17,5 +19,16 @@ describe('the redirect app settings', () => {
   it('refuses an open /metrics in production unless asked for (process figures leaking defended)', () => {
     expect(() => loadRedirectConfig({ ...valid, NODE_ENV: 'production' })).toThrow(/METRICS_TOKEN/);
     expect(loadRedirectConfig({ ...valid, NODE_ENV: 'production', METRICS_TOKEN: 't' }).metricsToken).toBe('t');
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### The redirect app'), readme.indexOf('### Benchmark: redirects'));
+
+  it.each(Object.entries(REDIRECT_CONFIG_VARIABLES))('documents the redirect app setting %s with its default', (name, { default: value }) => {
+    const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+    expect(row).toBeDefined();
+    expect(row).toContain(value);
   });
 });
