@@ -120,8 +120,10 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
       const accepted = await post('password=right');
       expect(accepted.status).toBe(200);
       expect(await accepted.text()).toContain('url=https://dest.example/?ref=1');
-      expect(app.limitedKeys).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
-      expect(app.counted).toEqual(['password_failed', 'rate_limited', 'redirect']);
+      await post('{"password":"from json"}', 'application/json');
+      expect(answers.asked[3]).toMatchObject({ password: 'from json' });
+      expect(app.limitedKeys).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.1']);
+      expect(app.counted).toEqual(['password_failed', 'rate_limited', 'redirect', 'redirect']);
     } finally {
       await app.close();
     }
@@ -139,12 +141,14 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
     }
   });
 
-  it('refuses a body that is not a form (415) or too large for one (413) without asking the domain (memory exhaustion defended)', async () => {
+  it('refuses a body that is neither a form nor JSON (415), broken JSON (400) or too large for a form (413) without asking the domain (memory exhaustion defended)', async () => {
     const answers = new ScriptedAnswers({ kind: 'password-accepted', location: 'https://dest.example/' });
     const app = await serve({ answers });
     try {
-      const json = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password":"x"}' });
-      expect(json.status).toBe(415);
+      const xml = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<password/>' });
+      expect(xml.status).toBe(415);
+      const broken = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      expect(broken.status).toBe(400);
       const huge = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${'x'.repeat(64 * 1024)}` });
       expect(huge.status).toBe(413);
       expect(answers.asked).toEqual([]);

@@ -59,12 +59,7 @@ export function hostNameOf(host: string | undefined): string {
   return (host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  const type = (request.headers['content-type'] ?? '').toLowerCase();
-  if (!type.startsWith('application/x-www-form-urlencoded')) {
-    request.resume();
-    return Promise.reject(new UnreadableBody(415));
-  }
+function readBody(request: IncomingMessage): Promise<string> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > FORM_LIMIT_BYTES) {
     request.resume();
@@ -83,9 +78,34 @@ function readForm(request: IncomingMessage): Promise<URLSearchParams> {
       }
       chunks.push(chunk);
     });
-    request.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', () => reject(new UnreadableBody(400)));
   });
+}
+
+/**
+ * The password a form post carries: an urlencoded form (the page's), or a JSON object (as the API's
+ * Fastify parser took it before); no body at all is no password. Anything else is refused unread.
+ */
+async function readPassword(request: IncomingMessage): Promise<string | undefined> {
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  const form = type.startsWith('application/x-www-form-urlencoded');
+  const json = type.startsWith('application/json');
+  if (!form && !json) {
+    if (!type && !request.headers['content-length'] && !request.headers['transfer-encoding']) return undefined;
+    request.resume();
+    throw new UnreadableBody(415);
+  }
+  const text = await readBody(request);
+  if (form) return new URLSearchParams(text).get('password') ?? undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UnreadableBody(400);
+  }
+  const password = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['password'] : undefined;
+  return typeof password === 'string' ? password : undefined;
 }
 
 /**
@@ -153,9 +173,9 @@ export class ShortUrlHandler {
   private async unlock(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = this.options.onAnswered ? performance.now() : 0;
     // The password form is a public endpoint: its requests count against the address's public budget.
-    let form: URLSearchParams;
+    let password: string | undefined;
     try {
-      form = await readForm(request);
+      password = await readPassword(request);
     } catch (error) {
       if (!(error instanceof UnreadableBody)) throw error;
       this.options.counters.count('error');
@@ -166,7 +186,7 @@ export class ShortUrlHandler {
       this.options.counters.count('rate_limited');
       return this.page(request, response, 429, passwordPage(slug, 'Too many attempts; try again later.'), startedAt, limited.headers);
     }
-    const answer = await this.options.answer.execute(this.requestOf(slug, request, form.get('password') ?? undefined));
+    const answer = await this.options.answer.execute(this.requestOf(slug, request, password));
     this.render(answer, request, response, startedAt, limited.headers);
   }
 
