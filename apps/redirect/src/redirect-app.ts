@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { clientAddressOf, DOCUMENT_SECURITY_HEADERS, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
+import { callerRequestId, clientAddressOf, DOCUMENT_SECURITY_HEADERS, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
 import { isDatabaseUp } from '@lnk/shared/database';
 import type { RedirectConfig } from './config';
 import { composeRedirect, RedirectContexts } from './composition';
@@ -50,7 +50,7 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
     counters: metrics,
     onError: (error, request) => logger.error({ err: error, method: request.method, path: request.url?.split('?')[0] }, 'short URL failed'),
     ...(logsRequests
-      ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger.info({ method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
+      ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger.info({ reqId: callerRequestId(request), method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
       : {}),
   });
 

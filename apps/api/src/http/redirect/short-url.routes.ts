@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { clientAddressOf, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
+import { callerRequestId, clientAddressOf, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { AppConfig } from '../../config/app-config';
@@ -39,7 +39,7 @@ export class ShortUrlRoutes {
       counters: { count: (outcome) => metrics.redirect(outcome) },
       onError: (error, request) => logger.error({ err: error, method: request.method, path: request.url?.split('?')[0] }, 'redirect failed'),
       ...(logsRequests
-        ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger[level]({ method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
+        ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger[level]({ reqId: callerRequestId(request), method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
         : {}),
     });
   }

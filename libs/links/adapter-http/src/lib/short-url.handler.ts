@@ -48,6 +48,12 @@ class UnreadableBody extends Error {
   }
 }
 
+/** The caller's X-Request-Id when it is a sane token (1-128 of [A-Za-z0-9_.:-]), else undefined: none is made for a short URL. */
+export function callerRequestId(request: IncomingMessage): string | undefined {
+  const id = request.headers['x-request-id'];
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined;
+}
+
 /** The slug of a request for a short URL (`/{slug}`, with or without a query), else null. */
 export function shortUrlSlugOf(url: string | undefined): string | null {
   const match = url ? SLUG.exec(url) : null;
