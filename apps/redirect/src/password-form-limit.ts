@@ -32,6 +32,18 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
     this.redis.on('error', onError);
   }
 
+  /** Settles once Redis answers, or after `timeoutMs` (posts meanwhile are let through, as when Redis is away). */
+  connected(timeoutMs = 2000): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   async consume(addressKey: string): Promise<Outcome> {
     const window = this.budget.seconds * 1000;
     const key = `default:public:ip:${addressKey}`;

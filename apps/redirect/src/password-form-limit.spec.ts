@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { InMemoryPasswordFormLimit, RedisPasswordFormLimit } from './password-form-limit';
+
+const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+describe('the password form budget of the redirect app', () => {
+  it('refuses an address past its budget until the window ends, with Retry-After (guessing defended)', async () => {
+    let now = 1_000_000;
+    const limit = new InMemoryPasswordFormLimit({ limit: 2, seconds: 60 }, () => now);
+    expect((await limit.consume('198.51.100.7')).blocked).toBe(false);
+    expect((await limit.consume('198.51.100.7')).headers['ratelimit-remaining']).toBe('0');
+    const third = await limit.consume('198.51.100.7');
+    expect([third.blocked, third.headers['retry-after']]).toEqual([true, '60']);
+    expect((await limit.consume('203.0.113.9')).blocked).toBe(false);
+    now += 61_000;
+    expect((await limit.consume('198.51.100.7')).blocked).toBe(false);
+  });
+
+  it('shares one budget between copies through Redis, so spreading posts over copies gains nothing', async () => {
+    const address = `test-${randomBytes(6).toString('hex')}`;
+    const [a, b] = [new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined), new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined)];
+    try {
+      await Promise.all([a.connected(), b.connected()]);
+      expect((await a.consume(address)).blocked).toBe(false);
+      expect((await b.consume(address)).blocked).toBe(false);
+      const third = await a.consume(address);
+      expect(third.blocked).toBe(true);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await b.consume(address)).blocked).toBe(true);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
