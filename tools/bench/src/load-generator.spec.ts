@@ -1,4 +1,4 @@
-import { median, parseWrkResult, seededRandom, wrkScript, zipfRanks } from './load-generator';
+import { median, parseWrkResult, redirectsInMetrics, seededRandom, wrkScript, zipfRanks } from './load-generator';
 
 describe('zipfRanks (the request mix of the 10,000-link benchmark)', () => {
   it('draws ranks within 1..count, as many as asked', () => {
@@ -83,5 +83,27 @@ describe('median', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+});
+
+describe('redirectsInMetrics (the server\'s own count, which the clicks written must equal exactly)', () => {
+  const metrics = [
+    '# HELP lnk_redirects_total Short-URL requests, by outcome',
+    '# TYPE lnk_redirects_total counter',
+    'lnk_redirects_total{outcome="not_found"} 3',
+    'lnk_redirects_total{outcome="redirect"} 627419',
+    'lnk_redirects_total{outcome="password_page"} 0',
+  ].join('\n');
+
+  it('reads the redirect outcome, not another outcome of the same counter', () => {
+    expect(redirectsInMetrics(metrics)).toBe(627_419);
+  });
+
+  it('reads other labels beside the outcome, and exponent notation', () => {
+    expect(redirectsInMetrics('lnk_redirects_total{instance="a",outcome="redirect"} 1.5e+6\n')).toBe(1_500_000);
+  });
+
+  it('is null when the counter is missing (then only the load generator\'s tally is compared)', () => {
+    expect(redirectsInMetrics('lnk_other_total 5\n')).toBeNull();
   });
 });

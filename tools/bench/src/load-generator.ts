@@ -143,6 +143,12 @@ export function parseWrkResult(stdout: string): LoadRun {
   };
 }
 
+/** `lnk_redirects_total{outcome="redirect"}` from the server's /metrics (open without METRICS_TOKEN outside production). */
+export function redirectsInMetrics(text: string): number | null {
+  const match = /^lnk_redirects_total\{[^}]*outcome="redirect"[^}]*\}\s+(\d+(?:\.\d+)?(?:e\+?\d+)?)\s*$/m.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
 export function median(values: number[]): number {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { BENCH_RATE_LIMITS, benchDatabase, ratio, runMain, trackChild, writeResult } from './bench-support';
-import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, zipfRanks } from './load-generator';
+import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, zipfRanks } from './load-generator';
 
 /**
  * `npm run bench:redirect`: short-URL redirects of the built servers on PostgreSQL, clicks counted, against
@@ -83,8 +83,14 @@ export interface Cell {
   socketErrors?: number;
   /** Visits the database holds after the server stopped. */
   clicksCounted?: number;
+  /**
+   * Redirects the server says it answered (its /metrics counter `lnk_redirects_total{outcome="redirect"}`,
+   * read after the load, before the SIGTERM); null when it could not be read. Clicks counted must equal it.
+   */
+  serverRedirects?: number | null;
   /** Requests in flight when a run stopped: answered and counted by the server, not tallied by the generator. */
   inFlightAllowance?: number;
+  /** Clicks counted = the server's redirects (exact when it could be read), and within the generator's tally plus what was in flight. */
   clicksMatch?: boolean;
   /** Database work while the server was under load (warm-up included). */
   database?: { linkLookupsPerSecond: number; transactionsPerSecond: number };
@@ -211,6 +217,15 @@ async function seed(client: Client): Promise<void> {
   await client.query('ANALYZE links');
 }
 
+async function serverRedirectsOf(baseUrl: string): Promise<number | null> {
+  try {
+    const res = await fetch(`${baseUrl}/metrics`);
+    return res.ok ? redirectsInMetrics(await res.text()) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function databaseCounters(client: Client): Promise<{ visits: number; lookups: number; transactions: number }> {
   // Index scans on links other than by primary key: the short-URL lookups (the click writer updates by id).
   const { rows } = await client.query<{ visits: string; lookups: string; transactions: string }>(`
@@ -258,6 +273,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
   const bareRounds: LoadRun[] = [];
   const serverRounds: LoadRun[] = [];
   let exitCode: number | null;
+  let serverRedirects: number | null;
   try {
     log(`  warm-up ${settings.warmUpSeconds} s each`);
     await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
@@ -270,6 +286,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
       serverRuns.push(s);
       log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms`);
     }
+    serverRedirects = await serverRedirectsOf(server.baseUrl);
   } finally {
     exitCode = await server.stop(); // SIGTERM: the server writes the clicks it still holds before it exits
   }
@@ -297,8 +314,9 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
     otherAnswers: serverRuns.reduce((sum, run) => sum + run.otherStatuses, 0),
     socketErrors: serverRuns.reduce((sum, run) => sum + run.errors, 0),
     clicksCounted,
+    serverRedirects,
     inFlightAllowance,
-    clicksMatch: clicksCounted >= redirectsAnswered && clicksCounted <= redirectsAnswered + inFlightAllowance,
+    clicksMatch: clicksCounted >= redirectsAnswered && clicksCounted <= redirectsAnswered + inFlightAllowance && (serverRedirects === null || clicksCounted === serverRedirects),
     database: {
       linkLookupsPerSecond: Math.round((after.lookups - before.lookups) / loadSeconds),
       transactionsPerSecond: Math.round((after.transactions - before.transactions) / loadSeconds),
@@ -393,7 +411,7 @@ export function printRedirect(result: RedirectResult): void {
     }
     const bar = cell.bar ? ` (bar ${cell.bar.minRatio}${cell.bar.maxP99Ratio ? `, p99 ≤ ${cell.bar.maxP99Ratio}×` : ''}: ${cell.bar.met ? 'met' : 'NOT met'})` : '';
     lines.push(
-      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight): ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
+      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
     );
     if (cell.otherAnswers || cell.socketErrors) lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
   }
