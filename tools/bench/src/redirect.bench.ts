@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -170,8 +170,11 @@ async function stopChild(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `node <entry>` and waits until it answers HTTP (a HEAD, which is never counted as a click). */
-async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number): Promise<Server> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number, logFile?: string): Promise<Server> {
+  // The server's log (stdout and stderr) into a file: what it says about a write that failed stays readable.
+  const output = logFile ? openSync(logFile, 'w') : 'ignore';
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', output, logFile ? output : 'inherit'] });
+  if (typeof output === 'number') closeSync(output);
   trackChild(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
@@ -266,7 +269,8 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
   }
   const before = await databaseCounters(db);
   const port = nextPort++;
-  const server = await startServer([entry], { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` }, port);
+  const logFile = join(root, 'tmp', 'bench', `redirect-${scenario}-${target}.log`);
+  const server = await startServer([entry], { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` }, port, logFile);
   const serverRss = rssSampler(server.process.pid);
   const bareRss = rssSampler(bare.pid);
   const serverRuns: LoadRun[] = [];
@@ -286,6 +290,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
       serverRuns.push(s);
       log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms`);
     }
+    await sleep(1000); // requests still in flight when the generator stopped (waiting on the database) finish first
     serverRedirects = await serverRedirectsOf(server.baseUrl);
   } finally {
     exitCode = await server.stop(); // SIGTERM: the server writes the clicks it still holds before it exits
