@@ -46,6 +46,17 @@ describe('TypeormStatsRepository', () => {
     expect(rows.filter((r) => r.date === '2026-06-02').map((r) => r.utmSource)).toEqual(['next-day']);
   });
 
+  // A batch as large as a busy minute of many links: one lock per (link, day) used to exhaust PostgreSQL's
+  // lock table ("out of shared memory" past some tens of thousands), the write failed on every retry, and
+  // the buffered clicks were lost at shutdown (the redirect benchmark lost half of them).
+  it('writes a batch of 80,000 links in one transaction', async () => {
+    const owner = ids.next();
+    const batch = Array.from({ length: 80_000 }, () => counts(ids.next(), owner, '', { utmMedium: '', utmCampaign: '' }));
+    await repo.addCounts(batch, 100);
+    const [written] = await dataSource.query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    expect(written).toEqual({ n: 80_000, v: 80_000 });
+  }, 120_000);
+
   it('gives the free slots of one batch to its busiest new combinations', async () => {
     const owner = ids.next();
     const link = ids.next();

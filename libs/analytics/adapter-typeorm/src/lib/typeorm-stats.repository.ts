@@ -17,6 +17,10 @@ export const analyticsPersistence: PersistenceModule = {
 
 const clip = (value: string, max: number) => value.slice(0, max);
 
+/** The two-key advisory locks of the statistics writer: their own key space, apart from one-key locks. */
+const STATS_LOCK_CLASS = 0x57a7;
+const LOCK_BUCKETS = 1024;
+
 export class TypeormStatsRepository extends StatsRepository {
   constructor(
     private readonly dataSource: DataSource,
@@ -35,8 +39,15 @@ export class TypeormStatsRepository extends StatsRepository {
     if (!counts.length) return;
     const column = <T>(pick: (c: ClickCounts) => T) => counts.map(pick);
     await inTransaction(this.dataSource, async () => {
-      const linkDays = [...new Set(counts.map((c) => `analytics:${c.date}:${c.linkId}`))].sort();
-      await sql(this.dataSource, 'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [linkDays]);
+      // Writers of one (link, date) take turns. The locks are per bucket of (link, date) pairs, at most
+      // LOCK_BUCKETS of them: one lock per pair ran PostgreSQL's lock table out of memory on a batch of many
+      // links, and the write then failed on every retry. Taken in order, so two writers cannot deadlock.
+      const linkDays = [...new Set(counts.map((c) => `${c.date}:${c.linkId}`))];
+      await sql(
+        this.dataSource,
+        `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
+        [linkDays],
+      );
       await sql(
         this.dataSource,
         `WITH incoming AS (
