@@ -65,6 +65,24 @@ describe('ClickBuffer', () => {
     expect(buffer.size).toBe(0);
   });
 
+  it('puts each click on its own UTC day and UTM row when the day it keeps changes back and forth, and normalises what the fast path sees (rows multiplied by case defended)', async () => {
+    // The buffer keeps the current day's date string and adds to a pending row in place: a click of
+    // another day, or a UTM value that only normalising makes equal, must still land on its own row.
+    const at = (iso: string) => new Date(iso);
+    for (const when of ['2026-05-01T23:59:59.999Z', '2026-05-02T00:00:00.000Z', '2026-05-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '2026-05-02T12:00:00Z']) buffer.record(event({ at: at(when) }));
+    await buffer.flush();
+    expect(stats.written.map((r) => [r.date, r.visits])).toEqual([
+      ['2026-05-01', 2],
+      ['2026-05-02', 2],
+      ['1969-12-31', 1],
+    ]);
+    stats.written = [];
+    for (const utmSource of ['mail', 'MAIL', ' Mail ', 'mail']) buffer.record(event({ utmSource }));
+    buffer.record(event({ utmSource: 'mail', kind: 'passwordPassed' }));
+    await buffer.flush();
+    expect(stats.written.map((r) => [r.utmSource, r.visits, r.passwordPassed])).toEqual([['mail', 4, 1]]);
+  });
+
   it('keeps what a failed write held, merged with what came meanwhile, and writes it all later', async () => {
     buffer.record(event());
     stats.failNext = 1;

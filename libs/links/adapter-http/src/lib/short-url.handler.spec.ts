@@ -173,6 +173,34 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
   });
 });
 
+describe('ShortUrlHandler with an answer at hand (the cached link, answered without a promise)', () => {
+  /** Answers synchronously through answer(), as AnswerShortUrlUseCase does for a cached link. */
+  class ImmediateAnswers extends ScriptedAnswers {
+    answer(request: ShortUrlRequest): ShortUrlAnswer {
+      this.asked.push({ ...request });
+      if (this.next instanceof Error) throw this.next;
+      return { ...this.next };
+    }
+  }
+
+  it('renders a synchronous answer the same way, and a synchronous failure as the 503 page counted once', async () => {
+    const answers = new ImmediateAnswers({ kind: 'redirect', location: 'https://dest.example/' });
+    const app = await serve({ answers, shortBaseUrl: 'https://s.example' });
+    try {
+      const res = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'abc' } });
+      expect([res.status, res.headers.get('location'), res.headers.get('content-length'), res.headers.get('x-request-id')]).toEqual([302, 'https://dest.example/', '0', 'abc']);
+      expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+      expect(res.headers.get('content-security-policy')).toBeNull();
+      answers.next = new Error('cache broken');
+      const failed = await fetch(`${app.base}/promo`);
+      expect(failed.status).toBe(503);
+      expect(app.counted).toEqual(['redirect', 'error']);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('clientAddressOf (TRUST_PROXY as Fastify reads it)', () => {
   const request = (socket: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} }) as unknown as IncomingMessage;
 

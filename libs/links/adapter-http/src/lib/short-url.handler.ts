@@ -8,6 +8,8 @@ import { brokenDestinationPage } from './short-url.pages';
 /** What decides a short URL's answer: the links domain's AnswerShortUrlUseCase. */
 export interface ShortUrlAnswering {
   execute(request: ShortUrlRequest): Promise<ShortUrlAnswer>;
+  /** The answer itself when it is at hand (a cached link), else its promise; used instead of execute() when present. */
+  answer?(request: ShortUrlRequest): ShortUrlAnswer | Promise<ShortUrlAnswer>;
 }
 
 /** The public budget of the password form, per client address (the API's RATE_LIMIT_PUBLIC). */
@@ -39,6 +41,8 @@ export interface ShortUrlHandlerOptions {
 
 const SLUG = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const REDIRECT_CACHE_CONTROL = 'private, max-age=0';
+const HSTS = DOCUMENT_SECURITY_HEADERS['strict-transport-security'];
 /** A password form's body is a few dozen bytes. */
 const FORM_LIMIT_BYTES = 8 * 1024;
 
@@ -124,11 +128,11 @@ async function readPassword(request: IncomingMessage): Promise<string | undefine
  * form) carry every document header. No request id is made here: a caller's sane X-Request-Id is echoed.
  */
 export class ShortUrlHandler {
-  private readonly redirectHeaders: Record<string, string>;
+  /** Whether redirects carry HSTS (short URLs are https): decided once, so a redirect's headers are one flat array literal. */
+  private readonly hsts: boolean;
 
   constructor(private readonly options: ShortUrlHandlerOptions) {
-    this.redirectHeaders = { 'cache-control': 'private, max-age=0', 'content-length': '0' };
-    if (new URL(options.shortBaseUrl).protocol === 'https:') this.redirectHeaders['strict-transport-security'] = DOCUMENT_SECURITY_HEADERS['strict-transport-security'];
+    this.hsts = new URL(options.shortBaseUrl).protocol === 'https:';
   }
 
   /** Takes the request when it is one for a short URL (returns true), or leaves it (false). */
@@ -137,28 +141,37 @@ export class ShortUrlHandler {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
     const slug = shortUrlSlugOf(request.url);
     if (slug === null) return false;
-    const failed = (error: unknown) => this.fail(error, request, response);
     if (method === 'POST') {
-      this.unlock(slug, request, response).catch(failed);
+      this.unlock(slug, request, response).catch((error: unknown) => this.fail(error, request, response));
       return true;
     }
-    // GET and HEAD, the hot path: one promise (the use case's), no async wrapper of its own.
+    // GET and HEAD, the hot path: a cached link is answered synchronously (no promise, no closure, no
+    // microtask hop); one that has to wait for the database gets one promise (the use case's).
     const startedAt = this.options.onAnswered ? performance.now() : 0;
-    let asked: Promise<ShortUrlAnswer>;
     try {
-      asked = this.options.answer.execute(this.requestOf(slug, request));
-    } catch (error) {
-      failed(error);
-      return true;
-    }
-    asked.then((answer) => {
-      try {
-        this.render(answer, request, response, startedAt, null);
-      } catch (error) {
-        failed(error);
+      const answering = this.options.answer;
+      const short = this.requestOf(slug, request);
+      const asked = answering.answer ? answering.answer(short) : answering.execute(short);
+      if (asked instanceof Promise) {
+        asked.then(
+          (answer) => this.renderOrFail(answer, request, response, startedAt),
+          (error: unknown) => this.fail(error, request, response),
+        );
+        return true;
       }
-    }, failed);
+      this.render(asked, request, response, startedAt, null);
+    } catch (error) {
+      this.fail(error, request, response);
+    }
     return true;
+  }
+
+  private renderOrFail(answer: ShortUrlAnswer, request: IncomingMessage, response: ServerResponse, startedAt: number): void {
+    try {
+      this.render(answer, request, response, startedAt, null);
+    } catch (error) {
+      this.fail(error, request, response);
+    }
   }
 
   private requestOf(slug: string, request: IncomingMessage, password?: string): ShortUrlRequest {
@@ -224,9 +237,12 @@ export class ShortUrlHandler {
   }
 
   private redirect(request: IncomingMessage, response: ServerResponse, location: string, startedAt: number): void {
-    const headers: Record<string, string> = { location, ...this.redirectHeaders };
+    // writeHead's flat [name, value, ...] form: no object built and spread per redirect.
+    const headers = this.hsts
+      ? ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-length', '0', 'strict-transport-security', HSTS]
+      : ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-length', '0'];
     const id = request.headers['x-request-id'];
-    if (typeof id === 'string' && REQUEST_ID.test(id)) headers['x-request-id'] = id;
+    if (typeof id === 'string' && REQUEST_ID.test(id)) headers.push('x-request-id', id);
     response.writeHead(302, headers);
     response.end();
     this.options.onAnswered?.(request, 302, startedAt);

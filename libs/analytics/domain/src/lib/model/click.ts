@@ -49,7 +49,12 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
  * removed, trimmed, lower-cased (so `Newsletter` and `newsletter` are one campaign, and case cannot be
  * used to multiply rows), at most MAX_UTM_LENGTH characters (never splitting a character).
  */
+/** Already normal: lower-case letters, digits and a few marks, no space, at most MAX_UTM_LENGTH long. */
+const PLAIN_UTM = new RegExp(`^[a-z0-9_.~+-]{1,${MAX_UTM_LENGTH}}$`);
+
 export function normaliseUtm(value: string): string {
+  // Most clicks carry no UTM value, or a plain one that is already what is stored.
+  if (value === '' || PLAIN_UTM.test(value)) return value;
   const clean = value.replace(/\s+/gu, ' ').replace(INVISIBLE, '').trim().toLowerCase();
   const chars = Array.from(clean);
   return chars.length > MAX_UTM_LENGTH ? chars.slice(0, MAX_UTM_LENGTH).join('').trimEnd() : clean;
@@ -60,5 +65,5 @@ export function isOtherUtm(row: Pick<ClickCounts, 'utmSource' | 'utmMedium' | 'u
 }
 
 export function rollupKey(e: Pick<ClickCounts, 'date' | 'linkId' | 'utmSource' | 'utmMedium' | 'utmCampaign'>): string {
-  return [e.date, e.linkId, e.utmSource, e.utmMedium, e.utmCampaign].join('\u0000');
+  return `${e.date}\u0000${e.linkId}\u0000${e.utmSource}\u0000${e.utmMedium}\u0000${e.utmCampaign}`;
 }

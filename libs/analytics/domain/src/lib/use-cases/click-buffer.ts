@@ -14,6 +14,8 @@ export interface ClickBufferOptions {
   maxUtmCombinations: number;
 }
 
+const DAY_MS = 86_400_000;
+
 const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY };
 
 /**
@@ -49,20 +51,46 @@ export class ClickBuffer {
   }
 
   record(event: ClickEvent): void {
+    const date = this.dateOf(event.at);
+    const utmSource = normaliseUtm(event.utmSource);
+    const utmMedium = normaliseUtm(event.utmMedium);
+    const utmCampaign = normaliseUtm(event.utmCampaign);
+    // The usual case, a visit to a row already pending: one key, one map lookup, an increment.
+    if (event.kind === 'visit') {
+      const row = this.pending.get(rollupKey({ date, linkId: event.linkId, utmSource, utmMedium, utmCampaign }));
+      if (row) {
+        row.visits += 1;
+        return;
+      }
+    }
     this.absorb({
-      date: event.at.toISOString().slice(0, 10),
+      date,
       linkId: event.linkId,
       ownerId: event.ownerId,
       domainId: event.domainId,
       linkName: event.linkName,
       domainName: event.domainName,
-      utmSource: normaliseUtm(event.utmSource),
-      utmMedium: normaliseUtm(event.utmMedium),
-      utmCampaign: normaliseUtm(event.utmCampaign),
+      utmSource,
+      utmMedium,
+      utmCampaign,
       visits: event.kind === 'visit' ? 1 : 0,
       passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
       passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
     });
+  }
+
+  /** The UTC date (YYYY-MM-DD) of a moment; the current day's string is kept, not formatted per click. */
+  private dayStart = 0;
+  private dayEnd = 0;
+  private day = '';
+
+  private dateOf(at: Date): string {
+    const ms = at.getTime();
+    if (ms >= this.dayStart && ms < this.dayEnd) return this.day;
+    this.dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    this.dayEnd = this.dayStart + DAY_MS;
+    this.day = new Date(this.dayStart).toISOString().slice(0, 10);
+    return this.day;
   }
 
   /**

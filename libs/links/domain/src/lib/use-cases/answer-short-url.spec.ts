@@ -86,6 +86,19 @@ describe('AnswerShortUrlUseCase', () => {
     ]);
   });
 
+  it('answers a cached link synchronously through answer() (the hot path makes no promise), and a first lookup through a promise, counting each visit once', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    const first = answer.answer(request());
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    const cached = answer.answer(request());
+    expect(cached).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    expect(answer.answer(request({ method: 'HEAD' }))).toEqual(cached);
+    expect(clicks.clicks.map((c) => c.kind)).toEqual(['visit', 'visit']);
+    expect(answer.answer(request({ method: 'POST' }))).toBeInstanceOf(Promise);
+  });
+
   it('redirects to the new destination at once after a change, query or not', async () => {
     const { repository, resolve, answer } = setUp();
     repository.put(target());

@@ -112,10 +112,18 @@ export class AnswerShortUrlUseCase {
   ) {}
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+    return this.answer(request);
+  }
+
+  /**
+   * As execute(), but a GET or HEAD of a cached link is answered synchronously (the answer itself, not a
+   * promise of it): the hot path then makes no promise and no microtask hop. Anything that has to wait
+   * (a cache miss, the password form, a not-found lookup) returns a promise. May throw synchronously.
+   */
+  answer(request: ShortUrlRequest): ShortUrlAnswer | Promise<ShortUrlAnswer> {
     if (request.method === 'POST') return this.unlock(request);
-    // GET and HEAD: a cached link is answered without awaiting anything.
     const found = this.find(request);
-    return this.follow(request, found instanceof Promise ? await found : found);
+    return found instanceof Promise ? found.then((target) => this.follow(request, target)) : this.follow(request, found);
   }
 
   /** GET and HEAD; HEAD is never counted. */
