@@ -1,4 +1,4 @@
-import { median, parseWrkResult, redirectsInMetrics, seededRandom, wrkScript, zipfRanks } from './load-generator';
+import { clicksDroppedInMetrics, median, parseWrkResult, redirectsInMetrics, seededRandom, wrkScript, zipfRanks } from './load-generator';
 
 describe('zipfRanks (the request mix of the 10,000-link benchmark)', () => {
   it('draws ranks within 1..count, as many as asked', () => {
@@ -105,5 +105,12 @@ describe('redirectsInMetrics (the server\'s own count, which the clicks written 
 
   it('is null when the counter is missing (then only the load generator\'s tally is compared)', () => {
     expect(redirectsInMetrics('lnk_other_total 5\n')).toBeNull();
+  });
+});
+
+describe('clicksDroppedInMetrics', () => {
+  it('reads the clicks a full buffer refused, which explain a shortfall of clicks written', () => {
+    expect(clicksDroppedInMetrics('# TYPE lnk_clicks_dropped_total counter\nlnk_clicks_dropped_total 42\n')).toBe(42);
+    expect(clicksDroppedInMetrics('lnk_clicks_written_total 5\n')).toBeNull();
   });
 });

@@ -149,6 +149,12 @@ export function redirectsInMetrics(text: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** `lnk_clicks_dropped_total` from a server's /metrics: clicks the buffer refused because it was full. */
+export function clicksDroppedInMetrics(text: string): number | null {
+  const match = /^lnk_clicks_dropped_total(?:\{[^}]*\})?\s+(\d+(?:\.\d+)?(?:e\+?\d+)?)\s*$/m.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
 export function median(values: number[]): number {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

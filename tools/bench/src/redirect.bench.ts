@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { BENCH_RATE_LIMITS, benchDatabase, ratio, runMain, trackChild, writeResult } from './bench-support';
-import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, zipfRanks } from './load-generator';
+import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
 
 /**
  * `npm run bench:redirect`: short-URL redirects of the built servers on PostgreSQL, clicks counted, against
@@ -88,6 +88,8 @@ export interface Cell {
    * read after the load, before the SIGTERM); null when it could not be read. Clicks counted must equal it.
    */
   serverRedirects?: number | null;
+  /** Clicks the server's buffer dropped (full), from /metrics, read at the same time. */
+  serverClicksDropped?: number | null;
   /** Requests in flight when a run stopped: answered and counted by the server, not tallied by the generator. */
   inFlightAllowance?: number;
   /** Clicks counted = the server's redirects (exact when it could be read), and within the generator's tally plus what was in flight. */
@@ -220,12 +222,13 @@ async function seed(client: Client): Promise<void> {
   await client.query('ANALYZE links');
 }
 
-async function serverRedirectsOf(baseUrl: string): Promise<number | null> {
+async function serverCountersOf(baseUrl: string): Promise<{ redirects: number | null; clicksDropped: number | null }> {
   try {
     const res = await fetch(`${baseUrl}/metrics`);
-    return res.ok ? redirectsInMetrics(await res.text()) : null;
+    const text = res.ok ? await res.text() : '';
+    return { redirects: redirectsInMetrics(text), clicksDropped: clicksDroppedInMetrics(text) };
   } catch {
-    return null;
+    return { redirects: null, clicksDropped: null };
   }
 }
 
@@ -278,6 +281,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
   const serverRounds: LoadRun[] = [];
   let exitCode: number | null;
   let serverRedirects: number | null;
+  let serverClicksDropped: number | null;
   try {
     log(`  warm-up ${settings.warmUpSeconds} s each`);
     await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
@@ -291,7 +295,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
       log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms`);
     }
     await sleep(1000); // requests still in flight when the generator stopped (waiting on the database) finish first
-    serverRedirects = await serverRedirectsOf(server.baseUrl);
+    ({ redirects: serverRedirects, clicksDropped: serverClicksDropped } = await serverCountersOf(server.baseUrl));
   } finally {
     exitCode = await server.stop(); // SIGTERM: the server writes the clicks it still holds before it exits
   }
@@ -320,6 +324,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
     socketErrors: serverRuns.reduce((sum, run) => sum + run.errors, 0),
     clicksCounted,
     serverRedirects,
+    serverClicksDropped,
     inFlightAllowance,
     clicksMatch: clicksCounted >= redirectsAnswered && clicksCounted <= redirectsAnswered + inFlightAllowance && (serverRedirects === null || clicksCounted === serverRedirects),
     database: {
@@ -418,6 +423,7 @@ export function printRedirect(result: RedirectResult): void {
     lines.push(
       `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
     );
+    if (cell.serverClicksDropped) lines.push(`${' '.repeat(18)}${cell.serverClicksDropped} clicks dropped by the server's full buffer (its /metrics)`);
     if (cell.otherAnswers || cell.socketErrors) lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
   }
   lines.push(`latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the server under load; lookups/s: index scans on links by (domain, slug)`);
