@@ -43,6 +43,7 @@ export class ShortUrlDispatch {
   routeAdded(url: string): void {
     const segment = /^\/([^/:*?]+)(?:\/|$)/.exec(url)?.[1];
     if (segment) this.apiSegments.add(segment);
+    this.lastSlug = null;
   }
 
   /** From now on, short URLs go to `shortUrls`; until then (start-up) and without it (SERVE_SHORT_URLS=false), to Fastify. */
@@ -52,6 +53,14 @@ export class ShortUrlDispatch {
 
   private isShortUrl(url: string | undefined): boolean {
     const slug = shortUrlSlugOf(url);
-    return slug !== null && !this.apiSegments.has(slug) && !RESERVED_SLUGS.has(slug.toLowerCase());
+    if (slug === null) return false;
+    // Hot links repeat: the last slug's decision is kept (one entry; a route added forgets it).
+    if (slug === this.lastSlug) return this.lastDecision;
+    this.lastDecision = !this.apiSegments.has(slug) && !RESERVED_SLUGS.has(slug.toLowerCase());
+    this.lastSlug = slug;
+    return this.lastDecision;
   }
+
+  private lastSlug: string | null = null;
+  private lastDecision = false;
 }

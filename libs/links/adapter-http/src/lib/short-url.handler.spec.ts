@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ShortUrlAnswer, ShortUrlRequest } from '@lnk/links/domain';
-import { ShortUrlHandler, ShortUrlOutcome } from './short-url.handler';
+import { hostNameOf, ShortUrlHandler, ShortUrlOutcome, shortUrlSlugOf } from './short-url.handler';
 import { clientAddressOf, requestHostOf } from './client-address';
 
 /** A stand-in for AnswerShortUrlUseCase: answers what the test says, and keeps what it was asked (copies). */
@@ -198,6 +198,20 @@ describe('ShortUrlHandler with an answer at hand (the cached link, answered with
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('shortUrlSlugOf', () => {
+  it('reads each path right when paths alternate (another link answered through the last-answer memo defended)', () => {
+    const urls = ['/promo', '/promo', '/promo?x=1', '/user/link', undefined, '/promo', '/', '/Other_1', '/promo'];
+    expect(urls.map(shortUrlSlugOf)).toEqual(['promo', 'promo', 'promo', null, null, 'promo', null, 'Other_1', 'promo']);
+  });
+});
+
+describe('hostNameOf', () => {
+  it('names each host right when hosts alternate (a custom domain answered as another host through the last-answer memo defended)', () => {
+    const hosts = ['S.Example:8080', 'S.Example:8080', 'go.brand.example', '[::1]:3000', undefined, 'S.Example:8080', '', 'go.brand.example'];
+    expect(hosts.map(hostNameOf)).toEqual(['s.example', 's.example', 'go.brand.example', '::1', '', 's.example', '', 'go.brand.example']);
   });
 });
 

@@ -58,15 +58,31 @@ export function callerRequestId(request: IncomingMessage): string | undefined {
   return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined;
 }
 
+let lastUrl: string | undefined;
+let lastSlug: string | null = null;
+
 /** The slug of a request for a short URL (`/{slug}`, with or without a query), else null. */
 export function shortUrlSlugOf(url: string | undefined): string | null {
+  // The API process asks twice per request (its dispatch, then the handler), and hot links repeat: the
+  // last answer is kept (one entry).
+  if (url === lastUrl) return lastSlug;
   const match = url ? SLUG.exec(url) : null;
-  return match ? match[1] : null;
+  lastUrl = url;
+  lastSlug = match ? match[1] : null;
+  return lastSlug;
 }
+
+let lastHost: string | undefined = '';
+let lastHostName = '';
 
 /** The request's host name, lower-case, without port or IPv6 brackets. */
 export function hostNameOf(host: string | undefined): string {
-  return (host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  // Nearly every request names the host the one before named: its answer is kept (one entry).
+  if (host === lastHost) return lastHostName;
+  const name = (host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  lastHost = host;
+  lastHostName = name;
+  return name;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -22,12 +22,26 @@ export class IsbotBotDetector extends BotDetector {
 
   isBot(userAgent: string | undefined): boolean {
     if (!userAgent) return false;
+    // The User-Agent of the request before, compared as it is: a fresh header string has no hash yet, and
+    // hashing 100-odd characters for the map costs more than comparing them.
+    if (userAgent === this.last) return this.lastBot;
     const known = this.known.get(userAgent);
-    if (known !== undefined) return known;
+    if (known !== undefined) return this.remember(userAgent, known);
     const bot = isbot(userAgent);
     if (userAgent.length <= this.options.maxRememberedLength) {
       if (this.known.size >= this.options.maxEntries) this.known.delete(this.known.keys().next().value as string);
       this.known.set(userAgent, bot);
+    }
+    return this.remember(userAgent, bot);
+  }
+
+  private last = '';
+  private lastBot = false;
+
+  private remember(userAgent: string, bot: boolean): boolean {
+    if (userAgent.length <= this.options.maxRememberedLength) {
+      this.last = userAgent;
+      this.lastBot = bot;
     }
     return bot;
   }

@@ -81,6 +81,13 @@ class LookupCache<V> {
     this.missing = missing;
   }
 
+  /** The cached answer (a value, or null for "nothing"), or undefined when the cache does not know. */
+  cached(key: string): V | null | undefined {
+    const hit = this.found.get(key);
+    if (hit) return hit.value;
+    return this.missing.get(key) ? null : undefined;
+  }
+
   get(key: string, load: () => Promise<V | null>): V | null | Promise<V | null> {
     const hit = this.found.get(key);
     if (hit) return hit.value;
@@ -168,7 +175,10 @@ export class ResolveRedirectUseCase extends LinkChanges {
   }
 
   private linkOf(domainId: string | null, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {
-    return this.links.get(linkKey(domainId, slug), () => this.repository.findForRedirect(domainId, slug));
+    const key = linkKey(domainId, slug);
+    // A cache hit makes no loader closure: it is only needed on a miss.
+    const known = this.links.cached(key);
+    return known !== undefined ? known : this.links.get(key, () => this.repository.findForRedirect(domainId, slug));
   }
 
   /** Whether the host is a verified custom domain (its `/` and unknown slugs are its own, not the service's). */
@@ -177,6 +187,7 @@ export class ResolveRedirectUseCase extends LinkChanges {
   }
 
   private domainOf(host: string): string | null | Promise<string | null> {
-    return this.hosts.get(host, async () => (await this.domains.verifiedDomainByName(host))?.id ?? null);
+    const known = this.hosts.cached(host);
+    return known !== undefined ? known : this.hosts.get(host, async () => (await this.domains.verifiedDomainByName(host))?.id ?? null);
   }
 }
