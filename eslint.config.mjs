@@ -9,7 +9,7 @@ import { workspaceProjects } from './tools/lint/workspace-projects.mjs';
 // every project tagged type:domain or type:util).
 const pureDomain = { allowedExternalImports: [] };
 const pureRoots = workspaceProjects(import.meta.dirname)
-  .filter(({ tags }) => tags.includes('type:domain') || tags.includes('type:util'))
+  .filter(({ tags }) => tags.includes('type:domain') || tags.includes('type:util') || tags.includes('type:bridge'))
   .map(({ root }) => `${root}/**/*.ts`);
 const builtins = [...new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))];
 
@@ -19,6 +19,8 @@ export const depConstraints = [
   { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:util'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing', 'type:platform'] },
+  // Bridges implement one context's port with another context's ports: domain code of several contexts, nothing else.
+  { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
   // Contexts never import each other; links keeps an ownerId, not identity's entities.
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -27,11 +29,12 @@ export const depConstraints = [
   { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
   { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
+  { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:shared'] },
   // Test support (in-memory fakes of ports) may see every context's domain, never an adapter.
   { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
-  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:shared'] },
+  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:bridges', 'scope:shared'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
 ];
 

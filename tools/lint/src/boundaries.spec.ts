@@ -45,6 +45,10 @@ const kernelCrypto = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { 
 const adapterOwn = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { DataSource } from 'typeorm';\nimport { User } from '@lnk/identity/domain';\nexport const x = [DataSource, User];\n`);
 const adapterOther = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';\nexport const x = BcryptPasswordHasher;\n`);
 const appAdapter = snippet('apps/api/src/fixture.ts', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`);
+const BRIDGE_FILE = 'libs/bridges/src/lib/fixture.ts';
+const bridgeDomains = snippet(BRIDGE_FILE, `import { LinkRepository } from '@lnk/links/domain';\nimport { DomainRepository } from '@lnk/domains/domain';\nexport const x = [LinkRepository, DomainRepository];\n`);
+const bridgeAdapter = snippet(BRIDGE_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`);
+const bridgeFramework = snippet(BRIDGE_FILE, `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`);
 const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport const x = FixedClock;\n`;
 const testingInProduction = snippet(DOMAIN_FILE, testingSource);
 const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
@@ -73,6 +77,12 @@ describe('module boundaries', () => {
   it('lets an adapter use its ORM and its own domain, but not another adapter', () => {
     expect(messagesOf(adapterOwn)).toEqual([]);
     expect(ruleOf(adapterOther)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('lets the bridges library join contexts through their domains only, as pure code', () => {
+    expect(messagesOf(bridgeDomains)).toEqual([]);
+    expect(ruleOf(bridgeAdapter)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(bridgeFramework)).toContain('@nx/enforce-module-boundaries');
   });
 
   it('lets the app import adapters', () => {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { InMemoryLoginThrottle, LoginThrottleOptions } from '@lnk/identity/adapter-crypto';
+import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
   CheckLinkPasswordUseCase,
@@ -29,7 +29,7 @@ import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { AccountDataBridge } from '../bridges/account-data.bridge';
 import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { ClicksOfLinks, DomainsForLinks, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '../bridges/context-bridges';
+import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
@@ -37,19 +37,6 @@ import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
-/**
- * Guesses at a link's password: a run of wrong ones from one address (an IPv6 /64) is refused for the
- * window, and so are all guesses at a link that many addresses together got wrong 100 times in it.
- */
-const LINK_PASSWORD_THROTTLE: LoginThrottleOptions = {
-  rules: [
-    { prefix: 'link-ip:', maxFailures: 10, freeFailures: 3, forgivenBySuccess: true },
-    { prefix: 'link:', maxFailures: 100, freeFailures: 20, forgivenBySuccess: false },
-  ],
-  windowMs: 15 * 60_000,
-  delayStepMs: 100,
-  maxDelayMs: 1000,
-};
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();

@@ -9,7 +9,7 @@ import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts } from './contexts.composition';
 import { ClickFlusher } from './click-flusher';
 import { listenToOtherInstances } from '../bridges/cache-broadcast';
-import { RedirectsOfDomains } from '../bridges/context-bridges';
+import { RedirectsOfDomains } from '@lnk/bridges';
 import { DomainRechecker } from './domain-rechecker';
 import { AppMetrics } from '../metrics/app-metrics';
 

@@ -70,6 +70,21 @@ export class ClicksOfLinks extends ClickRecorder {
   }
 }
 
+/**
+ * Guesses at a link's password, for the throttle behind ThrottledPasswordAttempts: a run of wrong ones
+ * from one address (an IPv6 /64) is refused for the window, and so are all guesses at a link that many
+ * addresses together got wrong 100 times in it. Both apps that answer short URLs use this rule.
+ */
+export const LINK_PASSWORD_THROTTLE = {
+  rules: [
+    { prefix: 'link-ip:', maxFailures: 10, freeFailures: 3, forgivenBySuccess: true },
+    { prefix: 'link:', maxFailures: 100, freeFailures: 20, forgivenBySuccess: false },
+  ],
+  windowMs: 15 * 60_000,
+  delayStepMs: 100,
+  maxDelayMs: 1000,
+};
+
 /** Link password attempts counted by the same kind of throttle the sign-in uses. */
 export class ThrottledPasswordAttempts extends PasswordAttempts {
   constructor(private readonly throttle: LoginThrottle) {
