@@ -57,6 +57,22 @@ describe('TypeormStatsRepository', () => {
     expect(written).toEqual({ n: 80_000, v: 80_000 });
   }, 120_000);
 
+  it('keeps the row of clicks without UTM values apart from the bound, with no probe needed', async () => {
+    const owner = ids.next();
+    const link = ids.next();
+    await repo.addCounts(Array.from({ length: 5 }, (_, i) => counts(link, owner, `s${i}`)), 3);
+    await repo.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 4 }), counts(link, owner, 'late')], 3);
+    await repo.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '' })], 3);
+    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    expect(rows.map((r) => [r.utmSource, r.visits]).sort()).toEqual([
+      [OTHER_UTM, 3],
+      ['', 5],
+      ['s0', 1],
+      ['s1', 1],
+      ['s2', 1],
+    ]);
+  });
+
   it('gives the free slots of one batch to its busiest new combinations', async () => {
     const owner = ids.next();
     const link = ids.next();

@@ -55,13 +55,15 @@ export class TypeormStatsRepository extends StatsRepository {
              AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
          ), classified AS (
            SELECT i.*,
-                  (i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14)
-                  OR EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) AS stored
+                  -- (other) and clicks without UTM values always have their row: no probe for them (most clicks).
+                  CASE WHEN (i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14) OR (i.utm_source = '' AND i.utm_medium = '' AND i.utm_campaign = '') THEN true
+                       ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
              FROM incoming i
          ), ranked AS (
            SELECT c.*,
                   row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
-                  (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14)) AS taken
+                  CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id
+                    AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
              FROM classified c
          ), folded AS (
            SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,

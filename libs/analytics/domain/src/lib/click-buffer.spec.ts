@@ -160,6 +160,27 @@ describe('ClickBuffer under a flood of UTM values', () => {
     expect(dropped).toBe(0);
   });
 
+  it('keeps a row for clicks without UTM values whatever the bounds: the link at its bound, the account past its share', async () => {
+    // The bounds stop what visitors choose (UTM values); a link's plain clicks are its own traffic and are
+    // never folded into (other), however many of the account's links are clicked.
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 2, maxRowsPerOwner: 3 });
+    for (const source of ['a', 'b', 'c']) buffer.record(event({ utmSource: source }));
+    buffer.record(event());
+    for (let i = 0; i < 5; i++) buffer.record(event({ linkId: `other-link-${i}` }));
+    await buffer.flush();
+    const rows = stats.written.map((r) => [r.linkId, r.utmSource, r.visits]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['l1', 'a', 1],
+        ['l1', 'b', 1],
+        ['l1', OTHER_UTM, 1],
+        ['l1', '', 1],
+        ...Array.from({ length: 5 }, (_, i) => [`other-link-${i}`, '', 1]),
+      ]),
+    );
+    expect(rows).toHaveLength(9);
+  });
+
   it('hands the repository its bound so combinations already written count against it', async () => {
     const seen: number[] = [];
     const counting = new (class extends Stats {

@@ -60,6 +60,16 @@ export function normaliseUtm(value: string): string {
   return chars.length > MAX_UTM_LENGTH ? chars.slice(0, MAX_UTM_LENGTH).join('').trimEnd() : clean;
 }
 
+/** Clicks without any UTM value: the link's plain traffic, which no visitor's choice can multiply. */
+export function hasNoUtm(row: Pick<ClickCounts, 'utmSource' | 'utmMedium' | 'utmCampaign'>): boolean {
+  return row.utmSource === '' && row.utmMedium === '' && row.utmCampaign === '';
+}
+
+/** Rows the UTM bounds do not count: `(other)` itself, and clicks without UTM values (they always keep their row). */
+export function isOutsideUtmBounds(row: Pick<ClickCounts, 'utmSource' | 'utmMedium' | 'utmCampaign'>): boolean {
+  return hasNoUtm(row) || isOtherUtm(row);
+}
+
 export function isOtherUtm(row: Pick<ClickCounts, 'utmSource' | 'utmMedium' | 'utmCampaign'>): boolean {
   return row.utmSource === OTHER_UTM && row.utmMedium === OTHER_UTM && row.utmCampaign === OTHER_UTM;
 }

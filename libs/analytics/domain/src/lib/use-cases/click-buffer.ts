@@ -1,4 +1,4 @@
-import { ClickCounts, ClickEvent, isOtherUtm, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
+import { ClickCounts, ClickEvent, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
 import { UnitOfWork } from '@lnk/shared/kernel';
 import { ClickMetrics, LinkClickTotals, StatsRepository } from '../ports/stats.ports';
 
@@ -122,7 +122,7 @@ export class ClickBuffer {
   private absorb(counts: ClickCounts): void {
     let key = rollupKey(counts);
     let row = this.pending.get(key);
-    if (!row && !isOtherUtm(counts) && !this.hasRoomFor(counts.ownerId, counts.date, counts.linkId)) {
+    if (!row && !isOutsideUtmBounds(counts) && !this.hasRoomFor(counts.ownerId, counts.date, counts.linkId)) {
       counts = { ...counts, utmSource: OTHER_UTM, utmMedium: OTHER_UTM, utmCampaign: OTHER_UTM };
       key = rollupKey(counts);
       row = this.pending.get(key);
@@ -137,8 +137,9 @@ export class ClickBuffer {
 
   private add(key: string, row: ClickCounts): void {
     this.pending.set(key, row);
-    this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
-    if (!isOtherUtm(row)) {
+    // Rows without UTM values are bounded by the account's links, not by what visitors send: no share.
+    if (!hasNoUtm(row)) this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
+    if (!isOutsideUtmBounds(row)) {
       const linkDay = `${row.date}\u0000${row.linkId}`;
       this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
     }
