@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ClickMetrics } from '@lnk/analytics/domain';
+import { PrometheusShortUrlCounters, ShortUrlOutcome } from '@lnk/links/adapter-http';
 
 /** The pool figures of node-postgres (`pg.Pool`); PGlite has no pool. */
 export interface PoolFigures {
@@ -8,8 +9,6 @@ export interface PoolFigures {
   idleCount: number;
   waitingCount: number;
 }
-
-export type RedirectOutcome = 'redirect' | 'not_found' | 'password_page' | 'password_failed' | 'rate_limited' | 'error';
 
 /**
  * The service's Prometheus metrics, in a registry of its own (one per app instance, so several apps in
@@ -24,8 +23,7 @@ export class AppMetrics implements ClickMetrics {
   private readonly clicksWritten: Counter;
   private readonly clicksDropped: Counter;
   private readonly requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
-  /** Per outcome: short-URL requests counted, and how many of them lnk_redirects_total has been given. */
-  private readonly redirectCounts = new Map<RedirectOutcome, { total: number; reported: number }>();
+  private readonly redirects: PrometheusShortUrlCounters;
   private bufferedRows: () => number = () => 0;
   private pool: () => PoolFigures | null = () => null;
 
@@ -40,22 +38,7 @@ export class AppMetrics implements ClickMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
-    // A redirect adds 1 to a plain number; the counter takes what was added since when it is scraped
-    // (prom-client hashes and validates the labels on every inc(), even through a labels() child).
-    const redirectCounts = this.redirectCounts;
-    new Counter({
-      name: 'lnk_redirects_total',
-      help: 'Short-URL requests, by outcome',
-      labelNames: ['outcome'],
-      registers,
-      collect() {
-        for (const [outcome, figures] of redirectCounts) {
-          if (figures.total === figures.reported) continue;
-          this.inc({ outcome }, figures.total - figures.reported);
-          figures.reported = figures.total;
-        }
-      },
-    });
+    this.redirects = new PrometheusShortUrlCounters(this.registry);
     this.clicksWritten = new Counter({ name: 'lnk_clicks_written_total', help: 'Click rows written to the database', registers });
     this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
     const bufferedRows = () => this.bufferedRows();
@@ -99,10 +82,8 @@ export class AppMetrics implements ClickMetrics {
     series.latency.observe(seconds);
   }
 
-  redirect(outcome: RedirectOutcome): void {
-    const figures = this.redirectCounts.get(outcome);
-    if (figures) figures.total++;
-    else this.redirectCounts.set(outcome, { total: 1, reported: 0 });
+  redirect(outcome: ShortUrlOutcome): void {
+    this.redirects.count(outcome);
   }
 
   written(count: number): void {

@@ -2,3 +2,4 @@ export * from './lib/html-page';
 export * from './lib/short-url.pages';
 export * from './lib/client-address';
 export * from './lib/short-url.handler';
+export * from './lib/short-url.counters';
