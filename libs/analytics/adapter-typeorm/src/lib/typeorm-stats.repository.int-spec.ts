@@ -84,4 +84,33 @@ describe('TypeormStatsRepository', () => {
       ['busy', 7],
     ]);
   });
+
+  // Most clicks carry no UTM values and take the plain upsert; the rest go through the bound. One batch of
+  // both is one transaction: a failure in either part writes neither (the buffer retries the whole batch).
+  it('writes a batch of clicks with and without UTM values together, or not at all', async () => {
+    const owner = ids.next();
+    const link = ids.next();
+    const plain = counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 2 });
+    await repo.addCounts([plain, counts(link, owner, 'news', { visits: 3 })], 10);
+    const clip = 'x'.repeat(300); // longer than the column: clipped, not an error
+    await repo.addCounts([plain, counts(link, owner, clip)], 10);
+    await expect(repo.addCounts([plain, counts(link, owner, 'bad', { date: 'not-a-date' })], 10)).rejects.toThrow();
+    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    expect(rows.map((r) => [r.utmSource.length > 50 ? 'clipped' : r.utmSource, r.visits]).sort()).toEqual([
+      ['', 4],
+      ['clipped', 1],
+      ['news', 3],
+    ]);
+  });
+
+  // Two instances flush at once with batches over the same links: the plain rows are locked in key order
+  // and the bounded ones under ordered advisory locks, so the writers take turns instead of deadlocking.
+  it('writes concurrent batches over the same links, in opposite orders, without a deadlock', async () => {
+    const owner = ids.next();
+    const links = Array.from({ length: 300 }, () => ids.next());
+    const batch = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
+    for (let i = 0; i < 8; i++) await Promise.all([repo.addCounts(batch, 10), repo.addCounts([...batch].reverse(), 10)]);
+    const [written] = await dataSource.query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    expect(written).toEqual({ n: 600, v: 600 * 16 });
+  });
 });

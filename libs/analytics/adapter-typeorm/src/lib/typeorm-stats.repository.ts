@@ -1,8 +1,9 @@
 import { DataSource, EntitySchema } from 'typeorm';
-import { ClickCounts, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
+import { ClickCounts, hasNoUtm, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
 import { IdGenerator } from '@lnk/shared/kernel';
 import { containsPattern, inTransaction, PersistenceModule, sql } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
+import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 
 export const DailyStatsSchema = new EntitySchema<{ id: string }>({
   name: 'LinkDailyStats',
@@ -12,7 +13,7 @@ export const DailyStatsSchema = new EntitySchema<{ id: string }>({
 
 export const analyticsPersistence: PersistenceModule = {
   entities: [DailyStatsSchema],
-  migrations: [AnalyticsDailyStats1763800400000],
+  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000],
 };
 
 const clip = (value: string, max: number) => value.slice(0, max);
@@ -30,77 +31,125 @@ export class TypeormStatsRepository extends StatsRepository {
   }
 
   /**
-   * One upsert for the whole batch: counts add up, the names follow the latest click. Under a lock per
-   * (link, date), a combination not stored yet takes one of the (link, date)'s free slots (the busiest
-   * first) or, when none is left, is added to its `(other)` row: the bound holds across batches and
-   * instances, and every click is still counted.
+   * One transaction for the whole batch: counts add up, the names follow the latest click.
+   *
+   * Rows without UTM values (most clicks) always have their row: one plain upsert, in key order (two
+   * writers lock the rows they share in the same order, so they cannot deadlock), no probe, no lock.
+   * Rows with UTM values go through the bound: under a lock per (link, date), a combination not stored
+   * yet takes one of the (link, date)'s free slots (the busiest first) or, when none is left, is added to
+   * its `(other)` row: the bound holds across batches and instances, and every click is still counted.
+   *
+   * The table is kept at fill factor 50 (migration 1764000100000): an upsert then rewrites a row on its
+   * own page (a HOT update) without touching the three indexes; at fill factor 100 every click total of
+   * a busy second was also three index insertions, and the write took most of a core (see the README,
+   * Benchmark: redirects).
    */
   async addCounts(counts: ClickCounts[], maxUtmCombinations: number): Promise<void> {
     if (!counts.length) return;
-    const column = <T>(pick: (c: ClickCounts) => T) => counts.map(pick);
+    const plain = counts.filter(hasNoUtm);
+    const tagged = plain.length === counts.length ? [] : counts.filter((c) => !hasNoUtm(c));
     await inTransaction(this.dataSource, async () => {
-      // Writers of one (link, date) take turns. The locks are per bucket of (link, date) pairs, at most
-      // LOCK_BUCKETS of them: one lock per pair ran PostgreSQL's lock table out of memory on a batch of many
-      // links, and the write then failed on every retry. Taken in order, so two writers cannot deadlock.
-      const linkDays = [...new Set(counts.map((c) => `${c.date}:${c.linkId}`))];
-      await sql(
-        this.dataSource,
-        `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
-        [linkDays],
-      );
-      await sql(
-        this.dataSource,
-        `WITH incoming AS (
-           SELECT * FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
-             AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
-         ), classified AS (
-           SELECT i.*,
-                  -- (other) and clicks without UTM values always have their row: no probe for them (most clicks).
-                  CASE WHEN (i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14) OR (i.utm_source = '' AND i.utm_medium = '' AND i.utm_campaign = '') THEN true
-                       ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
-             FROM incoming i
-         ), ranked AS (
-           SELECT c.*,
-                  row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
-                  CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id
-                    AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
-             FROM classified c
-         ), folded AS (
-           SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,
-                  stored OR taken + rank <= $15 AS fits, utm_source, utm_medium, utm_campaign
-             FROM ranked
-         )
-         INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
-         SELECT min(id), date, link_id, max(owner_id), max(domain_id), max(link_name), max(domain_name),
-                CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END,
-                sum(visits), sum(password_passed), sum(password_failed)
-           FROM folded
-          GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END
-         ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
-           visits = link_daily_stats.visits + EXCLUDED.visits,
-           password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
-           password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
-           link_name = EXCLUDED.link_name,
-           domain_name = EXCLUDED.domain_name`,
-        [
-          column(() => this.ids.next()),
-          column((c) => c.date),
-          column((c) => c.linkId),
-          column((c) => c.ownerId),
-          column((c) => c.domainId),
-          column((c) => clip(c.linkName, 200)),
-          column((c) => clip(c.domainName, 253)),
-          column((c) => clip(c.utmSource, 200)),
-          column((c) => clip(c.utmMedium, 200)),
-          column((c) => clip(c.utmCampaign, 200)),
-          column((c) => c.visits),
-          column((c) => c.passwordPassed),
-          column((c) => c.passwordFailed),
-          OTHER_UTM,
-          maxUtmCombinations,
-        ],
-      );
+      if (plain.length) await this.addPlainCounts(plain);
+      if (tagged.length) await this.addTaggedCounts(tagged, maxUtmCombinations);
     });
+  }
+
+  private async addPlainCounts(plain: ClickCounts[]): Promise<void> {
+    const column = <T>(pick: (c: ClickCounts) => T) => plain.map(pick);
+    await sql(
+      this.dataSource,
+      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+       SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, '', '', '', visits, password_passed, password_failed
+         FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[])
+           AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed)
+        ORDER BY date, link_id
+       ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
+         visits = link_daily_stats.visits + EXCLUDED.visits,
+         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
+         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
+         link_name = EXCLUDED.link_name,
+         domain_name = EXCLUDED.domain_name`,
+      [
+        column(() => this.ids.next()),
+        column((c) => c.date),
+        column((c) => c.linkId),
+        column((c) => c.ownerId),
+        column((c) => c.domainId),
+        column((c) => clip(c.linkName, 200)),
+        column((c) => clip(c.domainName, 253)),
+        column((c) => c.visits),
+        column((c) => c.passwordPassed),
+        column((c) => c.passwordFailed),
+      ],
+    );
+  }
+
+  private async addTaggedCounts(tagged: ClickCounts[], maxUtmCombinations: number): Promise<void> {
+    const column = <T>(pick: (c: ClickCounts) => T) => tagged.map(pick);
+    // The planner's estimate of the probes below is high enough to compile the statement (JIT), which
+    // cost more than running it: a per-second write is better off interpreted.
+    await sql(this.dataSource, 'SET LOCAL jit = off');
+    // Writers of one (link, date) take turns. The locks are per bucket of (link, date) pairs, at most
+    // LOCK_BUCKETS of them: one lock per pair ran PostgreSQL's lock table out of memory on a batch of many
+    // links, and the write then failed on every retry. Taken in order, so two writers cannot deadlock.
+    const linkDays = [...new Set(tagged.map((c) => `${c.date}:${c.linkId}`))];
+    await sql(
+      this.dataSource,
+      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
+      [linkDays],
+    );
+    await sql(
+      this.dataSource,
+      `WITH incoming AS (
+         SELECT * FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
+           AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+       ), classified AS (
+         SELECT i.*,
+                -- (other) always has its row: no probe for it.
+                CASE WHEN i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14 THEN true
+                     ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
+           FROM incoming i
+       ), ranked AS (
+         SELECT c.*,
+                row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
+                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id
+                  AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
+           FROM classified c
+       ), folded AS (
+         SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,
+                stored OR taken + rank <= $15 AS fits, utm_source, utm_medium, utm_campaign
+           FROM ranked
+       )
+       INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+       SELECT min(id), date, link_id, max(owner_id), max(domain_id), max(link_name), max(domain_name),
+              CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END,
+              sum(visits), sum(password_passed), sum(password_failed)
+         FROM folded
+        GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END
+       ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
+         visits = link_daily_stats.visits + EXCLUDED.visits,
+         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
+         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
+         link_name = EXCLUDED.link_name,
+         domain_name = EXCLUDED.domain_name`,
+      [
+        column(() => this.ids.next()),
+        column((c) => c.date),
+        column((c) => c.linkId),
+        column((c) => c.ownerId),
+        column((c) => c.domainId),
+        column((c) => clip(c.linkName, 200)),
+        column((c) => clip(c.domainName, 253)),
+        column((c) => clip(c.utmSource, 200)),
+        column((c) => clip(c.utmMedium, 200)),
+        column((c) => clip(c.utmCampaign, 200)),
+        column((c) => c.visits),
+        column((c) => c.passwordPassed),
+        column((c) => c.passwordFailed),
+        OTHER_UTM,
+        maxUtmCombinations,
+      ],
+    );
   }
 
   async query(q: StatsQuery): Promise<StatsRecord[]> {

@@ -120,6 +120,41 @@ describe('TypeORM link and tag repositories', () => {
     await expect(tags.insertWithinQuota(tag(owner, 'third'), 1)).rejects.toBeInstanceOf(QuotaExceededError);
   });
 
+  // Click totals live in their own narrow table (the per-second click write used to rewrite the wide link
+  // row and every one of its indexes). What a reader sees must not change: the total on the link.
+  it('adds click totals that the link shows, skipping a link deleted since its clicks were counted', async () => {
+    const owner = ids.next();
+    const [clicked, quiet, gone] = [link(owner), link(owner), link(owner)];
+    for (const l of [clicked, quiet, gone]) await links.insertWithinQuota(l, 10);
+    await links.deleteOfOwner(owner, gone.id);
+    await links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
+    await links.addClicks(new Map([[clicked.id, 4]]));
+    expect((await links.findOfOwner(owner, clicked.id))?.clicks).toBe(7);
+    expect((await links.findOfOwner(owner, quiet.id))?.clicks).toBe(0);
+    expect((await links.listOfOwner(owner, undefined, PageRequest.of())).items.map((l) => [l.id, l.clicks])).toEqual(
+      expect.arrayContaining([[clicked.id, 7], [quiet.id, 0]]),
+    );
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [gone.id]);
+    expect(n).toBe(0);
+    // A link's totals go with it.
+    await links.deleteOfOwner(owner, clicked.id);
+    const [{ left }] = await dataSource.query('SELECT count(*)::int AS left FROM link_clicks WHERE link_id = $1', [clicked.id]);
+    expect(left).toBe(0);
+  });
+
+  // Two instances flush at once, their batches sharing links: rows are taken in link order, so neither
+  // waits on the other in a cycle (PostgreSQL would abort one with a deadlock, and its clicks would wait).
+  it('adds two concurrent batches over the same links, in opposite orders, without a deadlock', async () => {
+    const owner = ids.next();
+    const many = Array.from({ length: 200 }, () => link(owner));
+    for (const l of many) await links.insertWithinQuota(l, 1000);
+    const forward = new Map(many.map((l) => [l.id, 1]));
+    const backward = new Map([...many].reverse().map((l) => [l.id, 1]));
+    for (let i = 0; i < 10; i++) await Promise.all([links.addClicks(forward), links.addClicks(backward)]);
+    const [{ total }] = await dataSource.query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [many.map((l) => l.id)]);
+    expect(total).toBe(200 * 20);
+  });
+
   // A redirect miss (a scanner's unknown slug, a link not yet cached) must cost one cheap query: one
   // statement, answered by the (domain, slug) index, read as a plain row rather than an entity.
   it('looks a short URL up, found or not, with one statement the (domain, slug) index answers, as a plain row', async () => {
