@@ -343,7 +343,7 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
 }
 
 /** (b)'s links in order, once each: the cache pass before its rounds (wrk's threads walk the table from random starts). */
-function cachePassOf(scenario: ScenarioName): PathPlan | null {
+function cachePassOf(scenario: ScenarioName): Extract<PathPlan, { kind: 'table' }> | null {
   if (scenario !== 'zipf') return null;
   return { kind: 'table', paths: Array.from({ length: SCENARIOS.zipf.links }, (_, i) => `/z${i + 1}`) };
 }
