@@ -5,3 +5,5 @@ export * from './lib/fakes/links.fakes';
 export * from './lib/contracts/links.contract';
 export * from './lib/fakes/domains.fakes';
 export * from './lib/contracts/domains.contract';
+export * from './lib/fakes/identity.fakes';
+export * from './lib/contracts/identity.contract';

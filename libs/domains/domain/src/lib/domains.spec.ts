@@ -2,7 +2,7 @@ import { Clock, IdGenerator, NotFoundError, QuotaExceededError, QuotaPolicy, Val
 import { MemoryDomainRepository } from '@lnk/shared/testing';
 import { Domain, DomainNotVerifiedError } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
-import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainRepository, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
+import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
 import { AddDomainUseCase, DeleteDomainUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from './use-cases/domains.use-cases';
 
 /** A zone the test writes: CNAMEs and TXT records by name; a name may instead time out or fail. */
