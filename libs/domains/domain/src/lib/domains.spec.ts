@@ -1,77 +1,9 @@
-import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { Domain, DomainNotVerifiedError, DomainProps } from './model/domain.entity';
+import { Clock, IdGenerator, NotFoundError, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { MemoryDomainRepository } from '@lnk/shared/testing';
+import { Domain, DomainNotVerifiedError } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
-import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainRepository, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
+import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
 import { AddDomainUseCase, DeleteDomainUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from './use-cases/domains.use-cases';
-
-/** Stores copies: what a use case changes is saved only through the repository. */
-class MemoryDomains extends DomainRepository {
-  readonly rows: DomainProps[] = [];
-  private find(match: (d: DomainProps) => boolean) {
-    const row = this.rows.find(match);
-    return row ? new Domain({ ...row }) : null;
-  }
-  private update(id: string, change: (row: DomainProps) => Partial<DomainProps>) {
-    const row = this.rows.find((d) => d.id === id);
-    if (row) Object.assign(row, change(row));
-  }
-  async insertWithinQuota(domain: Domain, limit: number) {
-    const used = this.rows.filter((d) => d.ownerId === domain.ownerId).length;
-    if (used >= limit) throw new QuotaExceededError('domains', used, limit);
-    this.rows.push(domain.toProps());
-  }
-  async findOfOwner(ownerId: string, id: string) {
-    return this.find((d) => d.ownerId === ownerId && d.id === id);
-  }
-  async findVerifiedOfOwner(ownerId: string, id: string) {
-    return this.find((d) => d.ownerId === ownerId && d.id === id && d.isVerified);
-  }
-  async findVerifiedByName(name: string) {
-    return this.find((d) => d.name === name && d.isVerified);
-  }
-  async listOfOwner(ownerId: string, _q: string | undefined, page: PageRequest): Promise<Page<Domain>> {
-    const mine = this.rows.filter((d) => d.ownerId === ownerId).map((d) => new Domain({ ...d }));
-    return pageOf(mine.slice(page.start, page.start + page.limit), mine.length, page);
-  }
-  async hasOfOwner(ownerId: string, name: string) {
-    return this.rows.some((d) => d.ownerId === ownerId && d.name === name);
-  }
-  async isVerifiedByAnother(name: string, ownerId: string) {
-    return this.rows.some((d) => d.name === name && d.isVerified && d.ownerId !== ownerId);
-  }
-  async markVerified(domain: Domain): Promise<void> {
-    if (this.rows.some((d) => d.name === domain.name && d.isVerified && d.id !== domain.id)) throw ValidationError.field('name', 'another account has verified this domain');
-    this.update(domain.id, () => domain.toProps());
-  }
-  async listVerifiedCheckedBefore(before: Date, limit: number) {
-    return this.rows
-      .filter((d) => d.isVerified && (d.checkedAt === null || d.checkedAt < before))
-      .sort((a, b) => (a.checkedAt?.getTime() ?? 0) - (b.checkedAt?.getTime() ?? 0))
-      .slice(0, limit)
-      .map((d) => new Domain({ ...d }));
-  }
-  async loseVerification(domain: Domain) {
-    const row = this.rows.find((d) => d.id === domain.id && d.isVerified);
-    if (!row) return false;
-    Object.assign(row, domain.toProps());
-    return true;
-  }
-  async markChecked(domain: Domain) {
-    this.update(domain.id, () => ({ checkedAt: domain.checkedAt }));
-  }
-  async deleteOfOwner(ownerId: string, id: string) {
-    const i = this.rows.findIndex((d) => d.ownerId === ownerId && d.id === id);
-    if (i < 0) return false;
-    this.rows.splice(i, 1);
-    return true;
-  }
-  async countOfOwner(ownerId: string) {
-    return this.rows.filter((d) => d.ownerId === ownerId).length;
-  }
-  async deleteAllOfOwner(ownerId: string): Promise<void> {
-    this.rows.splice(0, this.rows.length, ...this.rows.filter((d) => d.ownerId !== ownerId));
-  }
-}
 
 /** A zone the test writes: CNAMEs and TXT records by name; a name may instead time out or fail. */
 class Zone extends DnsResolver {
@@ -141,7 +73,7 @@ describe('domain names', () => {
 });
 
 describe('domain use cases', () => {
-  let repo: MemoryDomains;
+  let repo: MemoryDomainRepository;
   let dns: Zone;
   let changes: Changes;
   let add: AddDomainUseCase;
@@ -149,14 +81,14 @@ describe('domain use cases', () => {
   let recheck: RecheckDomainsUseCase;
 
   beforeEach(() => {
-    repo = new MemoryDomains();
+    repo = new MemoryDomainRepository();
     dns = new Zone();
     changes = new Changes();
     add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
     verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target: 'cname.lnk.test' });
     recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target: 'cname.lnk.test', batchSize: 2 });
   });
-  const stored = (id: string) => repo.rows.find((d) => d.id === id);
+  const stored = (id: string) => repo.stored(id);
 
   it('adds unverified with a challenge of its own, refuses the same name twice and a name another account verified, and stops at the quota', async () => {
     const d = await add.execute('ada', 'go.example.com');
@@ -292,7 +224,7 @@ describe('domain use cases', () => {
     await expect(del.execute('ada', d.id)).rejects.toMatchObject({ errors: [{ name: 'id' }] });
     links = 0;
     await del.execute('ada', d.id);
-    expect(repo.rows).toHaveLength(0);
+    expect(repo.rows.size).toBe(0);
     await expect(del.execute('ada', d.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 

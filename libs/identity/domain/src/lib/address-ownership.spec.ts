@@ -1,3 +1,4 @@
+import { MemoryUserRepository } from '@lnk/shared/testing';
 import { Clock, RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { OAuthError, TwoFactorRequiredError } from './model/oauth-error';
@@ -12,7 +13,6 @@ import { MailMessage, Mailer } from './ports/mailer';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PasswordHasher } from './ports/password-hasher';
 import { PendingEmailChanges } from './ports/pending-email-changes';
-import { UserRepository } from './ports/user.repository';
 import { ChangeEmailUseCase, EMAIL_CHANGES_PER_HOUR, EmailVerificationSender, VerifyEmailUseCase } from './use-cases/account.use-cases';
 import { ClientAuthenticator } from './use-cases/client-authenticator';
 import { AddressClaims, AddressNotices } from './use-cases/email-address';
@@ -30,37 +30,6 @@ class MovableClock extends Clock {
   }
   advance(seconds: number) {
     this.current = new Date(this.current.getTime() + seconds * 1000);
-  }
-}
-
-class Users extends UserRepository {
-  rows = new Map<string, UserProps>();
-  async findById(id: string) {
-    const row = this.rows.get(id);
-    return row ? new User({ ...row }) : null;
-  }
-  async findByEmail(email: string) {
-    const row = [...this.rows.values()].find((r) => r.email === email);
-    return row ? new User({ ...row }) : null;
-  }
-  private taken(user: User) {
-    return [...this.rows.values()].some((r) => r.email === user.email && r.id !== user.id);
-  }
-  async insert(user: User) {
-    if (this.taken(user)) throw ValidationError.field('email', 'email is already registered');
-    this.rows.set(user.id, user.toProps());
-  }
-  async update(user: User) {
-    if (this.taken(user)) throw ValidationError.field('email', 'email is already registered');
-    this.rows.set(user.id, user.toProps());
-  }
-  async delete(id: string) {
-    return this.rows.delete(id);
-  }
-  get(id: string): UserProps {
-    const row = this.rows.get(id);
-    if (!row) throw new Error(`no user ${id}`);
-    return { ...row };
   }
 }
 
@@ -91,7 +60,7 @@ class Verifications extends EmailVerificationRepository {
 
 class Pending extends PendingEmailChanges {
   constructor(
-    private readonly users: Users,
+    private readonly users: MemoryUserRepository,
     private readonly verifications: Verifications,
   ) {
     super();
@@ -143,7 +112,7 @@ const proof = { ip: '198.51.100.7' };
 
 describe('who owns an e-mail address', () => {
   let clock: MovableClock;
-  let users: Users;
+  let users: MemoryUserRepository;
   let identities: Identities;
   let verifications: Verifications;
   let mail: Mailbox;
@@ -163,7 +132,7 @@ describe('who owns an e-mail address', () => {
 
   beforeEach(() => {
     clock = new MovableClock();
-    users = new Users();
+    users = new MemoryUserRepository();
     identities = new Identities();
     verifications = new Verifications();
     mail = new Mailbox();

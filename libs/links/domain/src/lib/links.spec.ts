@@ -1,12 +1,13 @@
-import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { memoryLinksRepositories, MemoryLinkRepository, MemoryTagRepository } from '@lnk/shared/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
-import { Tag, TagWithCount } from './model/tag.entity';
+import { Tag } from './model/tag.entity';
 import { LinkDomains, LinkPasswordHasher, SlugGenerator } from './ports/link-ports';
-import { LinkRepository } from './ports/link.repository';
-import { TagRepository } from './ports/tag.repository';
-import { CreateLinkUseCase, GetLinkUseCase, UpdateLinkUseCase } from './use-cases/links.use-cases';
+import { RedirectTarget } from './ports/link.repository';
+import { CheckLinkPasswordUseCase, CreateLinkUseCase, DeleteLinkUseCase, GetLinkUseCase, PasswordAttempts, UpdateLinkUseCase } from './use-cases/links.use-cases';
+import { LinkChanges, ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 
 const fieldOf = (fn: () => unknown) => {
   try {
@@ -80,78 +81,6 @@ describe('destination URL rules', () => {
   });
 });
 
-class MemoryLinks extends LinkRepository {
-  readonly rows: Link[] = [];
-  takenSlugs = new Set<string>();
-  async insertWithinQuota(link: Link, limit: number) {
-    const used = this.rows.filter((l) => l.ownerId === link.ownerId).length;
-    if (used >= limit) throw new QuotaExceededError('links', used, limit);
-    const key = `${link.domainId ?? ''}/${link.slug}`;
-    if (this.takenSlugs.has(key)) throw ValidationError.field('slug', 'slug is already taken on this domain');
-    this.takenSlugs.add(key);
-    this.rows.push(link);
-  }
-  async findOfOwner(ownerId: string, id: string) {
-    return this.rows.find((l) => l.ownerId === ownerId && l.id === id) ?? null;
-  }
-  async listOfOwner(ownerId: string, _q: string | undefined, page: PageRequest): Promise<Page<Link>> {
-    const mine = this.rows.filter((l) => l.ownerId === ownerId);
-    return pageOf(mine, mine.length, page);
-  }
-  async update() {
-    // Links are held by reference: the changed object is the stored one.
-  }
-  async deleteOfOwner() {
-    return false;
-  }
-  async countOfOwner(ownerId: string) {
-    return this.rows.filter((l) => l.ownerId === ownerId).length;
-  }
-  async countUsingDomain() {
-    return 0;
-  }
-  async deleteAllOfOwner() {
-    this.rows.length = 0;
-  }
-  async findForRedirect() {
-    return null;
-  }
-  async addClicks() {
-    // Clicks are not under test here.
-  }
-}
-
-class MemoryTags extends TagRepository {
-  readonly rows: Tag[] = [];
-  async insertWithinQuota(tag: Tag) {
-    this.rows.push(tag);
-  }
-  async listOfOwner(): Promise<Page<TagWithCount>> {
-    return pageOf([], 0, PageRequest.of());
-  }
-  async favoritesOfOwner() {
-    return [];
-  }
-  async findOfOwner() {
-    return null;
-  }
-  async findManyOfOwner(ownerId: string, ids: string[]) {
-    return this.rows.filter((t) => t.ownerId === ownerId && ids.includes(t.id));
-  }
-  async update() {
-    // Held by reference.
-  }
-  async deleteOfOwner() {
-    return false;
-  }
-  async countOfOwner() {
-    return this.rows.length;
-  }
-  async deleteAllOfOwner() {
-    this.rows.length = 0;
-  }
-}
-
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
@@ -164,30 +93,36 @@ const domains: LinkDomains = {
 };
 
 describe('link use cases', () => {
-  let links: MemoryLinks;
-  let tags: MemoryTags;
+  let links: MemoryLinkRepository;
+  let tags: MemoryTagRepository;
   let slugs: string[];
   let create: CreateLinkUseCase;
   let update: UpdateLinkUseCase;
 
   beforeEach(() => {
-    links = new MemoryLinks();
-    tags = new MemoryTags();
+    ({ links, tags } = memoryLinksRepositories());
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: () => undefined });
     update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains), { linkChanged: () => undefined });
   });
 
+  /** Another account's link on the default domain holds the slug. */
+  const takeSlug = (slug: string) =>
+    links.insertWithinQuota(
+      new Link({ id: `taken-${slug}`, ownerId: 'carol', domainId: null, slug, url: 'https://example.com/', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: clock.now(), updatedAt: clock.now() }),
+      100,
+    );
+
   it('generates a slug, drawing again when one collides', async () => {
-    links.takenSlugs.add('/aaaaaaa');
+    await takeSlug('aaaaaaa');
     const { link } = await create.execute('ada', { url: 'https://example.com' });
     expect(link.slug).toBe('bbbbbbb');
     expect(link.status).toBe(true);
   });
 
   it('gives up after five collisions rather than looping', async () => {
-    for (const s of slugs.slice(0, 5)) links.takenSlugs.add(`/${s}`);
+    for (const s of slugs.slice(0, 5)) await takeSlug(s);
     await expect(create.execute('ada', { url: 'https://example.com' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
   });
 
@@ -215,7 +150,7 @@ describe('link use cases', () => {
 
   it('accepts only a verified domain of the owner, and only the owner’s tags', async () => {
     await expect(create.execute('bob', { url: 'https://example.com', domainId: 'dom-verified' })).rejects.toMatchObject({ errors: [{ name: 'domainId' }] });
-    tags.rows.push(new Tag({ id: 't1', ownerId: 'bob', name: 'x', isFavorite: false, createdAt: clock.now(), updatedAt: clock.now() }));
+    await tags.insertWithinQuota(new Tag({ id: 't1', ownerId: 'bob', name: 'x', isFavorite: false, createdAt: clock.now(), updatedAt: clock.now() }), 10);
     await expect(create.execute('ada', { url: 'https://example.com', tags: ['t1'] })).rejects.toMatchObject({ errors: [{ name: 'tags' }] });
   });
 
@@ -240,5 +175,132 @@ describe('link use cases', () => {
     expect(updated.link).toMatchObject({ title: 'B', url: 'https://example.org/', description: 'd', slug: link.slug });
     await expect(update.execute('ada', link.id, { url: 'https://s.lnk.test/x' })).rejects.toMatchObject({ errors: [{ name: 'url' }] });
     await expect(update.execute('bob', link.id, { title: 'C' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+/** The link use cases over one in-memory store, telling `changes` of every link they change. */
+function linkUseCases(changes: LinkChanges) {
+  const { links, tags } = memoryLinksRepositories();
+  const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc'];
+  const generator: SlugGenerator = { generate: () => slugs.shift() as string };
+  const getLink = new GetLinkUseCase(links, tags, domains);
+  return {
+    links,
+    tags,
+    create: new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, changes),
+    update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, changes),
+    remove: new DeleteLinkUseCase(links, clock, changes),
+  };
+}
+
+// These read what was stored, not the object the use case held: with the old by-reference fakes they
+// passed even when a use case forgot to save its change.
+describe('link use cases save through the repository', () => {
+  it('stores an update: a fresh read and the redirect lookup both see the new destination and title', async () => {
+    const { links, create, update } = linkUseCases({ linkChanged: () => undefined });
+    const { link } = await create.execute('ada', { url: 'https://example.com', slug: 'saved' });
+    await update.execute('ada', link.id, { url: 'https://example.org/new', title: 'New' });
+    expect((await links.findOfOwner('ada', link.id))?.toProps()).toMatchObject({ url: 'https://example.org/new', title: 'New', slug: 'saved' });
+    expect(await links.findForRedirect(null, 'saved')).toMatchObject({ url: 'https://example.org/new', name: 'New' });
+  });
+
+  // A refused change must neither be stored nor evict anything.
+  it('stores nothing and tells no cache when an update or a deletion is refused', async () => {
+    const changed: string[] = [];
+    const { links, create, update, remove } = linkUseCases({ linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) });
+    const { link } = await create.execute('ada', { url: 'https://example.com', slug: 'kept' });
+    changed.length = 0;
+    await expect(update.execute('ada', link.id, { title: 'changed', url: 'https://s.lnk.test/loop' })).rejects.toMatchObject({ errors: [{ name: 'url' }] });
+    await expect(update.execute('bob', link.id, { title: 'changed' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(remove.execute('bob', link.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(changed).toEqual([]);
+    expect((await links.findOfOwner('ada', link.id))?.title).toBe('');
+  });
+});
+
+describe('redirect cache eviction by the link use cases', () => {
+  const setUp = () => {
+    let now = 0;
+    const { links, tags } = memoryLinksRepositories();
+    // The cache reads the same store the use cases write, as the apps bind them.
+    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000, notFoundTtlMs: 5_000 }, () => now);
+    const slugs = ['aaaaaaa'];
+    const generator: SlugGenerator = { generate: () => slugs.shift() as string };
+    const getLink = new GetLinkUseCase(links, tags, domains);
+    return {
+      resolve,
+      advance: (ms: number) => (now += ms),
+      create: new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, resolve),
+      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, resolve),
+      remove: new DeleteLinkUseCase(links, clock, resolve),
+    };
+  };
+
+  // Each step is looked up within the cache time of the previous answer: only the eviction can make it show.
+  it('answers a created link, its new destination, its new slug and its deletion at once, not after the cache time', async () => {
+    const { resolve, create, update, remove } = setUp();
+    expect(await resolve.execute('s.lnk.test', 'fresh')).toBeNull();
+    const { link } = await create.execute('ada', { url: 'https://example.com/one', slug: 'fresh' });
+    expect(await resolve.execute('s.lnk.test', 'fresh')).toMatchObject({ id: link.id, url: 'https://example.com/one' });
+
+    await update.execute('ada', link.id, { url: 'https://example.com/two' });
+    expect((await resolve.execute('s.lnk.test', 'fresh'))?.url).toBe('https://example.com/two');
+
+    expect(await resolve.execute('s.lnk.test', 'moved')).toBeNull();
+    await update.execute('ada', link.id, { slug: 'moved' });
+    expect(await resolve.execute('s.lnk.test', 'fresh')).toBeNull();
+    expect((await resolve.execute('s.lnk.test', 'moved'))?.id).toBe(link.id);
+
+    await update.execute('ada', link.id, { status: false });
+    expect((await resolve.execute('s.lnk.test', 'moved'))?.status).toBe(false);
+
+    await remove.execute('ada', link.id);
+    expect(await resolve.execute('s.lnk.test', 'moved')).toBeNull();
+  });
+
+  it('stops answering a link on the default domain once it moves to a custom domain', async () => {
+    const { resolve, create, update } = setUp();
+    const { link } = await create.execute('ada', { url: 'https://example.com/', slug: 'promo' });
+    expect((await resolve.execute('s.lnk.test', 'promo'))?.id).toBe(link.id);
+    await update.execute('ada', link.id, { domainId: 'dom-verified' });
+    expect(await resolve.execute('s.lnk.test', 'promo')).toBeNull();
+  });
+});
+
+/** Admits every guess: the allowance is CheckLinkPasswordUseCase's own spec; here the stored hash is. */
+class OpenAttempts extends PasswordAttempts {
+  admitted = 0;
+  async admit() {
+    this.admitted++;
+    return { succeeded: () => undefined };
+  }
+}
+
+describe('link passwords through the stored link', () => {
+  const ip = '203.0.113.7';
+
+  it('sets, changes and clears a password on update, and the redirect lookup checks against what was stored', async () => {
+    const { links, create, update } = linkUseCases({ linkChanged: () => undefined });
+    const attempts = new OpenAttempts();
+    const check = new CheckLinkPasswordUseCase(hasher, attempts);
+    const stored = async () => (await links.findForRedirect(null, 'locked')) as RedirectTarget;
+    const { link } = await create.execute('ada', { url: 'https://example.com', slug: 'locked' });
+    expect(await check.execute(await stored(), undefined, ip)).toBe(true);
+    expect(attempts.admitted).toBe(0);
+
+    await update.execute('ada', link.id, { hasPassword: true, password: 'open sesame' });
+    expect(await check.execute(await stored(), 'wrong guess', ip)).toBe(false);
+    expect(await check.execute(await stored(), undefined, ip)).toBe(false);
+    expect(await check.execute(await stored(), 'open sesame', ip)).toBe(true);
+
+    await update.execute('ada', link.id, { password: 'new secret' });
+    expect(await check.execute(await stored(), 'open sesame', ip)).toBe(false);
+    expect(await check.execute(await stored(), 'new secret', ip)).toBe(true);
+
+    await update.execute('ada', link.id, { hasPassword: false });
+    expect((await stored()).passwordHash).toBeNull();
+    const before = attempts.admitted;
+    expect(await check.execute(await stored(), undefined, ip)).toBe(true);
+    expect(attempts.admitted).toBe(before);
   });
 });

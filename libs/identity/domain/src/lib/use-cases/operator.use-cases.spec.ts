@@ -1,3 +1,4 @@
+import { MemoryUserRepository } from '@lnk/shared/testing';
 import { Clock, NotFoundError, Page, PageRequest, pageOf, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { SCOPES } from '../model/scope';
 import { OAuthToken, PersonalAccessToken } from '../model/tokens';
@@ -7,7 +8,6 @@ import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
-import { UserRepository } from '../ports/user.repository';
 import { SetPasswordByOperatorUseCase } from './operator.use-cases';
 import { CreateOperatorPatUseCase } from './personal-access-tokens.use-cases';
 
@@ -20,30 +20,6 @@ const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `
 const secrets: SecretGenerator = { generate: () => `r${++n}` };
 const passwords: PasswordHasher = { hash: async (p) => `pw:${p}`, verify: async (p, h) => h === `pw:${p}` };
 const unitOfWork: UnitOfWork = { run: (work) => work() };
-
-class Users extends UserRepository {
-  rows: User[] = [];
-  private copy = (u: User) => new User(u.toProps());
-  async findById(id: string) {
-    const u = this.rows.find((x) => x.id === id);
-    return u ? this.copy(u) : null;
-  }
-  async findByEmail(email: string) {
-    const u = this.rows.find((x) => x.email === email);
-    return u ? this.copy(u) : null;
-  }
-  async insert(u: User) {
-    this.rows.push(this.copy(u));
-  }
-  async update(u: User) {
-    this.rows = this.rows.map((x) => (x.id === u.id ? this.copy(u) : x));
-  }
-  async delete(id: string) {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((x) => x.id !== id);
-    return this.rows.length < before;
-  }
-}
 
 class Pats extends PersonalAccessTokenRepository {
   rows: PersonalAccessToken[] = [];
@@ -107,13 +83,13 @@ function user(props: Partial<UserProps> = {}): User {
 }
 
 describe('CreateOperatorPatUseCase (token:create)', () => {
-  let users: Users;
+  let users: MemoryUserRepository;
   let pats: Pats;
   let useCase: CreateOperatorPatUseCase;
   let ada: User;
 
   beforeEach(async () => {
-    users = new Users();
+    users = new MemoryUserRepository();
     pats = new Pats();
     useCase = new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock);
     ada = user();
@@ -154,7 +130,7 @@ describe('CreateOperatorPatUseCase (token:create)', () => {
 });
 
 describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
-  let users: Users;
+  let users: MemoryUserRepository;
   let pats: Pats;
   let tokens: Tokens;
   let revocations: RevocationListener & { count: number };
@@ -162,7 +138,7 @@ describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
   let ada: User;
 
   beforeEach(async () => {
-    users = new Users();
+    users = new MemoryUserRepository();
     pats = new Pats();
     tokens = new Tokens();
     revocations = { count: 0, tokensRevoked: () => void revocations.count++ };

@@ -1,6 +1,7 @@
+import { MemoryUserRepository } from '@lnk/shared/testing';
 import { Clock, RateLimitedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
-import { User, UserProps } from '../model/user.entity';
+import { User } from '../model/user.entity';
 import { BackupCodeRepository } from '../ports/account.repositories';
 import { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
 import { PasswordHasher } from '../ports/password-hasher';
@@ -8,7 +9,6 @@ import { SecretBox } from '../ports/secret-box';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';
 import { TotpService, TwoFactorStateRepository } from '../ports/two-factor';
-import { UserRepository } from '../ports/user.repository';
 import { ConfirmTwoFactorUseCase, SetTwoFactorUseCase } from './account.use-cases';
 import { Reauthentication, ReauthenticationRequiredError } from './reauthentication';
 import { SecondFactor } from './second-factor';
@@ -51,27 +51,6 @@ class Throttle extends LoginThrottle {
   }
   failuresOf(email: string) {
     return this.failures.get(`account:${email}`) ?? 0;
-  }
-}
-
-class Users extends UserRepository {
-  rows = new Map<string, UserProps>();
-  async findById(id: string) {
-    const row = this.rows.get(id);
-    return row ? new User({ ...row }) : null;
-  }
-  async findByEmail(email: string) {
-    const row = [...this.rows.values()].find((r) => r.email === email);
-    return row ? new User({ ...row }) : null;
-  }
-  async insert(user: User) {
-    this.rows.set(user.id, user.toProps());
-  }
-  async update(user: User) {
-    this.rows.set(user.id, user.toProps());
-  }
-  async delete(id: string) {
-    return this.rows.delete(id);
   }
 }
 
@@ -131,7 +110,7 @@ describe('reauthentication for sensitive account actions', () => {
   let passwords: Passwords;
   let throttle: Throttle;
   let reauthentication: Reauthentication;
-  let users: Users;
+  let users: MemoryUserRepository;
   const ip = '203.0.113.7';
 
   beforeEach(async () => {
@@ -139,7 +118,7 @@ describe('reauthentication for sensitive account actions', () => {
     passwords = new Passwords();
     throttle = new Throttle();
     reauthentication = new Reauthentication(passwords, throttle, clock);
-    users = new Users();
+    users = new MemoryUserRepository();
     const props = { name: '', isVerified: true, isActive: true, twoFactorSecret: null, createdAt: clock.now(), updatedAt: clock.now() };
     await users.insert(new User({ ...props, id: 'ada', email: 'ada@example.com', passwordHash: 'hash:correct horse' }));
     await users.insert(new User({ ...props, id: 'idp', email: 'idp@example.com', passwordHash: null }));

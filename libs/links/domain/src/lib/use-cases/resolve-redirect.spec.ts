@@ -91,6 +91,19 @@ describe('ResolveRedirectUseCase link cache', () => {
     expect(repository.lookups).toBe(3);
   });
 
+  // A change made where this process is not told (another instance without the cache channel) shows after the cache time.
+  it('forgets a found link after its cache time, not before', async () => {
+    const { repository, resolve, advance } = setUp();
+    repository.put(target(null, 'aged'));
+    await resolve.execute('s.lnk.test', 'aged');
+    repository.put({ ...target(null, 'aged'), url: 'https://example.org/new' });
+    advance(59_999);
+    expect((await resolve.execute('s.lnk.test', 'aged'))?.url).toBe('https://example.com/');
+    advance(2);
+    expect((await resolve.execute('s.lnk.test', 'aged'))?.url).toBe('https://example.org/new');
+    expect(repository.lookups).toBe(2);
+  });
+
   // Scanners: a flood of unknown slugs must not push the popular links out of the cache (each would then cost a query).
   it('does not let a flood of unknown slugs evict found links, and bounds what it keeps of them', async () => {
     const { repository, resolve } = setUp();

@@ -1,0 +1,248 @@
+import { Link, LinkProps, LinkRepository, Tag, TagRepository } from '@lnk/links/domain';
+import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+
+// One behaviour for the in-memory fakes and the TypeORM adapters: each spec below runs against both
+// (the fake in the links domain's unit tests, the adapter against PostgreSQL), so the fake cannot drift.
+// Every test uses fresh owners and slugs: the adapter's database is shared by the whole file.
+
+export interface LinksRepositories {
+  links: LinkRepository;
+  tags: TagRepository;
+}
+
+const ids = new ObjectIdGenerator();
+const now = new Date('2026-06-01T12:00:00.000Z');
+const later = new Date('2026-06-02T08:30:00.000Z');
+const freshSlug = () => `s${ids.next().slice(-12)}`;
+
+function link(ownerId: string, over: Partial<LinkProps> = {}): Link {
+  return new Link({ id: ids.next(), ownerId, domainId: null, slug: freshSlug(), url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, ...over });
+}
+
+function tag(ownerId: string, name: string, isFavorite = false): Tag {
+  return new Tag({ id: ids.next(), ownerId, name, isFavorite, createdAt: now, updatedAt: now });
+}
+
+const fieldOf = (error: unknown) => (error instanceof ValidationError ? error.errors[0]?.name : undefined);
+
+/** The LinkRepository port's behaviour; `makeRepos` is called before each test. */
+export function describeLinkRepositoryContract(makeRepos: () => LinksRepositories): void {
+  describe('LinkRepository contract', () => {
+    let links: LinkRepository;
+    let tags: TagRepository;
+    beforeEach(() => ({ links, tags } = makeRepos()));
+
+    it('reads back what it stored, only for the owner', async () => {
+      const owner = ids.next();
+      const t1 = tag(owner, 'news');
+      await tags.insertWithinQuota(t1, 10);
+      const l = link(owner, { title: 'Docs', tagIds: [t1.id], passwordHash: '$2b$04$x', domainId: ids.next() });
+      await links.insertWithinQuota(l, 10);
+      expect((await links.findOfOwner(owner, l.id))?.toProps()).toEqual(l.toProps());
+      expect(await links.findOfOwner(ids.next(), l.id)).toBeNull();
+    });
+
+    // The by-reference fakes let a use case change a link and "save" it without calling update.
+    it('keeps its own copy: a link changed after reading is stored only by update', async () => {
+      const owner = ids.next();
+      const l = link(owner, { title: 'before' });
+      await links.insertWithinQuota(l, 10);
+      l.change({ title: 'changed, not saved' }, later);
+      const read = await links.findOfOwner(owner, l.id);
+      expect(read?.title).toBe('before');
+      read?.change({ title: 'changed after reading' }, later);
+      expect((await links.findOfOwner(owner, l.id))?.title).toBe('before');
+      if (read) await links.update(read);
+      expect((await links.findOfOwner(owner, l.id))?.toProps()).toMatchObject({ title: 'changed after reading', updatedAt: later });
+    });
+
+    it('keeps one slug namespace per domain, case-sensitively', async () => {
+      const owner = ids.next();
+      const slug = freshSlug();
+      await links.insertWithinQuota(link(owner, { slug }), 100);
+      const refused = await links.insertWithinQuota(link(ids.next(), { slug }), 100).catch((e: unknown) => e);
+      expect(fieldOf(refused)).toBe('slug');
+      await expect(links.insertWithinQuota(link(owner, { slug, domainId: ids.next() }), 100)).resolves.toBeUndefined();
+      await expect(links.insertWithinQuota(link(owner, { slug: slug.toUpperCase() }), 100)).resolves.toBeUndefined();
+    });
+
+    it('lets only one of several concurrent creations take the last free slot of a quota', async () => {
+      const owner = ids.next();
+      await links.insertWithinQuota(link(owner), 2);
+      const results = await Promise.allSettled(Array.from({ length: 4 }, () => links.insertWithinQuota(link(owner), 2)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(refused?.reason).toBeInstanceOf(QuotaExceededError);
+      expect((refused?.reason as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 2, limit: 2 } });
+      expect(await links.countOfOwner(owner)).toBe(2);
+    });
+
+    it('searches title, slug and url case-insensitively and literally, newest first, with paging', async () => {
+      const owner = ids.next();
+      const a = link(owner, { title: 'Summer SALE' });
+      const b = link(owner, { slug: `sale-${freshSlug()}`, url: 'https://shop.example.com/x' });
+      const c = link(owner, { url: 'https://example.com/?q=Sale%25' });
+      for (const l of [a, b, c, link(owner, { title: 'other' })]) await links.insertWithinQuota(l, 100);
+      const page = await links.listOfOwner(owner, 'sale', PageRequest.of(0, 10));
+      expect(page.total).toBe(3);
+      expect(page.items.map((l) => l.id)).toEqual([c.id, b.id, a.id]);
+      expect((await links.listOfOwner(owner, 'sale%', PageRequest.of())).items.map((l) => l.id)).toEqual([c.id]);
+      const second = await links.listOfOwner(owner, undefined, PageRequest.of(1, 2));
+      expect(second).toMatchObject({ total: 4, start: 1, limit: 2 });
+      expect(second.items.map((l) => l.id)).toEqual([c.id, b.id]);
+    });
+
+    it('updates a link and its tags, refusing a slug taken on the domain, and keeps its clicks', async () => {
+      const owner = ids.next();
+      const [t1, t2] = [tag(owner, 'a'), tag(owner, 'b')];
+      await tags.insertWithinQuota(t1, 10);
+      await tags.insertWithinQuota(t2, 10);
+      const l = link(owner, { tagIds: [t1.id] });
+      const other = link(owner);
+      await links.insertWithinQuota(l, 10);
+      await links.insertWithinQuota(other, 10);
+      await links.addClicks(new Map([[l.id, 2]]));
+      l.change({ title: 'New', tagIds: [t2.id], status: false }, later);
+      await links.update(l);
+      expect((await links.findOfOwner(owner, l.id))?.toProps()).toMatchObject({ title: 'New', tagIds: [t2.id], status: false, clicks: 2, createdAt: now, updatedAt: later });
+      l.change({ slug: other.slug }, later);
+      expect(fieldOf(await links.update(l).catch((e: unknown) => e))).toBe('slug');
+      expect((await links.findOfOwner(owner, l.id))?.slug).not.toBe(other.slug);
+    });
+
+    it('does not save a link under another owner', async () => {
+      const owner = ids.next();
+      const l = link(owner, { title: 'mine' });
+      await links.insertWithinQuota(l, 10);
+      const forged = new Link({ ...l.toProps(), ownerId: ids.next(), title: 'forged' });
+      await links.update(forged);
+      expect((await links.findOfOwner(owner, l.id))?.title).toBe('mine');
+    });
+
+    it('deletes only the owner’s link, and with it its tag and click rows', async () => {
+      const owner = ids.next();
+      const t = tag(owner, 'kept');
+      await tags.insertWithinQuota(t, 10);
+      const l = link(owner, { tagIds: [t.id] });
+      await links.insertWithinQuota(l, 10);
+      expect((await tags.findOfOwner(owner, t.id))?.linkCount).toBe(1);
+      expect(await links.deleteOfOwner(ids.next(), l.id)).toBe(false);
+      expect(await links.deleteOfOwner(owner, l.id)).toBe(true);
+      expect(await links.deleteOfOwner(owner, l.id)).toBe(false);
+      expect(await links.findOfOwner(owner, l.id)).toBeNull();
+      expect(await links.findForRedirect(null, l.slug)).toBeNull();
+      expect((await tags.findOfOwner(owner, t.id))?.linkCount).toBe(0);
+    });
+
+    it('counts the owner’s links, those on a domain, and deletes all of an owner’s', async () => {
+      const [owner, other, domain] = [ids.next(), ids.next(), ids.next()];
+      for (const l of [link(owner), link(owner, { domainId: domain }), link(owner, { domainId: domain }), link(other, { domainId: domain })]) await links.insertWithinQuota(l, 10);
+      expect(await links.countOfOwner(owner)).toBe(3);
+      expect(await links.countUsingDomain(owner, domain)).toBe(2);
+      await links.deleteAllOfOwner(owner);
+      expect(await links.countOfOwner(owner)).toBe(0);
+      expect(await links.countOfOwner(other)).toBe(1);
+    });
+
+    it('adds click totals that the link shows, skipping a link deleted since its clicks were counted', async () => {
+      const owner = ids.next();
+      const [clicked, quiet, gone] = [link(owner), link(owner), link(owner)];
+      for (const l of [clicked, quiet, gone]) await links.insertWithinQuota(l, 10);
+      await links.deleteOfOwner(owner, gone.id);
+      await links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
+      await links.addClicks(new Map([[clicked.id, 4]]));
+      await links.addClicks(new Map());
+      expect((await links.findOfOwner(owner, clicked.id))?.clicks).toBe(7);
+      expect((await links.listOfOwner(owner, undefined, PageRequest.of())).items.map((l) => [l.id, l.clicks])).toEqual([[quiet.id, 0], [clicked.id, 7]]);
+    });
+
+    it('looks a short URL up by domain and slug, named by its title or else its slug', async () => {
+      const owner = ids.next();
+      const domain = ids.next();
+      const plain = link(owner, { title: '' });
+      const onDomain = link(owner, { slug: plain.slug, title: 'On a domain', domainId: domain, passwordHash: '$2b$04$y', status: false });
+      await links.insertWithinQuota(plain, 10);
+      await links.insertWithinQuota(onDomain, 10);
+      expect(await links.findForRedirect(null, plain.slug)).toEqual({ id: plain.id, ownerId: owner, domainId: null, slug: plain.slug, url: plain.url, name: plain.slug, status: true, passwordHash: null });
+      expect(await links.findForRedirect(domain, plain.slug)).toMatchObject({ id: onDomain.id, domainId: domain, name: 'On a domain', status: false, passwordHash: '$2b$04$y' });
+      expect(await links.findForRedirect(null, freshSlug())).toBeNull();
+      expect(await links.findForRedirect(ids.next(), plain.slug)).toBeNull();
+    });
+  });
+}
+
+/** The TagRepository port's behaviour; `makeRepos` is called before each test. */
+export function describeTagRepositoryContract(makeRepos: () => LinksRepositories): void {
+  describe('TagRepository contract', () => {
+    let links: LinkRepository;
+    let tags: TagRepository;
+    beforeEach(() => ({ links, tags } = makeRepos()));
+
+    it('keeps tag names unique per owner whatever the case, on insert and on update', async () => {
+      const owner = ids.next();
+      await tags.insertWithinQuota(tag(owner, 'News'), 10);
+      expect(fieldOf(await tags.insertWithinQuota(tag(owner, 'news'), 10).catch((e: unknown) => e))).toBe('name');
+      await expect(tags.insertWithinQuota(tag(ids.next(), 'news'), 10)).resolves.toBeUndefined();
+      const plain = tag(owner, 'plain');
+      await tags.insertWithinQuota(plain, 10);
+      plain.change({ name: 'NEWS' }, later);
+      expect(fieldOf(await tags.update(plain).catch((e: unknown) => e))).toBe('name');
+      expect((await tags.findOfOwner(owner, plain.id))?.tag.name).toBe('plain');
+    });
+
+    it('stops at the quota', async () => {
+      const owner = ids.next();
+      await tags.insertWithinQuota(tag(owner, 'one'), 2);
+      await tags.insertWithinQuota(tag(owner, 'two'), 2);
+      const refused = await tags.insertWithinQuota(tag(owner, 'three'), 2).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(QuotaExceededError);
+      expect((refused as QuotaExceededError).meta).toEqual({ limit: { resource: 'tags', used: 2, limit: 2 } });
+      expect(await tags.countOfOwner(owner)).toBe(2);
+    });
+
+    it('saves a changed tag only through update, and only the owner’s', async () => {
+      const owner = ids.next();
+      const t = tag(owner, 'before');
+      await tags.insertWithinQuota(t, 10);
+      const found = await tags.findOfOwner(owner, t.id);
+      found?.tag.change({ name: 'after', isFavorite: true }, later);
+      expect((await tags.findOfOwner(owner, t.id))?.tag.name).toBe('before');
+      if (found) await tags.update(found.tag);
+      expect((await tags.findOfOwner(owner, t.id))?.tag.toProps()).toEqual({ ...t.toProps(), name: 'after', isFavorite: true, updatedAt: later });
+      await tags.update(new Tag({ ...t.toProps(), ownerId: ids.next(), name: 'forged' }));
+      expect((await tags.findOfOwner(owner, t.id))?.tag.name).toBe('after');
+      expect(await tags.findOfOwner(ids.next(), t.id)).toBeNull();
+    });
+
+    it('lists newest first with link counts, searches names case-insensitively, and lists favourites', async () => {
+      const owner = ids.next();
+      const [news, plain, newer] = [tag(owner, 'News', true), tag(owner, 'plain'), tag(owner, 'newsletter')];
+      for (const t of [news, plain, newer]) await tags.insertWithinQuota(t, 10);
+      await links.insertWithinQuota(link(owner, { tagIds: [news.id, plain.id] }), 10);
+      await links.insertWithinQuota(link(owner, { tagIds: [news.id] }), 10);
+      const page = await tags.listOfOwner(owner, 'NEW', PageRequest.of());
+      expect(page.total).toBe(2);
+      expect(page.items.map((t) => [t.tag.name, t.linkCount])).toEqual([['newsletter', 0], ['News', 2]]);
+      expect((await tags.listOfOwner(owner, undefined, PageRequest.of(1, 1))).items.map((t) => t.tag.id)).toEqual([plain.id]);
+      expect((await tags.favoritesOfOwner(owner)).map((t) => [t.tag.name, t.linkCount])).toEqual([['News', 2]]);
+      expect((await tags.findManyOfOwner(owner, [plain.id, tag(ids.next(), 'x').id])).map((t) => t.id)).toEqual([plain.id]);
+      expect(await tags.findManyOfOwner(ids.next(), [plain.id])).toEqual([]);
+    });
+
+    it('takes a deleted tag off every link, and deletes only the owner’s', async () => {
+      const owner = ids.next();
+      const [gone, kept] = [tag(owner, 'gone'), tag(owner, 'kept')];
+      await tags.insertWithinQuota(gone, 10);
+      await tags.insertWithinQuota(kept, 10);
+      const l = link(owner, { tagIds: [gone.id, kept.id] });
+      await links.insertWithinQuota(l, 10);
+      expect(await tags.deleteOfOwner(ids.next(), gone.id)).toBe(false);
+      expect(await tags.deleteOfOwner(owner, gone.id)).toBe(true);
+      expect(await tags.findOfOwner(owner, gone.id)).toBeNull();
+      expect((await links.findOfOwner(owner, l.id))?.tagIds).toEqual([kept.id]);
+      await tags.deleteAllOfOwner(owner);
+      expect(await tags.countOfOwner(owner)).toBe(0);
+      expect((await links.findOfOwner(owner, l.id))?.tagIds).toEqual([]);
+    });
+  });
+}

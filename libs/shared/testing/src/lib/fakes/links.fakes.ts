@@ -1,0 +1,178 @@
+import { Link, LinkProps, LinkRepository, RedirectTarget, Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
+import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+
+// Rows are held as copies of props and every read builds a new entity, as a database would: a use case
+// that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
+const copyLink = (p: LinkProps): LinkProps => ({ ...p, tagIds: [...p.tagIds], createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
+const copyTag = (p: TagProps): TagProps => ({ ...p, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
+// Ids are time-ordered (ObjectId), so "newest first" is id order, as the adapters sort.
+const newestFirst = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const slugKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${slug}`;
+
+/** The rows of the links context, shared by its two repositories as the tables are (a tag's links, a link's tags). */
+export class LinksMemoryStore {
+  readonly links = new Map<string, LinkProps>();
+  readonly tags = new Map<string, TagProps>();
+}
+
+export class MemoryLinkRepository extends LinkRepository {
+  constructor(readonly store = new LinksMemoryStore()) {
+    super();
+  }
+
+  private read(p: LinkProps): Link {
+    // The adapter reads a link's tags in tag id order.
+    return new Link({ ...copyLink(p), tagIds: [...p.tagIds].sort() });
+  }
+
+  private slugTakenBy(p: LinkProps): boolean {
+    return [...this.store.links.values()].some((o) => o.id !== p.id && slugKey(o.domainId, o.slug) === slugKey(p.domainId, p.slug));
+  }
+
+  private ofOwner(ownerId: string): LinkProps[] {
+    return [...this.store.links.values()].filter((l) => l.ownerId === ownerId);
+  }
+
+  async insertWithinQuota(link: Link, limit: number): Promise<void> {
+    const p = link.toProps();
+    const used = this.ofOwner(p.ownerId).length;
+    if (used >= limit) throw new QuotaExceededError('links', used, limit);
+    if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
+    this.store.links.set(p.id, copyLink(p));
+  }
+
+  async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
+    const p = this.store.links.get(id);
+    return p && p.ownerId === ownerId ? this.read(p) : null;
+  }
+
+  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const q = query?.toLowerCase();
+    const mine = this.ofOwner(ownerId)
+      .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
+      .sort(newestFirst);
+    return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
+  }
+
+  async update(link: Link): Promise<void> {
+    const p = link.toProps();
+    const stored = this.store.links.get(p.id);
+    if (!stored || stored.ownerId !== p.ownerId) return;
+    if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
+    // Clicks and the creation time are not the caller's to change: the adapter writes neither on update.
+    this.store.links.set(p.id, copyLink({ ...p, clicks: stored.clicks, createdAt: stored.createdAt }));
+  }
+
+  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    const p = this.store.links.get(id);
+    if (!p || p.ownerId !== ownerId) return false;
+    return this.store.links.delete(id);
+  }
+
+  async countOfOwner(ownerId: string): Promise<number> {
+    return this.ofOwner(ownerId).length;
+  }
+
+  async countUsingDomain(ownerId: string, domainId: string): Promise<number> {
+    return this.ofOwner(ownerId).filter((l) => l.domainId === domainId).length;
+  }
+
+  async deleteAllOfOwner(ownerId: string): Promise<void> {
+    for (const l of this.ofOwner(ownerId)) this.store.links.delete(l.id);
+  }
+
+  async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
+    const p = [...this.store.links.values()].find((l) => slugKey(l.domainId, l.slug) === slugKey(domainId, slug));
+    if (!p) return null;
+    return { id: p.id, ownerId: p.ownerId, domainId: p.domainId, slug: p.slug, url: p.url, name: p.title || p.slug, status: p.status, passwordHash: p.passwordHash };
+  }
+
+  async addClicks(visitsByLink: Map<string, number>): Promise<void> {
+    // A link deleted since its clicks were counted is skipped.
+    for (const [id, n] of visitsByLink) {
+      const p = this.store.links.get(id);
+      if (p) this.store.links.set(id, { ...p, clicks: p.clicks + n });
+    }
+  }
+}
+
+export class MemoryTagRepository extends TagRepository {
+  constructor(readonly store = new LinksMemoryStore()) {
+    super();
+  }
+
+  private withCount(p: TagProps): TagWithCount {
+    return { tag: new Tag(copyTag(p)), linkCount: [...this.store.links.values()].filter((l) => l.tagIds.includes(p.id)).length };
+  }
+
+  private ofOwner(ownerId: string): TagProps[] {
+    return [...this.store.tags.values()].filter((t) => t.ownerId === ownerId).sort(newestFirst);
+  }
+
+  /** Names are unique per owner whatever their case (the adapter's index is on lower(name)). */
+  private nameTakenBy(p: TagProps): boolean {
+    return this.ofOwner(p.ownerId).some((o) => o.id !== p.id && o.name.toLowerCase() === p.name.toLowerCase());
+  }
+
+  async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
+    const p = tag.toProps();
+    const used = this.ofOwner(p.ownerId).length;
+    if (used >= limit) throw new QuotaExceededError('tags', used, limit);
+    if (this.nameTakenBy(p)) throw ValidationError.field('name', 'you already have a tag with this name');
+    this.store.tags.set(p.id, copyTag(p));
+  }
+
+  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {
+    const q = query?.toLowerCase();
+    const mine = this.ofOwner(ownerId).filter((t) => !q || t.name.toLowerCase().includes(q));
+    return pageOf(mine.slice(page.start, page.start + page.limit).map((t) => this.withCount(t)), mine.length, page);
+  }
+
+  async favoritesOfOwner(ownerId: string): Promise<TagWithCount[]> {
+    return this.ofOwner(ownerId)
+      .filter((t) => t.isFavorite)
+      .map((t) => this.withCount(t));
+  }
+
+  async findOfOwner(ownerId: string, id: string): Promise<TagWithCount | null> {
+    const p = this.store.tags.get(id);
+    return p && p.ownerId === ownerId ? this.withCount(p) : null;
+  }
+
+  async findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]> {
+    return this.ofOwner(ownerId)
+      .filter((t) => ids.includes(t.id))
+      .map((t) => new Tag(copyTag(t)));
+  }
+
+  async update(tag: Tag): Promise<void> {
+    const p = tag.toProps();
+    const stored = this.store.tags.get(p.id);
+    if (!stored || stored.ownerId !== p.ownerId) return;
+    if (this.nameTakenBy(p)) throw ValidationError.field('name', 'you already have a tag with this name');
+    this.store.tags.set(p.id, copyTag({ ...p, createdAt: stored.createdAt }));
+  }
+
+  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    const p = this.store.tags.get(id);
+    if (!p || p.ownerId !== ownerId) return false;
+    this.store.tags.delete(id);
+    // The tag comes off every link, as the link_tags rows go with it.
+    for (const [linkId, l] of this.store.links) if (l.tagIds.includes(id)) this.store.links.set(linkId, { ...l, tagIds: l.tagIds.filter((t) => t !== id) });
+    return true;
+  }
+
+  async countOfOwner(ownerId: string): Promise<number> {
+    return this.ofOwner(ownerId).length;
+  }
+
+  async deleteAllOfOwner(ownerId: string): Promise<void> {
+    for (const t of this.ofOwner(ownerId)) await this.deleteOfOwner(ownerId, t.id);
+  }
+}
+
+/** Both repositories of the links context over one store. */
+export function memoryLinksRepositories(): { store: LinksMemoryStore; links: MemoryLinkRepository; tags: MemoryTagRepository } {
+  const store = new LinksMemoryStore();
+  return { store, links: new MemoryLinkRepository(store), tags: new MemoryTagRepository(store) };
+}
