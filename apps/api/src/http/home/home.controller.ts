@@ -2,6 +2,8 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/access.decorators';
+import { Responds } from '../../openapi/responds.decorator';
+import { HomeSchema } from '../../openapi/response-schemas';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { AppConfig } from '../../config/app-config';
@@ -42,6 +44,7 @@ export class HomeController {
   }
 
   @Get()
+  @Responds(HomeSchema, { page: true, redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set", errors: { 404: 'html' } })
   @ApiOperation({
     summary: 'Service home',
     description: 'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an HTML page for a browser. A verified custom domain answers its not-found page here.',
