@@ -1,6 +1,7 @@
 import { Controller, Get, Post } from '@nestjs/common';
 import { API_CONTROLLERS } from '../app.module';
 import { Public, RequireScope } from '../auth/access.decorators';
+import { ok } from '../envelope/envelope';
 import { Responds } from '../openapi/responds.decorator';
 import { LinkSchema } from '../openapi/response-schemas';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from './declared-routes';
@@ -9,17 +10,23 @@ import { responseTable, routesOf, scopeTable, undeclaredRoutes } from './declare
 class CarelessController {
   @Get('open')
   @Responds(null)
-  forgotAccess() {}
+  forgotAccess() {
+    return ok(undefined, 'open to anyone?');
+  }
 
   @Post('both')
   @Public()
   @RequireScope('links:read')
   @Responds(null)
-  saysBoth() {}
+  saysBoth() {
+    return ok(undefined, 'open or scoped?');
+  }
 
   @Get('quiet')
   @RequireScope('links:read')
-  forgotAnswer() {}
+  forgotAnswer() {
+    return ok({ undocumented: true }, 'answers what?');
+  }
 }
 
 describe('route declarations', () => {

@@ -10,10 +10,9 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SERVICE_VERSION } from '../../version';
 import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
-import { hostOf } from '../redirect/redirect.controller';
+import { hostOf } from '../redirect/request-host';
+import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';
-
-const SERVICE_NAME = 'lnk';
 
 function homePage(version: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -59,10 +58,9 @@ export class HomeController {
       return void reply.code(302).header('location', redirect).header('cache-control', 'private, max-age=0').send();
     }
     if (prefersHtml(request.headers.accept)) return void reply.code(200).headers(pageHeaders()).send(homePage(SERVICE_VERSION));
-    const base = this.config.publicBaseUrl;
     void reply
       .code(200)
       .type('application/json; charset=utf-8')
-      .send({ status: 200, code: 'OK', message: `${SERVICE_NAME} API`, data: { name: SERVICE_NAME, version: SERVICE_VERSION, docs: `${base}/docs`, openapi: `${base}/openapi.json` } });
+      .send({ status: 200, code: 'OK', message: `${SERVICE_NAME} API`, data: presentHome(this.config.publicBaseUrl, SERVICE_VERSION) });
   }
 }
