@@ -13,7 +13,7 @@ import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
-import { OAuthClientsController } from './http/tokens/oauth-clients.controller';
+import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
@@ -28,6 +28,25 @@ import { MetricsModule } from './metrics/metrics.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
+/** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
+export const API_CONTROLLERS = [
+  HomeController,
+  HealthController,
+  MetricsController,
+  OAuthController,
+  TokensController,
+  OAuthClientsController,
+  AccountController,
+  EmailVerificationController,
+  LinksController,
+  TagsController,
+  DomainsController,
+  StatsController,
+  SubscriptionController,
+  StripeWebhookController,
+  SandboxCheckoutController,
+];
+
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
 export class AppModule {
@@ -35,7 +54,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],
-      controllers: [HomeController, HealthController, MetricsController, OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, LinksController, TagsController, DomainsController, StatsController, SubscriptionController, StripeWebhookController, SandboxCheckoutController],
+      controllers: API_CONTROLLERS,
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

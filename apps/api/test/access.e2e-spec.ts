@@ -1,4 +1,4 @@
-import { SCOPE_TABLE } from '../src/auth/scope-table';
+import { ROUTE_SCOPES as SCOPE_TABLE } from '../src/app-routes';
 import { registeredRoutes } from '../src/openapi/openapi';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -1,5 +1,5 @@
 import { SCOPES } from '@lnk/identity/domain';
-import { SCOPE_TABLE } from '../src/auth/scope-table';
+import { ROUTE_SCOPES as SCOPE_TABLE } from '../src/app-routes';
 import { createAccount, createPat, identityOf, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 

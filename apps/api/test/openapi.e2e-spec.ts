@@ -1,7 +1,6 @@
 import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
-import { SCOPE_TABLE } from '../src/auth/scope-table';
+import { ROUTE_RESPONSES, ROUTE_SCOPES as SCOPE_TABLE } from '../src/app-routes';
 import { openApiPath, registeredRoutes } from '../src/openapi/openapi';
-import { ROUTE_RESPONSES } from '../src/openapi/response-schemas';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {

@@ -3,18 +3,17 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@lnk/identity/domain';
+import type { Principal, Scope } from '@lnk/identity/domain';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@lnk/shared/kernel';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { consumeRateLimit } from '../rate-limit/rate-limit.guard';
-import { PUBLIC_ROUTE } from './access.decorators';
-import { scopeOf } from './scope-table';
+import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './access.decorators';
 
 /**
  * Deny by default: a public route passes; any other needs a bearer token (in the Authorization header
- * only, never the URL) holding the scope the scope table names for the route. A route missing from the
- * table is refused outright.
+ * only, never the URL) holding the scope its handler declares with @RequireScope. A route that declares
+ * neither is refused outright.
  *
  * A refused request is charged to the API budget here (the rate-limit guard only sees admitted ones): to
  * its address when its token is missing or not valid, so made-up tokens share their sender's budget
@@ -35,7 +34,7 @@ export class AccessGuard extends AuthGuard('bearer') {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
     try {
-      return await this.authorize(context, request);
+      return await this.authorize(context, request, this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, context.getHandler()));
     } catch (error) {
       if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) throw error;
       const outcome = await consumeRateLimit(this.rateCounters, this.config, request, 'api');
@@ -44,9 +43,7 @@ export class AccessGuard extends AuthGuard('bearer') {
     }
   }
 
-  private async authorize(context: ExecutionContext, request: FastifyRequest & { user?: Principal }): Promise<boolean> {
-    const pattern = (request.routeOptions.url ?? '').replace(/^\/v1(?=\/)/, '');
-    const scope = scopeOf(request.method, pattern);
+  private async authorize(context: ExecutionContext, request: FastifyRequest & { user?: Principal }, scope: Scope | undefined): Promise<boolean> {
     if (!scope) throw new ForbiddenError('This route is not open to any scope');
     if (!/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) throw new UnauthorizedError();
     await super.canActivate(context);

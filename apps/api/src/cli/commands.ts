@@ -6,7 +6,8 @@ import { AppConfig } from '../config/app-config';
 import { composeContexts, Contexts } from '../composition/contexts.composition';
 import { createLogger } from '../logging/logger';
 import { AppMetrics } from '../metrics/app-metrics';
-import { presentClient, presentUser } from '../http/identity/identity.presenter';
+import { presentUser } from '../http/account/account.presenter';
+import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
 import { presentLink, presentLinkListItem } from '../http/links/links.presenter';
 import { presentCreatedToken } from '../http/tokens/tokens.presenter';
 

@@ -5,6 +5,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { UnauthorizedError } from '@lnk/shared/kernel';
 import { Public } from '../auth/access.decorators';
+import { RespondsRaw } from '../openapi/responds.decorator';
+import { string } from '../openapi/schema';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AppMetrics } from './app-metrics';
@@ -23,6 +25,7 @@ export class MetricsController {
 
   @ApiOperation({ summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
   @Get()
+  @RespondsRaw({ 'text/plain': string }, { errors: { 401: 'json' } })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply) {
     if (this.config.metricsToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';

@@ -1,79 +1,49 @@
-import { RequestMethod, Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { SCOPES } from '@lnk/identity/domain';
-import { FORM_BODY, PUBLIC_ROUTE } from '../auth/access.decorators';
-import { scopeOf } from '../auth/scope-table';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { DATA_SCHEMAS, ERROR_ENVELOPE, ROUTE_RESPONSES, RouteResponse, SUCCESS_ENVELOPE } from './response-schemas';
+import { openApiPath, RegisteredRoute, routesOf } from '../http/declared-routes';
+import type { RouteResponse } from './responds.decorator';
+import { DATA_SCHEMAS, ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
 
-/** One handler of a controller, as Nest registered it. */
-export interface RegisteredRoute {
-  method: string;
-  /** `/user/link/:id` */
-  path: string;
-  isPublic: boolean;
-  /** Takes `application/x-www-form-urlencoded` bodies besides JSON (@AcceptsForm). */
-  acceptsForm: boolean;
-  query: Type | null;
-  body: Type | null;
-}
+export { openApiPath, type RegisteredRoute };
 
-/** Every route of the app's controllers, with its access declaration and its query and body classes. */
+/** Every route of the running app's controllers, with what their decorators declare. */
 export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
-  const routes: RegisteredRoute[] = [];
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type & { prototype: Record<string, unknown> };
-      const prefix = Reflect.getMetadata(PATH_METADATA, controller) ?? '';
-      for (const key of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = controller.prototype[key];
-        if (key === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, key) ?? []) as Type[];
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
-        const argOf = (kind: RouteParamtypes): Type | null => {
-          const entry = Object.entries(args).find(([name, arg]) => name.startsWith(`${kind}:`) && arg.data === undefined);
-          const type = entry ? types[entry[1].index] : undefined;
-          return type && ![String, Number, Boolean, Object].includes(type as never) ? type : null;
-        };
-        routes.push({
-          method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod],
-          path: `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler)].flat().join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
-          isPublic: Boolean(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
-          acceptsForm: Boolean(Reflect.getMetadata(FORM_BODY, handler) ?? Reflect.getMetadata(FORM_BODY, controller)),
-          query: argOf(RouteParamtypes.QUERY),
-          body: argOf(RouteParamtypes.BODY),
-        });
-      }
-    }
-  }
-  return routes;
+  const controllers = [...app.get(ModulesContainer).values()].flatMap((module) => [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type));
+  return routesOf(controllers);
 }
 
-/** `/user/link/:id` as OpenAPI writes it: `/user/link/{id}`. */
-export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 
-/** Answers of OAuth endpoints to form-encoded requests (RFC 6749/7009/7662 bodies, no envelope). */
-const FORM_ANSWERS: Record<string, SchemaObject | ReferenceObject> = {
-  'POST /oauth/token': ref('TokenResponse'),
-  'POST /oauth/revoke': { type: 'object', additionalProperties: false, properties: {} },
-  'POST /oauth/introspect': ref('Introspection'),
-};
+const NAME_OF = new Map<SchemaObject, string>(Object.entries(DATA_SCHEMAS).map(([name, schema]) => [schema, name]));
+
+/** A data schema as the document writes it: a named schema (DATA_SCHEMAS) anywhere inside it becomes its $ref. */
+function documented(schema: SchemaObject | ReferenceObject, named = false): SchemaObject | ReferenceObject {
+  if ('$ref' in schema) return schema;
+  const name = NAME_OF.get(schema);
+  if (name && !named) return ref(name);
+  const each = (schemas: (SchemaObject | ReferenceObject)[]) => schemas.map((s) => documented(s));
+  return {
+    ...schema,
+    ...(schema.items ? { items: documented(schema.items) } : {}),
+    ...(schema.properties ? { properties: Object.fromEntries(Object.entries(schema.properties).map(([key, s]) => [key, documented(s)])) } : {}),
+    ...(schema.oneOf ? { oneOf: each(schema.oneOf) } : {}),
+  };
+}
 const OAUTH_ERROR: SchemaObject = { type: 'object', additionalProperties: false, required: ['error'], properties: { error: { type: 'string' }, error_description: { type: 'string' } } };
 
-function successResponse(key: string, answer: RouteResponse): ResponseObject {
+function successResponse(answer: RouteResponse): ResponseObject {
   if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema }])) };
-  if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: SUCCESS_ENVELOPE(answer.data, answer.meta) } } } : {}) };
-  const envelope = SUCCESS_ENVELOPE(answer.data, answer.meta);
-  const form = FORM_ANSWERS[key];
+  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta);
+  if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: envelope } } } : {}) };
+  const form = answer.form && documented(answer.form);
   const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};
   return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope }, ...page } };
 }
@@ -87,8 +57,8 @@ const FORM = 'application/x-www-form-urlencoded';
  * The OpenAPI 3 document of the running app: paths from the controllers (@nestjs/swagger), each
  * operation's summary and description from its @ApiOperation, request bodies and query parameters
  * from the DTOs' class-validator rules (the very rules that validate, so required fields and lengths
- * cannot drift) with their documented examples, each route's scope from the scope table as an OAuth 2.0
- * security requirement, and every answer wrapped in the envelope.
+ * cannot drift) with their documented examples, each route's scope (@RequireScope) as an OAuth 2.0
+ * security requirement, and its success answer (@Responds) wrapped in the envelope.
  *
  * Server and OAuth URLs are relative (the path of PUBLIC_BASE_URL, normally `/`): a client resolves them
  * against the address it fetched the document from, so Swagger UI calls the origin it was opened on,
@@ -140,13 +110,13 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   );
   // @nestjs/swagger writes bearerFormat: 'JWT' into every bearer scheme; these tokens are opaque.
   delete (document.components?.securitySchemes?.['bearer'] as { bearerFormat?: string } | undefined)?.bearerFormat;
-  const schemas: Record<string, SchemaObject | ReferenceObject> = { ...(document.components?.schemas ?? {}), ...DATA_SCHEMAS, ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
+  const named = Object.fromEntries(Object.entries(DATA_SCHEMAS).map(([name, schema]) => [name, documented(schema, true)]));
+  const schemas: Record<string, SchemaObject | ReferenceObject> = { ...(document.components?.schemas ?? {}), ...named, ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
 
   for (const route of registeredRoutes(app)) {
     const path = openApiPath(route.path);
     const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as OperationObject | undefined;
     if (!operation) continue;
-    const key = `${route.method} ${path}`;
     if (route.body) {
       const schema = targetConstructorToSchema(route.body) as SchemaObject;
       schemas[route.body.name] = schema;
@@ -165,13 +135,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       });
       operation.parameters = [...(operation.parameters ?? []).filter((p: ParameterObject | ReferenceObject) => !('in' in p && p.in === 'query')), ...query];
     }
-    const scope = route.isPublic ? undefined : scopeOf(route.method, route.path);
+    const scope = route.isPublic ? null : route.scope;
     operation.security = scope ? [{ oauth2: [scope] }, { bearer: [] }] : [];
     if (scope) (operation as OperationObject & { 'x-required-scope'?: string })['x-required-scope'] = scope;
     if (scope) operation.description = `Needs the \`${scope}\` scope.${operation.description ? ` ${operation.description}` : ''}`;
 
-    const answer = ROUTE_RESPONSES[key] ?? { data: {} };
-    const responses: Record<string, ResponseObject> = { [String(answer.status ?? 200)]: successResponse(key, answer) };
+    // A route without @Responds fails the route walk's test; it is documented with an empty schema meanwhile.
+    const answer: RouteResponse = route.response ?? { data: {} };
+    const responses: Record<string, ResponseObject> = { [String(answer.status ?? 200)]: successResponse(answer) };
     if (answer.redirect) responses['302'] = { description: `Redirect (Location header): ${answer.redirect}` };
     if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
     if (scope) {

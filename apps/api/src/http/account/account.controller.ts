@@ -3,12 +3,23 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { CurrentPrincipal, Public } from '../../auth/access.decorators';
+import { CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
+import { Responds } from '../../openapi/responds.decorator';
+import {
+  AccountLimitsSchema,
+  ChangedEmailSchema,
+  ChangedPasswordSchema,
+  DeletedSchema,
+  TwoFactorChangeSchema,
+  TwoFactorConfirmedSchema,
+  UserSchema,
+  VerifiedEmailSchema,
+} from '../../openapi/response-schemas';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
-import { presentUser } from '../identity/identity.presenter';
+import { presentUser } from './account.presenter';
 import { emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
 
@@ -19,12 +30,16 @@ export class AccountController {
 
   @ApiOperation({ summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   @Get()
+  @RequireScope('user:read')
+  @Responds(UserSchema)
   async me(@CurrentPrincipal() principal: Principal) {
     return ok(presentUser(await this.identity.getCurrentUser.execute(principal)));
   }
 
   @ApiOperation({ summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
   @Put('email')
+  @RequireScope('user:write')
+  @Responds(ChangedEmailSchema, { reauthentication: true })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
     const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
     // The same answer whether or not another account holds the address (spec 3: new address, unverified).
@@ -36,6 +51,8 @@ export class AccountController {
 
   @ApiOperation({ summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   @Put('password')
+  @RequireScope('user:write')
+  @Responds(ChangedPasswordSchema)
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
@@ -43,6 +60,8 @@ export class AccountController {
 
   @ApiOperation({ summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   @Post('enable-twofactor')
+  @RequireScope('user:write')
+  @Responds(TwoFactorChangeSchema, { reauthentication: true })
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
     const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
@@ -54,6 +73,8 @@ export class AccountController {
 
   @ApiOperation({ summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   @Post('twofactor/confirm')
+  @RequireScope('user:write')
+  @Responds(TwoFactorConfirmedSchema)
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
@@ -61,12 +82,16 @@ export class AccountController {
 
   @ApiOperation({ summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   @Get('limits')
+  @RequireScope('user:read')
+  @Responds(AccountLimitsSchema)
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.identity.getLimits.execute(principal));
   }
 
   @ApiOperation({ summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   @Delete()
+  @RequireScope('user:write')
+  @Responds(DeletedSchema, { reauthentication: true })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
@@ -85,6 +110,7 @@ export class EmailVerificationController {
    */
   @ApiOperation({ summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
   @Get('verify-email')
+  @Responds(VerifiedEmailSchema, { page: true, errors: { 400: 'html or json' } })
   async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const page = prefersHtml(request.headers.accept);
     let user;

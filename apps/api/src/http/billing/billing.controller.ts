@@ -4,29 +4,19 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import type { Plan, Subscription } from '@lnk/billing/domain';
 import { InvalidWebhookError } from '@lnk/billing/adapter-stripe';
 import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
+import { AcceptsForm, CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
+import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
+import { list, string } from '../../openapi/schema';
+import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from '../../openapi/response-schemas';
 import { BILLING } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
 import { ok } from '../../envelope/envelope';
 import { pageHeaders } from '../html-page';
 import { CheckoutRequestDto, VerifyCheckoutRequestDto } from './billing.request.dto';
 import { sandboxGonePage, sandboxPaymentPage } from './sandbox.pages';
-
-export const presentPlan = (plan: Plan) => ({
-  id: plan.id,
-  name: plan.name,
-  price: plan.price,
-  currency: plan.currency,
-  billingCycle: plan.billingCycle,
-  maxDomains: plan.maxDomains,
-  maxLinks: plan.maxLinks,
-  maxTags: plan.maxTags,
-});
-
-const presentVerified = (s: Subscription) => ({ id: s.id, status: s.status, planId: s.planId, startDate: s.startDate.toISOString() });
+import { presentCheckoutSession, presentPlan, presentSubscription, presentVerified } from './billing.presenter';
 
 /** Plans and the account's subscription (spec 4.4, 2.8, 2.9). */
 @Controller('user')
@@ -35,39 +25,34 @@ export class SubscriptionController {
 
   @ApiOperation({ summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
   @Get('plans')
+  @RequireScope('subscription:read')
+  @Responds(list(PlanSchema))
   plans() {
     return ok(this.billing.plans.execute().map(presentPlan));
   }
 
   @ApiOperation({ summary: 'Your subscription', description: 'Your plan, its state and its limits.' })
   @Get('subscription/current')
+  @RequireScope('subscription:read')
+  @Responds(SubscriptionSchema)
   async current(@CurrentPrincipal() principal: Principal) {
     const { subscription: s, plan } = await this.billing.current.execute(principal.userId);
-    return ok({
-      id: s.id,
-      userId: s.userId,
-      planId: s.planId,
-      planName: plan.name,
-      price: plan.price,
-      currency: plan.currency,
-      status: s.status,
-      isActive: s.isActive,
-      billingCycle: plan.billingCycle,
-      maxDomains: plan.maxDomains,
-      maxTags: plan.maxTags,
-      maxLinks: plan.maxLinks,
-    });
+    return ok(presentSubscription(s, plan));
   }
 
   @ApiOperation({ summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl.' })
   @Post('subscription/checkout')
+  @RequireScope('subscription:read')
+  @Responds(CheckoutSessionSchema)
   async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
     const session = await this.billing.checkout.execute(principal.userId, body);
-    return ok({ sessionId: session.sessionId, url: session.url, expiresAt: session.expiresAt.toISOString() }, 'Checkout session created: send the user to its url');
+    return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');
   }
 
   @ApiOperation({ summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid.' })
   @Post('subscription/verify')
+  @RequireScope('subscription:read')
+  @Responds(VerifiedSubscriptionSchema)
   async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
     return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
   }
@@ -83,6 +68,7 @@ export class StripeWebhookController {
   @ApiOperation({ summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
   @Post('webhook')
   @HttpCode(200)
+  @Responds(WebhookReceiptSchema, { errors: { 400: 'json', 404: 'json' } })
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
     const reader = this.billing.stripeWebhooks;
     if (!reader) throw new NotFoundError('Stripe webhook endpoint (Stripe is not configured)');
@@ -110,6 +96,7 @@ export class SandboxCheckoutController {
 
   @ApiOperation({ summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), when no payment provider is configured.' })
   @Get(':sessionId')
+  @RespondsRaw({ 'text/html': string }, { errors: { 404: 'html', 410: 'html' } })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     const sandbox = this.billing.sandbox;
     const session = sandbox ? await sandbox.session(sessionId) : null;
@@ -120,6 +107,7 @@ export class SandboxCheckoutController {
 
   @ApiOperation({ summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
   @Post(':sessionId')
+  @Responds(null, { status: 303, errors: { 404: 'html', 410: 'html' } })
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     // With Stripe configured there is no sandbox: every session is unknown here.
     const sandbox = this.billing.sandbox;

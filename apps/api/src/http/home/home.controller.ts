@@ -2,16 +2,17 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/access.decorators';
+import { Responds } from '../../openapi/responds.decorator';
+import { HomeSchema } from '../../openapi/response-schemas';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SERVICE_VERSION } from '../../version';
 import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
-import { hostOf } from '../redirect/redirect.controller';
+import { hostOf } from '../redirect/request-host';
+import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';
-
-const SERVICE_NAME = 'lnk';
 
 function homePage(version: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -42,6 +43,7 @@ export class HomeController {
   }
 
   @Get()
+  @Responds(HomeSchema, { page: true, redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set", errors: { 404: 'html' } })
   @ApiOperation({
     summary: 'Service home',
     description: 'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an HTML page for a browser. A verified custom domain answers its not-found page here.',
@@ -56,10 +58,9 @@ export class HomeController {
       return void reply.code(302).header('location', redirect).header('cache-control', 'private, max-age=0').send();
     }
     if (prefersHtml(request.headers.accept)) return void reply.code(200).headers(pageHeaders()).send(homePage(SERVICE_VERSION));
-    const base = this.config.publicBaseUrl;
     void reply
       .code(200)
       .type('application/json; charset=utf-8')
-      .send({ status: 200, code: 'OK', message: `${SERVICE_NAME} API`, data: { name: SERVICE_NAME, version: SERVICE_VERSION, docs: `${base}/docs`, openapi: `${base}/openapi.json` } });
+      .send({ status: 200, code: 'OK', message: `${SERVICE_NAME} API`, data: presentHome(this.config.publicBaseUrl, SERVICE_VERSION) });
   }
 }

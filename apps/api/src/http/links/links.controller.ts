@@ -2,7 +2,10 @@ import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query, Res } f
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
+import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
+import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
+import { binary, list, string } from '../../openapi/schema';
+import { DeletedSchema, LinkListItemSchema, LinkSchema, PAGE_META, TagSchema } from '../../openapi/response-schemas';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { LINKS } from '../../composition/contexts.module';
@@ -25,6 +28,8 @@ export class LinksController {
 
   @ApiOperation({ summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL.' })
   @Get()
+  @RequireScope('links:read')
+  @Responds(list(LinkListItemSchema), { meta: PAGE_META })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
@@ -32,6 +37,8 @@ export class LinksController {
 
   @ApiOperation({ summary: 'One link', description: 'A link of yours with its short URL.' })
   @Get(':id')
+  @RequireScope('links:read')
+  @Responds(LinkSchema)
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
   }
@@ -42,6 +49,8 @@ export class LinksController {
    */
   @ApiOperation({ summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size).' })
   @Get(':id/qr')
+  @RequireScope('links:read')
+  @RespondsRaw({ 'image/png': binary, 'image/svg+xml': string })
   @RateLimitBudget('qr')
   async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
     const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
@@ -56,18 +65,24 @@ export class LinksController {
 
   @ApiOperation({ summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
   @Post()
+  @RequireScope('links:write')
+  @Responds(LinkSchema)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto) {
     return ok(presentLink(await this.links.create.execute(principal.userId, body), this.config.shortBaseUrl), 'Link created');
   }
 
   @ApiOperation({ summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
   @Put(':id')
+  @RequireScope('links:write')
+  @Responds(LinkSchema)
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto) {
     return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.config.shortBaseUrl), 'Link updated');
   }
 
   @ApiOperation({ summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
   @Delete(':id')
+  @RequireScope('links:write')
+  @Responds(DeletedSchema)
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const deletedAt = await this.links.delete.execute(principal.userId, id);
     return ok({ deletedAt: deletedAt.toISOString() }, 'Link deleted');
@@ -81,6 +96,8 @@ export class TagsController {
 
   @ApiOperation({ summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   @Get()
+  @RequireScope('tags:read')
+  @Responds(list(TagSchema), { meta: PAGE_META })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.links.listTags.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTag) });
@@ -88,24 +105,32 @@ export class TagsController {
 
   @ApiOperation({ summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
   @Get('favorite')
+  @RequireScope('tags:read')
+  @Responds(list(TagSchema))
   async favorites(@CurrentPrincipal() principal: Principal) {
     return ok((await this.links.favoriteTags.execute(principal.userId)).map(presentTag));
   }
 
   @ApiOperation({ summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
   @Post()
+  @RequireScope('tags:write')
+  @Responds(TagSchema)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTagDto) {
     return ok(presentTag(await this.links.createTag.execute(principal.userId, body)), 'Tag created');
   }
 
   @ApiOperation({ summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
   @Put(':id')
+  @RequireScope('tags:write')
+  @Responds(TagSchema)
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateTagDto) {
     return ok(presentTag(await this.links.updateTag.execute(principal.userId, id, body)), 'Tag updated');
   }
 
   @ApiOperation({ summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
   @Delete(':id')
+  @RequireScope('tags:write')
+  @Responds(null)
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.links.deleteTag.execute(principal.userId, id);
     return ok(undefined, 'Tag deleted');

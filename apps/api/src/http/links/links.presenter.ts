@@ -1,4 +1,6 @@
 import type { Link, LinkView, TagWithCount } from '@lnk/links/domain';
+import type { Static } from '../../openapi/schema';
+import type { LinkListItemSchema, LinkSchema, TagSchema } from '../../openapi/response-schemas';
 
 /** `<scheme>://<domain>/<slug>`: the default short domain, or the link's custom domain on the same scheme. */
 export function shortUrlOf(shortBaseUrl: string, slug: string, domainName: string | null): string {
@@ -21,12 +23,12 @@ function linkFields(link: Link, shortBaseUrl: string, domainName: string | null)
   };
 }
 
-export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>) {
+export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>): Static<typeof LinkListItemSchema> {
   return { ...linkFields(link, shortBaseUrl, link.domainId ? (domainNames.get(link.domainId) ?? null) : null), clicks: link.clicks, updatedAt: link.updatedAt.toISOString() };
 }
 
 /** The detail of spec 4.5, with clicks and the link's tags. */
-export function presentLink(view: LinkView, shortBaseUrl: string) {
+export function presentLink(view: LinkView, shortBaseUrl: string): Static<typeof LinkSchema> {
   return {
     ...linkFields(view.link, shortBaseUrl, view.domain?.name ?? null),
     clicks: view.link.clicks,
@@ -35,6 +37,6 @@ export function presentLink(view: LinkView, shortBaseUrl: string) {
   };
 }
 
-export function presentTag({ tag, linkCount }: TagWithCount) {
+export function presentTag({ tag, linkCount }: TagWithCount): Static<typeof TagSchema> {
   return { id: tag.id, name: tag.name, isFavorite: tag.isFavorite, createdAt: tag.createdAt.toISOString(), linkCount };
 }

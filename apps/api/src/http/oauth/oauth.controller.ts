@@ -5,6 +5,9 @@ import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import type { AuthorizationRequestParams } from '@lnk/identity/domain';
 import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
 import { AcceptsForm, Public } from '../../auth/access.decorators';
+import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
+import { string } from '../../openapi/schema';
+import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from '../../openapi/response-schemas';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { applicationKeys } from '../../config/secret-key';
@@ -68,6 +71,7 @@ export class OAuthController {
 
   @ApiOperation({ summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749). A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Post('token')
+  @Responds(SignInSchema, { form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' } })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
@@ -95,6 +99,7 @@ export class OAuthController {
 
   @ApiOperation({ summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   @Post('revoke')
+  @Responds(RevokedSchema, { form: EmptySchema, errors: { 401: 'json' } })
   async revoke(@Body() body: RevokeRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
@@ -102,6 +107,7 @@ export class OAuthController {
 
   @ApiOperation({ summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
   @Post('introspect')
+  @Responds(IntrospectionSchema, { form: IntrospectionSchema, errors: { 401: 'json' } })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
@@ -110,6 +116,7 @@ export class OAuthController {
 
   @ApiOperation({ summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
   @Post('idp')
+  @Responds(SignInSchema, { errors: { 401: 'json', 403: 'json' } })
   @Header('Cache-Control', 'no-store')
   async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
     const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
@@ -119,6 +126,7 @@ export class OAuthController {
   /** Checks the request, then sends the browser to the service's own authorization page. */
   @ApiOperation({ summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
   @Get('authorize')
+  @Responds(AuthorizationRedirectSchema, { status: 302 })
   async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     await this.identity.validateAuthorization.execute(authorizationParams(query));
     const page = new URL(`${this.config.publicBaseUrl}/oauth/authorize/page`);
@@ -134,6 +142,7 @@ export class OAuthController {
 
   @ApiOperation({ summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
   @Get('authorize/page')
+  @RespondsRaw({ 'text/html': string }, { errors: { 400: 'html or json' } })
   async authorizationPage(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     const params = authorizationParams(query);
     let request;
@@ -148,6 +157,7 @@ export class OAuthController {
   /** The page's answer: 302 to the client with a code (or access_denied), or the page again with the error. */
   @ApiOperation({ summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
   @Post('authorize')
+  @Responds(null, { status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' } })
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);
     if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));

@@ -1,7 +1,9 @@
 import type { AccountLimits, IssuedTokens, User } from '@lnk/identity/domain';
+import type { Static } from '../../openapi/schema';
+import type { SignInSchema, TokenResponseSchema } from '../../openapi/response-schemas';
 
 /** The token response of RFC 6749 section 5.1. */
-export function presentTokens(tokens: IssuedTokens) {
+export function presentTokens(tokens: IssuedTokens): Static<typeof TokenResponseSchema> {
   return {
     access_token: tokens.accessToken,
     refresh_token: tokens.refreshToken,
@@ -12,7 +14,7 @@ export function presentTokens(tokens: IssuedTokens) {
 }
 
 /** Spec 2.6: the token response with the signed-in user, and the account limits for the password grant. */
-export function presentSignIn(tokens: IssuedTokens, user: User, limits?: AccountLimits) {
+export function presentSignIn(tokens: IssuedTokens, user: User, limits?: AccountLimits): Static<typeof SignInSchema> {
   return {
     ...presentTokens(tokens),
     user: { id: user.id, email: user.shownAddress.email, name: user.name },

@@ -1,7 +1,10 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
+import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
+import { Responds } from '../../openapi/responds.decorator';
+import { list } from '../../openapi/schema';
+import { CreatedPersonalAccessTokenSchema, PAGE_META, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema } from '../../openapi/response-schemas';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok, okPage } from '../../envelope/envelope';
@@ -16,6 +19,8 @@ export class TokensController {
 
   @ApiOperation({ summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   @Get()
+  @RequireScope('tokens:read')
+  @Responds(list(PersonalAccessTokenSchema), { meta: PAGE_META })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
     const page = await this.identity.listPats.execute(principal, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
@@ -23,6 +28,8 @@ export class TokensController {
 
   @ApiOperation({ summary: 'Create a personal access token', description: 'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request.' })
   @Post()
+  @RequireScope('tokens:write')
+  @Responds(CreatedPersonalAccessTokenSchema)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto) {
     const { token, value } = await this.identity.createPat.execute(principal, { ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
     return ok(presentCreatedToken(token, value), 'Token created');
@@ -30,12 +37,16 @@ export class TokensController {
 
   @ApiOperation({ summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   @Get(':id')
+  @RequireScope('tokens:read')
+  @Responds(PersonalAccessTokenDetailSchema)
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentTokenDetail(await this.identity.getPat.execute(principal, id), new Date()));
   }
 
   @ApiOperation({ summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
   @Delete(':id')
+  @RequireScope('tokens:delete')
+  @Responds(null)
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.identity.revokePat.execute(principal, id);
     return ok(undefined, 'Token revoked');

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { Omittable } from '../../envelope/validation.pipe';
 
@@ -8,21 +8,4 @@ export class CreateTokenDto {
   @Omittable() @IsString() @MaxLength(500) description?: string;
   @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) scopes!: string[];
   @IsOptional() @ValidateIf((_o, v) => v !== null) @IsISO8601({ strict: true }) expiresAt?: string | null;
-}
-
-@JSONSchema({ example: { name: 'My dashboard', scopes: ['links:read', 'stats:read'], redirectUris: ['https://app.example.com/callback'] } })
-export class CreateOAuthClientDto {
-  @IsString() @MinLength(1) @MaxLength(100) name!: string;
-  @Omittable() @IsString() @MaxLength(500) description?: string;
-  @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) scopes!: string[];
-  @Omittable() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(2048, { each: true }) redirectUris?: string[];
-}
-
-@JSONSchema({ example: { name: 'My dashboard (renamed)', isActive: true } })
-export class UpdateOAuthClientDto {
-  @Omittable() @IsString() @MinLength(1) @MaxLength(100) name?: string;
-  @Omittable() @IsString() @MaxLength(500) description?: string;
-  @Omittable() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) scopes?: string[];
-  @Omittable() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(2048, { each: true }) redirectUris?: string[];
-  @Omittable() @IsBoolean() isActive?: boolean;
 }

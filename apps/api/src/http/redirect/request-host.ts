@@ -4,6 +4,3 @@ import type { FastifyRequest } from 'fastify';
 export function hostOf(request: FastifyRequest): string {
   return (request.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
 }
-
-// Short URLs themselves are answered in front of Fastify by the links HTTP adapter's handler:
-// see short-url.routes.ts (its composition here) and ../short-url-dispatch.ts (the dispatch).

@@ -1,0 +1,15 @@
+import type { User } from '@lnk/identity/domain';
+import type { Static } from '../../openapi/schema';
+import type { UserSchema } from '../../openapi/response-schemas';
+
+/** A user as the API shows it (spec 2.3). */
+export function presentUser(user: User): Static<typeof UserSchema> {
+  return {
+    id: user.id,
+    email: user.shownAddress.email,
+    name: user.name,
+    isVerified: user.shownAddress.isVerified,
+    isActive: user.isActive,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

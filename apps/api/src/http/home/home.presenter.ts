@@ -1,0 +1,9 @@
+import type { Static } from '../../openapi/schema';
+import type { HomeSchema } from '../../openapi/response-schemas';
+
+export const SERVICE_NAME = 'lnk';
+
+/** What `/` tells an API client: the service, its version and where its documentation is. */
+export function presentHome(publicBaseUrl: string, version: string): Static<typeof HomeSchema> {
+  return { name: SERVICE_NAME, version, docs: `${publicBaseUrl}/docs`, openapi: `${publicBaseUrl}/openapi.json` };
+}

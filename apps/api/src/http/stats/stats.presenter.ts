@@ -1,0 +1,22 @@
+import type { StatsRecord } from '@lnk/analytics/domain';
+import type { Static } from '../../openapi/schema';
+import type { StatsRecordSchema } from '../../openapi/response-schemas';
+
+/** One day's row of a link (spec 4.8); the day as midnight UTC. */
+export function presentStatsRecord(r: StatsRecord): Static<typeof StatsRecordSchema> {
+  return {
+    id: r.id,
+    date: `${r.date}T00:00:00.000Z`,
+    userId: r.ownerId,
+    linkId: r.linkId,
+    linkName: r.linkName,
+    domainId: r.domainId,
+    domainName: r.domainName,
+    utmSource: r.utmSource,
+    utmMedium: r.utmMedium,
+    utmCampaign: r.utmCampaign,
+    visits: r.visits,
+    passwordPassed: r.passwordPassed,
+    passwordFailed: r.passwordFailed,
+  };
+}

@@ -1,0 +1,58 @@
+import type { SchemaObject } from '@nestjs/swagger';
+
+declare const staticType: unique symbol;
+
+/**
+ * An OpenAPI schema that also carries, for the compiler only, the TypeScript type of the values it
+ * describes: a presenter declared to return `Static<typeof LinkSchema>` cannot answer a field the
+ * document does not have, or miss one it requires. The marker is a phantom: never set, never serialised.
+ */
+export type Schema<T> = SchemaObject & { readonly [staticType]?: () => T };
+
+/** The TypeScript type a schema describes. */
+export type Static<S> = S extends { readonly [staticType]?: () => infer T } ? T : never;
+
+type AnySchema = Schema<unknown>;
+
+const schema = <T>(object: SchemaObject): Schema<T> => object;
+
+export const string = schema<string>({ type: 'string' });
+export const id = schema<string>({ type: 'string', description: '24 hex characters' });
+export const dateTime = schema<string>({ type: 'string', format: 'date-time' });
+export const integer = schema<number>({ type: 'integer' });
+export const number = schema<number>({ type: 'number' });
+export const boolean = schema<boolean>({ type: 'boolean' });
+export const strings = schema<string[]>({ type: 'array', items: string });
+/** Bytes of a non-JSON answer (an image). */
+export const binary = schema<string>({ type: 'string', format: 'binary' });
+
+/**
+ * One of a few fixed values (`enum`). A boolean one is typed `boolean`: TypeScript widens `{ on: false }`
+ * in a handler's answer to boolean, and the e2e contract checks the value itself.
+ */
+export const oneOfValues = <const V extends readonly (string | boolean)[]>(...values: V): Schema<V[number] extends boolean ? boolean : V[number]> =>
+  schema({ type: typeof values[0] === 'boolean' ? 'boolean' : 'string', enum: [...values] });
+
+export const nullable = <T>(of: Schema<T>): Schema<T | null> => ({ ...of, nullable: true });
+
+export const list = <T>(items: Schema<T>): Schema<T[]> => schema({ type: 'array', items });
+
+/** Either shape (`oneOf`). */
+export const either = <A, B>(a: Schema<A>, b: Schema<B>): Schema<A | B> => schema({ oneOf: [a, b] });
+
+/** The same schema with a description (or another annotation) added. */
+export const described = <S extends AnySchema>(of: S, description: string): S => ({ ...of, description });
+
+type Properties = Record<string, AnySchema>;
+type Flatten<T> = { [K in keyof T]: T[K] };
+type ObjectOf<P extends Properties, O extends keyof P> = Flatten<{ [K in Exclude<keyof P, O>]: Static<P[K]> } & { [K in O]?: Static<P[K]> }>;
+
+/**
+ * A closed object (`additionalProperties: false`): every property required unless named in `optional`.
+ * Closed, because the e2e suites validate every real answer against the document: a field a presenter
+ * adds without its schema fails a test, as a field the schema adds fails to compile.
+ */
+export function object<P extends Properties, O extends keyof P & string = never>(properties: P, optional: readonly O[] = []): Schema<ObjectOf<P, O>> {
+  const required = Object.keys(properties).filter((k) => !optional.includes(k as O));
+  return schema({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+}
