@@ -1,7 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DataSource } from 'typeorm';
-import { normalizeEmail } from '@lnk/identity/domain';
-import { NotFoundError, PageRequest } from '@lnk/shared/kernel';
+import { PageRequest } from '@lnk/shared/kernel';
 import { AppConfig } from '../config/app-config';
 import { composeContexts, Contexts } from '../composition/contexts.composition';
 import { createLogger } from '../logging/logger';
@@ -212,9 +211,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       let requestedBy: string | null = null;
       const ownerEmail = text(values, 'owner');
       if (ownerEmail !== undefined) {
-        const owner = await identity.users.findByEmail(normalizeEmail(ownerEmail, 'owner'));
-        if (!owner) throw new NotFoundError(`User ${ownerEmail}`);
-        requestedBy = owner.id;
+        requestedBy = (await identity.operator.findUser.execute(ownerEmail, 'owner')).id;
       }
       const { client, clientSecret } = await identity.createOAuthClient.execute({
         requestedBy,

@@ -26,10 +26,20 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
-import { AccountDataBridge } from '../bridges/account-data.bridge';
 import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '@lnk/bridges';
+import {
+  AccountDataOfContexts,
+  ClicksOfLinks,
+  DomainsForLinks,
+  LimitsOfBilling,
+  LINK_PASSWORD_THROTTLE,
+  LinkClickTotalsOfLinks,
+  LinksForDomains,
+  RedirectsOfDomains,
+  ThrottledPasswordAttempts,
+  UsageOfAccounts,
+} from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
@@ -40,12 +50,10 @@ import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const billing = composeBilling(dataSource, config, logger, ids, clock);
-  const quota = billing.quota;
-
   const linkRepository = new TypeormLinkRepository(dataSource);
   const tagRepository = new TypeormTagRepository(dataSource);
   const domainRepository = new TypeormDomainRepository(dataSource);
+  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new UsageOfAccounts(linkRepository, tagRepository, domainRepository));
   const linkDomains = new DomainsForLinks(domainRepository);
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
@@ -95,20 +103,9 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     queryStats: new QueryStatsUseCase(statsRepository),
   };
 
-  // Account limits and account deletion reach into every context that holds an account's data.
-  const accountData = new AccountDataBridge(
-    [
-      { resource: 'links', count: (id) => linkRepository.countOfOwner(id), erase: (id) => linkRepository.deleteAllOfOwner(id) },
-      { resource: 'tags', count: (id) => tagRepository.countOfOwner(id), erase: (id) => tagRepository.deleteAllOfOwner(id) },
-      { resource: 'domains', count: (id) => domainRepository.countOfOwner(id), erase: (id) => domainRepository.deleteAllOfOwner(id) },
-      { erase: (id) => statsRepository.deleteAllOfOwner(id) },
-      { erase: (id) => billing.eraseAccount(id) },
-    ],
-    quota,
-  );
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: accountData,
-    usage: accountData,
+    eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount),
+    limits: new LimitsOfBilling(billing.limits),
     ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
   });
 

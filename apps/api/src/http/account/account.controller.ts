@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
 import { CurrentPrincipal, Public } from '../../auth/access.decorators';
-import { IDENTITY } from '../../composition/contexts.module';
+import { BILLING, IDENTITY } from '../../composition/contexts.module';
+import type { Billing } from '../../composition/billing.composition';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
@@ -15,7 +16,10 @@ import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDt
 /** The signed-in user's own account (spec 4.3). */
 @Controller('user/me')
 export class AccountController {
-  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    @Inject(BILLING) private readonly billing: Billing,
+  ) {}
 
   @ApiOperation({ summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   @Get()
@@ -62,7 +66,7 @@ export class AccountController {
   @ApiOperation({ summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   @Get('limits')
   async limits(@CurrentPrincipal() principal: Principal) {
-    return ok(await this.identity.getLimits.execute(principal));
+    return ok(await this.billing.limits.execute(principal.userId));
   }
 
   @ApiOperation({ summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
