@@ -375,7 +375,7 @@ describe('identity domain rules', () => {
       links.rows = new Set(['u1']);
       events = [];
       deletesUser = true;
-      const accountRows: UserRepository = { ...users, delete: async (id) => deletesUser && accounts.rows.delete(id) };
+      const accountRows: UserRepository = { findById: users.findById, findByEmail: users.findByEmail, insert: users.insert, update: users.update, delete: async (id) => deletesUser && accounts.rows.delete(id) };
       const eraser: AccountDataEraser = {
         eraseAccountData: async (userId): Promise<AfterAccountDeleted[]> => {
           links.rows.delete(userId);
