@@ -47,7 +47,13 @@ import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
+/** The Redis bus other instances listen on (REDIS_URL set), or none; whoever opens it closes it. */
+export function openBus(config: AppConfig, logger: Logger): RedisBus | null {
+  return config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
+}
+
+/** `bus`: where cache invalidations go to the other instances; without one they stay in process. */
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const linkRepository = new TypeormLinkRepository(dataSource);
@@ -59,8 +65,6 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
-  // With several instances, cache invalidations travel through Redis; alone, they stay in process.
-  const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
   const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
@@ -112,7 +116,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolOf(dataSource));
 
-  return { identity, links, domains, analytics, billing, bus };
+  return { identity, links, domains, analytics, billing };
 }
 
 /** Written and dropped clicks go to /metrics; a drop is also an error in the log. */
