@@ -1,1 +1,2 @@
 export * from './lib/context-bridges';
+export * from './lib/account-bridges';

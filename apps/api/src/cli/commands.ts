@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DataSource } from 'typeorm';
-import { normalizeEmail } from '@lnk/identity/domain';
-import { NotFoundError, PageRequest } from '@lnk/shared/kernel';
+import { PageRequest } from '@lnk/shared/kernel';
 import { AppConfig } from '../config/app-config';
-import { composeContexts, Contexts } from '../composition/contexts.composition';
+import { RedisBus } from '@lnk/shared/redis';
+import { composeContexts, Contexts, openBus } from '../composition/contexts.composition';
 import { createLogger } from '../logging/logger';
 import { AppMetrics } from '../metrics/app-metrics';
 import { presentUser } from '../http/account/account.presenter';
@@ -34,23 +34,34 @@ interface Flag {
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
-/** The database the command works on, and the contexts bound to it (composed when first asked for). */
+/**
+ * The database the command works on (opened by the caller, who closes it), and the contexts bound to it,
+ * composed when first asked for. A command that changes what running servers cache (a revoked token, a
+ * new link over a remembered 404) also opens the Redis bus they listen on, when REDIS_URL is set; the
+ * session closes it, or the connections would keep the process alive after the command.
+ */
 export class CommandSession {
   private composed: Contexts | undefined;
+  private bus: RedisBus | null = null;
 
   constructor(
     readonly dataSource: DataSource,
     readonly config: AppConfig,
+    private readonly tellsServers = false,
   ) {}
 
   get contexts(): Contexts {
-    this.composed ??= composeContexts(this.dataSource, this.config, createLogger(this.config.logLevel, 2), new AppMetrics());
+    if (!this.composed) {
+      const logger = createLogger(this.config.logLevel, 2);
+      this.bus = this.tellsServers ? openBus(this.config, logger) : null;
+      this.composed = composeContexts(this.dataSource, this.config, logger, new AppMetrics(), this.bus);
+    }
     return this.composed;
   }
 
-  /** A Redis connection (REDIS_URL set) would keep the process alive after the command. */
   async close(): Promise<void> {
-    await this.composed?.bus?.close();
+    await this.bus?.close();
+    this.bus = null;
   }
 }
 
@@ -67,6 +78,8 @@ export interface CliCommand {
   notes?: string[];
   /** Takes a new password: from --password-stdin, a prompt on the terminal, or --password. */
   newPassword?: boolean;
+  /** Changes what running servers cache, so they are told through Redis (when REDIS_URL is set). */
+  tellsServers?: boolean;
   run(input: CommandInput, session: CommandSession): Promise<unknown>;
 }
 
@@ -148,6 +161,8 @@ export const COMMANDS: Record<string, CliCommand> = {
     flags: [{ name: 'email', value: 'E', required: true, text: "the account's e-mail address" }, ...PASSWORD_FLAGS],
     notes: [PASSWORD_NOTE],
     newPassword: true,
+    // The sessions and tokens it revokes must stop working on every server at once.
+    tellsServers: true,
     async run({ values, password }, session) {
       return presentUser(await session.contexts.identity.operator.setPassword.execute(text(values, 'email') as string, password as string));
     },
@@ -181,6 +196,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       { name: 'title', value: 'T', text: 'a title' },
       { name: 'description', value: 'D', text: 'a description' },
     ],
+    // A server that answered 404 for the slug a moment ago must forget it.
+    tellsServers: true,
     async run({ values }, session) {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
@@ -213,9 +230,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       let requestedBy: string | null = null;
       const ownerEmail = text(values, 'owner');
       if (ownerEmail !== undefined) {
-        const owner = await identity.users.findByEmail(normalizeEmail(ownerEmail, 'owner'));
-        if (!owner) throw new NotFoundError(`User ${ownerEmail}`);
-        requestedBy = owner.id;
+        requestedBy = (await identity.operator.findUser.execute(ownerEmail, 'owner')).id;
       }
       const { client, clientSecret } = await identity.createOAuthClient.execute({
         requestedBy,

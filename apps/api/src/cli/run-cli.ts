@@ -42,7 +42,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const input = await prepare(command, args, io);
     const config = loadConfig(env);
     dataSource = await openCliDatabase(config.database);
-    session = new CommandSession(dataSource, config);
+    session = new CommandSession(dataSource, config, command.tellsServers);
     const result = await command.run(input, session);
     io.stdout(JSON.stringify(result));
     return 0;

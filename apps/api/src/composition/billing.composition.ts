@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import {
+  AccountUsage,
   ActivateCheckout,
+  BillingIncidents,
+  EraseBillingAccountUseCase,
+  GetAccountLimitsUseCase,
   GetSubscriptionUseCase,
   HandlePaymentEventUseCase,
   ListPlansUseCase,
@@ -21,7 +25,7 @@ import { AppConfig } from '../config/app-config';
  * The billing context: Stripe takes payments when configured, else the built-in sandbox page does. The
  * sandbox pays any session, so in production loadConfig lets it run only with BILLING_SANDBOX=true.
  */
-export function composeBilling(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock) {
+export function composeBilling(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, usage: AccountUsage) {
   const catalog = new PlanCatalog(config.plans);
   const subscriptions = new TypeormSubscriptionRepository(dataSource);
   const checkouts = new TypeormCheckoutRepository(dataSource);
@@ -39,25 +43,27 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
     gateway = sandbox;
   }
   const activation = new ActivateCheckout(subscriptions, gateway, uow, ids, clock);
+  const quota = new PlanQuotaPolicy(subscriptions, catalog);
+  const incidents: BillingIncidents = {
+    cancellationFailed: (providerSubscriptionId, reason) => logger.error({ providerSubscriptionId, err: reason }, 'payment provider did not cancel the subscription of a deleted account'),
+  };
 
   return {
-    plans: new ListPlansUseCase(catalog),
-    current: new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock),
-    checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
-    verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
-    paymentEvents: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
-    quota: new PlanQuotaPolicy(subscriptions, catalog),
-    sandbox,
-    stripeWebhooks,
-    /** Account deletion: a paid plan stops renewing at the provider, then the account's billing rows go. */
-    async eraseAccount(userId: string): Promise<void> {
-      const current = await subscriptions.findCurrent(userId);
-      if (current?.providerSubscriptionId) await gateway.cancelSubscription(current.providerSubscriptionId);
-      await subscriptions.deleteAllOfOwner(userId);
-      await checkouts.deleteAllOfOwner(userId);
-      await sandbox?.deleteAllOfOwner(userId);
+    /** The use cases the HTTP app calls (with the sandbox page and Stripe's webhook reader, when configured). */
+    billing: {
+      plans: new ListPlansUseCase(catalog),
+      current: new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock),
+      checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
+      verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
+      paymentEvents: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
+      limits: new GetAccountLimitsUseCase(quota, usage),
+      sandbox,
+      stripeWebhooks,
     },
+    /** For the other contexts, through bridges: plan quotas, and billing's part of deleting an account. */
+    quota,
+    eraseAccount: new EraseBillingAccountUseCase(subscriptions, checkouts, gateway, incidents),
   };
 }
 
-export type Billing = ReturnType<typeof composeBilling>;
+export type Billing = ReturnType<typeof composeBilling>['billing'];

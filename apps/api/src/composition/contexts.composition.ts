@@ -26,10 +26,20 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
-import { AccountDataBridge } from '../bridges/account-data.bridge';
 import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
-import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, LinksForDomains, RedirectsOfDomains, ThrottledPasswordAttempts } from '@lnk/bridges';
+import {
+  AccountDataOfContexts,
+  ClicksOfLinks,
+  DomainsForLinks,
+  LimitsOfBilling,
+  LINK_PASSWORD_THROTTLE,
+  LinkClickTotalsOfLinks,
+  LinksForDomains,
+  RedirectsOfDomains,
+  ThrottledPasswordAttempts,
+  UsageOfAccounts,
+} from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
@@ -37,22 +47,24 @@ import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics) {
+/** The Redis bus other instances listen on (REDIS_URL set), or none; whoever opens it closes it. */
+export function openBus(config: AppConfig, logger: Logger): RedisBus | null {
+  return config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
+}
+
+/** `bus`: where cache invalidations go to the other instances; without one they stay in process. */
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const billing = composeBilling(dataSource, config, logger, ids, clock);
-  const quota = billing.quota;
-
   const linkRepository = new TypeormLinkRepository(dataSource);
   const tagRepository = new TypeormTagRepository(dataSource);
   const domainRepository = new TypeormDomainRepository(dataSource);
+  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new UsageOfAccounts(linkRepository, tagRepository, domainRepository));
   const linkDomains = new DomainsForLinks(domainRepository);
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
-  // With several instances, cache invalidations travel through Redis; alone, they stay in process.
-  const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
   const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
@@ -95,27 +107,16 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     queryStats: new QueryStatsUseCase(statsRepository),
   };
 
-  // Account limits and account deletion reach into every context that holds an account's data.
-  const accountData = new AccountDataBridge(
-    [
-      { resource: 'links', count: (id) => linkRepository.countOfOwner(id), erase: (id) => linkRepository.deleteAllOfOwner(id) },
-      { resource: 'tags', count: (id) => tagRepository.countOfOwner(id), erase: (id) => tagRepository.deleteAllOfOwner(id) },
-      { resource: 'domains', count: (id) => domainRepository.countOfOwner(id), erase: (id) => domainRepository.deleteAllOfOwner(id) },
-      { erase: (id) => statsRepository.deleteAllOfOwner(id) },
-      { erase: (id) => billing.eraseAccount(id) },
-    ],
-    quota,
-  );
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: accountData,
-    usage: accountData,
+    eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount),
+    limits: new LimitsOfBilling(billing.limits),
     ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
   });
 
   metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolOf(dataSource));
 
-  return { identity, links, domains, analytics, billing, bus };
+  return { identity, links, domains, analytics, billing };
 }
 
 /** Written and dropped clicks go to /metrics; a drop is also an error in the log. */

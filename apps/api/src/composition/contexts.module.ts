@@ -6,7 +6,8 @@ import { AuthenticateUseCase } from '@lnk/identity/domain';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
-import { composeContexts, Contexts } from './contexts.composition';
+import { composeContexts, Contexts, openBus } from './contexts.composition';
+import { RedisBus } from '@lnk/shared/redis';
 import { ClickFlusher } from './click-flusher';
 import { listenToOtherInstances } from '../bridges/cache-broadcast';
 import { RedirectsOfDomains } from '@lnk/bridges';
@@ -20,12 +21,21 @@ export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
 
+const BUS = 'BUS';
+
+/** With several instances, cache invalidations travel through Redis; alone, they stay in process. */
+const bus: Provider = {
+  provide: BUS,
+  inject: [APP_CONFIG, LOGGER],
+  useFactory: (config: AppConfig, logger: Logger): RedisBus | null => openBus(config, logger),
+};
+
 const contexts: Provider = {
   provide: CONTEXTS,
-  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics],
-  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics): Promise<Contexts> => {
-    const composed = composeContexts(dataSource, config, logger, metrics);
-    if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate, new RedirectsOfDomains(composed.links.resolveRedirect));
+  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
+  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
+    const composed = composeContexts(dataSource, config, logger, metrics, bus);
+    if (bus) await listenToOtherInstances(bus, composed.links.resolveRedirect, composed.identity.authenticate, new RedirectsOfDomains(composed.links.resolveRedirect));
     return composed;
   },
 };
@@ -35,6 +45,7 @@ const contexts: Provider = {
 @Module({
   imports: [PassportModule],
   providers: [
+    bus,
     contexts,
     { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
     { provide: LINKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links },
@@ -49,9 +60,9 @@ const contexts: Provider = {
   exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, AuthenticateUseCase],
 })
 export class ContextsModule implements OnApplicationShutdown {
-  constructor(@Inject(CONTEXTS) private readonly contexts: Contexts) {}
+  constructor(@Inject(BUS) private readonly bus: RedisBus | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.contexts.bus?.close();
+    await this.bus?.close();
   }
 }

@@ -4,7 +4,7 @@ import {
   AccountDataEraser,
   AddressClaims,
   AddressNotices,
-  AccountUsageReader,
+  AccountLimitsReader,
   AuthenticateUseCase,
   AuthorizationCodeGrantUseCase,
   ChangeEmailUseCase,
@@ -20,9 +20,9 @@ import {
   DeleteOAuthClientUseCase,
   EmailVerificationSender,
   FindUserByEmailUseCase,
+  GrantTokensUseCase,
   ListFirstPartyClientsUseCase,
   ListUsersUseCase,
-  GetAccountLimitsUseCase,
   GetCurrentUserUseCase,
   GetOAuthClientUseCase,
   GetPersonalAccessTokenUseCase,
@@ -73,7 +73,8 @@ import { applicationKeys } from '../config/secret-key';
 export interface IdentityBridges {
   /** Erases what other contexts hold for an account (bound in the app to their use cases). */
   eraser: AccountDataEraser;
-  usage: AccountUsageReader;
+  /** The account limits a password sign-in answers with (billing's). */
+  limits: AccountLimitsReader;
   /** Spreads revocations beyond this process (Redis), given the local listener. */
   broadcastRevocations?: (local: RevocationListener) => RevocationListener;
 }
@@ -115,15 +116,17 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource), clock);
 
   return {
-    users,
     authenticate,
     registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, addressClaims),
     createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
-    passwordGrant: new PasswordGrantUseCase(clientAuth, credentials, issuer),
-    refreshGrant: new RefreshGrantUseCase(clientAuth, oauthTokens, users, hasher, issuer, revocations, clock),
+    grantTokens: new GrantTokensUseCase(
+      new PasswordGrantUseCase(clientAuth, credentials, issuer),
+      new RefreshGrantUseCase(clientAuth, oauthTokens, users, hasher, issuer, revocations, clock),
+      new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
+      bridges.limits,
+    ),
     validateAuthorization,
     decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock, config.publicBaseUrl),
-    authorizationCodeGrant: new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
     idpSignIn: new IdpSignInUseCase(
       new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)),
       clientAuth,
@@ -154,7 +157,6 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),
     setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, twoFactorStates),
     confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
-    getLimits: new GetAccountLimitsUseCase(users, bridges.usage),
     deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock, reauthentication),
     /** For the operator CLI only: no HTTP route reaches these. */
     operator: {

@@ -33,6 +33,7 @@ export * from './lib/use-cases/credentials-checker';
 export * from './lib/use-cases/password-grant.use-case';
 export * from './lib/use-cases/refresh-grant.use-case';
 export * from './lib/use-cases/authorization-code.use-cases';
+export * from './lib/use-cases/grant-tokens.use-case';
 export * from './lib/use-cases/token-introspection.use-cases';
 export * from './lib/use-cases/idp-sign-in.use-case';
 export * from './lib/use-cases/authenticate.use-case';

@@ -15,7 +15,8 @@ import {
   UserSchema,
   VerifiedEmailSchema,
 } from '../../openapi/response-schemas';
-import { IDENTITY } from '../../composition/contexts.module';
+import { BILLING, IDENTITY } from '../../composition/contexts.module';
+import type { Billing } from '../../composition/billing.composition';
 import type { Identity } from '../../composition/identity.composition';
 import { ok } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
@@ -26,7 +27,10 @@ import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDt
 /** The signed-in user's own account (spec 4.3). */
 @Controller('user/me')
 export class AccountController {
-  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    @Inject(BILLING) private readonly billing: Billing,
+  ) {}
 
   @ApiOperation({ summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   @Get()
@@ -85,7 +89,7 @@ export class AccountController {
   @RequireScope('user:read')
   @Responds(AccountLimitsSchema)
   async limits(@CurrentPrincipal() principal: Principal) {
-    return ok(await this.identity.getLimits.execute(principal));
+    return ok(await this.billing.limits.execute(principal.userId));
   }
 
   @ApiOperation({ summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })

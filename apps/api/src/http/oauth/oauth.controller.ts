@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
+import { RateLimitedError } from '@lnk/shared/kernel';
 import type { AuthorizationRequestParams } from '@lnk/identity/domain';
 import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
 import { AcceptsForm, Public } from '../../auth/access.decorators';
@@ -75,26 +75,23 @@ export class OAuthController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
-    const client = clientCredentials(request, body);
     const form = isFormRequest(request);
-    switch (body.grant_type) {
-      case 'password': {
-        const { user, tokens } = await this.identity.passwordGrant.execute({ ...client, username: body.username, password: body.password, scope: body.scope, otp: body.otp, ip: request.ip });
-        if (form) return new Raw(presentTokens(tokens));
-        const limits = await this.identity.getLimits.forUser(user.id);
-        return ok(presentSignIn(tokens, user, limits), 'Login successful');
-      }
-      case 'refresh_token': {
-        const { tokens, userId } = await this.identity.refreshGrant.execute({ ...client, refreshToken: body.refresh_token, scope: body.scope });
-        return form ? new Raw(presentTokens(tokens)) : ok(presentSignIn(tokens, await this.userOf(userId)), 'Token refreshed');
-      }
-      case 'authorization_code': {
-        const { tokens, userId } = await this.identity.authorizationCodeGrant.execute({ ...client, code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier });
-        return form ? new Raw(presentTokens(tokens)) : ok(presentSignIn(tokens, await this.userOf(userId)), 'Login successful');
-      }
-      default:
-        throw new OAuthError('unsupported_grant_type', `grant_type "${body.grant_type}" is not supported`);
-    }
+    const grant = await this.identity.grantTokens.execute({
+      ...clientCredentials(request, body),
+      grantType: body.grant_type,
+      scope: body.scope,
+      username: body.username,
+      password: body.password,
+      otp: body.otp,
+      ip: request.ip,
+      refreshToken: body.refresh_token,
+      code: body.code,
+      redirectUri: body.redirect_uri,
+      codeVerifier: body.code_verifier,
+      tokensOnly: form,
+    });
+    if (form) return new Raw(presentTokens(grant.tokens));
+    return ok(presentSignIn(grant.tokens, grant.user, grant.limits), grant.grantType === 'refresh_token' ? 'Token refreshed' : 'Login successful');
   }
 
   @ApiOperation({ summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
@@ -161,32 +158,22 @@ export class OAuthController {
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);
     if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));
-    let request;
-    try {
-      request = await this.identity.validateAuthorization.execute(params);
-    } catch (error) {
-      return this.sendPage(reply, 400, renderErrorPage((error as Error).message));
-    }
-    try {
-      const { redirectUrl } = await this.identity.decideAuthorization.execute({ request: params, decision: body.decision, email: body.email, password: body.password, otp: body.otp, ip: httpRequest.ip });
-      void reply.code(302).header('location', redirectUrl).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
-    } catch (error) {
-      const known = error instanceof OAuthError || error instanceof TwoFactorRequiredError || error instanceof ValidationError || error instanceof RateLimitedError;
-      if (!known) throw error;
-      const status = error instanceof RateLimitedError ? 429 : 401;
-      if (error instanceof RateLimitedError) void reply.header('retry-after', String(error.retryAfterSeconds));
-      const message = error instanceof TwoFactorRequiredError ? 'Enter the one-time code from your authenticator app.' : (error as Error).message;
-      return this.sendPage(reply, status, renderAuthorizationPage({ request, signed: this.signer.sign(params), error: message, email: body.email }), request.redirectUri);
+    const outcome = await this.identity.decideAuthorization.execute({ request: params, decision: body.decision, email: body.email, password: body.password, otp: body.otp, ip: httpRequest.ip });
+    switch (outcome.kind) {
+      case 'invalid_request':
+        return this.sendPage(reply, 400, renderErrorPage(outcome.error.message));
+      case 'redirect':
+        return void reply.code(302).header('location', outcome.redirectUrl).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+      case 'sign_in_refused': {
+        const { request, error } = outcome;
+        if (error instanceof RateLimitedError) void reply.header('retry-after', String(error.retryAfterSeconds));
+        const message = error instanceof TwoFactorRequiredError ? 'Enter the one-time code from your authenticator app.' : error.message;
+        return this.sendPage(reply, error instanceof RateLimitedError ? 429 : 401, renderAuthorizationPage({ request, signed: this.signer.sign(params), error: message, email: body.email }), request.redirectUri);
+      }
     }
   }
 
   private sendPage(reply: FastifyReply, status: number, html: string, formTarget?: string): void {
     void reply.code(status).headers(pageHeaders(formTarget)).send(html);
-  }
-
-  private async userOf(userId: string) {
-    const user = await this.identity.users.findById(userId);
-    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
-    return user;
   }
 }

@@ -70,6 +70,10 @@ export class StripePaymentGateway extends PaymentGateway {
       this.onError(`Stripe did not cancel replaced subscription ${providerSubscriptionId}`, error);
     }
   }
+
+  async forgetOwner(): Promise<void> {
+    // Stripe keeps its records at Stripe: this service's database holds nothing of its own for them.
+  }
 }
 
 /** Stripe's webhook events, checked against the endpoint's signing secret and turned into payment events. */

@@ -92,7 +92,8 @@ export class SandboxPaymentGateway extends PaymentGateway {
     return session.paid ? { outcome: 'already_paid', session } : { outcome: 'expired' };
   }
 
-  async deleteAllOfOwner(userId: string): Promise<void> {
+  /** The account's sessions: the sandbox keeps them in the service's database. */
+  async forgetOwner(userId: string): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM billing_sandbox_sessions WHERE user_id = $1', [userId]);
   }
 }

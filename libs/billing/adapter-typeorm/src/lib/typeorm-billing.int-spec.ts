@@ -106,7 +106,7 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     ]);
     await uc.subscriptions.deleteAllOfOwner(user);
     await uc.checkouts.deleteAllOfOwner(user);
-    await sandbox.deleteAllOfOwner(user);
+    await sandbox.forgetOwner(user);
     expect(await rowsOf(user)).toEqual([]);
     expect(await uc.checkouts.find(session.sessionId)).toBeNull();
     expect(await sandbox.session(session.sessionId)).toBeNull();

@@ -2,6 +2,8 @@ import { Clock, IdGenerator, NotFoundError, UnitOfWork, ValidationError } from '
 import { DEFAULT_PLANS, Plan, PlanCatalog } from './model/plan';
 import { PaymentNotCompletedError, Subscription } from './model/subscription';
 import { CheckoutRecord, CheckoutRepository, CheckoutSession, CheckoutState, NewCheckout, PaymentGateway, SubscriptionRepository } from './ports/billing.ports';
+import { AccountUsage, BillingIncidents } from './ports/billing.ports';
+import { EraseBillingAccountUseCase, GetAccountLimitsUseCase } from './use-cases/account.use-cases';
 import { ActivateCheckout, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanQuotaPolicy, StartCheckoutUseCase, VerifyCheckoutUseCase } from './use-cases/billing.use-cases';
 
 class MemorySubscriptions extends SubscriptionRepository {
@@ -64,8 +66,15 @@ class FakeGateway extends PaymentGateway {
   async checkoutState(id: string) {
     return this.sessions.get(id) ?? null;
   }
+  readonly forgotten: string[] = [];
+  /** Set to make the provider refuse cancellations, as an unreachable Stripe would. */
+  failCancellations: Error | null = null;
   async cancelSubscription(id: string) {
+    if (this.failCancellations) throw this.failCancellations;
     this.cancelled.push(id);
+  }
+  async forgetOwner(userId: string) {
+    this.forgotten.push(userId);
   }
   pay(id: string, providerSubscriptionId: string | null = `sub_${id}`) {
     Object.assign(this.sessions.get(id) ?? {}, { paid: true, providerSubscriptionId });
@@ -95,6 +104,28 @@ function setup(plans: readonly Plan[] = DEFAULT_PLANS) {
     verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
     events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
   };
+}
+
+/** Counts as the links and domains contexts would report them. */
+class FixedUsage extends AccountUsage {
+  readonly counts = new Map<string, { links: number; domains: number; tags: number }>();
+  async usageOf(ownerId: string) {
+    return { ...(this.counts.get(ownerId) ?? { links: 0, domains: 0, tags: 0 }) };
+  }
+}
+
+class RecordedIncidents extends BillingIncidents {
+  readonly failures: { providerSubscriptionId: string; reason: string }[] = [];
+  cancellationFailed(providerSubscriptionId: string, reason: string) {
+    this.failures.push({ providerSubscriptionId, reason });
+  }
+}
+
+/** An account on the pro plan, paid through the provider as subscription `sub_<userId>`. */
+async function paidAccount(s: ReturnType<typeof setup>, userId: string) {
+  const session = await s.checkout.execute(userId, { planId: 'pro', ...urls });
+  s.gateway.pay(session.sessionId, `sub_${userId}`);
+  await s.verify.execute(userId, session.sessionId);
 }
 
 const urls = { successUrl: 'https://app.test/ok', cancelUrl: 'https://app.test/no' };
@@ -221,5 +252,65 @@ describe('subscriptions', () => {
     const session = await s.checkout.execute('u1', { planId: 'pro', ...urls });
     Object.assign(s.gateway.sessions.get(session.sessionId) ?? {}, { expired: true });
     await expect(s.verify.execute('u1', session.sessionId)).rejects.toThrow(/expired/);
+  });
+});
+
+describe('account limits', () => {
+  // One entry point for GET /user/me/limits and the password grant: the plan's limits beside the usage counted elsewhere.
+  it("puts the plan's limits beside the account's usage, and follows a plan change", async () => {
+    const s = setup();
+    const usage = new FixedUsage();
+    usage.counts.set('u1', { links: 7, domains: 1, tags: 3 });
+    const limits = new GetAccountLimitsUseCase(s.quota, usage);
+    expect(await limits.execute('u1')).toEqual({ domains: { used: 1, limit: 1 }, links: { used: 7, limit: 100 }, tags: { used: 3, limit: 10 } });
+    await paidAccount(s, 'u1');
+    expect(await limits.execute('u1')).toEqual({ domains: { used: 1, limit: 5 }, links: { used: 7, limit: 5_000 }, tags: { used: 3, limit: 100 } });
+    expect(await limits.execute('u2')).toEqual({ domains: { used: 0, limit: 1 }, links: { used: 0, limit: 100 }, tags: { used: 0, limit: 10 } });
+  });
+});
+
+describe("billing's part of deleting an account", () => {
+  function eraser(s: ReturnType<typeof setup>) {
+    const incidents = new RecordedIncidents();
+    return { incidents, erase: new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents) };
+  }
+
+  // The provider is called only by the follow-up the deletion runs after its commit: a rolled-back deletion never cancels a plan.
+  it('deletes the rows at once and leaves the cancellation at the provider for after the commit', async () => {
+    const s = setup();
+    await paidAccount(s, 'u1');
+    await paidAccount(s, 'u2');
+    const { erase, incidents } = eraser(s);
+    const afterCommit = await erase.execute('u1');
+    expect(s.subscriptions.of('u1')).toEqual([]);
+    expect([...s.checkouts.rows.values()].map((r) => r.userId)).toEqual(['u2']);
+    expect(s.gateway.forgotten).toEqual(['u1']);
+    expect(s.gateway.cancelled).toEqual([]);
+    await afterCommit();
+    expect(s.gateway.cancelled).toEqual(['sub_u1']);
+    expect(incidents.failures).toEqual([]);
+    expect(s.subscriptions.of('u2').map((x) => x.providerSubscriptionId)).toEqual(['sub_u2']);
+  });
+
+  // A provider that fails must neither undo nor block a deletion that has committed; an operator learns of it.
+  it('reports a provider that refuses the cancellation instead of throwing', async () => {
+    const s = setup();
+    await paidAccount(s, 'u1');
+    const { erase, incidents } = eraser(s);
+    const afterCommit = await erase.execute('u1');
+    s.gateway.failCancellations = new Error('connect ECONNREFUSED');
+    await expect(afterCommit()).resolves.toBeUndefined();
+    expect(incidents.failures).toEqual([{ providerSubscriptionId: 'sub_u1', reason: 'connect ECONNREFUSED' }]);
+    expect(s.subscriptions.of('u1')).toEqual([]);
+  });
+
+  it('calls no provider for an account on the free plan', async () => {
+    const s = setup();
+    await s.current.execute('u1');
+    s.gateway.failCancellations = new Error('must not be called');
+    const { erase, incidents } = eraser(s);
+    await (await erase.execute('u1'))();
+    expect(s.subscriptions.of('u1')).toEqual([]);
+    expect(incidents.failures).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
-import { Clock, NotFoundError, Page, PageRequest, pageOf, UnauthorizedError } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, Page, PageRequest, pageOf, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
 import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';
 import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
 import { User } from './model/user.entity';
+import { AccountDataEraser, AccountLimits, AccountLimitsReader, AfterAccountDeleted } from './ports/account-data-eraser';
 import { BackupCodeRepository } from './ports/account.repositories';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PkceVerifier } from './ports/pkce-verifier';
@@ -14,7 +15,12 @@ import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenR
 import { TotpService, TwoFactorStateRepository } from './ports/two-factor';
 import { UserRepository } from './ports/user.repository';
 import { AuthenticateUseCase } from './use-cases/authenticate.use-case';
-import { AuthorizationCodeGrantUseCase } from './use-cases/authorization-code.use-cases';
+import { DeleteAccountUseCase } from './use-cases/account.use-cases';
+import { AuthorizationCodeGrantUseCase, DecideAuthorizationUseCase, ValidateAuthorizationRequestUseCase } from './use-cases/authorization-code.use-cases';
+import { CredentialsChecker } from './use-cases/credentials-checker';
+import { GrantTokensUseCase } from './use-cases/grant-tokens.use-case';
+import { PasswordGrantUseCase } from './use-cases/password-grant.use-case';
+import { Reauthentication } from './use-cases/reauthentication';
 import { ClientAuthenticator } from './use-cases/client-authenticator';
 import { CreatePersonalAccessTokenUseCase, RevokePersonalAccessTokenUseCase } from './use-cases/personal-access-tokens.use-cases';
 import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
@@ -249,6 +255,152 @@ describe('identity domain rules', () => {
       expect(await factor.verify(user, 'abcd-efgh-jkmn-pqrs')).toBe(true);
       expect(await factor.verify(user, 'ABCD-EFGH-JKMN-PQRS')).toBe(false);
       expect(await factor.verify(user, undefined)).toBe(false);
+    });
+  });
+  describe('the token endpoint', () => {
+    const limitsOfAda: AccountLimits = { domains: { used: 0, limit: 1 }, links: { used: 2, limit: 100 }, tags: { used: 0, limit: 10 } };
+    let limitReads: string[];
+    let codes: Codes;
+    let grantTokens: GrantTokensUseCase;
+
+    beforeEach(() => {
+      limitReads = [];
+      codes = new Codes();
+      const limits: AccountLimitsReader = { limitsOf: async (userId) => (limitReads.push(userId), limitsOfAda) };
+      // The password and its throttle are CredentialsChecker's own tests; here it signs Ada in.
+      const credentials = { check: async () => user } as unknown as CredentialsChecker;
+      const clientAuth = new ClientAuthenticator(clients, hasher);
+      grantTokens = new GrantTokensUseCase(
+        new PasswordGrantUseCase(clientAuth, credentials, issuer),
+        new RefreshGrantUseCase(clientAuth, tokens, users, hasher, issuer, listener, clock),
+        new AuthorizationCodeGrantUseCase(clientAuth, codes, tokens, users, hasher, { matches: () => true }, issuer, listener, clock),
+        limits,
+      );
+    });
+
+    // Spec 2.6: a password sign-in answers the user and the account limits, read through identity's own port.
+    it('answers a password sign-in with the user and the account limits, and reads no limits for a tokens-only answer', async () => {
+      const signIn = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' });
+      expect(signIn).toMatchObject({ grantType: 'password', user: { id: 'u1' }, limits: limitsOfAda });
+      expect(signIn.tokens.accessToken).toBeTruthy();
+      expect(limitReads).toEqual(['u1']);
+      const plain = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1', tokensOnly: true });
+      expect(plain.limits).toBeUndefined();
+      expect(limitReads).toEqual(['u1']);
+    });
+
+    // The controller presents the grant's user: no second read of the account outside the use case.
+    it('answers a refresh and a code exchange with the account the tokens are for, without limits', async () => {
+      const first = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
+      const refreshed = await grantTokens.execute({ grantType: 'refresh_token', clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken, ip: '192.0.2.1' });
+      expect(refreshed).toMatchObject({ grantType: 'refresh_token', user: { id: 'u1' } });
+      expect(refreshed.limits).toBeUndefined();
+      await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: null, codeChallengeMethod: null, expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
+      const exchanged = await grantTokens.execute({ grantType: 'authorization_code', clientId: 'cl_1', clientSecret: 'secret', code: 'ac_one', redirectUri: 'https://app.example.com/cb', ip: '192.0.2.1' });
+      expect(exchanged).toMatchObject({ grantType: 'authorization_code', user: { id: 'u1' } });
+      expect(limitReads).toEqual([]);
+    });
+
+    it('refuses an unknown grant type with unsupported_grant_type and issues nothing', async () => {
+      await expect(grantTokens.execute({ grantType: 'client_credentials', clientId: 'cl_1', clientSecret: 'secret', ip: '192.0.2.1' })).rejects.toMatchObject({ error: 'unsupported_grant_type' });
+      expect(tokens.rows).toEqual([]);
+    });
+  });
+
+  describe('the answer on the authorization page', () => {
+    const request = { responseType: 'code', clientId: 'cl_1', redirectUri: 'https://app.example.com/cb', state: 's1' };
+    let lookups: number;
+    let signIn: () => Promise<User>;
+    let decide: DecideAuthorizationUseCase;
+
+    beforeEach(() => {
+      lookups = 0;
+      signIn = async () => user;
+      const counted = { findByClientId: async (id: string) => (lookups++, clients.findByClientId(id)) } as unknown as OAuthClientRepository;
+      const credentials = { check: () => signIn() } as unknown as CredentialsChecker;
+      decide = new DecideAuthorizationUseCase(new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, new Codes(), secrets, hasher, ids, clock, 'https://lnk.example');
+    });
+
+    // The request is checked once per answer, and a refused sign-in carries the checked request for the page.
+    it('checks the request once and redirects with a code', async () => {
+      const outcome = await decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'pw', ip: '192.0.2.1' });
+      expect(outcome.kind).toBe('redirect');
+      expect(outcome.kind === 'redirect' && new URL(outcome.redirectUrl).searchParams.get('state')).toBe('s1');
+      expect(lookups).toBe(1);
+    });
+
+    it('answers a request that fails its checks as invalid, with no redirect', async () => {
+      const outcome = await decide.execute({ request: { ...request, redirectUri: 'https://evil.example/cb' }, decision: 'deny', ip: '192.0.2.1' });
+      expect(outcome).toMatchObject({ kind: 'invalid_request', error: { error: 'invalid_request' } });
+    });
+
+    it('answers a refused sign-in with the checked request, and lets other failures through', async () => {
+      signIn = async () => {
+        throw new OAuthError('invalid_grant', 'Invalid e-mail or password');
+      };
+      const outcome = await decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'wrong', ip: '192.0.2.1' });
+      expect(outcome).toMatchObject({ kind: 'sign_in_refused', request: { redirectUri: 'https://app.example.com/cb', client: { id: 'c1' } }, error: { error: 'invalid_grant' } });
+      expect(lookups).toBe(1);
+      signIn = async () => {
+        throw new Error('database unreachable');
+      };
+      await expect(decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'pw', ip: '192.0.2.1' })).rejects.toThrow('database unreachable');
+    });
+  });
+
+  describe('account deletion', () => {
+    /** A transaction: what the work wrote is kept only if it returns; a throw restores the rows as they were. */
+    class Transaction extends UnitOfWork {
+      constructor(private readonly stores: { rows: Set<string> }[]) {
+        super();
+      }
+      async run<T>(work: () => Promise<T>): Promise<T> {
+        const before = this.stores.map((s) => new Set(s.rows));
+        try {
+          return await work();
+        } catch (error) {
+          this.stores.forEach((s, i) => (s.rows = before[i]));
+          throw error;
+        }
+      }
+    }
+    const accounts = { rows: new Set<string>() };
+    const links = { rows: new Set<string>() };
+    let events: string[];
+    let deleteAccount: DeleteAccountUseCase;
+    let deletesUser: boolean;
+
+    beforeEach(() => {
+      accounts.rows = new Set(['u1']);
+      links.rows = new Set(['u1']);
+      events = [];
+      deletesUser = true;
+      const accountRows: UserRepository = { findById: users.findById, findByEmail: users.findByEmail, insert: users.insert, update: users.update, delete: async (id) => deletesUser && accounts.rows.delete(id) };
+      const eraser: AccountDataEraser = {
+        eraseAccountData: async (userId): Promise<AfterAccountDeleted[]> => {
+          links.rows.delete(userId);
+          // Like billing's cancellation at the provider: it must see the deletion committed.
+          return [async () => void events.push(`cancelled at provider; account ${accounts.rows.has(userId) ? 'still there' : 'gone'}`)];
+        },
+      };
+      const fresh = { confirm: async () => undefined } as unknown as Reauthentication;
+      deleteAccount = new DeleteAccountUseCase(accountRows, eraser, new Transaction([accounts, links]), listener, clock, fresh);
+    });
+    const principal: Principal = { userId: 'u1', scopes: ['user:write'], via: 'oauth', tokenId: 't1', clientId: 'c1', grantExpiresAt: null, authTime: null };
+
+    // What must not happen for an account that still exists (a paid plan cancelled) runs only once the deletion committed.
+    it('runs the erasers\' follow-ups after the commit', async () => {
+      await deleteAccount.execute(principal, { ip: '192.0.2.1' });
+      expect(events).toEqual(['cancelled at provider; account gone']);
+      expect([accounts.rows.size, links.rows.size]).toEqual([0, 0]);
+      expect(revoked).toBe(1);
+    });
+
+    it('runs no follow-up when the deletion rolls back', async () => {
+      deletesUser = false;
+      await expect(deleteAccount.execute(principal, { ip: '192.0.2.1' })).rejects.toBeInstanceOf(NotFoundError);
+      expect(events).toEqual([]);
+      expect([...accounts.rows, ...links.rows]).toEqual(['u1', 'u1']);
     });
   });
 });

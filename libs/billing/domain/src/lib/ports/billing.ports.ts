@@ -1,3 +1,4 @@
+import { QuotaResource } from '@lnk/shared/kernel';
 import { Plan } from '../model/plan';
 import { Subscription } from '../model/subscription';
 
@@ -54,8 +55,20 @@ export abstract class PaymentGateway {
   abstract createCheckout(checkout: NewCheckout): Promise<CheckoutSession>;
   /** Null when the provider does not know the session. */
   abstract checkoutState(sessionId: string): Promise<CheckoutState | null>;
-  /** Stops the provider's recurring billing of a subscription that another has replaced. */
+  /** Stops the provider's recurring billing of a subscription (replaced by another, or its account deleted). */
   abstract cancelSubscription(providerSubscriptionId: string): Promise<void>;
+  /** Drops what the provider keeps for an account in this service's own database, inside the caller's unit of work. */
+  abstract forgetOwner(userId: string): Promise<void>;
+}
+
+/** How much of each limited resource an account holds, counted by the contexts that own the data. */
+export abstract class AccountUsage {
+  abstract usageOf(ownerId: string): Promise<Record<QuotaResource, number>>;
+}
+
+/** What billing must tell an operator about; the app logs it (never a provider's key or a request). */
+export abstract class BillingIncidents {
+  abstract cancellationFailed(providerSubscriptionId: string, reason: string): void;
 }
 
 /** What a provider tells the service about payments, already authenticated by its adapter. */

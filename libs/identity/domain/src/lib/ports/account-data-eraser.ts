@@ -1,9 +1,16 @@
+/** Work that may run only once an account's deletion has committed, such as a payment provider's cancellation. */
+export type AfterAccountDeleted = () => Promise<void>;
+
 /**
- * Erases what other contexts keep for a user (links, domains, tags, statistics) inside the account
- * deletion's transaction. The app binds it to those contexts' use cases.
+ * Erases what other contexts keep for a user (links, domains, tags, statistics, billing) inside the
+ * account deletion's transaction. The app binds it to those contexts' use cases.
  */
 export abstract class AccountDataEraser {
-  abstract eraseAccountData(userId: string): Promise<void>;
+  /**
+   * Answers what is left to do after the commit. That work reports its own failures and never throws:
+   * the account is gone by then, whatever an outside service says.
+   */
+  abstract eraseAccountData(userId: string): Promise<AfterAccountDeleted[]>;
 }
 
 export interface ResourceUsage {
@@ -17,7 +24,7 @@ export interface AccountLimits {
   tags: ResourceUsage;
 }
 
-/** How much of their plan's quotas a user has used (counted by the contexts that own the data). */
-export abstract class AccountUsageReader {
+/** An account's plan limits and usage, shown with a password sign-in (billing answers, through a bridge). */
+export abstract class AccountLimitsReader {
   abstract limitsOf(userId: string): Promise<AccountLimits>;
 }

@@ -2,7 +2,7 @@ import { Clock, IdGenerator, NotFoundError, RateLimitedError, UnauthorizedError,
 import { normalizeEmail } from '../model/email';
 import { Principal, TOKEN_BYTES } from '../model/tokens';
 import { checkNewPassword, User } from '../model/user.entity';
-import { AccountDataEraser, AccountLimits, AccountUsageReader } from '../ports/account-data-eraser';
+import { AccountDataEraser, AfterAccountDeleted } from '../ports/account-data-eraser';
 import { BackupCodeRepository, EmailVerificationRepository } from '../ports/account.repositories';
 import { EmailChangeLog } from '../ports/email-change-log';
 import { Mailer } from '../ports/mailer';
@@ -305,24 +305,11 @@ export class ConfirmTwoFactorUseCase {
   }
 }
 
-export class GetAccountLimitsUseCase {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly usage: AccountUsageReader,
-  ) {}
-
-  async execute(principal: Principal): Promise<AccountLimits> {
-    await currentUser(this.users, principal);
-    return this.usage.limitsOf(principal.userId);
-  }
-
-  /** For a user just signed in (the password grant's `limits`). */
-  forUser(userId: string): Promise<AccountLimits> {
-    return this.usage.limitsOf(userId);
-  }
-}
-
-/** Deletes the account and everything it owns, in every context, in one transaction, after a fresh sign-in or the password. */
+/**
+ * Deletes the account and everything it owns, in every context, in one transaction, after a fresh sign-in
+ * or the password. What must not happen unless the deletion commits (a payment provider's cancellation)
+ * runs after it, and cannot undo it.
+ */
 export class DeleteAccountUseCase {
   constructor(
     private readonly users: UserRepository,
@@ -336,11 +323,13 @@ export class DeleteAccountUseCase {
   async execute(principal: Principal, proof: OwnerProof): Promise<Date> {
     await this.reauthentication.confirm(await currentUser(this.users, principal), principal, proof);
     const deletedAt = this.clock.now();
-    await this.unitOfWork.run(async () => {
-      await this.eraser.eraseAccountData(principal.userId);
+    const afterCommit: AfterAccountDeleted[] = await this.unitOfWork.run(async () => {
+      const pending = await this.eraser.eraseAccountData(principal.userId);
       if (!(await this.users.delete(principal.userId))) throw new NotFoundError('User');
+      return pending;
     });
     this.revocations.tokensRevoked();
+    for (const work of afterCommit) await work();
     return deletedAt;
   }
 }

@@ -1,6 +1,7 @@
-import { Clock, IdGenerator } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient } from '../model/oauth-client.entity';
-import { OAuthError } from '../model/oauth-error';
+import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
+import { User } from '../model/user.entity';
 import { Scope } from '../model/scope';
 import { AuthorizationCode, TOKEN_BYTES, TOKEN_PREFIX } from '../model/tokens';
 import { PkceVerifier } from '../ports/pkce-verifier';
@@ -82,7 +83,25 @@ export interface AuthorizationDecision {
   ip: string;
 }
 
-/** The resource owner's answer on the authorization page: a redirect carrying a code, or access_denied. */
+/** Why a sign-in on the authorization page did not go through: the page shows it and asks again. */
+export type SignInRefusal = OAuthError | TwoFactorRequiredError | ValidationError | RateLimitedError;
+
+export type AuthorizationOutcome =
+  /** To the client: a code, or access_denied. */
+  | { kind: 'redirect'; redirectUrl: string }
+  /** The request itself fails its checks: no redirect to a URI that may not be the client's. */
+  | { kind: 'invalid_request'; error: OAuthError }
+  /** The request is sound but the sign-in was refused: the page again, for the same request. */
+  | { kind: 'sign_in_refused'; request: AuthorizationRequest; error: SignInRefusal };
+
+function isSignInRefusal(error: unknown): error is SignInRefusal {
+  return error instanceof OAuthError || error instanceof TwoFactorRequiredError || error instanceof ValidationError || error instanceof RateLimitedError;
+}
+
+/**
+ * The resource owner's answer on the authorization page: a redirect carrying a code, or access_denied.
+ * The request is checked once, here, and the outcome carries the checked request for the page to show again.
+ */
 export class DecideAuthorizationUseCase {
   constructor(
     private readonly validate: ValidateAuthorizationRequestUseCase,
@@ -96,12 +115,24 @@ export class DecideAuthorizationUseCase {
     private readonly issuer: string,
   ) {}
 
-  async execute(decision: AuthorizationDecision): Promise<{ redirectUrl: string }> {
-    const request = await this.validate.execute(decision.request);
-    if (decision.decision === 'deny') {
-      return { redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.issuer }) };
+  async execute(decision: AuthorizationDecision): Promise<AuthorizationOutcome> {
+    let request: AuthorizationRequest;
+    try {
+      request = await this.validate.execute(decision.request);
+    } catch (error) {
+      if (error instanceof OAuthError) return { kind: 'invalid_request', error };
+      throw error;
     }
-    const user = await this.credentials.check({ email: decision.email, password: decision.password, otp: decision.otp, ip: decision.ip });
+    if (decision.decision === 'deny') {
+      return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.issuer }) };
+    }
+    let user: User;
+    try {
+      user = await this.credentials.check({ email: decision.email, password: decision.password, otp: decision.otp, ip: decision.ip });
+    } catch (error) {
+      if (isSignInRefusal(error)) return { kind: 'sign_in_refused', request, error };
+      throw error;
+    }
     const code = TOKEN_PREFIX.code + this.secrets.generate(TOKEN_BYTES);
     const now = this.clock.now();
     await this.codes.insert(
@@ -119,7 +150,7 @@ export class DecideAuthorizationUseCase {
         createdAt: now,
       }),
     );
-    return { redirectUrl: redirectTo(request.redirectUri, { code, state: request.state, iss: this.issuer }) };
+    return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { code, state: request.state, iss: this.issuer }) };
   }
 }
 
@@ -149,7 +180,7 @@ export class AuthorizationCodeGrantUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: AuthorizationCodeGrantCommand): Promise<{ tokens: IssuedTokens; userId: string }> {
+  async execute(command: AuthorizationCodeGrantCommand): Promise<{ tokens: IssuedTokens; user: User }> {
     const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.code || !command.redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
     const invalid = (why = 'The authorization code is invalid, expired or used') => new OAuthError('invalid_grant', why);
@@ -178,6 +209,6 @@ export class AuthorizationCodeGrantUseCase {
     const user = await this.users.findById(stored.props.userId);
     if (!user || !user.isActive) throw invalid();
     const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes: stored.props.scopes, authorizationCodeId: stored.props.id });
-    return { tokens, userId: user.id };
+    return { tokens, user };
   }
 }

@@ -1,5 +1,6 @@
 import { Clock } from '@lnk/shared/kernel';
 import { OAuthError } from '../model/oauth-error';
+import { User } from '../model/user.entity';
 import { TOKEN_PREFIX } from '../model/tokens';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretHasher } from '../ports/secret-hasher';
@@ -32,7 +33,7 @@ export class RefreshGrantUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: RefreshGrantCommand): Promise<{ tokens: IssuedTokens; userId: string }> {
+  async execute(command: RefreshGrantCommand): Promise<{ tokens: IssuedTokens; user: User }> {
     const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
     const invalid = () => new OAuthError('invalid_grant', 'The refresh token is invalid, expired or revoked');
@@ -52,6 +53,6 @@ export class RefreshGrantUseCase {
     // Two requests racing with the same token: exactly one wins, the other is told it is invalid.
     if (!(await this.tokens.markRotated(token.props.id, now))) throw invalid();
     const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId, authTime: token.props.authTime });
-    return { tokens, userId: user.id };
+    return { tokens, user };
   }
 }

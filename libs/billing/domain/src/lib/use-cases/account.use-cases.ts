@@ -1,0 +1,61 @@
+import { QuotaResource } from '@lnk/shared/kernel';
+import { AccountUsage, BillingIncidents, CheckoutRepository, PaymentGateway, SubscriptionRepository } from '../ports/billing.ports';
+import { PlanQuotaPolicy } from './billing.use-cases';
+
+export interface ResourceUsage {
+  used: number;
+  limit: number;
+}
+
+export type AccountLimits = Record<QuotaResource, ResourceUsage>;
+
+/** An account's plan limits beside how much of each it uses: `GET /user/me/limits` and the password grant's `limits`. */
+export class GetAccountLimitsUseCase {
+  constructor(
+    private readonly quota: PlanQuotaPolicy,
+    private readonly usage: AccountUsage,
+  ) {}
+
+  async execute(ownerId: string): Promise<AccountLimits> {
+    const [limits, used] = await Promise.all([this.quota.limitsOf(ownerId), this.usage.usageOf(ownerId)]);
+    return {
+      domains: { used: used.domains, limit: limits.domains },
+      links: { used: used.links, limit: limits.links },
+      tags: { used: used.tags, limit: limits.tags },
+    };
+  }
+}
+
+/** What is left to do once the account's deletion has committed. */
+export type AfterAccountErased = () => Promise<void>;
+
+/**
+ * Billing's part of deleting an account. The rows go inside the deletion's transaction; a paid plan's
+ * cancellation at the provider is handed back to run after it commits: a call to Stripe inside the
+ * transaction would hold it open for seconds, and would have cancelled a plan whose account a rollback
+ * kept. A provider that fails then is reported, never thrown: the account is gone either way, and an
+ * operator cancels by hand what the provider would not.
+ */
+export class EraseBillingAccountUseCase {
+  constructor(
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly checkouts: CheckoutRepository,
+    private readonly gateway: PaymentGateway,
+    private readonly incidents: BillingIncidents,
+  ) {}
+
+  async execute(userId: string): Promise<AfterAccountErased> {
+    const providerSubscriptionId = (await this.subscriptions.findCurrent(userId))?.providerSubscriptionId ?? null;
+    await this.subscriptions.deleteAllOfOwner(userId);
+    await this.checkouts.deleteAllOfOwner(userId);
+    await this.gateway.forgetOwner(userId);
+    return async () => {
+      if (!providerSubscriptionId) return;
+      try {
+        await this.gateway.cancelSubscription(providerSubscriptionId);
+      } catch (error) {
+        this.incidents.cancellationFailed(providerSubscriptionId, error instanceof Error ? error.message : String(error));
+      }
+    };
+  }
+}
