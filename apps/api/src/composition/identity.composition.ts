@@ -48,7 +48,7 @@ import {
   VerifyEmailUseCase,
 } from '@lnk/identity/domain';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
-import { JoseIdTokenVerifier, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
 import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
 import {
@@ -125,7 +125,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock, config.publicBaseUrl),
     authorizationCodeGrant: new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
     idpSignIn: new IdpSignInUseCase(
-      new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)),
+      new JoseIdTokenVerifier(config.idpProviders),
       clientAuth,
       users,
       new TypeormIdpIdentityRepository(dataSource),
