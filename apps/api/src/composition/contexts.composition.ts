@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
   CheckLinkPasswordUseCase,
@@ -19,7 +19,7 @@ import {
   UpdateTagUseCase,
 } from '@lnk/links/domain';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
-import { BcryptLinkPasswordHasher, CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
+import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
@@ -49,7 +49,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linkDomains = new DomainsForLinks(domainRepository);
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
-  const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
+  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
   // With several instances, cache invalidations travel through Redis; alone, they stay in process.
   const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;

@@ -7,3 +7,4 @@ export * from './lib/unit-of-work';
 export * from './lib/quota';
 export * from './lib/client-address';
 export * from './lib/field-checks';
+export * from './lib/password-hasher';

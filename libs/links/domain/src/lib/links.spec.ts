@@ -1,9 +1,9 @@
-import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, Page, PageRequest, pageOf, PasswordHasher, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
 import { Tag, TagWithCount } from './model/tag.entity';
-import { LinkDomains, LinkPasswordHasher, SlugGenerator } from './ports/link-ports';
+import { LinkDomains, SlugGenerator } from './ports/link-ports';
 import { LinkRepository } from './ports/link.repository';
 import { TagRepository } from './ports/tag.repository';
 import { CreateLinkUseCase, GetLinkUseCase, UpdateLinkUseCase } from './use-cases/links.use-cases';
@@ -156,7 +156,7 @@ let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
 const quota: QuotaPolicy = { limitFor: async () => 3 };
-const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = {
   verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),
   namesOf: async () => new Map([['dom-verified', 'go.example.com']]),

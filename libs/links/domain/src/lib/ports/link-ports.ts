@@ -14,12 +14,6 @@ export abstract class LinkDomains {
   abstract namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>>;
 }
 
-/** Hashes for link passwords (slow and salted). */
-export abstract class LinkPasswordHasher {
-  abstract hash(password: string): Promise<string>;
-  abstract verify(password: string, hash: string): Promise<boolean>;
-}
-
 /** Random slugs: GENERATED_SLUG_LENGTH characters of base62 from a CSPRNG. */
 export abstract class SlugGenerator {
   abstract generate(): string;
