@@ -13,6 +13,7 @@ import {
   DeleteTagUseCase,
   FavoriteTagsUseCase,
   GetLinkUseCase,
+  LinkChanges,
   ListLinksUseCase,
   ListTagsUseCase,
   UpdateLinkUseCase,
@@ -53,7 +54,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
   // With several instances, cache invalidations travel through Redis; alone, they stay in process.
   const bus = config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
-  const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
+  const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
+  const linkChanges = bus ? new BroadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;

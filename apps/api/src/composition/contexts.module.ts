@@ -25,7 +25,15 @@ const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics);
-    if (composed.bus) await listenToOtherInstances(composed.bus, composed.links.resolveRedirect, composed.identity.authenticate, new RedirectsOfDomains(composed.links.resolveRedirect));
+    const { bus, links, identity } = composed;
+    if (bus) {
+      await listenToOtherInstances(
+        bus,
+        { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
+        { tokensRevoked: () => identity.authenticate.tokensRevoked() },
+        new RedirectsOfDomains(links.resolveRedirect),
+      );
+    }
     return composed;
   },
 };

@@ -103,7 +103,9 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
   const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
-  const revocations = bridges.broadcastRevocations?.(authenticate) ?? authenticate;
+  // Every revocation empties the cache of accepted tokens (with Redis, every instance's).
+  const principalCache: RevocationListener = { tokensRevoked: () => authenticate.tokensRevoked() };
+  const revocations = bridges.broadcastRevocations?.(principalCache) ?? principalCache;
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);

@@ -8,3 +8,4 @@ export * from './lib/quota';
 export * from './lib/client-address';
 export * from './lib/field-checks';
 export * from './lib/password-hasher';
+export * from './lib/ttl-lru-cache';

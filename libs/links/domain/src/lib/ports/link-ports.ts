@@ -18,3 +18,8 @@ export abstract class LinkDomains {
 export abstract class SlugGenerator {
   abstract generate(): string;
 }
+
+/** Told when a link's redirect may have changed (created, updated, disabled, deleted). */
+export abstract class LinkChanges {
+  abstract linkChanged(domainId: string | null, slug: string): void;
+}

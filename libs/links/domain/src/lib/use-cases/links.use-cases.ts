@@ -3,9 +3,8 @@ import { checkDestinationUrl } from '../model/destination-url';
 import { Link } from '../model/link.entity';
 import { checkSlug } from '../model/slug';
 import { Tag } from '../model/tag.entity';
-import { LinkDomain, LinkDomains, SlugGenerator } from '../ports/link-ports';
+import { LinkChanges, LinkDomain, LinkDomains, SlugGenerator } from '../ports/link-ports';
 import { LinkRepository } from '../ports/link.repository';
-import { LinkChanges } from './resolve-redirect.use-case';
 import { TagRepository } from '../ports/tag.repository';
 
 export interface LinksConfig {
