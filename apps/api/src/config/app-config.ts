@@ -198,7 +198,7 @@ function plans(raw: string): Plan[] {
   try {
     new PlanCatalog(plans);
   } catch (error) {
-    throw new Error(`PLANS: ${(error as Error).message}`);
+    throw new Error(`PLANS: ${(error as Error).message}`, { cause: error });
   }
   return plans;
 }
