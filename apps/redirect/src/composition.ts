@@ -3,11 +3,10 @@ import { DataSource } from 'typeorm';
 import { ClickBuffer } from '@lnk/analytics/domain';
 import { analyticsPersistence, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
-import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts } from '@lnk/bridges';
 import { linksPersistence, TypeormLinkRepository } from '@lnk/links/adapter-typeorm';
-import { BcryptLinkPasswordHasher } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { createDataSource, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
@@ -43,7 +42,8 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   }
   const linkRepository = new TypeormLinkRepository(dataSource);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new DomainsForLinks(new TypeormDomainRepository(dataSource)), config.redirectCache);
-  const checkPassword = new CheckLinkPasswordUseCase(new BcryptLinkPasswordHasher(4), new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
+  // This app only verifies link passwords (bcrypt reads the cost from each hash): the cost given here is never used.
+  const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolOf(dataSource));
   const clickMetrics = {

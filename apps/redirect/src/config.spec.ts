@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadRedirectConfig, REDIRECT_CONFIG_VARIABLES, RedirectConfigError } from './config';
+import { loadRedirectConfig, REDIRECT_CONFIG_VARIABLES, ConfigError } from './config';
 
 describe('the redirect app settings', () => {
   const valid = { DATABASE_URL: 'postgres://u@db:5432/lnk' };
 
   it('requires DATABASE_URL: the redirect app does not run on the embedded database (it belongs to one process)', () => {
-    expect(() => loadRedirectConfig({})).toThrow(RedirectConfigError);
+    expect(() => loadRedirectConfig({})).toThrow(ConfigError);
     expect(() => loadRedirectConfig({})).toThrow(/DATABASE_URL is required/);
     expect(() => loadRedirectConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/postgres/);
   });
@@ -14,6 +14,21 @@ describe('the redirect app settings', () => {
   it('reads the click flush, cache and budget settings, with defaults', () => {
     const config = loadRedirectConfig({ ...valid, CLICK_FLUSH_INTERVAL: '250', CLICK_BUFFER_ROWS: '5000', REDIRECT_CACHE_TTL: '30', RATE_LIMIT_PUBLIC: '5/60', TRUST_PROXY: '1' });
     expect(config).toMatchObject({ port: 3001, clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 50_000, ttlMs: 30_000 }, passwordFormLimit: { limit: 5, seconds: 60 }, trustProxy: 1, logRequests: false });
+  });
+
+  // One start-up error lists everything to fix, the rule between variables included.
+  it('reports every problem at once', () => {
+    try {
+      loadRedirectConfig({ PORT: 'x', REDIRECT_CACHE_TTL: '0', NODE_ENV: 'production' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^DATABASE_URL is required/),
+        expect.stringMatching(/^PORT must be a whole number/),
+        expect.stringMatching(/^REDIRECT_CACHE_TTL must be a whole number from 1/),
+        expect.stringMatching(/^METRICS_TOKEN is required in production/),
+      ]);
+    }
   });
 
   it('refuses an open /metrics in production unless asked for (process figures leaking defended)', () => {

@@ -1,5 +1,5 @@
 import { createLogger } from './logger';
-import { loadRedirectConfig, RedirectConfigError } from './config';
+import { ConfigError, loadRedirectConfig } from './config';
 import { startRedirectApp } from './redirect-app';
 
 /**
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   try {
     config = loadRedirectConfig(process.env);
   } catch (error) {
-    if (!(error instanceof RedirectConfigError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

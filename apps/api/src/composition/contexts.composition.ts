@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
   CheckLinkPasswordUseCase,
@@ -13,13 +13,14 @@ import {
   DeleteTagUseCase,
   FavoriteTagsUseCase,
   GetLinkUseCase,
+  LinkChanges,
   ListLinksUseCase,
   ListTagsUseCase,
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
-import { BcryptLinkPasswordHasher, CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
+import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
@@ -63,9 +64,10 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linkDomains = new DomainsForLinks(domainRepository);
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
-  const linkPasswords = new BcryptLinkPasswordHasher(config.bcryptCost);
+  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
-  const linkChanges = bus ? new BroadcastLinkChanges(resolveRedirect, bus) : resolveRedirect;
+  const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
+  const linkChanges = bus ? new BroadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;

@@ -35,7 +35,15 @@ const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
-    if (bus) await listenToOtherInstances(bus, composed.links.resolveRedirect, composed.identity.authenticate, new RedirectsOfDomains(composed.links.resolveRedirect));
+    const { links, identity } = composed;
+    if (bus) {
+      await listenToOtherInstances(
+        bus,
+        { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
+        { tokensRevoked: () => identity.authenticate.tokensRevoked() },
+        new RedirectsOfDomains(links.resolveRedirect),
+      );
+    }
     return composed;
   },
 };

@@ -48,7 +48,7 @@ import {
   VerifyEmailUseCase,
 } from '@lnk/identity/domain';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
-import { JoseIdTokenVerifier, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
 import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
 import {
@@ -104,7 +104,9 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
   const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
-  const revocations = bridges.broadcastRevocations?.(authenticate) ?? authenticate;
+  // Every revocation empties the cache of accepted tokens (with Redis, every instance's).
+  const principalCache: RevocationListener = { tokensRevoked: () => authenticate.tokensRevoked() };
+  const revocations = bridges.broadcastRevocations?.(principalCache) ?? principalCache;
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);
@@ -128,7 +130,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     validateAuthorization,
     decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock, config.publicBaseUrl),
     idpSignIn: new IdpSignInUseCase(
-      new JoseIdTokenVerifier(parseIdpProviders(config.idpProviders ?? undefined)),
+      new JoseIdTokenVerifier(config.idpProviders),
       clientAuth,
       users,
       new TypeormIdpIdentityRepository(dataSource),

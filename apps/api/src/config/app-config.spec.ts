@@ -94,6 +94,20 @@ describe('loadConfig', () => {
     }
   });
 
+  // A bad provider list used to pass start-up and fail each sign-in later; it is a start-up error now.
+  it('reads IDP_PROVIDERS at start-up, and refuses a bad one naming it', () => {
+    const provider = { issuer: 'https://idp.test', jwksUri: 'https://idp.test/jwks', audience: 'lnk' };
+    expect(loadConfig({}).idpProviders).toEqual([]);
+    expect(loadConfig({ IDP_PROVIDERS: JSON.stringify([provider]) }).idpProviders).toEqual([provider]);
+    expect(() => loadConfig({ IDP_PROVIDERS: '[{issuer:' })).toThrow(/IDP_PROVIDERS .*not valid JSON/);
+    try {
+      loadConfig({ IDP_PROVIDERS: JSON.stringify([{ ...provider, jwksUri: 'jwks' }]), PORT: 'x' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^PORT /), expect.stringMatching(/^IDP_PROVIDERS\[0\]\.jwksUri must be an absolute http\(s\) URL/)]);
+    }
+  });
+
   it('reports every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

@@ -15,7 +15,6 @@ export * from './lib/ports/account-data-eraser';
 export * from './lib/ports/login-throttle';
 export * from './lib/ports/revocation-listener';
 export * from './lib/ports/pkce-verifier';
-export * from './lib/ports/password-hasher';
 export * from './lib/ports/secret-hasher';
 export * from './lib/ports/secret-generator';
 export * from './lib/ports/id-token-verifier';

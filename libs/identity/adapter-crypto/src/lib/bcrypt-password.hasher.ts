@@ -1,7 +1,10 @@
 import bcrypt from 'bcrypt';
-import { PasswordHasher } from '@lnk/identity/domain';
+import { PasswordHasher } from '@lnk/shared/kernel';
 
-/** bcrypt through its async API only: a synchronous hash would block the event loop. */
+/**
+ * bcrypt through its async API only (a synchronous hash would block the event loop), for every password
+ * the service keeps: accounts' and links'. `compare` takes the same time whether the password is right.
+ */
 export class BcryptPasswordHasher extends PasswordHasher {
   constructor(private readonly cost: number) {
     super();

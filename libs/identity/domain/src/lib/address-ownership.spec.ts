@@ -11,7 +11,7 @@ import { IdpIdentity, IdpIdentityRepository } from './ports/idp-identity.reposit
 import { LoginThrottle } from './ports/login-throttle';
 import { MailMessage, Mailer } from './ports/mailer';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
-import { PasswordHasher } from './ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { PendingEmailChanges } from './ports/pending-email-changes';
 import { ChangeEmailUseCase, EMAIL_CHANGES_PER_HOUR, EmailVerificationSender, VerifyEmailUseCase } from './use-cases/account.use-cases';
 import { ClientAuthenticator } from './use-cases/client-authenticator';

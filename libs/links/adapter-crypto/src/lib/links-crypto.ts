@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import bcrypt from 'bcrypt';
-import { GENERATED_SLUG_LENGTH, LinkPasswordHasher, SlugGenerator } from '@lnk/links/domain';
+import { GENERATED_SLUG_LENGTH, SlugGenerator } from '@lnk/links/domain';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -13,17 +12,3 @@ export class CryptoSlugGenerator extends SlugGenerator {
   }
 }
 
-/** bcrypt, async only, for link passwords. */
-export class BcryptLinkPasswordHasher extends LinkPasswordHasher {
-  constructor(private readonly cost: number) {
-    super();
-  }
-
-  hash(password: string): Promise<string> {
-    return bcrypt.hash(password, this.cost);
-  }
-
-  verify(password: string, hash: string): Promise<boolean> {
-    return bcrypt.compare(password, hash);
-  }
-}

@@ -1,13 +1,13 @@
-import { Clock, IdGenerator, NotFoundError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { memoryLinksRepositories, MemoryLinkRepository, MemoryTagRepository } from '@lnk/shared/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
 import { Tag } from './model/tag.entity';
-import { LinkDomains, LinkPasswordHasher, SlugGenerator } from './ports/link-ports';
+import { LinkChanges, LinkDomains, SlugGenerator } from './ports/link-ports';
 import { RedirectTarget } from './ports/link.repository';
 import { CheckLinkPasswordUseCase, CreateLinkUseCase, DeleteLinkUseCase, GetLinkUseCase, PasswordAttempts, UpdateLinkUseCase } from './use-cases/links.use-cases';
-import { LinkChanges, ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
+import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 
 const fieldOf = (fn: () => unknown) => {
   try {
@@ -85,7 +85,7 @@ let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
 const quota: QuotaPolicy = { limitFor: async () => 3 };
-const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = {
   verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),
   namesOf: async () => new Map([['dom-verified', 'go.example.com']]),

@@ -6,7 +6,7 @@ import { AccountDataEraser, AfterAccountDeleted } from '../ports/account-data-er
 import { BackupCodeRepository, EmailVerificationRepository } from '../ports/account.repositories';
 import { EmailChangeLog } from '../ports/email-change-log';
 import { Mailer } from '../ports/mailer';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretBox } from '../ports/secret-box';
 import { SecretGenerator } from '../ports/secret-generator';

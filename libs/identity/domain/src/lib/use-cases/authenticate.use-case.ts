@@ -1,14 +1,7 @@
-import { Clock, UnauthorizedError } from '@lnk/shared/kernel';
+import { Clock, TtlLruCache, UnauthorizedError } from '@lnk/shared/kernel';
 import { kindOf, Principal } from '../model/tokens';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
-import { RevocationListener } from '../ports/revocation-listener';
-
-interface CacheEntry {
-  principal: Principal;
-  /** Until when this entry may be served: the earlier of the cache TTL and the token's expiry. */
-  until: number;
-}
 
 export interface AuthenticateOptions {
   cacheTtlMs: number;
@@ -19,20 +12,24 @@ export interface AuthenticateOptions {
 
 /**
  * Turns a bearer token (OAuth access token or PAT) into a principal: one indexed lookup by the token's
- * hash, then a short in-process cache. Any revocation empties the cache at once (`tokensRevoked`).
+ * hash, then a short in-process cache, each principal kept no longer than its token lives. Any revocation
+ * empties the cache at once: the apps wire `tokensRevoked` to the revocation events.
  */
-export class AuthenticateUseCase extends RevocationListener {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly touched = new Map<string, number>();
+export class AuthenticateUseCase {
+  private readonly cache: TtlLruCache<string, Principal>;
+  /** PATs whose use was recorded lately: one write per token per interval. */
+  private readonly touched: TtlLruCache<string, true>;
 
   constructor(
     private readonly oauthTokens: OAuthTokenRepository,
     private readonly pats: PersonalAccessTokenRepository,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly options: AuthenticateOptions = { cacheTtlMs: 10_000, cacheSize: 10_000, touchIntervalMs: 60_000 },
+    options: AuthenticateOptions = { cacheTtlMs: 10_000, cacheSize: 10_000, touchIntervalMs: 60_000 },
   ) {
-    super();
+    const now = () => clock.now().getTime();
+    this.cache = new TtlLruCache({ maxEntries: options.cacheSize, ttlMs: options.cacheTtlMs }, now);
+    this.touched = new TtlLruCache({ maxEntries: options.cacheSize, ttlMs: options.touchIntervalMs }, now);
   }
 
   tokensRevoked(): void {
@@ -45,11 +42,10 @@ export class AuthenticateUseCase extends RevocationListener {
     const hash = this.hasher.hash(bearer);
     const now = this.clock.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.until > now.getTime()) {
-      if (cached.principal.via === 'pat') this.touch(cached.principal.tokenId, now);
-      return cached.principal;
+    if (cached) {
+      if (cached.via === 'pat') this.touch(cached.tokenId, now);
+      return cached;
     }
-    this.cache.delete(hash);
 
     let principal: Principal;
     let expiresAt: Date | null;
@@ -65,18 +61,14 @@ export class AuthenticateUseCase extends RevocationListener {
       expiresAt = token.props.expiresAt;
       this.touch(token.props.id, now);
     }
-    if (this.cache.size >= this.options.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
-    const until = Math.min(now.getTime() + this.options.cacheTtlMs, expiresAt ? expiresAt.getTime() : Infinity);
-    this.cache.set(hash, { principal, until });
+    this.cache.set(hash, principal, expiresAt ? expiresAt.getTime() - now.getTime() : Infinity);
     return principal;
   }
 
   /** Records a PAT's use without holding up the request, at most once per interval. */
   private touch(id: string, now: Date): void {
-    const last = this.touched.get(id) ?? 0;
-    if (now.getTime() - last < this.options.touchIntervalMs) return;
-    this.touched.set(id, now.getTime());
-    if (this.touched.size > this.options.cacheSize) this.touched.clear();
+    if (this.touched.get(id)) return;
+    this.touched.set(id, true);
     this.pats.touch(id, now).catch(() => this.touched.delete(id));
   }
 }

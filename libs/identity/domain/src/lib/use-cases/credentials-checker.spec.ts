@@ -2,7 +2,7 @@ import { RateLimitedError } from '@lnk/shared/kernel';
 import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
 import { LoginAttempt, LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { UserRepository } from '../ports/user.repository';
 import { CredentialsChecker } from './credentials-checker';
 import { SecondFactor } from './second-factor';

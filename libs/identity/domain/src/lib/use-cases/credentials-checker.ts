@@ -2,7 +2,7 @@ import { normalizeEmail } from '../model/email';
 import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
 import { LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { UserRepository } from '../ports/user.repository';
 import { SecondFactor } from './second-factor';
 

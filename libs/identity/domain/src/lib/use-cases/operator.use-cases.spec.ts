@@ -3,7 +3,7 @@ import { Clock, NotFoundError, Page, PageRequest, pageOf, UnitOfWork, Validation
 import { SCOPES } from '../model/scope';
 import { OAuthToken, PersonalAccessToken } from '../model/tokens';
 import { User, UserProps } from '../model/user.entity';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';

@@ -3,7 +3,7 @@ import { normalizeEmail } from '../model/email';
 import { OAuthClient } from '../model/oauth-client.entity';
 import { checkNewPassword, User } from '../model/user.entity';
 import { OperatorDirectory } from '../ports/operator-directory';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
 import { UserRepository } from '../ports/user.repository';

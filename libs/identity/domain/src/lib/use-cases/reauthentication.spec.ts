@@ -4,7 +4,7 @@ import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
 import { BackupCodeRepository } from '../ports/account.repositories';
 import { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { SecretBox } from '../ports/secret-box';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';

@@ -2,7 +2,7 @@ import { Clock, DomainError, ValidationError } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
 import { LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 
 /** How long after a sign-in its tokens may take sensitive account actions without the password. */
 export const REAUTHENTICATION_MINUTES = 10;

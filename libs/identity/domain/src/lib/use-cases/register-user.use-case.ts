@@ -1,7 +1,7 @@
 import { Clock, IdGenerator, ValidationError } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { checkName, checkNewPassword, User } from '../model/user.entity';
-import { PasswordHasher } from '../ports/password-hasher';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { UserRepository } from '../ports/user.repository';
 import { EmailVerificationSender } from './account.use-cases';
 import { AddressClaims } from './email-address';

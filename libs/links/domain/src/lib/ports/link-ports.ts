@@ -14,13 +14,12 @@ export abstract class LinkDomains {
   abstract namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>>;
 }
 
-/** Hashes for link passwords (slow and salted). */
-export abstract class LinkPasswordHasher {
-  abstract hash(password: string): Promise<string>;
-  abstract verify(password: string, hash: string): Promise<boolean>;
-}
-
 /** Random slugs: GENERATED_SLUG_LENGTH characters of base62 from a CSPRNG. */
 export abstract class SlugGenerator {
   abstract generate(): string;
+}
+
+/** Told when a link's redirect may have changed (created, updated, disabled, deleted). */
+export abstract class LinkChanges {
+  abstract linkChanged(domainId: string | null, slug: string): void;
 }

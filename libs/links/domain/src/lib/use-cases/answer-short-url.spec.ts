@@ -1,5 +1,5 @@
-import { Clock, RateLimitedError } from '@lnk/shared/kernel';
-import { LinkDomain, LinkDomains, LinkPasswordHasher } from '../ports/link-ports';
+import { Clock, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
+import { LinkDomain, LinkDomains } from '../ports/link-ports';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 import { AnswerShortUrlUseCase, BotDetector, ClickRecorder, destinationWith, LinkClicked, ShortUrlRequest } from './answer-short-url.use-case';
 import { CheckLinkPasswordUseCase, PasswordAttempt, PasswordAttempts } from './links.use-cases';
@@ -46,7 +46,7 @@ class CappedAttempts extends PasswordAttempts {
   }
 }
 
-const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const at = new Date('2026-11-23T10:00:00.000Z');
 const clock: Clock = { now: () => at };
 const target = (over: Partial<RedirectTarget> = {}): RedirectTarget => ({

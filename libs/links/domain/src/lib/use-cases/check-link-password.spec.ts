@@ -1,5 +1,4 @@
-import { RateLimitedError } from '@lnk/shared/kernel';
-import { LinkPasswordHasher } from '../ports/link-ports';
+import { PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
 import { CheckLinkPasswordUseCase, linkPasswordKeys, PasswordAttempt, PasswordAttempts } from './links.use-cases';
 
 /** Honours the port: counted at admission, past a key's cap refused; a success takes its attempt back. */
@@ -15,7 +14,7 @@ class CappedAttempts extends PasswordAttempts {
   }
 }
 
-class CountingHasher extends LinkPasswordHasher {
+class CountingHasher extends PasswordHasher {
   verified = 0;
   async hash(password: string) {
     return `hashed:${password}`;

@@ -1,11 +1,10 @@
-import { checkEach, clientAddressKey, Clock, IdGenerator, NotFoundError, Page, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, clientAddressKey, Clock, IdGenerator, NotFoundError, Page, PageRequest, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { Link } from '../model/link.entity';
 import { checkSlug } from '../model/slug';
 import { Tag } from '../model/tag.entity';
-import { LinkDomain, LinkDomains, LinkPasswordHasher, SlugGenerator } from '../ports/link-ports';
+import { LinkChanges, LinkDomain, LinkDomains, SlugGenerator } from '../ports/link-ports';
 import { LinkRepository } from '../ports/link.repository';
-import { LinkChanges } from './resolve-redirect.use-case';
 import { TagRepository } from '../ports/tag.repository';
 
 export interface LinksConfig {
@@ -85,7 +84,7 @@ export class CreateLinkUseCase {
     tags: TagRepository,
     domains: LinkDomains,
     private readonly quota: QuotaPolicy,
-    private readonly passwords: LinkPasswordHasher,
+    private readonly passwords: PasswordHasher,
     private readonly slugs: SlugGenerator,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -179,7 +178,7 @@ export class UpdateLinkUseCase {
     private readonly links: LinkRepository,
     private readonly tags: TagRepository,
     domains: LinkDomains,
-    private readonly passwords: LinkPasswordHasher,
+    private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
     private readonly config: LinksConfig,
     private readonly getLink: GetLinkUseCase,
@@ -264,7 +263,7 @@ export abstract class PasswordAttempts {
  */
 export class CheckLinkPasswordUseCase {
   constructor(
-    private readonly passwords: LinkPasswordHasher,
+    private readonly passwords: PasswordHasher,
     private readonly attempts: PasswordAttempts,
   ) {}
 

@@ -1,6 +1,6 @@
-import { Clock, IdGenerator, NotFoundError, PageRequest, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, PageRequest, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
 import { memoryLinksRepositories } from '@lnk/shared/testing';
-import { LinkDomains, LinkPasswordHasher, SlugGenerator } from '../ports/link-ports';
+import { LinkDomains, SlugGenerator } from '../ports/link-ports';
 import { CreateLinkUseCase, GetLinkUseCase } from './links.use-cases';
 import { CreateTagUseCase, DeleteTagUseCase, ListTagsUseCase, UpdateTagUseCase } from './tags.use-cases';
 
@@ -10,7 +10,7 @@ const created = new Date('2026-02-03T04:05:06.007Z');
 let now = created;
 const clock: Clock = { now: () => now };
 const quota: QuotaPolicy = { limitFor: async (_owner, resource) => (resource === 'tags' ? 2 : 10) };
-const hasher: LinkPasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };
 const slugs: SlugGenerator = { generate: () => `g${ids.next().slice(-6)}` };
 

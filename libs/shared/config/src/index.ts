@@ -1,0 +1,2 @@
+export * from './lib/variables';
+export * from './lib/parsers';

@@ -1,0 +1,65 @@
+interface Entry<V> {
+  value: V;
+  /** Served while `now()` is before this. */
+  until: number;
+  /** When the entry last went to the back of the map (a counter of insertions and moves). */
+  seq: number;
+}
+
+/**
+ * A bounded in-process map that forgets entries past their time and, when full, the least recently used
+ * one (the Map's insertion order is the recency order). It is on the redirect path, so a hit is a Map
+ * lookup and a time check and allocates nothing: it moves its entry to the back only once the entry has
+ * drifted past a quarter of the map (a Map delete and insert per hit cost more than the lookup), so hot
+ * entries stay near the back and are moved about four times per `maxEntries` insertions or moves.
+ */
+export class TtlLruCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+  private readonly maxEntries: number;
+  private readonly ttlMs: number;
+  private seq = 0;
+
+  constructor(
+    options: { maxEntries: number; ttlMs: number },
+    private readonly now: () => number,
+  ) {
+    this.maxEntries = Math.max(1, options.maxEntries);
+    this.ttlMs = options.ttlMs;
+  }
+
+  /** The value, or undefined when it is absent or past its time. */
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    if (this.seq - entry.seq > this.maxEntries >> 2) {
+      this.entries.delete(key);
+      entry.seq = ++this.seq;
+      this.entries.set(key, entry);
+    }
+    return entry.value;
+  }
+
+  /** Keeps the value for the cache's TTL, or for `ttlMs` when that is shorter (say, a token expiring sooner). */
+  set(key: K, value: V, ttlMs = this.ttlMs): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, { value, until: this.now() + Math.min(ttlMs, this.ttlMs), seq: ++this.seq });
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Entries held, expired ones not yet looked up included. */
+  get size(): number {
+    return this.entries.size;
+  }
+}
