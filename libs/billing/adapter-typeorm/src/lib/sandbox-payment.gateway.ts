@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from '@lnk/billing/domain';
 import { Clock } from '@lnk/shared/kernel';
-import { sql } from '@lnk/shared/database';
+import { decimal, decoder, firstOf, nullable, sql, text, timestamp } from '@lnk/shared/database';
 
 const SESSION_HOURS = 24;
 
@@ -21,6 +21,18 @@ export interface SandboxSessionView {
   /** The subscription a paid session starts (the sandbox's stand-in for Stripe's `sub_...`). */
   providerSubscriptionId: string | null;
 }
+
+const sessionRow = decoder({
+  id: text,
+  planId: text,
+  planName: text,
+  price: decimal,
+  currency: text,
+  successUrl: text,
+  cancelUrl: text,
+  expiresAt: timestamp,
+  paidAt: nullable(timestamp),
+});
 
 export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
 
@@ -62,22 +74,21 @@ export class SandboxPaymentGateway extends PaymentGateway {
   }
 
   async session(sessionId: string): Promise<SandboxSessionView | null> {
-    const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_sandbox_sessions WHERE id = $1', [sessionId]);
-    const r = rows[0];
+    const r = firstOf(await sql(this.dataSource, 'SELECT * FROM billing_sandbox_sessions WHERE id = $1', [sessionId]), sessionRow);
     if (!r) return null;
-    const expiresAt = new Date(r['expires_at'] as string);
-    const paid = r['paid_at'] !== null;
+    const paid = r.paidAt !== null;
     return {
-      id: r['id'] as string,
-      planId: r['plan_id'] as string,
-      planName: r['plan_name'] as string,
-      price: Number(r['price']),
-      currency: (r['currency'] as string).trim(),
-      successUrl: r['success_url'] as string,
-      cancelUrl: r['cancel_url'] as string,
-      expiresAt,
+      id: r.id,
+      planId: r.planId,
+      planName: r.planName,
+      price: r.price,
+      // char(3): padded by PostgreSQL.
+      currency: r.currency.trim(),
+      successUrl: r.successUrl,
+      cancelUrl: r.cancelUrl,
+      expiresAt: r.expiresAt,
       paid,
-      expired: !paid && expiresAt.getTime() <= this.clock.now().getTime(),
+      expired: !paid && r.expiresAt.getTime() <= this.clock.now().getTime(),
       providerSubscriptionId: paid ? `sub_sandbox_${sessionId.slice('cs_sandbox_'.length)}` : null,
     };
   }
