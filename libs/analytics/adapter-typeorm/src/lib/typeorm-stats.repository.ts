@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ClickCounts, hasNoUtm, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
 import { IdGenerator } from '@lnk/shared/kernel';
-import { containsPattern, decoder, Decoder, inTransaction, int, nullable, PersistenceModule, rowsOf, sql, text } from '@lnk/shared/database';
+import { containsPattern, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 
@@ -9,20 +9,20 @@ export const analyticsPersistence: PersistenceModule = {
   migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000],
 };
 
-const statsRecord: Decoder<StatsRecord> = decoder({
-  id: text,
-  date: text,
-  linkId: text,
-  ownerId: text,
-  domainId: nullable(text),
-  linkName: text,
-  domainName: text,
-  utmSource: text,
-  utmMedium: text,
-  utmCampaign: text,
-  visits: int,
-  passwordPassed: int,
-  passwordFailed: int,
+const statsRecord = (r: Row): StatsRecord => ({
+  id: text(r, 'id'),
+  date: text(r, 'date'),
+  linkId: text(r, 'link_id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  linkName: text(r, 'link_name'),
+  domainName: text(r, 'domain_name'),
+  utmSource: text(r, 'utm_source'),
+  utmMedium: text(r, 'utm_medium'),
+  utmCampaign: text(r, 'utm_campaign'),
+  visits: int(r, 'visits'),
+  passwordPassed: int(r, 'password_passed'),
+  passwordFailed: int(r, 'password_failed'),
 });
 
 const clip = (value: string, max: number) => value.slice(0, max);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from '@lnk/billing/domain';
 import { Clock } from '@lnk/shared/kernel';
-import { decimal, decoder, firstOf, nullable, sql, text, timestamp } from '@lnk/shared/database';
+import { decimal, sql, text, timestamp, timestampOrNull } from '@lnk/shared/database';
 
 const SESSION_HOURS = 24;
 
@@ -21,18 +21,6 @@ export interface SandboxSessionView {
   /** The subscription a paid session starts (the sandbox's stand-in for Stripe's `sub_...`). */
   providerSubscriptionId: string | null;
 }
-
-const sessionRow = decoder({
-  id: text,
-  planId: text,
-  planName: text,
-  price: decimal,
-  currency: text,
-  successUrl: text,
-  cancelUrl: text,
-  expiresAt: timestamp,
-  paidAt: nullable(timestamp),
-});
 
 export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
 
@@ -74,21 +62,23 @@ export class SandboxPaymentGateway extends PaymentGateway {
   }
 
   async session(sessionId: string): Promise<SandboxSessionView | null> {
-    const r = firstOf(await sql(this.dataSource, 'SELECT * FROM billing_sandbox_sessions WHERE id = $1', [sessionId]), sessionRow);
+    const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_sandbox_sessions WHERE id = $1', [sessionId]);
+    const r = rows[0];
     if (!r) return null;
-    const paid = r.paidAt !== null;
+    const expiresAt = timestamp(r, 'expires_at');
+    const paid = timestampOrNull(r, 'paid_at') !== null;
     return {
-      id: r.id,
-      planId: r.planId,
-      planName: r.planName,
-      price: r.price,
+      id: text(r, 'id'),
+      planId: text(r, 'plan_id'),
+      planName: text(r, 'plan_name'),
+      price: decimal(r, 'price'),
       // char(3): padded by PostgreSQL.
-      currency: r.currency.trim(),
-      successUrl: r.successUrl,
-      cancelUrl: r.cancelUrl,
-      expiresAt: r.expiresAt,
+      currency: text(r, 'currency').trim(),
+      successUrl: text(r, 'success_url'),
+      cancelUrl: text(r, 'cancel_url'),
+      expiresAt,
       paid,
-      expired: !paid && r.expiresAt.getTime() <= this.clock.now().getTime(),
+      expired: !paid && expiresAt.getTime() <= this.clock.now().getTime(),
       providerSubscriptionId: paid ? `sub_sandbox_${sessionId.slice('cs_sandbox_'.length)}` : null,
     };
   }

@@ -1,22 +1,23 @@
 import { DataSource } from 'typeorm';
 import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
-import { decoder, Decoder, firstOf, lockKey, nullable, oneOf, PersistenceModule, Row, sql, text, timestamp } from '@lnk/shared/database';
+import { firstOf, lockKey, oneOf, PersistenceModule, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
 
-const subscriptionProps: Decoder<SubscriptionProps> = decoder({
-  id: text,
-  userId: text,
-  planId: text,
-  status: oneOf(SUBSCRIPTION_STATUSES),
-  startDate: timestamp,
-  endedAt: nullable(timestamp),
-  checkoutSessionId: nullable(text),
-  providerSubscriptionId: nullable(text),
-  updatedAt: timestamp,
+const subscriptionStatus = oneOf(SUBSCRIPTION_STATUSES);
+const subscriptionProps = (r: Row): SubscriptionProps => ({
+  id: text(r, 'id'),
+  userId: text(r, 'user_id'),
+  planId: text(r, 'plan_id'),
+  status: subscriptionStatus(r, 'status'),
+  startDate: timestamp(r, 'start_date'),
+  endedAt: timestampOrNull(r, 'ended_at'),
+  checkoutSessionId: textOrNull(r, 'checkout_session_id'),
+  providerSubscriptionId: textOrNull(r, 'provider_subscription_id'),
+  updatedAt: timestamp(r, 'updated_at'),
 });
 const toSubscription = (r: Row) => new Subscription(subscriptionProps(r));
 
-const checkoutRecord: Decoder<CheckoutRecord> = decoder({ sessionId: text, userId: text, planId: text, createdAt: timestamp, expiresAt: timestamp });
+const checkoutRecord = (r: Row): CheckoutRecord => ({ sessionId: text(r, 'session_id'), userId: text(r, 'user_id'), planId: text(r, 'plan_id'), createdAt: timestamp(r, 'created_at'), expiresAt: timestamp(r, 'expires_at') });
 
 export const billingPersistence: PersistenceModule = {
   migrations: [BillingSubscriptions1763800500000],

@@ -1,22 +1,22 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, decoder, Decoder, firstOf, guardUnique, insertWithinQuota, nullable, PersistenceModule, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 
-const domainProps: Decoder<DomainProps> = decoder({
-  id: text,
-  ownerId: text,
-  name: text,
-  challenge: text,
-  isVerified: bool,
-  verifiedAt: nullable(timestamp),
-  verificationLostAt: nullable(timestamp),
-  verificationLostReason: nullable(text),
-  checkedAt: nullable(timestamp),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+const domainProps = (r: Row): DomainProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  name: text(r, 'name'),
+  challenge: text(r, 'challenge'),
+  isVerified: bool(r, 'is_verified'),
+  verifiedAt: timestampOrNull(r, 'verified_at'),
+  verificationLostAt: timestampOrNull(r, 'verification_lost_at'),
+  verificationLostReason: textOrNull(r, 'verification_lost_reason'),
+  checkedAt: timestampOrNull(r, 'checked_at'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
 });
 const toDomain = (r: Row) => new Domain(domainProps(r));
 

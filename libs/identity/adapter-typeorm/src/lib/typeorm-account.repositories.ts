@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { BackupCodeRepository, EmailVerification, EmailVerificationRepository, TwoFactorStateRepository } from '@lnk/identity/domain';
-import { decoder, firstOf, nullable, sql, text } from '@lnk/shared/database';
+import { firstOf, Row, sql, text, textOrNull } from '@lnk/shared/database';
 
-const verifiedAddress = decoder({ userId: text, email: text });
-const pendingSecret = decoder({ secret: nullable(text) });
+const verifiedAddress = (r: Row) => ({ userId: text(r, 'user_id'), email: text(r, 'email') });
 
 export class TypeormEmailVerificationRepository extends EmailVerificationRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -60,8 +59,8 @@ export class TypeormTwoFactorStateRepository extends TwoFactorStateRepository {
   }
 
   async findPending(userId: string): Promise<string | null> {
-    const row = firstOf(await sql(this.dataSource, 'SELECT two_factor_pending_secret AS secret FROM users WHERE id = $1', [userId]), pendingSecret);
-    return row?.secret ?? null;
+    const { rows } = await sql(this.dataSource, 'SELECT two_factor_pending_secret AS secret FROM users WHERE id = $1', [userId]);
+    return rows.length ? textOrNull(rows[0], 'secret') : null;
   }
 
   async deletePending(userId: string, sealedSecret?: string): Promise<boolean> {

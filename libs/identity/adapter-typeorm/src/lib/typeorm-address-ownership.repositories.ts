@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { EmailChangeLog, IdpIdentity, IdpIdentityRepository, PendingEmailChanges } from '@lnk/identity/domain';
-import { decoder, firstOf, int, nullable, sql, text, timestamp } from '@lnk/shared/database';
+import { int, Row, sql, text, timestampOrNull } from '@lnk/shared/database';
 
-const identityOwner = decoder({ userId: text });
-const changeRequests = decoder({ count: int, oldest: nullable(timestamp) });
+const changeRequests = (r: Row) => ({ count: int(r, 'count'), oldest: timestampOrNull(r, 'oldest') });
 
 export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -11,8 +10,8 @@ export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
   }
 
   async findUserId(issuer: string, subject: string): Promise<string | null> {
-    const row = firstOf(await sql(this.dataSource, 'SELECT user_id FROM idp_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]), identityOwner);
-    return row?.userId ?? null;
+    const { rows } = await sql(this.dataSource, 'SELECT user_id FROM idp_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]);
+    return rows.length ? text(rows[0], 'user_id') : null;
   }
 
   async link(identity: IdpIdentity): Promise<boolean> {

@@ -1,37 +1,37 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, decoder, Decoder, firstOf, guardUnique, inTransaction, insertWithinQuota, int, nullable, Row, rowsOf, sql, text, textArray, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, inTransaction, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
 
-const linkProps: Decoder<LinkProps> = decoder({
-  id: text,
-  ownerId: text,
-  domainId: nullable(text),
-  slug: text,
-  url: text,
-  title: text,
-  description: text,
-  status: bool,
-  passwordHash: nullable(text),
-  tagIds: textArray,
-  clicks: int,
-  createdAt: timestamp,
-  updatedAt: timestamp,
+const linkProps = (r: Row): LinkProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  slug: text(r, 'slug'),
+  url: text(r, 'url'),
+  title: text(r, 'title'),
+  description: text(r, 'description'),
+  status: bool(r, 'status'),
+  passwordHash: textOrNull(r, 'password_hash'),
+  tagIds: textArray(r, 'tag_ids'),
+  clicks: int(r, 'clicks'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
 });
 const toLink = (r: Row) => new Link(linkProps(r));
 
-const redirectTarget: Decoder<RedirectTarget> = decoder({
-  id: text,
-  ownerId: text,
-  domainId: nullable(text),
-  slug: text,
-  url: text,
-  name: text,
-  status: bool,
-  passwordHash: nullable(text),
+const redirectTarget = (r: Row): RedirectTarget => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  slug: text(r, 'slug'),
+  url: text(r, 'url'),
+  name: text(r, 'name'),
+  status: bool(r, 'status'),
+  passwordHash: textOrNull(r, 'password_hash'),
 });
 
 const SLUG_TAKEN = { constraint: 'links_domain_slug_key', field: 'slug', message: 'slug is already taken on this domain' };

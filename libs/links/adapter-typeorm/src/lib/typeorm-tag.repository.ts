@@ -1,16 +1,22 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, decoder, Decoder, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
   (SELECT count(*) FROM link_tags lt WHERE lt.tag_id = t.id) AS link_count`;
 
-const tagProps: Decoder<TagProps> = decoder({ id: text, ownerId: text, name: text, isFavorite: bool, createdAt: timestamp, updatedAt: timestamp });
-const linkCount = decoder({ linkCount: int });
+const tagProps = (r: Row): TagProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  name: text(r, 'name'),
+  isFavorite: bool(r, 'is_favorite'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
+});
 const toTag = (r: Row) => new Tag(tagProps(r));
-const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: linkCount(r).linkCount });
+const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 'link_count') });
 
 const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
