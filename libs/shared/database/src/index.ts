@@ -8,3 +8,5 @@ export * from './lib/unit-of-work';
 export * from './lib/sql';
 export * from './lib/transaction';
 export * from './lib/like-pattern';
+export * from './lib/row-decoder';
+export * from './lib/quota';

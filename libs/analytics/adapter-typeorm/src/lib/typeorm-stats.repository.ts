@@ -1,20 +1,29 @@
-import { DataSource, EntitySchema } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ClickCounts, hasNoUtm, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
 import { IdGenerator } from '@lnk/shared/kernel';
-import { containsPattern, inTransaction, PersistenceModule, sql } from '@lnk/shared/database';
+import { containsPattern, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 
-export const DailyStatsSchema = new EntitySchema<{ id: string }>({
-  name: 'LinkDailyStats',
-  tableName: 'link_daily_stats',
-  columns: { id: { type: 'char', length: 24, primary: true } },
-});
-
 export const analyticsPersistence: PersistenceModule = {
-  entities: [DailyStatsSchema],
   migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000],
 };
+
+const statsRecord = (r: Row): StatsRecord => ({
+  id: text(r, 'id'),
+  date: text(r, 'date'),
+  linkId: text(r, 'link_id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  linkName: text(r, 'link_name'),
+  domainName: text(r, 'domain_name'),
+  utmSource: text(r, 'utm_source'),
+  utmMedium: text(r, 'utm_medium'),
+  utmCampaign: text(r, 'utm_campaign'),
+  visits: int(r, 'visits'),
+  passwordPassed: int(r, 'password_passed'),
+  passwordFailed: int(r, 'password_failed'),
+});
 
 const clip = (value: string, max: number) => value.slice(0, max);
 
@@ -159,7 +168,7 @@ export class TypeormStatsRepository extends StatsRepository {
       params.push(containsPattern(q.q));
       filter = ` AND (link_name ILIKE $4 OR domain_name ILIKE $4 OR utm_source ILIKE $4 OR utm_medium ILIKE $4 OR utm_campaign ILIKE $4)`;
     }
-    const { rows } = await sql<Record<string, unknown>>(
+    const result = await sql(
       this.dataSource,
       `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
               visits, password_passed, password_failed
@@ -167,21 +176,7 @@ export class TypeormStatsRepository extends StatsRepository {
         ORDER BY link_daily_stats.date, link_name, utm_source, utm_medium, utm_campaign`,
       params,
     );
-    return rows.map((r) => ({
-      id: r['id'] as string,
-      date: r['date'] as string,
-      linkId: r['link_id'] as string,
-      ownerId: r['owner_id'] as string,
-      domainId: (r['domain_id'] as string | null) ?? null,
-      linkName: r['link_name'] as string,
-      domainName: r['domain_name'] as string,
-      utmSource: r['utm_source'] as string,
-      utmMedium: r['utm_medium'] as string,
-      utmCampaign: r['utm_campaign'] as string,
-      visits: Number(r['visits']),
-      passwordPassed: Number(r['password_passed']),
-      passwordFailed: Number(r['password_failed']),
-    }));
+    return rowsOf(result, statsRecord);
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from '@lnk/billing/domain';
 import { Clock } from '@lnk/shared/kernel';
-import { sql } from '@lnk/shared/database';
+import { decimal, sql, text, timestamp, timestampOrNull } from '@lnk/shared/database';
 
 const SESSION_HOURS = 24;
 
@@ -65,16 +65,17 @@ export class SandboxPaymentGateway extends PaymentGateway {
     const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_sandbox_sessions WHERE id = $1', [sessionId]);
     const r = rows[0];
     if (!r) return null;
-    const expiresAt = new Date(r['expires_at'] as string);
-    const paid = r['paid_at'] !== null;
+    const expiresAt = timestamp(r, 'expires_at');
+    const paid = timestampOrNull(r, 'paid_at') !== null;
     return {
-      id: r['id'] as string,
-      planId: r['plan_id'] as string,
-      planName: r['plan_name'] as string,
-      price: Number(r['price']),
-      currency: (r['currency'] as string).trim(),
-      successUrl: r['success_url'] as string,
-      cancelUrl: r['cancel_url'] as string,
+      id: text(r, 'id'),
+      planId: text(r, 'plan_id'),
+      planName: text(r, 'plan_name'),
+      price: decimal(r, 'price'),
+      // char(3): padded by PostgreSQL.
+      currency: text(r, 'currency').trim(),
+      successUrl: text(r, 'success_url'),
+      cancelUrl: text(r, 'cancel_url'),
       expiresAt,
       paid,
       expired: !paid && expiresAt.getTime() <= this.clock.now().getTime(),

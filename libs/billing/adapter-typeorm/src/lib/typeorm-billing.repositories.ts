@@ -1,33 +1,25 @@
-import { DataSource, EntitySchema } from 'typeorm';
-import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionRepository, SubscriptionStatus } from '@lnk/billing/domain';
-import { lockKey, PersistenceModule, sql } from '@lnk/shared/database';
+import { DataSource } from 'typeorm';
+import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
+import { firstOf, lockKey, oneOf, PersistenceModule, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
 
-type Row = Record<string, unknown>;
-const date = (v: unknown) => (v ? new Date(v as string) : null);
-const requiredDate = (v: unknown) => new Date(v as string);
-
-const toSubscription = (r: Row) =>
-  new Subscription({
-    id: r['id'] as string,
-    userId: r['user_id'] as string,
-    planId: r['plan_id'] as string,
-    status: r['status'] as SubscriptionStatus,
-    startDate: requiredDate(r['start_date']),
-    endedAt: date(r['ended_at']),
-    checkoutSessionId: (r['checkout_session_id'] as string | null) ?? null,
-    providerSubscriptionId: (r['provider_subscription_id'] as string | null) ?? null,
-    updatedAt: requiredDate(r['updated_at']),
-  });
-
-export const BillingSubscriptionSchema = new EntitySchema<{ id: string }>({
-  name: 'BillingSubscription',
-  tableName: 'billing_subscriptions',
-  columns: { id: { type: 'char', length: 24, primary: true } },
+const subscriptionStatus = oneOf(SUBSCRIPTION_STATUSES);
+const subscriptionProps = (r: Row): SubscriptionProps => ({
+  id: text(r, 'id'),
+  userId: text(r, 'user_id'),
+  planId: text(r, 'plan_id'),
+  status: subscriptionStatus(r, 'status'),
+  startDate: timestamp(r, 'start_date'),
+  endedAt: timestampOrNull(r, 'ended_at'),
+  checkoutSessionId: textOrNull(r, 'checkout_session_id'),
+  providerSubscriptionId: textOrNull(r, 'provider_subscription_id'),
+  updatedAt: timestamp(r, 'updated_at'),
 });
+const toSubscription = (r: Row) => new Subscription(subscriptionProps(r));
+
+const checkoutRecord = (r: Row): CheckoutRecord => ({ sessionId: text(r, 'session_id'), userId: text(r, 'user_id'), planId: text(r, 'plan_id'), createdAt: timestamp(r, 'created_at'), expiresAt: timestamp(r, 'expires_at') });
 
 export const billingPersistence: PersistenceModule = {
-  entities: [BillingSubscriptionSchema],
   migrations: [BillingSubscriptions1763800500000],
 };
 
@@ -37,8 +29,7 @@ export class TypeormSubscriptionRepository extends SubscriptionRepository {
   }
 
   private async one(where: string, params: unknown[]): Promise<Subscription | null> {
-    const { rows } = await sql(this.dataSource, `SELECT * FROM billing_subscriptions WHERE ${where} ORDER BY start_date DESC, id DESC LIMIT 1`, params);
-    return rows[0] ? toSubscription(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `SELECT * FROM billing_subscriptions WHERE ${where} ORDER BY start_date DESC, id DESC LIMIT 1`, params), toSubscription);
   }
 
   lockOwner(userId: string): Promise<void> {
@@ -99,11 +90,7 @@ export class TypeormCheckoutRepository extends CheckoutRepository {
   }
 
   async find(sessionId: string): Promise<CheckoutRecord | null> {
-    const { rows } = await sql(this.dataSource, 'SELECT * FROM billing_checkouts WHERE session_id = $1', [sessionId]);
-    const r = rows[0];
-    return r
-      ? { sessionId: r['session_id'] as string, userId: r['user_id'] as string, planId: r['plan_id'] as string, createdAt: requiredDate(r['created_at']), expiresAt: requiredDate(r['expires_at']) }
-      : null;
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM billing_checkouts WHERE session_id = $1', [sessionId]), checkoutRecord);
   }
 
   async deleteAllOfOwner(userId: string): Promise<void> {

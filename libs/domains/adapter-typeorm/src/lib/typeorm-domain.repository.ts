@@ -1,37 +1,29 @@
-import { DataSource, EntitySchema } from 'typeorm';
-import { Domain, DomainRepository } from '@lnk/domains/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { containsPattern, inTransaction, isUniqueViolation, lockKey, PersistenceModule, sql } from '@lnk/shared/database';
+import { DataSource } from 'typeorm';
+import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
+import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 
-type Row = Record<string, unknown>;
-
-const dateOrNull = (value: unknown) => (value ? new Date(value as string) : null);
-
-const toDomain = (r: Row) =>
-  new Domain({
-    id: r['id'] as string,
-    ownerId: r['owner_id'] as string,
-    name: r['name'] as string,
-    challenge: r['challenge'] as string,
-    isVerified: r['is_verified'] as boolean,
-    verifiedAt: dateOrNull(r['verified_at']),
-    verificationLostAt: dateOrNull(r['verification_lost_at']),
-    verificationLostReason: (r['verification_lost_reason'] as string | null) ?? null,
-    checkedAt: dateOrNull(r['checked_at']),
-    createdAt: new Date(r['created_at'] as string),
-    updatedAt: new Date(r['updated_at'] as string),
-  });
-
-export const CustomDomainSchema = new EntitySchema<{ id: string }>({
-  name: 'CustomDomain',
-  tableName: 'custom_domains',
-  columns: { id: { type: 'char', length: 24, primary: true } },
+const domainProps = (r: Row): DomainProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  name: text(r, 'name'),
+  challenge: text(r, 'challenge'),
+  isVerified: bool(r, 'is_verified'),
+  verifiedAt: timestampOrNull(r, 'verified_at'),
+  verificationLostAt: timestampOrNull(r, 'verification_lost_at'),
+  verificationLostReason: textOrNull(r, 'verification_lost_reason'),
+  checkedAt: timestampOrNull(r, 'checked_at'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
 });
+const toDomain = (r: Row) => new Domain(domainProps(r));
+
+const NAME_ADDED = { constraint: 'custom_domains_owner_name_key', field: 'name', message: 'you have already added this domain' };
+const VERIFIED_BY_ANOTHER = { constraint: 'custom_domains_verified_name_key', field: 'name', message: 'another account has verified this domain' };
 
 export const domainsPersistence: PersistenceModule = {
-  entities: [CustomDomainSchema],
   migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000],
 };
 
@@ -41,27 +33,21 @@ export class TypeormDomainRepository extends DomainRepository {
   }
 
   private async one(where: string, params: unknown[]): Promise<Domain | null> {
-    const { rows } = await sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}`, params);
-    return rows[0] ? toDomain(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}`, params), toDomain);
   }
 
   async insertWithinQuota(domain: Domain, limit: number): Promise<void> {
     const p = domain.toProps();
-    try {
-      await inTransaction(this.dataSource, async () => {
-        await lockKey(this.dataSource, `domains:${p.ownerId}`);
-        const used = await this.countOfOwner(p.ownerId);
-        if (used >= limit) throw new QuotaExceededError('domains', used, limit);
+    const quota = { resource: 'domains', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
+    await guardUnique(NAME_ADDED, () =>
+      insertWithinQuota(this.dataSource, quota, async () => {
         await sql(
           this.dataSource,
           'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
           [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
         );
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, 'custom_domains_owner_name_key')) throw ValidationError.field('name', 'you have already added this domain');
-      throw error;
-    }
+      }),
+    );
   }
 
   findOfOwner(ownerId: string, id: string): Promise<Domain | null> {
@@ -85,9 +71,9 @@ export class TypeormDomainRepository extends DomainRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      sql<{ n: string }>(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params),
+      countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params),
     ]);
-    return pageOf(items.rows.map(toDomain), Number(total.rows[0].n), page);
+    return pageOf(rowsOf(items, toDomain), total, page);
   }
 
   async hasOfOwner(ownerId: string, name: string): Promise<boolean> {
@@ -100,25 +86,22 @@ export class TypeormDomainRepository extends DomainRepository {
 
   async markVerified(domain: Domain): Promise<void> {
     const p = domain.toProps();
-    try {
-      await sql(
+    await guardUnique(VERIFIED_BY_ANOTHER, () =>
+      sql(
         this.dataSource,
         'UPDATE custom_domains SET is_verified = true, verified_at = $2, verification_lost_at = NULL, verification_lost_reason = NULL, checked_at = $2, updated_at = $2 WHERE id = $1',
         [p.id, p.verifiedAt],
-      );
-    } catch (error) {
-      if (isUniqueViolation(error, 'custom_domains_verified_name_key')) throw ValidationError.field('name', 'another account has verified this domain');
-      throw error;
-    }
+      ),
+    );
   }
 
   async listVerifiedCheckedBefore(before: Date, limit: number): Promise<Domain[]> {
-    const { rows } = await sql(
+    const result = await sql(
       this.dataSource,
       `SELECT * FROM custom_domains WHERE is_verified AND (checked_at IS NULL OR checked_at < $1) ORDER BY checked_at ASC NULLS FIRST, id LIMIT ${Math.max(1, Math.floor(limit))}`,
       [before],
     );
-    return rows.map(toDomain);
+    return rowsOf(result, toDomain);
   }
 
   async loseVerification(domain: Domain): Promise<boolean> {
@@ -139,9 +122,8 @@ export class TypeormDomainRepository extends DomainRepository {
     return (await sql(this.dataSource, 'DELETE FROM custom_domains WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
   }
 
-  async countOfOwner(ownerId: string): Promise<number> {
-    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM custom_domains WHERE owner_id = $1', [ownerId]);
-    return Number(rows[0].n);
+  countOfOwner(ownerId: string): Promise<number> {
+    return countOf(this.dataSource, 'SELECT count(*) AS n FROM custom_domains WHERE owner_id = $1', [ownerId]);
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {

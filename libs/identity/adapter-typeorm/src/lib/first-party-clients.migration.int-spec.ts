@@ -26,7 +26,7 @@ describe('the first-party clients migration', () => {
   });
 
   it('moves the owner of existing first-party clients to requested_by, so deleting that account leaves them', async () => {
-    const before = await openDatabase(createDataSource(config, [{ entities: [], migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000] }]));
+    const before = await openDatabase(createDataSource(config, [{ migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000] }]));
     const now = new Date();
     await before.query(`INSERT INTO users (id, email, created_at, updated_at) VALUES ('${'a'.repeat(24)}', 'asker@example.com', $1, $1)`, [now]);
     const insert = `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)

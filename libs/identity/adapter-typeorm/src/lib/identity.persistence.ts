@@ -1,5 +1,4 @@
 import type { PersistenceModule } from '@lnk/shared/database';
-import { AuthorizationCodeSchema, OAuthClientSchema, OAuthTokenSchema, PersonalAccessTokenSchema, UserSchema } from './identity.schema';
 import { IdentityAccounts1763800000000 } from './migrations/1763800000000-identity-accounts';
 import { IdentityTokens1763800100000 } from './migrations/1763800100000-identity-tokens';
 import { FirstPartyClients1763900400000 } from './migrations/1763900400000-first-party-clients';
@@ -8,6 +7,5 @@ import { ReauthenticationAndTotpSteps1763900300000 } from './migrations/17639003
 
 /** What the identity context adds to the application's DataSource. */
 export const identityPersistence: PersistenceModule = {
-  entities: [UserSchema, OAuthClientSchema, OAuthTokenSchema, PersonalAccessTokenSchema, AuthorizationCodeSchema],
   migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000, IdentityAddressOwnership1763900200000, ReauthenticationAndTotpSteps1763900300000, FirstPartyClients1763900400000],
 };

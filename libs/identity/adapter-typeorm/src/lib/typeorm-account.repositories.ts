@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { BackupCodeRepository, EmailVerification, EmailVerificationRepository, TwoFactorStateRepository } from '@lnk/identity/domain';
-import { sql } from '@lnk/shared/database';
+import { firstOf, Row, sql, text, textOrNull } from '@lnk/shared/database';
+
+const verifiedAddress = (r: Row) => ({ userId: text(r, 'user_id'), email: text(r, 'email') });
 
 export class TypeormEmailVerificationRepository extends EmailVerificationRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -16,12 +18,12 @@ export class TypeormEmailVerificationRepository extends EmailVerificationReposit
   }
 
   async consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
-    const { rows } = await sql<{ user_id: string; email: string }>(
+    const result = await sql(
       this.dataSource,
       `UPDATE email_verifications SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING user_id, email`,
       [tokenHash, at],
     );
-    return rows[0] ? { userId: rows[0].user_id, email: rows[0].email } : null;
+    return firstOf(result, verifiedAddress);
   }
 }
 
@@ -57,8 +59,8 @@ export class TypeormTwoFactorStateRepository extends TwoFactorStateRepository {
   }
 
   async findPending(userId: string): Promise<string | null> {
-    const { rows } = await sql<{ secret: string | null }>(this.dataSource, 'SELECT two_factor_pending_secret AS secret FROM users WHERE id = $1', [userId]);
-    return rows[0]?.secret ?? null;
+    const { rows } = await sql(this.dataSource, 'SELECT two_factor_pending_secret AS secret FROM users WHERE id = $1', [userId]);
+    return rows.length ? textOrNull(rows[0], 'secret') : null;
   }
 
   async deletePending(userId: string, sealedSecret?: string): Promise<boolean> {

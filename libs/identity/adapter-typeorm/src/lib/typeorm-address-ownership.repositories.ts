@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { EmailChangeLog, IdpIdentity, IdpIdentityRepository, PendingEmailChanges } from '@lnk/identity/domain';
-import { sql } from '@lnk/shared/database';
+import { int, Row, sql, text, timestampOrNull } from '@lnk/shared/database';
+
+const changeRequests = (r: Row) => ({ count: int(r, 'count'), oldest: timestampOrNull(r, 'oldest') });
 
 export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -8,8 +10,8 @@ export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
   }
 
   async findUserId(issuer: string, subject: string): Promise<string | null> {
-    const { rows } = await sql<{ user_id: string }>(this.dataSource, 'SELECT user_id FROM idp_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]);
-    return rows[0]?.user_id ?? null;
+    const { rows } = await sql(this.dataSource, 'SELECT user_id FROM idp_identities WHERE issuer = $1 AND subject = $2', [issuer, subject]);
+    return rows.length ? text(rows[0], 'user_id') : null;
   }
 
   async link(identity: IdpIdentity): Promise<boolean> {
@@ -45,12 +47,12 @@ export class TypeormEmailChangeLog extends EmailChangeLog {
   }
 
   async since(userId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
-    const { rows } = await sql<{ count: string | number; oldest: Date | string | null }>(
+    const result = await sql(
       this.dataSource,
       'SELECT count(*) AS count, min(requested_at) AS oldest FROM email_change_requests WHERE user_id = $1 AND requested_at >= $2',
       [userId, since],
     );
-    const row = rows[0];
-    return { count: Number(row?.count ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+    // An aggregate without GROUP BY always answers one row.
+    return changeRequests(result.rows[0]);
   }
 }

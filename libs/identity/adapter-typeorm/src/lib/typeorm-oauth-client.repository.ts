@@ -1,51 +1,59 @@
 import { DataSource } from 'typeorm';
-import { OAuthClient, OAuthClientRepository, parseScopes } from '@lnk/identity/domain';
+import { OAuthClient, OAuthClientRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { containsPattern, managerOf, sql } from '@lnk/shared/database';
-import { OAuthClientRow, OAuthClientSchema } from './identity.schema';
-
-function toDomain(row: OAuthClientRow): OAuthClient {
-  return new OAuthClient({ ...row, scopes: parseScopes(row.scopes) });
-}
+import { containsPattern, countOf, firstOf, rowsOf, sql } from '@lnk/shared/database';
+import { toOAuthClient } from './identity.decoders';
 
 export class TypeormOAuthClientRepository extends OAuthClientRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
-  private get rows() {
-    return managerOf(this.dataSource).getRepository<OAuthClientRow>(OAuthClientSchema);
-  }
-
   async insert(client: OAuthClient): Promise<void> {
-    await this.rows.insert(client.toProps());
+    const p = client.toProps();
+    await sql(
+      this.dataSource,
+      `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, requested_by, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [p.id, p.clientId, p.secretHash, p.ownerId, p.requestedBy, p.name, p.description, p.scopes, p.redirectUris, p.isFirstParty, p.isActive, p.createdAt, p.updatedAt],
+    );
   }
 
   async findByClientId(clientId: string): Promise<OAuthClient | null> {
-    const row = await this.rows.findOneBy({ clientId });
-    return row ? toDomain(row) : null;
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]), toOAuthClient);
   }
 
   async findById(id: string): Promise<OAuthClient | null> {
-    const row = await this.rows.findOneBy({ id });
-    return row ? toDomain(row) : null;
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM oauth_clients WHERE id = $1', [id]), toOAuthClient);
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<OAuthClient | null> {
-    const row = await this.rows.findOneBy({ id, ownerId, isFirstParty: false });
-    return row ? toDomain(row) : null;
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM oauth_clients WHERE id = $1 AND owner_id = $2 AND NOT is_first_party', [id, ownerId]), toOAuthClient);
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<OAuthClient>> {
-    const builder = this.rows.createQueryBuilder('c').where('c.owner_id = :ownerId AND NOT c.is_first_party', { ownerId });
-    if (query) builder.andWhere(`c.name ILIKE :pattern ESCAPE '\\'`, { pattern: containsPattern(query) });
-    const [rows, total] = await builder.orderBy('c.id', 'DESC').skip(page.start).take(page.limit).getManyAndCount();
-    return pageOf(rows.map(toDomain), total, page);
+    const params: unknown[] = [ownerId];
+    let where = 'owner_id = $1 AND NOT is_first_party';
+    if (query) {
+      params.push(containsPattern(query));
+      where += ` AND name ILIKE $2`;
+    }
+    const [items, total] = await Promise.all([
+      sql(this.dataSource, `SELECT * FROM oauth_clients WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      countOf(this.dataSource, `SELECT count(*) AS n FROM oauth_clients WHERE ${where}`, params),
+    ]);
+    return pageOf(rowsOf(items, toOAuthClient), total, page);
   }
 
   async update(client: OAuthClient): Promise<void> {
-    const { id, ...changes } = client.toProps();
-    await this.rows.update({ id }, changes);
+    const p = client.toProps();
+    await sql(
+      this.dataSource,
+      `UPDATE oauth_clients SET client_id = $2, secret_hash = $3, owner_id = $4, requested_by = $5, name = $6, description = $7, scopes = $8, redirect_uris = $9,
+              is_first_party = $10, is_active = $11, created_at = $12, updated_at = $13
+        WHERE id = $1`,
+      [p.id, p.clientId, p.secretHash, p.ownerId, p.requestedBy, p.name, p.description, p.scopes, p.redirectUris, p.isFirstParty, p.isActive, p.createdAt, p.updatedAt],
+    );
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

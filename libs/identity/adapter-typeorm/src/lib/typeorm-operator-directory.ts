@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { OAuthClient, OperatorDirectory, parseScopes, User } from '@lnk/identity/domain';
+import { OAuthClient, OperatorDirectory, User } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { managerOf } from '@lnk/shared/database';
-import { OAuthClientRow, OAuthClientSchema, UserRow, UserSchema } from './identity.schema';
+import { countOf, rowsOf, sql } from '@lnk/shared/database';
+import { toOAuthClient, toUser, USER_COLUMNS } from './identity.decoders';
 
 export class TypeormOperatorDirectory extends OperatorDirectory {
   constructor(private readonly dataSource: DataSource) {
@@ -10,24 +10,18 @@ export class TypeormOperatorDirectory extends OperatorDirectory {
   }
 
   async listUsers(page: PageRequest): Promise<Page<User>> {
-    const [rows, total] = await managerOf(this.dataSource)
-      .getRepository<UserRow>(UserSchema)
-      .findAndCount({ order: { createdAt: 'ASC', id: 'ASC' }, skip: page.start, take: page.limit });
-    return pageOf(
-      rows.map((row) => new User(row)),
-      total,
-      page,
-    );
+    const [items, total] = await Promise.all([
+      sql(this.dataSource, `SELECT ${USER_COLUMNS} FROM users ORDER BY created_at ASC, id ASC LIMIT ${page.limit} OFFSET ${page.start}`),
+      countOf(this.dataSource, 'SELECT count(*) AS n FROM users'),
+    ]);
+    return pageOf(rowsOf(items, toUser), total, page);
   }
 
   async listFirstPartyClients(page: PageRequest): Promise<Page<OAuthClient>> {
-    const [rows, total] = await managerOf(this.dataSource)
-      .getRepository<OAuthClientRow>(OAuthClientSchema)
-      .findAndCount({ where: { isFirstParty: true }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.start, take: page.limit });
-    return pageOf(
-      rows.map((row) => new OAuthClient({ ...row, scopes: parseScopes(row.scopes) })),
-      total,
-      page,
-    );
+    const [items, total] = await Promise.all([
+      sql(this.dataSource, `SELECT * FROM oauth_clients WHERE is_first_party ORDER BY created_at ASC, id ASC LIMIT ${page.limit} OFFSET ${page.start}`),
+      countOf(this.dataSource, 'SELECT count(*) AS n FROM oauth_clients WHERE is_first_party'),
+    ]);
+    return pageOf(rowsOf(items, toOAuthClient), total, page);
   }
 }

@@ -1,42 +1,8 @@
 import { DataSource } from 'typeorm';
-import {
-  AuthorizationCode,
-  AuthorizationCodeRepository,
-  OAuthToken,
-  OAuthTokenRepository,
-  parseScopes,
-  PersonalAccessToken,
-  PersonalAccessTokenRepository,
-} from '@lnk/identity/domain';
+import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { managerOf, sql } from '@lnk/shared/database';
-import { AuthorizationCodeRow, AuthorizationCodeSchema, OAuthTokenRow, OAuthTokenSchema, PersonalAccessTokenRow, PersonalAccessTokenSchema } from './identity.schema';
-
-type Raw = Record<string, unknown>;
-const date = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string | Date));
-
-function oauthToken(r: Raw): OAuthToken {
-  return new OAuthToken({
-    id: r['id'] as string,
-    familyId: r['family_id'] as string,
-    userId: r['user_id'] as string,
-    clientId: r['client_id'] as string,
-    scopes: parseScopes(r['scopes'] as string[]),
-    accessHash: r['access_hash'] as string,
-    refreshHash: r['refresh_hash'] as string,
-    accessExpiresAt: date(r['access_expires_at']) as Date,
-    refreshExpiresAt: date(r['refresh_expires_at']) as Date,
-    authorizationCodeId: (r['authorization_code_id'] as string | null) ?? null,
-    authTime: date(r['auth_time']),
-    rotatedAt: date(r['rotated_at']),
-    revokedAt: date(r['revoked_at']),
-    createdAt: date(r['created_at']) as Date,
-  });
-}
-
-function personalToken(r: PersonalAccessTokenRow): PersonalAccessToken {
-  return new PersonalAccessToken({ ...r, scopes: parseScopes(r.scopes) });
-}
+import { countOf, firstOf, rowsOf, sql } from '@lnk/shared/database';
+import { toAuthorizationCode, toOAuthToken, toPersonalAccessToken } from './identity.decoders';
 
 // Only tokens of active accounts authenticate: the join answers that in the same indexed lookup.
 const ACTIVE_OAUTH = `SELECT t.* FROM oauth_tokens t JOIN users u ON u.id = t.user_id AND u.is_active`;
@@ -47,17 +13,22 @@ export class TypeormOAuthTokenRepository extends OAuthTokenRepository {
   }
 
   async insert(token: OAuthToken): Promise<void> {
-    await managerOf(this.dataSource).getRepository<OAuthTokenRow>(OAuthTokenSchema).insert(token.props);
+    const p = token.props;
+    await sql(
+      this.dataSource,
+      `INSERT INTO oauth_tokens (id, family_id, user_id, client_id, scopes, access_hash, refresh_hash, access_expires_at, refresh_expires_at, authorization_code_id,
+                                 auth_time, rotated_at, revoked_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [p.id, p.familyId, p.userId, p.clientId, p.scopes, p.accessHash, p.refreshHash, p.accessExpiresAt, p.refreshExpiresAt, p.authorizationCodeId, p.authTime, p.rotatedAt, p.revokedAt, p.createdAt],
+    );
   }
 
   async findByAccessHash(hash: string): Promise<OAuthToken | null> {
-    const { rows } = await sql(this.dataSource, `${ACTIVE_OAUTH} WHERE t.access_hash = $1`, [hash]);
-    return rows[0] ? oauthToken(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `${ACTIVE_OAUTH} WHERE t.access_hash = $1`, [hash]), toOAuthToken);
   }
 
   async findByRefreshHash(hash: string): Promise<OAuthToken | null> {
-    const { rows } = await sql(this.dataSource, `${ACTIVE_OAUTH} WHERE t.refresh_hash = $1`, [hash]);
-    return rows[0] ? oauthToken(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `${ACTIVE_OAUTH} WHERE t.refresh_hash = $1`, [hash]), toOAuthToken);
   }
 
   async markRotated(id: string, at: Date): Promise<boolean> {
@@ -97,34 +68,31 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
     super();
   }
 
-  private get rows() {
-    return managerOf(this.dataSource).getRepository<PersonalAccessTokenRow>(PersonalAccessTokenSchema);
-  }
-
   async insert(token: PersonalAccessToken): Promise<void> {
-    await this.rows.insert(token.props);
+    const p = token.props;
+    await sql(
+      this.dataSource,
+      `INSERT INTO personal_access_tokens (id, user_id, name, description, scopes, token_hash, last_used_at, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [p.id, p.userId, p.name, p.description, p.scopes, p.tokenHash, p.lastUsedAt, p.expiresAt, p.createdAt, p.updatedAt],
+    );
   }
 
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
-    const { rows } = await sql<PersonalAccessTokenRow & Raw>(
-      this.dataSource,
-      `SELECT p.id, p.user_id AS "userId", p.name, p.description, p.scopes, p.token_hash AS "tokenHash", p.last_used_at AS "lastUsedAt",
-              p.expires_at AS "expiresAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt"
-         FROM personal_access_tokens p JOIN users u ON u.id = p.user_id AND u.is_active
-        WHERE p.token_hash = $1`,
-      [hash],
-    );
-    return rows[0] ? personalToken({ ...rows[0], lastUsedAt: date(rows[0].lastUsedAt), expiresAt: date(rows[0].expiresAt), createdAt: date(rows[0].createdAt) as Date, updatedAt: date(rows[0].updatedAt) as Date }) : null;
+    const result = await sql(this.dataSource, 'SELECT p.* FROM personal_access_tokens p JOIN users u ON u.id = p.user_id AND u.is_active WHERE p.token_hash = $1', [hash]);
+    return firstOf(result, toPersonalAccessToken);
   }
 
   async findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null> {
-    const row = await this.rows.findOneBy({ id, userId });
-    return row ? personalToken(row) : null;
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM personal_access_tokens WHERE id = $1 AND user_id = $2', [id, userId]), toPersonalAccessToken);
   }
 
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const [rows, total] = await this.rows.findAndCount({ where: { userId }, order: { id: 'DESC' }, skip: page.start, take: page.limit });
-    return pageOf(rows.map(personalToken), total, page);
+    const [items, total] = await Promise.all([
+      sql(this.dataSource, `SELECT * FROM personal_access_tokens WHERE user_id = $1 ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, [userId]),
+      countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1', [userId]),
+    ]);
+    return pageOf(rowsOf(items, toPersonalAccessToken), total, page);
   }
 
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
@@ -145,18 +113,18 @@ export class TypeormAuthorizationCodeRepository extends AuthorizationCodeReposit
     super();
   }
 
-  private get rows() {
-    return managerOf(this.dataSource).getRepository<AuthorizationCodeRow>(AuthorizationCodeSchema);
-  }
-
   async insert(code: AuthorizationCode): Promise<void> {
-    await this.rows.insert(code.props);
+    const p = code.props;
+    await sql(
+      this.dataSource,
+      `INSERT INTO authorization_codes (id, code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method, expires_at, consumed_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [p.id, p.codeHash, p.clientId, p.userId, p.redirectUri, p.scopes, p.codeChallenge, p.codeChallengeMethod, p.expiresAt, p.consumedAt, p.createdAt],
+    );
   }
 
   async findByHash(hash: string): Promise<AuthorizationCode | null> {
-    const row = await this.rows.findOneBy({ codeHash: hash });
-    if (!row) return null;
-    return new AuthorizationCode({ ...row, scopes: parseScopes(row.scopes), codeChallengeMethod: row.codeChallengeMethod === 'S256' ? 'S256' : null });
+    return firstOf(await sql(this.dataSource, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]), toAuthorizationCode);
   }
 
   async consume(id: string, at: Date): Promise<boolean> {

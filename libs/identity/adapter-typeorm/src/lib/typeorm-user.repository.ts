@@ -1,47 +1,46 @@
 import { DataSource } from 'typeorm';
 import { User, UserRepository } from '@lnk/identity/domain';
-import { ValidationError } from '@lnk/shared/kernel';
-import { isUniqueViolation, managerOf, sql } from '@lnk/shared/database';
-import { UserRow, UserSchema } from './identity.schema';
+import { firstOf, guardUnique, sql } from '@lnk/shared/database';
+import { toUser, USER_COLUMNS } from './identity.decoders';
 
-const emailTaken = () => ValidationError.field('email', 'email is already registered');
+const EMAIL_TAKEN = { constraint: 'users_email_key', field: 'email', message: 'email is already registered' };
 
 export class TypeormUserRepository extends UserRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
-  private get rows() {
-    return managerOf(this.dataSource).getRepository<UserRow>(UserSchema);
-  }
-
   async findById(id: string): Promise<User | null> {
-    const row = await this.rows.findOneBy({ id });
-    return row ? new User(row) : null;
+    return firstOf(await sql(this.dataSource, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]), toUser);
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    const row = await this.rows.findOneBy({ email });
-    return row ? new User(row) : null;
+    return firstOf(await sql(this.dataSource, `SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email]), toUser);
   }
 
   async insert(user: User): Promise<void> {
-    try {
-      await this.rows.insert(user.toProps());
-    } catch (error) {
-      if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-      throw error;
-    }
+    const p = user.toProps();
+    await guardUnique(EMAIL_TAKEN, () =>
+      sql(
+        this.dataSource,
+        `INSERT INTO users (id, email, name, password_hash, is_verified, is_active, two_factor_secret, pending_email, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [p.id, p.email, p.name, p.passwordHash, p.isVerified, p.isActive, p.twoFactorSecret, p.pendingEmail ?? null, p.createdAt, p.updatedAt],
+      ),
+    );
   }
 
   async update(user: User): Promise<void> {
-    const { id, ...changes } = user.toProps();
-    try {
-      await this.rows.update({ id }, changes);
-    } catch (error) {
-      if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-      throw error;
-    }
+    const p = user.toProps();
+    await guardUnique(EMAIL_TAKEN, () =>
+      sql(
+        this.dataSource,
+        `UPDATE users SET email = $2, name = $3, password_hash = $4, is_verified = $5, is_active = $6, two_factor_secret = $7, pending_email = $8,
+                created_at = $9, updated_at = $10
+          WHERE id = $1`,
+        [p.id, p.email, p.name, p.passwordHash, p.isVerified, p.isActive, p.twoFactorSecret, p.pendingEmail ?? null, p.createdAt, p.updatedAt],
+      ),
+    );
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,32 +1,40 @@
 import { DataSource } from 'typeorm';
-import { Link, LinkRepository, RedirectTarget } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { containsPattern, inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
-
-type Row = Record<string, unknown>;
+import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
+import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, inTransaction, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
 
-function toLink(r: Row): Link {
-  return new Link({
-    id: r['id'] as string,
-    ownerId: r['owner_id'] as string,
-    domainId: (r['domain_id'] as string | null) ?? null,
-    slug: r['slug'] as string,
-    url: r['url'] as string,
-    title: r['title'] as string,
-    description: r['description'] as string,
-    status: r['status'] as boolean,
-    passwordHash: (r['password_hash'] as string | null) ?? null,
-    tagIds: (r['tag_ids'] as string[]) ?? [],
-    clicks: Number(r['clicks']),
-    createdAt: new Date(r['created_at'] as string),
-    updatedAt: new Date(r['updated_at'] as string),
-  });
-}
+const linkProps = (r: Row): LinkProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  slug: text(r, 'slug'),
+  url: text(r, 'url'),
+  title: text(r, 'title'),
+  description: text(r, 'description'),
+  status: bool(r, 'status'),
+  passwordHash: textOrNull(r, 'password_hash'),
+  tagIds: textArray(r, 'tag_ids'),
+  clicks: int(r, 'clicks'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
+});
+const toLink = (r: Row) => new Link(linkProps(r));
 
-const slugTaken = () => ValidationError.field('slug', 'slug is already taken on this domain');
+const redirectTarget = (r: Row): RedirectTarget => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  domainId: textOrNull(r, 'domain_id'),
+  slug: text(r, 'slug'),
+  url: text(r, 'url'),
+  name: text(r, 'name'),
+  status: bool(r, 'status'),
+  passwordHash: textOrNull(r, 'password_hash'),
+});
+
+const SLUG_TAKEN = { constraint: 'links_domain_slug_key', field: 'slug', message: 'slug is already taken on this domain' };
 
 export class TypeormLinkRepository extends LinkRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -35,11 +43,9 @@ export class TypeormLinkRepository extends LinkRepository {
 
   async insertWithinQuota(link: Link, limit: number): Promise<void> {
     const p = link.toProps();
-    try {
-      await inTransaction(this.dataSource, async () => {
-        await lockKey(this.dataSource, `links:${p.ownerId}`);
-        const used = await this.countOfOwner(p.ownerId);
-        if (used >= limit) throw new QuotaExceededError('links', used, limit);
+    const quota = { resource: 'links', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
+    await guardUnique(SLUG_TAKEN, () =>
+      insertWithinQuota(this.dataSource, quota, async () => {
         await sql(
           this.dataSource,
           `INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
@@ -48,16 +54,12 @@ export class TypeormLinkRepository extends LinkRepository {
         );
         if (p.clicks > 0) await sql(this.dataSource, 'INSERT INTO link_clicks (link_id, clicks) VALUES ($1, $2)', [p.id, p.clicks]);
         await this.replaceTags(p.id, p.tagIds);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, 'links_domain_slug_key')) throw slugTaken();
-      throw error;
-    }
+      }),
+    );
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
-    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`, [id, ownerId]);
-    return rows[0] ? toLink(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`, [id, ownerId]), toLink);
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
@@ -76,15 +78,15 @@ export class TypeormLinkRepository extends LinkRepository {
          ) ORDER BY l.id DESC`,
         params,
       ),
-      sql<{ n: string }>(this.dataSource, `SELECT count(*) AS n FROM links l WHERE ${where}`, params),
+      countOf(this.dataSource, `SELECT count(*) AS n FROM links l WHERE ${where}`, params),
     ]);
-    return pageOf(items.rows.map(toLink), Number(total.rows[0].n), page);
+    return pageOf(rowsOf(items, toLink), total, page);
   }
 
   async update(link: Link): Promise<void> {
     const p = link.toProps();
-    try {
-      await inTransaction(this.dataSource, async () => {
+    await guardUnique(SLUG_TAKEN, () =>
+      inTransaction(this.dataSource, async () => {
         await sql(
           this.dataSource,
           `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9, updated_at = $10
@@ -92,25 +94,20 @@ export class TypeormLinkRepository extends LinkRepository {
           [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt],
         );
         await this.replaceTags(p.id, p.tagIds);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, 'links_domain_slug_key')) throw slugTaken();
-      throw error;
-    }
+      }),
+    );
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
     return (await sql(this.dataSource, 'DELETE FROM links WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
   }
 
-  async countOfOwner(ownerId: string): Promise<number> {
-    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1', [ownerId]);
-    return Number(rows[0].n);
+  countOfOwner(ownerId: string): Promise<number> {
+    return countOf(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1', [ownerId]);
   }
 
-  async countUsingDomain(ownerId: string, domainId: string): Promise<number> {
-    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1 AND domain_id = $2', [ownerId, domainId]);
-    return Number(rows[0].n);
+  countUsingDomain(ownerId: string, domainId: string): Promise<number> {
+    return countOf(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1 AND domain_id = $2', [ownerId, domainId]);
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {
@@ -119,24 +116,13 @@ export class TypeormLinkRepository extends LinkRepository {
 
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
     // The hot path's one query: the expression index on (COALESCE(domain_id, ''), slug), no entity hydration.
-    const { rows } = await sql<Row>(
+    const result = await sql(
       this.dataSource,
       `SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash
          FROM links WHERE COALESCE(domain_id, '') = $1 AND slug = $2`,
       [domainId ?? '', slug],
     );
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      id: r['id'] as string,
-      ownerId: r['owner_id'] as string,
-      domainId: (r['domain_id'] as string | null) ?? null,
-      slug: r['slug'] as string,
-      url: r['url'] as string,
-      name: r['name'] as string,
-      status: r['status'] as boolean,
-      passwordHash: (r['password_hash'] as string | null) ?? null,
-    };
+    return firstOf(result, redirectTarget);
   }
 
   /**

@@ -1,27 +1,24 @@
 import { DataSource } from 'typeorm';
-import { Tag, TagRepository, TagWithCount } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { containsPattern, inTransaction, isUniqueViolation, lockKey, sql } from '@lnk/shared/database';
-
-type Row = Record<string, unknown>;
+import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
+import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
   (SELECT count(*) FROM link_tags lt WHERE lt.tag_id = t.id) AS link_count`;
 
-function toTag(r: Row): Tag {
-  return new Tag({
-    id: r['id'] as string,
-    ownerId: r['owner_id'] as string,
-    name: r['name'] as string,
-    isFavorite: r['is_favorite'] as boolean,
-    createdAt: new Date(r['created_at'] as string),
-    updatedAt: new Date(r['updated_at'] as string),
-  });
-}
+const tagProps = (r: Row): TagProps => ({
+  id: text(r, 'id'),
+  ownerId: text(r, 'owner_id'),
+  name: text(r, 'name'),
+  isFavorite: bool(r, 'is_favorite'),
+  createdAt: timestamp(r, 'created_at'),
+  updatedAt: timestamp(r, 'updated_at'),
+});
+const toTag = (r: Row) => new Tag(tagProps(r));
+const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 'link_count') });
 
-const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: Number(r['link_count']) });
-const nameTaken = () => ValidationError.field('name', 'you already have a tag with this name');
+const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
 export class TypeormTagRepository extends TagRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -30,19 +27,14 @@ export class TypeormTagRepository extends TagRepository {
 
   async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
     const p = tag.toProps();
-    try {
-      await inTransaction(this.dataSource, async () => {
-        await lockKey(this.dataSource, `tags:${p.ownerId}`);
-        const used = await this.countOfOwner(p.ownerId);
-        if (used >= limit) throw new QuotaExceededError('tags', used, limit);
+    const quota = { resource: 'tags', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
+    await guardUnique(NAME_TAKEN, () =>
+      insertWithinQuota(this.dataSource, quota, async () => {
         await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
           p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
         ]);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, 'tags_owner_name_key')) throw nameTaken();
-      throw error;
-    }
+      }),
+    );
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {
@@ -54,44 +46,37 @@ export class TypeormTagRepository extends TagRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where} ORDER BY t.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      sql<{ n: string }>(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params),
+      countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params),
     ]);
-    return pageOf(items.rows.map(withCount), Number(total.rows[0].n), page);
+    return pageOf(rowsOf(items, withCount), total, page);
   }
 
   async favoritesOfOwner(ownerId: string): Promise<TagWithCount[]> {
-    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.is_favorite ORDER BY t.id DESC`, [ownerId]);
-    return rows.map(withCount);
+    return rowsOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.is_favorite ORDER BY t.id DESC`, [ownerId]), withCount);
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<TagWithCount | null> {
-    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.id = $1 AND t.owner_id = $2`, [id, ownerId]);
-    return rows[0] ? withCount(rows[0]) : null;
+    return firstOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.id = $1 AND t.owner_id = $2`, [id, ownerId]), withCount);
   }
 
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]> {
     if (!ids.length) return [];
-    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.id = ANY($2::char(24)[])`, [ownerId, ids]);
-    return rows.map(toTag);
+    return rowsOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.id = ANY($2::char(24)[])`, [ownerId, ids]), toTag);
   }
 
   async update(tag: Tag): Promise<void> {
     const p = tag.toProps();
-    try {
-      await sql(this.dataSource, 'UPDATE tags SET name = $3, is_favorite = $4, updated_at = $5 WHERE id = $1 AND owner_id = $2', [p.id, p.ownerId, p.name, p.isFavorite, p.updatedAt]);
-    } catch (error) {
-      if (isUniqueViolation(error, 'tags_owner_name_key')) throw nameTaken();
-      throw error;
-    }
+    await guardUnique(NAME_TAKEN, () =>
+      sql(this.dataSource, 'UPDATE tags SET name = $3, is_favorite = $4, updated_at = $5 WHERE id = $1 AND owner_id = $2', [p.id, p.ownerId, p.name, p.isFavorite, p.updatedAt]),
+    );
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
     return (await sql(this.dataSource, 'DELETE FROM tags WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
   }
 
-  async countOfOwner(ownerId: string): Promise<number> {
-    const { rows } = await sql<{ n: string }>(this.dataSource, 'SELECT count(*) AS n FROM tags WHERE owner_id = $1', [ownerId]);
-    return Number(rows[0].n);
+  countOfOwner(ownerId: string): Promise<number> {
+    return countOf(this.dataSource, 'SELECT count(*) AS n FROM tags WHERE owner_id = $1', [ownerId]);
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {

@@ -1,11 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { DataSource, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
 import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
 import { createPgliteDriver, openPglite, privatePgliteHost } from './pglite-driver';
 
+/**
+ * What a context adds to the DataSource: its migrations, nothing else. Repositories speak SQL through
+ * typed row decoders (row-decoder.ts), so TypeORM holds no entity metadata: it connects, runs migrations
+ * and transactions.
+ */
 export interface PersistenceModule {
-  entities: EntitySchema[];
   migrations: (new () => unknown)[];
 }
 
@@ -34,7 +38,7 @@ export function createDataSource(config: DatabaseConfig, modules: PersistenceMod
 function commonOptions(modules: PersistenceModule[]) {
   return {
     type: 'postgres' as const,
-    entities: modules.flatMap((m) => m.entities),
+    entities: [],
     migrations: modules.flatMap((m) => m.migrations) as MixedList<string | (new () => unknown)> as never,
     migrationsRun: false,
     migrationsTransactionMode: 'each' as const,

@@ -9,7 +9,8 @@ export interface SqlResult<T> {
 
 /**
  * Runs one SQL statement on the current transaction's connection (or a pooled one) and answers rows
- * and the affected count alike for every statement kind, on PostgreSQL and PGlite.
+ * and the affected count alike for every statement kind, on PostgreSQL and PGlite. Repositories read the
+ * rows through the field readers of row-decoder.ts; `T` is unchecked and only types tests' own reads.
  */
 export async function sql<T = Record<string, unknown>>(dataSource: DataSource, text: string, params: unknown[] = []): Promise<SqlResult<T>> {
   const manager = managerOf(dataSource);
