@@ -4,9 +4,16 @@ import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
 import { Tag } from './model/tag.entity';
-import { LinkChanges, LinkDomains, SlugGenerator } from './ports/link-ports';
+import { LinkChanges } from './ports/link-changes.port';
+import { LinkDomains } from './ports/link-domains.port';
+import { SlugGenerator } from './ports/slug-generator.port';
 import { RedirectTarget } from './ports/link.repository';
-import { CheckLinkPasswordUseCase, CreateLinkUseCase, DeleteLinkUseCase, GetLinkUseCase, PasswordAttempts, UpdateLinkUseCase } from './use-cases/links.use-cases';
+import { PasswordAttempts } from './ports/password-attempts.port';
+import { CheckLinkPasswordUseCase } from './use-cases/check-link-password.use-case';
+import { CreateLinkUseCase } from './use-cases/create-link.use-case';
+import { DeleteLinkUseCase } from './use-cases/delete-link.use-case';
+import { GetLinkUseCase } from './use-cases/get-link.use-case';
+import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 
 const fieldOf = (fn: () => unknown) => {

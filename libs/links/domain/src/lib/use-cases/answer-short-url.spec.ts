@@ -1,8 +1,11 @@
 import { Clock, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
-import { LinkDomain, LinkDomains } from '../ports/link-ports';
+import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
-import { AnswerShortUrlUseCase, BotDetector, ClickRecorder, destinationWith, LinkClicked, ShortUrlRequest } from './answer-short-url.use-case';
-import { CheckLinkPasswordUseCase, PasswordAttempt, PasswordAttempts } from './links.use-cases';
+import { BotDetector } from '../ports/bot-detector.port';
+import { ClickRecorder, LinkClicked } from '../ports/click-recorder.port';
+import { AnswerShortUrlUseCase, destinationWith, ShortUrlRequest } from './answer-short-url.use-case';
+import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
+import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
 
 /** Links by (domain, slug); copies on read and write, counts lookups. */

@@ -1,6 +1,8 @@
 import { Clock, hasControlCharacter, RateLimitedError } from '@lnk/shared/kernel';
+import { BotDetector } from '../ports/bot-detector.port';
+import { ClickRecorder, LinkClicked } from '../ports/click-recorder.port';
 import { RedirectTarget } from '../ports/link.repository';
-import { CheckLinkPasswordUseCase } from './links.use-cases';
+import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
 
 /** A request for a short URL, as the HTTP layer read it. */
@@ -32,33 +34,6 @@ export type ShortUrlAnswer =
   | { kind: 'not-found'; redirectTo?: string }
   /** A stored destination that no redirect can carry (stored before destinations were checked as they are now). */
   | { kind: 'unusable-destination' };
-
-/** One answered redirect or password attempt, handed to statistics. */
-export interface LinkClicked {
-  linkId: string;
-  ownerId: string;
-  domainId: string | null;
-  /** The link's name when it was clicked: its title, or its slug when untitled. */
-  linkName: string;
-  /** The custom domain's name, or the default short domain's. */
-  domainName: string;
-  at: Date;
-  /** As the visitor sent them (statistics normalise them). */
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  kind: 'visit' | 'passwordPassed' | 'passwordFailed';
-}
-
-/** Where clicks go (bridged to statistics in the app); must not wait on anything. */
-export abstract class ClickRecorder {
-  abstract record(click: LinkClicked): void;
-}
-
-/** Crawlers, link-preview fetchers and command-line clients: redirected, never counted as visits. */
-export abstract class BotDetector {
-  abstract isBot(userAgent: string | undefined): boolean;
-}
 
 export interface AnswerShortUrlConfig {
   /** The default short domain's name, as statistics show it. */

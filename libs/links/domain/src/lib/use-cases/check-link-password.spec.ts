@@ -1,5 +1,6 @@
 import { PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
-import { CheckLinkPasswordUseCase, linkPasswordKeys, PasswordAttempt, PasswordAttempts } from './links.use-cases';
+import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
+import { CheckLinkPasswordUseCase, linkPasswordKeys } from './check-link-password.use-case';
 
 /** Honours the port: counted at admission, past a key's cap refused; a success takes its attempt back. */
 class CappedAttempts extends PasswordAttempts {

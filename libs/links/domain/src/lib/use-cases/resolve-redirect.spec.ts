@@ -1,4 +1,4 @@
-import { LinkDomain, LinkDomains } from '../ports/link-ports';
+import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
 

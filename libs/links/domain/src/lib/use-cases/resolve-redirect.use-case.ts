@@ -1,5 +1,5 @@
 import { TtlLruCache } from '@lnk/shared/kernel';
-import { LinkDomains } from '../ports/link-ports';
+import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 
 export interface RedirectCacheOptions {

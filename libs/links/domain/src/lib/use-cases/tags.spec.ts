@@ -1,8 +1,13 @@
 import { Clock, IdGenerator, NotFoundError, PageRequest, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
 import { memoryLinksRepositories } from '@lnk/shared/testing';
-import { LinkDomains, SlugGenerator } from '../ports/link-ports';
-import { CreateLinkUseCase, GetLinkUseCase } from './links.use-cases';
-import { CreateTagUseCase, DeleteTagUseCase, ListTagsUseCase, UpdateTagUseCase } from './tags.use-cases';
+import { LinkDomains } from '../ports/link-domains.port';
+import { SlugGenerator } from '../ports/slug-generator.port';
+import { CreateLinkUseCase } from './create-link.use-case';
+import { GetLinkUseCase } from './get-link.use-case';
+import { CreateTagUseCase } from './create-tag.use-case';
+import { DeleteTagUseCase } from './delete-tag.use-case';
+import { ListTagsUseCase } from './list-tags.use-case';
+import { UpdateTagUseCase } from './update-tag.use-case';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };

@@ -13,13 +13,3 @@ export abstract class LinkDomains {
   /** Names of the owner's domains by id (a domain deleted meanwhile is simply absent). */
   abstract namesOf(ownerId: string, domainIds: string[]): Promise<Map<string, string>>;
 }
-
-/** Random slugs: GENERATED_SLUG_LENGTH characters of base62 from a CSPRNG. */
-export abstract class SlugGenerator {
-  abstract generate(): string;
-}
-
-/** Told when a link's redirect may have changed (created, updated, disabled, deleted). */
-export abstract class LinkChanges {
-  abstract linkChanged(domainId: string | null, slug: string): void;
-}

@@ -1,0 +1,12 @@
+/** One admitted attempt at a link's password: it counts as a failure unless it is taken back as a success. */
+export interface PasswordAttempt {
+  succeeded(): void;
+}
+
+/**
+ * Attempts at link passwords, counted per key before the password is checked (so parallel guesses see
+ * each other): past a key's allowance, admit rejects with RateLimitedError.
+ */
+export abstract class PasswordAttempts {
+  abstract admit(keys: string[]): Promise<PasswordAttempt>;
+}

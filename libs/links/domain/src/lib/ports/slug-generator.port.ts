@@ -1,0 +1,4 @@
+/** Random slugs: GENERATED_SLUG_LENGTH characters of base62 from a CSPRNG. */
+export abstract class SlugGenerator {
+  abstract generate(): string;
+}

@@ -1,0 +1,69 @@
+import { checkEach, Clock, NotFoundError, PasswordHasher, ValidationError } from '@lnk/shared/kernel';
+import { checkDestinationUrl } from '../model/destination-url';
+import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
+import { Link } from '../model/link.entity';
+import { checkSlug } from '../model/slug';
+import { LinkChanges } from '../ports/link-changes.port';
+import { LinkDomains } from '../ports/link-domains.port';
+import { LinkRepository } from '../ports/link.repository';
+import { TagRepository } from '../ports/tag.repository';
+import { LinkRules } from '../services/link-rules';
+import { GetLinkUseCase } from './get-link.use-case';
+import { LinkFields, LinksConfig, LinkView } from './link.types';
+
+export class UpdateLinkUseCase {
+  private readonly rules: LinkRules;
+
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly tags: TagRepository,
+    domains: LinkDomains,
+    private readonly passwords: PasswordHasher,
+    private readonly clock: Clock,
+    private readonly config: LinksConfig,
+    private readonly getLink: GetLinkUseCase,
+    private readonly changes: LinkChanges,
+  ) {
+    this.rules = new LinkRules(domains, tags);
+  }
+
+  async execute(ownerId: string, id: string, fields: LinkFields): Promise<LinkView> {
+    const link = await this.links.findOfOwner(ownerId, id);
+    if (!link) throw new NotFoundError('Link');
+    const changes: Parameters<Link['change']>[0] = {};
+    // Every field's own rules at once: a change with several bad fields is told of each.
+    const [url, slug, title, description] = checkEach(
+      () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.config.ownHosts)),
+      () => (fields.slug === undefined ? undefined : checkSlug(fields.slug)),
+      () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),
+      () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH),
+      () => {
+        if (fields.hasPassword === false && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+      },
+    );
+    if (url !== undefined) changes.url = url;
+    if (slug !== undefined) changes.slug = slug;
+    if (title !== undefined) changes.title = title;
+    if (description !== undefined) changes.description = description;
+    if (fields.status !== undefined) changes.status = fields.status;
+    if (fields.domainId !== undefined) changes.domainId = (await this.rules.domain(ownerId, fields.domainId))?.id ?? null;
+    if (fields.tags !== undefined) changes.tagIds = (await this.rules.tagsOf(ownerId, fields.tags)).map((t) => t.id);
+    if (fields.hasPassword === false) {
+      if (fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+      changes.passwordHash = null;
+    } else if (fields.hasPassword === true || fields.password !== undefined) {
+      if (fields.password === undefined && link.hasPassword) {
+        // hasPassword stays true and the password stays as it is.
+      } else {
+        changes.passwordHash = await this.passwords.hash(checkLinkPassword(fields.password));
+      }
+    }
+    const before = { domainId: link.domainId, slug: link.slug };
+    link.change(changes, this.clock.now());
+    await this.links.update(link);
+    // The short URL answers the new destination (or stops answering) at once.
+    this.changes.linkChanged(before.domainId, before.slug);
+    this.changes.linkChanged(link.domainId, link.slug);
+    return this.getLink.execute(ownerId, id);
+  }
+}
