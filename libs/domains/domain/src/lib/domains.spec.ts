@@ -2,8 +2,14 @@ import { Clock, IdGenerator, NotFoundError, QuotaExceededError, QuotaPolicy, Val
 import { MemoryDomainRepository } from '@lnk/shared/testing';
 import { Domain, DomainNotVerifiedError } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
-import { ChallengeGenerator, DnsAnswer, DnsResolver, DomainUsage, DomainVerificationListener, TxtAnswer } from './ports/domain.ports';
-import { AddDomainUseCase, DeleteDomainUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from './use-cases/domains.use-cases';
+import { ChallengeGenerator } from './ports/challenge-generator.port';
+import { DnsAnswer, DnsResolver, TxtAnswer } from './ports/dns-resolver.port';
+import { DomainUsage } from './ports/domain-usage.port';
+import { DomainVerificationListener } from './ports/domain-verification-listener.port';
+import { AddDomainUseCase } from './use-cases/add-domain.use-case';
+import { DeleteDomainUseCase } from './use-cases/delete-domain.use-case';
+import { RecheckDomainsUseCase } from './use-cases/recheck-domains.use-case';
+import { VerifyDomainUseCase } from './use-cases/verify-domain.use-case';
 
 /** A zone the test writes: CNAMEs and TXT records by name; a name may instead time out or fail. */
 class Zone extends DnsResolver {

@@ -23,28 +23,3 @@ export abstract class DomainRepository {
   abstract countOfOwner(ownerId: string): Promise<number>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
 }
-
-export type DnsAnswer = { kind: 'cname'; targets: string[] } | { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
-
-/** TXT records of a name, each record's strings joined. */
-export type TxtAnswer = { kind: 'txt'; records: string[] } | { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
-
-export abstract class DnsResolver {
-  abstract cnameOf(name: string): Promise<DnsAnswer>;
-  abstract txtOf(name: string): Promise<TxtAnswer>;
-}
-
-/** Unguessable challenge values (CSPRNG, at least 128 bits), in characters a TXT record keeps as they are. */
-export abstract class ChallengeGenerator {
-  abstract next(): string;
-}
-
-/** Told when a name starts or stops serving an account's links, so caches of host -> domain forget it. */
-export abstract class DomainVerificationListener {
-  abstract verificationChanged(name: string): void;
-}
-
-/** How many links use a domain (the links context answers, through a bridge). */
-export abstract class DomainUsage {
-  abstract linksUsing(ownerId: string, domainId: string): Promise<number>;
-}

@@ -1,0 +1,34 @@
+import { Clock, NotFoundError } from '@lnk/shared/kernel';
+import { takenElsewhere } from '../model/domain-errors';
+import { Domain, DomainNotVerifiedError } from '../model/domain.entity';
+import { DnsResolver } from '../ports/dns-resolver.port';
+import { DomainVerificationListener } from '../ports/domain-verification-listener.port';
+import { DomainRepository } from '../ports/domain.repository';
+import { checkDomainRecords } from '../services/domain-records';
+
+/**
+ * Checks in DNS that the name carries this account's TXT challenge (proof of control) and a CNAME to
+ * the service's target (traffic routing); then the domain serves links.
+ */
+export class VerifyDomainUseCase {
+  constructor(
+    private readonly domains: DomainRepository,
+    private readonly dns: DnsResolver,
+    private readonly clock: Clock,
+    private readonly listener: DomainVerificationListener,
+    private readonly config: { target: string },
+  ) {}
+
+  async execute(ownerId: string, id: string): Promise<Domain> {
+    const domain = await this.domains.findOfOwner(ownerId, id);
+    if (!domain) throw new NotFoundError('Domain');
+    if (domain.isVerified) return domain;
+    const check = await checkDomainRecords(this.dns, domain, this.config.target);
+    if (check.status !== 'present') throw new DomainNotVerifiedError(check.message);
+    if (await this.domains.isVerifiedByAnother(domain.name, ownerId)) throw takenElsewhere();
+    domain.markVerified(this.clock.now());
+    await this.domains.markVerified(domain);
+    this.listener.verificationChanged(domain.name);
+    return domain;
+  }
+}
