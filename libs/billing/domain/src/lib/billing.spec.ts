@@ -1,10 +1,19 @@
 import { Clock, IdGenerator, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from './model/plan';
 import { PaymentNotCompletedError, Subscription } from './model/subscription';
-import { CheckoutRecord, CheckoutRepository, CheckoutSession, CheckoutState, NewCheckout, PaymentGateway, SubscriptionRepository } from './ports/billing.ports';
-import { AccountUsage, BillingIncidents } from './ports/billing.ports';
-import { EraseBillingAccountUseCase, GetAccountLimitsUseCase } from './use-cases/account.use-cases';
-import { ActivateCheckout, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanQuotaPolicy, StartCheckoutUseCase, VerifyCheckoutUseCase } from './use-cases/billing.use-cases';
+import { CheckoutRecord, CheckoutRepository } from './ports/checkout.repository';
+import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from './ports/payment-gateway.port';
+import { SubscriptionRepository } from './ports/subscription.repository';
+import { AccountUsage } from './ports/account-usage.port';
+import { BillingIncidents } from './ports/billing-incidents.port';
+import { EraseBillingAccountUseCase } from './use-cases/erase-billing-account.use-case';
+import { GetAccountLimitsUseCase } from './use-cases/get-account-limits.use-case';
+import { ActivateCheckout } from './services/activate-checkout';
+import { PlanQuotaPolicy } from './services/plan-quota-policy';
+import { GetSubscriptionUseCase } from './use-cases/get-subscription.use-case';
+import { HandlePaymentEventUseCase } from './use-cases/handle-payment-event.use-case';
+import { StartCheckoutUseCase } from './use-cases/start-checkout.use-case';
+import { VerifyCheckoutUseCase } from './use-cases/verify-checkout.use-case';
 
 class MemorySubscriptions extends SubscriptionRepository {
   readonly rows = new Map<string, Subscription>();

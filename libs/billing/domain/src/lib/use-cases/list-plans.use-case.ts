@@ -1,0 +1,9 @@
+import { Plan, PlanCatalog } from '../model/plan';
+
+export class ListPlansUseCase {
+  constructor(private readonly catalog: PlanCatalog) {}
+
+  execute(): Plan[] {
+    return this.catalog.list();
+  }
+}
