@@ -1,7 +1,9 @@
 import { UnitOfWork } from '@lnk/shared/kernel';
 import { ClickEvent, MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
-import { ClickMetrics, LinkClickTotals, StatsQuery, StatsRecord, StatsRepository } from './ports/stats.ports';
-import { ClickBuffer } from './use-cases/click-buffer';
+import { ClickMetrics } from './ports/click-metrics.port';
+import { LinkClickTotals } from './ports/link-click-totals.port';
+import { StatsQuery, StatsRecord, StatsRepository } from './ports/stats.repository';
+import { ClickBuffer } from './services/click-buffer';
 import { QueryStatsUseCase } from './use-cases/query-stats.use-case';
 
 class Stats extends StatsRepository {

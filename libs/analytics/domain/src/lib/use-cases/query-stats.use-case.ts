@@ -1,5 +1,5 @@
 import { checkEach, ValidationError } from '@lnk/shared/kernel';
-import { StatsRecord, StatsRepository } from '../ports/stats.ports';
+import { StatsRecord, StatsRepository } from '../ports/stats.repository';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const MAX_STATS_DAYS = 366;

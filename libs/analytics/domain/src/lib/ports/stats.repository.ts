@@ -22,14 +22,3 @@ export abstract class StatsRepository {
   abstract query(query: StatsQuery): Promise<StatsRecord[]>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
 }
-
-/** Something that wants to know when counting must drop events (the buffer is full). */
-export abstract class ClickMetrics {
-  abstract dropped(count: number): void;
-  abstract written(count: number): void;
-}
-
-/** Each link's total of visits (kept by the links context, reached through a bridge). */
-export abstract class LinkClickTotals {
-  abstract addVisits(visitsByLink: Map<string, number>): Promise<void>;
-}

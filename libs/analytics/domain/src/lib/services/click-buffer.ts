@@ -1,6 +1,8 @@
 import { ClickCounts, ClickEvent, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
 import { UnitOfWork } from '@lnk/shared/kernel';
-import { ClickMetrics, LinkClickTotals, StatsRepository } from '../ports/stats.ports';
+import { ClickMetrics } from '../ports/click-metrics.port';
+import { LinkClickTotals } from '../ports/link-click-totals.port';
+import { StatsRepository } from '../ports/stats.repository';
 
 export interface ClickBufferOptions {
   /** Most distinct rollup rows held while the database cannot take them; beyond, new events are dropped. */

@@ -1,0 +1,5 @@
+/** Something that wants to know when counting must drop events (the buffer is full). */
+export abstract class ClickMetrics {
+  abstract dropped(count: number): void;
+  abstract written(count: number): void;
+}
