@@ -13,14 +13,16 @@ import { MailMessage, Mailer } from './ports/mailer';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PasswordHasher } from '@lnk/shared/kernel';
 import { PendingEmailChanges } from './ports/pending-email-changes';
-import { ChangeEmailUseCase, EMAIL_CHANGES_PER_HOUR, EmailVerificationSender, VerifyEmailUseCase } from './use-cases/account.use-cases';
-import { ClientAuthenticator } from './use-cases/client-authenticator';
-import { AddressClaims, AddressNotices } from './use-cases/email-address';
+import { EmailVerificationSender } from './services/email-verification-sender';
+import { ChangeEmailUseCase, EMAIL_CHANGES_PER_HOUR } from './use-cases/change-email.use-case';
+import { VerifyEmailUseCase } from './use-cases/verify-email.use-case';
+import { ClientAuthenticator } from './services/client-authenticator';
+import { AddressClaims, AddressNotices } from './services/email-address';
 import { IdpSignInUseCase } from './use-cases/idp-sign-in.use-case';
-import { Reauthentication } from './use-cases/reauthentication';
+import { Reauthentication } from './services/reauthentication';
 import { RegisterUserUseCase } from './use-cases/register-user.use-case';
-import { SecondFactor } from './use-cases/second-factor';
-import { TokenIssuer } from './use-cases/token-issuer';
+import { SecondFactor } from './services/second-factor';
+import { TokenIssuer } from './services/token-issuer';
 
 // In-memory fakes that copy on read and write, so a use case sees only what it saved.
 class MovableClock extends Clock {

@@ -7,14 +7,20 @@ import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
 import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
 import { UserRepository } from './ports/user.repository';
-import { AuthorizationCodeGrantUseCase, ValidateAuthorizationRequestUseCase } from './use-cases/authorization-code.use-cases';
-import { ClientAuthenticator } from './use-cases/client-authenticator';
+import { AuthorizationCodeGrantUseCase } from './use-cases/authorization-code-grant.use-case';
+import { ValidateAuthorizationRequestUseCase } from './use-cases/validate-authorization-request.use-case';
+import { ClientAuthenticator } from './services/client-authenticator';
 import { CreateOAuthClientUseCase } from './use-cases/create-oauth-client.use-case';
-import { DeleteOAuthClientUseCase, GetOAuthClientUseCase, ListOAuthClientsUseCase, RegenerateClientSecretUseCase, UpdateOAuthClientUseCase } from './use-cases/oauth-clients.use-cases';
-import { CreatePersonalAccessTokenUseCase } from './use-cases/personal-access-tokens.use-cases';
+import { DeleteOAuthClientUseCase } from './use-cases/delete-oauth-client.use-case';
+import { GetOAuthClientUseCase } from './use-cases/get-oauth-client.use-case';
+import { ListOAuthClientsUseCase } from './use-cases/list-oauth-clients.use-case';
+import { RegenerateClientSecretUseCase } from './use-cases/regenerate-client-secret.use-case';
+import { UpdateOAuthClientUseCase } from './use-cases/update-oauth-client.use-case';
+import { CreatePersonalAccessTokenUseCase } from './use-cases/create-personal-access-token.use-case';
 import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
-import { IntrospectTokenUseCase, RevokeTokenUseCase } from './use-cases/token-introspection.use-cases';
-import { TokenIssuer } from './use-cases/token-issuer';
+import { IntrospectTokenUseCase } from './use-cases/introspect-token.use-case';
+import { RevokeTokenUseCase } from './use-cases/revoke-token.use-case';
+import { TokenIssuer } from './services/token-issuer';
 
 // Small in-memory fakes that copy on read and write, honouring the ports' contracts.
 const now = new Date('2026-03-01T00:00:00.000Z');

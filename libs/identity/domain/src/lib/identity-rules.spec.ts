@@ -3,7 +3,8 @@ import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';
 import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
 import { User } from './model/user.entity';
-import { AccountDataEraser, AccountLimits, AccountLimitsReader, AfterAccountDeleted } from './ports/account-data-eraser';
+import { AccountDataEraser, AfterAccountDeleted } from './ports/account-data-eraser';
+import { AccountLimits, AccountLimitsReader } from './ports/account-limits-reader';
 import { BackupCodeRepository } from './ports/account.repositories';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PkceVerifier } from './ports/pkce-verifier';
@@ -15,17 +16,20 @@ import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenR
 import { TotpService, TwoFactorStateRepository } from './ports/two-factor';
 import { UserRepository } from './ports/user.repository';
 import { AuthenticateUseCase } from './use-cases/authenticate.use-case';
-import { DeleteAccountUseCase } from './use-cases/account.use-cases';
-import { AuthorizationCodeGrantUseCase, DecideAuthorizationUseCase, ValidateAuthorizationRequestUseCase } from './use-cases/authorization-code.use-cases';
-import { CredentialsChecker } from './use-cases/credentials-checker';
+import { DeleteAccountUseCase } from './use-cases/delete-account.use-case';
+import { AuthorizationCodeGrantUseCase } from './use-cases/authorization-code-grant.use-case';
+import { DecideAuthorizationUseCase } from './use-cases/decide-authorization.use-case';
+import { ValidateAuthorizationRequestUseCase } from './use-cases/validate-authorization-request.use-case';
+import { CredentialsChecker } from './services/credentials-checker';
 import { GrantTokensUseCase } from './use-cases/grant-tokens.use-case';
 import { PasswordGrantUseCase } from './use-cases/password-grant.use-case';
-import { Reauthentication } from './use-cases/reauthentication';
-import { ClientAuthenticator } from './use-cases/client-authenticator';
-import { CreatePersonalAccessTokenUseCase, RevokePersonalAccessTokenUseCase } from './use-cases/personal-access-tokens.use-cases';
+import { Reauthentication } from './services/reauthentication';
+import { ClientAuthenticator } from './services/client-authenticator';
+import { CreatePersonalAccessTokenUseCase } from './use-cases/create-personal-access-token.use-case';
+import { RevokePersonalAccessTokenUseCase } from './use-cases/revoke-personal-access-token.use-case';
 import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
-import { SecondFactor } from './use-cases/second-factor';
-import { TokenIssuer } from './use-cases/token-issuer';
+import { SecondFactor } from './services/second-factor';
+import { TokenIssuer } from './services/token-issuer';
 
 // Small in-memory fakes of the ports, honouring their contracts.
 class MovableClock extends Clock {

@@ -1,10 +1,10 @@
 import { OAuthError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
-import { AccountLimits, AccountLimitsReader } from '../ports/account-data-eraser';
-import { AuthorizationCodeGrantUseCase } from './authorization-code.use-cases';
+import { AccountLimits, AccountLimitsReader } from '../ports/account-limits-reader';
+import { AuthorizationCodeGrantUseCase } from './authorization-code-grant.use-case';
 import { PasswordGrantUseCase } from './password-grant.use-case';
 import { RefreshGrantUseCase } from './refresh-grant.use-case';
-import { IssuedTokens } from './token-issuer';
+import { IssuedTokens } from '../services/token-issuer';
 
 /** A token request (RFC 6749 section 4), whatever its grant; each grant reads only its own parameters. */
 export interface TokenRequest {

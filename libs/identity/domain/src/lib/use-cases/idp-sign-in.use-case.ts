@@ -6,10 +6,10 @@ import { IdTokenVerifier, VerifiedIdentity } from '../ports/id-token-verifier';
 import { IdpIdentityRepository } from '../ports/idp-identity.repository';
 import { LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
 import { UserRepository } from '../ports/user.repository';
-import { ClientAuthenticator } from './client-authenticator';
-import { AddressClaims } from './email-address';
-import { SecondFactor } from './second-factor';
-import { IssuedTokens, TokenIssuer } from './token-issuer';
+import { ClientAuthenticator } from '../services/client-authenticator';
+import { AddressClaims } from '../services/email-address';
+import { SecondFactor } from '../services/second-factor';
+import { IssuedTokens, TokenIssuer } from '../services/token-issuer';
 
 export interface IdpSignInCommand {
   idToken?: string;

@@ -8,8 +8,8 @@ import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
-import { SetPasswordByOperatorUseCase } from './operator.use-cases';
-import { CreateOperatorPatUseCase } from './personal-access-tokens.use-cases';
+import { SetPasswordByOperatorUseCase } from './set-password-by-operator.use-case';
+import { CreateOperatorPatUseCase } from './create-operator-pat.use-case';
 
 // Small in-memory fakes that copy on read and write.
 const now = new Date('2026-06-01T00:00:00.000Z');

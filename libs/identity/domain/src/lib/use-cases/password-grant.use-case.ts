@@ -1,9 +1,9 @@
 import { OAuthClient } from '../model/oauth-client.entity';
 import { OAuthError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
-import { ClientAuthenticator, grantScopes } from './client-authenticator';
-import { CredentialsChecker } from './credentials-checker';
-import { IssuedTokens, TokenIssuer } from './token-issuer';
+import { ClientAuthenticator, grantScopes } from '../services/client-authenticator';
+import { CredentialsChecker } from '../services/credentials-checker';
+import { IssuedTokens, TokenIssuer } from '../services/token-issuer';
 
 export interface PasswordGrantCommand {
   clientId?: string;

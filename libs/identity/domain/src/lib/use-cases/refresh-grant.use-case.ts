@@ -6,8 +6,8 @@ import { RevocationListener } from '../ports/revocation-listener';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';
 import { UserRepository } from '../ports/user.repository';
-import { ClientAuthenticator, grantScopes } from './client-authenticator';
-import { IssuedTokens, TokenIssuer } from './token-issuer';
+import { ClientAuthenticator, grantScopes } from '../services/client-authenticator';
+import { IssuedTokens, TokenIssuer } from '../services/token-issuer';
 
 export interface RefreshGrantCommand {
   refreshToken?: string;

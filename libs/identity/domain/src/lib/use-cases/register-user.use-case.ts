@@ -3,8 +3,8 @@ import { normalizeEmail } from '../model/email';
 import { checkName, checkNewPassword, User } from '../model/user.entity';
 import { PasswordHasher } from '@lnk/shared/kernel';
 import { UserRepository } from '../ports/user.repository';
-import { EmailVerificationSender } from './account.use-cases';
-import { AddressClaims } from './email-address';
+import { EmailVerificationSender } from '../services/email-verification-sender';
+import { AddressClaims } from '../services/email-address';
 
 export interface RegisterUserCommand {
   email: string;

@@ -1,55 +1,11 @@
 import { Clock } from '@lnk/shared/kernel';
-import { kindOf, OAuthToken, PersonalAccessToken, TokenKind } from '../model/tokens';
+import { TokenKind } from '../model/tokens';
 import { OAuthClientRepository } from '../ports/oauth-client.repository';
-import { RevocationListener } from '../ports/revocation-listener';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
 import { UserRepository } from '../ports/user.repository';
-import { ClientAuthenticator } from './client-authenticator';
-
-type Found = { kind: 'access_token' | 'refresh_token'; token: OAuthToken } | { kind: 'personal_access_token'; token: PersonalAccessToken };
-
-async function find(
-  value: string | undefined,
-  oauthTokens: OAuthTokenRepository,
-  /** Null: PATs are not looked up. */
-  pats: PersonalAccessTokenRepository | null,
-  hasher: SecretHasher,
-): Promise<Found | null> {
-  const kind: TokenKind | null = value && value.length <= 256 ? kindOf(value) : null;
-  if (!value || !kind) return null;
-  const hash = hasher.hash(value);
-  if (kind === 'personal_access_token') {
-    const token = pats ? await pats.findByHash(hash) : null;
-    return token ? { kind, token } : null;
-  }
-  const token = kind === 'access_token' ? await oauthTokens.findByAccessHash(hash) : await oauthTokens.findByRefreshHash(hash);
-  return token ? { kind, token } : null;
-}
-
-/**
- * Token revocation (RFC 7009) of OAuth tokens. The answer is the same whether or not the token existed,
- * so it tells nothing. Revoking a refresh token ends its whole family; an access token ends its own pair.
- * A PAT is left alone and answered like an unknown token: it is revoked only through
- * `DELETE /user/tokens/{id}`, where a token cannot revoke itself.
- */
-export class RevokeTokenUseCase {
-  constructor(
-    private readonly oauthTokens: OAuthTokenRepository,
-    private readonly hasher: SecretHasher,
-    private readonly revocations: RevocationListener,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute(value: string | undefined): Promise<void> {
-    const found = await find(value, this.oauthTokens, null, this.hasher);
-    if (!found || found.kind === 'personal_access_token') return;
-    const now = this.clock.now();
-    if (found.kind === 'refresh_token') await this.oauthTokens.revokeFamily(found.token.props.familyId, now);
-    else await this.oauthTokens.revoke(found.token.props.id, now);
-    this.revocations.tokensRevoked();
-  }
-}
+import { ClientAuthenticator } from '../services/client-authenticator';
+import { findToken } from '../services/token-lookup';
 
 export type Introspection =
   | { active: false }
@@ -81,7 +37,7 @@ export class IntrospectTokenUseCase {
   async execute(value: string | undefined, caller: IntrospectionCaller = {}): Promise<Introspection> {
     // Naming a client without its secret proves nothing: such a request is answered as an anonymous one.
     const asker = caller.clientSecret !== undefined ? await this.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true }) : null;
-    const found = await find(value, this.oauthTokens, this.pats, this.hasher);
+    const found = await findToken(value, this.oauthTokens, this.pats, this.hasher);
     const now = this.clock.now();
     if (!found) return { active: false };
     if (asker && (found.kind === 'personal_access_token' || found.token.props.clientId !== asker.id)) return { active: false };

@@ -1,45 +1,14 @@
-import { Clock, NotFoundError, Page, PageRequest, UnitOfWork } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, PasswordHasher, UnitOfWork } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
-import { OAuthClient } from '../model/oauth-client.entity';
 import { checkNewPassword, User } from '../model/user.entity';
-import { OperatorDirectory } from '../ports/operator-directory';
-import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
 import { UserRepository } from '../ports/user.repository';
 
 /*
- * What the operator (the CLI on the server, who holds the database) does to accounts. No HTTP route
- * reaches these: they take no Principal because the operator vouches for what they ask.
+ * An operator's use case: what the operator (the CLI on the server, who holds the database) does to
+ * accounts. No HTTP route reaches it: it takes no Principal because the operator vouches for what it asks.
  */
-
-/** The account with this address, for a command that names its owner (`--owner E`). */
-export class FindUserByEmailUseCase {
-  constructor(private readonly users: UserRepository) {}
-
-  async execute(email: string, field = 'email'): Promise<User> {
-    const user = await this.users.findByEmail(normalizeEmail(email, field));
-    if (!user) throw new NotFoundError(`User ${email}`);
-    return user;
-  }
-}
-
-export class ListUsersUseCase {
-  constructor(private readonly directory: OperatorDirectory) {}
-
-  execute(page: PageRequest): Promise<Page<User>> {
-    return this.directory.listUsers(page);
-  }
-}
-
-/** The service's own clients, never with their secrets (only hashes are kept). */
-export class ListFirstPartyClientsUseCase {
-  constructor(private readonly directory: OperatorDirectory) {}
-
-  execute(page: PageRequest): Promise<Page<OAuthClient>> {
-    return this.directory.listFirstPartyClients(page);
-  }
-}
 
 /**
  * The operator sets an account's password (a forgotten one, or one that leaked). As with a change by

@@ -1,0 +1,53 @@
+import { IdGenerator, ValidationError } from '@lnk/shared/kernel';
+import { parseScopes, Scope } from '../model/scope';
+import { PersonalAccessToken, TOKEN_BYTES, TOKEN_PREFIX } from '../model/tokens';
+import { SecretGenerator } from '../ports/secret-generator';
+import { SecretHasher } from '../ports/secret-hasher';
+import { PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { CreatePatCommand } from '../use-cases/personal-access-token.types';
+
+export const MAX_PAT_DESCRIPTION = 500;
+
+/** The checks every new PAT passes, whoever makes it. */
+export function checkPatFields(command: CreatePatCommand): { name: string; description: string; scopes: Scope[] } {
+  const name = command.name.trim();
+  if (!name || name.length > 100) throw ValidationError.field('name', 'name must be 1 to 100 characters');
+  const description = (command.description ?? '').trim();
+  if (description.length > MAX_PAT_DESCRIPTION) throw ValidationError.field('description', `description must be at most ${MAX_PAT_DESCRIPTION} characters`);
+  if (command.scopes.length === 0) throw ValidationError.field('scopes', 'at least one scope is required');
+  return { name, description, scopes: parseScopes(command.scopes) };
+}
+
+export function checkFutureExpiry(expiresAt: Date | null | undefined, now: Date): void {
+  if (expiresAt && expiresAt <= now) throw ValidationError.field('expiresAt', 'expiresAt must be in the future');
+}
+
+export interface PatMint {
+  readonly pats: PersonalAccessTokenRepository;
+  readonly secrets: SecretGenerator;
+  readonly hasher: SecretHasher;
+  readonly ids: IdGenerator;
+}
+
+/** Stores a new PAT (only the hash of its value) and returns the value, shown once. */
+export async function mintPat(
+  mint: PatMint,
+  userId: string,
+  fields: { name: string; description: string; scopes: Scope[] },
+  expiresAt: Date | null,
+  now: Date,
+): Promise<{ token: PersonalAccessToken; value: string }> {
+  const value = TOKEN_PREFIX.personal + mint.secrets.generate(TOKEN_BYTES);
+  const token = new PersonalAccessToken({
+    id: mint.ids.next(),
+    userId,
+    ...fields,
+    tokenHash: mint.hasher.hash(value),
+    lastUsedAt: null,
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await mint.pats.insert(token);
+  return { token, value };
+}

@@ -1,0 +1,42 @@
+import { Clock, PasswordHasher, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { Principal } from '../model/tokens';
+import { checkNewPassword, User } from '../model/user.entity';
+import { RevocationListener } from '../ports/revocation-listener';
+import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { UserRepository } from '../ports/user.repository';
+import { currentUser } from '../services/current-user';
+import { Reauthentication } from '../services/reauthentication';
+
+/**
+ * A new password, after the current one (guesses counted by the login throttle); every other session
+ * ends, and every personal access token of the account is revoked: a password changed because it leaked
+ * must not leave behind the long-lived tokens whoever had it may have made.
+ */
+export class ChangePasswordUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly tokens: OAuthTokenRepository,
+    private readonly revocations: RevocationListener,
+    private readonly clock: Clock,
+    private readonly reauthentication: Reauthentication,
+    private readonly pats: PersonalAccessTokenRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  async execute(principal: Principal, currentPassword: string, newPassword: string, ip: string): Promise<User> {
+    const user = await currentUser(this.users, principal);
+    await this.reauthentication.checkPassword(user, currentPassword, ip);
+    checkNewPassword(newPassword, 'newPassword');
+    if (currentPassword === newPassword) throw ValidationError.field('newPassword', 'the new password must differ from the current one');
+    const now = this.clock.now();
+    user.changePasswordHash(await this.passwords.hash(newPassword), now);
+    await this.unitOfWork.run(async () => {
+      await this.users.update(user);
+      await this.tokens.revokeAllOfUser(user.id, now, principal.via === 'oauth' ? principal.tokenId : undefined);
+      await this.pats.deleteAllOfUser(user.id);
+    });
+    this.revocations.tokensRevoked();
+    return user;
+  }
+}

@@ -1,0 +1,40 @@
+import { Clock, IdGenerator, NotFoundError, ValidationError } from '@lnk/shared/kernel';
+import { normalizeEmail } from '../model/email';
+import { PersonalAccessToken } from '../model/tokens';
+import { SecretGenerator } from '../ports/secret-generator';
+import { SecretHasher } from '../ports/secret-hasher';
+import { PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { UserRepository } from '../ports/user.repository';
+import { checkFutureExpiry, checkPatFields, mintPat, PatMint } from '../services/personal-access-token-mint';
+import { CreatePatCommand } from './personal-access-token.types';
+
+/**
+ * A PAT the operator (the CLI on the server) makes for an account: the operator holds the database and
+ * vouches for the account, so no token's scopes or lifetime bound it. It carries exactly the scopes
+ * named and ends when `expiresAt` says, or never. Same checks on name, scopes and expiry as any PAT;
+ * only an active account gets one.
+ */
+export class CreateOperatorPatUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly pats: PersonalAccessTokenRepository,
+    private readonly secrets: SecretGenerator,
+    private readonly hasher: SecretHasher,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(ownerEmail: string, command: CreatePatCommand): Promise<{ token: PersonalAccessToken; value: string }> {
+    const owner = await this.users.findByEmail(normalizeEmail(ownerEmail, 'owner'));
+    if (!owner) throw new NotFoundError(`User ${ownerEmail}`);
+    if (!owner.isActive) throw ValidationError.field('owner', 'the account is deactivated');
+    const fields = checkPatFields(command);
+    const now = this.clock.now();
+    checkFutureExpiry(command.expiresAt, now);
+    return mintPat(this.mint(), owner.id, fields, command.expiresAt ?? null, now);
+  }
+
+  private mint(): PatMint {
+    return { pats: this.pats, secrets: this.secrets, hasher: this.hasher, ids: this.ids };
+  }
+}

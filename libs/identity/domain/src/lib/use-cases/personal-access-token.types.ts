@@ -1,0 +1,6 @@
+export interface CreatePatCommand {
+  name: string;
+  description?: string;
+  scopes: string[];
+  expiresAt?: Date | null;
+}
