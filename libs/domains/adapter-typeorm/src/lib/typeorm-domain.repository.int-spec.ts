@@ -1,8 +1,6 @@
-import { DataSource } from 'typeorm';
 import { Domain } from '@lnk/domains/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { domainsPersistence, TypeormDomainRepository } from './typeorm-domain.repository';
 
 const ids = new ObjectIdGenerator();
@@ -23,18 +21,11 @@ const domain = (ownerId: string, name: string) =>
   });
 
 describe('TypeormDomainRepository', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([domainsPersistence]);
   let repo: TypeormDomainRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [domainsPersistence]));
-    repo = new TypeormDomainRepository(dataSource);
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    repo = new TypeormDomainRepository(dataSource());
   });
 
   it('stores, finds, searches and deletes an owner’s domains', async () => {

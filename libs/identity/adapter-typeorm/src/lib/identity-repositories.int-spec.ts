@@ -1,8 +1,6 @@
-import { DataSource } from 'typeorm';
 import { OAuthClient, User } from '@lnk/identity/domain';
 import { ObjectIdGenerator, ValidationError } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
 import { TypeormUserRepository } from './typeorm-user.repository';
@@ -15,21 +13,13 @@ function user(email: string): User {
 }
 
 describe('TypeORM identity repositories', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([identityPersistence]);
   let users: TypeormUserRepository;
   let clients: TypeormOAuthClientRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [identityPersistence]));
-    users = new TypeormUserRepository(dataSource);
-    clients = new TypeormOAuthClientRepository(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    users = new TypeormUserRepository(dataSource());
+    clients = new TypeormOAuthClientRepository(dataSource());
   });
 
   it('stores a user and reads it back by id and by e-mail, dates to the millisecond', async () => {

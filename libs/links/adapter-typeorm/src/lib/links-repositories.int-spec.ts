@@ -1,8 +1,6 @@
-import { DataSource } from 'typeorm';
 import { Link, Tag } from '@lnk/links/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { linksPersistence } from './links.persistence';
 import { TypeormLinkRepository } from './typeorm-link.repository';
 import { TypeormTagRepository } from './typeorm-tag.repository';
@@ -19,21 +17,13 @@ function tag(ownerId: string, name: string, isFavorite = false): Tag {
 }
 
 describe('TypeORM link and tag repositories', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([linksPersistence]);
   let links: TypeormLinkRepository;
   let tags: TypeormTagRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [linksPersistence]));
-    links = new TypeormLinkRepository(dataSource);
-    tags = new TypeormTagRepository(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    links = new TypeormLinkRepository(dataSource());
+    tags = new TypeormTagRepository(dataSource());
   });
 
   it('stores a link with its tags and reads it back', async () => {
@@ -134,11 +124,11 @@ describe('TypeORM link and tag repositories', () => {
     expect((await links.listOfOwner(owner, undefined, PageRequest.of())).items.map((l) => [l.id, l.clicks])).toEqual(
       expect.arrayContaining([[clicked.id, 7], [quiet.id, 0]]),
     );
-    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [gone.id]);
+    const [{ n }] = await dataSource().query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [gone.id]);
     expect(n).toBe(0);
     // A link's totals go with it.
     await links.deleteOfOwner(owner, clicked.id);
-    const [{ left }] = await dataSource.query('SELECT count(*)::int AS left FROM link_clicks WHERE link_id = $1', [clicked.id]);
+    const [{ left }] = await dataSource().query('SELECT count(*)::int AS left FROM link_clicks WHERE link_id = $1', [clicked.id]);
     expect(left).toBe(0);
   });
 
@@ -151,7 +141,7 @@ describe('TypeORM link and tag repositories', () => {
     const forward = new Map(many.map((l) => [l.id, 1]));
     const backward = new Map([...many].reverse().map((l) => [l.id, 1]));
     for (let i = 0; i < 10; i++) await Promise.all([links.addClicks(forward), links.addClicks(backward)]);
-    const [{ total }] = await dataSource.query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [many.map((l) => l.id)]);
+    const [{ total }] = await dataSource().query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [many.map((l) => l.id)]);
     expect(total).toBe(200 * 20);
   });
 
@@ -164,8 +154,8 @@ describe('TypeORM link and tag repositories', () => {
     await links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
 
     const statements: { text: string; params: unknown[] }[] = [];
-    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
-    const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((...args) => {
+    const createQueryRunner = dataSource().createQueryRunner.bind(dataSource());
+    const spy = jest.spyOn(dataSource(), 'createQueryRunner').mockImplementation((...args) => {
       const runner = createQueryRunner(...args);
       const query = runner.query.bind(runner);
       runner.query = ((text: string, params?: unknown[], ...rest: unknown[]) => {
@@ -189,7 +179,7 @@ describe('TypeORM link and tag repositories', () => {
     expect(Object.getPrototypeOf(found)).toBe(Object.prototype);
 
     // With sequential scans priced out, the plan shows whether the statement can use the index at all.
-    const runner = dataSource.createQueryRunner();
+    const runner = dataSource().createQueryRunner();
     try {
       await runner.query('SET enable_seqscan = off');
       const plan = (await runner.query(`EXPLAIN ${statements[2].text}`, statements[2].params)) as Record<string, string>[];
