@@ -1,12 +1,11 @@
 import { MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository, MemoryAuthorizationCodeRepository } from '@lnk/shared/testing';
 import { Clock, ForbiddenError, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
-import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
+import { AuthorizationCode, Principal } from './model/tokens';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PkceVerifier } from './ports/pkce-verifier';
 import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
-import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
 import { UserRepository } from './ports/user.repository';
 import { AuthorizationCodeGrantUseCase, ValidateAuthorizationRequestUseCase } from './use-cases/authorization-code.use-cases';
 import { ClientAuthenticator } from './use-cases/client-authenticator';

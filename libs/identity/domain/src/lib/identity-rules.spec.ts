@@ -1,8 +1,8 @@
 import { MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository, MemoryAuthorizationCodeRepository } from '@lnk/shared/testing';
-import { Clock, NotFoundError, Page, PageRequest, pageOf, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
 import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';
-import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
+import { AuthorizationCode, Principal } from './model/tokens';
 import { User } from './model/user.entity';
 import { AccountDataEraser, AccountLimits, AccountLimitsReader, AfterAccountDeleted } from './ports/account-data-eraser';
 import { BackupCodeRepository } from './ports/account.repositories';
@@ -12,7 +12,6 @@ import { RevocationListener } from './ports/revocation-listener';
 import { SecretBox } from './ports/secret-box';
 import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
-import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
 import { TotpService, TwoFactorStateRepository } from './ports/two-factor';
 import { UserRepository } from './ports/user.repository';
 import { AuthenticateUseCase } from './use-cases/authenticate.use-case';

@@ -1,13 +1,13 @@
 import { MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
-import { Clock, NotFoundError, Page, PageRequest, pageOf, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { SCOPES } from '../model/scope';
-import { OAuthToken, PersonalAccessToken } from '../model/tokens';
+import { OAuthToken } from '../model/tokens';
 import { User, UserProps } from '../model/user.entity';
 import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
-import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { OAuthTokenRepository } from '../ports/token.repositories';
 import { SetPasswordByOperatorUseCase } from './operator.use-cases';
 import { CreateOperatorPatUseCase } from './personal-access-tokens.use-cases';
 
