@@ -8,3 +8,4 @@ export * from './lib/fakes/domains.fakes';
 export * from './lib/contracts/domains.contract';
 export * from './lib/fakes/identity.fakes';
 export * from './lib/contracts/identity.contract';
+export * from './lib/fakes/password-hasher.fake';

@@ -1,5 +1,5 @@
-import { MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository, MemoryAuthorizationCodeRepository } from '@lnk/shared/testing';
-import { Clock, NotFoundError, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
+import { FixedClock, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
+import { NotFoundError, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
 import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';
 import { AuthorizationCode, Principal } from './model/tokens';
@@ -28,15 +28,6 @@ import { SecondFactor } from './use-cases/second-factor';
 import { TokenIssuer } from './use-cases/token-issuer';
 
 // Small in-memory fakes of the ports, honouring their contracts.
-class MovableClock extends Clock {
-  current = new Date('2026-03-01T00:00:00.000Z');
-  now() {
-    return new Date(this.current);
-  }
-  advance(seconds: number) {
-    this.current = new Date(this.current.getTime() + seconds * 1000);
-  }
-}
 let n = 0;
 const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
@@ -48,14 +39,14 @@ const users: UserRepository = { findById: async (id) => (id === 'u1' ? user : nu
 const clients = { findByClientId: async (id: string) => (id === 'cl_1' ? client : null) } as unknown as OAuthClientRepository;
 
 describe('identity domain rules', () => {
-  let clock: MovableClock;
+  let clock: FixedClock;
   let tokens: MemoryOAuthTokenRepository;
   let revoked: number;
   let listener: RevocationListener;
   let issuer: TokenIssuer;
 
   beforeEach(() => {
-    clock = new MovableClock();
+    clock = new FixedClock(new Date('2026-03-01T00:00:00.000Z'));
     tokens = new MemoryOAuthTokenRepository();
     revoked = 0;
     listener = { tokensRevoked: () => void revoked++ };
@@ -80,7 +71,7 @@ describe('identity domain rules', () => {
       await expect(create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: clock.now() })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
       const { token } = await create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) });
       expect(token.isExpired(clock.now())).toBe(false);
-      clock.advance(1);
+      clock.advance(1_000);
       expect(token.isExpired(clock.now())).toBe(true);
       expect(token.isActive(clock.now())).toBe(false);
     });
@@ -102,7 +93,7 @@ describe('identity domain rules', () => {
       authenticate.tokensRevoked();
       await expect(authenticate.execute(issued.accessToken)).rejects.toBeInstanceOf(UnauthorizedError);
       const second = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
-      clock.advance(3600);
+      clock.advance(3_600_000);
       await expect(authenticate.execute(second.accessToken)).rejects.toBeInstanceOf(UnauthorizedError);
       await expect(authenticate.execute(second.refreshToken)).rejects.toBeInstanceOf(UnauthorizedError);
     });
@@ -143,7 +134,7 @@ describe('identity domain rules', () => {
     });
 
     it('expires after 60 seconds', async () => {
-      clock.advance(60);
+      clock.advance(60_000);
       await expect(exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
     });
 

@@ -1,5 +1,5 @@
-import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PersonalAccessToken, PersonalAccessTokenRepository, User, UserProps, UserRepository } from '@lnk/identity/domain';
-import { Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
+import { AuthorizationCode, AuthorizationCodeRepository, LoginAttempt, LoginThrottle, OAuthToken, OAuthTokenRepository, PersonalAccessToken, PersonalAccessTokenRepository, User, UserProps, UserRepository } from '@lnk/identity/domain';
+import { Page, PageRequest, pageOf, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new User, so a change is stored only by update.
 const copy = (p: UserProps): UserProps => ({ ...p, pendingEmail: p.pendingEmail ?? null, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
@@ -139,5 +139,19 @@ export class MemoryAuthorizationCodeRepository extends AuthorizationCodeReposito
     if (!c || c.props.consumedAt) return false;
     this.rows = this.rows.map((x) => (x === c ? new AuthorizationCode({ ...x.props, consumedAt: at }) : x));
     return true;
+  }
+}
+
+/** LoginThrottle as the port says: an attempt counts from admission, a success or a withdrawal takes it back; past `cap` counted attempts on a key, refused. */
+export class CappedLoginThrottle extends LoginThrottle {
+  readonly counts = new Map<string, number>();
+  constructor(private readonly cap = 10) {
+    super();
+  }
+  async admit(keys: string[]): Promise<LoginAttempt> {
+    if (keys.some((k) => (this.counts.get(k) ?? 0) >= this.cap)) throw new RateLimitedError(60);
+    for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    const takeBack = () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1));
+    return { succeeded: takeBack, withdraw: takeBack };
   }
 }
