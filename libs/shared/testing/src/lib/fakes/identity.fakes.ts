@@ -51,6 +51,12 @@ export class MemoryUserRepository extends UserRepository {
 // The token fakes keep rows in insertion order and hand out copies, so a token changed after reading is
 // stored only through the port, as with the TypeORM repositories. `rows` is open for a test's assertions.
 
+/** A copy of the first row `pick` finds, or null. */
+function copyOfFirst<T>(rows: T[], pick: (row: T) => boolean, copy: (row: T) => T): T | null {
+  const found = rows.find(pick);
+  return found ? copy(found) : null;
+}
+
 export class MemoryOAuthTokenRepository extends OAuthTokenRepository {
   rows: OAuthToken[] = [];
   private readonly copy = (t: OAuthToken) => new OAuthToken({ ...t.props });
@@ -58,12 +64,10 @@ export class MemoryOAuthTokenRepository extends OAuthTokenRepository {
     this.rows.push(this.copy(t));
   }
   async findByAccessHash(hash: string): Promise<OAuthToken | null> {
-    const t = this.rows.find((x) => x.props.accessHash === hash);
-    return t ? this.copy(t) : null;
+    return copyOfFirst(this.rows, (x) => x.props.accessHash === hash, this.copy);
   }
   async findByRefreshHash(hash: string): Promise<OAuthToken | null> {
-    const t = this.rows.find((x) => x.props.refreshHash === hash);
-    return t ? this.copy(t) : null;
+    return copyOfFirst(this.rows, (x) => x.props.refreshHash === hash, this.copy);
   }
   private set(pred: (t: OAuthToken) => boolean, field: 'revokedAt' | 'rotatedAt', at: Date): void {
     this.rows = this.rows.map((t) => (pred(t) && !t.props[field] ? new OAuthToken({ ...t.props, [field]: at }) : t));
@@ -100,12 +104,10 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
     this.rows.push(this.copy(t));
   }
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
-    const t = this.rows.find((x) => x.props.tokenHash === hash);
-    return t ? this.copy(t) : null;
+    return copyOfFirst(this.rows, (x) => x.props.tokenHash === hash, this.copy);
   }
   async findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null> {
-    const t = this.rows.find((x) => x.props.userId === userId && x.props.id === id);
-    return t ? this.copy(t) : null;
+    return copyOfFirst(this.rows, (x) => x.props.userId === userId && x.props.id === id, this.copy);
   }
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
     const mine = this.rows.filter((x) => x.props.userId === userId).map(this.copy);
@@ -131,8 +133,7 @@ export class MemoryAuthorizationCodeRepository extends AuthorizationCodeReposito
     this.rows.push(this.copy(c));
   }
   async findByHash(hash: string): Promise<AuthorizationCode | null> {
-    const c = this.rows.find((x) => x.props.codeHash === hash);
-    return c ? this.copy(c) : null;
+    return copyOfFirst(this.rows, (x) => x.props.codeHash === hash, this.copy);
   }
   async consume(id: string, at: Date): Promise<boolean> {
     const c = this.rows.find((x) => x.props.id === id);
