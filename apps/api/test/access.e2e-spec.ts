@@ -1,14 +1,10 @@
 import { ROUTE_SCOPES as SCOPE_TABLE } from '../src/app-routes';
 import { registeredRoutes } from '../src/openapi/openapi';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 describe('access rules of every route', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app));
 
   it('finds the routes the app serves', () => {
     expect(registeredRoutes(t.app)).toContainEqual(expect.objectContaining({ method: 'GET', path: '/health', isPublic: true }));

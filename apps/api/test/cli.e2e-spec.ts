@@ -2,36 +2,25 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import bcrypt from 'bcrypt';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import type { TestDatabase } from '@lnk/shared/testing';
 import { SCOPES } from '@lnk/identity/domain';
 import { runCli } from '../src/cli/run-cli';
-import { AppDatabase, appDatabase, buildApp, BuiltDist } from './support/built-app';
+import { useAppDatabase, useBuiltApp } from './support/built-app';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
 describe('operator CLI', () => {
-  let database: TestDatabase;
-  let db: AppDatabase;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = appDatabase(database);
-    env = { ...db.env, BCRYPT_COST: '4' };
-  });
-
-  afterAll(async () => {
-    await database.drop();
-    db.remove();
-  });
+  const fixture = useAppDatabase();
+  const db = () => fixture().db;
+  const env = () => ({ ...db().env, BCRYPT_COST: '4' });
 
   async function cli(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, env, { stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
+    const code = await runCli(argv, env(), { stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
     return { code, json: out.length ? JSON.parse(out[out.length - 1]) : undefined, stderr: err.join('\n') };
   }
 
-  const query = <T>(sql: string, params: unknown[] = []): Promise<T[]> => db.query<T>(sql, params);
+  const query = <T>(sql: string, params: unknown[] = []): Promise<T[]> => db().query<T>(sql, params);
 
   // The operator vouches for the address: the account is verified (so its owner's identity-provider
   // sign-in enters it, and no one can take the address from it) and no verification mail goes out.
@@ -118,26 +107,15 @@ describe('operator CLI', () => {
 });
 
 describe('operator CLI: the commands a self-hoster needs for a first token', () => {
-  let database: TestDatabase;
-  let db: AppDatabase;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = appDatabase(database);
-    env = { ...db.env, BCRYPT_COST: '4' };
-  });
-
-  afterAll(async () => {
-    await database.drop();
-    db.remove();
-  });
+  const fixture = useAppDatabase();
+  const db = () => fixture().db;
+  const env = () => ({ ...db().env, BCRYPT_COST: '4' });
 
   /** Runs a command in process; `stdin` stands for what is piped in (no terminal: nothing can be prompted). */
   async function cli(argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { ...env, ...options.env }, {
+    const code = await runCli(argv, { ...env(), ...options.env }, {
       stdout: (l) => out.push(l),
       stderr: (l) => err.push(l),
       readStdin: async () => options.stdin ?? '',
@@ -154,7 +132,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
 
   /** The app over HTTP on the database the CLI wrote (the embedded one only once the CLI has closed it). */
   async function withApp<T>(work: (t: TestApp) => Promise<T>): Promise<T> {
-    const same: TestDatabase = db.kind === 'pglite' ? { config: { kind: 'pglite', dataDir: db.env['DATA_DIR'] }, drop: async () => undefined } : database;
+    const same: TestDatabase = db().kind === 'pglite' ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined } : fixture().database;
     const t = await startTestApp({ database: same });
     try {
       return await work(t);
@@ -163,7 +141,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     }
   }
 
-  const passwordHash = async (email: string) => (await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0].password_hash;
+  const passwordHash = async (email: string) => (await db().query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0].password_hash;
 
   const COMMAND_NAMES = ['user:create', 'user:list', 'user:set-password', 'token:create', 'link:create', 'link:list', 'client:create', 'client:list', 'migrate'];
 
@@ -211,11 +189,11 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
         return answers.shift() as string;
       },
     });
-    expect(await runCli(['user:create', '--email', 'typed@example.com'], env, io(['typed-password-1', 'typed-password-1']))).toBe(0);
+    expect(await runCli(['user:create', '--email', 'typed@example.com'], env(), io(['typed-password-1', 'typed-password-1']))).toBe(0);
     expect(asked).toEqual(['Password: ', 'Password again: ']);
     expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
     // A typo no one can see would lock the account's owner out.
-    expect(await runCli(['user:set-password', '--email', 'typed@example.com'], env, io(['typed-password-2', 'typed-password-3']))).toBe(2);
+    expect(await runCli(['user:set-password', '--email', 'typed@example.com'], env(), io(['typed-password-2', 'typed-password-3']))).toBe(2);
     expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
   });
 
@@ -249,7 +227,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
       createdAt: expect.any(String),
     });
     // Only a hash is kept: a copy of the database gives no usable token.
-    const rows = await db.query<{ token_hash: string }>('SELECT token_hash FROM personal_access_tokens WHERE id = $1', [json.id]);
+    const rows = await db().query<{ token_hash: string }>('SELECT token_hash FROM personal_access_tokens WHERE id = $1', [json.id]);
     expect(rows).toEqual([{ token_hash: createHash('sha256').update(json.token).digest('hex') }]);
     await withApp(async (t) => {
       const me = await t.request('GET', '/user/me', { token: json.token });
@@ -372,21 +350,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
 });
 
 describe('operator CLI as a process: passwords from standard input', () => {
-  let dist: BuiltDist;
-  let database: TestDatabase;
-  let db: AppDatabase;
-
-  beforeAll(async () => {
-    dist = await buildApp();
-    database = await createTestDatabase();
-    db = appDatabase(database);
-  }, 180_000);
-
-  afterAll(async () => {
-    await database.drop();
-    db.remove();
-    dist?.remove();
-  });
+  const fixture = useBuiltApp();
 
   /**
    * `node cli/main.js ...` with `input` written to its stdin, or stdin at end of file at once. The
@@ -394,8 +358,8 @@ describe('operator CLI as a process: passwords from standard input', () => {
    */
   function run(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/cli/main.js'), ...args], {
-        env: { PATH: process.env['PATH'] ?? '', ...db.env, BCRYPT_COST: '4', LOG_LEVEL: 'warn' },
+      const child = spawn(process.execPath, [join(fixture().dist.dir, 'apps/api/src/cli/main.js'), ...args], {
+        env: { PATH: process.env['PATH'] ?? '', ...fixture().db.env, BCRYPT_COST: '4', LOG_LEVEL: 'warn' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -415,7 +379,7 @@ describe('operator CLI as a process: passwords from standard input', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout.trim().split('\n').pop() as string)).toMatchObject({ email: 'pipe@example.com' });
     expect(stdout).not.toContain(password);
-    expect(await bcrypt.compare(password, (await db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE email = 'pipe@example.com'`))[0].password_hash)).toBe(true);
+    expect(await bcrypt.compare(password, (await fixture().db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE email = 'pipe@example.com'`))[0].password_hash)).toBe(true);
   }, 120_000);
 
   it('without a password option and with no terminal to ask on, exits 2 saying how to give one', async () => {

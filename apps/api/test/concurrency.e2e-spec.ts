@@ -1,16 +1,12 @@
 import { createAccount } from './support/identity';
-import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
+import { freePlanLimits, TestApp, useTestApp } from './support/test-app';
 
 const N = 12;
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
 
 describe('concurrent requests racing for one thing: exactly one winner, never a 500', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 3, maxTags: 2, maxDomains: 1 }) } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { PLANS: freePlanLimits({ maxLinks: 3, maxTags: 2, maxDomains: 1 }) } });
 
   it('gives the last link, tag and domain slot of the quota to one request each', async () => {
     const ada = await createAccount(t);

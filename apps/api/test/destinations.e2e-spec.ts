@@ -1,5 +1,5 @@
 import { createAccount, TestAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 /**
  * What a short link may point at, how it is stored, and what the short URL answers when a stored
@@ -8,13 +8,8 @@ import { startTestApp, TestApp } from './support/test-app';
 describe('link destinations over HTTP', () => {
   let t: TestApp;
   let ada: TestAccount;
-
   // The test app runs on 127.0.0.1: its own host is a loopback address.
-  beforeAll(async () => {
-    t = await startTestApp();
-    ada = await createAccount(t);
-  });
-  afterAll(() => t?.close());
+  useTestApp(async (app) => { t = app; ada = await createAccount(app); });
 
   const create = (body: Record<string, unknown>) => t.request('POST', '/user/link', { token: ada.accessToken, body });
   const visit = (path: string, init: RequestInit = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init });

@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
 import type { Domains } from '../src/composition/contexts.composition';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
+import { visitAs } from './support/visitor';
 
 describe('custom domains over HTTP, verified against a DNS server on loopback', () => {
   let t: TestApp;
@@ -26,17 +26,7 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
   const domainNamed = async (account: TestAccount, name: string) => (await t.request('GET', `/user/domain?q=${name}`, { token: account.accessToken })).body.data.find((d: { name: string }) => d.name === name);
   /** Publishes the TXT challenge a domain object shows. */
   const publishChallenge = (domain: { verification: { name: string; value: string } }) => dns.txts.set(domain.verification.name, [domain.verification.value]);
-  // fetch() drops a Host header; node:http sends it as given.
-  const statusOn = (host: string, path: string) =>
-    new Promise<number>((resolve, reject) => {
-      const url = new URL(t.baseUrl + path);
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const statusOn = async (host: string, path: string) => (await visitAs(t.baseUrl, host, path)).status;
 
   it('adds a domain unverified with the DNS records to create, then verifies it once DNS has both its TXT challenge and the CNAME', async () => {
     const added = await add(ada, 'Go.Example.com.');

@@ -4,7 +4,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNe
 import { DomainError, NotFoundError, QuotaExceededError, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import { Public } from '../src/auth/access.decorators';
 import { ok, okPage } from '../src/envelope/envelope';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 class Inner {
   @IsString() label!: string;
@@ -78,11 +78,7 @@ class GuardedController {
 
 describe('response envelope and errors over HTTP', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ controllers: [ProbeController, GuardedController] });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { controllers: [ProbeController, GuardedController] });
 
   it('wraps a POST result in the envelope with status 200, not 201', async () => {
     const res = await t.request('POST', '/probe/echo', { body: { name: 'ada', isFavorite: true } });

@@ -1,28 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { startTestApp, TestApp } from './support/test-app';
+import { visitAs } from './support/visitor';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 /** What a browser sends when a person opens an address. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const ELSEWHERE = 'https://www.example.org/welcome';
-
-/** fetch() drops a Host header; node:http sends it as given. */
-function visitAs(baseUrl: string, host: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; location: string | undefined; contentType: string | undefined; body: string }>((resolve, reject) => {
-    const url = new URL(baseUrl + path);
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, contentType: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('the home page at / and the not-found redirect (issue 12: GET / was the "link not found" page)', () => {
   let t: TestApp;

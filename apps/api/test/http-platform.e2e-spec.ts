@@ -1,13 +1,9 @@
 import { createAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 describe('what every response carries: security headers, request ids; health; the /v1 prefix', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app));
 
   // Issue 13: a bodiless redirect carries no document headers (short-url-dispatch.e2e-spec.ts pins what it carries).
   it('sends the security headers on API answers, errors, 404s and pages', async () => {
@@ -65,11 +61,7 @@ describe('what every response carries: security headers, request ids; health; th
 
 describe('CORS with CORS_ORIGINS', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { CORS_ORIGINS: 'https://app.example, https://admin.example' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { CORS_ORIGINS: 'https://app.example, https://admin.example' } });
 
   it('answers preflights of allowed origins and exposes the headers clients need; others get nothing', async () => {
     const preflight = await t.request('OPTIONS', '/user/link', {

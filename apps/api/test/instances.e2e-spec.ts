@@ -1,9 +1,9 @@
-import { request as httpRequest } from 'node:http';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
 import type { Domains } from '../src/composition/contexts.composition';
 import { startDnsServer } from './support/dns-server';
 import { createAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
+import { visitAs } from './support/visitor';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -37,17 +37,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   }
 
   const locationOn = async (app: TestApp, path: string) => (await fetch(app.baseUrl + path, { redirect: 'manual' })).headers.get('location');
-  // fetch() drops a Host header; node:http sends it as given.
-  const statusOn = (app: TestApp, host: string, path: string) =>
-    new Promise<number>((resolve, reject) => {
-      const url = new URL(app.baseUrl + path);
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const statusOn = async (app: TestApp, host: string, path: string) => (await visitAs(app.baseUrl, host, path)).status;
 
   it('stops serving an old destination on the other instance within a second of an update', async () => {
     const account = await createAccount(a);

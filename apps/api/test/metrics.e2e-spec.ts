@@ -1,7 +1,7 @@
 import { ANALYTICS } from '../src/composition/contexts.module';
 import type { Analytics } from '../src/composition/contexts.composition';
 import { createAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 
 /** The value of one sample line of a Prometheus text exposition, or undefined. */
@@ -12,11 +12,7 @@ function sample(text: string, series: string): number | undefined {
 
 describe('GET /metrics (Prometheus)', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app));
 
   it('counts requests by route and status with latency histograms, redirects, clicks and the pool', async () => {
     const ada = await createAccount(t);
@@ -49,11 +45,7 @@ describe('GET /metrics (Prometheus)', () => {
 
 describe('GET /metrics with METRICS_TOKEN', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { METRICS_TOKEN: 'scrape-secret-123' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { METRICS_TOKEN: 'scrape-secret-123' } });
 
   it('answers only the bearer of the metrics token', async () => {
     expect((await t.request('GET', '/metrics')).status).toBe(401);
@@ -67,11 +59,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 // An open /metrics shows every route's traffic to anyone: production starts only with a token (or METRICS_PUBLIC=true).
 describe('GET /metrics in production (NODE_ENV=production)', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { NODE_ENV: 'production', SECRET_KEY: 'e'.repeat(64), BILLING_SANDBOX: 'true', METRICS_TOKEN: 'scrape-secret-789' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { NODE_ENV: 'production', SECRET_KEY: 'e'.repeat(64), BILLING_SANDBOX: 'true', METRICS_TOKEN: 'scrape-secret-789' } });
 
   it('answers 401 without the metrics token', async () => {
     expect(t.config.production).toBe(true);

@@ -1,16 +1,12 @@
 import * as oauth from 'oauth4webapi';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 import { createAccount, createFirstPartyClient, createPat, createPublicClient, identityOf } from './support/identity';
 
 const form = (fields: Record<string, string>) => ({ raw: { body: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' } });
 
 describe('OAuth 2.0 endpoints', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app));
 
   describe('password grant', () => {
     it('answers spec 2.6 with the user and the account limits', async () => {

@@ -3,15 +3,11 @@ import { PNG } from 'pngjs';
 import qrcode from 'qrcode';
 import { QrRenderer } from '../src/http/links/qr-renderer';
 import { createAccount, createPat } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 describe('GET /user/link/{id}/qr', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { SHORT_BASE_URL: 'https://s.lnk.test' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { SHORT_BASE_URL: 'https://s.lnk.test' } });
 
   async function png(path: string, token: string) {
     const response = await fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -107,11 +103,7 @@ describe('GET /user/link/{id}/qr', () => {
 
 describe('the QR code budget', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_QR: '2/60', RATE_LIMIT_API: '1000/60' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { RATE_LIMIT_QR: '2/60', RATE_LIMIT_API: '1000/60' } });
 
   // QR codes cost far more to draw than other API calls: a token has a budget of them of its own.
   it('answers 429 with RateLimit headers once a token has used its QR budget, while its other API calls still answer', async () => {

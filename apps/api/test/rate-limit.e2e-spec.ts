@@ -1,18 +1,13 @@
 import { createTestDatabase } from '@lnk/shared/testing';
 import { createAccount, createPat, TestAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, useTestApp } from './support/test-app';
 
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 describe('rate limits (spec 7: 429)', () => {
   let t: TestApp;
   let ada: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_API: '3/60', RATE_LIMIT_PUBLIC: '1000/60', TRUST_PROXY: 'true' } });
-    ada = await createAccount(t);
-  });
-  afterAll(() => t?.close());
+  useTestApp(async (app) => { t = app; ada = await createAccount(app); }, { env: { RATE_LIMIT_API: '3/60', RATE_LIMIT_PUBLIC: '1000/60', TRUST_PROXY: 'true' } });
 
   it('counts each token against its API budget and answers 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
     const pat = await createPat(t, ada, ['user:read']);
@@ -79,11 +74,7 @@ describe('rate limits (spec 7: 429)', () => {
 
 describe('rate limits of the public endpoints', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'false' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'false' } });
 
   it('limits the OAuth token endpoint per address, and X-Forwarded-For is ignored without TRUST_PROXY', async () => {
     const token = (ip: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: 'x@example.com', password: 'nope' }, headers: { 'x-forwarded-for': ip } });
@@ -98,11 +89,7 @@ describe('rate limits of the public endpoints', () => {
 
 describe('rate limit of the short-link password form', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'true' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { RATE_LIMIT_PUBLIC: '2/60', TRUST_PROXY: 'true' } });
 
   it('counts password submissions against the address, with the RateLimit-* headers', async () => {
     const ada = await createAccount(t);

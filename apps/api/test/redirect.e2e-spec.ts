@@ -1,8 +1,7 @@
-import { request as httpRequest } from 'node:http';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { startTestApp, TestApp } from './support/test-app';
-import { asBrowser } from './support/visitor';
+import { asBrowser, visitAs as visitWithHost } from './support/visitor';
 
 describe('short links answering, and the statistics they feed', () => {
   let t: TestApp;
@@ -29,17 +28,10 @@ describe('short links answering, and the statistics they feed', () => {
   };
   // As a browser: Node's fetch() names itself "node", a script, whose visits are not counted.
   const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init, headers: asBrowser(init.headers) });
-  // fetch() drops a Host header; node:http sends it as given.
-  const visitAs = (host: string, path: string) =>
-    new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
-      const url = new URL(t.baseUrl + path);
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const visitAs = async (host: string, path: string) => {
+    const { status, location } = await visitWithHost(t.baseUrl, host, path);
+    return { status, location };
+  };
   const flush = () => t.app.get('CONTEXTS').analytics.clicks.flush();
   const stats = (account: TestAccount, query: string) => t.request('GET', `/user/stats?${query}`, { token: account.accessToken });
 

@@ -1,16 +1,12 @@
 import bcrypt from 'bcrypt';
 import { createAccount, createFirstPartyClient, identityOf, TestAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 // Every request names its client address in X-Forwarded-For (believed with TRUST_PROXY=true), so one
 // test can play an attacker at many addresses and the owner at another.
 describe('sign-in throttle (guessing passwords over the password grant)', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
-  });
-  afterAll(() => t?.close());
+  useTestApp((app) => (t = app), { env: { TRUST_PROXY: 'true' } });
 
   const grant = (account: { clientId: string; email: string }, password: string, ip: string) =>
     t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.clientId, username: account.email, password }, headers: { 'x-forwarded-for': ip } });
@@ -61,12 +57,7 @@ describe('sign-in throttle (guessing passwords over the password grant)', () => 
 describe('link password throttle (guessing the password of a protected link)', () => {
   let t: TestApp;
   let ada: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
-    ada = await createAccount(t);
-  });
-  afterAll(() => t?.close());
+  useTestApp(async (app) => { t = app; ada = await createAccount(app); }, { env: { TRUST_PROXY: 'true' } });
 
   const protect = async (slug: string, password = 'open sesame') => {
     const res = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: `https://example.com/${slug}`, slug, hasPassword: true, password } });

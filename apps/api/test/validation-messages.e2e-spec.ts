@@ -1,5 +1,5 @@
 import { createAccount, TestAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 
 /**
  * What a refused request is told: a missing field is "required" (not "too long"), a wrong type names the
@@ -9,12 +9,7 @@ import { startTestApp, TestApp } from './support/test-app';
 describe('validation messages say what is wrong', () => {
   let t: TestApp;
   let ada: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ada = await createAccount(t);
-  });
-  afterAll(() => t?.close());
+  useTestApp(async (app) => { t = app; ada = await createAccount(app); });
 
   const errorsOf = (res: { status: number; body: any }) => {
     expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);

@@ -11,6 +11,7 @@ import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { createDataSource, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
+import { poolFiguresOf } from '@lnk/shared/metrics';
 import type { RedirectConfig } from './config';
 import { RedirectMetrics } from './redirect-metrics';
 
@@ -45,15 +46,9 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   // This app only verifies link passwords (bcrypt reads the cost from each hash): the cost given here is never used.
   const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
   let clicks: ClickBuffer | null = null;
-  const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolOf(dataSource));
-  const clickMetrics = {
-    written: (count: number) => metrics.written(count),
-    dropped: (count: number) => {
-      metrics.dropped(count);
-      logger.error({ dropped: count }, 'click buffer full: clicks dropped');
-    },
-  };
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics, { maxRows: config.clickBufferMaxRows });
+  const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
+
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
   const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), new SystemClock(), {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,
@@ -72,11 +67,4 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     });
   }
   return { dataSource, answer, resolveRedirect, clicks, metrics, bus };
-}
-
-function poolOf(dataSource: DataSource) {
-  return () => {
-    const pool = (dataSource.driver as { master?: { totalCount?: number; idleCount?: number; waitingCount?: number } }).master;
-    return pool && typeof pool.totalCount === 'number' ? { totalCount: pool.totalCount, idleCount: pool.idleCount ?? 0, waitingCount: pool.waitingCount ?? 0 } : null;
-  };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ClickBuffer, ClickMetrics, QueryStatsUseCase } from '@lnk/analytics/domain';
+import { ClickBuffer, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
@@ -44,7 +44,8 @@ import {
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
-import { AppMetrics, PoolFigures } from '../metrics/app-metrics';
+import { AppMetrics } from '../metrics/app-metrics';
+import { poolFiguresOf } from '@lnk/shared/metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
@@ -72,7 +73,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), clickMetrics(logger, metrics), { maxRows: 100_000 });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: 100_000 });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {
@@ -116,28 +117,9 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   });
 
   metrics.watchClickBuffer(() => analytics.clicks.size);
-  metrics.watchPool(poolOf(dataSource));
+  metrics.watchPool(poolFiguresOf(dataSource));
 
   return { identity, links, domains, analytics, billing };
-}
-
-/** Written and dropped clicks go to /metrics; a drop is also an error in the log. */
-function clickMetrics(logger: Logger, metrics: AppMetrics): ClickMetrics {
-  return {
-    written: (count) => metrics.written(count),
-    dropped: (count) => {
-      metrics.dropped(count);
-      logger.error({ dropped: count }, 'click buffer full: clicks dropped');
-    },
-  };
-}
-
-/** node-postgres pool figures, when the database is PostgreSQL. */
-function poolOf(dataSource: DataSource): () => PoolFigures | null {
-  return () => {
-    const pool = (dataSource.driver as { master?: Partial<PoolFigures> }).master;
-    return pool && typeof pool.totalCount === 'number' ? { totalCount: pool.totalCount, idleCount: pool.idleCount ?? 0, waitingCount: pool.waitingCount ?? 0 } : null;
-  };
 }
 
 export type Contexts = ReturnType<typeof composeContexts>;

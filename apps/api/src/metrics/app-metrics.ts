@@ -1,34 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import type { ClickMetrics } from '@lnk/analytics/domain';
 import { PrometheusShortUrlCounters, ShortUrlOutcome } from '@lnk/links/adapter-http';
-
-/** The pool figures of node-postgres (`pg.Pool`); PGlite has no pool. */
-export interface PoolFigures {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
+import { ServiceMetrics } from '@lnk/shared/metrics';
 
 /**
- * The service's Prometheus metrics, in a registry of its own (one per app instance, so several apps in
- * one process, as in tests, do not collide): HTTP requests by route and status, redirects, clicks
- * buffered/written/dropped, database pool use, and Node's process metrics.
+ * The API's Prometheus metrics: what every app reports (ServiceMetrics: clicks, pool, Node's own), plus
+ * HTTP requests by route and status, and redirects by outcome.
  */
 @Injectable()
-export class AppMetrics implements ClickMetrics {
-  readonly registry = new Registry();
+export class AppMetrics extends ServiceMetrics implements ClickMetrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
-  private readonly clicksWritten: Counter;
-  private readonly clicksDropped: Counter;
   private readonly requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private readonly redirects: PrometheusShortUrlCounters;
-  private bufferedRows: () => number = () => 0;
-  private pool: () => PoolFigures | null = () => null;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'lnk_' });
+    super();
     const registers = [this.registry];
     this.requests = new Counter({ name: 'lnk_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.latency = new Histogram({
@@ -39,31 +27,6 @@ export class AppMetrics implements ClickMetrics {
       registers,
     });
     this.redirects = new PrometheusShortUrlCounters(this.registry);
-    this.clicksWritten = new Counter({ name: 'lnk_clicks_written_total', help: 'Click rows written to the database', registers });
-    this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
-    const bufferedRows = () => this.bufferedRows();
-    const pool = () => this.pool();
-    new Gauge({
-      name: 'lnk_clicks_buffered_rows',
-      help: 'Click rows waiting in the buffer to be written',
-      registers,
-      collect() {
-        this.set(bufferedRows());
-      },
-    });
-    new Gauge({
-      name: 'lnk_db_pool_connections',
-      help: 'Database pool connections by state (PostgreSQL only)',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const figures = pool();
-        if (!figures) return;
-        this.set({ state: 'total' }, figures.totalCount);
-        this.set({ state: 'idle' }, figures.idleCount);
-        this.set({ state: 'waiting' }, figures.waitingCount);
-      },
-    });
   }
 
   /**
@@ -84,21 +47,5 @@ export class AppMetrics implements ClickMetrics {
 
   redirect(outcome: ShortUrlOutcome): void {
     this.redirects.count(outcome);
-  }
-
-  written(count: number): void {
-    this.clicksWritten.inc(count);
-  }
-
-  dropped(count: number): void {
-    this.clicksDropped.inc(count);
-  }
-
-  watchClickBuffer(size: () => number): void {
-    this.bufferedRows = size;
-  }
-
-  watchPool(figures: () => PoolFigures | null): void {
-    this.pool = figures;
   }
 }

@@ -56,9 +56,7 @@ function freshGet(baseUrl: string, path: string): Promise<{ status: number } | {
 describe('graceful shutdown of the built app (SIGTERM)', () => {
   let app: SpawnedApp | undefined;
 
-  const fixture = useBuiltApp(async () => {
-    await app?.stop(2000);
-  });
+  const fixture = useBuiltApp(async () => app?.stop(2000));
 
   it('finishes in-flight requests, turns new ones away, writes every counted click and exits 0 within 10 s', async () => {
     const { dist, db } = fixture();

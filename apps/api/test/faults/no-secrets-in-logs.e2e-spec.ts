@@ -9,9 +9,7 @@ function formsOf(secret: string): string[] {
 describe('secrets never reach the log, even at LOG_LEVEL=trace', () => {
   let app: SpawnedApp | undefined;
 
-  const fixture = useBuiltApp(async () => {
-    await app?.stop(5000);
-  });
+  const fixture = useBuiltApp(async () => app?.stop(5000));
 
   it('keeps passwords, tokens, client secrets, TOTP secrets, backup codes and link passwords out of stdout and stderr', async () => {
     const { dist, db } = fixture();

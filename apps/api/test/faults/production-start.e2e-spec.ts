@@ -8,9 +8,7 @@ import { call, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-a
  */
 describe('the built app in production (NODE_ENV=production)', () => {
   let app: SpawnedApp | undefined;
-  const fixture = useBuiltApp(async () => {
-    await app?.stop(5000);
-  });
+  const fixture = useBuiltApp(async () => app?.stop(5000));
   const SECRET_KEY = 'f'.repeat(64);
 
   it('refuses to start without SECRET_KEY, a payment setting and a /metrics setting, naming each', async () => {

@@ -30,9 +30,7 @@ function linesOf(output: string): Line[] {
  */
 describe('start-up and shutdown a person can read (built app)', () => {
   let app: SpawnedApp | undefined;
-  const fixture = useBuiltApp(async () => {
-    await app?.stop(2000);
-  });
+  const fixture = useBuiltApp(async () => app?.stop(2000));
 
   it('at info: database ready, migrations, listening with its URL, the docs URL, then a line per request (path without its query) and a line at shutdown; route mappings only at debug', async () => {
     const { dist, db } = fixture();

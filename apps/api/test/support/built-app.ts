@@ -182,10 +182,12 @@ export interface SpawnedApp {
   stop(graceMs?: number): Promise<Exit>;
 }
 
-/** Starts the built app and waits until it answers /health/live. */
-export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/main.js')], { cwd: root, env: baseEnv(port, env), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `node <script>` from dist with `env`, keeping what it writes, and waits until `readyPath`
+ * answers 200 (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
+ */
+async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -207,19 +209,25 @@ export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>
 
   const started = Date.now();
   for (;;) {
-    if (exit) throw new Error(`the app exited before it answered (${JSON.stringify(exit)}):\n${output()}`);
+    if (exit) throw new Error(`${what} exited before it answered (${JSON.stringify(exit)}):\n${output()}`);
     try {
-      if ((await fetch(`${baseUrl}/health/live`)).status === 200) break;
+      if ((await fetch(baseUrl + readyPath)).status === 200) break;
     } catch {
       // not listening yet
     }
     if (Date.now() - started > 60_000) {
       await stop(1000);
-      throw new Error(`the app did not answer within 60 s:\n${output()}`);
+      throw new Error(`${what} did not answer within 60 s:\n${output()}`);
     }
     await sleep(100);
   }
   return { baseUrl, port, child, output, exited, running: () => exit === null, stop };
+}
+
+/** Starts the built app and waits until it answers /health/live. */
+export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+  const port = await freePort();
+  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live');
 }
 
 export interface Answer<T = any> {
@@ -261,6 +269,26 @@ export async function eventually(what: string, probe: () => Promise<boolean>, ti
   }
 }
 
+/**
+ * The beforeAll/afterAll of a test file whose app or CLI runs share one fresh database: the test database
+ * and where a spawned process keeps its data, removed afterwards. Call the returned function inside a test.
+ */
+export function useAppDatabase(): () => { database: TestDatabase; db: AppDatabase } {
+  let fixture: { database: TestDatabase; db: AppDatabase } | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    fixture = { database, db: appDatabase(database) };
+  });
+  afterAll(async () => {
+    await fixture?.database.drop();
+    fixture?.db.remove();
+  });
+  return () => {
+    if (!fixture) throw new Error('the app database fixture is not ready');
+    return fixture;
+  };
+}
+
 export interface BuiltAppFixture {
   dist: BuiltDist;
   database: TestDatabase;
@@ -296,35 +324,5 @@ export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, st
   const port = await freePort();
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
-  const child = spawn(process.execPath, [join(dist.dir, 'apps/redirect/src/main.js')], { cwd: root, env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
-  let exit: Exit | null = null;
-  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
-  const output = () => Buffer.concat(chunks).toString('utf8');
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async (graceMs = 10_000): Promise<Exit> => {
-    if (exit) return exit;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    try {
-      return await exited;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  await eventually(
-    'the redirect app answers /health',
-    async () => {
-      if (exit) throw new Error(`the redirect app exited (${JSON.stringify(exit)}):\n${output()}`);
-      return (await fetch(`${baseUrl}/health`)).status === 200;
-    },
-    60_000,
-    100,
-  ).catch(async (error) => {
-    await stop(1000);
-    throw error;
-  });
-  return { baseUrl, port, child, output, exited, running: () => exit === null, stop };
+  return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
 }

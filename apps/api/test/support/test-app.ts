@@ -128,6 +128,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
+/**
+ * The beforeAll/afterAll of a describe that shares one app: starts it with `options`, hands it to
+ * `ready` (which keeps it, and may make accounts in it), closes it after the describe.
+ */
+export function useTestApp(ready: (t: TestApp) => unknown, options: TestAppOptions = {}): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(options);
+    await ready(app);
+  });
+  afterAll(() => app?.close());
+}
+
 /** PLANS for a test: the built-in catalogue with the free plan's limits changed. */
 export function freePlanLimits(limits: { maxDomains?: number; maxLinks?: number; maxTags?: number }): string {
   return JSON.stringify(DEFAULT_PLANS.map((plan) => (plan.price === 0 ? { ...plan, ...limits } : plan)));

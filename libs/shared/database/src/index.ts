@@ -10,3 +10,4 @@ export * from './lib/transaction';
 export * from './lib/like-pattern';
 export * from './lib/row-decoder';
 export * from './lib/quota';
+export * from './lib/owned-rows';

@@ -1,4 +1,5 @@
 export * from './lib/test-database';
+export * from './lib/test-data-source';
 export * from './lib/fixed-clock';
 export * from './lib/fake-stripe-api';
 export * from './lib/fakes/links.fakes';
@@ -7,3 +8,4 @@ export * from './lib/fakes/domains.fakes';
 export * from './lib/contracts/domains.contract';
 export * from './lib/fakes/identity.fakes';
 export * from './lib/contracts/identity.contract';
+export * from './lib/fakes/password-hasher.fake';

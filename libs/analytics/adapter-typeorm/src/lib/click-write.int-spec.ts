@@ -1,8 +1,8 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ClickBuffer, ClickEvent, ClickMetrics, LinkClickTotals } from '@lnk/analytics/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase, sql, TypeormUnitOfWork } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
 
 const ids = new ObjectIdGenerator();
@@ -37,34 +37,26 @@ const event = (linkId: string, ownerId: string, over: Partial<ClickEvent> = {}):
 });
 
 describe('the click write: ClickBuffer through TypeormStatsRepository and link totals', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([analyticsPersistence]);
   let totals: SqlLinkTotals;
   let buffer: ClickBuffer;
   let written: number;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [analyticsPersistence]));
-    await dataSource.query('CREATE TABLE test_link_totals (link_id text PRIMARY KEY, clicks bigint NOT NULL)');
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    await dataSource().query('CREATE TABLE test_link_totals (link_id text PRIMARY KEY, clicks bigint NOT NULL)');
   });
 
   beforeEach(() => {
     written = 0;
-    totals = new SqlLinkTotals(dataSource);
+    totals = new SqlLinkTotals(dataSource());
     const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n) };
-    buffer = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), totals, new TypeormUnitOfWork(dataSource), metrics);
+    buffer = new ClickBuffer(new TypeormStatsRepository(dataSource(), ids), totals, new TypeormUnitOfWork(dataSource()), metrics);
   });
 
   const rowsOf = async (ownerId: string) =>
-    (await new TypeormStatsRepository(dataSource, ids).query({ ownerId, startDate: '2026-07-01', endDate: '2026-07-02' })).map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
+    (await new TypeormStatsRepository(dataSource(), ids).query({ ownerId, startDate: '2026-07-01', endDate: '2026-07-02' })).map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
   const totalsOf = async (linkIds: string[]) =>
-    Object.fromEntries(((await dataSource.query('SELECT link_id, clicks::int AS clicks FROM test_link_totals WHERE link_id = ANY($1)', [linkIds])) as { link_id: string; clicks: number }[]).map((r) => [r.link_id, r.clicks]));
+    Object.fromEntries(((await dataSource().query('SELECT link_id, clicks::int AS clicks FROM test_link_totals WHERE link_id = ANY($1)', [linkIds])) as { link_id: string; clicks: number }[]).map((r) => [r.link_id, r.clicks]));
 
   it('writes a buffered batch as one rollup row per (day, link, UTM values) and adds each link’s visits to its total', async () => {
     const owner = ids.next();

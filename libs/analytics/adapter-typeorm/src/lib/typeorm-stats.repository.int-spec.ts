@@ -1,8 +1,6 @@
-import { DataSource } from 'typeorm';
 import { ClickCounts, OTHER_UTM } from '@lnk/analytics/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
 
 const ids = new ObjectIdGenerator();
@@ -11,18 +9,11 @@ const counts = (linkId: string, ownerId: string, source: string, over: Partial<C
 });
 
 describe('TypeormStatsRepository', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([analyticsPersistence]);
   let repo: TypeormStatsRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [analyticsPersistence]));
-    repo = new TypeormStatsRepository(dataSource, ids);
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    repo = new TypeormStatsRepository(dataSource(), ids);
   });
 
   // Statistics flooding: UTM values come from anonymous visitors, and each new combination used to be a new row.
@@ -53,7 +44,7 @@ describe('TypeormStatsRepository', () => {
     const owner = ids.next();
     const batch = Array.from({ length: 80_000 }, () => counts(ids.next(), owner, '', { utmMedium: '', utmCampaign: '' }));
     await repo.addCounts(batch, 100);
-    const [written] = await dataSource.query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
     expect(written).toEqual({ n: 80_000, v: 80_000 });
   }, 120_000);
 
@@ -110,7 +101,7 @@ describe('TypeormStatsRepository', () => {
     const links = Array.from({ length: 300 }, () => ids.next());
     const batch = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
     for (let i = 0; i < 8; i++) await Promise.all([repo.addCounts(batch, 10), repo.addCounts([...batch].reverse(), 10)]);
-    const [written] = await dataSource.query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
     expect(written).toEqual({ n: 600, v: 600 * 16 });
   });
 });

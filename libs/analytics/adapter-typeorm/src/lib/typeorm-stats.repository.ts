@@ -27,6 +27,14 @@ const statsRecord = (r: Row): StatsRecord => ({
 
 const clip = (value: string, max: number) => value.slice(0, max);
 
+/** Both writes add to the stored row of the same (date, link, UTM values); the names follow the latest. */
+const ADD_TO_STORED_ROW = `ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
+         visits = link_daily_stats.visits + EXCLUDED.visits,
+         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
+         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
+         link_name = EXCLUDED.link_name,
+         domain_name = EXCLUDED.domain_name`;
+
 /** The two-key advisory locks of the statistics writer: their own key space, apart from one-key locks. */
 const STATS_LOCK_CLASS = 0x57a7;
 const LOCK_BUCKETS = 1024;
@@ -64,7 +72,6 @@ export class TypeormStatsRepository extends StatsRepository {
   }
 
   private async addPlainCounts(plain: ClickCounts[]): Promise<void> {
-    const column = <T>(pick: (c: ClickCounts) => T) => plain.map(pick);
     await sql(
       this.dataSource,
       `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
@@ -72,29 +79,30 @@ export class TypeormStatsRepository extends StatsRepository {
          FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[])
            AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed)
         ORDER BY date, link_id
-       ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
-         visits = link_daily_stats.visits + EXCLUDED.visits,
-         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
-         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
-         link_name = EXCLUDED.link_name,
-         domain_name = EXCLUDED.domain_name`,
-      [
-        column(() => this.ids.next()),
-        column((c) => c.date),
-        column((c) => c.linkId),
-        column((c) => c.ownerId),
-        column((c) => c.domainId),
-        column((c) => clip(c.linkName, 200)),
-        column((c) => clip(c.domainName, 253)),
-        column((c) => c.visits),
-        column((c) => c.passwordPassed),
-        column((c) => c.passwordFailed),
-      ],
+       ${ADD_TO_STORED_ROW}`,
+      this.columns(plain, false),
     );
   }
 
+  /** The unnest() arrays of both writes, in their column order: the row's own id, its keys and names, [UTM values,] counts. */
+  private columns(counts: ClickCounts[], withUtm: boolean): unknown[] {
+    const column = <T>(pick: (c: ClickCounts) => T) => counts.map(pick);
+    return [
+      column(() => this.ids.next()),
+      column((c) => c.date),
+      column((c) => c.linkId),
+      column((c) => c.ownerId),
+      column((c) => c.domainId),
+      column((c) => clip(c.linkName, 200)),
+      column((c) => clip(c.domainName, 253)),
+      ...(withUtm ? [column((c) => clip(c.utmSource, 200)), column((c) => clip(c.utmMedium, 200)), column((c) => clip(c.utmCampaign, 200))] : []),
+      column((c) => c.visits),
+      column((c) => c.passwordPassed),
+      column((c) => c.passwordFailed),
+    ];
+  }
+
   private async addTaggedCounts(tagged: ClickCounts[], maxUtmCombinations: number): Promise<void> {
-    const column = <T>(pick: (c: ClickCounts) => T) => tagged.map(pick);
     // The planner's estimate of the probes below is high enough to compile the statement (JIT), which
     // cost more than running it: a per-second write is better off interpreted.
     await sql(this.dataSource, 'SET LOCAL jit = off');
@@ -135,26 +143,9 @@ export class TypeormStatsRepository extends StatsRepository {
               sum(visits), sum(password_passed), sum(password_failed)
          FROM folded
         GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END
-       ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
-         visits = link_daily_stats.visits + EXCLUDED.visits,
-         password_passed = link_daily_stats.password_passed + EXCLUDED.password_passed,
-         password_failed = link_daily_stats.password_failed + EXCLUDED.password_failed,
-         link_name = EXCLUDED.link_name,
-         domain_name = EXCLUDED.domain_name`,
+       ${ADD_TO_STORED_ROW}`,
       [
-        column(() => this.ids.next()),
-        column((c) => c.date),
-        column((c) => c.linkId),
-        column((c) => c.ownerId),
-        column((c) => c.domainId),
-        column((c) => clip(c.linkName, 200)),
-        column((c) => clip(c.domainName, 253)),
-        column((c) => clip(c.utmSource, 200)),
-        column((c) => clip(c.utmMedium, 200)),
-        column((c) => clip(c.utmCampaign, 200)),
-        column((c) => c.visits),
-        column((c) => c.passwordPassed),
-        column((c) => c.passwordFailed),
+        ...this.columns(tagged, true),
         OTHER_UTM,
         maxUtmCombinations,
       ],

@@ -1,8 +1,7 @@
-import { DataSource } from 'typeorm';
 import { ActivateCheckout, DEFAULT_PLANS, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanCatalog, PlanQuotaPolicy, StartCheckoutUseCase, VerifyCheckoutUseCase } from '@lnk/billing/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase, sql, TypeormUnitOfWork } from '@lnk/shared/database';
-import { createTestDatabase, FixedClock, TestDatabase } from '@lnk/shared/testing';
+import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
+import { FixedClock, useTestDataSource } from '@lnk/shared/testing';
 import { billingPersistence, TypeormCheckoutRepository, TypeormSubscriptionRepository } from './typeorm-billing.repositories';
 import { SandboxPaymentGateway } from './sandbox-payment.gateway';
 
@@ -10,17 +9,16 @@ const ids = new ObjectIdGenerator();
 const urls = { successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/cancel' };
 
 describe('billing on PostgreSQL with the sandbox provider', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([billingPersistence]);
   let clock: FixedClock;
   let sandbox: SandboxPaymentGateway;
   let uc: ReturnType<typeof compose>;
 
   function compose() {
     const catalog = new PlanCatalog(DEFAULT_PLANS);
-    const subscriptions = new TypeormSubscriptionRepository(dataSource);
-    const checkouts = new TypeormCheckoutRepository(dataSource);
-    const uow = new TypeormUnitOfWork(dataSource);
+    const subscriptions = new TypeormSubscriptionRepository(dataSource());
+    const checkouts = new TypeormCheckoutRepository(dataSource());
+    const uow = new TypeormUnitOfWork(dataSource());
     const activation = new ActivateCheckout(subscriptions, sandbox, uow, ids, clock);
     return {
       current: new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock),
@@ -34,19 +32,13 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [billingPersistence]));
     clock = new FixedClock(new Date('2026-05-01T10:00:00.000Z'));
-    sandbox = new SandboxPaymentGateway(dataSource, clock, { pageBaseUrl: 'https://lnk.example' });
+    sandbox = new SandboxPaymentGateway(dataSource(), clock, { pageBaseUrl: 'https://lnk.example' });
     uc = compose();
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
   });
 
   const rowsOf = async (userId: string) =>
-    (await sql<{ plan_id: string; status: string }>(dataSource, 'SELECT plan_id, status FROM billing_subscriptions WHERE user_id = $1 ORDER BY start_date, id', [userId])).rows.map((r) => [r.plan_id, r.status]);
+    (await sql<{ plan_id: string; status: string }>(dataSource(), 'SELECT plan_id, status FROM billing_subscriptions WHERE user_id = $1 ORDER BY start_date, id', [userId])).rows.map((r) => [r.plan_id, r.status]);
 
   it('makes one free subscription however many first reads race', async () => {
     const user = ids.next();

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRows, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 
@@ -28,8 +28,11 @@ export const domainsPersistence: PersistenceModule = {
 };
 
 export class TypeormDomainRepository extends DomainRepository {
+  private readonly owned: OwnedRows;
+
   constructor(private readonly dataSource: DataSource) {
     super();
+    this.owned = new OwnedRows(dataSource, 'custom_domains', 'domains', NAME_ADDED);
   }
 
   private async one(where: string, params: unknown[]): Promise<Domain | null> {
@@ -38,16 +41,13 @@ export class TypeormDomainRepository extends DomainRepository {
 
   async insertWithinQuota(domain: Domain, limit: number): Promise<void> {
     const p = domain.toProps();
-    const quota = { resource: 'domains', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
-    await guardUnique(NAME_ADDED, () =>
-      insertWithinQuota(this.dataSource, quota, async () => {
-        await sql(
-          this.dataSource,
-          'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-          [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
-        );
-      }),
-    );
+    await this.owned.insertWithinQuota(p.ownerId, limit, async () => {
+      await sql(
+        this.dataSource,
+        'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+        [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
+      );
+    });
   }
 
   findOfOwner(ownerId: string, id: string): Promise<Domain | null> {
@@ -118,15 +118,15 @@ export class TypeormDomainRepository extends DomainRepository {
     await sql(this.dataSource, 'UPDATE custom_domains SET checked_at = $2 WHERE id = $1', [domain.id, domain.checkedAt]);
   }
 
-  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM custom_domains WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+  deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    return this.owned.deleteOne(ownerId, id);
   }
 
   countOfOwner(ownerId: string): Promise<number> {
-    return countOf(this.dataSource, 'SELECT count(*) AS n FROM custom_domains WHERE owner_id = $1', [ownerId]);
+    return this.owned.count(ownerId);
   }
 
-  async deleteAllOfOwner(ownerId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM custom_domains WHERE owner_id = $1', [ownerId]);
+  deleteAllOfOwner(ownerId: string): Promise<void> {
+    return this.owned.deleteAll(ownerId);
   }
 }

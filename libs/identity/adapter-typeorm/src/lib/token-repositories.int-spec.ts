@@ -1,8 +1,7 @@
-import { DataSource } from 'typeorm';
 import { AuthorizationCode, OAuthClient, OAuthToken, PersonalAccessToken, User } from '@lnk/identity/domain';
 import { ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase, TypeormUnitOfWork } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { TypeormUnitOfWork } from '@lnk/shared/database';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormBackupCodeRepository, TypeormEmailVerificationRepository } from './typeorm-account.repositories';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
@@ -15,8 +14,7 @@ const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 const hash = (seed: string) => seed.padEnd(64, '0').slice(0, 64);
 
 describe('TypeORM token and account repositories', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([identityPersistence]);
   let users: TypeormUserRepository;
   let clients: TypeormOAuthClientRepository;
   let tokens: TypeormOAuthTokenRepository;
@@ -26,20 +24,13 @@ describe('TypeORM token and account repositories', () => {
   let verifications: TypeormEmailVerificationRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [identityPersistence]));
-    users = new TypeormUserRepository(dataSource);
-    clients = new TypeormOAuthClientRepository(dataSource);
-    tokens = new TypeormOAuthTokenRepository(dataSource);
-    pats = new TypeormPersonalAccessTokenRepository(dataSource);
-    codes = new TypeormAuthorizationCodeRepository(dataSource);
-    backupCodes = new TypeormBackupCodeRepository(dataSource);
-    verifications = new TypeormEmailVerificationRepository(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    users = new TypeormUserRepository(dataSource());
+    clients = new TypeormOAuthClientRepository(dataSource());
+    tokens = new TypeormOAuthTokenRepository(dataSource());
+    pats = new TypeormPersonalAccessTokenRepository(dataSource());
+    codes = new TypeormAuthorizationCodeRepository(dataSource());
+    backupCodes = new TypeormBackupCodeRepository(dataSource());
+    verifications = new TypeormEmailVerificationRepository(dataSource());
   });
 
   async function account(): Promise<{ user: User; client: OAuthClient }> {
@@ -62,7 +53,7 @@ describe('TypeORM token and account repositories', () => {
     await tokens.insert(t);
     expect((await tokens.findByAccessHash(t.props.accessHash))?.props).toEqual(t.props);
     expect((await tokens.findByRefreshHash(t.props.refreshHash))?.props.id).toBe(t.props.id);
-    await dataSource.query('UPDATE users SET is_active = false WHERE id = $1', [user.id]);
+    await dataSource().query('UPDATE users SET is_active = false WHERE id = $1', [user.id]);
     expect(await tokens.findByAccessHash(t.props.accessHash)).toBeNull();
   });
 
@@ -158,7 +149,7 @@ describe('TypeORM token and account repositories', () => {
   });
 
   it('rolls back every write of a failed unit of work', async () => {
-    const unitOfWork = new TypeormUnitOfWork(dataSource);
+    const unitOfWork = new TypeormUnitOfWork(dataSource());
     const { user } = await account();
     await expect(
       unitOfWork.run(async () => {

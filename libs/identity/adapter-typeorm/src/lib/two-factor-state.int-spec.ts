@@ -1,8 +1,6 @@
-import { DataSource } from 'typeorm';
 import { OAuthClient, OAuthToken, PersonalAccessToken, User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormTwoFactorStateRepository } from './typeorm-account.repositories';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
@@ -13,21 +11,13 @@ const ids = new ObjectIdGenerator();
 const now = new Date('2026-03-04T05:06:07.089Z');
 
 describe('TypeORM two-factor state, sign-in times and PAT revocation', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([identityPersistence]);
   let users: TypeormUserRepository;
   let states: TypeormTwoFactorStateRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [identityPersistence]));
-    users = new TypeormUserRepository(dataSource);
-    states = new TypeormTwoFactorStateRepository(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    users = new TypeormUserRepository(dataSource());
+    states = new TypeormTwoFactorStateRepository(dataSource());
   });
 
   async function account(): Promise<string> {
@@ -63,14 +53,14 @@ describe('TypeORM two-factor state, sign-in times and PAT revocation', () => {
   it('stores the sign-in time of a token and deletes every PAT of one account only', async () => {
     const [ada, bob] = [await account(), await account()];
     const client = new OAuthClient({ id: ids.next(), clientId: `cl_${ada}`, secretHash: 'a'.repeat(64), ownerId: ada, requestedBy: null, name: 'App', description: '', scopes: ['user:read'], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now });
-    await new TypeormOAuthClientRepository(dataSource).insert(client);
-    const tokens = new TypeormOAuthTokenRepository(dataSource);
+    await new TypeormOAuthClientRepository(dataSource()).insert(client);
+    const tokens = new TypeormOAuthTokenRepository(dataSource());
     const id = ids.next();
     const token = new OAuthToken({ id, familyId: id, userId: ada, clientId: client.id, scopes: ['user:read'], accessHash: 'b'.repeat(64), refreshHash: 'c'.repeat(64), accessExpiresAt: new Date(now.getTime() + 3600_000), refreshExpiresAt: new Date(now.getTime() + 86_400_000), authorizationCodeId: null, authTime: now, rotatedAt: null, revokedAt: null, createdAt: now });
     await tokens.insert(token);
     expect((await tokens.findByAccessHash('b'.repeat(64)))?.props.authTime).toEqual(now);
 
-    const pats = new TypeormPersonalAccessTokenRepository(dataSource);
+    const pats = new TypeormPersonalAccessTokenRepository(dataSource());
     const pat = (userId: string, hash: string) => new PersonalAccessToken({ id: ids.next(), userId, name: 'ci', description: '', scopes: ['user:read'], tokenHash: hash, lastUsedAt: null, expiresAt: null, createdAt: now, updatedAt: now });
     await pats.insert(pat(ada, 'd'.repeat(64)));
     await pats.insert(pat(ada, 'e'.repeat(64)));

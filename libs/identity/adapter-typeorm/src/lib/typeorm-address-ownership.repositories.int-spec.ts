@@ -1,8 +1,7 @@
-import { DataSource } from 'typeorm';
 import { User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase, sql } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { sql } from '@lnk/shared/database';
+import { useTestDataSource } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormEmailChangeLog, TypeormIdpIdentityRepository, TypeormPendingEmailChanges } from './typeorm-address-ownership.repositories';
 import { TypeormUserRepository } from './typeorm-user.repository';
@@ -15,23 +14,15 @@ function user(email: string, pendingEmail: string | null = null): User {
 }
 
 describe('TypeORM repositories of who owns an address', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  const dataSource = useTestDataSource([identityPersistence]);
   let users: TypeormUserRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openDatabase(createDataSource(database.config, [identityPersistence]));
-    users = new TypeormUserRepository(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    users = new TypeormUserRepository(dataSource());
   });
 
   it('links a provider account (issuer, subject) to one user only, and forgets the link with the user', async () => {
-    const identities = new TypeormIdpIdentityRepository(dataSource);
+    const identities = new TypeormIdpIdentityRepository(dataSource());
     const ada = user('ada@idp.example.com');
     const bob = user('bob@idp.example.com');
     await users.insert(ada);
@@ -47,23 +38,23 @@ describe('TypeORM repositories of who owns an address', () => {
   });
 
   it('keeps a pending address beside the sign-in address, and withdraws every other account\'s request for a proven address', async () => {
-    const pending = new TypeormPendingEmailChanges(dataSource);
+    const pending = new TypeormPendingEmailChanges(dataSource());
     const asker = user('asker@example.com', 'wanted@example.com');
     const claimant = user('claimant@example.com', 'wanted@example.com');
     await users.insert(asker);
     await users.insert(claimant);
     expect((await users.findById(asker.id))?.toProps()).toEqual(asker.toProps());
-    await sql(dataSource, 'INSERT INTO email_verifications (id, user_id, email, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [ids.next(), asker.id, 'wanted@example.com', 'a'.repeat(64), new Date(at.getTime() + 3600_000), at]);
+    await sql(dataSource(), 'INSERT INTO email_verifications (id, user_id, email, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [ids.next(), asker.id, 'wanted@example.com', 'a'.repeat(64), new Date(at.getTime() + 3600_000), at]);
     const later = new Date(at.getTime() + 1000);
     await pending.withdrawAll('wanted@example.com', claimant.id, later);
     expect((await users.findById(asker.id))?.toProps()).toMatchObject({ pendingEmail: null, updatedAt: later });
     expect((await users.findById(claimant.id))?.pendingEmail).toBe('wanted@example.com');
-    const { rows } = await sql<{ used_at: Date | null }>(dataSource, 'SELECT used_at FROM email_verifications WHERE user_id = $1', [asker.id]);
+    const { rows } = await sql<{ used_at: Date | null }>(dataSource(), 'SELECT used_at FROM email_verifications WHERE user_id = $1', [asker.id]);
     expect(rows.map((r) => r.used_at && new Date(r.used_at).toISOString())).toEqual([later.toISOString()]);
   });
 
   it('counts an account\'s e-mail change requests since a moment, with the oldest of them', async () => {
-    const log = new TypeormEmailChangeLog(dataSource);
+    const log = new TypeormEmailChangeLog(dataSource());
     const ada = user('log@example.com');
     await users.insert(ada);
     expect(await log.since(ada.id, at)).toEqual({ count: 0, oldest: null });

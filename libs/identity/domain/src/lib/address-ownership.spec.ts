@@ -1,5 +1,5 @@
-import { MemoryUserRepository } from '@lnk/shared/testing';
-import { Clock, RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { OAuthError, TwoFactorRequiredError } from './model/oauth-error';
 import { Principal } from './model/tokens';
@@ -25,16 +25,6 @@ import { SecondFactor } from './services/second-factor';
 import { TokenIssuer } from './services/token-issuer';
 
 // In-memory fakes that copy on read and write, so a use case sees only what it saved.
-class MovableClock extends Clock {
-  current = new Date('2026-03-01T00:00:00.000Z');
-  now() {
-    return new Date(this.current);
-  }
-  advance(seconds: number) {
-    this.current = new Date(this.current.getTime() + seconds * 1000);
-  }
-}
-
 class Identities extends IdpIdentityRepository {
   rows: IdpIdentity[] = [];
   async findUserId(issuer: string, subject: string) {
@@ -113,7 +103,7 @@ const principalOf = (userId: string): Principal => ({ userId, scopes: ['user:wri
 const proof = { ip: '198.51.100.7' };
 
 describe('who owns an e-mail address', () => {
-  let clock: MovableClock;
+  let clock: FixedClock;
   let users: MemoryUserRepository;
   let identities: Identities;
   let verifications: Verifications;
@@ -133,7 +123,7 @@ describe('who owns an e-mail address', () => {
   };
 
   beforeEach(() => {
-    clock = new MovableClock();
+    clock = new FixedClock(new Date('2026-03-01T00:00:00.000Z'));
     users = new MemoryUserRepository();
     identities = new Identities();
     verifications = new Verifications();
@@ -267,14 +257,14 @@ describe('who owns an e-mail address', () => {
       const ada = account({ email: 'ada@example.com' });
       for (let i = 0; i < EMAIL_CHANGES_PER_HOUR; i++) {
         await changeEmail.execute(principalOf(ada.id), `ada${i}@example.com`, proof);
-        clock.advance(60);
+        clock.advance(60_000);
       }
       const sentBefore = mail.sent.length;
       const refused = changeEmail.execute(principalOf(ada.id), 'ada-more@example.com', proof);
       await expect(refused).rejects.toBeInstanceOf(RateLimitedError);
       await expect(changeEmail.execute(principalOf(ada.id), 'ada-more@example.com', proof)).rejects.toMatchObject({ retryAfterSeconds: 3600 - 5 * 60 });
       expect(mail.sent.length).toBe(sentBefore);
-      clock.advance(3600);
+      clock.advance(3_600_000);
       await expect(changeEmail.execute(principalOf(ada.id), 'ada-more@example.com', proof)).resolves.toBeDefined();
     });
 

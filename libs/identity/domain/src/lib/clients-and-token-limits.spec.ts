@@ -1,11 +1,11 @@
+import { MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository, MemoryAuthorizationCodeRepository } from '@lnk/shared/testing';
 import { Clock, ForbiddenError, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
-import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
+import { AuthorizationCode, Principal } from './model/tokens';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PkceVerifier } from './ports/pkce-verifier';
 import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
-import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
 import { UserRepository } from './ports/user.repository';
 import { AuthorizationCodeGrantUseCase } from './use-cases/authorization-code-grant.use-case';
 import { ValidateAuthorizationRequestUseCase } from './use-cases/validate-authorization-request.use-case';
@@ -62,92 +62,6 @@ class Clients extends OAuthClientRepository {
   }
 }
 
-class Tokens extends OAuthTokenRepository {
-  rows: OAuthToken[] = [];
-  async insert(t: OAuthToken) {
-    this.rows.push(new OAuthToken({ ...t.props }));
-  }
-  async findByAccessHash(h: string) {
-    const t = this.rows.find((x) => x.props.accessHash === h);
-    return t ? new OAuthToken({ ...t.props }) : null;
-  }
-  async findByRefreshHash(h: string) {
-    const t = this.rows.find((x) => x.props.refreshHash === h);
-    return t ? new OAuthToken({ ...t.props }) : null;
-  }
-  private set(pred: (t: OAuthToken) => boolean, field: 'revokedAt' | 'rotatedAt', at: Date) {
-    this.rows = this.rows.map((t) => (pred(t) && !t.props[field] ? new OAuthToken({ ...t.props, [field]: at }) : t));
-  }
-  async markRotated(id: string, at: Date) {
-    const t = this.rows.find((x) => x.props.id === id);
-    if (!t || t.props.rotatedAt || t.props.revokedAt) return false;
-    this.set((x) => x.props.id === id, 'rotatedAt', at);
-    return true;
-  }
-  async revoke(id: string, at: Date) {
-    this.set((t) => t.props.id === id, 'revokedAt', at);
-  }
-  async revokeFamily(familyId: string, at: Date) {
-    this.set((t) => t.props.familyId === familyId, 'revokedAt', at);
-  }
-  async revokeIssuedByCode(codeId: string, at: Date) {
-    this.set((t) => t.props.authorizationCodeId === codeId, 'revokedAt', at);
-  }
-  async revokeAllOfUser(userId: string, at: Date) {
-    this.set((t) => t.props.userId === userId, 'revokedAt', at);
-  }
-  async revokeAllOfClient(clientId: string, at: Date) {
-    this.set((t) => t.props.clientId === clientId, 'revokedAt', at);
-  }
-}
-
-class Pats extends PersonalAccessTokenRepository {
-  rows: PersonalAccessToken[] = [];
-  async insert(t: PersonalAccessToken) {
-    this.rows.push(new PersonalAccessToken({ ...t.props }));
-  }
-  async findByHash(h: string) {
-    const t = this.rows.find((x) => x.props.tokenHash === h);
-    return t ? new PersonalAccessToken({ ...t.props }) : null;
-  }
-  async findOfUser(userId: string, id: string) {
-    const t = this.rows.find((x) => x.props.userId === userId && x.props.id === id);
-    return t ? new PersonalAccessToken({ ...t.props }) : null;
-  }
-  async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.rows.filter((t) => t.props.userId === userId);
-    return pageOf(mine, mine.length, page);
-  }
-  async deleteOfUser(userId: string, id: string) {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((t) => !(t.props.userId === userId && t.props.id === id));
-    return this.rows.length < before;
-  }
-  async deleteAllOfUser(userId: string) {
-    this.rows = this.rows.filter((t) => t.props.userId !== userId);
-  }
-  async touch() {
-    // lastUsedAt is not under test here.
-  }
-}
-
-class Codes extends AuthorizationCodeRepository {
-  rows: AuthorizationCode[] = [];
-  async insert(c: AuthorizationCode) {
-    this.rows.push(new AuthorizationCode({ ...c.props }));
-  }
-  async findByHash(h: string) {
-    const c = this.rows.find((x) => x.props.codeHash === h);
-    return c ? new AuthorizationCode({ ...c.props }) : null;
-  }
-  async consume(id: string, at: Date) {
-    const c = this.rows.find((x) => x.props.id === id);
-    if (!c || c.props.consumedAt) return false;
-    this.rows = this.rows.map((x) => (x === c ? new AuthorizationCode({ ...x.props, consumedAt: at }) : x));
-    return true;
-  }
-}
-
 // Only what these use cases read of an account.
 const users = {
   findById: async (id: string) => (id === 'u1' || id === 'u2' ? { id, email: `${id}@example.com`, isActive: true } : null),
@@ -180,7 +94,7 @@ describe('first-party clients belong to the service', () => {
     const asker = principal({});
     expect((await new ListOAuthClientsUseCase(clients).execute(asker, undefined, { start: 0, limit: 10 })).items).toEqual([]);
     await expect(new GetOAuthClientUseCase(clients).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(new UpdateOAuthClientUseCase(clients, new Tokens(), { tokensRevoked: () => undefined }, clock).execute(asker, made.id, { isActive: false, redirectUris: ['https://evil.example/cb'] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new UpdateOAuthClientUseCase(clients, new MemoryOAuthTokenRepository(), { tokensRevoked: () => undefined }, clock).execute(asker, made.id, { isActive: false, redirectUris: ['https://evil.example/cb'] })).rejects.toBeInstanceOf(NotFoundError);
     await expect(new DeleteOAuthClientUseCase(clients, { tokensRevoked: () => undefined }).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(new RegenerateClientSecretUseCase(clients, secrets, hasher, clock).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await clients.findById(made.id))?.toProps()).toEqual(made.toProps());
@@ -204,14 +118,14 @@ describe('first-party clients belong to the service', () => {
 
 describe('client authentication on refresh and code exchange', () => {
   let clients: Clients;
-  let tokens: Tokens;
+  let tokens: MemoryOAuthTokenRepository;
   let issuer: TokenIssuer;
   let confidential: OAuthClient;
   let publicClient: OAuthClient;
 
   beforeEach(async () => {
     clients = new Clients();
-    tokens = new Tokens();
+    tokens = new MemoryOAuthTokenRepository();
     issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
     confidential = client({});
     publicClient = client({ secretHash: null });
@@ -238,7 +152,7 @@ describe('client authentication on refresh and code exchange', () => {
   describe('code exchange', () => {
     const pkce: PkceVerifier = { matches: (v, c) => c === `c:${v}` };
     const verifier = 'v'.repeat(43);
-    let codes: Codes;
+    let codes: MemoryAuthorizationCodeRepository;
     let grant: AuthorizationCodeGrantUseCase;
 
     const code = async (owner: OAuthClient, challenge: string | null) => {
@@ -248,7 +162,7 @@ describe('client authentication on refresh and code exchange', () => {
     };
 
     beforeEach(() => {
-      codes = new Codes();
+      codes = new MemoryAuthorizationCodeRepository();
       grant = new AuthorizationCodeGrantUseCase(new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, { tokensRevoked: () => undefined }, clock);
     });
 
@@ -289,7 +203,7 @@ describe('personal access tokens live no longer than what made them', () => {
     clients = new Clients();
     await clients.insert(firstParty);
     await clients.insert(thirdParty);
-    create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
+    create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
   });
 
   // Defends against an expiring PAT minting a never-expiring one that outlives it.
@@ -321,8 +235,8 @@ describe('personal access tokens live no longer than what made them', () => {
 
 describe('revocation and introspection', () => {
   let clients: Clients;
-  let tokens: Tokens;
-  let pats: Pats;
+  let tokens: MemoryOAuthTokenRepository;
+  let pats: MemoryPersonalAccessTokenRepository;
   let issuer: TokenIssuer;
   let introspect: IntrospectTokenUseCase;
   const mine = client({});
@@ -330,8 +244,8 @@ describe('revocation and introspection', () => {
 
   beforeEach(async () => {
     clients = new Clients();
-    tokens = new Tokens();
-    pats = new Pats();
+    tokens = new MemoryOAuthTokenRepository();
+    pats = new MemoryPersonalAccessTokenRepository();
     await clients.insert(mine);
     await clients.insert(other);
     issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });

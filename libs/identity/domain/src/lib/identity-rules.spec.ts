@@ -1,7 +1,8 @@
-import { Clock, NotFoundError, Page, PageRequest, pageOf, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
+import { FixedClock, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
+import { NotFoundError, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
 import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';
-import { AuthorizationCode, OAuthToken, PersonalAccessToken, Principal } from './model/tokens';
+import { AuthorizationCode, Principal } from './model/tokens';
 import { User } from './model/user.entity';
 import { AccountDataEraser, AfterAccountDeleted } from './ports/account-data-eraser';
 import { AccountLimits, AccountLimitsReader } from './ports/account-limits-reader';
@@ -12,7 +13,6 @@ import { RevocationListener } from './ports/revocation-listener';
 import { SecretBox } from './ports/secret-box';
 import { SecretGenerator } from './ports/secret-generator';
 import { SecretHasher } from './ports/secret-hasher';
-import { AuthorizationCodeRepository, OAuthTokenRepository, PersonalAccessTokenRepository } from './ports/token.repositories';
 import { TotpService, TwoFactorStateRepository } from './ports/two-factor';
 import { UserRepository } from './ports/user.repository';
 import { AuthenticateUseCase } from './use-cases/authenticate.use-case';
@@ -32,101 +32,10 @@ import { SecondFactor } from './services/second-factor';
 import { TokenIssuer } from './services/token-issuer';
 
 // Small in-memory fakes of the ports, honouring their contracts.
-class MovableClock extends Clock {
-  current = new Date('2026-03-01T00:00:00.000Z');
-  now() {
-    return new Date(this.current);
-  }
-  advance(seconds: number) {
-    this.current = new Date(this.current.getTime() + seconds * 1000);
-  }
-}
 let n = 0;
 const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
 const secrets: SecretGenerator = { generate: () => `r${++n}` };
-
-class Tokens extends OAuthTokenRepository {
-  rows: OAuthToken[] = [];
-  async insert(t: OAuthToken) {
-    this.rows.push(t);
-  }
-  async findByAccessHash(h: string) {
-    return this.rows.find((t) => t.props.accessHash === h) ?? null;
-  }
-  async findByRefreshHash(h: string) {
-    return this.rows.find((t) => t.props.refreshHash === h) ?? null;
-  }
-  private set(pred: (t: OAuthToken) => boolean, field: 'revokedAt' | 'rotatedAt', at: Date) {
-    this.rows = this.rows.map((t) => (pred(t) && !t.props[field] ? new OAuthToken({ ...t.props, [field]: at }) : t));
-  }
-  async markRotated(id: string, at: Date) {
-    const t = this.rows.find((x) => x.props.id === id);
-    if (!t || t.props.rotatedAt || t.props.revokedAt) return false;
-    this.set((x) => x.props.id === id, 'rotatedAt', at);
-    return true;
-  }
-  async revoke(id: string, at: Date) {
-    this.set((t) => t.props.id === id, 'revokedAt', at);
-  }
-  async revokeFamily(familyId: string, at: Date) {
-    this.set((t) => t.props.familyId === familyId, 'revokedAt', at);
-  }
-  async revokeIssuedByCode(codeId: string, at: Date) {
-    const families = new Set(this.rows.filter((t) => t.props.authorizationCodeId === codeId).map((t) => t.props.familyId));
-    this.set((t) => families.has(t.props.familyId), 'revokedAt', at);
-  }
-  async revokeAllOfUser(userId: string, at: Date, except?: string) {
-    this.set((t) => t.props.userId === userId && t.props.id !== except, 'revokedAt', at);
-  }
-  async revokeAllOfClient(clientId: string, at: Date) {
-    this.set((t) => t.props.clientId === clientId, 'revokedAt', at);
-  }
-}
-
-class Pats extends PersonalAccessTokenRepository {
-  rows: PersonalAccessToken[] = [];
-  async insert(t: PersonalAccessToken) {
-    this.rows.push(t);
-  }
-  async findByHash(h: string) {
-    return this.rows.find((t) => t.props.tokenHash === h) ?? null;
-  }
-  async findOfUser(userId: string, id: string) {
-    return this.rows.find((t) => t.props.userId === userId && t.props.id === id) ?? null;
-  }
-  async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.rows.filter((t) => t.props.userId === userId);
-    return pageOf(mine, mine.length, page);
-  }
-  async deleteOfUser(userId: string, id: string) {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((t) => !(t.props.userId === userId && t.props.id === id));
-    return this.rows.length < before;
-  }
-  async deleteAllOfUser(userId: string) {
-    this.rows = this.rows.filter((t) => t.props.userId !== userId);
-  }
-  async touch() {
-    // lastUsedAt is not under test here.
-  }
-}
-
-class Codes extends AuthorizationCodeRepository {
-  rows: AuthorizationCode[] = [];
-  async insert(c: AuthorizationCode) {
-    this.rows.push(c);
-  }
-  async findByHash(h: string) {
-    return this.rows.find((c) => c.props.codeHash === h) ?? null;
-  }
-  async consume(id: string, at: Date) {
-    const c = this.rows.find((x) => x.props.id === id);
-    if (!c || c.props.consumedAt) return false;
-    this.rows = this.rows.map((x) => (x === c ? new AuthorizationCode({ ...x.props, consumedAt: at }) : x));
-    return true;
-  }
-}
 
 const user = new User({ id: 'u1', email: 'ada@example.com', name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: 'sealed:SECRET', createdAt: new Date(), updatedAt: new Date() });
 const client = new OAuthClient({ id: 'c1', clientId: 'cl_1', secretHash: 'h:secret', ownerId: null, requestedBy: 'u1', name: 'App', description: '', scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: new Date(), updatedAt: new Date() });
@@ -134,15 +43,15 @@ const users: UserRepository = { findById: async (id) => (id === 'u1' ? user : nu
 const clients = { findByClientId: async (id: string) => (id === 'cl_1' ? client : null) } as unknown as OAuthClientRepository;
 
 describe('identity domain rules', () => {
-  let clock: MovableClock;
-  let tokens: Tokens;
+  let clock: FixedClock;
+  let tokens: MemoryOAuthTokenRepository;
   let revoked: number;
   let listener: RevocationListener;
   let issuer: TokenIssuer;
 
   beforeEach(() => {
-    clock = new MovableClock();
-    tokens = new Tokens();
+    clock = new FixedClock(new Date('2026-03-01T00:00:00.000Z'));
+    tokens = new MemoryOAuthTokenRepository();
     revoked = 0;
     listener = { tokensRevoked: () => void revoked++ };
     issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
@@ -152,7 +61,7 @@ describe('identity domain rules', () => {
     const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, authTime: null };
 
     it('grants no scope beyond those of the token creating it', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
+      const create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
       await expect(create.execute(principal, { name: 'x', scopes: ['links:write'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
       await expect(create.execute(principal, { name: 'x', scopes: ['nope'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
       await expect(create.execute(principal, { name: 'x', scopes: [] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
@@ -162,17 +71,17 @@ describe('identity domain rules', () => {
     });
 
     it('refuses an expiry in the past, and expires when its time comes', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(clients, new Pats(), secrets, hasher, ids, clock);
+      const create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
       await expect(create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: clock.now() })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
       const { token } = await create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) });
       expect(token.isExpired(clock.now())).toBe(false);
-      clock.advance(1);
+      clock.advance(1_000);
       expect(token.isExpired(clock.now())).toBe(true);
       expect(token.isActive(clock.now())).toBe(false);
     });
 
     it('cannot revoke the PAT that authenticates the request', async () => {
-      const revoke = new RevokePersonalAccessTokenUseCase(new Pats(), listener);
+      const revoke = new RevokePersonalAccessTokenUseCase(new MemoryPersonalAccessTokenRepository(), listener);
       await expect(revoke.execute({ ...principal, tokenId: 'p0' }, 'p0')).rejects.toMatchObject({ errors: [{ name: 'id' }] });
       await expect(revoke.execute(principal, 'other')).rejects.toBeInstanceOf(NotFoundError);
     });
@@ -180,7 +89,7 @@ describe('identity domain rules', () => {
 
   describe('authentication', () => {
     it('accepts an access token until it expires, caches it, and forgets it the moment tokens are revoked', async () => {
-      const authenticate = new AuthenticateUseCase(tokens, new Pats(), hasher, clock, { cacheTtlMs: 60_000, cacheSize: 10, touchIntervalMs: 60_000 });
+      const authenticate = new AuthenticateUseCase(tokens, new MemoryPersonalAccessTokenRepository(), hasher, clock, { cacheTtlMs: 60_000, cacheSize: 10, touchIntervalMs: 60_000 });
       const issued = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
       expect(await authenticate.execute(issued.accessToken)).toMatchObject({ userId: 'u1', scopes: ['user:read'], via: 'oauth' });
       await tokens.revoke(issued.token.props.id, clock.now());
@@ -188,7 +97,7 @@ describe('identity domain rules', () => {
       authenticate.tokensRevoked();
       await expect(authenticate.execute(issued.accessToken)).rejects.toBeInstanceOf(UnauthorizedError);
       const second = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
-      clock.advance(3600);
+      clock.advance(3_600_000);
       await expect(authenticate.execute(second.accessToken)).rejects.toBeInstanceOf(UnauthorizedError);
       await expect(authenticate.execute(second.refreshToken)).rejects.toBeInstanceOf(UnauthorizedError);
     });
@@ -209,12 +118,12 @@ describe('identity domain rules', () => {
 
   describe('authorization codes', () => {
     const pkce: PkceVerifier = { matches: (v, c) => c === `c:${v}` };
-    let codes: Codes;
+    let codes: MemoryAuthorizationCodeRepository;
     let grant: AuthorizationCodeGrantUseCase;
     const verifier = 'v'.repeat(43);
 
     beforeEach(async () => {
-      codes = new Codes();
+      codes = new MemoryAuthorizationCodeRepository();
       grant = new AuthorizationCodeGrantUseCase(new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, listener, clock);
       await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: `c:${verifier}`, codeChallengeMethod: 'S256', expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
     });
@@ -229,7 +138,7 @@ describe('identity domain rules', () => {
     });
 
     it('expires after 60 seconds', async () => {
-      clock.advance(60);
+      clock.advance(60_000);
       await expect(exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
     });
 
@@ -264,12 +173,12 @@ describe('identity domain rules', () => {
   describe('the token endpoint', () => {
     const limitsOfAda: AccountLimits = { domains: { used: 0, limit: 1 }, links: { used: 2, limit: 100 }, tags: { used: 0, limit: 10 } };
     let limitReads: string[];
-    let codes: Codes;
+    let codes: MemoryAuthorizationCodeRepository;
     let grantTokens: GrantTokensUseCase;
 
     beforeEach(() => {
       limitReads = [];
-      codes = new Codes();
+      codes = new MemoryAuthorizationCodeRepository();
       const limits: AccountLimitsReader = { limitsOf: async (userId) => (limitReads.push(userId), limitsOfAda) };
       // The password and its throttle are CredentialsChecker's own tests; here it signs Ada in.
       const credentials = { check: async () => user } as unknown as CredentialsChecker;
@@ -322,7 +231,7 @@ describe('identity domain rules', () => {
       signIn = async () => user;
       const counted = { findByClientId: async (id: string) => (lookups++, clients.findByClientId(id)) } as unknown as OAuthClientRepository;
       const credentials = { check: () => signIn() } as unknown as CredentialsChecker;
-      decide = new DecideAuthorizationUseCase(new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, new Codes(), secrets, hasher, ids, clock, 'https://lnk.example');
+      decide = new DecideAuthorizationUseCase(new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, new MemoryAuthorizationCodeRepository(), secrets, hasher, ids, clock, 'https://lnk.example');
     });
 
     // The request is checked once per answer, and a refused sign-in carries the checked request for the page.

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRows, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -21,20 +21,20 @@ const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 
 const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
 export class TypeormTagRepository extends TagRepository {
+  private readonly owned: OwnedRows;
+
   constructor(private readonly dataSource: DataSource) {
     super();
+    this.owned = new OwnedRows(dataSource, 'tags', 'tags', NAME_TAKEN);
   }
 
   async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
     const p = tag.toProps();
-    const quota = { resource: 'tags', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
-    await guardUnique(NAME_TAKEN, () =>
-      insertWithinQuota(this.dataSource, quota, async () => {
-        await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-          p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
-        ]);
-      }),
-    );
+    await this.owned.insertWithinQuota(p.ownerId, limit, async () => {
+      await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
+      ]);
+    });
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {
@@ -71,15 +71,15 @@ export class TypeormTagRepository extends TagRepository {
     );
   }
 
-  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM tags WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+  deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    return this.owned.deleteOne(ownerId, id);
   }
 
   countOfOwner(ownerId: string): Promise<number> {
-    return countOf(this.dataSource, 'SELECT count(*) AS n FROM tags WHERE owner_id = $1', [ownerId]);
+    return this.owned.count(ownerId);
   }
 
-  async deleteAllOfOwner(ownerId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM tags WHERE owner_id = $1', [ownerId]);
+  deleteAllOfOwner(ownerId: string): Promise<void> {
+    return this.owned.deleteAll(ownerId);
   }
 }

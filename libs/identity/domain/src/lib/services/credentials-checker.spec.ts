@@ -1,38 +1,11 @@
+import { CappedLoginThrottle, CountingPasswordHasher } from '@lnk/shared/testing';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';
-import { LoginAttempt, LoginThrottle, loginThrottleKeys } from '../ports/login-throttle';
-import { PasswordHasher } from '@lnk/shared/kernel';
+import { loginThrottleKeys } from '../ports/login-throttle';
 import { UserRepository } from '../ports/user.repository';
 import { CredentialsChecker } from './credentials-checker';
 import { SecondFactor } from './second-factor';
-
-/** Honours the port: an attempt counts from admission; past `cap` counted attempts per key, refused. */
-class CappedThrottle extends LoginThrottle {
-  readonly counts = new Map<string, number>();
-  constructor(private readonly cap: number) {
-    super();
-  }
-  async admit(keys: string[]): Promise<LoginAttempt> {
-    if (keys.some((k) => (this.counts.get(k) ?? 0) >= this.cap)) throw new RateLimitedError(60);
-    for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
-    const takeBack = () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1));
-    return { succeeded: takeBack, withdraw: takeBack };
-  }
-}
-
-/** Counts how many passwords reach the (slow) hash check, and yields like bcrypt does. */
-class CountingHasher extends PasswordHasher {
-  verified = 0;
-  async hash(password: string) {
-    return `hashed:${password}`;
-  }
-  async verify(password: string, hash: string) {
-    this.verified++;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    return hash === `hashed:${password}`;
-  }
-}
 
 const ada = (twoFactor: boolean) =>
   new User({ id: 'u1', email: 'ada@example.com', name: '', passwordHash: 'hashed:right password', isVerified: true, isActive: true, twoFactorSecret: twoFactor ? 'sealed' : null, createdAt: new Date(), updatedAt: new Date() });
@@ -43,8 +16,8 @@ describe('CredentialsChecker with the login throttle', () => {
   // The audit's race: the failure used to be counted after the check, so 25 parallel guesses all
   // reached bcrypt before the first was counted.
   it('counts each attempt before its password is checked, so parallel guesses beyond the allowance never reach the hash', async () => {
-    const hasher = new CountingHasher();
-    const checker = new CredentialsChecker(usersWith(ada(false)), hasher, new CappedThrottle(10), codes);
+    const hasher = new CountingPasswordHasher();
+    const checker = new CredentialsChecker(usersWith(ada(false)), hasher, new CappedLoginThrottle(10), codes);
     const outcomes = await Promise.allSettled(Array.from({ length: 25 }, (_, i) => checker.check({ email: 'ada@example.com', password: `guess ${i}`, ip: '203.0.113.9' })));
     const reasons = outcomes.map((o) => (o.status === 'rejected' ? o.reason : null));
     expect(reasons.filter((r) => r instanceof OAuthError)).toHaveLength(10);
@@ -53,8 +26,8 @@ describe('CredentialsChecker with the login throttle', () => {
   });
 
   it('keeps a wrong password counted, and takes back a right one', async () => {
-    const throttle = new CappedThrottle(10);
-    const checker = new CredentialsChecker(usersWith(ada(false)), new CountingHasher(), throttle, codes);
+    const throttle = new CappedLoginThrottle(10);
+    const checker = new CredentialsChecker(usersWith(ada(false)), new CountingPasswordHasher(), throttle, codes);
     const [account, address] = loginThrottleKeys('ada@example.com', '203.0.113.9');
     await expect(checker.check({ email: 'Ada@Example.com', password: 'wrong', ip: '203.0.113.9' })).rejects.toBeInstanceOf(OAuthError);
     expect(throttle.counts.get(account)).toBe(1);
@@ -66,8 +39,8 @@ describe('CredentialsChecker with the login throttle', () => {
   // An attacker who knows the password must not be able to clear the count of wrong codes by asking
   // for the code prompt in between.
   it('neither counts nor forgives a right password whose one-time code is still to come, and counts a wrong code', async () => {
-    const throttle = new CappedThrottle(10);
-    const checker = new CredentialsChecker(usersWith(ada(true)), new CountingHasher(), throttle, codes);
+    const throttle = new CappedLoginThrottle(10);
+    const checker = new CredentialsChecker(usersWith(ada(true)), new CountingPasswordHasher(), throttle, codes);
     const [account] = loginThrottleKeys('ada@example.com', '203.0.113.9');
     await expect(checker.check({ email: 'ada@example.com', password: 'right password', otp: '000000', ip: '203.0.113.9' })).rejects.toMatchObject({ error: 'invalid_grant' });
     await expect(checker.check({ email: 'ada@example.com', password: 'right password', ip: '203.0.113.9' })).rejects.toBeInstanceOf(TwoFactorRequiredError);
@@ -76,10 +49,10 @@ describe('CredentialsChecker with the login throttle', () => {
   });
 
   it('does not count a fault (an unreachable database) as a failed attempt', async () => {
-    const throttle = new CappedThrottle(10);
+    const throttle = new CappedLoginThrottle(10);
     const broken = usersWith(ada(false));
     broken.findByEmail = async () => Promise.reject(new Error('connection refused'));
-    const checker = new CredentialsChecker(broken, new CountingHasher(), throttle, codes);
+    const checker = new CredentialsChecker(broken, new CountingPasswordHasher(), throttle, codes);
     await expect(checker.check({ email: 'ada@example.com', password: 'x', ip: '203.0.113.9' })).rejects.toThrow('connection refused');
     expect([...throttle.counts.values()].every((n) => n === 0)).toBe(true);
   });

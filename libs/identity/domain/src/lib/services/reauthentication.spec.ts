@@ -1,10 +1,8 @@
-import { MemoryUserRepository } from '@lnk/shared/testing';
-import { Clock, RateLimitedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { CappedLoginThrottle, CountingPasswordHasher, FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { RateLimitedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
 import { BackupCodeRepository } from '../ports/account.repositories';
-import { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
-import { PasswordHasher } from '@lnk/shared/kernel';
 import { SecretBox } from '../ports/secret-box';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';
@@ -16,45 +14,6 @@ import { SecondFactor } from './second-factor';
 import { TokenIssuer } from './token-issuer';
 
 // Small in-memory fakes of the ports, copying on read and write as the real adapters do.
-class MovableClock extends Clock {
-  current = new Date('2026-03-01T12:00:00.000Z');
-  now() {
-    return new Date(this.current);
-  }
-  advanceMinutes(minutes: number) {
-    this.current = new Date(this.current.getTime() + minutes * 60_000);
-  }
-}
-
-/** "Hashes" that a test can read; verifying counts its calls, so a refused attempt can be shown never to reach it. */
-class Passwords extends PasswordHasher {
-  verified = 0;
-  async hash(password: string) {
-    return `hash:${password}`;
-  }
-  async verify(password: string, hash: string) {
-    this.verified++;
-    return hash === `hash:${password}`;
-  }
-}
-
-/** Counts attempts as the port says: counted when admitted, forgiven on success; refuses past `limit`. */
-class Throttle extends LoginThrottle {
-  failures = new Map<string, number>();
-  constructor(private readonly limit = 10) {
-    super();
-  }
-  async admit(keys: string[]): Promise<LoginAttempt> {
-    if (keys.some((k) => (this.failures.get(k) ?? 0) >= this.limit)) throw new RateLimitedError(60);
-    for (const k of keys) this.failures.set(k, (this.failures.get(k) ?? 0) + 1);
-    const undo = () => keys.forEach((k) => this.failures.set(k, (this.failures.get(k) ?? 1) - 1));
-    return { succeeded: undo, withdraw: undo };
-  }
-  failuresOf(email: string) {
-    return this.failures.get(`account:${email}`) ?? 0;
-  }
-}
-
 class States extends TwoFactorStateRepository {
   pending = new Map<string, string>();
   lastStep = new Map<string, number>();
@@ -107,21 +66,21 @@ const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const principalOf = (userId: string, authTime: Date | null, via: 'oauth' | 'pat' = 'oauth'): Principal => ({ userId, scopes: ['user:write'], via, tokenId: 't1', clientId: via === 'oauth' ? 'c1' : null, grantExpiresAt: null, authTime });
 
 describe('reauthentication for sensitive account actions', () => {
-  let clock: MovableClock;
-  let passwords: Passwords;
-  let throttle: Throttle;
+  let clock: FixedClock;
+  let passwords: CountingPasswordHasher;
+  let throttle: CappedLoginThrottle;
   let reauthentication: Reauthentication;
   let users: MemoryUserRepository;
   const ip = '203.0.113.7';
 
   beforeEach(async () => {
-    clock = new MovableClock();
-    passwords = new Passwords();
-    throttle = new Throttle();
+    clock = new FixedClock(new Date('2026-03-01T12:00:00.000Z'));
+    passwords = new CountingPasswordHasher();
+    throttle = new CappedLoginThrottle();
     reauthentication = new Reauthentication(passwords, throttle, clock);
     users = new MemoryUserRepository();
     const props = { name: '', isVerified: true, isActive: true, twoFactorSecret: null, createdAt: clock.now(), updatedAt: clock.now() };
-    await users.insert(new User({ ...props, id: 'ada', email: 'ada@example.com', passwordHash: 'hash:correct horse' }));
+    await users.insert(new User({ ...props, id: 'ada', email: 'ada@example.com', passwordHash: 'hashed:correct horse' }));
     await users.insert(new User({ ...props, id: 'idp', email: 'idp@example.com', passwordHash: null }));
   });
 
@@ -129,14 +88,14 @@ describe('reauthentication for sensitive account actions', () => {
 
   it('passes a token whose sign-in is at most 10 minutes old, without a password', async () => {
     const signedIn = clock.now();
-    clock.advanceMinutes(10);
+    clock.advance(10 * 60_000);
     await expect(reauthentication.confirm(await ada(), principalOf('ada', signedIn), { ip })).resolves.toBeUndefined();
     expect(passwords.verified).toBe(0);
   });
 
   it('refuses an older sign-in, a PAT and a token of no sign-in (the code flow) with REAUTHENTICATION_REQUIRED (a leaked token cannot take over)', async () => {
     const signedIn = clock.now();
-    clock.advanceMinutes(11);
+    clock.advance(11 * 60_000);
     for (const principal of [principalOf('ada', signedIn), principalOf('ada', null, 'pat'), principalOf('ada', null)]) {
       const refused = reauthentication.confirm(await ada(), principal, { ip });
       await expect(refused).rejects.toBeInstanceOf(ReauthenticationRequiredError);
@@ -147,10 +106,10 @@ describe('reauthentication for sensitive account actions', () => {
   it('passes a stale token with the right password, and counts a wrong one with the login throttle on the sign-in keys', async () => {
     const stale = principalOf('ada', null);
     await expect(reauthentication.confirm(await ada(), stale, { ip, currentPassword: 'wrong' })).rejects.toMatchObject({ errors: [{ name: 'currentPassword' }] });
-    expect(throttle.failuresOf('ada@example.com')).toBe(1);
-    expect(throttle.failures.get(`account-ip:ada@example.com|${ip}`)).toBe(1);
+    expect(throttle.counts.get('account:ada@example.com')).toBe(1);
+    expect(throttle.counts.get(`account-ip:ada@example.com|${ip}`)).toBe(1);
     await expect(reauthentication.confirm(await ada(), stale, { ip, currentPassword: 'correct horse' })).resolves.toBeUndefined();
-    expect(throttle.failuresOf('ada@example.com')).toBe(1); // the right password is not counted as a failure
+    expect(throttle.counts.get('account:ada@example.com')).toBe(1); // the right password is not counted as a failure
   });
 
   it('checks a password that is sent even with a fresh token (a wrong one is never ignored)', async () => {
@@ -197,7 +156,7 @@ describe('reauthentication for sensitive account actions', () => {
       await expect(confirm.execute(fresh(), { code: `${started.secret}@150`, ip })).rejects.toMatchObject({ errors: [{ name: 'code' }] });
       await expect(confirm.execute(fresh(), { code: 'OTHER@100', ip })).rejects.toMatchObject({ errors: [{ name: 'code' }] });
       expect((await ada()).isTwoFactorEnabled).toBe(false);
-      expect(throttle.failuresOf('ada@example.com')).toBe(2); // wrong codes count as sign-in failures
+      expect(throttle.counts.get('account:ada@example.com')).toBe(2); // wrong codes count as sign-in failures
       await confirm.execute(fresh(), { code: `${started.secret}@100`, ip });
       expect((await ada()).twoFactorSecret).toBe(`sealed:${started.secret}`);
       expect(states.pending.size).toBe(0);
@@ -241,12 +200,12 @@ describe('the sign-in time of tokens', () => {
   const tokens = { insert: async () => undefined } as unknown as OAuthTokenRepository;
 
   it('is now for a sign-in, the family’s original time for a refresh, and none for anything else', async () => {
-    const clock = new MovableClock();
+    const clock = new FixedClock(new Date('2026-03-01T12:00:00.000Z'));
     const issuer = new TokenIssuer(tokens, { generate: () => `r${++n}` }, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
     const signedIn = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:write'], signedIn: true });
     expect(signedIn.token.props.authTime).toEqual(clock.now());
     const started = clock.now();
-    clock.advanceMinutes(30);
+    clock.advance(30 * 60_000);
     const refreshed = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:write'], familyId: signedIn.token.props.familyId, authTime: signedIn.token.props.authTime });
     expect(refreshed.token.props.authTime).toEqual(started);
     const byCode = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:write'], authorizationCodeId: 'code1' });

@@ -1,13 +1,13 @@
-import { MemoryUserRepository } from '@lnk/shared/testing';
-import { Clock, NotFoundError, Page, PageRequest, pageOf, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { Clock, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { SCOPES } from '../model/scope';
-import { OAuthToken, PersonalAccessToken } from '../model/tokens';
+import { OAuthToken } from '../model/tokens';
 import { User, UserProps } from '../model/user.entity';
 import { PasswordHasher } from '@lnk/shared/kernel';
 import { RevocationListener } from '../ports/revocation-listener';
 import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
-import { OAuthTokenRepository, PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { OAuthTokenRepository } from '../ports/token.repositories';
 import { SetPasswordByOperatorUseCase } from './set-password-by-operator.use-case';
 import { CreateOperatorPatUseCase } from './create-operator-pat.use-case';
 
@@ -20,37 +20,6 @@ const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `
 const secrets: SecretGenerator = { generate: () => `r${++n}` };
 const passwords: PasswordHasher = { hash: async (p) => `pw:${p}`, verify: async (p, h) => h === `pw:${p}` };
 const unitOfWork: UnitOfWork = { run: (work) => work() };
-
-class Pats extends PersonalAccessTokenRepository {
-  rows: PersonalAccessToken[] = [];
-  private copy = (t: PersonalAccessToken) => new PersonalAccessToken({ ...t.props });
-  async insert(t: PersonalAccessToken) {
-    this.rows.push(this.copy(t));
-  }
-  async findByHash(hash: string) {
-    const t = this.rows.find((x) => x.props.tokenHash === hash);
-    return t ? this.copy(t) : null;
-  }
-  async findOfUser(userId: string, id: string) {
-    const t = this.rows.find((x) => x.props.userId === userId && x.props.id === id);
-    return t ? this.copy(t) : null;
-  }
-  async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.rows.filter((x) => x.props.userId === userId).map(this.copy);
-    return pageOf(mine, mine.length, page);
-  }
-  async deleteOfUser(userId: string, id: string) {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((x) => !(x.props.userId === userId && x.props.id === id));
-    return this.rows.length < before;
-  }
-  async deleteAllOfUser(userId: string) {
-    this.rows = this.rows.filter((x) => x.props.userId !== userId);
-  }
-  async touch() {
-    // not needed here
-  }
-}
 
 const notUsed = async (): Promise<never> => {
   throw new Error('not used by the operator use cases');
@@ -84,13 +53,13 @@ function user(props: Partial<UserProps> = {}): User {
 
 describe('CreateOperatorPatUseCase (token:create)', () => {
   let users: MemoryUserRepository;
-  let pats: Pats;
+  let pats: MemoryPersonalAccessTokenRepository;
   let useCase: CreateOperatorPatUseCase;
   let ada: User;
 
   beforeEach(async () => {
     users = new MemoryUserRepository();
-    pats = new Pats();
+    pats = new MemoryPersonalAccessTokenRepository();
     useCase = new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock);
     ada = user();
     await users.insert(ada);
@@ -131,7 +100,7 @@ describe('CreateOperatorPatUseCase (token:create)', () => {
 
 describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
   let users: MemoryUserRepository;
-  let pats: Pats;
+  let pats: MemoryPersonalAccessTokenRepository;
   let tokens: Tokens;
   let revocations: RevocationListener & { count: number };
   let useCase: SetPasswordByOperatorUseCase;
@@ -139,7 +108,7 @@ describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
 
   beforeEach(async () => {
     users = new MemoryUserRepository();
-    pats = new Pats();
+    pats = new MemoryPersonalAccessTokenRepository();
     tokens = new Tokens();
     revocations = { count: 0, tokensRevoked: () => void revocations.count++ };
     useCase = new SetPasswordByOperatorUseCase(users, passwords, tokens, pats, revocations, unitOfWork, clock);

@@ -1,4 +1,5 @@
-import { PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
+import { CountingPasswordHasher } from '@lnk/shared/testing';
+import { RateLimitedError } from '@lnk/shared/kernel';
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase, linkPasswordKeys } from './check-link-password.use-case';
 
@@ -12,18 +13,6 @@ class CappedAttempts extends PasswordAttempts {
     if (keys.some((k) => (this.counts.get(k) ?? 0) >= this.capOf(k))) throw new RateLimitedError(60);
     for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     return { succeeded: () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1)) };
-  }
-}
-
-class CountingHasher extends PasswordHasher {
-  verified = 0;
-  async hash(password: string) {
-    return `hashed:${password}`;
-  }
-  async verify(password: string, hash: string) {
-    this.verified++;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    return hash === `hashed:${password}`;
   }
 }
 
@@ -42,7 +31,7 @@ describe('CheckLinkPasswordUseCase', () => {
 
   // The audit: guesses were only counted per (link, address), so many addresses guessed without limit.
   it('refuses guesses from fresh addresses once the link as a whole has had its allowance of failures', async () => {
-    const hasher = new CountingHasher();
+    const hasher = new CountingPasswordHasher();
     const check = new CheckLinkPasswordUseCase(hasher, new CappedAttempts((k) => (k.startsWith('link-ip:') ? 10 : 30)));
     for (let i = 0; i < 30; i++) expect(await check.execute(link, `guess ${i}`, `198.51.100.${i}`)).toBe(false);
     await expect(check.execute(link, 'open sesame', '198.51.100.200')).rejects.toBeInstanceOf(RateLimitedError);
@@ -50,7 +39,7 @@ describe('CheckLinkPasswordUseCase', () => {
   });
 
   it('counts a guess before checking it, so parallel guesses from one address beyond the allowance never reach the hash', async () => {
-    const hasher = new CountingHasher();
+    const hasher = new CountingPasswordHasher();
     const check = new CheckLinkPasswordUseCase(hasher, new CappedAttempts((k) => (k.startsWith('link-ip:') ? 10 : 100)));
     const outcomes = await Promise.allSettled(Array.from({ length: 25 }, (_, i) => check.execute(link, `guess ${i}`, '2001:db8::1')));
     expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(15);
@@ -59,7 +48,7 @@ describe('CheckLinkPasswordUseCase', () => {
 
   it('takes back a right password, and lets an unprotected link through without counting', async () => {
     const attempts = new CappedAttempts(() => 10);
-    const check = new CheckLinkPasswordUseCase(new CountingHasher(), attempts);
+    const check = new CheckLinkPasswordUseCase(new CountingPasswordHasher(), attempts);
     expect(await check.execute(link, 'open sesame', '203.0.113.7')).toBe(true);
     expect(await check.execute({ id: 'l2', passwordHash: null }, undefined, '203.0.113.7')).toBe(true);
     expect([...attempts.counts.values()].every((n) => n === 0)).toBe(true);
