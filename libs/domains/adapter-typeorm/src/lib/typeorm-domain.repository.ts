@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, insertWithinQuota, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull, usedOf } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
+import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
 
 const domainProps = (r: Row): DomainProps => ({
   id: text(r, 'id'),
@@ -23,8 +24,11 @@ const toDomain = (r: Row) => new Domain(domainProps(r));
 const NAME_ADDED = { constraint: 'custom_domains_owner_name_key', field: 'name', message: 'you have already added this domain' };
 const VERIFIED_BY_ANOTHER = { constraint: 'custom_domains_verified_name_key', field: 'name', message: 'another account has verified this domain' };
 
+/** The owner's row in `domains_usage` (see its migration): what the quota and the list's total read. */
+const domainsUsage = (ownerId: string) => ({ table: 'domains_usage', resource: 'domains', ownerId });
+
 export const domainsPersistence: PersistenceModule = {
-  migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000],
+  migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000, DomainsUsageCounter1764000320000],
 };
 
 export class TypeormDomainRepository extends DomainRepository {
@@ -38,7 +42,7 @@ export class TypeormDomainRepository extends DomainRepository {
 
   async insertWithinQuota(domain: Domain, limit: number): Promise<void> {
     const p = domain.toProps();
-    const quota = { resource: 'domains', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
+    const quota = { ...domainsUsage(p.ownerId), limit };
     await guardUnique(NAME_ADDED, () =>
       insertWithinQuota(this.dataSource, quota, async () => {
         await sql(
@@ -71,7 +75,7 @@ export class TypeormDomainRepository extends DomainRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params),
+      query ? countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, toDomain), total, page);
   }
@@ -119,14 +123,17 @@ export class TypeormDomainRepository extends DomainRepository {
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM custom_domains WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+    const result = await deleteCounted(this.dataSource, domainsUsage(ownerId), () =>
+      sql(this.dataSource, 'DELETE FROM custom_domains WHERE id = $1 AND owner_id = $2', [id, ownerId]),
+    );
+    return result.affected > 0;
   }
 
   countOfOwner(ownerId: string): Promise<number> {
-    return countOf(this.dataSource, 'SELECT count(*) AS n FROM custom_domains WHERE owner_id = $1', [ownerId]);
+    return usedOf(this.dataSource, domainsUsage(ownerId));
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM custom_domains WHERE owner_id = $1', [ownerId]);
+    await deleteCounted(this.dataSource, domainsUsage(ownerId), () => sql(this.dataSource, 'DELETE FROM custom_domains WHERE owner_id = $1', [ownerId]));
   }
 }

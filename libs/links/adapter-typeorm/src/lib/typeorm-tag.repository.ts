@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, insertWithinQuota, int, Row, rowsOf, sql, text, timestamp, usedOf } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -20,6 +20,9 @@ const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 
 
 const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
+/** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
+const tagsUsage = (ownerId: string) => ({ table: 'links_usage', resource: 'tags', ownerId });
+
 export class TypeormTagRepository extends TagRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
@@ -27,7 +30,7 @@ export class TypeormTagRepository extends TagRepository {
 
   async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
     const p = tag.toProps();
-    const quota = { resource: 'tags', ownerId: p.ownerId, limit, count: () => this.countOfOwner(p.ownerId) };
+    const quota = { ...tagsUsage(p.ownerId), limit };
     await guardUnique(NAME_TAKEN, () =>
       insertWithinQuota(this.dataSource, quota, async () => {
         await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -46,7 +49,7 @@ export class TypeormTagRepository extends TagRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where} ORDER BY t.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params),
+      query ? countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, withCount), total, page);
   }
@@ -72,14 +75,15 @@ export class TypeormTagRepository extends TagRepository {
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM tags WHERE id = $1 AND owner_id = $2', [id, ownerId])).affected > 0;
+    const result = await deleteCounted(this.dataSource, tagsUsage(ownerId), () => sql(this.dataSource, 'DELETE FROM tags WHERE id = $1 AND owner_id = $2', [id, ownerId]));
+    return result.affected > 0;
   }
 
   countOfOwner(ownerId: string): Promise<number> {
-    return countOf(this.dataSource, 'SELECT count(*) AS n FROM tags WHERE owner_id = $1', [ownerId]);
+    return usedOf(this.dataSource, tagsUsage(ownerId));
   }
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM tags WHERE owner_id = $1', [ownerId]);
+    await deleteCounted(this.dataSource, tagsUsage(ownerId), () => sql(this.dataSource, 'DELETE FROM tags WHERE owner_id = $1', [ownerId]));
   }
 }
