@@ -4,6 +4,7 @@ import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRows, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
+import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
 
 const domainProps = (r: Row): DomainProps => ({
   id: text(r, 'id'),
@@ -23,8 +24,11 @@ const toDomain = (r: Row) => new Domain(domainProps(r));
 const NAME_ADDED = { constraint: 'custom_domains_owner_name_key', field: 'name', message: 'you have already added this domain' };
 const VERIFIED_BY_ANOTHER = { constraint: 'custom_domains_verified_name_key', field: 'name', message: 'another account has verified this domain' };
 
+/** The owner's row in `domains_usage` (see its migration): what the quota and the list's total read. */
+const DOMAINS_USAGE = { table: 'domains_usage', resource: 'domains' };
+
 export const domainsPersistence: PersistenceModule = {
-  migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000],
+  migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000, DomainsUsageCounter1764000320000],
 };
 
 export class TypeormDomainRepository extends DomainRepository {
@@ -32,7 +36,7 @@ export class TypeormDomainRepository extends DomainRepository {
 
   constructor(private readonly dataSource: DataSource) {
     super();
-    this.owned = new OwnedRows(dataSource, 'custom_domains', 'domains', NAME_ADDED);
+    this.owned = new OwnedRows(dataSource, 'custom_domains', DOMAINS_USAGE, NAME_ADDED);
   }
 
   private async one(where: string, params: unknown[]): Promise<Domain | null> {
@@ -71,7 +75,7 @@ export class TypeormDomainRepository extends DomainRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params),
+      query ? countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, toDomain), total, page);
   }

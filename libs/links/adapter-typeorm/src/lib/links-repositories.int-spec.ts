@@ -1,8 +1,12 @@
-import { Link } from '@lnk/links/domain';
-import { ObjectIdGenerator, ValidationError } from '@lnk/shared/kernel';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { Link, Tag } from '@lnk/links/domain';
+import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { createDataSource, openDatabase } from '@lnk/shared/database';
+import { createTestDatabase, useTestDataSource } from '@lnk/shared/testing';
 import { linksPersistence } from './links.persistence';
+import { LinksAndTags1763800300000 } from './migrations/1763800300000-links-and-tags';
+import { LinkClickTotals1764000200000 } from './migrations/1764000200000-link-click-totals';
 import { TypeormLinkRepository } from './typeorm-link.repository';
+import { TypeormTagRepository } from './typeorm-tag.repository';
 
 const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
@@ -11,12 +15,18 @@ function link(ownerId: string, over: Partial<ReturnType<Link['toProps']>> = {}):
   return new Link({ id: ids.next(), ownerId, domainId: null, slug: `s${ids.next().slice(-10)}`, url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, ...over });
 }
 
-describe('TypeormLinkRepository on PostgreSQL: races, click rows and the redirect lookup', () => {
+function tag(ownerId: string, name: string): Tag {
+  return new Tag({ id: ids.next(), ownerId, name, isFavorite: false, createdAt: now, updatedAt: now });
+}
+
+describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, click rows and the redirect lookup', () => {
   const dataSource = useTestDataSource([linksPersistence]);
   let links: TypeormLinkRepository;
+  let tags: TypeormTagRepository;
 
   beforeAll(async () => {
     links = new TypeormLinkRepository(dataSource());
+    tags = new TypeormTagRepository(dataSource());
   });
 
   it('keeps one slug namespace per domain, case-sensitively, under concurrent claims', async () => {
@@ -30,6 +40,84 @@ describe('TypeormLinkRepository on PostgreSQL: races, click rows and the redirec
     }
     await expect(links.insertWithinQuota(link(owner, { slug: 'promo', domainId: domain }), 100)).resolves.toBeUndefined();
     await expect(links.insertWithinQuota(link(owner, { slug: 'Promo' }), 100)).resolves.toBeUndefined();
+  });
+
+  // The total of an unfiltered list and the quota read a per-owner counter that triggers keep; it must
+  // agree with the rows whatever wrote them: the repository, one-by-one deletes, rows inserted by plain
+  // SQL (seeds, benchmarks) and an account's erasure.
+  it('keeps each owner’s link and tag counts exact through creations, deletions, SQL inserts and erasure', async () => {
+    const owner = ids.next();
+    const bystander = ids.next();
+    const mine = [link(owner), link(owner), link(owner)];
+    for (const l of mine) await links.insertWithinQuota(l, 100);
+    await links.insertWithinQuota(link(bystander), 100);
+    await tags.insertWithinQuota(tag(owner, 'a'), 10);
+    await tags.insertWithinQuota(tag(owner, 'b'), 10);
+    await links.deleteOfOwner(owner, mine[0].id);
+    await tags.deleteOfOwner(owner, (await tags.listOfOwner(owner, 'a', PageRequest.of())).items[0].tag.id);
+    await dataSource().query(
+      `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
+       SELECT lpad(to_hex(g), 24, 'f'), $1, 'seeded-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 5) AS g`,
+      [owner],
+    );
+    const counted = async (table: string, ownerId: string) => Number((await dataSource().query(`SELECT count(*) AS n FROM ${table} WHERE owner_id = $1`, [ownerId]))[0].n);
+    expect(await links.countOfOwner(owner)).toBe(7);
+    expect(await links.countOfOwner(owner)).toBe(await counted('links', owner));
+    expect((await links.listOfOwner(owner, undefined, PageRequest.of(0, 2))).total).toBe(7);
+    expect(await tags.countOfOwner(owner)).toBe(1);
+    expect((await tags.listOfOwner(owner, undefined, PageRequest.of())).total).toBe(1);
+    await expect(links.insertWithinQuota(link(owner), 7)).rejects.toBeInstanceOf(QuotaExceededError);
+    await links.deleteAllOfOwner(owner);
+    await tags.deleteAllOfOwner(owner);
+    expect([await links.countOfOwner(owner), await counted('links', owner), await tags.countOfOwner(owner)]).toEqual([0, 0, 0]);
+    expect(await links.countOfOwner(bystander)).toBe(1);
+    await expect(links.insertWithinQuota(link(owner), 1)).resolves.toBeUndefined();
+  });
+
+  // A page in the older half is read from the oldest link backwards; every offset must still answer what
+  // OFFSET over the newest-first order does, with the exact total, also past the end.
+  it('answers every offset of the unfiltered list as newest-first OFFSET paging does, from either end', async () => {
+    const owner = ids.next();
+    const created = Array.from({ length: 7 }, () => link(owner));
+    for (const l of created) await links.insertWithinQuota(l, 100);
+    const newestFirst = created.map((l) => l.id).reverse();
+    for (const limit of [1, 3, 10]) {
+      for (let start = 0; start <= 9; start++) {
+        const page = await links.listOfOwner(owner, undefined, PageRequest.of(start, limit));
+        expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({ start, limit, total: 7, ids: newestFirst.slice(start, start + limit) });
+      }
+    }
+    expect(await links.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('counts every match of a search, also on a page past its last match', async () => {
+    const owner = ids.next();
+    for (let i = 0; i < 4; i++) await links.insertWithinQuota(link(owner, { title: `Launch ${i}` }), 100);
+    await links.insertWithinQuota(link(owner, { title: 'Other' }), 100);
+    await links.insertWithinQuota(link(ids.next(), { title: 'Launch elsewhere' }), 100);
+    expect((await links.listOfOwner(owner, 'launch', PageRequest.of(3, 2))).items.map((l) => l.title)).toEqual(['Launch 0']);
+    expect(await links.listOfOwner(owner, 'launch', PageRequest.of(10, 2))).toMatchObject({ items: [], total: 4 });
+    expect(await links.listOfOwner(owner, 'nothing', PageRequest.of(0, 2))).toMatchObject({ items: [], total: 0 });
+  });
+
+  // Deleting takes the owner's counter before the rows, as creating does. Otherwise a creation of a slug
+  // the erasure has just deleted waits for the erasure to end, while the erasure, at its end, waits for the
+  // counter the creation holds: a deadlock, one of the two failing. The erasure is made long enough (tens
+  // of thousands of rows) for the creation to start while it runs.
+  it('erases an account while one of its slugs is being created again, without a deadlock', async () => {
+    const owner = ids.next();
+    await dataSource().query(
+      `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
+       SELECT 'b' || lpad(to_hex(g), 23, '0'), $1, 'bulk-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 40000) AS g`,
+      [owner],
+    );
+    const erasure = links.deleteAllOfOwner(owner);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const creation = links.insertWithinQuota(link(owner, { slug: 'bulk-1' }), 100_000);
+    const [erased, created] = await Promise.allSettled([erasure, creation]);
+    expect(erased.status).toBe('fulfilled');
+    if (created.status === 'rejected') expect(created.reason).toBeInstanceOf(ValidationError);
+    expect(await links.countOfOwner(owner)).toBe(Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n));
   });
 
   // Click totals live in their own narrow table (the per-second click write used to rewrite the wide link
@@ -102,6 +190,33 @@ describe('TypeormLinkRepository on PostgreSQL: races, click rows and the redirec
     } finally {
       await runner.query('RESET enable_seqscan');
       await runner.release();
+    }
+  });
+});
+
+// The counters start from the rows that exist when the migration runs.
+describe('links usage counters migration', () => {
+  it('fills each owner’s link and tag counts from the existing rows', async () => {
+    const database = await createTestDatabase();
+    const owner = ids.next();
+    try {
+      const before = await openDatabase(createDataSource(database.config, [{ migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000] }]));
+      await before.query(
+        `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
+         SELECT lpad(to_hex(g), 24, 'e'), $1, 'old-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 4) AS g`,
+        [owner],
+      );
+      await before.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES (lpad('1', 24, 'd'), $1, 'kept', now(), now())`, [owner]);
+      await before.destroy();
+      const after = await openDatabase(createDataSource(database.config, [linksPersistence]));
+      try {
+        expect(await new TypeormLinkRepository(after).countOfOwner(owner)).toBe(4);
+        expect(await new TypeormTagRepository(after).countOfOwner(owner)).toBe(1);
+      } finally {
+        await after.destroy();
+      }
+    } finally {
+      await database.drop();
     }
   });
 });

@@ -36,12 +36,23 @@ const redirectTarget = (r: Row): RedirectTarget => ({
 
 const SLUG_TAKEN = { constraint: 'links_domain_slug_key', field: 'slug', message: 'slug is already taken on this domain' };
 
+/** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
+const LINKS_USAGE = { table: 'links_usage', resource: 'links' };
+
+/**
+ * A page of links with the total it is a page of, in one statement (one snapshot, one round trip): one row
+ * per link, newest first, or one row with null columns and the total when the page is empty. `totalSql`
+ * answers one row with `total`; `pageSql` the ids of the page.
+ */
+const pageStatement = (totalSql: string, pageSql: string) =>
+  `SELECT t.total, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.id IN (${pageSql})) p ON true ORDER BY p.id DESC`;
+
 export class TypeormLinkRepository extends LinkRepository {
   private readonly owned: OwnedRows;
 
   constructor(private readonly dataSource: DataSource) {
     super();
-    this.owned = new OwnedRows(dataSource, 'links', 'links', SLUG_TAKEN);
+    this.owned = new OwnedRows(dataSource, 'links', LINKS_USAGE, SLUG_TAKEN);
   }
 
   async insertWithinQuota(link: Link, limit: number): Promise<void> {
@@ -63,24 +74,34 @@ export class TypeormLinkRepository extends LinkRepository {
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const { start, limit } = page;
+    let statement: string;
     const params: unknown[] = [ownerId];
-    let where = 'l.owner_id = $1';
     if (query) {
+      // Every match is needed for the total: one scan of the owner's part of the trigram index gives both
+      // (left to itself, the page's query walked the primary key newest first and filtered out 60,000 rows).
       params.push(containsPattern(query.toLowerCase()));
-      where += ` AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2`;
+      statement = `WITH matches AS MATERIALIZED (
+          SELECT l.id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2
+        ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ORDER BY id DESC LIMIT ${limit} OFFSET ${start}`)}`;
+    } else {
+      // The total is the usage counter, in this statement's snapshot: exact for this page. A page in the older
+      // half is an offset from the oldest link: the index walk before it stays under half of the owner's links
+      // (the last page of 100,000 walked them all, 37 ms; walked from its own end, 0.05 ms).
+      statement = `WITH usage AS (
+          SELECT COALESCE((SELECT used FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total
+        ) ${pageStatement(
+          'SELECT total FROM usage',
+          `(SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} < (SELECT total FROM usage) - ${start}
+             ORDER BY l.owner_id, l.id DESC LIMIT ${limit} OFFSET ${start})
+           UNION ALL
+           (SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} >= (SELECT total FROM usage) - ${start}
+             ORDER BY l.owner_id, l.id LIMIT (SELECT greatest(least(${limit}, total - ${start}), 0) FROM usage)
+             OFFSET (SELECT greatest(total - ${start} - ${limit}, 0) FROM usage))`,
+        )}`;
     }
-    const [items, total] = await Promise.all([
-      // The page's ids first (an index-only walk of (owner_id, id) for deep offsets), then their rows.
-      sql(
-        this.dataSource,
-        `SELECT ${COLUMNS} FROM links l WHERE l.id IN (
-           SELECT l.id FROM links l WHERE ${where} ORDER BY l.owner_id, l.id DESC LIMIT ${page.limit} OFFSET ${page.start}
-         ) ORDER BY l.id DESC`,
-        params,
-      ),
-      countOf(this.dataSource, `SELECT count(*) AS n FROM links l WHERE ${where}`, params),
-    ]);
-    return pageOf(rowsOf(items, toLink), total, page);
+    const { rows } = await sql(this.dataSource, statement, params);
+    return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
   }
 
   async update(link: Link): Promise<void> {

@@ -20,12 +20,15 @@ const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 
 
 const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
+/** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
+const TAGS_USAGE = { table: 'links_usage', resource: 'tags' };
+
 export class TypeormTagRepository extends TagRepository {
   private readonly owned: OwnedRows;
 
   constructor(private readonly dataSource: DataSource) {
     super();
-    this.owned = new OwnedRows(dataSource, 'tags', 'tags', NAME_TAKEN);
+    this.owned = new OwnedRows(dataSource, 'tags', TAGS_USAGE, NAME_TAKEN);
   }
 
   async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
@@ -46,7 +49,7 @@ export class TypeormTagRepository extends TagRepository {
     }
     const [items, total] = await Promise.all([
       sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where} ORDER BY t.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
-      countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params),
+      query ? countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, withCount), total, page);
   }

@@ -1,45 +1,53 @@
 import { DataSource } from 'typeorm';
-import { insertWithinQuota } from './quota';
-import { countOf } from './row-decoder';
+import { deleteCounted, insertWithinQuota, usedOf } from './quota';
 import { sql } from './sql';
 import { guardUnique, UniqueField } from './unique-violation';
+
+/** Where an owner's rows of one resource are counted: a usage table (see `quota.ts`) and the resource's name in it. */
+export interface UsageOf {
+  table: string;
+  resource: string;
+}
 
 /**
  * What every table of rows an account owns (links, tags, custom domains) does alike: insert under the
  * owner's quota with its unique field guarded, delete one row of the owner's, count and delete all of
- * them. `table` and `resource` are constants of the repository, never input.
+ * them, each through the owner's usage row (exact, kept by the table's triggers). `table` and `usage`
+ * are constants of the repository, never input.
  */
 export class OwnedRows {
   private readonly deleteOneStatement: string;
-  private readonly countStatement: string;
   private readonly deleteAllStatement: string;
 
   constructor(
     private readonly dataSource: DataSource,
     table: string,
-    private readonly resource: string,
+    private readonly usage: UsageOf,
     private readonly unique: UniqueField,
   ) {
     this.deleteOneStatement = `DELETE FROM ${table} WHERE id = $1 AND owner_id = $2`;
-    this.countStatement = `SELECT count(*) AS n FROM ${table} WHERE owner_id = $1`;
     this.deleteAllStatement = `DELETE FROM ${table} WHERE owner_id = $1`;
   }
 
-  /** `insert` runs under the owner's quota lock (see insertWithinQuota); a taken unique field is a ValidationError on it. */
+  private usageOf(ownerId: string) {
+    return { ...this.usage, ownerId };
+  }
+
+  /** `insert` runs holding the owner's usage row (see insertWithinQuota); a taken unique field is a ValidationError on it. */
   insertWithinQuota(ownerId: string, limit: number, insert: () => Promise<void>): Promise<void> {
-    const quota = { resource: this.resource, ownerId, limit, count: () => this.count(ownerId) };
-    return guardUnique(this.unique, () => insertWithinQuota(this.dataSource, quota, insert));
+    return guardUnique(this.unique, () => insertWithinQuota(this.dataSource, { ...this.usageOf(ownerId), limit }, insert));
   }
 
   async deleteOne(ownerId: string, id: string): Promise<boolean> {
-    return (await sql(this.dataSource, this.deleteOneStatement, [id, ownerId])).affected > 0;
+    const result = await deleteCounted(this.dataSource, this.usageOf(ownerId), () => sql(this.dataSource, this.deleteOneStatement, [id, ownerId]));
+    return result.affected > 0;
   }
 
   count(ownerId: string): Promise<number> {
-    return countOf(this.dataSource, this.countStatement, [ownerId]);
+    return usedOf(this.dataSource, this.usageOf(ownerId));
   }
 
   async deleteAll(ownerId: string): Promise<void> {
-    await sql(this.dataSource, this.deleteAllStatement, [ownerId]);
+    await deleteCounted(this.dataSource, this.usageOf(ownerId), () => sql(this.dataSource, this.deleteAllStatement, [ownerId]));
   }
 }

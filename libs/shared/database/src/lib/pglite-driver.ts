@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 /**
@@ -139,8 +140,8 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
 export async function openPglite(dataDir: string | null): Promise<PGlite> {
   return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
-    // Trigram indexes make link search fast on the embedded database too.
-    extensions: { pg_trgm },
+    // Trigram indexes (per owner: btree_gin) make link search fast on the embedded database too.
+    extensions: { pg_trgm, btree_gin },
     serializers: {
       [types.BOOL]: (value: unknown) => (value === true || value === 'true' ? 'TRUE' : value === false || value === 'false' ? 'FALSE' : String(value)),
     },

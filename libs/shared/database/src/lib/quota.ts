@@ -1,26 +1,69 @@
 import { DataSource } from 'typeorm';
 import { QuotaExceededError } from '@lnk/shared/kernel';
-import { inTransaction, lockKey } from './transaction';
+import { sql } from './sql';
+import { inTransaction } from './transaction';
 
-export interface Quota {
-  /** Names the quota in `QuotaExceededError` and, with the owner, the advisory lock (`links:<owner>`). */
+/**
+ * One owner's row in a context's usage table: `(owner_id, resource, used)`, primary key `(owner_id,
+ * resource)`, where `used` is how many rows of `resource` the owner holds. Statement triggers on the
+ * counted table keep it in the transaction of every insert and delete (see the contexts' usage
+ * migrations), so every path that writes rows keeps it exact, bulk deletes and seeded rows included.
+ */
+export interface Usage {
+  /** The context's usage table, a constant of its adapter (never user input). */
+  table: string;
   resource: string;
   ownerId: string;
+}
+
+export interface Quota extends Usage {
   limit: number;
-  /** What the owner holds now, read under the lock. */
-  count: () => Promise<number>;
 }
 
 /**
- * Inserts within the owner's quota: under the owner's advisory lock (two writers cannot both take the
- * last free slot), counts, throws `QuotaExceededError` when none is left, else runs `insert`, all in one
- * transaction (the caller's unit of work when there is one).
+ * Inserts within the owner's quota in one transaction (the caller's unit of work when there is one):
+ * takes the owner's usage row (a writer holding it keeps the others waiting until it ends, and they then
+ * read what it left), throws `QuotaExceededError` when no slot is left, else runs `insert`, whose rows the
+ * trigger adds to the same row. A failed insert rolls its count back with it.
  */
 export function insertWithinQuota(dataSource: DataSource, quota: Quota, insert: () => Promise<void>): Promise<void> {
   return inTransaction(dataSource, async () => {
-    await lockKey(dataSource, `${quota.resource}:${quota.ownerId}`);
-    const used = await quota.count();
+    const used = await lockUsage(dataSource, quota);
     if (used >= quota.limit) throw new QuotaExceededError(quota.resource, used, quota.limit);
     await insert();
   });
+}
+
+/**
+ * Deletes after taking the owner's usage row, as an insert does: the trigger takes it at the end of the
+ * delete otherwise, and a delete of a slug (or name) racing a creation of the same one would wait for
+ * the creation while the creation waits for it (a deadlock).
+ */
+export function deleteCounted<T>(dataSource: DataSource, usage: Usage, remove: () => Promise<T>): Promise<T> {
+  return inTransaction(dataSource, async () => {
+    await lockUsage(dataSource, usage);
+    return remove();
+  });
+}
+
+/** What the owner holds now, committed (0 without a row yet). */
+export async function usedOf(dataSource: DataSource, usage: Usage): Promise<number> {
+  const { rows } = await sql<{ used: string }>(dataSource, `SELECT used FROM ${usage.table} WHERE owner_id = $1 AND resource = $2`, [usage.ownerId, usage.resource]);
+  return rows.length ? Number(rows[0].used) : 0;
+}
+
+/**
+ * Locks the owner's usage row until the transaction ends, creating it when missing, and answers `used`.
+ * An upsert rather than SELECT ... FOR UPDATE: when two first writers of an owner race, the second one's
+ * snapshot cannot see the row the first one created, and ON CONFLICT DO UPDATE waits for it and reads its
+ * latest version whatever the snapshot.
+ */
+async function lockUsage(dataSource: DataSource, usage: Usage): Promise<number> {
+  const { rows } = await sql<{ used: string }>(
+    dataSource,
+    `INSERT INTO ${usage.table} AS u (owner_id, resource, used) VALUES ($1, $2, 0)
+     ON CONFLICT (owner_id, resource) DO UPDATE SET used = u.used RETURNING used`,
+    [usage.ownerId, usage.resource],
+  );
+  return Number(rows[0].used);
 }

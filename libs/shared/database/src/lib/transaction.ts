@@ -7,10 +7,7 @@ export function inTransaction<T>(dataSource: DataSource, work: () => Promise<T>)
   return new TypeormUnitOfWork(dataSource).run(work);
 }
 
-/**
- * Serialises writers of one key until the transaction ends (PostgreSQL advisory lock): used to count
- * and insert under a quota without two writers both seeing the last free slot.
- */
+/** Serialises writers of one key until the transaction ends (PostgreSQL advisory lock). */
 export async function lockKey(dataSource: DataSource, key: string): Promise<void> {
   await sql(dataSource, 'SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
 }
