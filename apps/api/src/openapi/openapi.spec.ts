@@ -9,11 +9,12 @@ import { APP_CONFIG } from '../config/config.module';
 import { ok } from '../envelope/envelope';
 import { buildOpenApiDocument } from './openapi';
 import { Responds } from './responds.decorator';
-import { id, list, named, nameOf, object, string } from './schema';
+import { id, integer, list, named, nameOf, object, string } from './schema';
 
 // An endpoint written the way a new one is: its schemas where it is defined, named there, nothing listed elsewhere.
 const AuthorSchema = named('Author', object({ id, name: string }));
 const ReportSchema = named('Report', object({ id, title: string, author: AuthorSchema }));
+const ReportCountSchema = named('ReportCount', object({ total: integer }));
 
 @Controller('reports')
 class ReportsController {
@@ -26,9 +27,9 @@ class ReportsController {
 
   @Get()
   @RequireScope('links:read')
-  @Responds(list(ReportSchema))
+  @Responds(list(ReportSchema), { meta: ReportCountSchema })
   all() {
-    return ok([]);
+    return ok([], 'Reports', { total: 0 });
   }
 }
 
@@ -82,7 +83,7 @@ async function documentOf(...controllers: Type[]): Promise<OpenAPIObject> {
 
 describe('OpenAPI components from named schemas', () => {
   // The bar of issue 14: an endpoint's folder alone documents its answer; no table of names to edit.
-  it("documents a new controller's named schema as a component, and one named inside it, each by $ref", async () => {
+  it("documents a new controller's named schemas (data, meta, and one inside another) as components, each used by $ref", async () => {
     const document = await documentOf(ReportsController);
     const schemas = document.components?.schemas ?? {};
     expect(schemas['Report']).toEqual({
@@ -92,9 +93,11 @@ describe('OpenAPI components from named schemas', () => {
       required: ['id', 'title', 'author'],
     });
     expect(schemas['Author']).toEqual(AuthorSchema);
-    const answerOf = (path: string) => (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { properties: { data: unknown } } }> }).content['application/json']?.schema.properties.data;
-    expect(answerOf('/reports/{id}')).toEqual({ $ref: '#/components/schemas/Report' });
-    expect(answerOf('/reports')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Report' } });
+    expect(schemas['ReportCount']).toEqual(ReportCountSchema);
+    const envelopeOf = (path: string) =>
+      (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> }).content['application/json']?.schema.properties;
+    expect(envelopeOf('/reports/{id}')?.['data']).toEqual({ $ref: '#/components/schemas/Report' });
+    expect(envelopeOf('/reports')).toMatchObject({ data: { type: 'array', items: { $ref: '#/components/schemas/Report' } }, meta: { $ref: '#/components/schemas/ReportCount' } });
     // The error bodies every operation refers to are components too.
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['ErrorEnvelope', 'OAuthError']));
   });

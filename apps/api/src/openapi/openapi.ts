@@ -84,8 +84,8 @@ export function namedSchemas(routes: readonly RegisteredRoute[], shared: readonl
 }
 
 function successResponse(answer: RouteResponse): ResponseObject {
-  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema }])) };
-  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta);
+  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema: documented(schema) }])) };
+  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta && documented(answer.meta));
   if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: envelope } } } : {}) };
   const form = answer.form && documented(answer.form);
   const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};

@@ -17,7 +17,7 @@ export const DeletedSchema = object({ deletedAt: dateTime });
 /** `meta` of a page of a list (spec 2.2). */
 export const PAGE_META = object({ total: integer, start: integer, limit: integer });
 
-export const SUCCESS_ENVELOPE = (data: SchemaObject | { $ref: string } | null, meta?: SchemaObject): SchemaObject => ({
+export const SUCCESS_ENVELOPE = (data: SchemaObject | { $ref: string } | null, meta?: SchemaObject | { $ref: string }): SchemaObject => ({
   type: 'object',
   additionalProperties: false,
   required: ['status', 'code', 'message', ...(data ? ['data'] : []), ...(meta ? ['meta'] : [])],
