@@ -6,7 +6,7 @@ import { DomainError } from '@lnk/shared/kernel';
 import { isDatabaseUp } from '@lnk/shared/database';
 import { Public } from '../auth/access.decorators';
 import { Responds } from '../openapi/responds.decorator';
-import { HealthSchema } from '../openapi/response-schemas';
+import { HealthSchema } from './health.schemas';
 import { ok } from '../envelope/envelope';
 
 @Controller('health')

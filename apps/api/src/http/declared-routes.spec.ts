@@ -3,7 +3,7 @@ import { API_CONTROLLERS } from '../app.module';
 import { Public, RequireScope } from '../auth/access.decorators';
 import { ok } from '../envelope/envelope';
 import { Responds } from '../openapi/responds.decorator';
-import { LinkSchema } from '../openapi/response-schemas';
+import { LinkSchema } from './links/links.schemas';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from './declared-routes';
 
 @Controller('careless')

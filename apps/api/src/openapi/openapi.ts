@@ -9,7 +9,8 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { openApiPath, RegisteredRoute, routesOf } from '../http/declared-routes';
 import type { RouteResponse } from './responds.decorator';
-import { DATA_SCHEMAS, ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
+import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
+import { named, nameOf } from './schema';
 
 export { openApiPath, type RegisteredRoute };
 
@@ -20,15 +21,16 @@ export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[]
 }
 
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 
-const NAME_OF = new Map<SchemaObject, string>(Object.entries(DATA_SCHEMAS).map(([name, schema]) => [schema, name]));
-
-/** A data schema as the document writes it: a named schema (DATA_SCHEMAS) anywhere inside it becomes its $ref. */
-function documented(schema: SchemaObject | ReferenceObject, named = false): SchemaObject | ReferenceObject {
+/**
+ * A schema as the document writes it: a named schema (`named(...)`, schema.ts) anywhere inside it becomes
+ * its $ref; `component` writes the named schema itself, for `components.schemas`. It looks into the
+ * same places as `namedSchemas` below (items, properties, oneOf), so every $ref it writes has its component.
+ */
+function documented(schema: SchemaObject | ReferenceObject, component = false): SchemaObject | ReferenceObject {
   if ('$ref' in schema) return schema;
-  const name = NAME_OF.get(schema);
-  if (name && !named) return ref(name);
+  const name = nameOf(schema);
+  if (name && !component) return ref(name);
   const each = (schemas: (SchemaObject | ReferenceObject)[]) => schemas.map((s) => documented(s));
   return {
     ...schema,
@@ -37,11 +39,53 @@ function documented(schema: SchemaObject | ReferenceObject, named = false): Sche
     ...(schema.oneOf ? { oneOf: each(schema.oneOf) } : {}),
   };
 }
-const OAUTH_ERROR: SchemaObject = { type: 'object', additionalProperties: false, required: ['error'], properties: { error: { type: 'string' }, error_description: { type: 'string' } } };
+
+/** The RFC 6749 error body (section 5.2) a form-encoded OAuth request is refused with. */
+const OAUTH_ERROR: SchemaObject = named('OAuthError', {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+});
+
+const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: documented(ERROR_ENVELOPE) } } });
+
+/**
+ * Every named schema the routes answer with (data, meta, form body, raw bodies), and every named schema
+ * inside those, by component name, then the `shared` ones (the error bodies every operation refers to):
+ * what `components.schemas` holds besides the request DTOs. Found by walking, not listed by hand, so a
+ * schema named where its endpoint defines it is documented once a handler declares it. Two different
+ * schemas under one name would make the name's $ref ambiguous: the build fails and says where each is used.
+ */
+export function namedSchemas(routes: readonly RegisteredRoute[], shared: readonly SchemaObject[] = []): Map<string, SchemaObject> {
+  const found = new Map<string, { schema: SchemaObject; usedBy: string }>();
+  const walked = new Set<SchemaObject>();
+  const walk = (schema: SchemaObject | ReferenceObject | undefined, usedBy: string): void => {
+    if (!schema || '$ref' in schema || walked.has(schema)) return;
+    walked.add(schema);
+    const name = nameOf(schema);
+    if (name !== undefined) {
+      const first = found.get(name);
+      if (!first) found.set(name, { schema, usedBy });
+      else if (first.schema !== schema) throw new Error(`Two different schemas are named '${name}' (one used by ${first.usedBy}, the other by ${usedBy}): a component name must be given to one schema only`);
+    }
+    walk(schema.items, usedBy);
+    for (const property of Object.values(schema.properties ?? {})) walk(property, usedBy);
+    for (const option of schema.oneOf ?? []) walk(option, usedBy);
+  };
+  for (const route of routes) {
+    const answer = route.response;
+    if (!answer) continue;
+    const usedBy = `${route.method} ${route.path}`;
+    for (const schema of [answer.data, answer.meta, answer.form, ...Object.values(answer.raw ?? {})]) walk(schema ?? undefined, usedBy);
+  }
+  for (const schema of shared) walk(schema, 'every operation');
+  return new Map([...found].map(([name, { schema }]) => [name, schema]));
+}
 
 function successResponse(answer: RouteResponse): ResponseObject {
-  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema }])) };
-  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta);
+  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema: documented(schema) }])) };
+  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta && documented(answer.meta));
   if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: envelope } } } : {}) };
   const form = answer.form && documented(answer.form);
   const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};
@@ -110,14 +154,20 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   );
   // @nestjs/swagger writes bearerFormat: 'JWT' into every bearer scheme; these tokens are opaque.
   delete (document.components?.securitySchemes?.['bearer'] as { bearerFormat?: string } | undefined)?.bearerFormat;
-  const named = Object.fromEntries(Object.entries(DATA_SCHEMAS).map(([name, schema]) => [name, documented(schema, true)]));
-  const schemas: Record<string, SchemaObject | ReferenceObject> = { ...(document.components?.schemas ?? {}), ...named, ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
+  const routes = registeredRoutes(app);
+  const components = namedSchemas(routes, [ERROR_ENVELOPE, OAUTH_ERROR]);
+  const schemas: Record<string, SchemaObject | ReferenceObject> = {
+    ...(document.components?.schemas ?? {}),
+    ...Object.fromEntries([...components].map(([name, schema]) => [name, documented(schema, true)])),
+  };
 
-  for (const route of registeredRoutes(app)) {
+  for (const route of routes) {
     const path = openApiPath(route.path);
     const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as OperationObject | undefined;
     if (!operation) continue;
     if (route.body) {
+      // A request DTO is a component under its class name: a response schema of that name would replace it.
+      if (components.has(route.body.name)) throw new Error(`The request body ${route.body.name} of ${route.method} ${route.path} has the name of a response schema: rename one of them`);
       const schema = targetConstructorToSchema(route.body) as SchemaObject;
       schemas[route.body.name] = schema;
       const media = { schema: ref(route.body.name), ...(schema.example === undefined ? {} : { example: schema.example }) };
@@ -161,7 +211,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     for (const [status, kind] of Object.entries(answer.errors ?? {})) {
       const page = { 'text/html': { schema: { type: 'string' } } };
       if (kind === 'html') responses[status] = { description: 'An HTML page saying what went wrong', content: page };
-      else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: ref('ErrorEnvelope') } } };
+      else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: documented(ERROR_ENVELOPE) } } };
       else responses[status] = errorAnswer('See the error code');
     }
     // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body (OAuthProtocolFilter).
@@ -170,7 +220,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         const page = responses[status]?.content?.['text/html'];
         responses[status] = {
           description: `Envelope for JSON requests; RFC 6749 error body for form-encoded ones${page ? '; an HTML page for the browser' : ''}`,
-          content: { ...(page ? { 'text/html': page } : {}), 'application/json': { schema: { oneOf: [ref('ErrorEnvelope'), ref('OAuthError')] } } },
+          content: { ...(page ? { 'text/html': page } : {}), 'application/json': { schema: { oneOf: [documented(ERROR_ENVELOPE), documented(OAUTH_ERROR)] } } },
         };
       }
     }

@@ -16,6 +16,27 @@ type AnySchema = Schema<unknown>;
 
 const schema = <T>(object: SchemaObject): Schema<T> => object;
 
+/**
+ * Component names, kept off the schema objects so that a named schema serialises exactly as an unnamed
+ * one: the document writes the name only as the key of `components.schemas` and in each `$ref`.
+ */
+const NAMES = new WeakMap<SchemaObject, string>();
+
+/**
+ * A schema with its component name, given where it is defined: the document lists it under
+ * `components.schemas` and refers to it by `$ref` wherever a route's answer uses it, found by walking
+ * the routes' declared schemas (openapi.ts), so no table of names is kept by hand.
+ */
+export function named<S extends SchemaObject>(name: string, of: S): S {
+  const given = NAMES.get(of);
+  if (given !== undefined && given !== name) throw new Error(`A schema named '${given}' cannot also be named '${name}'`);
+  NAMES.set(of, name);
+  return of;
+}
+
+/** The component name `named` gave this very schema object, if any (a copy made by `described` or `nullable` has none). */
+export const nameOf = (of: SchemaObject): string | undefined => NAMES.get(of);
+
 export const string = schema<string>({ type: 'string' });
 export const id = schema<string>({ type: 'string', description: '24 hex characters' });
 export const dateTime = schema<string>({ type: 'string', format: 'date-time' });

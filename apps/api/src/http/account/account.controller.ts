@@ -5,16 +5,16 @@ import type { Principal } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
 import { CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
 import { Responds } from '../../openapi/responds.decorator';
+import { DeletedSchema } from '../../openapi/response-schemas';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
   ChangedPasswordSchema,
-  DeletedSchema,
   TwoFactorChangeSchema,
   TwoFactorConfirmedSchema,
   UserSchema,
   VerifiedEmailSchema,
-} from '../../openapi/response-schemas';
+} from './account.schemas';
 import { BILLING, IDENTITY } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
 import type { Identity } from '../../composition/identity.composition';

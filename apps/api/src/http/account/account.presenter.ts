@@ -1,6 +1,6 @@
 import type { User } from '@lnk/identity/domain';
 import type { Static } from '../../openapi/schema';
-import type { UserSchema } from '../../openapi/response-schemas';
+import type { UserSchema } from './account.schemas';
 
 /** A user as the API shows it (spec 2.3). */
 export function presentUser(user: User): Static<typeof UserSchema> {

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
 import { AcceptsForm, CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
 import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
 import { list, string } from '../../openapi/schema';
-import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from '../../openapi/response-schemas';
+import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from './billing.schemas';
 import { BILLING } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
 import { ok } from '../../envelope/envelope';

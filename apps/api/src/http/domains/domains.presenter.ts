@@ -1,6 +1,6 @@
 import { dnsRecordFor, type Domain } from '@lnk/domains/domain';
 import type { Static } from '../../openapi/schema';
-import type { DomainSchema, VerifiedDomainSchema } from '../../openapi/response-schemas';
+import type { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

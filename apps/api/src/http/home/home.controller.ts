@@ -3,7 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/access.decorators';
 import { Responds } from '../../openapi/responds.decorator';
-import { HomeSchema } from '../../openapi/response-schemas';
+import { HomeSchema } from './home.schemas';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
 import { AppConfig } from '../../config/app-config';

@@ -1,5 +1,5 @@
 import type { Static } from '../../openapi/schema';
-import type { HomeSchema } from '../../openapi/response-schemas';
+import type { HomeSchema } from './home.schemas';
 
 export const SERVICE_NAME = 'lnk';
 

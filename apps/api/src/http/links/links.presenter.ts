@@ -1,6 +1,6 @@
 import type { Link, LinkView, TagWithCount } from '@lnk/links/domain';
 import type { Static } from '../../openapi/schema';
-import type { LinkListItemSchema, LinkSchema, TagSchema } from '../../openapi/response-schemas';
+import type { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
 
 /** `<scheme>://<domain>/<slug>`: the default short domain, or the link's custom domain on the same scheme. */
 export function shortUrlOf(shortBaseUrl: string, slug: string, domainName: string | null): string {

@@ -1,6 +1,6 @@
 import type { OAuthClient } from '@lnk/identity/domain';
 import type { Static } from '../../openapi/schema';
-import type { OAuthClientSchema, RegeneratedClientSecretSchema } from '../../openapi/response-schemas';
+import type { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 
 /** An OAuth client as the API shows it (spec 2.5); the secret only where it was just made. */
 export function presentClient(client: OAuthClient, clientSecret?: string | null): Static<typeof OAuthClientSchema> {

@@ -7,7 +7,7 @@ import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
 import { AcceptsForm, Public } from '../../auth/access.decorators';
 import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
 import { string } from '../../openapi/schema';
-import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from '../../openapi/response-schemas';
+import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from './oauth.schemas';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { applicationKeys } from '../../config/secret-key';

@@ -4,7 +4,7 @@ import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
 import { Responds } from '../../openapi/responds.decorator';
 import { list } from '../../openapi/schema';
-import { StatsRecordSchema, TOTAL_META } from '../../openapi/response-schemas';
+import { StatsRecordSchema, TOTAL_META } from './stats.schemas';
 import { ANALYTICS } from '../../composition/contexts.module';
 import type { Analytics } from '../../composition/contexts.composition';
 import { ok } from '../../envelope/envelope';

@@ -1,6 +1,6 @@
 import type { StatsRecord } from '@lnk/analytics/domain';
 import type { Static } from '../../openapi/schema';
-import type { StatsRecordSchema } from '../../openapi/response-schemas';
+import type { StatsRecordSchema } from './stats.schemas';
 
 /** One day's row of a link (spec 4.8); the day as midnight UTC. */
 export function presentStatsRecord(r: StatsRecord): Static<typeof StatsRecordSchema> {

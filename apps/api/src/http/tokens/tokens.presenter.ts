@@ -1,6 +1,6 @@
 import type { PersonalAccessToken } from '@lnk/identity/domain';
 import type { Static } from '../../openapi/schema';
-import type { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema } from '../../openapi/response-schemas';
+import type { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema } from './tokens.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

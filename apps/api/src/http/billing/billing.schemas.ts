@@ -1,0 +1,25 @@
+import { boolean, dateTime, id, integer, named, number, object, oneOfValues, string } from '../../openapi/schema';
+
+const subscriptionStatus = oneOfValues('active', 'past_due', 'canceled');
+
+export const PlanSchema = named('Plan', object({ id: string, name: string, price: number, currency: string, billingCycle: string, maxDomains: integer, maxLinks: integer, maxTags: integer }));
+export const SubscriptionSchema = named(
+  'Subscription',
+  object({
+    id,
+    userId: id,
+    planId: string,
+    planName: string,
+    price: number,
+    currency: string,
+    status: subscriptionStatus,
+    isActive: boolean,
+    billingCycle: string,
+    maxDomains: integer,
+    maxTags: integer,
+    maxLinks: integer,
+  }),
+);
+export const CheckoutSessionSchema = named('CheckoutSession', object({ sessionId: string, url: string, expiresAt: dateTime }));
+export const VerifiedSubscriptionSchema = named('VerifiedSubscription', object({ id, status: subscriptionStatus, planId: string, startDate: dateTime }));
+export const WebhookReceiptSchema = object({ received: boolean, outcome: oneOfValues('applied', 'unchanged', 'ignored') });
