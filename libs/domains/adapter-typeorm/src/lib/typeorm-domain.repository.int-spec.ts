@@ -1,7 +1,7 @@
 import { Domain } from '@lnk/domains/domain';
-import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { ObjectIdGenerator, PageRequest, QuotaExceededError } from '@lnk/shared/kernel';
 import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase, useTestDataSource } from '@lnk/shared/testing';
+import { createTestDatabase, useTestDataSource } from '@lnk/shared/testing';
 import { domainsPersistence, TypeormDomainRepository } from './typeorm-domain.repository';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
