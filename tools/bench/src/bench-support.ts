@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -100,7 +100,7 @@ async function stop(child: ChildProcess): Promise<void> {
  * The built app as production runs it (`node dist/apps/api/src/main.js`) on the given database, with
  * an account made by the operator CLI and signed in through the password grant.
  */
-export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchApp> {
   const port = await freePort();
   const appEnv = {
     ...process.env,
@@ -119,7 +119,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
   const user = cli('user:create', '--email', email, '--password', password);
   const client = cli('client:create', '--owner', email, '--name', 'bench');
 
-  const child = spawn(process.execPath, [dist('apps/api/src/main.js')], { env: appEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, dist('apps/api/src/main.js')], { env: appEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   runningApps.add(child);
   child.once('exit', () => runningApps.delete(child));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -171,12 +171,12 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
 
 /**
  * A fresh database, the built app on it, `body` run against it; then the app stopped and the database
- * dropped, whether `body` succeeded or not.
+ * dropped, whether `body` succeeded or not. `nodeArgs`: given to the app's node (`--cpu-prof`, ...).
  */
-export async function withBenchApp<T>(env: Record<string, string>, body: (app: BenchApp, databaseUrl: string) => Promise<T>): Promise<T> {
+export async function withBenchApp<T>(env: Record<string, string>, body: (app: BenchApp, databaseUrl: string) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
   const database = await benchDatabase();
   try {
-    const app = await startBenchApp(database.url, env);
+    const app = await startBenchApp(database.url, env, nodeArgs);
     try {
       return await body(app, database.url);
     } finally {
@@ -271,4 +271,59 @@ export function runMain(entry: NodeJS.Module, main: () => Promise<void>): void {
     process.stderr.write(`${error?.stack ?? error}\n`);
     process.exit(1);
   });
+}
+
+/** A positive number from the environment (a benchmark's settings). */
+export const envNumber = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+/** A comma-separated choice among `all` from the environment, all of them when unset. */
+export const envList = <T extends string>(name: string, all: readonly T[]): T[] => {
+  const picked = (process.env[name] ?? all.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of picked) if (!all.includes(p as T)) throw new Error(`${name}: unknown "${p}" (known: ${all.join(', ')})`);
+  return picked as T[];
+};
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface Server {
+  process: ChildProcess;
+  baseUrl: string;
+  stop(): Promise<number | null>;
+}
+
+export async function stopChild(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+/** Starts `node <entry>` and waits until it answers HTTP (a HEAD, which is never counted as a click). */
+export async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number, logFile?: string): Promise<Server> {
+  // The server's log (stdout and stderr) into a file: what it says about a write that failed stays readable.
+  const output = logFile ? openSync(logFile, 'w') : 'ignore';
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', output, logFile ? output : 'inherit'] });
+  if (typeof output === 'number') closeSync(output);
+  trackChild(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`${baseUrl}/bench-ready-probe`, { method: 'HEAD', redirect: 'manual' });
+      break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300 || child.exitCode !== null) {
+      await stopChild(child);
+      throw new Error(`${args.join(' ')} did not start`);
+    }
+    await sleep(100);
+  }
+  return { process: child, baseUrl, stop: () => stopChild(child) };
 }

@@ -1,9 +1,9 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { BENCH_RATE_LIMITS, benchDatabase, ratio, runMain, trackChild, writeResult } from './bench-support';
+import { BENCH_RATE_LIMITS, benchDatabase, envList, envNumber, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
 import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
 
 /**
@@ -113,18 +113,6 @@ export interface RedirectResult {
   visitsMatch: boolean;
 }
 
-const envNumber = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-const envList = <T extends string>(name: string, all: readonly T[]): T[] => {
-  const picked = (process.env[name] ?? all.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-  for (const p of picked) if (!all.includes(p as T)) throw new Error(`${name}: unknown "${p}" (known: ${all.join(', ')})`);
-  return picked as T[];
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** VmRSS of a process in MiB, or null when /proc cannot tell (not Linux, or the process is gone). */
 function rssMb(pid: number | undefined): number | null {
@@ -153,46 +141,6 @@ function rssSampler(pid: number | undefined): { stop(): number | null } {
       return peak;
     },
   };
-}
-
-interface Server {
-  process: ChildProcess;
-  baseUrl: string;
-  stop(): Promise<number | null>;
-}
-
-async function stopChild(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
-}
-
-/** Starts `node <entry>` and waits until it answers HTTP (a HEAD, which is never counted as a click). */
-async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number, logFile?: string): Promise<Server> {
-  // The server's log (stdout and stderr) into a file: what it says about a write that failed stays readable.
-  const output = logFile ? openSync(logFile, 'w') : 'ignore';
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', output, logFile ? output : 'inherit'] });
-  if (typeof output === 'number') closeSync(output);
-  trackChild(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${baseUrl}/bench-ready-probe`, { method: 'HEAD', redirect: 'manual' });
-      break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 300 || child.exitCode !== null) {
-      await stopChild(child);
-      throw new Error(`${args.join(' ')} did not start`);
-    }
-    await sleep(100);
-  }
-  return { process: child, baseUrl, stop: () => stopChild(child) };
 }
 
 let nextPort = 20_000 + Math.floor(Math.random() * 20_000);
