@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { benchPlans, envList, envNumber, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
-import { LoadGenerator, LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
+import { LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
 
 /**
  * `npm run bench:api`: the cost of a request through the API stack. The built app (`node
@@ -59,7 +59,10 @@ export interface RouteResult {
   /** requests/s over the bare route's in the same rounds (median of the per-round ratios). */
   ratio: number;
   roundRatios: number[];
-  rounds: LoadRun[];
+  /** The app's CPU time per request, µs (median over the rounds), and over the bare server's. */
+  cpuUsPerRequest: number | null;
+  cpuRatio: number | null;
+  rounds: MeasuredRun[];
   /** 4xx/5xx answers and socket errors over every run of the route (0 when the bench is sound). */
   otherAnswers: number;
   socketErrors: number;
@@ -73,9 +76,13 @@ export interface DatabasePerRequest {
   requests: number;
   /**
    * Transactions committed or rolled back per request: one per statement outside a transaction, one per
-   * BEGIN..COMMIT (pg_stat_statements is not loaded on this server, so statements are not counted).
+   * BEGIN..COMMIT (pg_stat_statements is not loaded on this server, so statements are not counted). A
+   * transaction that reads no table (/health's SELECT 1) is reported by PostgreSQL 15 only with a later
+   * one of the same session that does: the census runs the routes that read no table last, and they read 0.
    */
   transactionsPerRequest: number;
+  /** Sequential and index scans of the service's tables per request (pg_stat_user_tables): about one per query. */
+  scansPerRequest: number;
   /** Rows read per request: tup_returned (rows scanned and index entries) + tup_fetched (rows fetched by index). */
   rowsReadPerRequest: number;
   /** Rows inserted, updated or deleted per request. */
@@ -92,7 +99,7 @@ export interface ApiResult {
   /** Links the account holds (made in SQL) before the first run. */
   seededLinks: number;
   /** The bare Fastify route (`GET /bare`, a small JSON object), medians over the rounds. */
-  bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rounds: LoadRun[] };
+  bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuUsPerRequest: number | null; rounds: MeasuredRun[] };
   routes: RouteResult[];
   /** Where the CPU profile went (BENCH_PROFILE). */
   profileDir?: string;
@@ -175,23 +182,56 @@ interface Counters {
   transactions: number;
   rowsRead: number;
   rowsWritten: number;
+  scans: number;
 }
 
-/** The bench database's counters, read from another database's session: the reading is not counted. */
-async function countersOf(stats: Client, database: string): Promise<Counters> {
+/**
+ * The bench database's counters: pg_stat_database read from another database's session (not counted);
+ * the table scans from the bench's own session, whose reading adds one transaction to the next (subtracted).
+ */
+async function countersOf(stats: Client, db: Client, database: string): Promise<Counters> {
   const { rows } = await stats.query<Record<'transactions' | 'read' | 'written', string>>(
     `SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS read, tup_inserted + tup_updated + tup_deleted AS written
        FROM pg_stat_database WHERE datname = $1`,
     [database],
   );
-  return { transactions: Number(rows[0].transactions), rowsRead: Number(rows[0].read), rowsWritten: Number(rows[0].written) };
+  const scans = await db.query<{ scans: string }>(`SELECT COALESCE(sum(seq_scan + COALESCE(idx_scan, 0)), 0) AS scans FROM pg_stat_user_tables`);
+  return { transactions: Number(rows[0].transactions), rowsRead: Number(rows[0].read), rowsWritten: Number(rows[0].written), scans: Number(scans.rows[0].scans) };
 }
+
+/** Routes whose transactions read no table: measured last in the census (see transactionsPerRequest). */
+const READS_NO_TABLE: readonly RouteName[] = ['live', 'health'];
 
 /**
  * A session reports its counters at most once a second, and an idle one up to 10 s later
  * (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): the readings are taken once the app's sessions have been idle that long.
  */
 const STATS_SETTLE_MS = 11_000;
+
+/**
+ * CPU time a process has used (user + system), in ms, from /proc (null elsewhere). Per request it is the
+ * figure that holds on a shared machine: req/s falls when other work takes the cores, CPU per request does not.
+ */
+function cpuMsOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** A load run with the CPU time the server spent on it, in µs per request. */
+export type MeasuredRun = LoadRun & { cpuUsPerRequest: number | null };
+
+async function measured(pid: number | undefined, run: () => Promise<LoadRun>): Promise<MeasuredRun> {
+  const before = cpuMsOf(pid);
+  const result = await run();
+  const after = cpuMsOf(pid);
+  return { ...result, cpuUsPerRequest: before === null || after === null || !result.requests ? null : Math.round(((after - before) * 1000) / result.requests) };
+}
 
 const sumOf = (runs: LoadRun[], pick: (run: LoadRun) => number) => runs.reduce((sum, run) => sum + pick(run), 0);
 
@@ -245,17 +285,17 @@ export async function runApiBench(): Promise<ApiResult> {
         const runsOf = new Map<RouteName, LoadRun[]>(loads.map((load) => [load.name, []]));
         for (const load of loads) runsOf.get(load.name)?.push(await generatorOf(load).run(app.baseUrl, load.plan, settings.warmUpSeconds, load.shape));
 
-        const bareRounds: LoadRun[] = [];
-        const roundsOf = new Map<RouteName, LoadRun[]>(loads.map((load) => [load.name, []]));
+        const bareRounds: MeasuredRun[] = [];
+        const roundsOf = new Map<RouteName, MeasuredRun[]>(loads.map((load) => [load.name, []]));
         for (let round = 1; round <= settings.rounds; round++) {
-          const b = await generator.run(bare.baseUrl, bareLoad, settings.seconds);
+          const b = await measured(bare.process.pid, () => generator.run(bare.baseUrl, bareLoad, settings.seconds));
           bareRounds.push(b);
-          const line = [`  round ${round}: bare ${b.requestsPerSecond}`];
+          const line = [`  round ${round}: bare ${b.requestsPerSecond} (${b.cpuUsPerRequest} µs)`];
           for (const load of loads) {
-            const run = await generatorOf(load).run(app.baseUrl, load.plan, settings.seconds, load.shape);
+            const run = await measured(app.process.pid, () => generatorOf(load).run(app.baseUrl, load.plan, settings.seconds, load.shape));
             roundsOf.get(load.name)?.push(run);
             runsOf.get(load.name)?.push(run);
-            line.push(`${load.name} ${run.requestsPerSecond}`);
+            line.push(`${load.name} ${run.requestsPerSecond} (${run.cpuUsPerRequest} µs)`);
           }
           log(line.join(' | '));
         }
@@ -268,15 +308,17 @@ export async function runApiBench(): Promise<ApiResult> {
           await stats.connect();
           try {
             await sleep(STATS_SETTLE_MS);
-            let before = await countersOf(stats, database);
-            for (const load of loads) {
+            let before = await countersOf(stats, app.db, database);
+            const censusOrder = [...loads.filter((load) => !READS_NO_TABLE.includes(load.name)), ...loads.filter((load) => READS_NO_TABLE.includes(load.name))];
+            for (const load of censusOrder) {
               const run = await census.run(app.baseUrl, load.plan, settings.censusSeconds, load.shape);
               await sleep(STATS_SETTLE_MS);
-              const after = await countersOf(stats, database);
+              const after = await countersOf(stats, app.db, database);
               const per = (value: number) => +(value / Math.max(1, run.requests)).toFixed(2);
               perRequest.set(load.name, {
                 requests: run.requests,
-                transactionsPerRequest: per(after.transactions - before.transactions),
+                transactionsPerRequest: per(Math.max(0, after.transactions - before.transactions - 1)),
+                scansPerRequest: per(after.scans - before.scans),
                 rowsReadPerRequest: per(after.rowsRead - before.rowsRead),
                 rowsWrittenPerRequest: per(after.rowsWritten - before.rowsWritten),
               });
@@ -292,6 +334,7 @@ export async function runApiBench(): Promise<ApiResult> {
           requestsPerSecond: Math.round(median(bareRounds.map((r) => r.requestsPerSecond))),
           p50Ms: +median(bareRounds.map((r) => r.p50Ms)).toFixed(2),
           p99Ms: +median(bareRounds.map((r) => r.p99Ms)).toFixed(2),
+          cpuUsPerRequest: cpuMedian(bareRounds),
           rounds: bareRounds,
         };
         const routes = loads.map((load): RouteResult => {
@@ -300,6 +343,7 @@ export async function runApiBench(): Promise<ApiResult> {
           const roundRatios = rounds.map((run, i) => ratio(run.requestsPerSecond, bareRounds[i].requestsPerSecond));
           const requestsPerSecond = Math.round(median(rounds.map((r) => r.requestsPerSecond)));
           const routeRatio = +median(roundRatios).toFixed(2);
+          const cpu = cpuMedian(rounds);
           const bar = barOf(load.name);
           return {
             name: load.name,
@@ -310,6 +354,8 @@ export async function runApiBench(): Promise<ApiResult> {
             p99Ms: +median(rounds.map((r) => r.p99Ms)).toFixed(2),
             ratio: routeRatio,
             roundRatios,
+            cpuUsPerRequest: cpu,
+            cpuRatio: cpu === null || !bareSide.cpuUsPerRequest ? null : ratio(cpu, bareSide.cpuUsPerRequest),
             rounds,
             otherAnswers: sumOf(all, (run) => run.otherStatuses),
             socketErrors: sumOf(all, (run) => run.errors),
@@ -340,6 +386,11 @@ export async function runApiBench(): Promise<ApiResult> {
   }
 }
 
+function cpuMedian(runs: MeasuredRun[]): number | null {
+  const known = runs.map((run) => run.cpuUsPerRequest).filter((cpu): cpu is number => cpu !== null);
+  return known.length ? Math.round(median(known)) : null;
+}
+
 const pad = (value: unknown, width: number) => String(value).padStart(width);
 
 export function printApi(result: ApiResult): void {
@@ -347,18 +398,18 @@ export function printApi(result: ApiResult): void {
   const lines = [
     `API, ${result.loadGenerator} ${settings.threads} threads ${settings.connections} connections (POST: ${settings.createConnections}), ${settings.rounds} alternating rounds of ${settings.seconds} s (medians), ${result.machine.cpus} cores, ${result.seededLinks} links in the account`,
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
-    `${'request'.padEnd(48)}${pad('req/s', 8)}${pad('ratio', 7)}${pad('p50', 8)}${pad('p99', 8)}${pad('xact/req', 10)}${pad('rows/req', 10)}`,
-    `${'GET /bare (bare Fastify, small JSON)'.padEnd(48)}${pad(result.bare.requestsPerSecond, 8)}${pad('1', 7)}${pad(result.bare.p50Ms, 8)}${pad(result.bare.p99Ms, 8)}`,
+    `${'request'.padEnd(48)}${pad('req/s', 8)}${pad('ratio', 7)}${pad('p50', 8)}${pad('p99', 8)}${pad('CPU µs', 8)}${pad('×bare', 7)}${pad('xact/req', 10)}${pad('scans/req', 10)}${pad('rows/req', 10)}`,
+    `${'GET /bare (bare Fastify, small JSON)'.padEnd(48)}${pad(result.bare.requestsPerSecond, 8)}${pad('1', 7)}${pad(result.bare.p50Ms, 8)}${pad(result.bare.p99Ms, 8)}${pad(result.bare.cpuUsPerRequest ?? '?', 8)}${pad('1', 7)}`,
   ];
   for (const route of result.routes) {
     const bar = route.bar ? `  (bar ${route.bar.minRatio !== undefined ? `${route.bar.minRatio}×` : `${route.bar.minPerSecond}/s`}: ${route.bar.met ? 'met' : 'NOT met'})` : '';
     const db = route.database;
     lines.push(
-      `${route.request.padEnd(48)}${pad(route.requestsPerSecond, 8)}${pad(route.ratio, 7)}${pad(route.p50Ms, 8)}${pad(route.p99Ms, 8)}${pad(db ? db.transactionsPerRequest : '-', 10)}${pad(db ? db.rowsReadPerRequest : '-', 10)}${bar}`,
+      `${route.request.padEnd(48)}${pad(route.requestsPerSecond, 8)}${pad(route.ratio, 7)}${pad(route.p50Ms, 8)}${pad(route.p99Ms, 8)}${pad(route.cpuUsPerRequest ?? '?', 8)}${pad(route.cpuRatio ?? '?', 7)}${pad(db ? db.transactionsPerRequest : '-', 10)}${pad(db ? db.scansPerRequest : '-', 10)}${pad(db ? Math.round(db.rowsReadPerRequest) : '-', 10)}${bar}`,
     );
     if (route.otherAnswers || route.socketErrors) lines.push(`${' '.repeat(4)}${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
   }
-  lines.push('latencies in ms; ratio: requests/s over the bare route\'s in the same round; xact/req: database transactions per request, rows/req: rows read per request (pg_stat_database over a census run)');
+  lines.push('latencies in ms; ratio: requests/s over the bare route\'s in the same round; CPU µs: the server\'s CPU time per request (user + system, /proc), ×bare: over the bare server\'s; xact/req: database transactions per request, scans/req: table and index scans per request (about one a query), rows/req: rows read per request (pg_stat_database and pg_stat_user_tables over a census run)');
   process.stdout.write(lines.join('\n') + '\n');
 }
 
