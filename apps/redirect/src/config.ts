@@ -1,12 +1,12 @@
 import type { TrustProxy } from '@lnk/links/adapter-http';
-import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, text, trustProxy, url, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, VariableTable } from '@lnk/shared/config';
 
 export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** What the redirect app reads from its environment, validated once at start-up. */
-export interface RedirectConfig {
+export interface RedirectConfig extends ShortUrlEdgeConfig {
   port: number;
   host: string;
   /** PostgreSQL only: N copies behind a load balancer share it (the embedded database belongs to one process). */
@@ -19,9 +19,6 @@ export interface RedirectConfig {
   trustProxy: TrustProxy;
   /** RATE_LIMIT_PUBLIC: password-form posts per address. */
   passwordFormLimit: RateLimit;
-  clickFlushIntervalMs: number;
-  clickBufferMaxRows: number;
-  redirectCache: { maxEntries: number; ttlMs: number };
   logLevel: (typeof LOG_LEVELS)[number];
   logRequests: boolean;
   metricsToken: string | null;
@@ -44,10 +41,7 @@ export const REDIRECT_CONFIG_VARIABLES = {
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: 'as the API: where unknown short URLs of the default short domain redirect', parse: optional(httpUrl) },
   TRUST_PROXY: { default: 'false', description: 'as the API: which X-Forwarded-For hops to believe (the load balancer in front)', parse: trustProxy },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'password-form posts per seconds for each client address', parse: rateLimit },
-  CLICK_FLUSH_INTERVAL: { default: '1000', description: 'milliseconds between writes of the buffered clicks', parse: integer(10, 60_000) },
-  CLICK_BUFFER_ROWS: { default: '100000', description: 'click rows held between writes; past it clicks are dropped (and counted in /metrics)', parse: integer(100, 10_000_000) },
-  REDIRECT_CACHE_SIZE: { default: '50000', description: 'links kept in the lookup cache', parse: integer(1, 10_000_000) },
-  REDIRECT_CACHE_TTL: { default: '60', description: 'seconds a cached link is answered without asking the database (a change evicts it at once through REDIS_URL)', parse: integer(1, 86_400) },
+  ...SHORT_URL_EDGE_VARIABLES,
   LOG_LEVEL: { default: 'info', description: 'fatal, error, warn, info, debug, trace or silent', parse: oneOf(LOG_LEVELS) },
   LOG_REQUESTS: { default: 'false', description: 'true: one log line per request at info; false: none (the redirect path stays free of logging)', parse: boolean },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
@@ -71,9 +65,7 @@ export function loadRedirectConfig(env: Record<string, string | undefined>): Red
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     trustProxy: v.TRUST_PROXY,
     passwordFormLimit: v.RATE_LIMIT_PUBLIC,
-    clickFlushIntervalMs: v.CLICK_FLUSH_INTERVAL,
-    clickBufferMaxRows: v.CLICK_BUFFER_ROWS,
-    redirectCache: { maxEntries: v.REDIRECT_CACHE_SIZE, ttlMs: v.REDIRECT_CACHE_TTL * 1000 },
+    ...shortUrlEdgeOf(v),
     logLevel: v.LOG_LEVEL,
     logRequests: v.LOG_REQUESTS,
     metricsToken: v.METRICS_TOKEN,

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { benchPlans, envList, envNumber, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
+import { benchPlans, cpuMsOf, envList, envNumber, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
 import { LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
 
 /**
@@ -207,21 +207,6 @@ const READS_NO_TABLE: readonly RouteName[] = ['live', 'health'];
  * (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): the readings are taken once the app's sessions have been idle that long.
  */
 const STATS_SETTLE_MS = 11_000;
-
-/**
- * CPU time a process has used (user + system), in ms, from /proc (null elsewhere). Per request it is the
- * figure that holds on a shared machine: req/s falls when other work takes the cores, CPU per request does not.
- */
-function cpuMsOf(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
 
 /** A load run with the CPU time the server spent on it, in µs per request. */
 export type MeasuredRun = LoadRun & { cpuUsPerRequest: number | null };

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -326,4 +326,31 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv, port: 
     await sleep(100);
   }
   return { process: child, baseUrl, stop: () => stopChild(child) };
+}
+
+/**
+ * CPU time a process has used (user + system), in ms, from /proc (null elsewhere). Per request it is the
+ * figure that holds on a shared machine: req/s falls when other work takes the cores, CPU per request does not.
+ */
+export function cpuMsOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (ms) of the PostgreSQL sessions connected to the client's database, other than the client's own. */
+export async function databaseSessionsCpuMs(client: Client): Promise<number | null> {
+  const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  let total = 0;
+  for (const { pid } of rows) {
+    const ms = cpuMsOf(pid);
+    if (ms === null) return null;
+    total += ms;
+  }
+  return total;
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { BENCH_RATE_LIMITS, benchDatabase, envList, envNumber, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
+import { BENCH_RATE_LIMITS, benchDatabase, cpuMsOf, databaseSessionsCpuMs, envList, envNumber, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
 import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
 
 /**
@@ -22,8 +22,9 @@ import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMet
  *
  * Settings (environment): BENCH_DURATION seconds per measured run (8), BENCH_ROUNDS (3), BENCH_WARMUP
  * seconds (2), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_SCENARIOS (hot,zipf,uniform),
- * BENCH_TARGETS (redirect,combined), BENCH_CACHE_SIZE (50000: apps/redirect's REDIRECT_CACHE_SIZE), BENCH_LOAD_GENERATOR=autocannon to force the fallback,
- * BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database).
+ * BENCH_TARGETS (redirect,combined), BENCH_CACHE_SIZE (50000: the servers' REDIRECT_CACHE_SIZE), BENCH_LOAD_GENERATOR=autocannon to force the fallback,
+ * BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database), BENCH_PROFILE=<dir> to run each
+ * server under `node --cpu-prof` (redirect-<mix>-<server>.cpuprofile written there when it stops).
  */
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -56,6 +57,9 @@ export function barOf(scenario: ScenarioName, target: TargetName): { minRatio: n
 export interface Side {
   /** Medians over the measured rounds. */
   requestsPerSecond: number;
+  /** CPU time per request (µs, user + system from /proc) of the server, and of its PostgreSQL sessions (the bare server has none). */
+  cpuUsPerRequest: number | null;
+  databaseCpuUsPerRequest: number | null;
   p50Ms: number;
   p99Ms: number;
   /** Peak resident set of the process while it was under load, MiB. */
@@ -192,9 +196,24 @@ async function databaseCounters(client: Client): Promise<{ visits: number; looku
 
 const answered = (run: LoadRun) => run.requests - run.otherStatuses;
 
-function sideOf(rounds: LoadRun[], peakRssMb: number | null): Side {
+/** A load run with the CPU it cost, per request: the figure that holds on a shared machine, where req/s falls when other work takes the cores. */
+type CpuRun = LoadRun & { cpuUsPerRequest: number | null; databaseCpuUsPerRequest: number | null };
+
+async function withCpu(pid: number | undefined, db: Client | null, run: () => Promise<LoadRun>): Promise<CpuRun> {
+  const perRequest = (before: number | null, after: number | null, requests: number) => (before === null || after === null || !requests ? null : Math.round(((after - before) * 1000) / requests));
+  const [cpu, dbCpu] = [cpuMsOf(pid), db ? await databaseSessionsCpuMs(db) : null];
+  const result = await run();
+  const [cpuAfter, dbCpuAfter] = [cpuMsOf(pid), db ? await databaseSessionsCpuMs(db) : null];
+  return { ...result, cpuUsPerRequest: perRequest(cpu, cpuAfter, result.requests), databaseCpuUsPerRequest: perRequest(dbCpu, dbCpuAfter, result.requests) };
+}
+
+const medianOrNull = (values: (number | null)[]) => (values.some((v) => v === null) ? null : Math.round(median(values as number[])));
+
+function sideOf(rounds: CpuRun[], peakRssMb: number | null): Side {
   return {
     requestsPerSecond: Math.round(median(rounds.map((r) => r.requestsPerSecond))),
+    cpuUsPerRequest: medianOrNull(rounds.map((r) => r.cpuUsPerRequest)),
+    databaseCpuUsPerRequest: medianOrNull(rounds.map((r) => r.databaseCpuUsPerRequest)),
     p50Ms: +median(rounds.map((r) => r.p50Ms)).toFixed(2),
     p99Ms: +median(rounds.map((r) => r.p99Ms)).toFixed(2),
     peakRssMb,
@@ -221,33 +240,38 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
   const before = await databaseCounters(db);
   const port = nextPort++;
   const logFile = join(root, 'tmp', 'bench', `redirect-${scenario}-${target}.log`);
-  const server = await startServer([entry], { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` }, port, logFile);
+  // BENCH_PROFILE=<dir>: the server under `node --cpu-prof` (its .cpuprofile written there when it stops).
+  const profileDir = process.env['BENCH_PROFILE'];
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=redirect-${scenario}-${target}.cpuprofile`] : [];
+  const server = await startServer([...profile, entry], { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` }, port, logFile);
   const serverRss = rssSampler(server.process.pid);
   const bareRss = rssSampler(bare.pid);
   const serverRuns: LoadRun[] = [];
-  const bareRounds: LoadRun[] = [];
-  const serverRounds: LoadRun[] = [];
+  const bareRounds: CpuRun[] = [];
+  const serverRounds: CpuRun[] = [];
   let exitCode: number | null;
   let serverRedirects: number | null;
   let serverClicksDropped: number | null;
   try {
-    log(`  warm-up ${settings.warmUpSeconds} s each`);
-    await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
-    serverRuns.push(await generator.run(server.baseUrl, plan, settings.warmUpSeconds));
     const everyLink = cachePassOf(scenario);
     if (everyLink) {
       // A fresh process meets the long tail of the mix for the first time all through its first rounds (about
-      // 600 lookups/s after 2 s); a server that has run for a minute holds every link of (b). Measured warm.
+      // 600 lookups/s after 2 s); a server that has run for a minute holds every link of (b). Measured warm:
+      // the pass comes before the warm-up, so that the write of its clicks (a row for every link) falls there too.
       log(`  cache pass: the ${everyLink.paths.length} links in turn`);
       serverRuns.push(await generator.run(server.baseUrl, everyLink, Math.max(2, settings.warmUpSeconds)));
     }
+    log(`  warm-up ${settings.warmUpSeconds} s each`);
+    await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
+    serverRuns.push(await generator.run(server.baseUrl, plan, settings.warmUpSeconds));
     for (let round = 1; round <= settings.rounds; round++) {
-      const b = await generator.run(bare.baseUrl, plan, settings.seconds);
-      const s = await generator.run(server.baseUrl, plan, settings.seconds);
+      const b = await withCpu(bare.pid, null, () => generator.run(bare.baseUrl, plan, settings.seconds));
+      const s = await withCpu(server.process.pid, db, () => generator.run(server.baseUrl, plan, settings.seconds));
       bareRounds.push(b);
       serverRounds.push(s);
       serverRuns.push(s);
-      log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms`);
+      log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms ${b.cpuUsPerRequest} µs | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms ${s.cpuUsPerRequest} µs + database ${s.databaseCpuUsPerRequest} µs`);
     }
     await sleep(1000); // requests still in flight when the generator stopped (waiting on the database) finish first
     ({ redirects: serverRedirects, clicksDropped: serverClicksDropped } = await serverCountersOf(server.baseUrl));
@@ -355,7 +379,7 @@ export async function runRedirectBench(): Promise<RedirectResult> {
       loadGenerator: generator.name,
       ...(generator.warning ? { warning: generator.warning } : {}),
       settings,
-      cache: `REDIRECT_CACHE_SIZE=${cacheSize} links for apps/redirect (BENCH_CACHE_SIZE); the combined process's cache holds 50,000 (no setting); (c) has 200,000 links`,
+      cache: `REDIRECT_CACHE_SIZE=${cacheSize} links (BENCH_CACHE_SIZE), both servers; (c) has 200,000 links`,
       cells,
       visitsMatch: cells.every((cell) => cell.skipped !== undefined || cell.clicksMatch === true),
     };
@@ -372,7 +396,7 @@ export function printRedirect(result: RedirectResult): void {
   const lines = [
     `redirects, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ${result.settings.rounds} alternating rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
-    `${'mix'.padEnd(8)}${'server'.padEnd(10)}${pad('req/s', 8)}${pad('bare', 8)}${pad('ratio', 7)}${pad('p50', 7)}${pad('bare', 7)}${pad('p99', 7)}${pad('bare', 7)}${pad('RSS', 6)}${pad('lookups/s', 10)}  clicks counted / redirects answered`,
+    `${'mix'.padEnd(8)}${'server'.padEnd(10)}${pad('req/s', 8)}${pad('bare', 8)}${pad('ratio', 7)}${pad('p50', 7)}${pad('bare', 7)}${pad('p99', 7)}${pad('bare', 7)}${pad('RSS', 6)}${pad('CPU µs', 8)}${pad('bare', 6)}${pad('db µs', 7)}${pad('lookups/s', 10)}  clicks counted / redirects answered`,
   ];
   for (const cell of result.cells) {
     const head = `${cell.scenario.padEnd(8)}${cell.target.padEnd(10)}`;
@@ -382,12 +406,12 @@ export function printRedirect(result: RedirectResult): void {
     }
     const bar = cell.bar ? ` (bar ${cell.bar.minRatio}${cell.bar.maxP99Ratio ? `, p99 ≤ ${cell.bar.maxP99Ratio}×` : ''}: ${cell.bar.met ? 'met' : 'NOT met'})` : '';
     lines.push(
-      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
+      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.server.cpuUsPerRequest ?? '?', 8)}${pad(cell.bare.cpuUsPerRequest ?? '?', 6)}${pad(cell.server.databaseCpuUsPerRequest ?? '?', 7)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
     );
     if (cell.serverClicksDropped) lines.push(`${' '.repeat(18)}${cell.serverClicksDropped} clicks dropped by the server's full buffer (its /metrics)`);
     if (cell.otherAnswers || cell.socketErrors) lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
   }
-  lines.push(`latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the server under load; lookups/s: index scans on links by (domain, slug)`);
+  lines.push(`latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the server under load; CPU µs: the server's CPU time per request (user + system, /proc), bare: the bare server's, db µs: its PostgreSQL sessions'; lookups/s: index scans on links by (domain, slug)`);
   process.stdout.write(lines.join('\n') + '\n');
   if (!result.visitsMatch) process.stderr.write('visits lost (or counted twice): the count does not match the redirects answered\n');
 }

@@ -1,10 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { Contexts } from './contexts.composition';
-
-export const FLUSH_INTERVAL_MS = 1000;
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 
 /**
- * Writes buffered clicks every second, and everything left when the app shuts down: after the HTTP
+ * Writes buffered clicks every CLICK_FLUSH_INTERVAL (a second), and everything left when the app shuts down: after the HTTP
  * server has drained (requests in flight at the signal count clicks too) and before the database closes
  * (DatabaseModule is global, so its shutdown hook runs after this module's). A failed write keeps the
  * clicks for the next tick; at shutdown it retries a few times before giving up with a log line.
@@ -14,12 +14,15 @@ export class ClickFlusher implements OnModuleInit, BeforeApplicationShutdown, On
   private timer: NodeJS.Timeout | null = null;
   private readonly logger = new Logger('Clicks');
 
-  constructor(@Inject('CONTEXTS') private readonly contexts: Contexts) {}
+  constructor(
+    @Inject('CONTEXTS') private readonly contexts: Contexts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => {
       this.contexts.analytics.clicks.flush().catch((error: Error) => this.logger.warn(`clicks kept for the next write: ${error.message}`));
-    }, FLUSH_INTERVAL_MS);
+    }, this.config.clickFlushIntervalMs);
     this.timer.unref();
   }
 

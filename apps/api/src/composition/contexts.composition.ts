@@ -66,14 +66,14 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
   const linkChanges = bus ? new BroadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: 100_000 });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {

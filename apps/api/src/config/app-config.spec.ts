@@ -9,6 +9,12 @@ describe('loadConfig', () => {
     expect(config.bodyLimitBytes).toBe(1048576);
   });
 
+  it('reads the short-URL settings it shares with the redirect app (click write, lookup cache)', () => {
+    expect(loadConfig({})).toMatchObject({ clickFlushIntervalMs: 1000, clickBufferMaxRows: 100_000, redirectCache: { maxEntries: 50_000, ttlMs: 60_000 } });
+    const config = loadConfig({ CLICK_FLUSH_INTERVAL: '250', CLICK_BUFFER_ROWS: '5000', REDIRECT_CACHE_SIZE: '10', REDIRECT_CACHE_TTL: '5' });
+    expect(config).toMatchObject({ clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 10, ttlMs: 5000 } });
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', DATABASE_POOL_SIZE: '4' }).database).toEqual({
       kind: 'postgres',
@@ -24,6 +30,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_URL', 'mysql://x@y/z'],
     ['BODY_LIMIT', '-1'],
+    ['CLICK_FLUSH_INTERVAL', '5'],
+    ['REDIRECT_CACHE_SIZE', '0'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
 
@@ -8,7 +8,8 @@ export { ConfigError };
 export type { RateLimit };
 
 /** Everything the service reads from its environment, validated once at start-up. */
-export interface AppConfig {
+/** `ShortUrlEdgeConfig`: the click write and the lookup cache, when this process answers short URLs (SERVE_SHORT_URLS). */
+export interface AppConfig extends ShortUrlEdgeConfig {
   /** NODE_ENV=production: settings whose development defaults are unsafe (SECRET_KEY, billing, /metrics) must be given. */
   production: boolean;
   port: number;
@@ -91,6 +92,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain', parse: optional(baseUrl({ path: false })) },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
+  ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
@@ -161,6 +163,7 @@ export function loadConfig(env: Env): AppConfig {
     dnsServers: v.DNS_SERVERS ?? [],
     domainRecheckSeconds: v.DOMAIN_RECHECK_INTERVAL,
     serveShortUrls: v.SERVE_SHORT_URLS,
+    ...shortUrlEdgeOf(v),
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     ownHosts,
     redisUrl: v.REDIS_URL,

@@ -1,2 +1,3 @@
 export * from './lib/variables';
 export * from './lib/parsers';
+export * from './lib/short-url-edge';
