@@ -76,6 +76,8 @@ export interface BenchApp {
   email: string;
   password: string;
   clientId: string;
+  /** Its secret (the refresh grant authenticates the client; the password grant of a first-party client does not need it). */
+  clientSecret: string;
   process: ChildProcess;
   /** Stops the app (SIGTERM, so it writes what it holds; SIGKILL after 30 s); safe to call twice. */
   close(): Promise<void>;
@@ -155,6 +157,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
       email,
       password,
       clientId: client.clientId,
+      clientSecret: client.clientSecret,
       process: child,
       close: () =>
         (closing ??= (async () => {
