@@ -1,4 +1,4 @@
-import { cpus } from 'node:os';
+import { thisMachine } from './load-generator';
 import { printApi, runApiBench } from './api.bench';
 import { runMain, writeResult } from './bench-support';
 import { printLinks, runLinksBench } from './links.bench';
@@ -17,7 +17,7 @@ runMain(module, async () => {
   const summary: Record<string, unknown> = {
     benchmark: 'all',
     startedAt: new Date(started).toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine: thisMachine(),
   };
   const failed: string[] = [];
   const section = async <T>(name: string, run: () => Promise<T>, report: (result: T) => object): Promise<void> => {

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { benchPlans, cpuMsOf, envList, envNumber, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
-import { LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
+import { LoadResultHeading, loadResultHeading, LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
 
 /**
  * `npm run bench:api`: the cost of a request through the API stack. The built app (`node
@@ -89,12 +88,7 @@ export interface DatabasePerRequest {
   rowsWrittenPerRequest: number;
 }
 
-export interface ApiResult {
-  benchmark: 'api';
-  date: string;
-  machine: { cpus: number; cpu: string; node: string };
-  loadGenerator: 'wrk' | 'autocannon';
-  warning?: string;
+export interface ApiResult extends LoadResultHeading<'api'> {
   settings: { threads: number; connections: number; createConnections: number; warmUpSeconds: number; seconds: number; rounds: number; censusSeconds: number; userAgent: string };
   /** Links the account holds (made in SQL) before the first run. */
   seededLinks: number;
@@ -352,11 +346,7 @@ export async function runApiBench(): Promise<ApiResult> {
           if (route.otherAnswers || route.socketErrors) log(`bench: ${route.request}: ${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
         }
         return {
-          benchmark: 'api',
-          date: new Date().toISOString(),
-          machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-          loadGenerator: generator.name,
-          ...(generator.warning ? { warning: generator.warning } : {}),
+          ...loadResultHeading('api', generator),
           settings,
           seededLinks: seeded,
           bare: bareSide,

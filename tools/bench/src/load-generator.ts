@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 
 /**
@@ -219,6 +220,28 @@ export interface LoadGenerator {
   warning?: string;
   /** `shape`: the method, headers and body of every request (a plain GET without it). */
   run(baseUrl: string, plan: PathPlan, seconds: number, shape?: RequestShape): Promise<LoadRun>;
+}
+
+/** The machine a run measured: figures from different machines do not compare. */
+export interface Machine {
+  cpus: number;
+  cpu: string;
+  node: string;
+}
+
+export const thisMachine = (): Machine => ({ cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version });
+
+/** How a load benchmark's result begins: which benchmark, when, on what machine, driven by which generator (and why not wrk). */
+export interface LoadResultHeading<B extends string> {
+  benchmark: B;
+  date: string;
+  machine: Machine;
+  loadGenerator: LoadGenerator['name'];
+  warning?: string;
+}
+
+export function loadResultHeading<B extends string>(benchmark: B, generator: LoadGenerator): LoadResultHeading<B> {
+  return { benchmark, date: new Date().toISOString(), machine: thisMachine(), loadGenerator: generator.name, ...(generator.warning ? { warning: generator.warning } : {}) };
 }
 
 export interface LoadSettings {

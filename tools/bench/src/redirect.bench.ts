@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { BENCH_RATE_LIMITS, benchDatabase, cpuMsOf, databaseSessionsCpuMs, envList, envNumber, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
-import { LoadGenerator, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
+import { LoadGenerator, LoadResultHeading, loadResultHeading, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
 
 /**
  * `npm run bench:redirect`: short-URL redirects of the built servers on PostgreSQL, clicks counted, against
@@ -103,12 +102,7 @@ export interface Cell {
   serverExitCode?: number | null;
 }
 
-export interface RedirectResult {
-  benchmark: 'redirect';
-  date: string;
-  machine: { cpus: number; cpu: string; node: string };
-  loadGenerator: 'wrk' | 'autocannon';
-  warning?: string;
+export interface RedirectResult extends LoadResultHeading<'redirect'> {
   settings: { threads: number; connections: number; warmUpSeconds: number; seconds: number; rounds: number; userAgent: string };
   /** The redirect cache the servers ran with. */
   cache: string;
@@ -373,11 +367,7 @@ export async function runRedirectBench(): Promise<RedirectResult> {
       }
     }
     return {
-      benchmark: 'redirect',
-      date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-      loadGenerator: generator.name,
-      ...(generator.warning ? { warning: generator.warning } : {}),
+      ...loadResultHeading('redirect', generator),
       settings,
       cache: `REDIRECT_CACHE_SIZE=${cacheSize} links (BENCH_CACHE_SIZE), both servers; (c) has 200,000 links`,
       cells,

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { benchPlans, envNumber, runMain, sleep, withBenchApp, writeResult, type BenchApp } from './bench-support';
-import { findOrInstallWrk, LoadRun, parseWrkResult, zipfRanks } from './load-generator';
+import { findOrInstallWrk, LoadRun, parseWrkResult, thisMachine, zipfRanks } from './load-generator';
 import { growthOf, plotSvg, sampleOf, SoakSample } from './soak-series';
 
 /**
@@ -287,7 +286,7 @@ export async function runSoak(log: (message: string) => void) {
     const result = {
       benchmark: 'soak',
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+      machine: thisMachine(),
       settings,
       mix: soakMix('<token>', linkId).map(({ kind, weight, method, path }) => ({ kind, weight, method, path })),
       capacity,

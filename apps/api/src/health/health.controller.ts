@@ -1,13 +1,12 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Controller } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@lnk/shared/kernel';
 import { isDatabaseUp } from '@lnk/shared/database';
 import { Public } from '../auth/access.decorators';
-import { Responds } from '../openapi/responds.decorator';
 import { HealthSchema } from './health.schemas';
 import { ok } from '../envelope/envelope';
+import { Route } from '../http/route.decorator';
 
 @Controller('health')
 @Public()
@@ -15,9 +14,7 @@ import { ok } from '../envelope/envelope';
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
-  @ApiOperation({ summary: 'Service health', description: 'Whether the service and its database answer; 503 when the database is unreachable.' })
-  @Get()
-  @Responds(HealthSchema)
+  @Route('GET', '', { answers: HealthSchema, summary: 'Service health', description: 'Whether the service and its database answer; 503 when the database is unreachable.' })
   async health() {
     if (!(await isDatabaseUp(this.dataSource))) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'The database is unreachable', { status: 'error', database: 'down' });
@@ -26,17 +23,13 @@ export class HealthController {
   }
 
   /** Liveness: the process answers. A failing database does not make it worth restarting. */
-  @ApiOperation({ summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
-  @Get('live')
-  @Responds(HealthSchema)
+  @Route('GET', 'live', { answers: HealthSchema, summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
   live() {
     return ok({ status: 'ok' }, 'Service is alive');
   }
 
   /** Readiness: the service can do its work (the database answers); 503 takes it out of rotation. */
-  @ApiOperation({ summary: 'Readiness probe', description: 'Answers 200 when the database answers, else 503 (take the instance out of rotation).' })
-  @Get('ready')
-  @Responds(HealthSchema)
+  @Route('GET', 'ready', { answers: HealthSchema, summary: 'Readiness probe', description: 'Answers 200 when the database answers, else 503 (take the instance out of rotation).' })
   ready() {
     return this.health();
   }

@@ -1,15 +1,14 @@
-import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Controller, Headers, Inject, Res } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { UnauthorizedError } from '@lnk/shared/kernel';
 import { Public } from '../auth/access.decorators';
-import { RespondsRaw } from '../openapi/responds.decorator';
 import { string } from '../openapi/schema';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AppMetrics } from './app-metrics';
+import { Route } from '../http/route.decorator';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -23,9 +22,7 @@ export class MetricsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({ summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
-  @Get()
-  @RespondsRaw({ 'text/plain': string }, { errors: { 401: 'json' } })
+  @Route('GET', '', { raw: { 'text/plain': string }, errors: { 401: 'json' }, summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply) {
     if (this.config.metricsToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';

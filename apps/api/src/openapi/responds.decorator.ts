@@ -36,7 +36,7 @@ type Answer<T> = Ok<T> | Raw | void;
 type Handler<T> = (...args: never[]) => Answer<T> | Promise<Answer<T>>;
 // The descriptor's value only (not TypedPropertyDescriptor, whose setter would make the check invariant):
 // the handler's answer must be assignable to the declared one.
-type HandlerDecorator<T> = (target: object, key: string | symbol, descriptor: { value?: Handler<T> }) => void;
+export type HandlerDecorator<T> = (target: object, key: string | symbol, descriptor: { value?: Handler<T> }) => void;
 
 function declare<T>(response: RouteResponse): HandlerDecorator<T> {
   return (target, key, descriptor) => void SetMetadata(ROUTE_RESPONSE, response)(target, key, descriptor as PropertyDescriptor);

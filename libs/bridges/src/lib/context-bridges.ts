@@ -1,8 +1,9 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage, DomainVerificationListener } from '@lnk/domains/domain';
-import { ClickRecorder, LinkClicked, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { ClickRecorder, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
 import { ClickBuffer, LinkClickTotals } from '@lnk/analytics/domain';
+import { LinkClicked } from '@lnk/shared/kernel';
 
 /** Links ask the domains context which of the owner's domains are verified. */
 export class DomainsForLinks extends LinkDomains {

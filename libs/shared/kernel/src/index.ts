@@ -9,3 +9,4 @@ export * from './lib/client-address';
 export * from './lib/field-checks';
 export * from './lib/password-hasher';
 export * from './lib/ttl-lru-cache';
+export * from './lib/link-clicked';

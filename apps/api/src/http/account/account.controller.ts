@@ -1,10 +1,8 @@
-import { Body, Controller, Delete, Get, Inject, Ip, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
-import { Responds } from '../../openapi/responds.decorator';
+import { CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { DeletedSchema } from '../../openapi/response-schemas';
 import {
   AccountLimitsSchema,
@@ -23,6 +21,7 @@ import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
 import { emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
+import { Route } from '../route.decorator';
 
 /** The signed-in user's own account (spec 4.3). */
 @Controller('user/me')
@@ -32,18 +31,12 @@ export class AccountController {
     @Inject(BILLING) private readonly billing: Billing,
   ) {}
 
-  @ApiOperation({ summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
-  @Get()
-  @RequireScope('user:read')
-  @Responds(UserSchema)
+  @Route('GET', '', { scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
     return ok(presentUser(await this.identity.getCurrentUser.execute(principal)));
   }
 
-  @ApiOperation({ summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
-  @Put('email')
-  @RequireScope('user:write')
-  @Responds(ChangedEmailSchema, { reauthentication: true })
+  @Route('PUT', 'email', { scope: 'user:write', answers: ChangedEmailSchema, reauthentication: true, summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
     const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
     // The same answer whether or not another account holds the address (spec 3: new address, unverified).
@@ -53,19 +46,13 @@ export class AccountController {
     );
   }
 
-  @ApiOperation({ summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
-  @Put('password')
-  @RequireScope('user:write')
-  @Responds(ChangedPasswordSchema)
+  @Route('PUT', 'password', { scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
-  @ApiOperation({ summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
-  @Post('enable-twofactor')
-  @RequireScope('user:write')
-  @Responds(TwoFactorChangeSchema, { reauthentication: true })
+  @Route('POST', 'enable-twofactor', { scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
     const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
@@ -75,27 +62,18 @@ export class AccountController {
     );
   }
 
-  @ApiOperation({ summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
-  @Post('twofactor/confirm')
-  @RequireScope('user:write')
-  @Responds(TwoFactorConfirmedSchema)
+  @Route('POST', 'twofactor/confirm', { scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
-  @ApiOperation({ summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
-  @Get('limits')
-  @RequireScope('user:read')
-  @Responds(AccountLimitsSchema)
+  @Route('GET', 'limits', { scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.billing.limits.execute(principal.userId));
   }
 
-  @ApiOperation({ summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
-  @Delete()
-  @RequireScope('user:write')
-  @Responds(DeletedSchema, { reauthentication: true })
+  @Route('DELETE', '', { scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
@@ -112,9 +90,7 @@ export class EmailVerificationController {
    * A person's browser (Accept ranks text/html first) gets a page, whether the link worked or not; API
    * clients get the envelope, and a bad link the VALIDATION_ERROR envelope.
    */
-  @ApiOperation({ summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
-  @Get('verify-email')
-  @Responds(VerifiedEmailSchema, { page: true, errors: { 400: 'html or json' } })
+  @Route('GET', 'verify-email', { answers: VerifiedEmailSchema, page: true, errors: { 400: 'html or json' }, summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
   async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const page = prefersHtml(request.headers.accept);
     let user;

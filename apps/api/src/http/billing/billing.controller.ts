@@ -1,13 +1,11 @@
 import { SkipThrottle } from '@nestjs/throttler';
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { InvalidWebhookError } from '@lnk/billing/adapter-stripe';
 import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, Public, RequireScope } from '../../auth/access.decorators';
-import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
+import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { list, string } from '../../openapi/schema';
 import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from './billing.schemas';
 import { BILLING } from '../../composition/contexts.module';
@@ -17,42 +15,31 @@ import { pageHeaders } from '../html-page';
 import { CheckoutRequestDto, VerifyCheckoutRequestDto } from './billing.request.dto';
 import { sandboxGonePage, sandboxPaymentPage } from './sandbox.pages';
 import { presentCheckoutSession, presentPlan, presentSubscription, presentVerified } from './billing.presenter';
+import { Route } from '../route.decorator';
 
 /** Plans and the account's subscription (spec 4.4, 2.8, 2.9). */
 @Controller('user')
 export class SubscriptionController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @ApiOperation({ summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
-  @Get('plans')
-  @RequireScope('subscription:read')
-  @Responds(list(PlanSchema))
+  @Route('GET', 'plans', { scope: 'subscription:read', answers: list(PlanSchema), summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
   plans() {
     return ok(this.billing.plans.execute().map(presentPlan));
   }
 
-  @ApiOperation({ summary: 'Your subscription', description: 'Your plan, its state and its limits.' })
-  @Get('subscription/current')
-  @RequireScope('subscription:read')
-  @Responds(SubscriptionSchema)
+  @Route('GET', 'subscription/current', { scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits.' })
   async current(@CurrentPrincipal() principal: Principal) {
     const { subscription: s, plan } = await this.billing.current.execute(principal.userId);
     return ok(presentSubscription(s, plan));
   }
 
-  @ApiOperation({ summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl.' })
-  @Post('subscription/checkout')
-  @RequireScope('subscription:read')
-  @Responds(CheckoutSessionSchema)
+  @Route('POST', 'subscription/checkout', { scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl.' })
   async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
     const session = await this.billing.checkout.execute(principal.userId, body);
     return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');
   }
 
-  @ApiOperation({ summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid.' })
-  @Post('subscription/verify')
-  @RequireScope('subscription:read')
-  @Responds(VerifiedSubscriptionSchema)
+  @Route('POST', 'subscription/verify', { scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid.' })
   async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
     return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
   }
@@ -65,10 +52,8 @@ export class SubscriptionController {
 export class StripeWebhookController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @ApiOperation({ summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
-  @Post('webhook')
+  @Route('POST', 'webhook', { answers: WebhookReceiptSchema, errors: { 400: 'json', 404: 'json' }, summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
   @HttpCode(200)
-  @Responds(WebhookReceiptSchema, { errors: { 400: 'json', 404: 'json' } })
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
     const reader = this.billing.stripeWebhooks;
     if (!reader) throw new NotFoundError('Stripe webhook endpoint (Stripe is not configured)');
@@ -94,9 +79,7 @@ export class StripeWebhookController {
 export class SandboxCheckoutController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @ApiOperation({ summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), when no payment provider is configured.' })
-  @Get(':sessionId')
-  @RespondsRaw({ 'text/html': string }, { errors: { 404: 'html', 410: 'html' } })
+  @Route('GET', ':sessionId', { raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), when no payment provider is configured.' })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     const sandbox = this.billing.sandbox;
     const session = sandbox ? await sandbox.session(sessionId) : null;
@@ -105,9 +88,7 @@ export class SandboxCheckoutController {
     void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
   }
 
-  @ApiOperation({ summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
-  @Post(':sessionId')
-  @Responds(null, { status: 303, errors: { 404: 'html', 410: 'html' } })
+  @Route('POST', ':sessionId', { answers: null, status: 303, errors: { 404: 'html', 410: 'html' }, summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     // With Stripe configured there is no sandbox: every session is unknown here.
     const sandbox = this.billing.sandbox;

@@ -1,9 +1,7 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { dnsRecordFor } from '@lnk/domains/domain';
-import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
-import { Responds } from '../../openapi/responds.decorator';
+import { CurrentPrincipal } from '../../auth/access.decorators';
 import { list } from '../../openapi/schema';
 import { PAGE_META } from '../../openapi/response-schemas';
 import { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
@@ -15,6 +13,7 @@ import { ok, okPage } from '../../envelope/envelope';
 import { SearchPageQueryDto } from '../paging.request.dto';
 import { AddDomainDto } from './domains.request.dto';
 import { presentDomain, presentVerifiedDomain } from './domains.presenter';
+import { Route } from '../route.decorator';
 
 /** Custom domains (spec 4.6), with delete. */
 @Controller('user/domain')
@@ -24,37 +23,25 @@ export class DomainsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({ summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
-  @Get()
-  @RequireScope('domains:read')
-  @Responds(list(DomainSchema), { meta: PAGE_META })
+  @Route('GET', '', { scope: 'domains:read', answers: list(DomainSchema), meta: PAGE_META, summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.domains.list.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.config.dnsTarget)) });
   }
 
-  @ApiOperation({ summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
-  @Post()
-  @RequireScope('domains:write')
-  @Responds(DomainSchema)
+  @Route('POST', '', { scope: 'domains:write', answers: DomainSchema, summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
   async add(@CurrentPrincipal() principal: Principal, @Body() body: AddDomainDto) {
     const domain = await this.domains.add.execute(principal.userId, body.name);
     return ok(presentDomain(domain, this.config.dnsTarget), `Domain added: create the DNS records ${dnsRecordFor(this.config.dnsTarget)} and TXT ${domain.challengeName}, then verify`);
   }
 
-  @ApiOperation({ summary: 'Verify a custom domain', description: 'Looks up the DNS TXT record now; the domain is verified when it is found.' })
-  @Post(':id/verify')
-  @RequireScope('domains:write')
-  @Responds(VerifiedDomainSchema)
+  @Route('POST', ':id/verify', { scope: 'domains:write', answers: VerifiedDomainSchema, summary: 'Verify a custom domain', description: 'Looks up the DNS TXT record now; the domain is verified when it is found.' })
   async verify(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const domain = await this.domains.verify.execute(principal.userId, id);
     return ok(presentVerifiedDomain(domain), 'Domain verified');
   }
 
-  @ApiOperation({ summary: 'Delete a custom domain', description: 'Refused while links still use the domain: move or delete them first.' })
-  @Delete(':id')
-  @RequireScope('domains:write')
-  @Responds(null)
+  @Route('DELETE', ':id', { scope: 'domains:write', answers: null, summary: 'Delete a custom domain', description: 'Refused while links still use the domain: move or delete them first.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.domains.delete.execute(principal.userId, id);
     return ok(undefined, 'Domain deleted');

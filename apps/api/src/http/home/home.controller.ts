@@ -1,8 +1,6 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/access.decorators';
-import { Responds } from '../../openapi/responds.decorator';
 import { HomeSchema } from './home.schemas';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
@@ -13,6 +11,7 @@ import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
 import { hostOf } from '../redirect/request-host';
 import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';
+import { Route } from '../route.decorator';
 
 function homePage(version: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -42,9 +41,11 @@ export class HomeController {
     this.publicHost = new URL(config.publicBaseUrl).hostname.toLowerCase();
   }
 
-  @Get()
-  @Responds(HomeSchema, { page: true, redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set", errors: { 404: 'html' } })
-  @ApiOperation({
+  @Route('GET', '', {
+    answers: HomeSchema,
+    page: true,
+    redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set",
+    errors: { 404: 'html' },
     summary: 'Service home',
     description: 'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an HTML page for a browser. A verified custom domain answers its not-found page here.',
   })

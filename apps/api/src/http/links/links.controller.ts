@@ -1,9 +1,7 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
-import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
+import { CurrentPrincipal } from '../../auth/access.decorators';
 import { binary, list, string } from '../../openapi/schema';
 import { DeletedSchema, PAGE_META } from '../../openapi/response-schemas';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
@@ -17,6 +15,7 @@ import { QrRenderer } from './qr-renderer';
 import { SearchPageQueryDto } from '../paging.request.dto';
 import { CreateLinkDto, CreateTagDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
+import { Route } from '../route.decorator';
 
 /** Short links (spec 4.5). */
 @Controller('user/link')
@@ -27,19 +26,13 @@ export class LinksController {
     private readonly qrCodes: QrRenderer,
   ) {}
 
-  @ApiOperation({ summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL.' })
-  @Get()
-  @RequireScope('links:read')
-  @Responds(list(LinkListItemSchema), { meta: PAGE_META })
+  @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
   }
 
-  @ApiOperation({ summary: 'One link', description: 'A link of yours with its short URL.' })
-  @Get(':id')
-  @RequireScope('links:read')
-  @Responds(LinkSchema)
+  @Route('GET', ':id', { scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
   }
@@ -48,10 +41,7 @@ export class LinksController {
    * The short URL as a QR code, PNG or SVG (every peer product offers one). Drawn off the event loop
    * (a large PNG is a good part of a second of CPU), kept once drawn, and counted against a budget of its own.
    */
-  @ApiOperation({ summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size).' })
-  @Get(':id/qr')
-  @RequireScope('links:read')
-  @RespondsRaw({ 'image/png': binary, 'image/svg+xml': string })
+  @Route('GET', ':id/qr', { scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size).' })
   @RateLimitBudget('qr')
   async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
     const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
@@ -64,26 +54,17 @@ export class LinksController {
       .send(body);
   }
 
-  @ApiOperation({ summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
-  @Post()
-  @RequireScope('links:write')
-  @Responds(LinkSchema)
+  @Route('POST', '', { scope: 'links:write', answers: LinkSchema, summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto) {
     return ok(presentLink(await this.links.create.execute(principal.userId, body), this.config.shortBaseUrl), 'Link created');
   }
 
-  @ApiOperation({ summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
-  @Put(':id')
-  @RequireScope('links:write')
-  @Responds(LinkSchema)
+  @Route('PUT', ':id', { scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto) {
     return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.config.shortBaseUrl), 'Link updated');
   }
 
-  @ApiOperation({ summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
-  @Delete(':id')
-  @RequireScope('links:write')
-  @Responds(DeletedSchema)
+  @Route('DELETE', ':id', { scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const deletedAt = await this.links.delete.execute(principal.userId, id);
     return ok({ deletedAt: deletedAt.toISOString() }, 'Link deleted');
@@ -95,43 +76,28 @@ export class LinksController {
 export class TagsController {
   constructor(@Inject(LINKS) private readonly links: Links) {}
 
-  @ApiOperation({ summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
-  @Get()
-  @RequireScope('tags:read')
-  @Responds(list(TagSchema), { meta: PAGE_META })
+  @Route('GET', '', { scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.links.listTags.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTag) });
   }
 
-  @ApiOperation({ summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
-  @Get('favorite')
-  @RequireScope('tags:read')
-  @Responds(list(TagSchema))
+  @Route('GET', 'favorite', { scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
   async favorites(@CurrentPrincipal() principal: Principal) {
     return ok((await this.links.favoriteTags.execute(principal.userId)).map(presentTag));
   }
 
-  @ApiOperation({ summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
-  @Post()
-  @RequireScope('tags:write')
-  @Responds(TagSchema)
+  @Route('POST', '', { scope: 'tags:write', answers: TagSchema, summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTagDto) {
     return ok(presentTag(await this.links.createTag.execute(principal.userId, body)), 'Tag created');
   }
 
-  @ApiOperation({ summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
-  @Put(':id')
-  @RequireScope('tags:write')
-  @Responds(TagSchema)
+  @Route('PUT', ':id', { scope: 'tags:write', answers: TagSchema, summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateTagDto) {
     return ok(presentTag(await this.links.updateTag.execute(principal.userId, id, body)), 'Tag updated');
   }
 
-  @ApiOperation({ summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
-  @Delete(':id')
-  @RequireScope('tags:write')
-  @Responds(null)
+  @Route('DELETE', ':id', { scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.links.deleteTag.execute(principal.userId, id);
     return ok(undefined, 'Tag deleted');

@@ -1,11 +1,9 @@
-import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Header, Inject, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import type { AuthorizationRequestParams } from '@lnk/identity/domain';
 import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
 import { AcceptsForm, Public } from '../../auth/access.decorators';
-import { Responds, RespondsRaw } from '../../openapi/responds.decorator';
 import { string } from '../../openapi/schema';
 import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from './oauth.schemas';
 import { AppConfig } from '../../config/app-config';
@@ -19,6 +17,7 @@ import { pageHeaders } from '../html-page';
 import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './oauth.request.dto';
 import { isFormRequest, OAuthProtocolFilter } from './oauth-protocol.filter';
 import { presentSignIn, presentTokens } from './oauth.presenter';
+import { Route } from '../route.decorator';
 
 /** Client credentials from HTTP Basic (RFC 6749 section 2.3.1), when sent that way. */
 function basicCredentials(request: FastifyRequest): { clientId?: string; clientSecret?: string } {
@@ -69,9 +68,7 @@ export class OAuthController {
     this.signer = new RequestSigner(applicationKeys(config).signing);
   }
 
-  @ApiOperation({ summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749). A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
-  @Post('token')
-  @Responds(SignInSchema, { form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' } })
+  @Route('POST', 'token', { answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749). A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
@@ -94,26 +91,20 @@ export class OAuthController {
     return ok(presentSignIn(grant.tokens, grant.user, grant.limits), grant.grantType === 'refresh_token' ? 'Token refreshed' : 'Login successful');
   }
 
-  @ApiOperation({ summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
-  @Post('revoke')
-  @Responds(RevokedSchema, { form: EmptySchema, errors: { 401: 'json' } })
+  @Route('POST', 'revoke', { answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   async revoke(@Body() body: RevokeRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
-  @ApiOperation({ summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
-  @Post('introspect')
-  @Responds(IntrospectionSchema, { form: IntrospectionSchema, errors: { 401: 'json' } })
+  @Route('POST', 'introspect', { answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
     return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 
-  @ApiOperation({ summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
-  @Post('idp')
-  @Responds(SignInSchema, { errors: { 401: 'json', 403: 'json' } })
+  @Route('POST', 'idp', { answers: SignInSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
   @Header('Cache-Control', 'no-store')
   async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
     const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
@@ -121,9 +112,7 @@ export class OAuthController {
   }
 
   /** Checks the request, then sends the browser to the service's own authorization page. */
-  @ApiOperation({ summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
-  @Get('authorize')
-  @Responds(AuthorizationRedirectSchema, { status: 302 })
+  @Route('GET', 'authorize', { answers: AuthorizationRedirectSchema, status: 302, summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
   async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     await this.identity.validateAuthorization.execute(authorizationParams(query));
     const page = new URL(`${this.config.publicBaseUrl}/oauth/authorize/page`);
@@ -137,9 +126,7 @@ export class OAuthController {
       .send({ status: 302, code: 'OK', message: 'Redirecting to the authorization page', data: { redirect_url: redirectUrl } });
   }
 
-  @ApiOperation({ summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
-  @Get('authorize/page')
-  @RespondsRaw({ 'text/html': string }, { errors: { 400: 'html or json' } })
+  @Route('GET', 'authorize/page', { raw: { 'text/html': string }, errors: { 400: 'html or json' }, summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
   async authorizationPage(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     const params = authorizationParams(query);
     let request;
@@ -152,9 +139,7 @@ export class OAuthController {
   }
 
   /** The page's answer: 302 to the client with a code (or access_denied), or the page again with the error. */
-  @ApiOperation({ summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
-  @Post('authorize')
-  @Responds(null, { status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' } })
+  @Route('POST', 'authorize', { answers: null, status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' }, summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);
     if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));

@@ -1,8 +1,6 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Controller, Inject, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal, RequireScope } from '../../auth/access.decorators';
-import { Responds } from '../../openapi/responds.decorator';
+import { CurrentPrincipal } from '../../auth/access.decorators';
 import { list } from '../../openapi/schema';
 import { StatsRecordSchema, TOTAL_META } from './stats.schemas';
 import { ANALYTICS } from '../../composition/contexts.module';
@@ -10,16 +8,14 @@ import type { Analytics } from '../../composition/contexts.composition';
 import { ok } from '../../envelope/envelope';
 import { StatsQueryDto } from './stats.request.dto';
 import { presentStatsRecord } from './stats.presenter';
+import { Route } from '../route.decorator';
 
 /** Click statistics (spec 4.8): daily records of the caller's links, `meta.total` only. */
 @Controller('user/stats')
 export class StatsController {
   constructor(@Inject(ANALYTICS) private readonly analytics: Analytics) {}
 
-  @ApiOperation({ summary: 'Click statistics', description: 'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included.' })
-  @Get()
-  @RequireScope('stats:read')
-  @Responds(list(StatsRecordSchema), { meta: TOTAL_META })
+  @Route('GET', '', { scope: 'stats:read', answers: list(StatsRecordSchema), meta: TOTAL_META, summary: 'Click statistics', description: 'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included.' })
   async stats(@CurrentPrincipal() principal: Principal, @Query() query: StatsQueryDto) {
     const records = await this.analytics.queryStats.execute(principal.userId, query);
     const data = records.map(presentStatsRecord);

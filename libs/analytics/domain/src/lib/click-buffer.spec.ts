@@ -1,5 +1,5 @@
-import { UnitOfWork } from '@lnk/shared/kernel';
-import { ClickEvent, MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
+import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
+import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
 import { StatsQuery, StatsRecord, StatsRepository } from './ports/stats.repository';
@@ -32,7 +32,7 @@ class Stats extends StatsRepository {
   }
 }
 
-const event = (over: Partial<ClickEvent> = {}): ClickEvent => ({
+const event = (over: Partial<LinkClicked> = {}): LinkClicked => ({
   linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', at: new Date('2026-05-01T10:00:00Z'), utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', ...over,
 });
 

@@ -8,20 +8,7 @@ import { DomainsVerificationChallenge1763900100000 } from './migrations/17639001
 
 const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
-const domain = (ownerId: string, name: string) =>
-  new Domain({
-    id: ids.next(),
-    ownerId,
-    name,
-    challenge: `challenge-${ids.next()}`,
-    isVerified: false,
-    verifiedAt: null,
-    verificationLostAt: null,
-    verificationLostReason: null,
-    checkedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+const domain = (ownerId: string, name: string) => Domain.add({ id: ids.next(), ownerId, name, challenge: `challenge-${ids.next()}`, now });
 
 // What the shared contract (libs/shared/testing contracts) cannot see: the per-owner counter the
 // database's triggers keep, and the migration that fills it.

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { QuotaExceededError } from '@lnk/shared/kernel';
+import { checkRoomFor } from '@lnk/shared/kernel';
 import { sql } from './sql';
 import { inTransaction } from './transaction';
 
@@ -28,8 +28,7 @@ export interface Quota extends Usage {
  */
 export function insertWithinQuota(dataSource: DataSource, quota: Quota, insert: () => Promise<void>): Promise<void> {
   return inTransaction(dataSource, async () => {
-    const used = await lockUsage(dataSource, quota);
-    if (used >= quota.limit) throw new QuotaExceededError(quota.resource, used, quota.limit);
+    checkRoomFor(quota.resource, await lockUsage(dataSource, quota), quota.limit);
     await insert();
   });
 }

@@ -64,6 +64,12 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** What a lookup found, or NOT_FOUND for the resource: how a use case answers an id that names nothing of the caller's. */
+export function found<T>(value: T | null | undefined, resource: string): T {
+  if (value === null || value === undefined) throw new NotFoundError(resource);
+  return value;
+}
+
 export class UnauthorizedError extends DomainError {
   constructor(message = 'Missing or invalid access token') {
     super('UNAUTHORIZED', message);

@@ -1,7 +1,14 @@
+import { QuotaExceededError } from './errors';
+
 /** The resources an account's plan limits. */
 export type QuotaResource = 'links' | 'domains' | 'tags';
 
 /** How many of a resource an account may hold (its plan decides; billing answers through a bridge). */
 export abstract class QuotaPolicy {
   abstract limitFor(ownerId: string, resource: QuotaResource): Promise<number>;
+}
+
+/** The quota rule, wherever usage is counted: an owner holding `used` of a resource may add one more only below the limit. */
+export function checkRoomFor(resource: string, used: number, limit: number): void {
+  if (used >= limit) throw new QuotaExceededError(resource, used, limit);
 }

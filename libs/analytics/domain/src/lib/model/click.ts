@@ -1,19 +1,3 @@
-/** One answered redirect (or password attempt) to count. */
-export interface ClickEvent {
-  linkId: string;
-  ownerId: string;
-  domainId: string | null;
-  /** The link's name when it was clicked: its title, or its slug when untitled. */
-  linkName: string;
-  domainName: string;
-  at: Date;
-  /** As the visitor sent them (`normaliseUtm` makes them what is stored). */
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  kind: 'visit' | 'passwordPassed' | 'passwordFailed';
-}
-
 /** Counts of one daily rollup row: (UTC date, link, UTM values). */
 export interface ClickCounts {
   date: string;

@@ -1,5 +1,5 @@
-import { ClickCounts, ClickEvent, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
-import { UnitOfWork } from '@lnk/shared/kernel';
+import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
+import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickMetrics } from '../ports/click-metrics.port';
 import { LinkClickTotals } from '../ports/link-click-totals.port';
 import { StatsRepository } from '../ports/stats.repository';
@@ -52,7 +52,7 @@ export class ClickBuffer {
     return this.pending.size;
   }
 
-  record(event: ClickEvent): void {
+  record(event: LinkClicked): void {
     const date = this.dateOf(event.at);
     const utmSource = normaliseUtm(event.utmSource);
     const utmMedium = normaliseUtm(event.utmMedium);

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@lnk/shared/kernel';
+import { found, NotFoundError } from '@lnk/shared/kernel';
 import { PaymentNotCompletedError, Subscription } from '../model/subscription';
 import { CheckoutRepository } from '../ports/checkout.repository';
 import { PaymentGateway } from '../ports/payment-gateway.port';
@@ -19,8 +19,7 @@ export class VerifyCheckoutUseCase {
     if (!record || record.userId !== userId) throw new NotFoundError('Checkout session');
     const done = await this.subscriptions.findByCheckoutSession(sessionId);
     if (done) return done;
-    const state = await this.gateway.checkoutState(sessionId);
-    if (!state) throw new NotFoundError('Checkout session');
+    const state = found(await this.gateway.checkoutState(sessionId), 'Checkout session');
     if (!state.paid) throw new PaymentNotCompletedError(state.expired ? 'The checkout session expired without payment; start a new checkout' : 'The checkout session has not been paid yet');
     return (await this.activation.activate(record, state.providerSubscriptionId)).subscription;
   }

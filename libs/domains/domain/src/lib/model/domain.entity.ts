@@ -24,6 +24,12 @@ export const CHALLENGE_PREFIX = '_lnk-challenge';
 export class Domain {
   constructor(private props: DomainProps) {}
 
+  /** A domain just added by its owner: not verified, never checked, waiting for its challenge in DNS. */
+  static add(fields: { id: string; ownerId: string; name: string; challenge: string; now: Date }): Domain {
+    const { now, ...rest } = fields;
+    return new Domain({ ...rest, isVerified: false, verifiedAt: null, verificationLostAt: null, verificationLostReason: null, checkedAt: null, createdAt: now, updatedAt: now });
+  }
+
   get id(): string {
     return this.props.id;
   }

@@ -21,19 +21,7 @@ export class AddDomainUseCase {
     if (await this.domains.isVerifiedByAnother(normalized, ownerId)) throw takenElsewhere();
     const now = this.clock.now();
     // Each (account, domain) gets its own challenge: only the account whose value is published in DNS can verify.
-    const domain = new Domain({
-      id: this.ids.next(),
-      ownerId,
-      name: normalized,
-      challenge: this.challenges.next(),
-      isVerified: false,
-      verifiedAt: null,
-      verificationLostAt: null,
-      verificationLostReason: null,
-      checkedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const domain = Domain.add({ id: this.ids.next(), ownerId, name: normalized, challenge: this.challenges.next(), now });
     await this.domains.insertWithinQuota(domain, await this.quota.limitFor(ownerId, 'domains'));
     return domain;
   }

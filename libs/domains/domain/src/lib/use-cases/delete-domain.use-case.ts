@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
+import { found, ValidationError } from '@lnk/shared/kernel';
 import { DomainUsage } from '../ports/domain-usage.port';
 import { DomainVerificationListener } from '../ports/domain-verification-listener.port';
 import { DomainRepository } from '../ports/domain.repository';
@@ -11,8 +11,7 @@ export class DeleteDomainUseCase {
   ) {}
 
   async execute(ownerId: string, id: string): Promise<void> {
-    const domain = await this.domains.findOfOwner(ownerId, id);
-    if (!domain) throw new NotFoundError('Domain');
+    const domain = found(await this.domains.findOfOwner(ownerId, id), 'Domain');
     const links = await this.usage.linksUsing(ownerId, id);
     if (links > 0) throw ValidationError.field('id', `links still use this domain (${links}); move or delete them first`);
     await this.domains.deleteOfOwner(ownerId, id);

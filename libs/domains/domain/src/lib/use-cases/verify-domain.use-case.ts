@@ -1,4 +1,4 @@
-import { Clock, NotFoundError } from '@lnk/shared/kernel';
+import { Clock, found } from '@lnk/shared/kernel';
 import { takenElsewhere } from '../model/domain-errors';
 import { Domain, DomainNotVerifiedError } from '../model/domain.entity';
 import { DnsResolver } from '../ports/dns-resolver.port';
@@ -20,8 +20,7 @@ export class VerifyDomainUseCase {
   ) {}
 
   async execute(ownerId: string, id: string): Promise<Domain> {
-    const domain = await this.domains.findOfOwner(ownerId, id);
-    if (!domain) throw new NotFoundError('Domain');
+    const domain = found(await this.domains.findOfOwner(ownerId, id), 'Domain');
     if (domain.isVerified) return domain;
     const check = await checkDomainRecords(this.dns, domain, this.config.target);
     if (check.status !== 'present') throw new DomainNotVerifiedError(check.message);

@@ -1,4 +1,4 @@
-import { Clock, IdGenerator, NotFoundError, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, found, ValidationError } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { PersonalAccessToken } from '../model/tokens';
 import { SecretGenerator } from '../ports/secret-generator';
@@ -25,8 +25,7 @@ export class CreateOperatorPatUseCase {
   ) {}
 
   async execute(ownerEmail: string, command: CreatePatCommand): Promise<{ token: PersonalAccessToken; value: string }> {
-    const owner = await this.users.findByEmail(normalizeEmail(ownerEmail, 'owner'));
-    if (!owner) throw new NotFoundError(`User ${ownerEmail}`);
+    const owner = found(await this.users.findByEmail(normalizeEmail(ownerEmail, 'owner')), `User ${ownerEmail}`);
     if (!owner.isActive) throw ValidationError.field('owner', 'the account is deactivated');
     const fields = checkPatFields(command);
     const now = this.clock.now();

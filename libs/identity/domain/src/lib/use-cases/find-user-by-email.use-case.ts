@@ -1,4 +1,4 @@
-import { NotFoundError } from '@lnk/shared/kernel';
+import { found } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { User } from '../model/user.entity';
 import { UserRepository } from '../ports/user.repository';
@@ -13,8 +13,6 @@ export class FindUserByEmailUseCase {
   constructor(private readonly users: UserRepository) {}
 
   async execute(email: string, field = 'email'): Promise<User> {
-    const user = await this.users.findByEmail(normalizeEmail(email, field));
-    if (!user) throw new NotFoundError(`User ${email}`);
-    return user;
+    return found(await this.users.findByEmail(normalizeEmail(email, field)), `User ${email}`);
   }
 }

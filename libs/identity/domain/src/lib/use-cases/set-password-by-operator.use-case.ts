@@ -1,4 +1,4 @@
-import { Clock, NotFoundError, PasswordHasher, UnitOfWork } from '@lnk/shared/kernel';
+import { Clock, found, PasswordHasher, UnitOfWork } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { checkNewPassword, User } from '../model/user.entity';
 import { RevocationListener } from '../ports/revocation-listener';
@@ -28,8 +28,7 @@ export class SetPasswordByOperatorUseCase {
 
   async execute(email: string, newPassword: string): Promise<User> {
     const password = checkNewPassword(newPassword);
-    const user = await this.users.findByEmail(normalizeEmail(email));
-    if (!user) throw new NotFoundError(`User ${email}`);
+    const user = found(await this.users.findByEmail(normalizeEmail(email)), `User ${email}`);
     const now = this.clock.now();
     user.changePasswordHash(await this.passwords.hash(password), now);
     await this.unitOfWork.run(async () => {

@@ -1,8 +1,8 @@
-import { Clock, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
+import { Clock, LinkClicked, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
 import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 import { BotDetector } from '../ports/bot-detector.port';
-import { ClickRecorder, LinkClicked } from '../ports/click-recorder.port';
+import { ClickRecorder } from '../ports/click-recorder.port';
 import { AnswerShortUrlUseCase, destinationWith, ShortUrlRequest } from './answer-short-url.use-case';
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';

@@ -1,6 +1,6 @@
-import { Clock, hasControlCharacter, RateLimitedError } from '@lnk/shared/kernel';
+import { Clock, hasControlCharacter, LinkClicked, RateLimitedError } from '@lnk/shared/kernel';
 import { BotDetector } from '../ports/bot-detector.port';
-import { ClickRecorder, LinkClicked } from '../ports/click-recorder.port';
+import { ClickRecorder } from '../ports/click-recorder.port';
 import { RedirectTarget } from '../ports/link.repository';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@lnk/shared/kernel';
+import { found } from '@lnk/shared/kernel';
 import { Tag } from '../model/tag.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
@@ -13,8 +13,7 @@ export class GetLinkUseCase {
   ) {}
 
   async execute(ownerId: string, id: string): Promise<LinkView> {
-    const link = await this.links.findOfOwner(ownerId, id);
-    if (!link) throw new NotFoundError('Link');
+    const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
     const [tags, names] = await Promise.all([this.tags.findManyOfOwner(ownerId, link.tagIds), link.domainId ? this.domains.namesOf(ownerId, [link.domainId]) : new Map<string, string>()]);
     const domain = link.domainId ? { id: link.domainId, name: names.get(link.domainId) ?? '' } : null;
     return { link, domain, tags: link.tagIds.map((tid) => tags.find((t) => t.id === tid)).filter((t): t is Tag => !!t) };

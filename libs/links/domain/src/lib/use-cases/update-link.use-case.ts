@@ -1,4 +1,4 @@
-import { checkEach, Clock, NotFoundError, PasswordHasher, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Clock, found, PasswordHasher, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
@@ -28,8 +28,7 @@ export class UpdateLinkUseCase {
   }
 
   async execute(ownerId: string, id: string, fields: LinkFields): Promise<LinkView> {
-    const link = await this.links.findOfOwner(ownerId, id);
-    if (!link) throw new NotFoundError('Link');
+    const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
     const changes: Parameters<Link['change']>[0] = {};
     // Every field's own rules at once: a change with several bad fields is told of each.
     const [url, slug, title, description] = checkEach(

@@ -1,4 +1,4 @@
-import { Clock, NotFoundError } from '@lnk/shared/kernel';
+import { Clock, found } from '@lnk/shared/kernel';
 import { checkTagName, TagWithCount } from '../model/tag.entity';
 import { TagRepository } from '../ports/tag.repository';
 
@@ -9,10 +9,9 @@ export class UpdateTagUseCase {
   ) {}
 
   async execute(ownerId: string, id: string, fields: { name?: string; isFavorite?: boolean }): Promise<TagWithCount> {
-    const found = await this.tags.findOfOwner(ownerId, id);
-    if (!found) throw new NotFoundError('Tag');
-    found.tag.change({ ...(fields.name !== undefined ? { name: checkTagName(fields.name) } : {}), ...(fields.isFavorite !== undefined ? { isFavorite: fields.isFavorite } : {}) }, this.clock.now());
-    await this.tags.update(found.tag);
-    return found;
+    const owned = found(await this.tags.findOfOwner(ownerId, id), 'Tag');
+    owned.tag.change({ ...(fields.name !== undefined ? { name: checkTagName(fields.name) } : {}), ...(fields.isFavorite !== undefined ? { isFavorite: fields.isFavorite } : {}) }, this.clock.now());
+    await this.tags.update(owned.tag);
+    return owned;
   }
 }

@@ -1,5 +1,5 @@
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new Domain. Each save writes only the columns the
 // adapter's statement writes, so a use case relying on another save path's fields is caught.
@@ -34,8 +34,7 @@ export class MemoryDomainRepository extends DomainRepository {
 
   async insertWithinQuota(domain: Domain, limit: number): Promise<void> {
     const p = domain.toProps();
-    const used = this.ofOwner(p.ownerId).length;
-    if (used >= limit) throw new QuotaExceededError('domains', used, limit);
+    checkRoomFor('domains', this.ofOwner(p.ownerId).length, limit);
     if (this.ofOwner(p.ownerId).some((d) => d.name === p.name)) throw ValidationError.field('name', 'you have already added this domain');
     // The adapter inserts a new domain without its loss or check columns.
     this.rows.set(p.id, { ...copy(p), verificationLostAt: null, verificationLostReason: null, checkedAt: null });

@@ -1,5 +1,5 @@
 import { Link, LinkProps, LinkRepository, RedirectTarget, Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -35,8 +35,7 @@ export class MemoryLinkRepository extends LinkRepository {
 
   async insertWithinQuota(link: Link, limit: number): Promise<void> {
     const p = link.toProps();
-    const used = this.ofOwner(p.ownerId).length;
-    if (used >= limit) throw new QuotaExceededError('links', used, limit);
+    checkRoomFor('links', this.ofOwner(p.ownerId).length, limit);
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
     this.store.links.set(p.id, copyLink(p));
   }
@@ -116,8 +115,7 @@ export class MemoryTagRepository extends TagRepository {
 
   async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
     const p = tag.toProps();
-    const used = this.ofOwner(p.ownerId).length;
-    if (used >= limit) throw new QuotaExceededError('tags', used, limit);
+    checkRoomFor('tags', this.ofOwner(p.ownerId).length, limit);
     if (this.nameTakenBy(p)) throw ValidationError.field('name', 'you already have a tag with this name');
     this.store.tags.set(p.id, copyTag(p));
   }

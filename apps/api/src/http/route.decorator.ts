@@ -1,0 +1,51 @@
+import { Delete, Get, Post, Put } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import type { Scope } from '@lnk/identity/domain';
+import { RequireScope } from '../auth/access.decorators';
+import { HandlerDecorator, Responds, RespondsRaw, ResponseOptions } from '../openapi/responds.decorator';
+import type { Schema } from '../openapi/schema';
+
+const METHODS = { GET: Get, POST: Post, PUT: Put, DELETE: Delete };
+
+/** What a route declares besides its answer. */
+interface RouteDeclaration extends ResponseOptions {
+  /** The scope its bearer token must hold (@RequireScope); left out only on a @Public() controller. */
+  scope?: Scope;
+  /** The OpenAPI operation's summary and description. */
+  summary: string;
+  description: string;
+}
+
+/**
+ * One route, declared in one place on its handler: its method and path, the scope it needs, its
+ * success answer (the schema of the envelope's `data`, null for none, or `raw` content types, as
+ * @Responds and @RespondsRaw take them) and its summary. The scope table, the deny-by-default walk and
+ * the OpenAPI document are read from what this sets (declared-routes.ts), and the handler must return
+ * what it declares, or it does not compile.
+ */
+export function Route<T>(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: Schema<T> }): HandlerDecorator<T>;
+export function Route(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: null }): HandlerDecorator<undefined>;
+export function Route(method: keyof typeof METHODS, path: string, route: Omit<RouteDeclaration, 'meta' | 'form'> & { raw: Record<string, SchemaObject> }): HandlerDecorator<never>;
+export function Route(
+  method: keyof typeof METHODS,
+  path: string,
+  route: RouteDeclaration & ({ answers: Schema<unknown> | null } | { raw: Record<string, SchemaObject> }),
+): HandlerDecorator<unknown> {
+  const { scope, summary, description, ...answer } = route;
+  const decorators: MethodDecorator[] = [ApiOperation({ summary, description }), METHODS[method](path), ...(scope ? [RequireScope(scope)] : [])];
+  return (target, key, descriptor) => {
+    for (const decorate of decorators) decorate(target, key, descriptor as PropertyDescriptor);
+    respondsOf(answer)(target, key, descriptor as never);
+  };
+}
+
+// never: the answer's type was checked by Route's overloads; here only the metadata is set.
+function respondsOf(answer: ResponseOptions & ({ answers: Schema<unknown> | null } | { raw: Record<string, SchemaObject> })): HandlerDecorator<never> {
+  if ('raw' in answer) {
+    const { raw, ...options } = answer;
+    return RespondsRaw(raw, options);
+  }
+  const { answers, ...options } = answer;
+  return answers === null ? Responds(null, options) : Responds(answers, options);
+}
