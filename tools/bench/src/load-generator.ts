@@ -283,6 +283,26 @@ export function findOrInstallWrk(log: (message: string) => void): string | null 
 let runs = 0;
 const nextNonce = () => `${Date.now().toString(36)}${(runs++).toString(36)}y`;
 
+/** Runs wrk with `args` (its script must print the `WRK_RESULT` line, as {@link wrkScript}'s does) and reads its figures. */
+export function runWrk(command: string, args: string[]): Promise<LoadRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrk exited ${code}: ${err}${out}`));
+      try {
+        resolve(parseWrkResult(out));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
 function wrkGenerator(command: string, settings: LoadSettings, scratch: string): LoadGenerator {
   return {
     name: 'wrk',
@@ -299,20 +319,7 @@ function wrkGenerator(command: string, settings: LoadSettings, scratch: string):
           writeFileSync(table, plan.paths.join('\n') + '\n');
           scriptArgs = ['--', table];
         } else scriptArgs = ['--', plan.prefix, String(plan.count)];
-        const child = spawn(command, [...args, url, ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk) => (out += chunk));
-        child.stderr.on('data', (chunk) => (err += chunk));
-        child.once('error', reject);
-        child.once('exit', (code) => {
-          if (code !== 0) return reject(new Error(`wrk exited ${code}: ${err}${out}`));
-          try {
-            resolve(parseWrkResult(out));
-          } catch (error) {
-            reject(error);
-          }
-        });
+        runWrk(command, [...args, url, ...scriptArgs]).then(resolve, reject);
       }),
   };
 }

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { benchPlans, envNumber, runMain, sleep, withBenchApp, writeResult, type BenchApp } from './bench-support';
-import { findOrInstallWrk, LoadRun, parseWrkResult, thisMachine, zipfRanks } from './load-generator';
+import { findOrInstallWrk, LoadRun, runWrk, thisMachine, zipfRanks } from './load-generator';
 import { growthOf, plotSvg, sampleOf, SoakSample } from './soak-series';
 
 /**
@@ -126,24 +125,8 @@ end
 `;
 }
 
-function runWrk(wrk: string, script: string, table: string, baseUrl: string, seconds: number, settings: Settings, pauseMs: number): Promise<LoadRun> {
-  return new Promise((resolve, reject) => {
-    const args = ['-t', String(settings.threads), '-c', String(settings.connections), '-d', `${seconds}s`, '--timeout', '10s', '-H', `User-Agent: ${BROWSER}`, '-s', script, `${baseUrl}/`, '--', table, String(pauseMs)];
-    const child = spawn(wrk, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`wrk exited ${code}: ${err}${out}`));
-      try {
-        resolve(parseWrkResult(out));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+function runSoakWrk(wrk: string, script: string, table: string, baseUrl: string, seconds: number, settings: Settings, pauseMs: number): Promise<LoadRun> {
+  return runWrk(wrk, ['-t', String(settings.threads), '-c', String(settings.connections), '-d', `${seconds}s`, '--timeout', '10s', '-H', `User-Agent: ${BROWSER}`, '-s', script, `${baseUrl}/`, '--', table, String(pauseMs)]);
 }
 
 function rssMbOf(pid: number | undefined): number | null {
@@ -228,8 +211,8 @@ export async function runSoak(log: (message: string) => void) {
     writeFileSync(script, soakScript(soakMix(app.token, linkId), `${Date.now().toString(36)}y`));
 
     log(`bench: soak: measuring the mix's capacity (${settings.capacitySeconds} s at full speed, after as long to warm up)`);
-    await runWrk(wrk, script, table, app.baseUrl, settings.capacitySeconds, settings, 0);
-    const capacity = await runWrk(wrk, script, table, app.baseUrl, settings.capacitySeconds, settings, 0);
+    await runSoakWrk(wrk, script, table, app.baseUrl, settings.capacitySeconds, settings, 0);
+    const capacity = await runSoakWrk(wrk, script, table, app.baseUrl, settings.capacitySeconds, settings, 0);
     const target = Math.max(1, Math.round(capacity.requestsPerSecond * settings.load));
     // Each connection waits `pause` ms before each request: connections × 1000 / (pause + latency) ≈ target
     // (a little under it: at half load the latency is a millisecond or two).
@@ -247,7 +230,7 @@ export async function runSoak(log: (message: string) => void) {
     const samples: SoakSample[] = [];
     const pid = app.process.pid;
     const started = Date.now();
-    const load = runWrk(wrk, script, table, app.baseUrl, settings.seconds, settings, pauseMs);
+    const load = runSoakWrk(wrk, script, table, app.baseUrl, settings.seconds, settings, pauseMs);
     let finished = false;
     void load.finally(() => (finished = true)).catch(() => undefined);
     let previous: { t: number; answered: number | null } | null = null;
