@@ -30,9 +30,10 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
 
     app = await spawnBuiltApp(dist, env);
-    const signIn = await call(app.baseUrl, 'POST', '/oauth/token', { body: grant });
+    const { baseUrl } = app;
+    const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
     const token: string = signIn.body.data.access_token;
-    const created = await call(app.baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/', slug: 'crash' } });
+    const created = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/', slug: 'crash' } });
     expect(created.status).toBe(200);
     const linkId: string = created.body.data.id;
 
@@ -49,7 +50,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
         }
       }
     };
-    const visitors = Array.from({ length: 8 }, () => visitor(app!.baseUrl));
+    const visitors = Array.from({ length: 8 }, () => visitor(baseUrl));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const killedAt = Date.now();
     app.child.kill('SIGKILL');
