@@ -102,13 +102,17 @@ export class RedisBus {
     this.missedListeners.push(listener);
   }
 
-  /** Listens on `channel`; waits for the subscription at most `connectTimeoutMs` (Redis away: it is made once Redis answers). */
+  /**
+   * Listens on `channel`. While the first connection is being made, waits for the subscription at most
+   * `connectTimeoutMs`; Redis away, it is made by itself once Redis answers.
+   */
   async subscribe(channel: string, handler: Handler): Promise<void> {
     this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
     if (this.subscriber.status === 'ready') {
       await this.subscriber.subscribe(channel).catch((error: Error) => this.onError(error));
     }
-    if (!this.subscribed) await this.whenUp(this.connectTimeoutMs);
+    // Waits for the first connection only: once an attempt has failed, Redis is away and start-up goes on.
+    if (!this.subscribed && ['wait', 'connecting', 'connect'].includes(this.subscriber.status)) await this.whenUp(this.connectTimeoutMs);
   }
 
   publish(channel: string, message: unknown): void {
