@@ -59,6 +59,15 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     await proxy?.close();
   });
 
+  const theProxy = () => {
+    if (!proxy) throw new Error('the proxy is not started');
+    return proxy;
+  };
+  const nextToken = () => {
+    const next = spare.pop();
+    if (!next) throw new Error('no spare token left');
+    return next;
+  };
   const locationOn = async (app: SpawnedApp, path: string) => (await ask(app.baseUrl, 'GET', path)).headers.get('location');
   const moveLink = async (url: string) => expect((await ask(a.baseUrl, 'PUT', `/user/link/${linkId}`, { token, body: { url } })).status).toBe(200);
   const qr = (app: SpawnedApp, withToken: string) => ask(app.baseUrl, 'GET', `/user/link/${linkId}/qr`, { token: withToken }).then((res) => res.status);
@@ -98,8 +107,8 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
   // Defends: Redis is a helper, not a dependency. Its loss must not turn answers into 500s or requests that
   // never end (a command queued for a Redis that is not there), in the API or the redirect app.
   it('answers every request while Redis is away, without a 500 and without waiting on it', async () => {
-    expect(proxy!.openConnections).toBeGreaterThan(0);
-    await proxy!.cut();
+    expect(theProxy().openConnections).toBeGreaterThan(0);
+    await theProxy().cut();
     for (const app of [a, b]) {
       await eventually('the instance sees Redis gone', async () => !(await redisUp(app, 'invalidations')), 10_000);
       expect((await ask(app.baseUrl, 'GET', '/health')).status).toBe(200);
@@ -119,7 +128,7 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
   // Defends: the limits hold during the outage. Counters that let every request through while Redis is
   // away would hand a flood the whole service; each instance counts its own hits with the same limits.
   it('keeps rate limits while Redis is away, counted in each instance with the same budget', async () => {
-    const tokenForQr = spare.pop()!;
+    const tokenForQr = nextToken();
     const onA = [await qr(a, tokenForQr), await qr(a, tokenForQr), await qr(a, tokenForQr), await qr(a, tokenForQr)];
     expect(onA).toEqual([200, 200, 200, 429]);
     // Per instance: b has not seen these hits, and grants the same budget again.
@@ -137,7 +146,7 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
   // Defends: revocation fails closed. Another instance's cache of accepted tokens must not keep a revoked
   // token working for longer than REDIS_OUTAGE_CACHE_TTL while the message that would empty it is lost.
   it('refuses a token revoked on one instance on the other within the outage window', async () => {
-    const revoked = spare.pop()!;
+    const revoked = nextToken();
     expect((await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(200); // now cached on b
     expect((await ask(a.baseUrl, 'POST', '/oauth/revoke', { body: { token: revoked } })).status).toBe(200);
     expect((await ask(a.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(401);
@@ -168,7 +177,7 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
   // then on a change is heard at once again (well inside the minute a cached link lives), and the rate
   // limits are shared by the instances again.
   it('recovers when Redis comes back: invalidations flow at once again and the limits are shared again', async () => {
-    await proxy!.restore();
+    await theProxy().restore();
     for (const app of apps) {
       await eventually('every app subscribed again', () => redisUp(app, 'invalidations'), 15_000, 50);
       await eventually('every app counts in Redis again', async () => app === redirect || (await redisUp(app, 'rate_limits')), 15_000, 50);
@@ -178,13 +187,13 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     await moveLink('https://example.com/after');
     for (const app of listeners) await eventually('the change is heard at once', async () => (await locationOn(app, '/moving')) === 'https://example.com/after', 1000, 25);
 
-    const revoked = spare.pop()!;
+    const revoked = nextToken();
     expect((await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(200);
     expect((await ask(a.baseUrl, 'POST', '/oauth/revoke', { body: { token: revoked } })).status).toBe(200);
     await eventually('b refuses the revoked token at once', async () => (await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status === 401, 1000, 25);
 
     // One budget of 3 across the instances again.
-    const tokenForQr = spare.pop()!;
+    const tokenForQr = nextToken();
     expect([await qr(a, tokenForQr), await qr(b, tokenForQr), await qr(a, tokenForQr), await qr(b, tokenForQr)]).toEqual([200, 200, 200, 429]);
   });
 });

@@ -13,11 +13,14 @@ export interface RedisBusOptions {
 /**
  * The options every connection of the service to Redis takes: a command waits at most one reconnection
  * attempt (no queue that grows while Redis is away), a connection attempt at most `connectTimeout`, and
- * the attempts go on every 0.1 to 1 s for as long as the process lives.
+ * the attempts go on every 0.1 to 1 s for as long as the process lives. A connection closed (or dropped
+ * for a silent one) is destroyed after `disconnectTimeout` at most (ioredis's 2 s timer also held a process
+ * that closed while Redis was away).
  */
 export const REDIS_CONNECTION_OPTIONS = {
   maxRetriesPerRequest: 1,
   connectTimeout: 2000,
+  disconnectTimeout: 500,
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
 } satisfies RedisOptions;
 
