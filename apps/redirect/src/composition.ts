@@ -57,6 +57,16 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   let bus: RedisBus | null = null;
   if (config.redisUrl) {
     bus = new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis'));
+    // Redis away: the API's changes are not heard, so nothing cached lives longer than REDIS_OUTAGE_CACHE_TTL
+    // meanwhile, and everything cached is forgotten when Redis is back.
+    bus.guardCaches(() => resolveRedirect.forgetAll(), config.redisOutageCacheTtlMs);
+    bus.onStateChange((up) =>
+      up
+        ? logger.info('redis subscription in place: link and domain changes are heard (cache emptied after an outage)')
+        : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: link and domain changes are not heard; cache kept short-lived until it answers'),
+    );
+    const subscription = bus;
+    metrics.watchRedis('invalidations', () => subscription.up);
     await bus.subscribe(CACHE_CHANNELS.linkChanged, (message) => {
       const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
       if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) resolveRedirect.linkChanged(domainId, slug);

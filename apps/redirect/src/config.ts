@@ -14,6 +14,8 @@ export interface RedirectConfig extends ShortUrlEdgeConfig {
   poolSize: number;
   /** Cache invalidations from the API (and the other copies); the password form's shared budget. Null: none. */
   redisUrl: string | null;
+  /** REDIS_OUTAGE_CACHE_TTL: how long cached links and hosts live while Redis is away. */
+  redisOutageCacheTtlMs: number;
   shortBaseUrl: string;
   notFoundRedirectUrl: string | null;
   trustProxy: TrustProxy;
@@ -37,6 +39,7 @@ export const REDIRECT_CONFIG_VARIABLES = {
   HOST: { default: '0.0.0.0', description: 'interface to listen on', parse: text },
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
   REDIS_URL: { default: '(unset)', description: "the API's Redis: link and domain changes evict this app's cache at once, and the password form's budget is shared with the API; unset: cached answers live until their TTL and the budget is per process", parse: optional(url('redis:', 'rediss:')) },
+  REDIS_OUTAGE_CACHE_TTL: { default: '2', description: "with REDIS_URL: seconds cached links and hosts live while Redis is unreachable (the API's changes are not heard then); the cache is emptied when Redis answers again", parse: integer(1, 300) },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "the API's SHORT_BASE_URL (statistics name the default short domain after it; https adds HSTS to redirects)", parse: optional(baseUrl({ path: false })) },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: 'as the API: where unknown short URLs of the default short domain redirect', parse: optional(httpUrl) },
   TRUST_PROXY: { default: 'false', description: 'as the API: which X-Forwarded-For hops to believe (the load balancer in front)', parse: trustProxy },
@@ -61,6 +64,7 @@ export function loadRedirectConfig(env: Record<string, string | undefined>): Red
     databaseUrl: v.DATABASE_URL,
     poolSize: v.DATABASE_POOL_SIZE,
     redisUrl: v.REDIS_URL,
+    redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
     shortBaseUrl: v.SHORT_BASE_URL ?? `http://localhost:${v.PORT}`,
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     trustProxy: v.TRUST_PROXY,

@@ -31,4 +31,21 @@ describe('the password form budget of the redirect app', () => {
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  // With Redis away the posts were let through: a guesser's flood went unlimited for the whole outage.
+  it('counts posts in the process with the same budget while Redis does not answer, without waiting on it', async () => {
+    const errors: Error[] = [];
+    // Nothing listens on port 1: every connection attempt is refused.
+    const limit = new RedisPasswordFormLimit('redis://127.0.0.1:1', { limit: 2, seconds: 60 }, (error) => errors.push(error));
+    try {
+      await limit.connected(200);
+      expect(limit.shared).toBe(false);
+      const outcomes = [await limit.consume('198.51.100.7'), await limit.consume('198.51.100.7'), await limit.consume('198.51.100.7')];
+      expect(outcomes.map((o) => o.blocked)).toEqual([false, false, true]);
+      expect(outcomes[2].headers['retry-after']).toBe('60');
+      expect((await limit.consume('203.0.113.9')).blocked).toBe(false);
+    } finally {
+      await limit.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { PasswordFormLimit } from '@lnk/links/adapter-http';
-import { FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX } from '@lnk/shared/redis';
+import { closeRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
 
 type Budget = { limit: number; seconds: number };
 type Outcome = Awaited<ReturnType<PasswordFormLimit['consume']>>;
@@ -22,17 +22,29 @@ function outcome(budget: Budget, hits: number, windowLeftMs: number, blockedMs: 
 /**
  * The password form's public budget in the API's Redis counters, under the API's keys (its 'public'
  * budget per address): an address gets RATE_LIMIT_PUBLIC posts across every API and redirect instance
- * together. Redis unreachable: the post is let through (reported), as the API's limiter does.
+ * together. Redis not answering (not connected, or no answer within `commandTimeoutMs`): the post is
+ * counted in this process with the same budget, as the API's limiter does, until Redis is connected again.
  */
 export class RedisPasswordFormLimit implements PasswordFormLimit {
   private readonly redis: Redis;
+  private readonly local: InMemoryPasswordFormLimit;
+  /** After a command timed out on an open connection: counted locally until then, not waiting on each post. */
+  private localUntil = 0;
 
-  constructor(url: string, private readonly budget: Budget, private readonly onError: (error: Error) => void) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: RATE_LIMIT_KEY_PREFIX });
+  constructor(url: string, private readonly budget: Budget, private readonly onError: (error: Error) => void, commandTimeoutMs = 500) {
+    this.local = new InMemoryPasswordFormLimit(budget);
+    // No offline queue: while disconnected a command fails at once and the post is counted locally.
+    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, keyPrefix: RATE_LIMIT_KEY_PREFIX });
     this.redis.on('error', onError);
+    this.redis.on('ready', () => (this.localUntil = 0));
   }
 
-  /** Settles once Redis answers, or after `timeoutMs` (posts meanwhile are let through, as when Redis is away). */
+  /** Whether posts are counted in Redis now (false: in this process). */
+  get shared(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.localUntil;
+  }
+
+  /** Settles once Redis answers, or after `timeoutMs` (posts meanwhile are counted in this process, as when Redis is away). */
   connected(timeoutMs = 2000): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();
     return new Promise((resolve) => {
@@ -45,6 +57,7 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
   }
 
   async consume(addressKey: string): Promise<Outcome> {
+    if (!this.shared) return this.local.consume(addressKey);
     const window = this.budget.seconds * 1000;
     const key = `default:public:ip:${addressKey}`;
     try {
@@ -52,12 +65,13 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
       return outcome(this.budget, hits, windowLeft, blocked);
     } catch (error) {
       this.onError(error as Error);
-      return outcome(this.budget, 0, window, 0);
+      this.localUntil = Date.now() + 1000;
+      return this.local.consume(addressKey);
     }
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedis(this.redis);
   }
 }
 

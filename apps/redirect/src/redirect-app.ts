@@ -40,7 +40,10 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
   const passwordForms = config.redisUrl
     ? new RedisPasswordFormLimit(config.redisUrl, config.passwordFormLimit, (error) => logger.warn({ err: error.message }, 'rate-limit redis'))
     : new InMemoryPasswordFormLimit(config.passwordFormLimit);
-  if (passwordForms instanceof RedisPasswordFormLimit) await passwordForms.connected();
+  if (passwordForms instanceof RedisPasswordFormLimit) {
+    metrics.watchRedis('rate_limits', () => passwordForms.shared);
+    await passwordForms.connected();
+  }
   const logsRequests = config.logRequests && logger.isLevelEnabled('info');
   const shortUrls = new ShortUrlHandler({
     answer: contexts.answer,

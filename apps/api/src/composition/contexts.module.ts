@@ -37,6 +37,18 @@ const contexts: Provider = {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
     const { links, identity } = composed;
     if (bus) {
+      // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
+      // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
+      bus.guardCaches(() => {
+        links.resolveRedirect.forgetAll();
+        identity.authenticate.tokensRevoked();
+      }, config.redisOutageCacheTtlMs);
+      bus.onStateChange((up) =>
+        up
+          ? logger.info('redis subscription in place: invalidations from other instances are heard (caches emptied after an outage)')
+          : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
+      );
+      metrics.watchRedis('invalidations', () => bus.up);
       await listenToOtherInstances(
         bus,
         { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },

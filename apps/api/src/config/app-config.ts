@@ -51,6 +51,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   ownHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
   redisUrl: string | null;
+  /** REDIS_OUTAGE_CACHE_TTL: how long cached links, hosts and accepted tokens live while Redis is away. */
+  redisOutageCacheTtlMs: number;
   /** Fastify's trustProxy: whether (and which) X-Forwarded-For hops are believed for the client address. */
   trustProxy: boolean | number | string[];
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
@@ -95,7 +97,8 @@ export const CONFIG_VARIABLES = {
   ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
-  REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
+  REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation, rate-limit counters); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
+  REDIS_OUTAGE_CACHE_TTL: { default: '2', description: 'with REDIS_URL: seconds cached links, hosts and accepted tokens live while Redis is unreachable (changes and revocations made on other instances are not heard then); every cache is emptied when Redis answers again', parse: integer(1, 300) },
   TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs', parse: trustProxy },
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none", parse: optional(list(origin)) },
   RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API', parse: rateLimit },
@@ -167,6 +170,7 @@ export function loadConfig(env: Env): AppConfig {
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     ownHosts,
     redisUrl: v.REDIS_URL,
+    redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
   };
 }
 

@@ -3,17 +3,30 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
+import { AppMetrics } from '../metrics/app-metrics';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
-/** The throttler with its storage: in memory for one instance, Redis (REDIS_URL) for several. */
+function redisStorage(url: string, logger: Logger, metrics: AppMetrics): RedisThrottlerStorage {
+  const storage = new RedisThrottlerStorage(url, {
+    onError: (error) => logger.warn({ err: error.message }, 'rate-limit redis'),
+    onFallback: (local) =>
+      local
+        ? logger.warn('rate limits counted in this process while Redis does not answer (each instance grants its own budget)')
+        : logger.info('rate limits counted in Redis again, shared by every instance'),
+  });
+  metrics.watchRedis('rate_limits', () => storage.shared);
+  return storage;
+}
+
+/** The throttler with its storage: in memory for one instance, Redis (REDIS_URL) for several (in memory while it is away). */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, LOGGER],
-      useFactory: (config: AppConfig, logger: Logger) => ({
+      inject: [APP_CONFIG, LOGGER, AppMetrics],
+      useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics) => ({
         // The budgets come from configuration per request kind (RateLimitGuard); this entry only names the throttler.
         throttlers: [{ name: 'default', ttl: config.rateLimits.api.seconds * 1000, limit: config.rateLimits.api.limit }],
-        ...(config.redisUrl ? { storage: new RedisThrottlerStorage(config.redisUrl, (error) => logger.warn({ err: error.message }, 'rate-limit redis')) } : {}),
+        ...(config.redisUrl ? { storage: redisStorage(config.redisUrl, logger, metrics) } : {}),
       }),
     }),
   ],

@@ -1,43 +1,75 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
 import { Redis } from 'ioredis';
-import { FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX } from '@lnk/shared/redis';
+import { closeRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
 
 // The same counters and keys as the redirect app's password-form limit (apps/redirect).
 const INCREMENT = FIXED_WINDOW_SCRIPT;
 
+export interface RedisThrottlerEvents {
+  onError(error: Error): void;
+  /** Counting moved into the process (Redis did not answer), or back to Redis. */
+  onFallback?(local: boolean): void;
+}
+
 /**
- * Rate-limit counters in Redis, so a limit holds across every instance of the service. When Redis is
- * unreachable the request is let through (and the failure reported): a limiter must not take the API down.
+ * Rate-limit counters in Redis, so a limit holds across every instance of the service. When Redis does not
+ * answer (not connected, or no answer within `commandTimeoutMs`), the hit is counted in this process with
+ * the same limits, as a single instance counts them: a limiter must not take the API down, nor let a flood
+ * through; each instance then grants its own budget. Back to Redis as soon as it is connected again.
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly redis: Redis;
+  private readonly local = new ThrottlerStorageService();
+  /** After a command timed out on an open connection: counted locally until then, not waiting on each request. */
+  private localUntil = 0;
+  private counting: 'redis' | 'local' = 'redis';
 
   constructor(
     url: string,
-    private readonly onError: (error: Error) => void,
+    private readonly events: RedisThrottlerEvents,
+    private readonly commandTimeoutMs = 500,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: RATE_LIMIT_KEY_PREFIX });
-    this.redis.on('error', onError);
+    // No offline queue: while disconnected a command fails at once and the hit is counted locally.
+    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, keyPrefix: RATE_LIMIT_KEY_PREFIX });
+    this.redis.on('error', (error: Error) => events.onError(error));
+    this.redis.on('ready', () => (this.localUntil = 0));
+  }
+
+  /** Whether hits are counted in Redis now (false: in this process). */
+  get shared(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.localUntil;
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    try {
-      const [hits, ttlMs, blockedMs] = (await this.redis.eval(INCREMENT, 2, `${throttlerName}:${key}`, `${throttlerName}:${key}:blocked`, ttl, limit, blockDuration)) as number[];
-      return {
-        totalHits: hits,
-        timeToExpire: Math.max(0, Math.ceil(ttlMs / 1000)),
-        isBlocked: blockedMs > 0,
-        timeToBlockExpire: Math.max(0, Math.ceil(blockedMs / 1000)),
-      };
-    } catch (error) {
-      this.onError(error as Error);
-      return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
+    if (this.redis.status === 'ready' && Date.now() >= this.localUntil) {
+      try {
+        const [hits, ttlMs, blockedMs] = (await this.redis.eval(INCREMENT, 2, `${throttlerName}:${key}`, `${throttlerName}:${key}:blocked`, ttl, limit, blockDuration)) as number[];
+        this.countingIn('redis');
+        return {
+          totalHits: hits,
+          timeToExpire: Math.max(0, Math.ceil(ttlMs / 1000)),
+          isBlocked: blockedMs > 0,
+          timeToBlockExpire: Math.max(0, Math.ceil(blockedMs / 1000)),
+        };
+      } catch (error) {
+        this.events.onError(error as Error);
+        this.localUntil = Date.now() + 1000;
+      }
     }
+    this.countingIn('local');
+    return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    this.local.onApplicationShutdown();
+    await closeRedis(this.redis);
+  }
+
+  private countingIn(where: 'redis' | 'local'): void {
+    if (where === this.counting) return;
+    this.counting = where;
+    this.events.onFallback?.(where === 'local');
   }
 }

@@ -28,6 +28,7 @@ export class ServiceMetrics {
   private readonly clicksDropped: Counter;
   private bufferedRows: () => number = () => 0;
   private pool: () => PoolFigures | null = () => null;
+  private readonly redis = new Map<string, () => boolean>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'lnk_' });
@@ -36,6 +37,7 @@ export class ServiceMetrics {
     this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
     const bufferedRows = () => this.bufferedRows();
     const pool = () => this.pool();
+    const redis = this.redis;
     new Gauge({
       name: 'lnk_clicks_buffered_rows',
       help: 'Click rows waiting in the buffer to be written',
@@ -55,6 +57,15 @@ export class ServiceMetrics {
         this.set({ state: 'total' }, figures.totalCount);
         this.set({ state: 'idle' }, figures.idleCount);
         this.set({ state: 'waiting' }, figures.waitingCount);
+      },
+    });
+    new Gauge({
+      name: 'lnk_redis_up',
+      help: 'Whether Redis answers, by use (invalidations: the cache-invalidation subscription; rate_limits: the shared counters); 0: a degraded mode (REDIS_URL set only)',
+      labelNames: ['use'],
+      registers,
+      collect() {
+        for (const [use, up] of redis) this.set({ use }, up() ? 1 : 0);
       },
     });
   }
@@ -85,5 +96,10 @@ export class ServiceMetrics {
 
   watchPool(figures: () => PoolFigures | null): void {
     this.pool = figures;
+  }
+
+  /** A use of Redis (`invalidations`, `rate_limits`) and whether it is served by Redis now. */
+  watchRedis(use: string, up: () => boolean): void {
+    this.redis.set(use, up);
   }
 }

@@ -9,6 +9,8 @@ export const CACHE_CHANNELS = {
   tokensRevoked: 'lnk:tokens-revoked',
   /** { name: string }: a domain verified or unverified; every instance forgets its host. */
   domainChanged: 'lnk:domain-verification-changed',
+  /** {}: an instance could not publish some of the above while Redis was away; every instance empties its caches. */
+  resync: 'lnk:resync',
 } as const;
 
 /** Prefix of the rate-limit keys in Redis; a budget's key is `${RATE_LIMIT_KEY_PREFIX}default:<kind>:<tracker>`. */

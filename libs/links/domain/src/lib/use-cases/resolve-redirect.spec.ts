@@ -20,6 +20,31 @@ describe('ResolveRedirectUseCase host cache', () => {
   });
 });
 
+describe('ResolveRedirectUseCase.forgetAll', () => {
+  // While Redis is away the changes other instances make are not heard: the apps empty the whole cache
+  // then (and when Redis returns), so no link or host cached before a missed change is answered again.
+  it('forgets every cached link, "not found" answer and host, so the next lookups ask again', async () => {
+    const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
+    const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
+    const rows = new Map<string, RedirectTarget>([['d1/promo', target('d1', 'promo')], ['/home', target(null, 'home')]]);
+    const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
+    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+
+    expect((await resolve.execute('go.example.com', 'promo'))?.url).toBe('https://example.com/');
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('lnk.test', 'new')).toBeNull();
+    verified.delete('go.example.com');
+    rows.set('/home', { ...target(null, 'home'), url: 'https://example.org/' });
+    rows.set('/new', target(null, 'new'));
+    // Still cached: the clock has not moved.
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
+    resolve.forgetAll();
+    expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.org/');
+    expect((await resolve.execute('lnk.test', 'new'))?.slug).toBe('new');
+  });
+});
+
 describe('ResolveRedirectUseCase.isCustomDomain', () => {
   // A custom domain's `/` and unknown slugs belong to its owner: the service's home page or its
   // not-found redirect must not answer there (an owner's domain would advertise, or send visitors to, the operator's page).

@@ -64,6 +64,12 @@ class LookupCache<V> {
     this.missing.delete(key);
     this.inFlight.delete(key);
   }
+
+  clear(): void {
+    this.found.clear();
+    this.missing.clear();
+    this.inFlight.clear();
+  }
 }
 
 /**
@@ -95,6 +101,12 @@ export class ResolveRedirectUseCase {
   /** Forgets which domain a host names (it was verified, or lost its verification): the next request asks again. */
   forgetHost(host: string): void {
     this.hosts.delete(host.toLowerCase());
+  }
+
+  /** Forgets every link and host: changes may have been missed (the bus that tells them was away). */
+  forgetAll(): void {
+    this.links.clear();
+    this.hosts.clear();
   }
 
   async execute(host: string, slug: string): Promise<RedirectTarget | null> {
