@@ -21,8 +21,8 @@ describe('access rules of every route', () => {
     expect(Object.keys(SCOPE_TABLE).filter((key) => !served.has(key))).toEqual([]);
   });
 
-  it('covers every endpoint of spec section 4.2 and 4.3 with its scope', () => {
-    expect(SCOPE_TABLE).toMatchObject({
+  it.each([
+    ['4.2 and 4.3: every endpoint with its scope', {
       'GET /user/tokens': 'tokens:read',
       'POST /user/tokens': 'tokens:write',
       'DELETE /user/tokens/:id': 'tokens:delete',
@@ -32,15 +32,14 @@ describe('access rules of every route', () => {
       'GET /user/me': 'user:read',
       'DELETE /user/me': 'user:write',
       'GET /user/me/limits': 'user:read',
-    });
-  });
-
-  it('covers spec section 4.4: every subscription route needs subscription:read', () => {
-    expect(SCOPE_TABLE).toMatchObject({
+    }],
+    ['4.4: every subscription route needs subscription:read', {
       'GET /user/subscription/current': 'subscription:read',
       'POST /user/subscription/checkout': 'subscription:read',
       'POST /user/subscription/verify': 'subscription:read',
       'GET /user/plans': 'subscription:read',
-    });
+    }],
+  ])('covers spec section %s', (_section, scopes) => {
+    expect(SCOPE_TABLE).toMatchObject(scopes);
   });
 });

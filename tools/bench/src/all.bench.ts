@@ -20,46 +20,33 @@ runMain(module, async () => {
     machine: thisMachine(),
   };
   const failed: string[] = [];
-  const section = async <T>(name: string, run: () => Promise<T>, report: (result: T) => object): Promise<void> => {
+  /**
+   * Runs one benchmark, prints it and writes its full result; the summary keeps `figures` of it (the whole
+   * result unless told). Answers the result, or undefined when the benchmark failed.
+   */
+  const section = async <T extends object>(name: string, file: string, run: () => Promise<T>, print: (result: T) => void, figures: (result: T) => object = (result) => result): Promise<T | undefined> => {
     process.stdout.write(`\n== ${name} ==\n`);
     const sectionStarted = Date.now();
     try {
-      summary[name] = { ...report(await run()), wallSeconds: Math.round((Date.now() - sectionStarted) / 1000) };
+      const result = await run();
+      print(result);
+      writeResult(file, result);
+      summary[name] = { ...figures(result), wallSeconds: Math.round((Date.now() - sectionStarted) / 1000) };
+      return result;
     } catch (error) {
       failed.push(name);
       summary[name] = { error: error instanceof Error ? error.message : String(error) };
       process.stderr.write(`bench: ${name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      return undefined;
     }
   };
 
-  await section('redirect', runRedirectBench, (result) => {
-    printRedirect(result);
-    writeResult('redirect', result);
-    if (!result.visitsMatch) failed.push('redirect (visits counted)');
-    return result;
-  });
-  await section('links', runLinksBench, (result) => {
-    printLinks(result, { plans: false });
-    writeResult('links', result);
-    const { plans: _plans, ...figures } = result;
-    return figures;
-  });
-  await section('api', runApiBench, (result) => {
-    printApi(result);
-    writeResult('api', result);
-    return result;
-  });
-  await section('passwordGrant', runPasswordGrantBench, (result) => {
-    printPasswordGrant(result);
-    writeResult('password-grant', result);
-    return result;
-  });
-  await section('stats', runStatsBench, (result) => {
-    printStats(result, { plan: false });
-    writeResult('stats', result);
-    const { plan: _plan, ...figures } = result;
-    return figures;
-  });
+  const redirect = await section('redirect', 'redirect', runRedirectBench, printRedirect);
+  if (redirect && !redirect.visitsMatch) failed.push('redirect (visits counted)');
+  await section('links', 'links', runLinksBench, (result) => printLinks(result, { plans: false }), ({ plans: _plans, ...figures }) => figures);
+  await section('api', 'api', runApiBench, printApi);
+  await section('passwordGrant', 'password-grant', runPasswordGrantBench, printPasswordGrant);
+  await section('stats', 'stats', runStatsBench, (result) => printStats(result, { plan: false }), ({ plan: _plan, ...figures }) => figures);
 
   summary['totalSeconds'] = Math.round((Date.now() - started) / 1000);
   summary['failed'] = failed;

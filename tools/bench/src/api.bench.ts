@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { benchPlans, cpuMsOf, envList, envNumber, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
+import { benchPlans, BROWSER, cpuMsOf, envList, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
 import { LoadResultHeading, loadResultHeading, LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
 
 /**
@@ -22,7 +22,6 @@ import { LoadResultHeading, loadResultHeading, LoadRun, PathPlan, RequestShape, 
 
 const root = join(__dirname, '..', '..', '..', '..');
 
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const LIMIT = 20;
 
 export type RouteName = 'live' | 'health' | 'me' | 'list' | 'deep' | 'search' | 'detail' | 'update' | 'tags' | 'create';
@@ -89,7 +88,7 @@ export interface DatabasePerRequest {
 }
 
 export interface ApiResult extends LoadResultHeading<'api'> {
-  settings: { threads: number; connections: number; createConnections: number; warmUpSeconds: number; seconds: number; rounds: number; censusSeconds: number; userAgent: string };
+  settings: LoadSettings & { createConnections: number; censusSeconds: number };
   /** Links the account holds (made in SQL) before the first run. */
   seededLinks: number;
   /** The bare Fastify route (`GET /bare`, a small JSON object), medians over the rounds. */
@@ -217,14 +216,9 @@ const sumOf = (runs: LoadRun[], pick: (run: LoadRun) => number) => runs.reduce((
 export async function runApiBench(): Promise<ApiResult> {
   const log = (message: string) => process.stderr.write(`${message}\n`);
   const settings: ApiResult['settings'] = {
-    threads: envNumber('BENCH_THREADS', 2),
-    connections: envNumber('BENCH_CONNECTIONS', 64),
+    ...loadSettings(5),
     createConnections: envNumber('BENCH_CREATE_CONNECTIONS', 16),
-    warmUpSeconds: envNumber('BENCH_WARMUP', 2),
-    seconds: envNumber('BENCH_DURATION', Number(process.env['BENCH_SECONDS'] ?? 5)),
-    rounds: envNumber('BENCH_ROUNDS', 3),
     censusSeconds: process.env['BENCH_CENSUS'] === '0' ? 0 : 1,
-    userAgent: BROWSER,
   };
   const seeded = envNumber('BENCH_API_LINKS', 100_000);
   const picked = envList<RouteName>('BENCH_ROUTES', ROUTES);

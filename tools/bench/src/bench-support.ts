@@ -276,6 +276,31 @@ export function runMain(entry: NodeJS.Module, main: () => Promise<void>): void {
   });
 }
 
+/** The user agent of every load: a browser's, as a visitor's request carries. */
+export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** What every timed load of a benchmark is run with, the same variables for each. */
+export interface LoadSettings {
+  threads: number;
+  connections: number;
+  warmUpSeconds: number;
+  seconds: number;
+  rounds: number;
+  userAgent: string;
+}
+
+/** BENCH_THREADS (2), BENCH_CONNECTIONS (64), BENCH_WARMUP (2 s), BENCH_DURATION or BENCH_SECONDS (`defaultSeconds`), BENCH_ROUNDS (3). */
+export function loadSettings(defaultSeconds: number): LoadSettings {
+  return {
+    threads: envNumber('BENCH_THREADS', 2),
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    warmUpSeconds: envNumber('BENCH_WARMUP', 2),
+    seconds: envNumber('BENCH_DURATION', Number(process.env['BENCH_SECONDS'] ?? defaultSeconds)),
+    rounds: envNumber('BENCH_ROUNDS', 3),
+    userAgent: BROWSER,
+  };
+}
+
 /** A positive number from the environment (a benchmark's settings). */
 export const envNumber = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { BENCH_RATE_LIMITS, benchDatabase, cpuMsOf, databaseSessionsCpuMs, envList, envNumber, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
+import { BENCH_RATE_LIMITS, benchDatabase, cpuMsOf, databaseSessionsCpuMs, envList, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
 import { LoadGenerator, LoadResultHeading, loadResultHeading, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
 
 /**
@@ -29,7 +29,6 @@ import { LoadGenerator, LoadResultHeading, loadResultHeading, LoadRun, PathPlan,
 const root = join(__dirname, '..', '..', '..', '..');
 const dist = (file: string) => join(root, 'dist', file);
 
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const LANDING = 'https://example.com/landing';
 
 export type ScenarioName = 'hot' | 'zipf' | 'uniform';
@@ -103,7 +102,7 @@ export interface Cell {
 }
 
 export interface RedirectResult extends LoadResultHeading<'redirect'> {
-  settings: { threads: number; connections: number; warmUpSeconds: number; seconds: number; rounds: number; userAgent: string };
+  settings: LoadSettings;
   /** The redirect cache the servers ran with. */
   cache: string;
   cells: Cell[];
@@ -322,14 +321,7 @@ function planOf(scenario: ScenarioName): PathPlan {
 
 export async function runRedirectBench(): Promise<RedirectResult> {
   const log = (message: string) => process.stderr.write(`${message}\n`);
-  const settings: RedirectResult['settings'] = {
-    threads: envNumber('BENCH_THREADS', 2),
-    connections: envNumber('BENCH_CONNECTIONS', 64),
-    warmUpSeconds: envNumber('BENCH_WARMUP', 2),
-    seconds: envNumber('BENCH_DURATION', Number(process.env['BENCH_SECONDS'] ?? 8)),
-    rounds: envNumber('BENCH_ROUNDS', 3),
-    userAgent: BROWSER,
-  };
+  const settings = loadSettings(8);
   // Smaller than the 200,000 links of (c): most of its requests go to the database.
   const cacheSize = envNumber('BENCH_CACHE_SIZE', 50_000);
   const scenarios = envList<ScenarioName>('BENCH_SCENARIOS', ['hot', 'zipf', 'uniform']);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { benchPlans, envNumber, runMain, sleep, withBenchApp, writeResult, type BenchApp } from './bench-support';
+import { benchPlans, BROWSER, envNumber, runMain, sleep, withBenchApp, writeResult, type BenchApp } from './bench-support';
 import { findOrInstallWrk, LoadRun, runWrk, thisMachine, zipfRanks } from './load-generator';
 import { growthOf, plotSvg, sampleOf, SoakSample } from './soak-series';
 
@@ -30,7 +30,6 @@ import { growthOf, plotSvg, sampleOf, SoakSample } from './soak-series';
  * BENCH_THREADS (2), BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database).
  */
 
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const LINKS = 1_000;
 const EVENT_LOOP_BAR_MS = 50;
 

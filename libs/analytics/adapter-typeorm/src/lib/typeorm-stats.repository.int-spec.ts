@@ -1,6 +1,6 @@
 import { ClickCounts, OTHER_UTM } from '@lnk/analytics/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { useTestRepositories } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
 
 const ids = new ObjectIdGenerator();
@@ -9,12 +9,7 @@ const counts = (linkId: string, ownerId: string, source: string, over: Partial<C
 });
 
 describe('TypeormStatsRepository', () => {
-  const dataSource = useTestDataSource([analyticsPersistence]);
-  let repo: TypeormStatsRepository;
-
-  beforeAll(async () => {
-    repo = new TypeormStatsRepository(dataSource(), ids);
-  });
+  const { dataSource, repos } = useTestRepositories([analyticsPersistence], (ds) => ({ stats: new TypeormStatsRepository(ds, ids) }));
 
   // Statistics flooding: UTM values come from anonymous visitors, and each new combination used to be a new row.
   it('keeps a (link, day) to its bound of UTM combinations across batches, counting the rest under (other)', async () => {
@@ -22,12 +17,12 @@ describe('TypeormStatsRepository', () => {
     const link = ids.next();
     const other = ids.next();
     for (let batch = 0; batch < 10; batch++) {
-      await repo.addCounts([...Array.from({ length: 100 }, (_, i) => counts(link, owner, `s${batch * 100 + i}`)), counts(other, owner, `s${batch}`)], 10);
+      await repos.stats.addCounts([...Array.from({ length: 100 }, (_, i) => counts(link, owner, `s${batch * 100 + i}`)), counts(other, owner, `s${batch}`)], 10);
     }
     // Combinations already stored keep counting on their own rows; another day starts afresh.
-    await repo.addCounts([counts(link, owner, 's0', { visits: 5 }), counts(link, owner, 'next-day', { date: '2026-06-02' })], 10);
+    await repos.stats.addCounts([counts(link, owner, 's0', { visits: 5 }), counts(link, owner, 'next-day', { date: '2026-06-02' })], 10);
 
-    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-02' });
+    const rows = await repos.stats.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-02' });
     const day1 = rows.filter((r) => r.linkId === link && r.date === '2026-06-01');
     expect(day1).toHaveLength(11);
     expect(day1.reduce((n, r) => n + r.visits, 0)).toBe(1005);
@@ -43,7 +38,7 @@ describe('TypeormStatsRepository', () => {
   it('writes a batch of 80,000 links in one transaction', async () => {
     const owner = ids.next();
     const batch = Array.from({ length: 80_000 }, () => counts(ids.next(), owner, '', { utmMedium: '', utmCampaign: '' }));
-    await repo.addCounts(batch, 100);
+    await repos.stats.addCounts(batch, 100);
     const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
     expect(written).toEqual({ n: 80_000, v: 80_000 });
   }, 120_000);
@@ -51,10 +46,10 @@ describe('TypeormStatsRepository', () => {
   it('keeps the row of clicks without UTM values apart from the bound, with no probe needed', async () => {
     const owner = ids.next();
     const link = ids.next();
-    await repo.addCounts(Array.from({ length: 5 }, (_, i) => counts(link, owner, `s${i}`)), 3);
-    await repo.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 4 }), counts(link, owner, 'late')], 3);
-    await repo.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '' })], 3);
-    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    await repos.stats.addCounts(Array.from({ length: 5 }, (_, i) => counts(link, owner, `s${i}`)), 3);
+    await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 4 }), counts(link, owner, 'late')], 3);
+    await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '' })], 3);
+    const rows = await repos.stats.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
     expect(rows.map((r) => [r.utmSource, r.visits]).sort()).toEqual([
       [OTHER_UTM, 3],
       ['', 5],
@@ -67,8 +62,8 @@ describe('TypeormStatsRepository', () => {
   it('gives the free slots of one batch to its busiest new combinations', async () => {
     const owner = ids.next();
     const link = ids.next();
-    await repo.addCounts([counts(link, owner, 'quiet'), counts(link, owner, 'busy', { visits: 7 }), counts(link, owner, 'busier', { visits: 9 })], 2);
-    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    await repos.stats.addCounts([counts(link, owner, 'quiet'), counts(link, owner, 'busy', { visits: 7 }), counts(link, owner, 'busier', { visits: 9 })], 2);
+    const rows = await repos.stats.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
     expect(rows.map((r) => [r.utmSource, r.visits])).toEqual([
       [OTHER_UTM, 1],
       ['busier', 9],
@@ -82,11 +77,11 @@ describe('TypeormStatsRepository', () => {
     const owner = ids.next();
     const link = ids.next();
     const plain = counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 2 });
-    await repo.addCounts([plain, counts(link, owner, 'news', { visits: 3 })], 10);
+    await repos.stats.addCounts([plain, counts(link, owner, 'news', { visits: 3 })], 10);
     const clip = 'x'.repeat(300); // longer than the column: clipped, not an error
-    await repo.addCounts([plain, counts(link, owner, clip)], 10);
-    await expect(repo.addCounts([plain, counts(link, owner, 'bad', { date: 'not-a-date' })], 10)).rejects.toThrow();
-    const rows = await repo.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    await repos.stats.addCounts([plain, counts(link, owner, clip)], 10);
+    await expect(repos.stats.addCounts([plain, counts(link, owner, 'bad', { date: 'not-a-date' })], 10)).rejects.toThrow();
+    const rows = await repos.stats.query({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
     expect(rows.map((r) => [r.utmSource.length > 50 ? 'clipped' : r.utmSource, r.visits]).sort()).toEqual([
       ['', 4],
       ['clipped', 1],
@@ -100,7 +95,7 @@ describe('TypeormStatsRepository', () => {
     const owner = ids.next();
     const links = Array.from({ length: 300 }, () => ids.next());
     const batch = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
-    for (let i = 0; i < 8; i++) await Promise.all([repo.addCounts(batch, 10), repo.addCounts([...batch].reverse(), 10)]);
+    for (let i = 0; i < 8; i++) await Promise.all([repos.stats.addCounts(batch, 10), repos.stats.addCounts([...batch].reverse(), 10)]);
     const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
     expect(written).toEqual({ n: 600, v: 600 * 16 });
   });

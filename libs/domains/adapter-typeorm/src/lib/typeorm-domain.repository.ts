@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRows, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
@@ -31,27 +31,21 @@ export const domainsPersistence: PersistenceModule = {
   migrations: [DomainsCustomDomains1763800200000, DomainsVerificationChallenge1763900100000, DomainsUsageCounter1764000320000],
 };
 
-export class TypeormDomainRepository extends DomainRepository {
-  private readonly owned: OwnedRows;
-
-  constructor(private readonly dataSource: DataSource) {
-    super();
-    this.owned = new OwnedRows(dataSource, 'custom_domains', DOMAINS_USAGE, NAME_ADDED);
+export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> implements DomainRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource, 'custom_domains', DOMAINS_USAGE, NAME_ADDED);
   }
 
   private async one(where: string, params: unknown[]): Promise<Domain | null> {
     return firstOf(await sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}`, params), toDomain);
   }
 
-  async insertWithinQuota(domain: Domain, limit: number): Promise<void> {
-    const p = domain.toProps();
-    await this.owned.insertWithinQuota(p.ownerId, limit, async () => {
-      await sql(
-        this.dataSource,
-        'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
-      );
-    });
+  protected async insertRow(p: DomainProps): Promise<void> {
+    await sql(
+      this.dataSource,
+      'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
+    );
   }
 
   findOfOwner(ownerId: string, id: string): Promise<Domain | null> {
@@ -120,17 +114,5 @@ export class TypeormDomainRepository extends DomainRepository {
 
   async markChecked(domain: Domain): Promise<void> {
     await sql(this.dataSource, 'UPDATE custom_domains SET checked_at = $2 WHERE id = $1', [domain.id, domain.checkedAt]);
-  }
-
-  deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return this.owned.deleteOne(ownerId, id);
-  }
-
-  countOfOwner(ownerId: string): Promise<number> {
-    return this.owned.count(ownerId);
-  }
-
-  deleteAllOfOwner(ownerId: string): Promise<void> {
-    return this.owned.deleteAll(ownerId);
   }
 }

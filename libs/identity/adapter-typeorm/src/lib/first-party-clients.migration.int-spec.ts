@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDataSource, DatabaseConfig, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
+import { testMigration } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { IdentityAccounts1763800000000 } from './migrations/1763800000000-identity-accounts';
 import { IdentityTokens1763800100000 } from './migrations/1763800100000-identity-tokens';
@@ -10,42 +6,27 @@ import { IdentityTokens1763800100000 } from './migrations/1763800100000-identity
 // Clients made before the change: the first-party one was owned by the account it was made for, so
 // deleting that account took the client and every user's tokens with it.
 describe('the first-party clients migration', () => {
-  let database: TestDatabase;
-  let config: DatabaseConfig;
-  let dataDir: string | null = null;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    config = database.config;
-    // Embedded PGlite keeps an in-memory database per DataSource: give both the same directory.
-    if (config.kind === 'pglite') config = { ...config, dataDir: (dataDir = mkdtempSync(join(tmpdir(), 'lnk-migration-'))) };
-  });
-  afterAll(async () => {
-    await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('moves the owner of existing first-party clients to requested_by, so deleting that account leaves them', async () => {
-    const before = await openDatabase(createDataSource(config, [{ migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000] }]));
-    const now = new Date();
-    await before.query(`INSERT INTO users (id, email, created_at, updated_at) VALUES ('${'a'.repeat(24)}', 'asker@example.com', $1, $1)`, [now]);
-    const insert = `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, 'App', '', '{}', '{}', $5, true, $6, $6)`;
-    await before.query(insert, ['f'.repeat(24), 'cl_first', 'h'.repeat(64), 'a'.repeat(24), true, now]);
-    await before.query(insert, ['o'.repeat(24), 'cl_own', 'h'.repeat(64), 'a'.repeat(24), false, now]);
-    await before.destroy();
-
-    const after = await openDatabase(createDataSource(config, [identityPersistence]));
-    try {
-      const rows = await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients ORDER BY client_id`);
-      expect(rows).toEqual([
-        { client_id: 'cl_first', owner_id: null, requested_by: 'a'.repeat(24) },
-        { client_id: 'cl_own', owner_id: 'a'.repeat(24), requested_by: null },
-      ]);
-      await after.query(`DELETE FROM users WHERE id = $1`, ['a'.repeat(24)]);
-      expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients`)).toEqual([{ client_id: 'cl_first', owner_id: null, requested_by: null }]);
-    } finally {
-      await after.destroy();
-    }
+    await testMigration({
+      before: [{ migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000] }],
+      seed: async (before) => {
+        const now = new Date();
+        await before.query(`INSERT INTO users (id, email, created_at, updated_at) VALUES ('${'a'.repeat(24)}', 'asker@example.com', $1, $1)`, [now]);
+        const insert = `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, 'App', '', '{}', '{}', $5, true, $6, $6)`;
+        await before.query(insert, ['f'.repeat(24), 'cl_first', 'h'.repeat(64), 'a'.repeat(24), true, now]);
+        await before.query(insert, ['o'.repeat(24), 'cl_own', 'h'.repeat(64), 'a'.repeat(24), false, now]);
+      },
+      after: [identityPersistence],
+      check: async (after) => {
+        const rows = await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients ORDER BY client_id`);
+        expect(rows).toEqual([
+          { client_id: 'cl_first', owner_id: null, requested_by: 'a'.repeat(24) },
+          { client_id: 'cl_own', owner_id: 'a'.repeat(24), requested_by: null },
+        ]);
+        await after.query(`DELETE FROM users WHERE id = $1`, ['a'.repeat(24)]);
+        expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients`)).toEqual([{ client_id: 'cl_first', owner_id: null, requested_by: null }]);
+      },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { OAuthClient, User } from '@lnk/identity/domain';
 import { ObjectIdGenerator, ValidationError } from '@lnk/shared/kernel';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
 import { TypeormUserRepository } from './typeorm-user.repository';
@@ -13,18 +13,11 @@ function user(email: string): User {
 }
 
 describe('TypeORM identity repositories', () => {
-  const dataSource = useTestDataSource([identityPersistence]);
-  let users: TypeormUserRepository;
-  let clients: TypeormOAuthClientRepository;
-
-  beforeAll(async () => {
-    users = new TypeormUserRepository(dataSource());
-    clients = new TypeormOAuthClientRepository(dataSource());
-  });
+  const { repos } = useTestRepositories([identityPersistence], (ds) => ({ users: new TypeormUserRepository(ds), clients: new TypeormOAuthClientRepository(ds) }));
 
   // The contract checks a taken e-mail one insert after another; only the database's constraint settles a race.
   it('answers a taken e-mail with a validation error on email, even when two inserts race', async () => {
-    const results = await Promise.allSettled([users.insert(user('race@example.com')), users.insert(user('race@example.com'))]);
+    const results = await Promise.allSettled([repos.users.insert(user('race@example.com')), repos.users.insert(user('race@example.com'))]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason).toBeInstanceOf(ValidationError);
@@ -33,34 +26,34 @@ describe('TypeORM identity repositories', () => {
 
   it('stores a client with its scopes and redirect URIs', async () => {
     const owner = user('owner@example.com');
-    await users.insert(owner);
+    await repos.users.insert(owner);
     const now = new Date();
     const client = new OAuthClient({
       id: ids.next(), clientId: 'cl_test', secretHash: 'a'.repeat(64), ownerId: null, requestedBy: owner.id, name: 'CLI', description: '',
       scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: now, updatedAt: now,
     });
-    await clients.insert(client);
-    expect((await clients.findByClientId('cl_test'))?.toProps()).toEqual(client.toProps());
+    await repos.clients.insert(client);
+    expect((await repos.clients.findByClientId('cl_test'))?.toProps()).toEqual(client.toProps());
   });
 
   // Defends against an account taking the service's own client with it (or managing it) through its owner.
   it('keeps a first-party client out of every owner query and alive when the account that asked for it is deleted', async () => {
     const asker = user('asker@example.com');
-    await users.insert(asker);
+    await repos.users.insert(asker);
     const now = new Date();
     const props = { name: 'App', description: '', scopes: ['user:read' as const], redirectUris: [], isActive: true, createdAt: now, updatedAt: now };
     const firstParty = new OAuthClient({ ...props, id: ids.next(), clientId: 'cl_first', secretHash: null, ownerId: null, requestedBy: asker.id, isFirstParty: true });
     const own = new OAuthClient({ ...props, id: ids.next(), clientId: 'cl_own', secretHash: 'b'.repeat(64), ownerId: asker.id, requestedBy: null, isFirstParty: false });
-    await clients.insert(firstParty);
-    await clients.insert(own);
-    expect((await clients.listOfOwner(asker.id, undefined, { start: 0, limit: 10 })).items.map((c) => c.clientId)).toEqual(['cl_own']);
-    expect(await clients.findOfOwner(asker.id, firstParty.id)).toBeNull();
-    expect(await clients.deleteOfOwner(asker.id, firstParty.id)).toBe(false);
+    await repos.clients.insert(firstParty);
+    await repos.clients.insert(own);
+    expect((await repos.clients.listOfOwner(asker.id, undefined, { start: 0, limit: 10 })).items.map((c) => c.clientId)).toEqual(['cl_own']);
+    expect(await repos.clients.findOfOwner(asker.id, firstParty.id)).toBeNull();
+    expect(await repos.clients.deleteOfOwner(asker.id, firstParty.id)).toBe(false);
     // The schema itself refuses a first-party client with an owner, or a user's client without a secret.
-    await expect(clients.insert(new OAuthClient({ ...firstParty.toProps(), id: ids.next(), clientId: 'cl_bad1', ownerId: asker.id }))).rejects.toThrow();
-    await expect(clients.insert(new OAuthClient({ ...own.toProps(), id: ids.next(), clientId: 'cl_bad2', secretHash: null }))).rejects.toThrow();
-    await users.delete(asker.id);
-    expect((await clients.findByClientId('cl_first'))?.toProps()).toEqual({ ...firstParty.toProps(), requestedBy: null });
-    expect(await clients.findByClientId('cl_own')).toBeNull();
+    await expect(repos.clients.insert(new OAuthClient({ ...firstParty.toProps(), id: ids.next(), clientId: 'cl_bad1', ownerId: asker.id }))).rejects.toThrow();
+    await expect(repos.clients.insert(new OAuthClient({ ...own.toProps(), id: ids.next(), clientId: 'cl_bad2', secretHash: null }))).rejects.toThrow();
+    await repos.users.delete(asker.id);
+    expect((await repos.clients.findByClientId('cl_first'))?.toProps()).toEqual({ ...firstParty.toProps(), requestedBy: null });
+    expect(await repos.clients.findByClientId('cl_own')).toBeNull();
   });
 });

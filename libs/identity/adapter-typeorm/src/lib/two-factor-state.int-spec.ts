@@ -1,6 +1,6 @@
 import { OAuthClient, OAuthToken, PersonalAccessToken, User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormTwoFactorStateRepository } from './typeorm-account.repositories';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
@@ -11,43 +11,36 @@ const ids = new ObjectIdGenerator();
 const now = new Date('2026-03-04T05:06:07.089Z');
 
 describe('TypeORM two-factor state, sign-in times and PAT revocation', () => {
-  const dataSource = useTestDataSource([identityPersistence]);
-  let users: TypeormUserRepository;
-  let states: TypeormTwoFactorStateRepository;
-
-  beforeAll(async () => {
-    users = new TypeormUserRepository(dataSource());
-    states = new TypeormTwoFactorStateRepository(dataSource());
-  });
+  const { dataSource, repos } = useTestRepositories([identityPersistence], (ds) => ({ users: new TypeormUserRepository(ds), states: new TypeormTwoFactorStateRepository(ds) }));
 
   async function account(): Promise<string> {
     const id = ids.next();
-    await users.insert(new User({ id, email: `${id}@example.com`, name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now }));
+    await repos.users.insert(new User({ id, email: `${id}@example.com`, name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now }));
     return id;
   }
 
   it('keeps one pending enrolment per account, replaced by the next, and removes it only while it is the one given', async () => {
     const id = await account();
-    expect(await states.findPending(id)).toBeNull();
-    await states.savePending(id, 'sealed-1', now);
-    await states.savePending(id, 'sealed-2', now);
-    expect(await states.findPending(id)).toBe('sealed-2');
-    expect(await states.deletePending(id, 'sealed-1')).toBe(false);
-    expect(await states.deletePending(id, 'sealed-2')).toBe(true);
-    expect(await states.deletePending(id)).toBe(false);
-    expect(await states.findPending(id)).toBeNull();
+    expect(await repos.states.findPending(id)).toBeNull();
+    await repos.states.savePending(id, 'sealed-1', now);
+    await repos.states.savePending(id, 'sealed-2', now);
+    expect(await repos.states.findPending(id)).toBe('sealed-2');
+    expect(await repos.states.deletePending(id, 'sealed-1')).toBe(false);
+    expect(await repos.states.deletePending(id, 'sealed-2')).toBe(true);
+    expect(await repos.states.deletePending(id)).toBe(false);
+    expect(await repos.states.findPending(id)).toBeNull();
   });
 
   it('accepts each TOTP step once and never an earlier one; of parallel uses of one step exactly one wins (no replay under a race)', async () => {
     const id = await account();
     const step = 59_000_000;
-    const racing = await Promise.all(Array.from({ length: 8 }, () => states.useStep(id, step)));
+    const racing = await Promise.all(Array.from({ length: 8 }, () => repos.states.useStep(id, step)));
     expect(racing.filter(Boolean)).toHaveLength(1);
-    expect(await states.useStep(id, step)).toBe(false);
-    expect(await states.useStep(id, step - 1)).toBe(false);
-    expect(await states.useStep(id, step + 1)).toBe(true);
+    expect(await repos.states.useStep(id, step)).toBe(false);
+    expect(await repos.states.useStep(id, step - 1)).toBe(false);
+    expect(await repos.states.useStep(id, step + 1)).toBe(true);
     // Another account's steps are its own.
-    expect(await states.useStep(await account(), step)).toBe(true);
+    expect(await repos.states.useStep(await account(), step)).toBe(true);
   });
 
   it('stores the sign-in time of a token and deletes every PAT of one account only', async () => {

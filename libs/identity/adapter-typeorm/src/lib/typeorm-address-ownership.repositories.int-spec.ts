@@ -1,7 +1,7 @@
 import { User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
 import { sql } from '@lnk/shared/database';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormEmailChangeLog, TypeormIdpIdentityRepository, TypeormPendingEmailChanges } from './typeorm-address-ownership.repositories';
 import { TypeormUserRepository } from './typeorm-user.repository';
@@ -14,26 +14,21 @@ function user(email: string, pendingEmail: string | null = null): User {
 }
 
 describe('TypeORM repositories of who owns an address', () => {
-  const dataSource = useTestDataSource([identityPersistence]);
-  let users: TypeormUserRepository;
-
-  beforeAll(async () => {
-    users = new TypeormUserRepository(dataSource());
-  });
+  const { dataSource, repos } = useTestRepositories([identityPersistence], (ds) => ({ users: new TypeormUserRepository(ds) }));
 
   it('links a provider account (issuer, subject) to one user only, and forgets the link with the user', async () => {
     const identities = new TypeormIdpIdentityRepository(dataSource());
     const ada = user('ada@idp.example.com');
     const bob = user('bob@idp.example.com');
-    await users.insert(ada);
-    await users.insert(bob);
+    await repos.users.insert(ada);
+    await repos.users.insert(bob);
     expect(await identities.link({ issuer: 'https://idp.test', subject: 's1', userId: ada.id, createdAt: at })).toBe(true);
     expect(await identities.link({ issuer: 'https://idp.test', subject: 's1', userId: bob.id, createdAt: at })).toBe(false);
     expect(await identities.link({ issuer: 'https://other.test', subject: 's1', userId: bob.id, createdAt: at })).toBe(true);
     expect(await identities.findUserId('https://idp.test', 's1')).toBe(ada.id);
     expect(await identities.findUserId('https://other.test', 's1')).toBe(bob.id);
     expect(await identities.findUserId('https://idp.test', 's2')).toBeNull();
-    await users.delete(ada.id);
+    await repos.users.delete(ada.id);
     expect(await identities.findUserId('https://idp.test', 's1')).toBeNull();
   });
 
@@ -41,14 +36,14 @@ describe('TypeORM repositories of who owns an address', () => {
     const pending = new TypeormPendingEmailChanges(dataSource());
     const asker = user('asker@example.com', 'wanted@example.com');
     const claimant = user('claimant@example.com', 'wanted@example.com');
-    await users.insert(asker);
-    await users.insert(claimant);
-    expect((await users.findById(asker.id))?.toProps()).toEqual(asker.toProps());
+    await repos.users.insert(asker);
+    await repos.users.insert(claimant);
+    expect((await repos.users.findById(asker.id))?.toProps()).toEqual(asker.toProps());
     await sql(dataSource(), 'INSERT INTO email_verifications (id, user_id, email, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [ids.next(), asker.id, 'wanted@example.com', 'a'.repeat(64), new Date(at.getTime() + 3600_000), at]);
     const later = new Date(at.getTime() + 1000);
     await pending.withdrawAll('wanted@example.com', claimant.id, later);
-    expect((await users.findById(asker.id))?.toProps()).toMatchObject({ pendingEmail: null, updatedAt: later });
-    expect((await users.findById(claimant.id))?.pendingEmail).toBe('wanted@example.com');
+    expect((await repos.users.findById(asker.id))?.toProps()).toMatchObject({ pendingEmail: null, updatedAt: later });
+    expect((await repos.users.findById(claimant.id))?.pendingEmail).toBe('wanted@example.com');
     const { rows } = await sql<{ used_at: Date | null }>(dataSource(), 'SELECT used_at FROM email_verifications WHERE user_id = $1', [asker.id]);
     expect(rows.map((r) => r.used_at && new Date(r.used_at).toISOString())).toEqual([later.toISOString()]);
   });
@@ -56,7 +51,7 @@ describe('TypeORM repositories of who owns an address', () => {
   it('counts an account\'s e-mail change requests since a moment, with the oldest of them', async () => {
     const log = new TypeormEmailChangeLog(dataSource());
     const ada = user('log@example.com');
-    await users.insert(ada);
+    await repos.users.insert(ada);
     expect(await log.since(ada.id, at)).toEqual({ count: 0, oldest: null });
     await log.record(ada.id, at);
     await log.record(ada.id, new Date(at.getTime() + 60_000));

@@ -1,7 +1,6 @@
 import { Link, Tag } from '@lnk/links/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { createDataSource, openDatabase } from '@lnk/shared/database';
-import { createTestDatabase, useTestDataSource } from '@lnk/shared/testing';
+import { testMigration, useTestRepositories } from '@lnk/shared/testing';
 import { linksPersistence } from './links.persistence';
 import { LinksAndTags1763800300000 } from './migrations/1763800300000-links-and-tags';
 import { LinkClickTotals1764000200000 } from './migrations/1764000200000-link-click-totals';
@@ -20,26 +19,19 @@ function tag(ownerId: string, name: string): Tag {
 }
 
 describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, click rows and the redirect lookup', () => {
-  const dataSource = useTestDataSource([linksPersistence]);
-  let links: TypeormLinkRepository;
-  let tags: TypeormTagRepository;
-
-  beforeAll(async () => {
-    links = new TypeormLinkRepository(dataSource());
-    tags = new TypeormTagRepository(dataSource());
-  });
+  const { dataSource, repos } = useTestRepositories([linksPersistence], (ds) => ({ links: new TypeormLinkRepository(ds), tags: new TypeormTagRepository(ds) }));
 
   it('keeps one slug namespace per domain, case-sensitively, under concurrent claims', async () => {
     const owner = ids.next();
     const domain = ids.next();
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => links.insertWithinQuota(link(owner, { slug: 'promo' }), 100)));
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => repos.links.insertWithinQuota(link(owner, { slug: 'promo' }), 100)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
       expect(r.reason).toBeInstanceOf(ValidationError);
       expect((r.reason as ValidationError).errors[0].name).toBe('slug');
     }
-    await expect(links.insertWithinQuota(link(owner, { slug: 'promo', domainId: domain }), 100)).resolves.toBeUndefined();
-    await expect(links.insertWithinQuota(link(owner, { slug: 'Promo' }), 100)).resolves.toBeUndefined();
+    await expect(repos.links.insertWithinQuota(link(owner, { slug: 'promo', domainId: domain }), 100)).resolves.toBeUndefined();
+    await expect(repos.links.insertWithinQuota(link(owner, { slug: 'Promo' }), 100)).resolves.toBeUndefined();
   });
 
   // The total of an unfiltered list and the quota read a per-owner counter that triggers keep; it must
@@ -49,29 +41,29 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const owner = ids.next();
     const bystander = ids.next();
     const mine = [link(owner), link(owner), link(owner)];
-    for (const l of mine) await links.insertWithinQuota(l, 100);
-    await links.insertWithinQuota(link(bystander), 100);
-    await tags.insertWithinQuota(tag(owner, 'a'), 10);
-    await tags.insertWithinQuota(tag(owner, 'b'), 10);
-    await links.deleteOfOwner(owner, mine[0].id);
-    await tags.deleteOfOwner(owner, (await tags.listOfOwner(owner, 'a', PageRequest.of())).items[0].tag.id);
+    for (const l of mine) await repos.links.insertWithinQuota(l, 100);
+    await repos.links.insertWithinQuota(link(bystander), 100);
+    await repos.tags.insertWithinQuota(tag(owner, 'a'), 10);
+    await repos.tags.insertWithinQuota(tag(owner, 'b'), 10);
+    await repos.links.deleteOfOwner(owner, mine[0].id);
+    await repos.tags.deleteOfOwner(owner, (await repos.tags.listOfOwner(owner, 'a', PageRequest.of())).items[0].tag.id);
     await dataSource().query(
       `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
        SELECT lpad(to_hex(g), 24, 'f'), $1, 'seeded-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 5) AS g`,
       [owner],
     );
     const counted = async (table: string, ownerId: string) => Number((await dataSource().query(`SELECT count(*) AS n FROM ${table} WHERE owner_id = $1`, [ownerId]))[0].n);
-    expect(await links.countOfOwner(owner)).toBe(7);
-    expect(await links.countOfOwner(owner)).toBe(await counted('links', owner));
-    expect((await links.listOfOwner(owner, undefined, PageRequest.of(0, 2))).total).toBe(7);
-    expect(await tags.countOfOwner(owner)).toBe(1);
-    expect((await tags.listOfOwner(owner, undefined, PageRequest.of())).total).toBe(1);
-    await expect(links.insertWithinQuota(link(owner), 7)).rejects.toBeInstanceOf(QuotaExceededError);
-    await links.deleteAllOfOwner(owner);
-    await tags.deleteAllOfOwner(owner);
-    expect([await links.countOfOwner(owner), await counted('links', owner), await tags.countOfOwner(owner)]).toEqual([0, 0, 0]);
-    expect(await links.countOfOwner(bystander)).toBe(1);
-    await expect(links.insertWithinQuota(link(owner), 1)).resolves.toBeUndefined();
+    expect(await repos.links.countOfOwner(owner)).toBe(7);
+    expect(await repos.links.countOfOwner(owner)).toBe(await counted('links', owner));
+    expect((await repos.links.listOfOwner(owner, undefined, PageRequest.of(0, 2))).total).toBe(7);
+    expect(await repos.tags.countOfOwner(owner)).toBe(1);
+    expect((await repos.tags.listOfOwner(owner, undefined, PageRequest.of())).total).toBe(1);
+    await expect(repos.links.insertWithinQuota(link(owner), 7)).rejects.toBeInstanceOf(QuotaExceededError);
+    await repos.links.deleteAllOfOwner(owner);
+    await repos.tags.deleteAllOfOwner(owner);
+    expect([await repos.links.countOfOwner(owner), await counted('links', owner), await repos.tags.countOfOwner(owner)]).toEqual([0, 0, 0]);
+    expect(await repos.links.countOfOwner(bystander)).toBe(1);
+    await expect(repos.links.insertWithinQuota(link(owner), 1)).resolves.toBeUndefined();
   });
 
   // A page in the older half is read from the oldest link backwards; every offset must still answer what
@@ -79,25 +71,25 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   it('answers every offset of the unfiltered list as newest-first OFFSET paging does, from either end', async () => {
     const owner = ids.next();
     const created = Array.from({ length: 7 }, () => link(owner));
-    for (const l of created) await links.insertWithinQuota(l, 100);
+    for (const l of created) await repos.links.insertWithinQuota(l, 100);
     const newestFirst = created.map((l) => l.id).reverse();
     for (const limit of [1, 3, 10]) {
       for (let start = 0; start <= 9; start++) {
-        const page = await links.listOfOwner(owner, undefined, PageRequest.of(start, limit));
+        const page = await repos.links.listOfOwner(owner, undefined, PageRequest.of(start, limit));
         expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({ start, limit, total: 7, ids: newestFirst.slice(start, start + limit) });
       }
     }
-    expect(await links.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
+    expect(await repos.links.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
   });
 
   it('counts every match of a search, also on a page past its last match', async () => {
     const owner = ids.next();
-    for (let i = 0; i < 4; i++) await links.insertWithinQuota(link(owner, { title: `Launch ${i}` }), 100);
-    await links.insertWithinQuota(link(owner, { title: 'Other' }), 100);
-    await links.insertWithinQuota(link(ids.next(), { title: 'Launch elsewhere' }), 100);
-    expect((await links.listOfOwner(owner, 'launch', PageRequest.of(3, 2))).items.map((l) => l.title)).toEqual(['Launch 0']);
-    expect(await links.listOfOwner(owner, 'launch', PageRequest.of(10, 2))).toMatchObject({ items: [], total: 4 });
-    expect(await links.listOfOwner(owner, 'nothing', PageRequest.of(0, 2))).toMatchObject({ items: [], total: 0 });
+    for (let i = 0; i < 4; i++) await repos.links.insertWithinQuota(link(owner, { title: `Launch ${i}` }), 100);
+    await repos.links.insertWithinQuota(link(owner, { title: 'Other' }), 100);
+    await repos.links.insertWithinQuota(link(ids.next(), { title: 'Launch elsewhere' }), 100);
+    expect((await repos.links.listOfOwner(owner, 'launch', PageRequest.of(3, 2))).items.map((l) => l.title)).toEqual(['Launch 0']);
+    expect(await repos.links.listOfOwner(owner, 'launch', PageRequest.of(10, 2))).toMatchObject({ items: [], total: 4 });
+    expect(await repos.links.listOfOwner(owner, 'nothing', PageRequest.of(0, 2))).toMatchObject({ items: [], total: 0 });
   });
 
   // Deleting takes the owner's counter before the rows, as creating does. Otherwise a creation of a slug
@@ -111,13 +103,13 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
        SELECT 'b' || lpad(to_hex(g), 23, '0'), $1, 'bulk-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 40000) AS g`,
       [owner],
     );
-    const erasure = links.deleteAllOfOwner(owner);
+    const erasure = repos.links.deleteAllOfOwner(owner);
     await new Promise((resolve) => setTimeout(resolve, 15));
-    const creation = links.insertWithinQuota(link(owner, { slug: 'bulk-1' }), 100_000);
+    const creation = repos.links.insertWithinQuota(link(owner, { slug: 'bulk-1' }), 100_000);
     const [erased, created] = await Promise.allSettled([erasure, creation]);
     expect(erased.status).toBe('fulfilled');
     if (created.status === 'rejected') expect(created.reason).toBeInstanceOf(ValidationError);
-    expect(await links.countOfOwner(owner)).toBe(Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n));
+    expect(await repos.links.countOfOwner(owner)).toBe(Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n));
   });
 
   // Click totals live in their own narrow table (the per-second click write used to rewrite the wide link
@@ -125,13 +117,13 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   it('keeps no click rows for a link deleted before or after its clicks were counted', async () => {
     const owner = ids.next();
     const [clicked, gone] = [link(owner), link(owner)];
-    for (const l of [clicked, gone]) await links.insertWithinQuota(l, 10);
-    await links.deleteOfOwner(owner, gone.id);
-    await links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
+    for (const l of [clicked, gone]) await repos.links.insertWithinQuota(l, 10);
+    await repos.links.deleteOfOwner(owner, gone.id);
+    await repos.links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
     const clickRows = async (linkId: string) => (await dataSource().query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [linkId]))[0].n;
     expect(await clickRows(clicked.id)).toBe(1);
     expect(await clickRows(gone.id)).toBe(0);
-    await links.deleteOfOwner(owner, clicked.id);
+    await repos.links.deleteOfOwner(owner, clicked.id);
     expect(await clickRows(clicked.id)).toBe(0);
   });
 
@@ -140,10 +132,10 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   it('adds two concurrent batches over the same links, in opposite orders, without a deadlock', async () => {
     const owner = ids.next();
     const many = Array.from({ length: 200 }, () => link(owner));
-    for (const l of many) await links.insertWithinQuota(l, 1000);
+    for (const l of many) await repos.links.insertWithinQuota(l, 1000);
     const forward = new Map(many.map((l) => [l.id, 1]));
     const backward = new Map([...many].reverse().map((l) => [l.id, 1]));
-    for (let i = 0; i < 10; i++) await Promise.all([links.addClicks(forward), links.addClicks(backward)]);
+    for (let i = 0; i < 10; i++) await Promise.all([repos.links.addClicks(forward), repos.links.addClicks(backward)]);
     const [{ total }] = await dataSource().query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [many.map((l) => l.id)]);
     expect(total).toBe(200 * 20);
   });
@@ -153,8 +145,8 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   it('looks a short URL up, found or not, with one statement the (domain, slug) index answers, as a plain row', async () => {
     const owner = ids.next();
     const domain = ids.next();
-    await links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: '' }), 10);
-    await links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
+    await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: '' }), 10);
+    await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
 
     const statements: { text: string; params: unknown[] }[] = [];
     const createQueryRunner = dataSource().createQueryRunner.bind(dataSource());
@@ -170,9 +162,9 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     let found: Awaited<ReturnType<TypeormLinkRepository['findForRedirect']>>;
     let onDomain: typeof found;
     try {
-      found = await links.findForRedirect(null, 'redirect-me');
-      onDomain = await links.findForRedirect(domain, 'redirect-me');
-      expect(await links.findForRedirect(null, 'no-such-slug')).toBeNull();
+      found = await repos.links.findForRedirect(null, 'redirect-me');
+      onDomain = await repos.links.findForRedirect(domain, 'redirect-me');
+      expect(await repos.links.findForRedirect(null, 'no-such-slug')).toBeNull();
     } finally {
       spy.mockRestore();
     }
@@ -197,26 +189,22 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
 // The counters start from the rows that exist when the migration runs.
 describe('links usage counters migration', () => {
   it('fills each owner’s link and tag counts from the existing rows', async () => {
-    const database = await createTestDatabase();
     const owner = ids.next();
-    try {
-      const before = await openDatabase(createDataSource(database.config, [{ migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000] }]));
-      await before.query(
-        `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
-         SELECT lpad(to_hex(g), 24, 'e'), $1, 'old-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 4) AS g`,
-        [owner],
-      );
-      await before.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES (lpad('1', 24, 'd'), $1, 'kept', now(), now())`, [owner]);
-      await before.destroy();
-      const after = await openDatabase(createDataSource(database.config, [linksPersistence]));
-      try {
+    await testMigration({
+      before: [{ migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000] }],
+      seed: async (before) => {
+        await before.query(
+          `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
+           SELECT lpad(to_hex(g), 24, 'e'), $1, 'old-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 4) AS g`,
+          [owner],
+        );
+        await before.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES (lpad('1', 24, 'd'), $1, 'kept', now(), now())`, [owner]);
+      },
+      after: [linksPersistence],
+      check: async (after) => {
         expect(await new TypeormLinkRepository(after).countOfOwner(owner)).toBe(4);
         expect(await new TypeormTagRepository(after).countOfOwner(owner)).toBe(1);
-      } finally {
-        await after.destroy();
-      }
-    } finally {
-      await database.drop();
-    }
+      },
+    });
   });
 });

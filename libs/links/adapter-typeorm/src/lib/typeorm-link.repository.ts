@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, OwnedRows, Row, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, OwnedRowsRepository, Row, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
@@ -47,26 +47,20 @@ const LINKS_USAGE = { table: 'links_usage', resource: 'links' };
 const pageStatement = (totalSql: string, pageSql: string) =>
   `SELECT t.total, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.id IN (${pageSql})) p ON true ORDER BY p.id DESC`;
 
-export class TypeormLinkRepository extends LinkRepository {
-  private readonly owned: OwnedRows;
-
-  constructor(private readonly dataSource: DataSource) {
-    super();
-    this.owned = new OwnedRows(dataSource, 'links', LINKS_USAGE, SLUG_TAKEN);
+export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implements LinkRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource, 'links', LINKS_USAGE, SLUG_TAKEN);
   }
 
-  async insertWithinQuota(link: Link, limit: number): Promise<void> {
-    const p = link.toProps();
-    await this.owned.insertWithinQuota(p.ownerId, limit, async () => {
-      await sql(
-        this.dataSource,
-        `INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt],
-      );
-      if (p.clicks > 0) await sql(this.dataSource, 'INSERT INTO link_clicks (link_id, clicks) VALUES ($1, $2)', [p.id, p.clicks]);
-      await this.replaceTags(p.id, p.tagIds);
-    });
+  protected async insertRow(p: LinkProps): Promise<void> {
+    await sql(
+      this.dataSource,
+      `INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt],
+    );
+    if (p.clicks > 0) await sql(this.dataSource, 'INSERT INTO link_clicks (link_id, clicks) VALUES ($1, $2)', [p.id, p.clicks]);
+    await this.replaceTags(p.id, p.tagIds);
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
@@ -119,20 +113,8 @@ export class TypeormLinkRepository extends LinkRepository {
     );
   }
 
-  deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return this.owned.deleteOne(ownerId, id);
-  }
-
-  countOfOwner(ownerId: string): Promise<number> {
-    return this.owned.count(ownerId);
-  }
-
   countUsingDomain(ownerId: string, domainId: string): Promise<number> {
     return countOf(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1 AND domain_id = $2', [ownerId, domainId]);
-  }
-
-  deleteAllOfOwner(ownerId: string): Promise<void> {
-    return this.owned.deleteAll(ownerId);
   }
 
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {

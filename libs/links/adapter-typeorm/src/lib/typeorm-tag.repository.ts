@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRows, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -23,21 +23,15 @@ const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 
 /** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
 const TAGS_USAGE = { table: 'links_usage', resource: 'tags' };
 
-export class TypeormTagRepository extends TagRepository {
-  private readonly owned: OwnedRows;
-
-  constructor(private readonly dataSource: DataSource) {
-    super();
-    this.owned = new OwnedRows(dataSource, 'tags', TAGS_USAGE, NAME_TAKEN);
+export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implements TagRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource, 'tags', TAGS_USAGE, NAME_TAKEN);
   }
 
-  async insertWithinQuota(tag: Tag, limit: number): Promise<void> {
-    const p = tag.toProps();
-    await this.owned.insertWithinQuota(p.ownerId, limit, async () => {
-      await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
-      ]);
-    });
+  protected async insertRow(p: TagProps): Promise<void> {
+    await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+      p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
+    ]);
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {
@@ -72,17 +66,5 @@ export class TypeormTagRepository extends TagRepository {
     await guardUnique(NAME_TAKEN, () =>
       sql(this.dataSource, 'UPDATE tags SET name = $3, is_favorite = $4, updated_at = $5 WHERE id = $1 AND owner_id = $2', [p.id, p.ownerId, p.name, p.isFavorite, p.updatedAt]),
     );
-  }
-
-  deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    return this.owned.deleteOne(ownerId, id);
-  }
-
-  countOfOwner(ownerId: string): Promise<number> {
-    return this.owned.count(ownerId);
-  }
-
-  deleteAllOfOwner(ownerId: string): Promise<void> {
-    return this.owned.deleteAll(ownerId);
   }
 }

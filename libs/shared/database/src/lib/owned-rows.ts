@@ -10,17 +10,18 @@ export interface UsageOf {
 }
 
 /**
- * What every table of rows an account owns (links, tags, custom domains) does alike: insert under the
- * owner's quota with its unique field guarded, delete one row of the owner's, count and delete all of
- * them, each through the owner's usage row (exact, kept by the table's triggers). `table` and `usage`
- * are constants of the repository, never input.
+ * What every repository of rows an account owns (links, tags, custom domains) does alike, written once:
+ * insert under the owner's quota with its unique field guarded, delete one row of the owner's, count and
+ * delete all of them, each through the owner's usage row (exact, kept by the table's triggers). `table`
+ * and `usage` are constants of the repository, never input. A repository extends this and `implements`
+ * its port (a class has one base): the port stays the type and the token it is provided under.
  */
-export class OwnedRows {
+export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
   private readonly deleteOneStatement: string;
   private readonly deleteAllStatement: string;
 
-  constructor(
-    private readonly dataSource: DataSource,
+  protected constructor(
+    protected readonly dataSource: DataSource,
     table: string,
     private readonly usage: UsageOf,
     private readonly unique: UniqueField,
@@ -29,25 +30,29 @@ export class OwnedRows {
     this.deleteAllStatement = `DELETE FROM ${table} WHERE owner_id = $1`;
   }
 
+  /** Writes the new row (and its dependants); runs holding the owner's usage row, see insertWithinQuota. */
+  protected abstract insertRow(props: Props): Promise<void>;
+
   private usageOf(ownerId: string) {
     return { ...this.usage, ownerId };
   }
 
-  /** `insert` runs holding the owner's usage row (see insertWithinQuota); a taken unique field is a ValidationError on it. */
-  insertWithinQuota(ownerId: string, limit: number, insert: () => Promise<void>): Promise<void> {
-    return guardUnique(this.unique, () => insertWithinQuota(this.dataSource, { ...this.usageOf(ownerId), limit }, insert));
+  /** Stores the row if the owner holds fewer than `limit` (else QuotaExceededError); a taken unique field is a ValidationError on it. */
+  async insertWithinQuota(entity: { toProps(): Props }, limit: number): Promise<void> {
+    const props = entity.toProps();
+    await guardUnique(this.unique, () => insertWithinQuota(this.dataSource, { ...this.usageOf(props.ownerId), limit }, () => this.insertRow(props)));
   }
 
-  async deleteOne(ownerId: string, id: string): Promise<boolean> {
+  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
     const result = await deleteCounted(this.dataSource, this.usageOf(ownerId), () => sql(this.dataSource, this.deleteOneStatement, [id, ownerId]));
     return result.affected > 0;
   }
 
-  count(ownerId: string): Promise<number> {
+  countOfOwner(ownerId: string): Promise<number> {
     return usedOf(this.dataSource, this.usageOf(ownerId));
   }
 
-  async deleteAll(ownerId: string): Promise<void> {
+  async deleteAllOfOwner(ownerId: string): Promise<void> {
     await deleteCounted(this.dataSource, this.usageOf(ownerId), () => sql(this.dataSource, this.deleteAllStatement, [ownerId]));
   }
 }

@@ -25,13 +25,20 @@ function tag(ownerId: string, name: string, isFavorite = false): Tag {
 
 const fieldOf = (error: unknown) => (error instanceof ValidationError ? error.errors[0]?.name : undefined);
 
+// The repositories of the test running now, made afresh before each test of either contract.
+let links: LinkRepository;
+let tags: TagRepository;
+
+function describeAgainst(name: string, makeRepos: () => LinksRepositories, tests: () => void): void {
+  describe(name, () => {
+    beforeEach(() => ({ links, tags } = makeRepos()));
+    tests();
+  });
+}
+
 /** The LinkRepository port's behaviour; `makeRepos` is called before each test. */
 export function describeLinkRepositoryContract(makeRepos: () => LinksRepositories): void {
-  describe('LinkRepository contract', () => {
-    let links: LinkRepository;
-    let tags: TagRepository;
-    beforeEach(() => ({ links, tags } = makeRepos()));
-
+  describeAgainst('LinkRepository contract', makeRepos, () => {
     it('reads back what it stored, only for the owner', async () => {
       const owner = ids.next();
       const t1 = tag(owner, 'news');
@@ -173,11 +180,7 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
 
 /** The TagRepository port's behaviour; `makeRepos` is called before each test. */
 export function describeTagRepositoryContract(makeRepos: () => LinksRepositories): void {
-  describe('TagRepository contract', () => {
-    let links: LinkRepository;
-    let tags: TagRepository;
-    beforeEach(() => ({ links, tags } = makeRepos()));
-
+  describeAgainst('TagRepository contract', makeRepos, () => {
     it('keeps tag names unique per owner whatever the case, on insert and on update', async () => {
       const owner = ids.next();
       await tags.insertWithinQuota(tag(owner, 'News'), 10);

@@ -48,98 +48,123 @@ export class MemoryUserRepository extends UserRepository {
   }
 }
 
-// The token fakes keep rows in insertion order and hand out copies, so a token changed after reading is
-// stored only through the port, as with the TypeORM repositories. `rows` is open for a test's assertions.
+/**
+ * A token fake's rows, in insertion order: a copy goes in and copies come out, so a token changed after
+ * reading is stored only through the port, as with the TypeORM repositories. Predicates see the props.
+ */
+class CopyingRows<P extends object, T extends { props: P }> {
+  rows: T[] = [];
+  constructor(private readonly entity: new (props: P) => T) {}
+  private readonly copy = (row: T): T => new this.entity({ ...row.props });
 
-/** A copy of the first row `pick` finds, or null. */
-function copyOfFirst<T>(rows: T[], pick: (row: T) => boolean, copy: (row: T) => T): T | null {
-  const found = rows.find(pick);
-  return found ? copy(found) : null;
+  insert(row: T): void {
+    this.rows.push(this.copy(row));
+  }
+  /** A copy of the first row `pick` finds, or null. */
+  first(pick: (p: P) => boolean): T | null {
+    const found = this.rows.find((r) => pick(r.props));
+    return found ? this.copy(found) : null;
+  }
+  all(pick: (p: P) => boolean): T[] {
+    return this.rows.filter((r) => pick(r.props)).map(this.copy);
+  }
+  /** Sets `changes` on every row `pick` finds; how many it changed. */
+  change(pick: (p: P) => boolean, changes: Partial<P>): number {
+    let changed = 0;
+    this.rows = this.rows.map((r) => (pick(r.props) ? (changed++, new this.entity({ ...r.props, ...changes })) : r));
+    return changed;
+  }
+  /** Deletes every row `pick` finds; how many it deleted. */
+  delete(pick: (p: P) => boolean): number {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((r) => !pick(r.props));
+    return before - this.rows.length;
+  }
 }
 
+// `rows` is open for a test's assertions.
+
 export class MemoryOAuthTokenRepository extends OAuthTokenRepository {
-  rows: OAuthToken[] = [];
-  private readonly copy = (t: OAuthToken) => new OAuthToken({ ...t.props });
+  private readonly table = new CopyingRows(OAuthToken);
+  get rows(): OAuthToken[] {
+    return this.table.rows;
+  }
   async insert(t: OAuthToken): Promise<void> {
-    this.rows.push(this.copy(t));
+    this.table.insert(t);
   }
   async findByAccessHash(hash: string): Promise<OAuthToken | null> {
-    return copyOfFirst(this.rows, (x) => x.props.accessHash === hash, this.copy);
+    return this.table.first((t) => t.accessHash === hash);
   }
   async findByRefreshHash(hash: string): Promise<OAuthToken | null> {
-    return copyOfFirst(this.rows, (x) => x.props.refreshHash === hash, this.copy);
+    return this.table.first((t) => t.refreshHash === hash);
   }
-  private set(pred: (t: OAuthToken) => boolean, field: 'revokedAt' | 'rotatedAt', at: Date): void {
-    this.rows = this.rows.map((t) => (pred(t) && !t.props[field] ? new OAuthToken({ ...t.props, [field]: at }) : t));
+  private revokeWhere(pick: (t: OAuthToken['props']) => boolean, at: Date): void {
+    this.table.change((t) => pick(t) && !t.revokedAt, { revokedAt: at });
   }
   async markRotated(id: string, at: Date): Promise<boolean> {
-    const t = this.rows.find((x) => x.props.id === id);
-    if (!t || t.props.rotatedAt || t.props.revokedAt) return false;
-    this.set((x) => x.props.id === id, 'rotatedAt', at);
-    return true;
+    return this.table.change((t) => t.id === id && !t.rotatedAt && !t.revokedAt, { rotatedAt: at }) > 0;
   }
   async revoke(id: string, at: Date): Promise<void> {
-    this.set((t) => t.props.id === id, 'revokedAt', at);
+    this.revokeWhere((t) => t.id === id, at);
   }
   async revokeFamily(familyId: string, at: Date): Promise<void> {
-    this.set((t) => t.props.familyId === familyId, 'revokedAt', at);
+    this.revokeWhere((t) => t.familyId === familyId, at);
   }
   /** Tokens refreshed from those the code issued share their family: all of them go. */
   async revokeIssuedByCode(codeId: string, at: Date): Promise<void> {
-    const families = new Set(this.rows.filter((t) => t.props.authorizationCodeId === codeId).map((t) => t.props.familyId));
-    this.set((t) => families.has(t.props.familyId), 'revokedAt', at);
+    const families = new Set(this.table.all((t) => t.authorizationCodeId === codeId).map((t) => t.props.familyId));
+    this.revokeWhere((t) => families.has(t.familyId), at);
   }
   async revokeAllOfUser(userId: string, at: Date, exceptTokenId?: string): Promise<void> {
-    this.set((t) => t.props.userId === userId && t.props.id !== exceptTokenId, 'revokedAt', at);
+    this.revokeWhere((t) => t.userId === userId && t.id !== exceptTokenId, at);
   }
   async revokeAllOfClient(clientId: string, at: Date): Promise<void> {
-    this.set((t) => t.props.clientId === clientId, 'revokedAt', at);
+    this.revokeWhere((t) => t.clientId === clientId, at);
   }
 }
 
 export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepository {
-  rows: PersonalAccessToken[] = [];
-  private readonly copy = (t: PersonalAccessToken) => new PersonalAccessToken({ ...t.props });
+  private readonly table = new CopyingRows(PersonalAccessToken);
+  get rows(): PersonalAccessToken[] {
+    return this.table.rows;
+  }
   async insert(t: PersonalAccessToken): Promise<void> {
-    this.rows.push(this.copy(t));
+    this.table.insert(t);
   }
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
-    return copyOfFirst(this.rows, (x) => x.props.tokenHash === hash, this.copy);
+    return this.table.first((t) => t.tokenHash === hash);
   }
   async findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null> {
-    return copyOfFirst(this.rows, (x) => x.props.userId === userId && x.props.id === id, this.copy);
+    return this.table.first((t) => t.userId === userId && t.id === id);
   }
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.rows.filter((x) => x.props.userId === userId).map(this.copy);
+    const mine = this.table.all((t) => t.userId === userId);
     return pageOf(mine, mine.length, page);
   }
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((x) => !(x.props.userId === userId && x.props.id === id));
-    return this.rows.length < before;
+    return this.table.delete((t) => t.userId === userId && t.id === id) > 0;
   }
   async deleteAllOfUser(userId: string): Promise<void> {
-    this.rows = this.rows.filter((x) => x.props.userId !== userId);
+    this.table.delete((t) => t.userId === userId);
   }
   async touch(id: string, at: Date): Promise<void> {
-    this.rows = this.rows.map((x) => (x.props.id === id ? new PersonalAccessToken({ ...x.props, lastUsedAt: at }) : x));
+    this.table.change((t) => t.id === id, { lastUsedAt: at });
   }
 }
 
 export class MemoryAuthorizationCodeRepository extends AuthorizationCodeRepository {
-  rows: AuthorizationCode[] = [];
-  private readonly copy = (c: AuthorizationCode) => new AuthorizationCode({ ...c.props });
+  private readonly table = new CopyingRows(AuthorizationCode);
+  get rows(): AuthorizationCode[] {
+    return this.table.rows;
+  }
   async insert(c: AuthorizationCode): Promise<void> {
-    this.rows.push(this.copy(c));
+    this.table.insert(c);
   }
   async findByHash(hash: string): Promise<AuthorizationCode | null> {
-    return copyOfFirst(this.rows, (x) => x.props.codeHash === hash, this.copy);
+    return this.table.first((c) => c.codeHash === hash);
   }
   async consume(id: string, at: Date): Promise<boolean> {
-    const c = this.rows.find((x) => x.props.id === id);
-    if (!c || c.props.consumedAt) return false;
-    this.rows = this.rows.map((x) => (x === c ? new AuthorizationCode({ ...x.props, consumedAt: at }) : x));
-    return true;
+    return this.table.change((c) => c.id === id && !c.consumedAt, { consumedAt: at }) > 0;
   }
 }
 
