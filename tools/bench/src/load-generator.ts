@@ -88,6 +88,15 @@ export function zipfRanks(count: number, samples: number, options: { s?: number;
   return ranks;
 }
 
+/** wrk's `done` hook: one line, `WRK_RESULT {json}`, read by {@link parseWrkResult}. */
+export const WRK_DONE = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}\\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+end
+`;
+
 /**
  * The Lua script given to wrk. Each thread seeds its own random generator (LuaJIT's default seed is the
  * same in every thread, which would send both threads after the same slugs and warm the cache for the
@@ -133,13 +142,7 @@ setup = function(thread)
   thread:set("id", threadCount)
 end
 ${shape ? requestSetup(shape, nonce) : ''}${request}
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}\\n',
-    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
-end
-`;
+${WRK_DONE}`;
 }
 
 /** The Lua locals a {@link RequestShape} needs: its method, headers and body (split around `{n}`). */

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { benchPlans, BROWSER, envNumber, runMain, sleep, withBenchApp, writeResult, type BenchApp } from './bench-support';
-import { findOrInstallWrk, LoadRun, runWrk, thisMachine, zipfRanks } from './load-generator';
+import { findOrInstallWrk, LoadRun, runWrk, thisMachine, WRK_DONE, zipfRanks } from './load-generator';
 import { growthOf, plotSvg, sampleOf, SoakSample } from './soak-series';
 
 /**
@@ -115,13 +115,7 @@ end
 delay = function()
   return pause
 end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}\\n',
-    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
-end
-`;
+${WRK_DONE}`;
 }
 
 function runSoakWrk(wrk: string, script: string, table: string, baseUrl: string, seconds: number, settings: Settings, pauseMs: number): Promise<LoadRun> {

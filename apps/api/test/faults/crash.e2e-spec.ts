@@ -1,6 +1,6 @@
 import { TEST_DB_ENV } from '@lnk/shared/testing';
 import { Client } from 'pg';
-import { call, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, operatorAccount, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { asBrowser } from '../support/visitor';
 
 const FLUSH_MS = 250;
@@ -22,12 +22,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
   it('loses at most the clicks of the last write interval, writes no batch twice and no half batch, and starts again as if nothing happened', async () => {
     const { dist, db, database } = fixture();
     const env = { ...db.env, CLICK_FLUSH_INTERVAL: String(FLUSH_MS), RATE_LIMIT_API: '100000/60', RATE_LIMIT_PUBLIC: '100000/60', LOG_LEVEL: 'warn' };
-    const email = 'crash@example.com';
-    const password = 'crash password';
-    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], env)).code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'crash'], env);
-    expect(client.code).toBe(0);
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
+    const { grant } = await operatorAccount(dist, env, 'crash');
 
     app = await spawnBuiltApp(dist, env);
     const { baseUrl } = app;

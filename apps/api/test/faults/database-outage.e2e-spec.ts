@@ -1,4 +1,4 @@
-import { call, eventually, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, eventually, operatorAccount, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { asBrowser } from '../support/visitor';
 
@@ -30,15 +30,10 @@ describe('the database going away and coming back', () => {
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
 
-    const email = 'outage@example.com';
-    const password = 'outage password';
-    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], db.env)).code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'outage'], db.env);
-    expect(client.code).toBe(0);
+    const { grant } = await operatorAccount(dist, db.env, 'outage');
 
     app = await spawnBuiltApp(dist, { ...db.env, DATABASE_URL: proxied.toString(), DATABASE_POOL_SIZE: '4' });
     const { baseUrl } = app;
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
     const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
     expect(signIn.status).toBe(200);
     const token: string = signIn.body.data.access_token;

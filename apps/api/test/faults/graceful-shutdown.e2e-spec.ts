@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { call, runBuiltCli, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, operatorAccount, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { asBrowser } from '../support/visitor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,15 +60,9 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
 
   it('finishes in-flight requests, turns new ones away, writes every counted click and exits 0 within 10 s', async () => {
     const { dist, db } = fixture();
-    const email = 'shutdown@example.com';
-    const password = 'shutdown password';
     // bcrypt at cost 12: the in-flight requests below are still working while the shutdown proceeds.
     const env = { ...db.env, BCRYPT_COST: '12', LOG_LEVEL: 'info' };
-    const user = await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], env);
-    expect(user.code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'shutdown'], env);
-    expect(client.code).toBe(0);
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
+    const { grant } = await operatorAccount(dist, env, 'shutdown');
 
     app = await spawnBuiltApp(dist, env);
     const { baseUrl } = app;

@@ -1,4 +1,4 @@
-import { call, eventually, runBuiltCli, spawnBuiltApp, spawnBuiltRedirect, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, eventually, operatorAccount, spawnBuiltApp, spawnBuiltRedirect, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 
 const onServer = process.env['LNK_TEST_DB_KIND'] === 'postgres';
@@ -78,11 +78,7 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     const proxied = new URL(REDIS.toString());
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    const email = 'redis-outage@example.com';
-    const password = 'redis outage password';
-    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], db.env)).code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'redis outage'], db.env);
-    expect(client.code).toBe(0);
+    const { grant } = await operatorAccount(dist, db.env, 'redis outage');
 
     // The API budget is wide (the checks poll); the QR budget, 3 per token, is the one the rate-limit checks spend.
     env = { ...db.env, SECRET_KEY, REDIS_URL: proxied.toString(), REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS), RATE_LIMIT_QR: '3/60' };
@@ -92,7 +88,6 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     redirect = await spawnBuiltRedirect(dist, { DATABASE_URL: databaseUrl, REDIS_URL: proxied.toString(), REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS), SHORT_BASE_URL: `http://127.0.0.1:${a.port}`, RATE_LIMIT_PUBLIC: '3/60', TRUST_PROXY: 'true' });
     apps.push(redirect);
 
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
     const signIn = async () => (await call(a.baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token as string;
     token = await signIn();
     for (let i = 0; i < 5; i++) spare.push(await signIn());

@@ -163,6 +163,27 @@ export async function runBuiltCli(dist: BuiltDist, args: string[], env: Record<s
   return { ...result, json };
 }
 
+/** An account made with the built app's operator CLI, and the password grant its first-party client signs in with. */
+export interface OperatorAccount {
+  email: string;
+  password: string;
+  clientId: string;
+  clientSecret: string;
+  grant: { grant_type: 'password'; client_id: string; username: string; password: string };
+}
+
+/** `user:create` then `client:create` through the built CLI (each must exit 0), as an operator sets up a first account. */
+export async function operatorAccount(dist: BuiltDist, env: Record<string, string>, name: string): Promise<OperatorAccount> {
+  const email = `${name.replace(/\W+/g, '-')}@example.com`;
+  const password = `${name} password`;
+  const user = await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], env);
+  if (user.code !== 0) throw new Error(`user:create failed: ${user.stderr}`);
+  const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', name], env);
+  if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
+  const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
+  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, username: email, password } };
+}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
