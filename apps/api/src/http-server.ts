@@ -11,6 +11,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
+import { successBody } from './envelope/envelope';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -38,12 +39,25 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
 }
 
 /**
+ * Nest's Fastify adapter, with every handler's result answered in the envelope (envelope.ts). Nest hands
+ * each result of a route handler to `reply()` (without a status: the route's is set on the reply before),
+ * so the envelope is made here, once per request, instead of in an interceptor (which costs each request
+ * an rxjs chain: defer, mergeAll, map, lastValueFrom and their subscriptions). Errors never come here (the
+ * exception filter sends those itself); a body given with a status of 400 or more is passed as it is.
+ */
+class EnvelopingFastifyAdapter extends FastifyAdapter {
+  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
+    return super.reply(response, statusCode === undefined || statusCode < 400 ? successBody(body) : body, statusCode);
+  }
+}
+
+/**
  * Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise.
  * `serverFactory`: the HTTP server main bound before anything else started (see http-listener.ts).
  */
 export function createHttpAdapter(config: AppConfig, logger: Logger, serverFactory?: EarlyListener['serverFactory']): FastifyAdapter {
   const dispatch = new ShortUrlDispatch();
-  const adapter = new FastifyAdapter({
+  const adapter = new EnvelopingFastifyAdapter({
     // Short URLs are answered in front of Fastify's handler, on the early-bound server or a plain one.
     serverFactory: dispatch.serverFactory(serverFactory),
     // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,
