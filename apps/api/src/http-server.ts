@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './openapi/openapi';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { successBody } from './envelope/envelope';
+import { RequestLogger } from './logging/request-logger';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -63,7 +64,8 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,
     // in one line. Requests log through the service's logger at its level (the request line).
     loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
-    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => logger.child(bindings, options),
+    // Made when the request first logs a line (request-logger.ts).
+    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(logger, bindings, options),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A number trusts that many hops in front of the service (proxy-addr's semantics).
