@@ -105,10 +105,6 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   }
   // JSON only: a text/plain body is refused as an unsupported content type instead of arriving as a string.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
   const metrics = app.get(AppMetrics);
   // LOG_REQUESTS=false (high traffic): the request line moves down to debug.
   const requestLevel = config.logRequests ? 'info' : 'debug';
@@ -127,9 +123,14 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
   // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
   // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
+  // One hook for both (a hook is a step of every request): the request id on every answer, and the
+  // /docs redirect (with the id too).
   fastify.addHook('onRequest', (request, reply, done) => {
-    const [path, query] = request.url.split(/\?(.*)/s);
-    if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+    void reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/docs')) {
+      const [path, query] = request.url.split(/\?(.*)/s);
+      if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+    }
     done();
   });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
