@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
@@ -20,7 +20,6 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AllExceptionsFilter } from './envelope/all-exceptions.filter';
-import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -58,7 +57,6 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_GUARD, useClass: FormBodyGuard },
         // Access first: the API budget is keyed on the token once it is known valid, and the access guard
         // charges the requests it refuses to their address.

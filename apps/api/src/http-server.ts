@@ -11,6 +11,8 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
+import { successBody } from './envelope/envelope';
+import { RequestLogger } from './logging/request-logger';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -38,18 +40,32 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
 }
 
 /**
+ * Nest's Fastify adapter, with every handler's result answered in the envelope (envelope.ts). Nest hands
+ * each result of a route handler to `reply()` (without a status: the route's is set on the reply before),
+ * so the envelope is made here, once per request, instead of in an interceptor (which costs each request
+ * an rxjs chain: defer, mergeAll, map, lastValueFrom and their subscriptions). Errors never come here (the
+ * exception filter sends those itself); a body given with a status of 400 or more is passed as it is.
+ */
+class EnvelopingFastifyAdapter extends FastifyAdapter {
+  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
+    return super.reply(response, statusCode === undefined || statusCode < 400 ? successBody(body) : body, statusCode);
+  }
+}
+
+/**
  * Fastify with the service's limits: one JSON body parser, the configured body limit, no request log noise.
  * `serverFactory`: the HTTP server main bound before anything else started (see http-listener.ts).
  */
 export function createHttpAdapter(config: AppConfig, logger: Logger, serverFactory?: EarlyListener['serverFactory']): FastifyAdapter {
   const dispatch = new ShortUrlDispatch();
-  const adapter = new FastifyAdapter({
+  const adapter = new EnvelopingFastifyAdapter({
     // Short URLs are answered in front of Fastify's handler, on the early-bound server or a plain one.
     serverFactory: dispatch.serverFactory(serverFactory),
     // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,
     // in one line. Requests log through the service's logger at its level (the request line).
     loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
-    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => logger.child(bindings, options),
+    // Made when the request first logs a line (request-logger.ts).
+    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(logger, bindings, options),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A number trusts that many hops in front of the service (proxy-addr's semantics).
@@ -89,10 +105,6 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   }
   // JSON only: a text/plain body is refused as an unsupported content type instead of arriving as a string.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
   const metrics = app.get(AppMetrics);
   // LOG_REQUESTS=false (high traffic): the request line moves down to debug.
   const requestLevel = config.logRequests ? 'info' : 'debug';
@@ -111,9 +123,14 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
   // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
   // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
+  // One hook for both (a hook is a step of every request): the request id on every answer, and the
+  // /docs redirect (with the id too).
   fastify.addHook('onRequest', (request, reply, done) => {
-    const [path, query] = request.url.split(/\?(.*)/s);
-    if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+    void reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/docs')) {
+      const [path, query] = request.url.split(/\?(.*)/s);
+      if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+    }
     done();
   });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {

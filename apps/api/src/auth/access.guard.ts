@@ -1,6 +1,5 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, Scope } from '@lnk/identity/domain';
@@ -9,32 +8,45 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { consumeRateLimit } from '../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './access.decorators';
+import { BearerStrategy } from './bearer.strategy';
+import { perRoute } from './route-metadata';
 
 /**
  * Deny by default: a public route passes; any other needs a bearer token (in the Authorization header
  * only, never the URL) holding the scope its handler declares with @RequireScope. A route that declares
  * neither is refused outright.
  *
+ * The token is checked by the Passport strategy (bearer.strategy.ts), called once per request; a public
+ * route never reaches it.
+ *
  * A refused request is charged to the API budget here (the rate-limit guard only sees admitted ones): to
  * its address when its token is missing or not valid, so made-up tokens share their sender's budget
  * instead of each bringing a fresh one; past the budget the answer is 429 rather than 401 or 403.
  */
 @Injectable()
-export class AccessGuard extends AuthGuard('bearer') {
+export class AccessGuard implements CanActivate {
+  private readonly accessOf = perRoute((handler, controller) => ({
+    isPublic: Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, controller])),
+    scope: this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, handler),
+  }));
+
   constructor(
     private readonly reflector: Reflector,
     @InjectThrottlerStorage() private readonly rateCounters: ThrottlerStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    super();
+    private readonly bearer: BearerStrategy,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const access = this.accessOf(context);
+    return access.isPublic || this.checked(context, access.scope);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+  private async checked(context: ExecutionContext, scope: Scope | undefined): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
     try {
-      return await this.authorize(context, request, this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, context.getHandler()));
+      return await this.authorize(request, scope);
     } catch (error) {
       if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) throw error;
       const outcome = await consumeRateLimit(this.rateCounters, this.config, request, 'api');
@@ -43,22 +55,16 @@ export class AccessGuard extends AuthGuard('bearer') {
     }
   }
 
-  private async authorize(context: ExecutionContext, request: FastifyRequest & { user?: Principal }, scope: Scope | undefined): Promise<boolean> {
+  private async authorize(request: FastifyRequest & { user?: Principal }, scope: Scope | undefined): Promise<boolean> {
     if (!scope) throw new ForbiddenError('This route is not open to any scope');
     if (!/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) throw new UnauthorizedError();
-    await super.canActivate(context);
-    const principal = request.user as Principal;
+    // A bad token is a failure (401); an error is a fault, not a bad token, and the exception filter
+    // renders it (an unreachable database is a 503): clients must keep the token and retry.
+    const principal = await this.bearer.principalOf(request);
+    request.user = principal;
     if (!principal.scopes.includes(scope)) {
       throw new ForbiddenError(`This request needs the ${scope} scope, which the token does not carry`, { requiredScope: scope });
     }
     return true;
-  }
-
-  override handleRequest<T>(error: unknown, principal: T): T {
-    // A bad token is a failure (no principal); an error is a fault, not a bad token, and the exception
-    // filter renders it (an unreachable database is a 503): clients must keep the token and retry.
-    if (error) throw error;
-    if (!principal) throw new UnauthorizedError();
-    return principal;
   }
 }

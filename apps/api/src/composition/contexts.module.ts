@@ -77,7 +77,7 @@ const contexts: Provider = {
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, AuthenticateUseCase],
+  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(@Inject(BUS) private readonly bus: RedisBus | null) {}

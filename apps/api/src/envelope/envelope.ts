@@ -41,3 +41,17 @@ export function okPage<T>(page: { items: T[]; total: number; start: number; limi
 export class Raw {
   constructor(readonly body: unknown) {}
 }
+
+/**
+ * What a handler returned, as it is answered: a Raw body as it is, anything else in the success envelope
+ * (status 200 on success, spec 4, creations included). Errors never come here; the exception filter
+ * renders those.
+ */
+export function successBody(result: unknown): unknown {
+  if (result instanceof Raw) return result.body;
+  const reply = result instanceof Ok ? result : new Ok(result, 'Request successful');
+  const envelope: SuccessEnvelope = { status: 200, code: 'OK', message: reply.message };
+  if (reply.data !== undefined) envelope.data = reply.data;
+  if (reply.meta !== undefined) envelope.meta = reply.meta;
+  return envelope;
+}

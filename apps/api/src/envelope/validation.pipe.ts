@@ -111,9 +111,12 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter (@CurrentPrincipal) is the app's own value, not the client's: Nest's pipe hands it
+    // back as it is (no custom decorator is validated), and it is never deep, so nothing below applies to it.
+    if (metadata.type === 'custom') return value;
     const deep = tooDeep(value);
     // Every body, query and path parameter, whatever its type or DTO (deep nesting is refused below anyway).
-    const nul = metadata.type === 'custom' || deep ? null : nulField(value, metadata.data ?? '');
+    const nul = deep ? null : nulField(value, metadata.data ?? '');
     if (nul !== null) {
       const name = nul || metadata.type;
       throw ValidationError.field(name, `${name} must not contain a NUL character`);

@@ -1,10 +1,12 @@
-import { Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { clientAddressKey, RateLimitedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE } from '../auth/access.decorators';
+import { perRoute } from '../auth/route-metadata';
 import { AppConfig, RateLimit } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
@@ -52,28 +54,48 @@ export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig
 }
 
 /**
- * @nestjs/throttler's guard with the service's two budgets: each token (or address) on the API, each
- * address on the public endpoints (OAuth, authorization page, forms). A budget is shared by all routes
- * of its kind. Over it: 429 RATE_LIMITED with Retry-After and the RateLimit-* headers.
+ * The guard of @nestjs/throttler's counters (its storage, its @SkipThrottle()) with the service's two
+ * budgets: each token (or address) on the API, each address on the public endpoints (OAuth,
+ * authorization page, forms). A budget is shared by all routes of its kind. Over it: 429 RATE_LIMITED
+ * with Retry-After and the RateLimit-* headers.
+ *
+ * Not the throttler's ThrottlerGuard: per request, that one read each throttler's skip, limit, ttl, block
+ * duration, tracker and key generator from the route's metadata (a dozen reflect-metadata lookups) and
+ * awaited each, while the budgets come from configuration. Here @SkipThrottle() and the route's budget
+ * are read once per route; each throttler a route does not skip counts the request once (there is one,
+ * 'default', see rate-limit.module.ts), as there.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate {
+  private readonly throttlerNames: string[];
+  private readonly countedOf = perRoute((handler, controller) => {
+    const targets = [handler, controller];
+    const kind: RateLimitKind = this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ?? (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
+    const times = this.throttlerNames.filter((name) => !this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets)).length;
+    return { kind, times };
+  });
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    super(options, storage, reflector);
+    this.throttlerNames = (Array.isArray(options) ? options : options.throttlers).map((throttler) => throttler.name ?? 'default');
   }
 
-  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const targets = [props.context.getHandler(), props.context.getClass()];
-    const kind: RateLimitKind = this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ?? (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
-    const http = props.context.switchToHttp();
-    const outcome = await consumeRateLimit(this.storageService, this.config, http.getRequest<FastifyRequest>(), kind);
-    void http.getResponse<FastifyReply>().headers(outcome.headers);
-    if (outcome.blocked) throw new RateLimitedError(outcome.retryAfterSeconds);
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const { kind, times } = this.countedOf(context);
+    return times === 0 || this.count(context, kind, times);
+  }
+
+  private async count(context: ExecutionContext, kind: RateLimitKind, times: number): Promise<boolean> {
+    const http = context.switchToHttp();
+    for (let i = 0; i < times; i++) {
+      const outcome = await consumeRateLimit(this.storage, this.config, http.getRequest<FastifyRequest>(), kind);
+      void http.getResponse<FastifyReply>().headers(outcome.headers);
+      if (outcome.blocked) throw new RateLimitedError(outcome.retryAfterSeconds);
+    }
     return true;
   }
 }

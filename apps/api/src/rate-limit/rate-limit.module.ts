@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { AppMetrics } from '../metrics/app-metrics';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 function redisStorage(url: string, logger: Logger, metrics: AppMetrics): RedisThrottlerStorage {
@@ -26,7 +27,7 @@ function redisStorage(url: string, logger: Logger, metrics: AppMetrics): RedisTh
       useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics) => ({
         // The budgets come from configuration per request kind (RateLimitGuard); this entry only names the throttler.
         throttlers: [{ name: 'default', ttl: config.rateLimits.api.seconds * 1000, limit: config.rateLimits.api.limit }],
-        ...(config.redisUrl ? { storage: redisStorage(config.redisUrl, logger, metrics) } : {}),
+        storage: config.redisUrl ? redisStorage(config.redisUrl, logger, metrics) : new MemoryThrottlerStorage(),
       }),
     }),
   ],

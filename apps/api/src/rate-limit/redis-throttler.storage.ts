@@ -1,5 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
 import { Redis } from 'ioredis';
 import { closeRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
@@ -21,7 +22,7 @@ export interface RedisThrottlerEvents {
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly redis: Redis;
-  private readonly local = new ThrottlerStorageService();
+  private readonly local = new MemoryThrottlerStorage();
   /** After a command timed out on an open connection: counted locally until then, not waiting on each request. */
   private localUntil = 0;
   private counting: 'redis' | 'local' = 'redis';

@@ -1,10 +1,23 @@
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { managerOf } from './unit-of-work';
 
 export interface SqlResult<T> {
   rows: T[];
   /** Rows inserted, updated or deleted. */
   affected: number;
+}
+
+/** What `pg` (and the PGlite driver's client) answers a query with. */
+interface RawResult {
+  rows?: unknown[];
+  rowCount?: number | null;
+}
+
+interface PooledConnection {
+  query(text: string, params: unknown[]): Promise<RawResult>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
@@ -14,6 +27,7 @@ export interface SqlResult<T> {
  */
 export async function sql<T = Record<string, unknown>>(dataSource: DataSource, text: string, params: unknown[] = []): Promise<SqlResult<T>> {
   const manager = managerOf(dataSource);
+  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, text, params);
   const runner = manager.queryRunner ?? dataSource.createQueryRunner();
   try {
     const result = await runner.query(text, params, true);
@@ -21,5 +35,43 @@ export async function sql<T = Record<string, unknown>>(dataSource: DataSource, t
     return { rows, affected: result.affected ?? rows.length };
   } finally {
     if (!manager.queryRunner) await runner.release();
+  }
+}
+
+/**
+ * Both databases are TypeORM's PostgreSQL driver (PGlite through a pg-like module, pglite-driver.ts).
+ * A DataSource whose createQueryRunner was replaced on it (a test counting statements, a tracer) keeps
+ * getting every statement through it.
+ */
+function runsPooled(dataSource: DataSource): boolean {
+  return dataSource.driver.options.type === 'postgres' && !Object.prototype.hasOwnProperty.call(dataSource, 'createQueryRunner');
+}
+
+/**
+ * A statement outside any transaction, on a connection of the pool, as TypeORM's PostgresQueryRunner
+ * runs it (the same connection from the same pool, the same error, the connection released the same
+ * way: with the error when the connection itself failed, else back to the pool) without making a query
+ * runner for it: a runner object, its broadcaster and result objects, and its place in the driver's list
+ * of connected runners, for every read. No entity subscriber or query logging is configured
+ * (createDataSource), which are what a runner would add.
+ */
+async function pooled<T>(driver: PostgresDriver, text: string, params: unknown[]): Promise<SqlResult<T>> {
+  const [connection, release] = (await driver.obtainMasterConnection()) as [PooledConnection, (error?: Error) => void];
+  let released = false;
+  const releaseOnce = (error?: Error) => {
+    if (released) return;
+    released = true;
+    connection.removeListener('error', releaseOnce);
+    release(error);
+  };
+  connection.on('error', releaseOnce);
+  try {
+    const raw = await connection.query(text, params);
+    const rows = (Array.isArray(raw?.rows) ? raw.rows : []) as T[];
+    return { rows, affected: raw?.rowCount ?? rows.length };
+  } catch (error) {
+    throw new QueryFailedError(text, params, error as Error);
+  } finally {
+    releaseOnce();
   }
 }
