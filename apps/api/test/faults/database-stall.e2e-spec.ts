@@ -85,8 +85,8 @@ describe('the database stalling and answering again', () => {
 
     // Redirects of the cached link go on; their clicks wait in the buffer while the click writer's own
     // bound fails its writes (the rows are kept, nothing is dropped). First thing in the stall: the
-    // default short domain's host is cached as "not a custom domain" for 5 s only (see the report), so
-    // later on a redirect asks the database again and answers the 503 page.
+    // default short domain's host is cached as "not a custom domain" for 5 s only (the host cache's
+    // not-found TTL), so later on a redirect asks the database again and answers the 503 page (a known limit).
     const during = 25;
     for (let i = 0; i < during; i++) {
       const res = await fetch(`${baseUrl}/steady?utm_source=stall`, { redirect: 'manual', headers: asBrowser() });
