@@ -9,7 +9,7 @@ import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotals
 import { linksPersistence, TypeormLinkRepository } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
-import { createDataSource, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
+import { createDataSource, databaseBounds, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 import { poolFiguresOf } from '@lnk/shared/metrics';
 import type { RedirectConfig } from './config';
@@ -35,7 +35,8 @@ export interface RedirectContexts {
 
 /** Connects to the API's database (refusing a schema the API has not migrated yet) and composes the use cases. */
 export async function composeRedirect(config: RedirectConfig, logger: Logger): Promise<RedirectContexts> {
-  const dataSource = createDataSource({ kind: 'postgres', url: config.databaseUrl, poolSize: config.poolSize }, REDIRECT_PERSISTENCE);
+  const bounds = databaseBounds(config.databaseBounds);
+  const dataSource = createDataSource({ kind: 'postgres', url: config.databaseUrl, poolSize: config.poolSize }, REDIRECT_PERSISTENCE, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
   await dataSource.initialize();
   if (await dataSource.showMigrations()) {
     await dataSource.destroy();
@@ -48,7 +49,7 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
   const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), new SystemClock(), {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,

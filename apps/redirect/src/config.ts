@@ -1,5 +1,5 @@
 import type { TrustProxy } from '@lnk/links/adapter-http';
-import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, VariableTable } from '@lnk/shared/config';
 
 export { ConfigError };
 
@@ -12,6 +12,8 @@ export interface RedirectConfig extends ShortUrlEdgeConfig {
   /** PostgreSQL only: N copies behind a load balancer share it (the embedded database belongs to one process). */
   databaseUrl: string;
   poolSize: number;
+  /** How long a lookup and a click write may take, and connecting. */
+  databaseBounds: DatabaseBoundsConfig;
   /** Cache invalidations from the API (and the other copies); the password form's shared budget. Null: none. */
   redisUrl: string | null;
   /** REDIS_OUTAGE_CACHE_TTL: how long cached links and hosts live while Redis is away. */
@@ -38,6 +40,7 @@ export const REDIRECT_CONFIG_VARIABLES = {
   PORT: { default: '3001', description: 'HTTP port', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'interface to listen on', parse: text },
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
+  ...DATABASE_BOUNDS_VARIABLES,
   REDIS_URL: { default: '(unset)', description: "the API's Redis: link and domain changes evict this app's cache at once, and the password form's budget is shared with the API; unset: cached answers live until their TTL and the budget is per process", parse: optional(url('redis:', 'rediss:')) },
   REDIS_OUTAGE_CACHE_TTL: { default: '2', description: "with REDIS_URL: seconds cached links and hosts live while Redis is unreachable (the API's changes are not heard then); the cache is emptied when Redis answers again", parse: integer(1, 300) },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "the API's SHORT_BASE_URL (statistics name the default short domain after it; https adds HSTS to redirects)", parse: optional(baseUrl({ path: false })) },
@@ -63,6 +66,7 @@ export function loadRedirectConfig(env: Record<string, string | undefined>): Red
     host: v.HOST,
     databaseUrl: v.DATABASE_URL,
     poolSize: v.DATABASE_POOL_SIZE,
+    databaseBounds: databaseBoundsOf(v),
     redisUrl: v.REDIS_URL,
     redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
     shortBaseUrl: v.SHORT_BASE_URL ?? `http://localhost:${v.PORT}`,

@@ -1,13 +1,16 @@
 import { DataSource } from 'typeorm';
-import { connectDatabase, DatabaseConfig } from '@lnk/shared/database';
+import { connectDatabase, databaseBounds, DatabaseConfig } from '@lnk/shared/database';
+import type { AppConfig } from '../config/app-config';
 import { PERSISTENCE_MODULES } from '../database/persistence-modules';
 
 /**
  * The database an operator command works on, migrations applied. The embedded database is opened here
  * only while no other process holds it; while the server runs, the command goes through the socket the
  * server serves it on in DATA_DIR, so what it writes is the server's data at once (two processes opening
- * the same files lose one's writes without an error).
+ * the same files lose one's writes without an error). An operator command runs under the migrations'
+ * bounds (it migrates, or does an operator's one-off work), not a request's.
  */
-export function openCliDatabase(config: DatabaseConfig): Promise<DataSource> {
-  return connectDatabase(config, PERSISTENCE_MODULES, { name: 'an operator command' });
+export function openCliDatabase(config: DatabaseConfig, settings: AppConfig['databaseBounds']): Promise<DataSource> {
+  const bounds = databaseBounds(settings);
+  return connectDatabase(config, PERSISTENCE_MODULES, { name: 'an operator command' }, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.migrations });
 }

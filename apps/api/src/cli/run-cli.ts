@@ -41,7 +41,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     // Options and a password are read first: a mistake costs no database start, and a prompt holds no database open.
     const input = await prepare(command, args, io);
     const config = loadConfig(env);
-    dataSource = await openCliDatabase(config.database);
+    dataSource = await openCliDatabase(config.database, config.databaseBounds);
     session = new CommandSession(dataSource, config, command.tellsServers);
     const result = await command.run(input, session);
     io.stdout(JSON.stringify(result));

@@ -26,7 +26,7 @@ import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomai
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
-import { TypeormUnitOfWork } from '@lnk/shared/database';
+import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
 import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
@@ -73,7 +73,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {

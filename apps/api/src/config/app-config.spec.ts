@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 10, ttlMs: 5000 } });
   });
 
+  it('bounds the database by default: requests, the click write, connecting; migrations unbounded', () => {
+    expect(loadConfig({}).databaseBounds).toEqual({ connectTimeoutMs: 5000, statementTimeoutMs: 5000, lockTimeoutMs: 2000, clickWriteTimeoutMs: 30_000, migrationTimeoutMs: 0 });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '0', CLICK_WRITE_TIMEOUT: '1000' }).databaseBounds).toMatchObject({ statementTimeoutMs: 0, clickWriteTimeoutMs: 1000 });
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT/);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', DATABASE_POOL_SIZE: '4' }).database).toEqual({
       kind: 'postgres',

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
 
@@ -15,6 +15,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** How long each role of database work may take (requests, the click write, migrations), and connecting; PostgreSQL only. */
+  databaseBounds: DatabaseBoundsConfig & { migrationTimeoutMs: number };
   logLevel: LogLevel;
   /** LOG_REQUESTS: one line per request at info; false (high traffic): at debug only. */
   logRequests: boolean;
@@ -74,6 +76,8 @@ export const CONFIG_VARIABLES = {
   HOST: { default: '0.0.0.0', description: 'interface to listen on', parse: text },
   DATABASE_URL: { default: '(unset)', description: 'PostgreSQL URL; unset means the embedded PGlite database', parse: optional(url('postgres:', 'postgresql:')) },
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
+  ...DATABASE_BOUNDS_VARIABLES,
+  DATABASE_MIGRATION_TIMEOUT: { default: '0', description: "milliseconds a migration's statement may run (at start-up and `npm run migrate`); 0: no bound (a migration may rewrite a large table)", parse: integer(0, 24 * 3_600_000) },
   DATA_DIR: { default: './.data', description: 'where the embedded database keeps its files', parse: text },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}`, parse: oneOf(LOG_LEVELS) },
   LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)', parse: boolean },
@@ -143,6 +147,7 @@ export function loadConfig(env: Env): AppConfig {
     port: v.PORT,
     host: v.HOST,
     database,
+    databaseBounds: { ...databaseBoundsOf(v), migrationTimeoutMs: v.DATABASE_MIGRATION_TIMEOUT },
     logLevel: v.LOG_LEVEL,
     logRequests: v.LOG_REQUESTS,
     bcryptCost: v.BCRYPT_COST,

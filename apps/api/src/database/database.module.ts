@@ -1,6 +1,6 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createDataSource, describeDatabase, openDatabase } from '@lnk/shared/database';
+import { createDataSource, databaseBounds, describeDatabase, openDatabase } from '@lnk/shared/database';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PERSISTENCE_MODULES } from './persistence-modules';
@@ -17,10 +17,19 @@ import { PERSISTENCE_MODULES } from './persistence-modules';
         const log = new Logger('Database');
         const where = describeDatabase(config.database);
         log.log(config.database.kind === 'pglite' ? `opening ${where} (a first start takes a few seconds)` : `connecting to ${where}`);
-        const dataSource = createDataSource(config.database, PERSISTENCE_MODULES);
+        const bounds = databaseBounds(config.databaseBounds);
+        const dataSource = createDataSource(config.database, PERSISTENCE_MODULES, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
         await dataSource.initialize();
         log.log(`database ready: ${where}`);
-        const applied = await dataSource.runMigrations({ transaction: 'each' });
+        // Migrations have bounds of their own (none by default): on a server, through a connection of their own.
+        const migrator = config.database.kind === 'postgres' ? createDataSource({ ...config.database, poolSize: 1 }, PERSISTENCE_MODULES, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.migrations }) : dataSource;
+        let applied: unknown[];
+        try {
+          if (!migrator.isInitialized) await migrator.initialize();
+          applied = await migrator.runMigrations({ transaction: 'each' });
+        } finally {
+          if (migrator !== dataSource && migrator.isInitialized) await migrator.destroy();
+        }
         log.log(applied.length ? `migrations: ${applied.length} applied, the schema is up to date` : 'migrations: none pending, the schema is up to date');
         // Whatever else opening involves (nothing is left to migrate).
         return openDatabase(dataSource);

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, RateLimitedError } from '@lnk/shared/kernel';
-import { isDatabaseUnavailable } from '@lnk/shared/database';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '@lnk/shared/database';
 import { ErrorEnvelope } from './envelope';
 import { ERROR_STATUS } from './error-status';
 
@@ -63,7 +63,8 @@ function renderHttpException(exception: HttpException): ErrorEnvelope {
 
 /**
  * Renders every error as an envelope, the one place that does. Unknown errors become a generic 500
- * (logged here with their stack, never sent), an unreachable database a 503.
+ * (logged here with their stack, never sent), an unreachable database or one that did not answer within
+ * its bounds (a statement, lock or read timeout, no connection in time) a 503.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -77,7 +78,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return { envelope: renderHttpException(exception) };
     const fastify = renderFastifyError((exception ?? {}) as { code?: string; statusCode?: number; message?: string });
     if (fastify) return { envelope: fastify };
-    if (isDatabaseUnavailable(exception)) {
+    if (isDatabaseUnavailable(exception) || isDatabaseTimeout(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error)?.message}`);
       return { envelope: envelope('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'), headers: UNAVAILABLE_HEADERS };
     }

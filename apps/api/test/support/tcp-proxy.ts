@@ -3,7 +3,9 @@ import { AddressInfo, createConnection, createServer, Server, Socket } from 'nod
 /**
  * A TCP proxy on loopback, for tests of what the app does when its database goes away: `cut()` drops
  * every connection through it and closes its port (new connections are refused), `restore()` opens the
- * same port again.
+ * same port again. `stall()` makes it a database that accepts connections but never answers: new
+ * connections are accepted and kept, nothing is forwarded either way on them or on the open ones;
+ * `resume()` forwards again, on every connection (what was held back is delivered then).
  */
 export interface TcpProxy {
   readonly port: number;
@@ -13,6 +15,8 @@ export interface TcpProxy {
   readonly acceptedConnections: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  stall(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +25,18 @@ export async function startTcpProxy(target: { host: string; port: number }, list
   let accepted = 0;
   let server: Server | null = null;
   let port = listenPort;
+  let stalled = false;
+
+  const forward = ([client, upstream]: [Socket, Socket]) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
+  const hold = ([client, upstream]: [Socket, Socket]) => {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    client.pause();
+    upstream.pause();
+  };
 
   const onConnection = (client: Socket) => {
     accepted++;
@@ -34,8 +50,8 @@ export async function startTcpProxy(target: { host: string; port: number }, list
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (stalled) hold(pair);
+    else forward(pair);
   };
 
   const listen = () =>
@@ -77,6 +93,14 @@ export async function startTcpProxy(target: { host: string; port: number }, list
     cut: shut,
     restore: async () => {
       if (!server) await listen();
+    },
+    stall: () => {
+      stalled = true;
+      for (const pair of pairs) hold(pair);
+    },
+    resume: () => {
+      stalled = false;
+      for (const pair of pairs) forward(pair);
     },
     close: shut,
   };

@@ -11,3 +11,4 @@ export * from './lib/like-pattern';
 export * from './lib/row-decoder';
 export * from './lib/quota';
 export * from './lib/owned-rows';
+export * from './lib/query-bounds';

@@ -3,6 +3,7 @@ import { DataSource, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
 import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
 import { createPgliteDriver, openPglite, privatePgliteHost } from './pglite-driver';
+import { poolOptionsOf, QueryBounds, UNBOUNDED } from './query-bounds';
 
 /**
  * What a context adds to the DataSource: its migrations, nothing else. Repositories speak SQL through
@@ -13,19 +14,29 @@ export interface PersistenceModule {
   migrations: (new () => unknown)[];
 }
 
+/** How long the pool's connections may take: to connect (or be handed out), and per query (see QueryBounds). */
+export interface PoolBounds {
+  connectTimeoutMs: number;
+  query: QueryBounds;
+}
+
+export const DEFAULT_POOL_BOUNDS: PoolBounds = { connectTimeoutMs: 5000, query: UNBOUNDED };
+
 /**
  * Builds the application's DataSource for either database. Migrations are the only way the schema
- * changes (never `synchronize`); the same migrations run on PostgreSQL and PGlite.
+ * changes (never `synchronize`); the same migrations run on PostgreSQL and PGlite. `bounds` apply to a
+ * PostgreSQL server only: the embedded database runs in the process, it cannot stall apart from it.
  */
-export function createDataSource(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder = { name: 'a process' }): DataSource {
+export function createDataSource(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder = { name: 'a process' }, bounds: PoolBounds = DEFAULT_POOL_BOUNDS): DataSource {
   const common = commonOptions(modules);
   if (config.kind === 'postgres') {
     return new DataSource({
       ...common,
       url: config.url,
       poolSize: config.poolSize,
-      connectTimeoutMS: 5000,
-      extra: { idleTimeoutMillis: 30_000 },
+      // Bounds a new connection's start-up and the wait for a connection of a full pool alike.
+      connectTimeoutMS: bounds.connectTimeoutMs,
+      extra: { idleTimeoutMillis: 30_000, ...poolOptionsOf(bounds.query) },
     });
   }
   const dataDir = config.dataDir;
@@ -64,10 +75,10 @@ export function createSocketDataSource(socketDir: string, modules: PersistenceMo
  * Opens the database and applies pending migrations; an embedded database another process holds (the
  * server, while an operator command runs) is reached through that process instead of being opened twice.
  */
-export async function connectDatabase(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder): Promise<DataSource> {
+export async function connectDatabase(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder, bounds: PoolBounds = DEFAULT_POOL_BOUNDS): Promise<DataSource> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openOrDestroy(createDataSource(config, modules, holder));
+      return await openOrDestroy(createDataSource(config, modules, holder, bounds));
     } catch (error) {
       // On Windows the holder's lock is a named pipe, which `pg` cannot connect to.
       if (!(error instanceof EmbeddedDatabaseInUseError) || process.platform === 'win32') throw error;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '@lnk/shared/kernel';
+import { BoundedClient, QueryBounds } from './query-bounds';
 
 const current = new AsyncLocalStorage<EntityManager>();
 
@@ -12,15 +13,38 @@ export function managerOf(dataSource: DataSource): EntityManager {
   return current.getStore() ?? dataSource.manager;
 }
 
+/**
+ * `bounds`: a role's own query bounds for its transactions (the click writer's), instead of the pool's;
+ * on a PostgreSQL server only (the embedded database has none).
+ */
 export class TypeormUnitOfWork extends UnitOfWork {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bounds: QueryBounds | null = null,
+  ) {
     super();
   }
 
   run<T>(work: () => Promise<T>): Promise<T> {
     if (current.getStore()) return work();
     open++;
-    return this.dataSource.transaction((manager) => current.run(manager, work)).finally(closed);
+    const bounds = this.bounds;
+    const transaction = bounds ? (manager: EntityManager) => withBounds(manager, bounds, () => current.run(manager, work)) : (manager: EntityManager) => current.run(manager, work);
+    return this.dataSource.transaction(transaction).finally(closed);
+  }
+}
+
+/** The transaction's statements get the role's timeouts (SET LOCAL: they end with it), its connection the role's read timeout. */
+async function withBounds<T>(manager: EntityManager, bounds: QueryBounds, work: () => Promise<T>): Promise<T> {
+  const connection = (manager.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
+  if (!(connection instanceof BoundedClient)) return work();
+  const restore = connection.withReadTimeout(bounds.readTimeoutMs);
+  try {
+    await manager.query("SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)", [`${bounds.statementTimeoutMs}`, `${bounds.lockTimeoutMs}`]);
+    return await work();
+  } finally {
+    // Before the connection goes back to the pool (the COMMIT runs under the pool's bound).
+    restore();
   }
 }
 
