@@ -13,7 +13,25 @@ describe('TtlLruCache', () => {
     expect(cache.get('a')).toBe(1);
     time += 1;
     expect(cache.get('a')).toBeUndefined();
-    expect(cache.size).toBe(0);
+  });
+
+  // Past its time an entry is no answer, but it stays held (bounded like the rest) as the answer to give
+  // when asking again fails: the last one known, rather than none while the database is away.
+  it('keeps what is past its time for stale(), until it is replaced, deleted or pushed out', () => {
+    const cache = new TtlLruCache<string, number>({ maxEntries: 2, ttlMs: 100 }, now);
+    cache.set('a', 1);
+    time += 500;
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.stale('a')).toBe(1);
+    cache.set('a', 2);
+    expect(cache.stale('a')).toBe(2);
+    cache.delete('a');
+    expect(cache.stale('a')).toBeUndefined();
+    cache.set('b', 1);
+    cache.set('c', 1);
+    cache.set('d', 1);
+    expect(cache.stale('b')).toBeUndefined();
+    expect(cache.size).toBe(2);
   });
 
   // A token expiring before the cache's TTL must not be accepted from the cache after it expired.

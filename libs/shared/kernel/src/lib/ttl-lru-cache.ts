@@ -27,14 +27,11 @@ export class TtlLruCache<K, V> {
     this.ttlMs = options.ttlMs;
   }
 
-  /** The value, or undefined when it is absent or past its time. */
+  /** The value, or undefined when it is absent or past its time (an entry past its time stays held, for `stale`, until it is replaced or pushed out). */
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.until <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    if (entry.until <= this.now()) return undefined;
     if (this.seq - entry.seq > this.maxEntries >> 2) {
       this.entries.delete(key);
       entry.seq = ++this.seq;
@@ -48,6 +45,11 @@ export class TtlLruCache<K, V> {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, { value, until: this.now() + Math.min(ttlMs, this.ttlMs), seq: ++this.seq });
+  }
+
+  /** The value even past its time, while the entry is still held: what to answer when asking again failed. */
+  stale(key: K): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
   delete(key: K): void {

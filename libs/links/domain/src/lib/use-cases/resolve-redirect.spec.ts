@@ -20,6 +20,36 @@ describe('ResolveRedirectUseCase host cache', () => {
   });
 });
 
+describe('ResolveRedirectUseCase when the database fails', () => {
+  // A database away or stalled must not turn every redirect of a known link into an error page once its
+  // cache time is up: the last answer the database gave (a link, "not found", a host that is no custom
+  // domain) is given again while asking fails. A change evicts its entry, so nothing changed is served.
+  it('answers what it last knew, past its time, while the lookup fails; asks again once the database answers', async () => {
+    let down = false;
+    let time = 0;
+    const fail = () => Promise.reject(new Error('database unavailable'));
+    const domains = { verifiedDomainByName: (name: string) => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
+    const rows = new Map<string, RedirectTarget>([['/home', target(null, 'home')]]);
+    const links = { findForRedirect: (domainId: string | null, slug: string) => (down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null)) } as unknown as LinkRepository;
+    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 1_000 }, () => time);
+
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('lnk.test', 'gone')).toBeNull();
+    down = true;
+    time += 60_000;
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('lnk.test', 'gone')).toBeNull();
+    // Never known: the failure is the answer.
+    await expect(resolve.execute('lnk.test', 'never-seen')).rejects.toThrow('database unavailable');
+    // A change evicts its entry: no stale answer for it.
+    resolve.linkChanged(null, 'home');
+    await expect(resolve.execute('lnk.test', 'home')).rejects.toThrow('database unavailable');
+    down = false;
+    rows.set('/home', { ...target(null, 'home'), url: 'https://example.org/' });
+    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.org/');
+  });
+});
+
 describe('ResolveRedirectUseCase.forgetAll', () => {
   // While Redis is away the changes other instances make are not heard: the apps empty the whole cache
   // then (and when Redis returns), so no link or host cached before a missed change is answered again.

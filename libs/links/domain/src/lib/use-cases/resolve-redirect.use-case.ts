@@ -20,6 +20,9 @@ const linkKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${
  * A cache of lookups whose answers may be "nothing": found values and "nothing" live in separate bounded
  * maps (misses cannot evict hits), and concurrent misses on one key share one lookup (single flight).
  * A key evicted while its lookup runs does not keep that lookup's answer: it may predate the change.
+ * When a lookup fails (the database is away or stalled) an answer past its time that is still held is
+ * given instead (stale if error): nothing can change a link while its database is away, and a change
+ * evicts its entry, so a held answer is the last one the database gave.
  */
 class LookupCache<V> {
   private readonly inFlight = new Map<string, Promise<V | null>>();
@@ -45,13 +48,22 @@ class LookupCache<V> {
       (value) => {
         if (this.inFlight.get(key) === lookup) {
           this.inFlight.delete(key);
-          if (value === null) this.missing.set(key, true);
-          else this.found.set(key, value);
+          // One answer per key: the other map's older one must not come back as a stale answer.
+          if (value === null) {
+            this.found.delete(key);
+            this.missing.set(key, true);
+          } else {
+            this.missing.delete(key);
+            this.found.set(key, value);
+          }
         }
         return value;
       },
       (error: unknown) => {
         if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
+        const stale = this.found.stale(key);
+        if (stale !== undefined) return stale;
+        if (this.missing.stale(key)) return null;
         throw error;
       },
     );
