@@ -28,7 +28,7 @@ describe('ResolveRedirectUseCase when the database fails', () => {
     let down = false;
     let time = 0;
     const fail = () => Promise.reject(new Error('database unavailable'));
-    const domains = { verifiedDomainByName: (name: string) => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
+    const domains = { verifiedDomainByName: () => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['/home', target(null, 'home')]]);
     const links = { findForRedirect: (domainId: string | null, slug: string) => (down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null)) } as unknown as LinkRepository;
     const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 1_000 }, () => time);
