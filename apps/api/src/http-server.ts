@@ -26,6 +26,30 @@ export function stripVersionPrefix(url: string): string {
 }
 
 /**
+ * From the first moment of a shutdown, every new API request is answered 503 SERVICE_UNAVAILABLE in the
+ * envelope, with Retry-After and Connection: close (Fastify's own answer while closing is a body of its
+ * own shape), after the hooks that give every answer its security headers and request id; requests in
+ * flight finish. Short URLs are answered in front of Fastify (short-url-dispatch.ts) until their
+ * connection closes.
+ */
+function turnAwayWhileDraining(fastify: FastifyInstance): void {
+  let draining = false;
+  fastify.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    if (!draining) return done();
+    void reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '5')
+      .header('cache-control', 'no-store')
+      .send({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down, try again shortly' });
+  });
+}
+
+/**
  * Closing the server closes the keep-alive connections idle at that moment only: one busy with a request
  * stays open after its answer until the keep-alive timeout (72 s), and holds the shutdown that long.
  * While the server drains, each connection is closed as soon as it has answered.
@@ -79,7 +103,8 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     // Spec 9: the API also answers under /v1; routes are registered once, without the prefix.
     rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is not the envelope: turnedAway() below answers instead.
+    return503OnClosing: false,
   });
   dispatches.set(adapter, dispatch);
   return adapter;
@@ -133,6 +158,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     }
     done();
   });
+  turnAwayWhileDraining(fastify);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: '/openapi.json',
     raw: ['json'],

@@ -54,8 +54,8 @@ async function bootstrap(): Promise<void> {
     logger: new PinoNestLogger(logger),
     // The Stripe webhook's signature covers the exact bytes of the body.
     rawBody: true,
-    // From the first moment of a shutdown, new requests get 503 (Connection: close) while those in flight finish.
-    return503OnClosing: true,
+    // From the first moment of a shutdown, new requests get a 503 envelope (http-server.ts turnAwayWhileDraining).
+    return503OnClosing: false,
   });
   // A clean shutdown on SIGTERM/SIGINT exits 0, through process.exit so the log is flushed. Registered
   // before configureHttpServer, whose own enableShutdownHooks() then finds every signal taken.

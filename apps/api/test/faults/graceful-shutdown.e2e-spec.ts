@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { call, operatorAccount, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
 import { asBrowser } from '../support/visitor';
 
@@ -39,13 +40,34 @@ function requestInFlight(baseUrl: string, path: string, text: string, contentTyp
   return { response, finish: () => req.end(text.slice(half)) };
 }
 
+/**
+ * A request in flight on a raw connection (headers and half its body sent) and, once `finish()` sends the
+ * rest, a second request pipelined right behind it on the same connection: a request that arrives while
+ * the server drains, on a connection the drain cannot close (it is busy). `answers` is all the connection
+ * received before it closed.
+ */
+function pipelinedBehindInFlight(baseUrl: string, path: string, text: string, next: string) {
+  const url = new URL(baseUrl);
+  const socket = connect(Number(url.port), url.hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const answers = new Promise<string>((resolve) => {
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', () => undefined);
+  });
+  const half = Math.floor(text.length / 2);
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, half)}`);
+  return { answers, finish: () => socket.write(`${text.slice(half)}GET ${next} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`) };
+}
+
 /** One GET on a connection of its own (no keep-alive pool): what a new client sees. */
-function freshGet(baseUrl: string, path: string): Promise<{ status: number } | { error: string }> {
+function freshGet(baseUrl: string, path: string): Promise<{ status: number; body: string; headers: Record<string, unknown> } | { error: string }> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
@@ -106,6 +128,7 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     // waiting for the rest). Once complete, each takes a bcrypt comparison, and the unlock counts a click.
     const halfSent = requestInFlight(baseUrl, '/oauth/token', JSON.stringify(grant), 'application/json');
     const unlocking = requestInFlight(baseUrl, '/locked', new URLSearchParams({ password: 'open sesame' }).toString(), 'application/x-www-form-urlencoded');
+    const pipelined = pipelinedBehindInFlight(baseUrl, '/oauth/token', JSON.stringify(grant), '/user/me');
     await sleep(300);
 
     const signalledAt = Date.now();
@@ -114,11 +137,12 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     // New clients, once the shutdown has begun (a stream has been turned away), are refused or answered 503.
     while (ended() === 0 && Date.now() - signalledAt < 5000) await sleep(5);
     expect(ended()).toBeGreaterThan(0);
-    const probes: ({ status: number } | { error: string })[] = [];
+    const probes: Awaited<ReturnType<typeof freshGet>>[] = [];
     probes.push(await freshGet(baseUrl, '/health/live'));
     await sleep(150);
     halfSent.finish();
     unlocking.finish();
+    pipelined.finish();
     for (let i = 0; i < 5 && app.running(); i++) {
       probes.push(await freshGet(baseUrl, '/health/live'));
       await sleep(20);
@@ -131,6 +155,15 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     const shutdownMs = Date.now() - signalledAt;
     const log = app.output();
 
+    // The request that came in during the drain, behind one in flight: turned away in the envelope, as
+    // every API answer (Fastify's own closing body is not one), told when to retry, with its request id.
+    const onBusyConnection = await pipelined.answers;
+    const turnedAway = /HTTP\/1\.1 503 [^\r]*\r\n([\s\S]*?)\r\n\r\n(\{[^\n]*\})/.exec(onBusyConnection);
+    expect(onBusyConnection).toMatch(/^HTTP\/1\.1 200 /);
+    expect(turnedAway).not.toBeNull();
+    expect(JSON.parse(turnedAway?.[2] ?? '{}')).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+    expect(turnedAway?.[1]).toMatch(/^retry-after: 5$/im);
+    expect(turnedAway?.[1]).toMatch(/^x-request-id: \S+$/im);
     expect(grantAnswer.status).toBe(200);
     expect(grantAnswer.body.data.access_token).toMatch(/^at_/);
     // The right password answers a page that goes on to the destination.
@@ -139,8 +172,10 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     expect(outcomes.other).toEqual([]);
     expect(outcomes.turnedAway + outcomes.errors.length).toBe(16);
     for (const probe of probes) {
-      if ('status' in probe) expect(probe.status).toBe(503);
-      else expect(probe.error).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
+      if ('status' in probe) {
+        expect(probe.status).toBe(503);
+        expect(JSON.parse(probe.body)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      } else expect(probe.error).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
     }
     expect(exit).toEqual({ code: 0, signal: null });
     expect(shutdownMs).toBeLessThan(10_000);
