@@ -35,6 +35,21 @@ export function okPage<T>(page: { items: T[]; total: number; start: number; limi
 }
 
 /**
+ * A list too large to hold at once: its items in batches, each read as the answer is written. The body
+ * is, byte for byte, the one `ok(items, message, { total })` would give (see streamed-list.ts).
+ */
+export class OkStream<T = unknown> {
+  constructor(
+    readonly batches: AsyncIterable<T[]>,
+    readonly message: string,
+  ) {}
+}
+
+export function okStream<T>(batches: AsyncIterable<T[]>, message = 'Request successful'): OkStream<T> {
+  return new OkStream(batches, message);
+}
+
+/**
  * A body sent as it is, without the envelope: for the few protocol endpoints whose callers expect a
  * standard body (OAuth form-encoded requests, HTML pages).
  */
