@@ -59,6 +59,14 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     expect(body.data.every((r) => r.userId === ada.id && r.date >= '2026-03-01' && r.date < '2026-04-01')).toBe(true);
   });
 
+  it('answers HEAD with the headers of the streamed answer and no body', async () => {
+    const res = await fetch(`${t.baseUrl}/user/stats?${range}`, { method: 'HEAD', headers: { authorization: `Bearer ${ada.accessToken}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.text()).toBe('');
+    expect((await stats(ada, `${range}&limit=1`)).status).toBe(200);
+  });
+
   it('pages in the order of the whole answer (date, link name, UTM values, id): every record once, each page with the full total', async () => {
     const whole = (await stats(ada, range)).body.data as Record[];
     const paged: Record[] = [];
