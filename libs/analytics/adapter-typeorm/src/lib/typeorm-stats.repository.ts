@@ -25,8 +25,11 @@ const statsRecord = (r: Row): StatsRecord => ({
   passwordFailed: int(r, 'password_failed'),
 });
 
-/** The one order of every read (see StatsRepository): the id last, unique, so no two rows tie. */
-const STATS_ORDER = 'date, link_name, utm_source, utm_medium, utm_campaign, id';
+/**
+ * The one order of every read (see StatsRepository): the id last, unique, so no two rows tie. The table's
+ * date, not the output column `date` (text): sorted by that, no index could hand rows over in order.
+ */
+const STATS_ORDER = 'link_daily_stats.date, link_name, utm_source, utm_medium, utm_campaign, id';
 
 interface Range {
   where: string;
