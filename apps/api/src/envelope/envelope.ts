@@ -1,3 +1,4 @@
+import { StreamableFile } from '@nestjs/common';
 import type { ErrorCode, FieldError } from '@lnk/shared/kernel';
 
 /** The body of every API response (spec 2.1). */
@@ -35,6 +36,21 @@ export function okPage<T>(page: { items: T[]; total: number; start: number; limi
 }
 
 /**
+ * A list too large to hold at once: its items in batches, each read as the answer is written. The body
+ * is, byte for byte, the one `ok(items, message, { total })` would give (see streamed-list.ts).
+ */
+export class OkStream<T = unknown> {
+  constructor(
+    readonly batches: AsyncIterable<T[]>,
+    readonly message: string,
+  ) {}
+}
+
+export function okStream<T>(batches: AsyncIterable<T[]>, message = 'Request successful'): OkStream<T> {
+  return new OkStream(batches, message);
+}
+
+/**
  * A body sent as it is, without the envelope: for the few protocol endpoints whose callers expect a
  * standard body (OAuth form-encoded requests, HTML pages).
  */
@@ -49,6 +65,8 @@ export class Raw {
  */
 export function successBody(result: unknown): unknown {
   if (result instanceof Raw) return result.body;
+  // A streamed list (streamed-list.ts) is written as it is read, its envelope in its bytes.
+  if (result instanceof StreamableFile) return result;
   const reply = result instanceof Ok ? result : new Ok(result, 'Request successful');
   const envelope: SuccessEnvelope = { status: 200, code: 'OK', message: reply.message };
   if (reply.data !== undefined) envelope.data = reply.data;

@@ -1,6 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Ok, Raw } from '../envelope/envelope';
+import type { StreamedList } from '../envelope/streamed-list';
 import type { Schema } from './schema';
 
 export const ROUTE_RESPONSE = 'lnk:response';
@@ -31,7 +32,8 @@ export interface RouteResponse extends ResponseOptions {
   raw?: Record<string, SchemaObject>;
 }
 
-type Answer<T> = Ok<T> | Raw | void;
+// A list may also be streamed: its items must still be those of the declared schema.
+type Answer<T> = Ok<T> | (T extends (infer E)[] ? StreamedList<E> : never) | Raw | void;
 // never[]: a handler takes whatever its parameter decorators inject
 type Handler<T> = (...args: never[]) => Answer<T> | Promise<Answer<T>>;
 // The descriptor's value only (not TypedPropertyDescriptor, whose setter would make the check invariant):

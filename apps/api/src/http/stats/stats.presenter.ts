@@ -20,3 +20,8 @@ export function presentStatsRecord(r: StatsRecord): Static<typeof StatsRecordSch
     passwordFailed: r.passwordFailed,
   };
 }
+
+/** The batches of a whole range, each presented as it is read. */
+export async function* presentStatsBatches(batches: AsyncIterable<StatsRecord[]>): AsyncIterable<Static<typeof StatsRecordSchema>[]> {
+  for await (const batch of batches) yield batch.map(presentStatsRecord);
+}

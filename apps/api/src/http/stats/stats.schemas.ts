@@ -19,5 +19,5 @@ export const StatsRecordSchema = named(
   }),
 );
 
-/** `meta` of the statistics: the number of rows only. */
-export const TOTAL_META = object({ total: integer });
+/** `meta` of the statistics: the number of rows of the range; a page adds its start and limit (spec 2.2). */
+export const STATS_META = object({ total: integer, start: integer, limit: integer }, ['start', 'limit']);

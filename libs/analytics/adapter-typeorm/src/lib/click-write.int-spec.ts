@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, LinkClickTotals } from '@lnk/analytics/domain';
-import { LinkClicked, ObjectIdGenerator } from '@lnk/shared/kernel';
+import { LinkClicked, ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
 import { useTestDataSource } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
@@ -54,7 +54,7 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
   });
 
   const rowsOf = async (ownerId: string) =>
-    (await new TypeormStatsRepository(dataSource(), ids).query({ ownerId, startDate: '2026-07-01', endDate: '2026-07-02' })).map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
+    (await new TypeormStatsRepository(dataSource(), ids).page({ ownerId, startDate: '2026-07-01', endDate: '2026-07-02' }, PageRequest.of(0, 100))).items.map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
   const totalsOf = async (linkIds: string[]) =>
     Object.fromEntries(((await dataSource().query('SELECT link_id, clicks::int AS clicks FROM test_link_totals WHERE link_id = ANY($1)', [linkIds])) as { link_id: string; clicks: number }[]).map((r) => [r.link_id, r.clicks]));
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ClickCounts, hasNoUtm, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
-import { IdGenerator } from '@lnk/shared/kernel';
-import { containsPattern, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
+import { IdGenerator, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { containsPattern, countOf, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 
@@ -24,6 +24,40 @@ const statsRecord = (r: Row): StatsRecord => ({
   passwordPassed: int(r, 'password_passed'),
   passwordFailed: int(r, 'password_failed'),
 });
+
+/**
+ * The one order of every read (see StatsRepository): the id last, unique, so no two rows tie. The table's
+ * date, not the output column `date` (text): sorted by that, no index could hand rows over in order.
+ */
+const STATS_ORDER = 'link_daily_stats.date, link_name, utm_source, utm_medium, utm_campaign, id';
+
+interface Range {
+  where: string;
+  params: unknown[];
+}
+
+/** The caller's rows of the range, those matching `q` only when given. */
+function rangeOf(q: StatsQuery): Range {
+  const params: unknown[] = [q.ownerId, q.startDate, q.endDate];
+  let where = 'owner_id = $1 AND date BETWEEN $2::date AND $3::date';
+  if (q.q) {
+    params.push(containsPattern(q.q));
+    where += ` AND (link_name ILIKE $4 OR domain_name ILIKE $4 OR utm_source ILIKE $4 OR utm_medium ILIKE $4 OR utm_campaign ILIKE $4)`;
+  }
+  return { where, params };
+}
+
+/**
+ * The rows of the range after `last` in STATS_ORDER. The day's bound is also said on its own: the index
+ * on (owner_id, date) then starts at that day instead of the range's first.
+ */
+function after(range: Range, last: StatsRecord): Range {
+  const n = range.params.length;
+  return {
+    where: `${range.where} AND date >= $${n + 1}::date AND (date, link_name, utm_source, utm_medium, utm_campaign, id) > ($${n + 1}::date, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6})`,
+    params: [...range.params, last.date, last.linkName, last.utmSource, last.utmMedium, last.utmCampaign, last.id],
+  };
+}
 
 const clip = (value: string, max: number) => value.slice(0, max);
 
@@ -152,20 +186,40 @@ export class TypeormStatsRepository extends StatsRepository {
     );
   }
 
-  async query(q: StatsQuery): Promise<StatsRecord[]> {
-    const params: unknown[] = [q.ownerId, q.startDate, q.endDate];
-    let filter = '';
-    if (q.q) {
-      params.push(containsPattern(q.q));
-      filter = ` AND (link_name ILIKE $4 OR domain_name ILIKE $4 OR utm_source ILIKE $4 OR utm_medium ILIKE $4 OR utm_campaign ILIKE $4)`;
+  async page(q: StatsQuery, page: PageRequest): Promise<Page<StatsRecord>> {
+    const range = rangeOf(q);
+    const total = await countOf(this.dataSource, `SELECT count(*) AS n FROM link_daily_stats WHERE ${range.where}`, range.params);
+    const rows = total > page.start ? await this.read(range, `ORDER BY ${STATS_ORDER} LIMIT ${page.limit} OFFSET ${page.start}`) : [];
+    return pageOf(rows, total, page);
+  }
+
+  /**
+   * Keyset batches: each starts after the last row of the one before, from that row's day on. The index
+   * on (owner_id, date) hands the rows over by day, so a batch sorts one day's rows at a time and stops at
+   * `batchSize` (an incremental sort): no batch costs more than its rows and a day's, however far into
+   * the range it is, and nothing (no cursor, no transaction, no connection) is held between two batches,
+   * so a slow reader holds nothing of the database's. Rows written meanwhile may or may not be seen;
+   * none is seen twice.
+   */
+  async *batches(q: StatsQuery, batchSize: number): AsyncIterable<StatsRecord[]> {
+    const range = rangeOf(q);
+    let last: StatsRecord | undefined;
+    for (;;) {
+      const rows = await this.read(last ? after(range, last) : range, `ORDER BY ${STATS_ORDER} LIMIT ${batchSize}`);
+      if (rows.length) yield rows;
+      if (rows.length < batchSize) return;
+      last = rows[rows.length - 1];
     }
+  }
+
+  private async read(range: Range, tail: string): Promise<StatsRecord[]> {
     const result = await sql(
       this.dataSource,
       `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
               visits, password_passed, password_failed
-         FROM link_daily_stats WHERE owner_id = $1 AND date BETWEEN $2::date AND $3::date${filter}
-        ORDER BY link_daily_stats.date, link_name, utm_source, utm_medium, utm_campaign`,
-      params,
+         FROM link_daily_stats WHERE ${range.where}
+        ${tail}`,
+      range.params,
     );
     return rowsOf(result, statsRecord);
   }

@@ -1,4 +1,4 @@
-import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
+import { LinkClicked, PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
@@ -24,8 +24,11 @@ class Stats extends StatsRepository {
       } else this.written.push({ ...c, id: String(this.written.length) });
     }
   }
-  async query(_q: StatsQuery) {
-    return this.written;
+  async page(_q: StatsQuery, page: PageRequest) {
+    return pageOf(this.written.slice(page.start, page.start + page.limit), this.written.length, page);
+  }
+  async *batches(_q: StatsQuery, batchSize: number) {
+    for (let i = 0; i < this.written.length; i += batchSize) yield this.written.slice(i, i + batchSize);
   }
   async deleteAllOfOwner() {
     this.written = [];
@@ -249,6 +252,25 @@ describe('QueryStatsUseCase', () => {
   });
 
   it('accepts a range of exactly 366 days', async () => {
-    await expect(query.execute('u1', { startDate: '2028-01-01', endDate: '2028-12-31' })).resolves.toEqual([]);
+    await expect(query.execute('u1', { startDate: '2028-01-01', endDate: '2028-12-31' })).resolves.toEqual({ all: expect.anything() });
+  });
+
+  it('answers one page when start or limit is given (limit 10 by default), every row otherwise', async () => {
+    const stats = new Stats();
+    stats.written = Array.from({ length: 25 }, (_, i) => ({ id: String(i), date: '2026-05-01', linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', utmSource: `s${i}`, utmMedium: '', utmCampaign: '', visits: 1, passwordPassed: 0, passwordFailed: 0 }));
+    const use = new QueryStatsUseCase(stats);
+    const range = { startDate: '2026-05-01', endDate: '2026-05-01' };
+    expect(await use.execute('u1', { ...range, start: 20 })).toEqual({ page: expect.objectContaining({ total: 25, start: 20, limit: 10, items: stats.written.slice(20) }) });
+    expect(await use.execute('u1', { ...range, limit: 3 })).toEqual({ page: expect.objectContaining({ total: 25, start: 0, limit: 3 }) });
+    const all = await use.execute('u1', range);
+    const read: StatsRecord[][] = [];
+    if ('all' in all) for await (const batch of all.all) read.push(batch);
+    expect(read.flat()).toEqual(stats.written);
+  });
+
+  it('refuses bad paging values with the dates, naming each field', async () => {
+    await expect(query.execute('u1', { startDate: '2026-01-01', start: -1, limit: 101 })).rejects.toMatchObject({
+      errors: [{ name: 'endDate' }, { name: 'start' }, { name: 'limit' }],
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
 import { ClickCounts } from '../model/click';
 
 export interface StatsRecord extends ClickCounts {
@@ -11,7 +12,12 @@ export interface StatsQuery {
   q?: string;
 }
 
-/** Daily rollups of clicks: written in batches, read by date range; a query never scans raw events. */
+/**
+ * Daily rollups of clicks: written in batches, read by date range; a query never scans raw events.
+ *
+ * Reads answer the rows of a range in one order, paged or not: by day, then link name, UTM source,
+ * medium and campaign, then the row's id (unique), so no two rows tie and pages are well defined.
+ */
 export abstract class StatsRepository {
   /**
    * Adds the counts to their rows, creating them. A (link, date) holds at most `maxUtmCombinations`
@@ -19,6 +25,15 @@ export abstract class StatsRepository {
    * further new combination are added to the `(other)` row instead (OTHER_UTM for all three values).
    */
   abstract addCounts(counts: ClickCounts[], maxUtmCombinations: number): Promise<void>;
-  abstract query(query: StatsQuery): Promise<StatsRecord[]>;
+  /**
+   * One page of the rows of the range, in that order, with the count of them all. An offset page: two
+   * calls see the same order, so consecutive pages neither overlap nor skip while the rows stay put.
+   */
+  abstract page(query: StatsQuery, page: PageRequest): Promise<Page<StatsRecord>>;
+  /**
+   * Every row of the range in that order, a batch of at most `batchSize` at a time, each read only when
+   * the caller asks for it: a year of a large account never sits in memory at once.
+   */
+  abstract batches(query: StatsQuery, batchSize: number): AsyncIterable<StatsRecord[]>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
 }

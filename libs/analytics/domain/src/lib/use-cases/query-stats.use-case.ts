@@ -1,8 +1,22 @@
-import { checkEach, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Page, PageRequest, ValidationError } from '@lnk/shared/kernel';
 import { StatsRecord, StatsRepository } from '../ports/stats.repository';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const MAX_STATS_DAYS = 366;
+/** Rows read at a time for the whole range: about 300 KB of JSON, whatever the range holds. */
+export const STATS_BATCH_SIZE = 1_000;
+
+export interface StatsParams {
+  startDate?: string;
+  endDate?: string;
+  q?: string;
+  /** Paging (spec section 8): with either, one page; with neither, every row of the range. */
+  start?: number;
+  limit?: number;
+}
+
+/** A page of the rows, or all of them as batches read one after the other as the caller consumes them. */
+export type StatsAnswer = { page: Page<StatsRecord> } | { all: AsyncIterable<StatsRecord[]> };
 
 function checkDate(value: unknown, field: string): string {
   if (value === undefined) throw ValidationError.field(field, `${field} is required`);
@@ -16,11 +30,17 @@ function checkDate(value: unknown, field: string): string {
 export class QueryStatsUseCase {
   constructor(private readonly stats: StatsRepository) {}
 
-  async execute(ownerId: string, params: { startDate?: string; endDate?: string; q?: string }): Promise<StatsRecord[]> {
-    const [startDate, endDate] = checkEach(() => checkDate(params.startDate, 'startDate'), () => checkDate(params.endDate, 'endDate'));
+  async execute(ownerId: string, params: StatsParams): Promise<StatsAnswer> {
+    const paged = params.start !== undefined || params.limit !== undefined;
+    const [startDate, endDate, page] = checkEach(
+      () => checkDate(params.startDate, 'startDate'),
+      () => checkDate(params.endDate, 'endDate'),
+      () => (paged ? PageRequest.of(params.start, params.limit) : null),
+    );
     const days = (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000;
     if (days < 0) throw ValidationError.field('endDate', 'endDate must not be before startDate');
     if (days + 1 > MAX_STATS_DAYS) throw ValidationError.field('endDate', `the range may span at most ${MAX_STATS_DAYS} days`);
-    return this.stats.query({ ownerId, startDate, endDate, q: params.q?.trim() || undefined });
+    const query = { ownerId, startDate, endDate, q: params.q?.trim() || undefined };
+    return page ? { page: await this.stats.page(query, page) } : { all: this.stats.batches(query, STATS_BATCH_SIZE) };
   }
 }
