@@ -24,7 +24,7 @@ describe('GET /user/link/{id}/qr', () => {
     expect(image.type).toBe('image/png');
     const decoded = PNG.sync.read(image.bytes);
     expect(decoded.width).toBe(200);
-    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-me');
+    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-me?lnk_qr=1');
 
     const svg = await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken });
     expect(svg.status).toBe(200);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer, QueryStatsUseCase } from '@lnk/analytics/domain';
 import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
@@ -73,7 +74,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource), metrics.clickMetricsLoggingDrops(logger), new BowserClickDimensions(), { maxRows: config.clickBufferMaxRows });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {

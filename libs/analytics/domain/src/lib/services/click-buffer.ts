@@ -1,5 +1,7 @@
 import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
+import { CLICK_DIMENSIONS, DimensionCounts, MAX_DIMENSION_VALUES_PER_LINK_DAY, OTHER_VALUE } from '../model/click-dimension';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
+import { ClickDimensions } from '../ports/click-dimensions.port';
 import { ClickMetrics } from '../ports/click-metrics.port';
 import { LinkClickTotals } from '../ports/link-click-totals.port';
 import { StatsRepository } from '../ports/stats.repository';
@@ -14,11 +16,52 @@ export interface ClickBufferOptions {
   maxRowsPerOwner: number;
   /** Most distinct UTM combinations per (link, UTC day) held; further ones are counted under `(other)`. */
   maxUtmCombinations: number;
+  /** Most distinct values per (link, UTC day, dimension) held; further ones are counted under `(other)`. */
+  maxDimensionValues: number;
 }
+
+/** A pending rollup row, with the dimension counts of its (date, link), which the rows of its UTM values share. */
+interface PendingRow extends ClickCounts {
+  dimensions: LinkDayDimensions;
+}
+
+/**
+ * One (UTC day, link)'s visits per value of each dimension (in CLICK_DIMENSIONS order), each dimension
+ * holding at most `maxValues` values besides `(other)`, which takes the visits of any further one.
+ */
+class LinkDayDimensions {
+  readonly values: Map<string, number>[] = CLICK_DIMENSIONS.map(() => new Map<string, number>());
+
+  constructor(readonly row: Pick<ClickCounts, 'date' | 'linkId' | 'ownerId' | 'domainId'>) {}
+
+  add(index: number, value: string, visits: number, maxValues: number): void {
+    const counts = this.values[index];
+    const known = counts.get(value);
+    if (known !== undefined) counts.set(value, known + visits);
+    else if (value !== OTHER_VALUE && counts.size - (counts.has(OTHER_VALUE) ? 1 : 0) >= maxValues) counts.set(OTHER_VALUE, (counts.get(OTHER_VALUE) ?? 0) + visits);
+    else counts.set(value, visits);
+  }
+
+  addAll(other: LinkDayDimensions, maxValues: number): void {
+    other.values.forEach((counts, index) => counts.forEach((visits, value) => this.add(index, value, visits, maxValues)));
+  }
+
+  rows(): DimensionCounts[] {
+    const { date, linkId, ownerId, domainId } = this.row;
+    return this.values.flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
+  }
+}
+
+const REFERRER = CLICK_DIMENSIONS.indexOf('referrer');
+const COUNTRY = CLICK_DIMENSIONS.indexOf('country');
+const DEVICE = CLICK_DIMENSIONS.indexOf('device');
+const BROWSER = CLICK_DIMENSIONS.indexOf('browser');
+const OS = CLICK_DIMENSIONS.indexOf('os');
+const TRIGGER = CLICK_DIMENSIONS.indexOf('trigger');
 
 const DAY_MS = 86_400_000;
 
-const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY };
+const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY };
 
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
@@ -28,9 +71,16 @@ const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000
  * UTM values come from anonymous visitors: they are normalised (`normaliseUtm`), and each (link, day)
  * and each account gets a bounded number of combinations; what goes beyond is counted, under `(other)`.
  * The repository applies the per-(link, day) bound again against the rows already written.
+ *
+ * A visit's dimensions (referrer host, country, device, browser, OS, trigger) are derived here, through
+ * the ClickDimensions port, and only the derived values are kept: one count per (day, link, dimension,
+ * value), bounded per (day, link, dimension) the same way. The raw referer, User-Agent and address go no
+ * further than this call.
  */
 export class ClickBuffer {
-  private pending = new Map<string, ClickCounts>();
+  private pending = new Map<string, PendingRow>();
+  /** The dimension counts of each (date, link) pending, keyed like `combinationsPerLinkDay`. */
+  private dimensionsPerLinkDay = new Map<string, LinkDayDimensions>();
   /** Rows of `pending` per owner, and combinations (other than `(other)`) per (date, link). */
   private rowsPerOwner = new Map<string, number>();
   private combinationsPerLinkDay = new Map<string, number>();
@@ -43,6 +93,7 @@ export class ClickBuffer {
     private readonly totals: LinkClickTotals,
     private readonly unitOfWork: UnitOfWork,
     private readonly metrics: ClickMetrics,
+    private readonly dimensions: ClickDimensions,
     options: Partial<ClickBufferOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -62,10 +113,11 @@ export class ClickBuffer {
       const row = this.pending.get(rollupKey({ date, linkId: event.linkId, utmSource, utmMedium, utmCampaign }));
       if (row) {
         row.visits += 1;
+        this.countDimensions(row.dimensions, event);
         return;
       }
     }
-    this.absorb({
+    const row = this.absorb({
       date,
       linkId: event.linkId,
       ownerId: event.ownerId,
@@ -79,6 +131,18 @@ export class ClickBuffer {
       passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
       passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
     });
+    if (row && event.kind === 'visit') this.countDimensions(row.dimensions, event);
+  }
+
+  private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
+    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
+    const max = this.options.maxDimensionValues;
+    counts.add(REFERRER, traits.referrer, 1, max);
+    counts.add(COUNTRY, traits.country, 1, max);
+    counts.add(DEVICE, traits.device, 1, max);
+    counts.add(BROWSER, traits.browser, 1, max);
+    counts.add(OS, traits.os, 1, max);
+    counts.add(TRIGGER, event.trigger, 1, max);
   }
 
   /** The UTC date (YYYY-MM-DD) of a moment; the current day's string is kept, not formatted per click. */
@@ -120,8 +184,11 @@ export class ClickBuffer {
     return (this.rowsPerOwner.get(ownerId) ?? 0) < this.options.maxRowsPerOwner && (this.combinationsPerLinkDay.get(`${date}\u0000${linkId}`) ?? 0) < this.options.maxUtmCombinations;
   }
 
-  /** Adds counts to their row: a new combination beyond the bounds goes to `(other)`; a new row beyond `maxRows` is dropped. */
-  private absorb(counts: ClickCounts): void {
+  /**
+   * Adds counts to their row: a new combination beyond the bounds goes to `(other)`; a new row beyond
+   * `maxRows` is dropped. Returns the row the counts went to, or null when they were dropped.
+   */
+  private absorb(counts: ClickCounts): PendingRow | null {
     let key = rollupKey(counts);
     let row = this.pending.get(key);
     if (!row && !isOutsideUtmBounds(counts) && !this.hasRoomFor(counts.ownerId, counts.date, counts.linkId)) {
@@ -133,22 +200,32 @@ export class ClickBuffer {
       row.visits += counts.visits;
       row.passwordPassed += counts.passwordPassed;
       row.passwordFailed += counts.passwordFailed;
-    } else if (this.pending.size < this.options.maxRows) this.add(key, { ...counts });
-    else this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+      return row;
+    }
+    if (this.pending.size < this.options.maxRows) return this.add(key, counts);
+    this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+    return null;
   }
 
-  private add(key: string, row: ClickCounts): void {
+  /** A new pending row (a copy of `counts`), joined to its (date, link)'s dimension counts. */
+  private add(key: string, counts: ClickCounts): PendingRow {
+    const linkDay = `${counts.date}\u0000${counts.linkId}`;
+    let dimensions = this.dimensionsPerLinkDay.get(linkDay);
+    if (!dimensions) {
+      dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId });
+      this.dimensionsPerLinkDay.set(linkDay, dimensions);
+    }
+    const row: PendingRow = { ...counts, dimensions };
     this.pending.set(key, row);
     // Rows without UTM values are bounded by the account's links, not by what visitors send: no share.
     if (!hasNoUtm(row)) this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
-    if (!isOutsideUtmBounds(row)) {
-      const linkDay = `${row.date}\u0000${row.linkId}`;
-      this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
-    }
+    if (!isOutsideUtmBounds(row)) this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
+    return row;
   }
 
   private reset(): void {
     this.pending = new Map();
+    this.dimensionsPerLinkDay = new Map();
     this.rowsPerOwner = new Map();
     this.combinationsPerLinkDay = new Map();
   }
@@ -156,23 +233,30 @@ export class ClickBuffer {
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
+    const batchDimensions = this.dimensionsPerLinkDay;
     this.reset();
     try {
-      const rows = [...batch.values()];
+      const rows: ClickCounts[] = [...batch.values()].map(({ dimensions: _, ...counts }) => counts);
+      const dimensions = [...batchDimensions.values()].flatMap((d) => d.rows());
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
-      // Rollups and link totals move together, so the two never disagree.
+      // Rollups, dimension rollups and link totals move together, so they never disagree.
       await this.unitOfWork.run(async () => {
-        await this.stats.addCounts(rows, this.options.maxUtmCombinations);
+        await this.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
         await this.totals.addVisits(visits);
       });
       this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
       const arrived = [...this.pending.values()];
+      const arrivedDimensions = [...this.dimensionsPerLinkDay.values()];
       this.reset();
       for (const [key, row] of batch) this.add(key, row);
       for (const row of arrived) this.absorb(row);
+      // Dimension counts of rows dropped above go too: only what has its row is kept.
+      for (const counts of [...batchDimensions.values(), ...arrivedDimensions]) {
+        this.dimensionsPerLinkDay.get(`${counts.row.date}\u0000${counts.row.linkId}`)?.addAll(counts, this.options.maxDimensionValues);
+      }
       throw error;
     }
   }
