@@ -1,5 +1,5 @@
 import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
-import { CLICK_DIMENSIONS, DimensionCounts, MAX_DIMENSION_VALUES_PER_LINK_DAY, OTHER_VALUE } from '../model/click-dimension';
+import { CLICK_DIMENSIONS, DimensionCounts, isBoundedValue, MAX_DIMENSION_VALUES_PER_LINK_DAY, OTHER_VALUE } from '../model/click-dimension';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickDimensions } from '../ports/click-dimensions.port';
 import { ClickMetrics } from '../ports/click-metrics.port';
@@ -16,7 +16,7 @@ export interface ClickBufferOptions {
   maxRowsPerOwner: number;
   /** Most distinct UTM combinations per (link, UTC day) held; further ones are counted under `(other)`. */
   maxUtmCombinations: number;
-  /** Most distinct values per (link, UTC day, dimension) held; further ones are counted under `(other)`. */
+  /** Most distinct values per (link, UTC day) of an open dimension held; further ones are counted under `(other)`. */
   maxDimensionValues: number;
 }
 
@@ -26,11 +26,14 @@ interface PendingRow extends ClickCounts {
 }
 
 /**
- * One (UTC day, link)'s visits per value of each dimension (in CLICK_DIMENSIONS order), each dimension
- * holding at most `maxValues` values besides `(other)`, which takes the visits of any further one.
+ * One (UTC day, link)'s visits per value of each dimension (in CLICK_DIMENSIONS order), each open
+ * dimension holding at most `maxValues` bounded values (isBoundedValue), `(other)` taking the visits of
+ * any further one.
  */
 class LinkDayDimensions {
   readonly values: Map<string, number>[] = CLICK_DIMENSIONS.map(() => new Map<string, number>());
+  /** Bounded values held per dimension. */
+  private readonly bounded: number[] = CLICK_DIMENSIONS.map(() => 0);
 
   constructor(readonly row: Pick<ClickCounts, 'date' | 'linkId' | 'ownerId' | 'domainId'>) {}
 
@@ -38,8 +41,12 @@ class LinkDayDimensions {
     const counts = this.values[index];
     const known = counts.get(value);
     if (known !== undefined) counts.set(value, known + visits);
-    else if (value !== OTHER_VALUE && counts.size - (counts.has(OTHER_VALUE) ? 1 : 0) >= maxValues) counts.set(OTHER_VALUE, (counts.get(OTHER_VALUE) ?? 0) + visits);
-    else counts.set(value, visits);
+    else if (!isBoundedValue(CLICK_DIMENSIONS[index], value)) counts.set(value, visits);
+    else if (this.bounded[index] >= maxValues) counts.set(OTHER_VALUE, (counts.get(OTHER_VALUE) ?? 0) + visits);
+    else {
+      counts.set(value, visits);
+      this.bounded[index]++;
+    }
   }
 
   addAll(other: LinkDayDimensions, maxValues: number): void {

@@ -3,6 +3,7 @@ import {
   ClickDimensions,
   DimensionCounts,
   DIRECT_REFERRER,
+  isBoundedValue,
   MAX_DIMENSION_VALUES_PER_LINK_DAY,
   OTHER_VALUE,
   StatsQuery,
@@ -41,7 +42,7 @@ const dimensionKeyOf = (c: Pick<DimensionCounts, 'date' | 'linkId' | 'dimension'
 /**
  * Statistics in memory, copied on write and on read as the table's rows would be. The UTM bound is the
  * adapter's business and not repeated here (the rollups are added as they come); the dimension bound is:
- * a (date, link, dimension) takes at most `maxDimensionValues` values besides `(other)`.
+ * a (date, link) takes at most `maxDimensionValues` bounded values (isBoundedValue) of an open dimension.
  */
 export class MemoryStatsRepository extends StatsRepository {
   private readonly rows = new Map<string, StatsRecord>();
@@ -63,8 +64,8 @@ export class MemoryStatsRepository extends StatsRepository {
       this.rows.set(rollupKeyOf(c), row);
     }
     for (const d of dimensions) {
-      const taken = [...this.dimensionRows.values()].filter((s) => s.date === d.date && s.linkId === d.linkId && s.dimension === d.dimension && s.value !== OTHER_VALUE).length;
-      const fits = d.value === OTHER_VALUE || this.dimensionRows.has(dimensionKeyOf(d)) || taken < maxDimensionValues;
+      const taken = [...this.dimensionRows.values()].filter((s) => s.date === d.date && s.linkId === d.linkId && s.dimension === d.dimension && isBoundedValue(s.dimension, s.value)).length;
+      const fits = !isBoundedValue(d.dimension, d.value) || this.dimensionRows.has(dimensionKeyOf(d)) || taken < maxDimensionValues;
       const key = dimensionKeyOf({ ...d, value: fits ? d.value : OTHER_VALUE });
       const stored = this.dimensionRows.get(key);
       this.dimensionRows.set(key, stored ? { ...stored, visits: stored.visits + d.visits } : { ...d, value: fits ? d.value : OTHER_VALUE });
