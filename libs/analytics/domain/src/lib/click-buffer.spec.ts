@@ -283,6 +283,20 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     expect(stats.dimensionCounts().every((d) => d.date === '2026-05-01' && d.linkId === 'l1' && d.ownerId === 'u1')).toBe(true);
   });
 
+  // The adapter hands a repeated visitor the same traits object: the buffer counts it by identity, then per value.
+  it('counts the same many visitor profiles right, whether repeated objects or new ones', async () => {
+    const stats = new MemoryStatsRepository();
+    const same = { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' };
+    let calls = 0;
+    const repeating = { traitsOf: () => (++calls % 3 ? same : { ...same, referrer: `r${calls}.example` }) };
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, repeating, { maxDimensionValues: 3 });
+    for (let i = 0; i < 30; i++) buffer.record(event({ trigger: i % 2 ? 'qr' : 'link' }));
+    await buffer.flush();
+    expect(byDimension(stats)['referrer']).toEqual({ 'a.example': 20, 'r3.example': 1, 'r6.example': 1, '(other)': 8 });
+    expect(byDimension(stats)['trigger']).toEqual({ link: 15, qr: 15 });
+    expect(byDimension(stats)['country']).toEqual({ GB: 30 });
+  });
+
   it('gives password attempts no dimensions (they are not visits), and an unlocked visit its own', async () => {
     const stats = new MemoryStatsRepository();
     const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());

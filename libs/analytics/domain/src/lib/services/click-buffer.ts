@@ -1,5 +1,6 @@
 import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
-import { CLICK_DIMENSIONS, DimensionCounts, isBoundedValue, MAX_DIMENSION_VALUES_PER_LINK_DAY, OTHER_VALUE } from '../model/click-dimension';
+import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
+import { LinkDayDimensions } from './link-day-dimensions';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickDimensions } from '../ports/click-dimensions.port';
 import { ClickMetrics } from '../ports/click-metrics.port';
@@ -25,46 +26,6 @@ interface PendingRow extends ClickCounts {
   dimensions: LinkDayDimensions;
 }
 
-/**
- * One (UTC day, link)'s visits per value of each dimension (in CLICK_DIMENSIONS order), each open
- * dimension holding at most `maxValues` bounded values (isBoundedValue), `(other)` taking the visits of
- * any further one.
- */
-class LinkDayDimensions {
-  readonly values: Map<string, number>[] = CLICK_DIMENSIONS.map(() => new Map<string, number>());
-  /** Bounded values held per dimension. */
-  private readonly bounded: number[] = CLICK_DIMENSIONS.map(() => 0);
-
-  constructor(readonly row: Pick<ClickCounts, 'date' | 'linkId' | 'ownerId' | 'domainId'>) {}
-
-  add(index: number, value: string, visits: number, maxValues: number): void {
-    const counts = this.values[index];
-    const known = counts.get(value);
-    if (known !== undefined) counts.set(value, known + visits);
-    else if (!isBoundedValue(CLICK_DIMENSIONS[index], value)) counts.set(value, visits);
-    else if (this.bounded[index] >= maxValues) counts.set(OTHER_VALUE, (counts.get(OTHER_VALUE) ?? 0) + visits);
-    else {
-      counts.set(value, visits);
-      this.bounded[index]++;
-    }
-  }
-
-  addAll(other: LinkDayDimensions, maxValues: number): void {
-    other.values.forEach((counts, index) => counts.forEach((visits, value) => this.add(index, value, visits, maxValues)));
-  }
-
-  rows(): DimensionCounts[] {
-    const { date, linkId, ownerId, domainId } = this.row;
-    return this.values.flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
-  }
-}
-
-const REFERRER = CLICK_DIMENSIONS.indexOf('referrer');
-const COUNTRY = CLICK_DIMENSIONS.indexOf('country');
-const DEVICE = CLICK_DIMENSIONS.indexOf('device');
-const BROWSER = CLICK_DIMENSIONS.indexOf('browser');
-const OS = CLICK_DIMENSIONS.indexOf('os');
-const TRIGGER = CLICK_DIMENSIONS.indexOf('trigger');
 
 const DAY_MS = 86_400_000;
 
@@ -142,14 +103,7 @@ export class ClickBuffer {
   }
 
   private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
-    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
-    const max = this.options.maxDimensionValues;
-    counts.add(REFERRER, traits.referrer, 1, max);
-    counts.add(COUNTRY, traits.country, 1, max);
-    counts.add(DEVICE, traits.device, 1, max);
-    counts.add(BROWSER, traits.browser, 1, max);
-    counts.add(OS, traits.os, 1, max);
-    counts.add(TRIGGER, event.trigger, 1, max);
+    counts.add(this.dimensions.traitsOf(event.userAgent, event.ip, event.referer), event.trigger, 1);
   }
 
   /** The UTC date (YYYY-MM-DD) of a moment; the current day's string is kept, not formatted per click. */
@@ -219,7 +173,7 @@ export class ClickBuffer {
     const linkDay = `${counts.date}\u0000${counts.linkId}`;
     let dimensions = this.dimensionsPerLinkDay.get(linkDay);
     if (!dimensions) {
-      dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId });
+      dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId }, this.options.maxDimensionValues);
       this.dimensionsPerLinkDay.set(linkDay, dimensions);
     }
     const row: PendingRow = { ...counts, dimensions };
@@ -262,7 +216,7 @@ export class ClickBuffer {
       for (const row of arrived) this.absorb(row);
       // Dimension counts of rows dropped above go too: only what has its row is kept.
       for (const counts of [...batchDimensions.values(), ...arrivedDimensions]) {
-        this.dimensionsPerLinkDay.get(`${counts.row.date}\u0000${counts.row.linkId}`)?.addAll(counts, this.options.maxDimensionValues);
+        this.dimensionsPerLinkDay.get(`${counts.row.date}\u0000${counts.row.linkId}`)?.addAll(counts);
       }
       throw error;
     }
