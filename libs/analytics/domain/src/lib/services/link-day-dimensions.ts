@@ -56,7 +56,8 @@ export class LinkDayDimensions {
     this.traits.length = this.triggers.length = this.visits.length = 0;
     later?.forEach((counts, index) => counts.forEach((visits, value) => this.addValue(index, value, visits)));
     const { date, linkId, ownerId, domainId } = this.row;
-    return (this.values ?? []).flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
+    const folded: Map<string, number>[] = this.values ?? [];
+    return folded.flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
   }
 
   private addValues(traits: VisitorTraits, trigger: ClickTrigger, visits: number): void {
