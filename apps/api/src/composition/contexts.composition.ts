@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ClickBuffer, QueryStatsUseCase } from '@lnk/analytics/domain';
-import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, TimeSeriesStatsUseCase, TopLinksStatsUseCase } from '@lnk/analytics/domain';
+import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
@@ -38,6 +38,7 @@ import {
   LINK_PASSWORD_THROTTLE,
   LinkClickTotalsOfLinks,
   LinksForDomains,
+  LinksForStats,
   RedirectsOfDomains,
   ThrottledPasswordAttempts,
   UsageOfAccounts,
@@ -106,9 +107,14 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
   };
 
+  const statsFilters = new StatsFilters(new LinksForStats(linkRepository, tagRepository));
+  const statsInsights = new TypeormStatsInsightRepository(dataSource);
   const analytics = {
     clicks,
     queryStats: new QueryStatsUseCase(statsRepository),
+    breakdown: new BreakdownStatsUseCase(statsFilters, statsInsights),
+    timeSeries: new TimeSeriesStatsUseCase(statsFilters, statsInsights),
+    topLinks: new TopLinksStatsUseCase(statsFilters, statsInsights),
   };
 
   const identity = composeIdentity(dataSource, config, logger, {

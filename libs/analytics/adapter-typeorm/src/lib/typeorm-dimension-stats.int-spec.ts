@@ -2,6 +2,7 @@ import { ClickCounts, DimensionCounts, OTHER_VALUE } from '@lnk/analytics/domain
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
 import { useTestRepositories } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
+import { TypeormStatsInsightRepository } from './typeorm-stats-insight.repository';
 
 const ids = new ObjectIdGenerator();
 const visit = (linkId: string, ownerId: string, over: Partial<ClickCounts> = {}): ClickCounts => ({
@@ -12,7 +13,7 @@ const dimension = (linkId: string, ownerId: string, value: string, over: Partial
 });
 
 describe('TypeormStatsRepository: dimension rollups', () => {
-  const { dataSource, repos } = useTestRepositories([analyticsPersistence], (ds) => ({ stats: new TypeormStatsRepository(ds, ids) }));
+  const { dataSource, repos } = useTestRepositories([analyticsPersistence], (ds) => ({ stats: new TypeormStatsRepository(ds, ids), insights: new TypeormStatsInsightRepository(ds) }));
   const stored = async (linkId: string) =>
     Object.fromEntries(
       ((await dataSource().query('SELECT dimension, value, visits::int AS visits FROM link_daily_dimensions WHERE link_id = $1 ORDER BY dimension, value', [linkId])) as { dimension: string; value: string; visits: number }[]).map((r) => [
@@ -80,5 +81,54 @@ describe('TypeormStatsRepository: dimension rollups', () => {
     );
     const [{ n }] = await dataSource().query('SELECT count(*)::int AS n FROM link_daily_dimensions WHERE owner_id = $1', [owner]);
     expect(n).toBe(4000);
+  });
+
+  describe('reads', () => {
+    const owner = ids.next();
+    const [a, b, c] = [ids.next(), ids.next(), ids.next()];
+    const domain = ids.next();
+    const filter = (over: object = {}) => ({ ownerId: owner, startDate: '2026-01-01', endDate: '2026-03-31', ...over });
+
+    beforeAll(async () => {
+      const day = (date: string, linkId: string, visits: number, over: Partial<ClickCounts> = {}) => visit(linkId, owner, { date, visits, linkName: `name-${linkId.slice(-4)}`, ...over });
+      await repos.stats.addCounts(
+        [day('2026-01-05', a, 5), day('2026-01-06', a, 1, { linkName: 'renamed' }), day('2026-02-10', b, 2, { domainId: domain, domainName: 'go.example' }), day('2026-01-05', c, 7, { date: '2026-04-01' })],
+        100,
+        [
+          dimension(a, owner, 'x.example', { date: '2026-01-05', visits: 3 }),
+          dimension(a, owner, 'y.example', { date: '2026-01-05', visits: 2 }),
+          dimension(a, owner, 'y.example', { date: '2026-01-06', visits: 1 }),
+          dimension(b, owner, 'y.example', { date: '2026-02-10', visits: 2, domainId: domain }),
+          dimension(c, owner, 'z.example', { date: '2026-04-01', visits: 7 }),
+          dimension(a, ids.next(), 'other-owner.example', { date: '2026-01-05', visits: 50 }),
+        ],
+      );
+    });
+
+    it('breaks visits down by value, most first, within the period, filters and limit', async () => {
+      expect(await repos.insights.breakdown(filter(), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 5 }, { value: 'x.example', visits: 3 }]);
+      expect(await repos.insights.breakdown(filter(), 'referrer', 1)).toEqual([{ value: 'y.example', visits: 5 }]);
+      expect(await repos.insights.breakdown(filter({ linkIds: [b] }), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 2 }]);
+      expect(await repos.insights.breakdown(filter({ domainId: domain }), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 2 }]);
+      expect(await repos.insights.breakdown(filter({ linkIds: [] }), 'referrer', 10)).toEqual([]);
+      expect(await repos.insights.breakdown(filter(), 'country', 10)).toEqual([]);
+    });
+
+    it('answers every interval of the period, empty ones with 0', async () => {
+      const months = await repos.insights.timeSeries(filter(), 'month');
+      expect(months).toEqual([{ date: '2026-01-01', visits: 6 }, { date: '2026-02-01', visits: 2 }, { date: '2026-03-01', visits: 0 }]);
+      const weeks = await repos.insights.timeSeries(filter({ endDate: '2026-01-20' }), 'week');
+      expect(weeks).toEqual([{ date: '2025-12-29', visits: 0 }, { date: '2026-01-05', visits: 6 }, { date: '2026-01-12', visits: 0 }, { date: '2026-01-19', visits: 0 }]);
+      const days = await repos.insights.timeSeries(filter({ startDate: '2026-01-05', endDate: '2026-01-07', linkIds: [a] }), 'day');
+      expect(days.map((d) => d.visits)).toEqual([5, 1, 0]);
+    });
+
+    it('lists the top links with their latest names', async () => {
+      expect(await repos.insights.topLinks(filter(), 10)).toEqual([
+        { linkId: a, linkName: 'renamed', domainId: null, domainName: 's.example', visits: 6 },
+        { linkId: b, linkName: `name-${b.slice(-4)}`, domainId: domain, domainName: 'go.example', visits: 2 },
+      ]);
+      expect((await repos.insights.topLinks(filter(), 1)).map((l) => l.linkId)).toEqual([a]);
+    });
   });
 });

@@ -1,26 +1,12 @@
-import { checkEach, ValidationError } from '@lnk/shared/kernel';
+import { checkStatsPeriod } from '../model/stats-period';
 import { StatsRecord, StatsRepository } from '../ports/stats.repository';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const MAX_STATS_DAYS = 366;
-
-function checkDate(value: unknown, field: string): string {
-  if (value === undefined) throw ValidationError.field(field, `${field} is required`);
-  if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-    throw ValidationError.field(field, `${field} must be a date as YYYY-MM-DD`);
-  }
-  return value;
-}
 
 /** Spec 4.8: the caller's daily rows between two dates (inclusive), at most a year apart. */
 export class QueryStatsUseCase {
   constructor(private readonly stats: StatsRepository) {}
 
   async execute(ownerId: string, params: { startDate?: string; endDate?: string; q?: string }): Promise<StatsRecord[]> {
-    const [startDate, endDate] = checkEach(() => checkDate(params.startDate, 'startDate'), () => checkDate(params.endDate, 'endDate'));
-    const days = (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000;
-    if (days < 0) throw ValidationError.field('endDate', 'endDate must not be before startDate');
-    if (days + 1 > MAX_STATS_DAYS) throw ValidationError.field('endDate', `the range may span at most ${MAX_STATS_DAYS} days`);
+    const { startDate, endDate } = checkStatsPeriod(params);
     return this.stats.query({ ownerId, startDate, endDate, q: params.q?.trim() || undefined });
   }
 }
