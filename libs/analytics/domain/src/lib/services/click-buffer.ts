@@ -29,6 +29,39 @@ interface PendingRow extends ClickCounts {
 
 const DAY_MS = 86_400_000;
 
+/** A pending row: a copy of the counts with its (date, link)'s dimensions, built field by field (a spread made slow objects). */
+const pendingRow = (c: ClickCounts, dimensions: LinkDayDimensions): PendingRow => ({
+  date: c.date,
+  linkId: c.linkId,
+  ownerId: c.ownerId,
+  domainId: c.domainId,
+  linkName: c.linkName,
+  domainName: c.domainName,
+  utmSource: c.utmSource,
+  utmMedium: c.utmMedium,
+  utmCampaign: c.utmCampaign,
+  visits: c.visits,
+  passwordPassed: c.passwordPassed,
+  passwordFailed: c.passwordFailed,
+  dimensions,
+});
+
+/** A pending row's counts, without its dimensions (built field by field: a rest pattern copies slowly). */
+const countsOf = (r: PendingRow): ClickCounts => ({
+  date: r.date,
+  linkId: r.linkId,
+  ownerId: r.ownerId,
+  domainId: r.domainId,
+  linkName: r.linkName,
+  domainName: r.domainName,
+  utmSource: r.utmSource,
+  utmMedium: r.utmMedium,
+  utmCampaign: r.utmCampaign,
+  visits: r.visits,
+  passwordPassed: r.passwordPassed,
+  passwordFailed: r.passwordFailed,
+});
+
 const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY };
 
 /**
@@ -47,8 +80,11 @@ const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000
  */
 export class ClickBuffer {
   private pending = new Map<string, PendingRow>();
-  /** The dimension counts of each (date, link) pending, keyed like `combinationsPerLinkDay`. */
-  private dimensionsPerLinkDay = new Map<string, LinkDayDimensions>();
+  /**
+   * The dimension counts of each (date, link) pending, by date then link id: the link id strings come from
+   * the redirect cache's entries, their hashes already computed; no key is built per new row.
+   */
+  private dimensionsPerDay = new Map<string, Map<string, LinkDayDimensions>>();
   /** Rows of `pending` per owner, and combinations (other than `(other)`) per (date, link). */
   private rowsPerOwner = new Map<string, number>();
   private combinationsPerLinkDay = new Map<string, number>();
@@ -170,23 +206,31 @@ export class ClickBuffer {
 
   /** A new pending row (a copy of `counts`), joined to its (date, link)'s dimension counts. */
   private add(key: string, counts: ClickCounts): PendingRow {
-    const linkDay = `${counts.date}\u0000${counts.linkId}`;
-    let dimensions = this.dimensionsPerLinkDay.get(linkDay);
+    let day = this.dimensionsPerDay.get(counts.date);
+    if (!day) this.dimensionsPerDay.set(counts.date, (day = new Map()));
+    let dimensions = day.get(counts.linkId);
     if (!dimensions) {
       dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId }, this.options.maxDimensionValues);
-      this.dimensionsPerLinkDay.set(linkDay, dimensions);
+      day.set(counts.linkId, dimensions);
     }
-    const row: PendingRow = { ...counts, dimensions };
+    const row = pendingRow(counts, dimensions);
     this.pending.set(key, row);
     // Rows without UTM values are bounded by the account's links, not by what visitors send: no share.
     if (!hasNoUtm(row)) this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
-    if (!isOutsideUtmBounds(row)) this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
+    if (!isOutsideUtmBounds(row)) {
+      const linkDay = `${row.date}\u0000${row.linkId}`;
+      this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
+    }
     return row;
+  }
+
+  private allDimensions(): LinkDayDimensions[] {
+    return [...this.dimensionsPerDay.values()].flatMap((day) => [...day.values()]);
   }
 
   private reset(): void {
     this.pending = new Map();
-    this.dimensionsPerLinkDay = new Map();
+    this.dimensionsPerDay = new Map();
     this.rowsPerOwner = new Map();
     this.combinationsPerLinkDay = new Map();
   }
@@ -194,11 +238,11 @@ export class ClickBuffer {
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
-    const batchDimensions = this.dimensionsPerLinkDay;
+    const batchDimensions = this.allDimensions();
     this.reset();
     try {
-      const rows: ClickCounts[] = [...batch.values()].map(({ dimensions: _, ...counts }) => counts);
-      const dimensions = [...batchDimensions.values()].flatMap((d) => d.rows());
+      const rows = [...batch.values()].map(countsOf);
+      const dimensions = batchDimensions.flatMap((d) => d.rows());
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
       // Rollups, dimension rollups and link totals move together, so they never disagree.
@@ -210,14 +254,12 @@ export class ClickBuffer {
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
       const arrived = [...this.pending.values()];
-      const arrivedDimensions = [...this.dimensionsPerLinkDay.values()];
+      const arrivedDimensions = this.allDimensions();
       this.reset();
       for (const [key, row] of batch) this.add(key, row);
       for (const row of arrived) this.absorb(row);
       // Dimension counts of rows dropped above go too: only what has its row is kept.
-      for (const counts of [...batchDimensions.values(), ...arrivedDimensions]) {
-        this.dimensionsPerLinkDay.get(`${counts.row.date}\u0000${counts.row.linkId}`)?.addAll(counts);
-      }
+      for (const counts of [...batchDimensions, ...arrivedDimensions]) this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
       throw error;
     }
   }

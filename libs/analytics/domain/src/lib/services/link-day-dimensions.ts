@@ -50,6 +50,7 @@ export class LinkDayDimensions {
 
   /** The rollup rows; the first profiles (usually the busiest) take the bounded slots before later values. */
   rows(): DimensionCounts[] {
+    if (!this.values && this.maxValues >= PROFILES) return this.profileRows();
     const later = this.values;
     this.values = null;
     this.traits.forEach((traits, i) => this.addValues(traits, this.triggers[i], this.visits[i]));
@@ -60,14 +61,28 @@ export class LinkDayDimensions {
     return folded.flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
   }
 
+  /**
+   * The rows of the profiles alone (the usual case, no map made): equal values of a dimension summed by a
+   * scan of its few rows. Four profiles cannot pass the bound, which is at least PROFILES here.
+   */
+  private profileRows(): DimensionCounts[] {
+    const { date, linkId, ownerId, domainId } = this.row;
+    const rows: DimensionCounts[] = [];
+    for (let index = 0; index < CLICK_DIMENSIONS.length; index++) {
+      const first = rows.length;
+      for (let i = 0; i < this.traits.length; i++) {
+        const value = valueOf(this.traits[i], this.triggers[i], index);
+        let row: DimensionCounts | undefined;
+        for (let j = first; j < rows.length && !row; j++) if (rows[j].value === value) row = rows[j];
+        if (row) row.visits += this.visits[i];
+        else rows.push({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits: this.visits[i] });
+      }
+    }
+    return rows;
+  }
+
   private addValues(traits: VisitorTraits, trigger: ClickTrigger, visits: number): void {
-    // In CLICK_DIMENSIONS order.
-    this.addValue(0, traits.referrer, visits);
-    this.addValue(1, traits.country, visits);
-    this.addValue(2, traits.device, visits);
-    this.addValue(3, traits.browser, visits);
-    this.addValue(4, traits.os, visits);
-    this.addValue(5, trigger, visits);
+    for (let index = 0; index < CLICK_DIMENSIONS.length; index++) this.addValue(index, valueOf(traits, trigger, index), visits);
   }
 
   private addValue(index: number, value: string, visits: number): void {
@@ -84,5 +99,23 @@ export class LinkDayDimensions {
       counts.set(value, visits);
       this.bounded[index]++;
     }
+  }
+}
+
+/** A profile's value of the dimension at `index` in CLICK_DIMENSIONS. */
+function valueOf(traits: VisitorTraits, trigger: ClickTrigger, index: number): string {
+  switch (CLICK_DIMENSIONS[index]) {
+    case 'referrer':
+      return traits.referrer;
+    case 'country':
+      return traits.country;
+    case 'device':
+      return traits.device;
+    case 'browser':
+      return traits.browser;
+    case 'os':
+      return traits.os;
+    case 'trigger':
+      return trigger;
   }
 }
