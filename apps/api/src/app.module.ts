@@ -13,6 +13,7 @@ import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
+import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
 import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
 import { createLogger } from './logging/logger';
@@ -41,6 +42,7 @@ export const API_CONTROLLERS = [
   TagsController,
   DomainsController,
   StatsController,
+  StatsInsightsController,
   SubscriptionController,
   StripeWebhookController,
   SandboxCheckoutController,

@@ -110,6 +110,8 @@ describe('documented request examples against the running server', () => {
         const on = await t.request('POST', '/user/me/enable-twofactor', { token: account.accessToken, body: { enable: true, currentPassword: account.password } });
         return { account, path: '/user/me/twofactor/confirm', body: { code: totp(on.body.data.secret) } };
       }
+      case 'GET /user/stats/{dimension}':
+        return { account, path: '/user/stats/countries' };
       case 'PUT /user/link/{id}':
         return { account, path: `/user/link/${await created('/user/link', { url: 'https://example.com/first' })}` };
       case 'PUT /user/tag/{id}':

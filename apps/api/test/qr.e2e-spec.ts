@@ -24,7 +24,7 @@ describe('GET /user/link/{id}/qr', () => {
     expect(image.type).toBe('image/png');
     const decoded = PNG.sync.read(image.bytes);
     expect(decoded.width).toBe(200);
-    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-me');
+    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-me?lnk_qr=1');
 
     const svg = await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken });
     expect(svg.status).toBe(200);
@@ -56,13 +56,13 @@ describe('GET /user/link/{id}/qr', () => {
     expect(image.status).toBe(200);
     const decoded = PNG.sync.read(image.bytes);
     expect(decoded.width).toBe(1024);
-    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-big');
+    expect(jsQR(new Uint8ClampedArray(decoded.data), decoded.width, decoded.height)?.data).toBe('https://s.lnk.test/qr-big?lnk_qr=1');
     expect((await png(`/user/link/${id}/qr?size=1024`, ada.accessToken)).bytes.equals(image.bytes)).toBe(true);
 
     // The cache follows the short URL: a new slug draws a new code.
     await t.request('PUT', `/user/link/${id}`, { token: ada.accessToken, body: { slug: 'qr-bigger' } });
     const renamed = PNG.sync.read((await png(`/user/link/${id}/qr?size=1024`, ada.accessToken)).bytes);
-    expect(jsQR(new Uint8ClampedArray(renamed.data), renamed.width, renamed.height)?.data).toBe('https://s.lnk.test/qr-bigger');
+    expect(jsQR(new Uint8ClampedArray(renamed.data), renamed.width, renamed.height)?.data).toBe('https://s.lnk.test/qr-bigger?lnk_qr=1');
   });
 
   // Drawing happens off the event loop (a 1024-pixel PNG is a good part of a second of CPU): the main

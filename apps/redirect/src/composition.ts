@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ClickBuffer } from '@lnk/analytics/domain';
 import { analyticsPersistence, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
@@ -49,7 +50,7 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), new BowserClickDimensions(), { maxRows: config.clickBufferMaxRows });
   const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), new SystemClock(), {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ClickBuffer, QueryStatsUseCase } from '@lnk/analytics/domain';
-import { TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, TimeSeriesStatsUseCase, TopLinksStatsUseCase } from '@lnk/analytics/domain';
+import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
+import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
@@ -37,6 +38,7 @@ import {
   LINK_PASSWORD_THROTTLE,
   LinkClickTotalsOfLinks,
   LinksForDomains,
+  LinksForStats,
   RedirectsOfDomains,
   ThrottledPasswordAttempts,
   UsageOfAccounts,
@@ -73,7 +75,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), { maxRows: config.clickBufferMaxRows });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), new BowserClickDimensions(), { maxRows: config.clickBufferMaxRows });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {
@@ -105,9 +107,14 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
   };
 
+  const statsFilters = new StatsFilters(new LinksForStats(linkRepository, tagRepository));
+  const statsInsights = new TypeormStatsInsightRepository(dataSource);
   const analytics = {
     clicks,
     queryStats: new QueryStatsUseCase(statsRepository),
+    breakdown: new BreakdownStatsUseCase(statsFilters, statsInsights),
+    timeSeries: new TimeSeriesStatsUseCase(statsFilters, statsInsights),
+    topLinks: new TopLinksStatsUseCase(statsFilters, statsInsights),
   };
 
   const identity = composeIdentity(dataSource, config, logger, {

@@ -1,1 +1,2 @@
 export * from './lib/typeorm-stats.repository';
+export * from './lib/typeorm-stats-insight.repository';

@@ -1,8 +1,8 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage, DomainVerificationListener } from '@lnk/domains/domain';
-import { ClickRecorder, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { ClickRecorder, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase, TagRepository } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
-import { ClickBuffer, LinkClickTotals } from '@lnk/analytics/domain';
+import { ClickBuffer, LinkClickTotals, StatsLinks } from '@lnk/analytics/domain';
 import { LinkClicked } from '@lnk/shared/kernel';
 
 /** Links ask the domains context which of the owner's domains are verified. */
@@ -57,6 +57,25 @@ export class LinkClickTotalsOfLinks extends LinkClickTotals {
 
   addVisits(visitsByLink: Map<string, number>): Promise<void> {
     return this.links.addClicks(visitsByLink);
+  }
+}
+
+/** Statistics filtered by link or tag ask the links context whose they are and which links a tag has. */
+export class LinksForStats extends StatsLinks {
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly tags: TagRepository,
+  ) {
+    super();
+  }
+
+  async isOwnersLink(ownerId: string, linkId: string): Promise<boolean> {
+    return (await this.links.findOfOwner(ownerId, linkId)) !== null;
+  }
+
+  async linksTagged(ownerId: string, tagId: string): Promise<string[] | null> {
+    if (!(await this.tags.findOfOwner(ownerId, tagId))) return null;
+    return this.links.idsTaggedWith(ownerId, tagId);
   }
 }
 

@@ -10,3 +10,4 @@ export * from './lib/contracts/domains.contract';
 export * from './lib/fakes/identity.fakes';
 export * from './lib/contracts/identity.contract';
 export * from './lib/fakes/password-hasher.fake';
+export * from './lib/fakes/analytics.fakes';

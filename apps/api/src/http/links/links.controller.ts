@@ -16,6 +16,7 @@ import { SearchPageQueryDto } from '../paging.request.dto';
 import { CreateLinkDto, CreateTagDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
 import { Route } from '../route.decorator';
+import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
 
 /** Short links (spec 4.5). */
 @Controller('user/link')
@@ -41,11 +42,12 @@ export class LinksController {
    * The short URL as a QR code, PNG or SVG (every peer product offers one). Drawn off the event loop
    * (a large PNG is a good part of a second of CPU), kept once drawn, and counted against a budget of its own.
    */
-  @Route('GET', ':id/qr', { scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size).' })
+  @Route('GET', ':id/qr', { scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
   @RateLimitBudget('qr')
   async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
     const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
-    const body = await this.qrCodes.render({ text: shortUrl, size: query.size ?? 300, format: query.format ?? 'png' });
+    // The marker makes a visit through the code count as a `qr` one; the redirect takes it out of the query.
+    const body = await this.qrCodes.render({ text: `${shortUrl}?${QR_MARKER_PARAM}=1`, size: query.size ?? 300, format: query.format ?? 'png' });
     void reply
       .code(200)
       .header('content-type', query.format === 'svg' ? 'image/svg+xml' : 'image/png')

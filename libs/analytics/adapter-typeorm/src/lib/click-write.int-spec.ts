@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, LinkClickTotals } from '@lnk/analytics/domain';
 import { LinkClicked, ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
-import { useTestDataSource } from '@lnk/shared/testing';
+import { FakeClickDimensions, useTestDataSource } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
 
 const ids = new ObjectIdGenerator();
@@ -33,7 +33,7 @@ class SqlLinkTotals extends LinkClickTotals {
 
 const at = new Date('2026-07-01T10:00:00.000Z');
 const event = (linkId: string, ownerId: string, over: Partial<LinkClicked> = {}): LinkClicked => ({
-  linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', ...over,
+  linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
 });
 
 describe('the click write: ClickBuffer through TypeormStatsRepository and link totals', () => {
@@ -50,7 +50,7 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
     written = 0;
     totals = new SqlLinkTotals(dataSource());
     const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n) };
-    buffer = new ClickBuffer(new TypeormStatsRepository(dataSource(), ids), totals, new TypeormUnitOfWork(dataSource()), metrics);
+    buffer = new ClickBuffer(new TypeormStatsRepository(dataSource(), ids), totals, new TypeormUnitOfWork(dataSource()), metrics, new FakeClickDimensions());
   });
 
   const rowsOf = async (ownerId: string) =>

@@ -1,12 +1,13 @@
 import { DataSource } from 'typeorm';
-import { ClickCounts, hasNoUtm, OTHER_UTM, StatsQuery, StatsRecord, StatsRepository } from '@lnk/analytics/domain';
+import { ClickCounts, DimensionCounts, DIRECT_REFERRER, hasNoUtm, isBoundedValue, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSION_VALUES_PER_LINK_DAY, OPEN_DIMENSIONS, OTHER_UTM, OTHER_VALUE, StatsQuery, StatsRecord, StatsRepository, UNKNOWN_VALUE } from '@lnk/analytics/domain';
 import { IdGenerator, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { containsPattern, countOf, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
+import { AnalyticsDimensionStats1764100015000 } from './migrations/1764100015000-analytics-dimension-stats';
 
 export const analyticsPersistence: PersistenceModule = {
-  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000],
+  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000, AnalyticsDimensionStats1764100015000],
 };
 
 const statsRecord = (r: Row): StatsRecord => ({
@@ -61,6 +62,12 @@ function after(range: Range, last: StatsRecord): Range {
 
 const clip = (value: string, max: number) => value.slice(0, max);
 
+/** Rows the bounded write takes: an open dimension's host names, and its `(other)`, which the bound adds to. */
+const isBoundedWrite = (d: DimensionCounts) => isBoundedValue(d.dimension, d.value) || (OPEN_DIMENSIONS.has(d.dimension) && d.value === OTHER_VALUE);
+
+/** Values of an open dimension that take none of its bounded slots (isBoundedValue). */
+const FIXED_VALUES = [DIRECT_REFERRER, UNKNOWN_VALUE, OTHER_VALUE];
+
 /** Both writes add to the stored row of the same (date, link, UTM values); the names follow the latest. */
 const ADD_TO_STORED_ROW = `ON CONFLICT (date, link_id, utm_source, utm_medium, utm_campaign) DO UPDATE SET
          visits = link_daily_stats.visits + EXCLUDED.visits,
@@ -95,14 +102,100 @@ export class TypeormStatsRepository extends StatsRepository {
    * a busy second was also three index insertions, and the write took most of a core (see the README,
    * Benchmark: redirects).
    */
-  async addCounts(counts: ClickCounts[], maxUtmCombinations: number): Promise<void> {
-    if (!counts.length) return;
+  async addCounts(counts: ClickCounts[], maxUtmCombinations: number, dimensions: DimensionCounts[] = [], maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY): Promise<void> {
+    if (!counts.length && !dimensions.length) return;
     const plain = counts.filter(hasNoUtm);
     const tagged = plain.length === counts.length ? [] : counts.filter((c) => !hasNoUtm(c));
+    // Most dimension values come from closed lists, or are a referrer's fixed ones ((direct), (unknown)):
+    // they always have their row, like clicks without UTM values. Referrer host names go through the bound,
+    // and so does the referrer's (other), which the bound writes (under its locks, never in the plain write).
+    const fixed = dimensions.filter((d) => !isBoundedWrite(d));
+    const open = fixed.length === dimensions.length ? [] : dimensions.filter(isBoundedWrite);
     await inTransaction(this.dataSource, async () => {
       if (plain.length) await this.addPlainCounts(plain);
+      if (fixed.length) await this.addDimensionCounts(fixed, null);
+      if (!tagged.length && !open.length) return;
+      // The planner's estimate of the probes below is high enough to compile the statements (JIT), which
+      // cost more than running them: a per-second write is better off interpreted.
+      await sql(this.dataSource, 'SET LOCAL jit = off');
+      // One set of locks for both bounded writes, taken at once and in order (two sets taken one after the
+      // other could be taken in opposite orders by two writers, and deadlock).
+      await this.lockLinkDays([...tagged, ...open]);
       if (tagged.length) await this.addTaggedCounts(tagged, maxUtmCombinations);
+      if (open.length) await this.addDimensionCounts(open, maxDimensionValues);
     });
+  }
+
+  /**
+   * Writers of one (link, date) take turns, so the bounds hold across batches and instances. The locks
+   * are per bucket of (link, date) pairs, at most LOCK_BUCKETS of them: one lock per pair ran PostgreSQL's
+   * lock table out of memory on a batch of many links, and the write then failed on every retry. Taken in
+   * order, so two writers cannot deadlock.
+   */
+  private async lockLinkDays(rows: { date: string; linkId: string }[]): Promise<void> {
+    const linkDays = [...new Set(rows.map((c) => `${c.date}:${c.linkId}`))];
+    await sql(
+      this.dataSource,
+      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
+      [linkDays],
+    );
+  }
+
+  /**
+   * Visits per (date, link, dimension, value), written in key order. `maxValues` null: values that always
+   * have their row, one plain upsert. Else, under the link-day locks: a value stored already is added to
+   * its row; a new one takes one of the (date, link, dimension)'s free slots (the busiest first) or, when
+   * none is left, is added to its `(other)` row (the fixed values, `(direct)` and the like, take no slot).
+   */
+  private async addDimensionCounts(dimensions: DimensionCounts[], maxValues: number | null): Promise<void> {
+    const column = <T>(pick: (d: DimensionCounts) => T) => dimensions.map(pick);
+    const columns = [
+      column((d) => d.date),
+      column((d) => d.linkId),
+      column((d) => d.ownerId),
+      column((d) => d.domainId),
+      column((d) => d.dimension),
+      column((d) => clip(d.value, MAX_DIMENSION_VALUE_LENGTH)),
+      column((d) => d.visits),
+    ];
+    const unnest = `unnest($1::date[], $2::char(24)[], $3::char(24)[], $4::char(24)[], $5::text[], $6::text[], $7::bigint[]) AS i (date, link_id, owner_id, domain_id, dimension, value, visits)`;
+    const addToStoredRow = `ON CONFLICT (date, link_id, dimension, value) DO UPDATE SET visits = link_daily_dimensions.visits + EXCLUDED.visits`;
+    if (maxValues === null) {
+      await sql(
+        this.dataSource,
+        `INSERT INTO link_daily_dimensions (date, link_id, dimension, value, owner_id, domain_id, visits)
+         SELECT date, link_id, dimension, value, owner_id, domain_id, visits FROM ${unnest}
+          ORDER BY date, link_id, dimension, value
+         ${addToStoredRow}`,
+        columns,
+      );
+      return;
+    }
+    await sql(
+      this.dataSource,
+      `WITH incoming AS (
+         SELECT * FROM ${unnest}
+       ), classified AS (
+         SELECT i.*,
+                i.value = $8 OR EXISTS (SELECT 1 FROM link_daily_dimensions s WHERE s.date = i.date AND s.link_id = i.link_id AND s.dimension = i.dimension AND s.value = i.value) AS stored
+           FROM incoming i
+       ), ranked AS (
+         SELECT c.*,
+                row_number() OVER (PARTITION BY c.date, c.link_id, c.dimension, c.stored ORDER BY c.visits DESC, c.value) AS rank,
+                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_dimensions s WHERE s.date = c.date AND s.link_id = c.link_id AND s.dimension = c.dimension AND s.value <> ALL ($10::text[])) END AS taken
+           FROM classified c
+       ), folded AS (
+         SELECT date, link_id, owner_id, domain_id, dimension, CASE WHEN stored OR taken + rank <= $9 THEN value ELSE $8 END AS value, visits
+           FROM ranked
+       )
+       INSERT INTO link_daily_dimensions (date, link_id, dimension, value, owner_id, domain_id, visits)
+       SELECT date, link_id, dimension, value, max(owner_id), max(domain_id), sum(visits)
+         FROM folded
+        GROUP BY date, link_id, dimension, value
+        ORDER BY date, link_id, dimension, value
+       ${addToStoredRow}`,
+      [...columns, OTHER_VALUE, maxValues, FIXED_VALUES],
+    );
   }
 
   private async addPlainCounts(plain: ClickCounts[]): Promise<void> {
@@ -136,19 +229,8 @@ export class TypeormStatsRepository extends StatsRepository {
     ];
   }
 
+  /** Rows with UTM values, under the link-day locks (addCounts takes them). */
   private async addTaggedCounts(tagged: ClickCounts[], maxUtmCombinations: number): Promise<void> {
-    // The planner's estimate of the probes below is high enough to compile the statement (JIT), which
-    // cost more than running it: a per-second write is better off interpreted.
-    await sql(this.dataSource, 'SET LOCAL jit = off');
-    // Writers of one (link, date) take turns. The locks are per bucket of (link, date) pairs, at most
-    // LOCK_BUCKETS of them: one lock per pair ran PostgreSQL's lock table out of memory on a batch of many
-    // links, and the write then failed on every retry. Taken in order, so two writers cannot deadlock.
-    const linkDays = [...new Set(tagged.map((c) => `${c.date}:${c.linkId}`))];
-    await sql(
-      this.dataSource,
-      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
-      [linkDays],
-    );
     await sql(
       this.dataSource,
       `WITH incoming AS (
@@ -226,5 +308,6 @@ export class TypeormStatsRepository extends StatsRepository {
 
   async deleteAllOfOwner(ownerId: string): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM link_daily_stats WHERE owner_id = $1', [ownerId]);
+    await sql(this.dataSource, 'DELETE FROM link_daily_dimensions WHERE owner_id = $1', [ownerId]);
   }
 }

@@ -1,4 +1,5 @@
 import { LinkClicked, PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
+import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/shared/testing';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
@@ -36,7 +37,7 @@ class Stats extends StatsRepository {
 }
 
 const event = (over: Partial<LinkClicked> = {}): LinkClicked => ({
-  linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', at: new Date('2026-05-01T10:00:00Z'), utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', ...over,
+  linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', at: new Date('2026-05-01T10:00:00Z'), utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
 });
 
 describe('ClickBuffer', () => {
@@ -52,7 +53,7 @@ describe('ClickBuffer', () => {
     dropped = 0;
     const linkTotals: LinkClickTotals = { addVisits: async (m) => m.forEach((n, id) => totals.set(id, (totals.get(id) ?? 0) + n)) };
     const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined };
-    buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxRows: 3 });
+    buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxRows: 3 });
   });
 
   it('folds events into one row per UTC day, link and UTM values, and writes them with link totals', async () => {
@@ -144,7 +145,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('stores UTM values trimmed, without control or invisible characters, lower-cased and cut to length', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics);
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions());
     buffer.record(event({ utmSource: '  News\u0000let\u200Bter \r\n', utmMedium: 'E-Mail', utmCampaign: 'x'.repeat(500) }));
     buffer.record(event({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'X'.repeat(MAX_UTM_LENGTH) }));
     await buffer.flush();
@@ -155,7 +156,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('counts 1,000 distinct UTM combinations on one link in at most its bound plus one (other) row, losing no visit', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics);
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions());
     for (let i = 0; i < 1000; i++) buffer.record(event({ utmSource: `s${i}`, utmMedium: `m${i}`, utmCampaign: `c${i}` }));
     expect(buffer.size).toBe(101);
     await buffer.flush();
@@ -168,7 +169,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   it('keeps a row for clicks without UTM values whatever the bounds: the link at its bound, the account past its share', async () => {
     // The bounds stop what visitors choose (UTM values); a link's plain clicks are its own traffic and are
     // never folded into (other), however many of the account's links are clicked.
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 2, maxRowsPerOwner: 3 });
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 2, maxRowsPerOwner: 3 });
     for (const source of ['a', 'b', 'c']) buffer.record(event({ utmSource: source }));
     buffer.record(event());
     for (let i = 0; i < 5; i++) buffer.record(event({ linkId: `other-link-${i}` }));
@@ -194,7 +195,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
         return super.addCounts(counts);
       }
     })();
-    const buffer = new ClickBuffer(counting, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 7 });
+    const buffer = new ClickBuffer(counting, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 7 });
     buffer.record(event());
     await buffer.flush();
     expect(seen).toEqual([7]);
@@ -202,7 +203,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
 
   // One account's flood must not fill the buffer and drop another account's clicks.
   it('folds one account’s rows beyond its share into (other), so another account’s click still gets a row', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxRows: 10, maxRowsPerOwner: 4 });
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxRows: 10, maxRowsPerOwner: 4 });
     for (let i = 0; i < 50; i++) buffer.record(event({ linkId: `a${i % 2}`, ownerId: 'flooder', utmSource: `s${i}` }));
     buffer.record(event({ linkId: 'b1', ownerId: 'other', utmSource: 'newsletter' }));
     await buffer.flush();
@@ -213,7 +214,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('keeps its bounds when a failed write is put back in front of what arrived meanwhile', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, { maxUtmCombinations: 2 });
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 2 });
     buffer.record(event({ utmSource: 'a' }));
     buffer.record(event({ utmSource: 'b' }));
     stats.failNext = 1;
@@ -272,5 +273,93 @@ describe('QueryStatsUseCase', () => {
     await expect(query.execute('u1', { startDate: '2026-01-01', start: -1, limit: 101 })).rejects.toMatchObject({
       errors: [{ name: 'endDate' }, { name: 'start' }, { name: 'limit' }],
     });
+  });
+});
+
+describe('ClickBuffer: dimensions of counted visits', () => {
+  const unitOfWork: UnitOfWork = { run: (work) => work() };
+  const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
+  const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined };
+  const PHONE = 'phone-ua';
+  const LAPTOP = 'laptop-ua';
+  const dimensions = () =>
+    new FakeClickDimensions({ [PHONE]: { device: 'mobile', browser: 'Safari', os: 'iOS' }, [LAPTOP]: { device: 'desktop', browser: 'Firefox', os: 'Linux' } }, { '81.2.69.160': 'GB' });
+  const byDimension = (stats: MemoryStatsRepository) =>
+    stats.dimensionCounts().reduce<Record<string, Record<string, number>>>((all, d) => ({ ...all, [d.dimension]: { ...all[d.dimension], [d.value]: d.visits } }), {});
+
+  it('counts each visit once per dimension, per (day, link), whatever its UTM values', async () => {
+    const stats = new MemoryStatsRepository();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/a?b=c' }));
+    buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/other', utmSource: 'mail' }));
+    buffer.record(event({ userAgent: LAPTOP, trigger: 'qr' }));
+    await buffer.flush();
+    expect(byDimension(stats)).toEqual({
+      referrer: { 'news.example': 2, '(direct)': 1 },
+      country: { GB: 2, '(unknown)': 1 },
+      device: { mobile: 2, desktop: 1 },
+      browser: { Safari: 2, Firefox: 1 },
+      os: { iOS: 2, Linux: 1 },
+      trigger: { link: 2, qr: 1 },
+    });
+    expect(stats.dimensionCounts().every((d) => d.date === '2026-05-01' && d.linkId === 'l1' && d.ownerId === 'u1')).toBe(true);
+  });
+
+  // The adapter hands a repeated visitor the same traits object: the buffer counts it by identity, then per value.
+  it('counts the same many visitor profiles right, whether repeated objects or new ones', async () => {
+    const stats = new MemoryStatsRepository();
+    const same = { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' };
+    let calls = 0;
+    const repeating = { traitsOf: () => (++calls % 3 ? same : { ...same, referrer: `r${calls}.example` }) };
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, repeating, { maxDimensionValues: 3 });
+    for (let i = 0; i < 30; i++) buffer.record(event({ trigger: i % 2 ? 'qr' : 'link' }));
+    await buffer.flush();
+    expect(byDimension(stats)['referrer']).toEqual({ 'a.example': 20, 'r3.example': 1, 'r6.example': 1, '(other)': 8 });
+    expect(byDimension(stats)['trigger']).toEqual({ link: 15, qr: 15 });
+    expect(byDimension(stats)['country']).toEqual({ GB: 30 });
+  });
+
+  it('gives password attempts no dimensions (they are not visits), and an unlocked visit its own', async () => {
+    const stats = new MemoryStatsRepository();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    buffer.record(event({ kind: 'passwordFailed', userAgent: PHONE }));
+    buffer.record(event({ kind: 'passwordPassed', userAgent: PHONE }));
+    buffer.record(event({ userAgent: PHONE }));
+    await buffer.flush();
+    expect(byDimension(stats)['device']).toEqual({ mobile: 1 });
+  });
+
+  it('bounds the values of a (day, link, dimension), the rest going to (other), and the bound holds across batches', async () => {
+    const stats = new MemoryStatsRepository();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions(), { maxDimensionValues: 2 });
+    for (const host of ['a', 'b', 'c', 'd', 'a']) buffer.record(event({ referer: `https://${host}.example/` }));
+    await buffer.flush();
+    buffer.record(event({ referer: 'https://e.example/' }));
+    buffer.record(event({ referer: 'https://b.example/' }));
+    await buffer.flush();
+    expect(byDimension(stats)['referrer']).toEqual({ 'a.example': 2, 'b.example': 2, '(other)': 3 });
+    expect(byDimension(stats)['trigger']).toEqual({ link: 7 });
+  });
+
+  it('keeps the dimension counts of a failed write for the next one, with what arrived meanwhile', async () => {
+    const stats = new MemoryStatsRepository();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    buffer.record(event({ userAgent: PHONE }));
+    stats.failNext = 1;
+    await expect(buffer.flush()).rejects.toThrow('database unreachable');
+    buffer.record(event({ userAgent: LAPTOP }));
+    buffer.record(event({ userAgent: PHONE, utmSource: 'mail' }));
+    await buffer.flush();
+    expect(byDimension(stats)['device']).toEqual({ mobile: 2, desktop: 1 });
+    expect(stats.dimensionCounts().filter((d) => d.dimension === 'device').reduce((n, d) => n + d.visits, 0)).toBe(3);
+  });
+
+  it('keeps no raw Referer, User-Agent or address: only the derived values reach the repository', async () => {
+    const stats = new MemoryStatsRepository();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/secret?token=1' }));
+    await buffer.flush();
+    const stored = JSON.stringify([(await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 100))).items, stats.dimensionCounts()]);
+    for (const raw of [PHONE, '81.2.69.160', 'secret', 'token']) expect(stored).not.toContain(raw);
   });
 });

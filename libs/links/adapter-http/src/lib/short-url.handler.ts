@@ -199,6 +199,7 @@ export class ShortUrlHandler {
       slug,
       rawQuery: queryAt < 0 ? '' : url.slice(queryAt + 1),
       userAgent: request.headers['user-agent'],
+      referer: request.headers.referer,
       ip: this.options.clientAddress(request),
       ...(password !== undefined ? { password } : {}),
     };

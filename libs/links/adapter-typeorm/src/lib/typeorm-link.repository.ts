@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, OwnedRowsRepository, Row, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, OwnedRowsRepository, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
@@ -115,6 +115,11 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   countUsingDomain(ownerId: string, domainId: string): Promise<number> {
     return countOf(this.dataSource, 'SELECT count(*) AS n FROM links WHERE owner_id = $1 AND domain_id = $2', [ownerId, domainId]);
+  }
+
+  async idsTaggedWith(ownerId: string, tagId: string): Promise<string[]> {
+    const result = await sql(this.dataSource, 'SELECT l.id FROM links l JOIN link_tags lt ON lt.link_id = l.id WHERE l.owner_id = $1 AND lt.tag_id = $2 ORDER BY l.id', [ownerId, tagId]);
+    return rowsOf(result, (r) => text(r, 'id'));
   }
 
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {

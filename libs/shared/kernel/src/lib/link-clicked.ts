@@ -16,4 +16,22 @@ export interface LinkClicked {
   utmMedium: string;
   utmCampaign: string;
   kind: 'visit' | 'passwordPassed' | 'passwordFailed';
+  /**
+   * What the visit arrived with, raw: statistics derive its dimensions (referrer host, country, device,
+   * browser, OS) from them when they count it, and store only those, aggregated. Never stored as they are.
+   */
+  referer: string | undefined;
+  userAgent: string | undefined;
+  /** The client's address, after the proxy trust (TRUST_PROXY). */
+  ip: string;
+  /** `qr` when the visit came through the link's QR code (its short URL carries the QR marker), else `link`. */
+  trigger: ClickTrigger;
 }
+
+export type ClickTrigger = 'link' | 'qr';
+
+/**
+ * The query parameter the QR code's short URL carries, so a visit through it counts as a `qr` one. The
+ * redirect removes it before passing the query on to the destination.
+ */
+export const QR_MARKER_PARAM = 'lnk_qr';

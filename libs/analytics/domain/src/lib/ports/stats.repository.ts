@@ -1,5 +1,6 @@
 import { Page, PageRequest } from '@lnk/shared/kernel';
 import { ClickCounts } from '../model/click';
+import { DimensionCounts } from '../model/click-dimension';
 
 export interface StatsRecord extends ClickCounts {
   id: string;
@@ -23,8 +24,12 @@ export abstract class StatsRepository {
    * Adds the counts to their rows, creating them. A (link, date) holds at most `maxUtmCombinations`
    * distinct UTM combinations besides its `(other)` row, counting the rows already stored: counts of a
    * further new combination are added to the `(other)` row instead (OTHER_UTM for all three values).
+   *
+   * `dimensions`, in the same transaction: visits per (date, link, dimension, value), added to their
+   * rows. A (date, link, dimension) holds at most `maxDimensionValues` values besides `(other)`, counting
+   * the rows already stored; the visits of a further new value are added to its `(other)` row.
    */
-  abstract addCounts(counts: ClickCounts[], maxUtmCombinations: number): Promise<void>;
+  abstract addCounts(counts: ClickCounts[], maxUtmCombinations: number, dimensions?: DimensionCounts[], maxDimensionValues?: number): Promise<void>;
   /**
    * One page of the rows of the range, in that order, with the count of them all. An offset page: two
    * calls see the same order, so consecutive pages neither overlap nor skip while the rows stay put.

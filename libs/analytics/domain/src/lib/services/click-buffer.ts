@@ -1,5 +1,8 @@
 import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
+import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
+import { LinkDayDimensions } from './link-day-dimensions';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
+import { ClickDimensions } from '../ports/click-dimensions.port';
 import { ClickMetrics } from '../ports/click-metrics.port';
 import { LinkClickTotals } from '../ports/link-click-totals.port';
 import { StatsRepository } from '../ports/stats.repository';
@@ -14,11 +17,52 @@ export interface ClickBufferOptions {
   maxRowsPerOwner: number;
   /** Most distinct UTM combinations per (link, UTC day) held; further ones are counted under `(other)`. */
   maxUtmCombinations: number;
+  /** Most distinct values per (link, UTC day) of an open dimension held; further ones are counted under `(other)`. */
+  maxDimensionValues: number;
 }
+
+/** A pending rollup row, with the dimension counts of its (date, link), which the rows of its UTM values share. */
+interface PendingRow extends ClickCounts {
+  dimensions: LinkDayDimensions;
+}
+
 
 const DAY_MS = 86_400_000;
 
-const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY };
+/** A pending row: a copy of the counts with its (date, link)'s dimensions, built field by field (a spread made slow objects). */
+const pendingRow = (c: ClickCounts, dimensions: LinkDayDimensions): PendingRow => ({
+  date: c.date,
+  linkId: c.linkId,
+  ownerId: c.ownerId,
+  domainId: c.domainId,
+  linkName: c.linkName,
+  domainName: c.domainName,
+  utmSource: c.utmSource,
+  utmMedium: c.utmMedium,
+  utmCampaign: c.utmCampaign,
+  visits: c.visits,
+  passwordPassed: c.passwordPassed,
+  passwordFailed: c.passwordFailed,
+  dimensions,
+});
+
+/** A pending row's counts, without its dimensions (built field by field: a rest pattern copies slowly). */
+const countsOf = (r: PendingRow): ClickCounts => ({
+  date: r.date,
+  linkId: r.linkId,
+  ownerId: r.ownerId,
+  domainId: r.domainId,
+  linkName: r.linkName,
+  domainName: r.domainName,
+  utmSource: r.utmSource,
+  utmMedium: r.utmMedium,
+  utmCampaign: r.utmCampaign,
+  visits: r.visits,
+  passwordPassed: r.passwordPassed,
+  passwordFailed: r.passwordFailed,
+});
+
+const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY };
 
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
@@ -28,9 +72,19 @@ const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000
  * UTM values come from anonymous visitors: they are normalised (`normaliseUtm`), and each (link, day)
  * and each account gets a bounded number of combinations; what goes beyond is counted, under `(other)`.
  * The repository applies the per-(link, day) bound again against the rows already written.
+ *
+ * A visit's dimensions (referrer host, country, device, browser, OS, trigger) are derived here, through
+ * the ClickDimensions port, and only the derived values are kept: one count per (day, link, dimension,
+ * value), bounded per (day, link, dimension) the same way. The raw referer, User-Agent and address go no
+ * further than this call.
  */
 export class ClickBuffer {
-  private pending = new Map<string, ClickCounts>();
+  private pending = new Map<string, PendingRow>();
+  /**
+   * The dimension counts of each (date, link) pending, by date then link id: the link id strings come from
+   * the redirect cache's entries, their hashes already computed; no key is built per new row.
+   */
+  private dimensionsPerDay = new Map<string, Map<string, LinkDayDimensions>>();
   /** Rows of `pending` per owner, and combinations (other than `(other)`) per (date, link). */
   private rowsPerOwner = new Map<string, number>();
   private combinationsPerLinkDay = new Map<string, number>();
@@ -43,6 +97,7 @@ export class ClickBuffer {
     private readonly totals: LinkClickTotals,
     private readonly unitOfWork: UnitOfWork,
     private readonly metrics: ClickMetrics,
+    private readonly dimensions: ClickDimensions,
     options: Partial<ClickBufferOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -62,10 +117,11 @@ export class ClickBuffer {
       const row = this.pending.get(rollupKey({ date, linkId: event.linkId, utmSource, utmMedium, utmCampaign }));
       if (row) {
         row.visits += 1;
+        this.countDimensions(row.dimensions, event);
         return;
       }
     }
-    this.absorb({
+    const row = this.absorb({
       date,
       linkId: event.linkId,
       ownerId: event.ownerId,
@@ -79,6 +135,11 @@ export class ClickBuffer {
       passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
       passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
     });
+    if (row && event.kind === 'visit') this.countDimensions(row.dimensions, event);
+  }
+
+  private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
+    counts.add(this.dimensions.traitsOf(event.userAgent, event.ip, event.referer), event.trigger, 1);
   }
 
   /** The UTC date (YYYY-MM-DD) of a moment; the current day's string is kept, not formatted per click. */
@@ -120,8 +181,11 @@ export class ClickBuffer {
     return (this.rowsPerOwner.get(ownerId) ?? 0) < this.options.maxRowsPerOwner && (this.combinationsPerLinkDay.get(`${date}\u0000${linkId}`) ?? 0) < this.options.maxUtmCombinations;
   }
 
-  /** Adds counts to their row: a new combination beyond the bounds goes to `(other)`; a new row beyond `maxRows` is dropped. */
-  private absorb(counts: ClickCounts): void {
+  /**
+   * Adds counts to their row: a new combination beyond the bounds goes to `(other)`; a new row beyond
+   * `maxRows` is dropped. Returns the row the counts went to, or null when they were dropped.
+   */
+  private absorb(counts: ClickCounts): PendingRow | null {
     let key = rollupKey(counts);
     let row = this.pending.get(key);
     if (!row && !isOutsideUtmBounds(counts) && !this.hasRoomFor(counts.ownerId, counts.date, counts.linkId)) {
@@ -133,11 +197,23 @@ export class ClickBuffer {
       row.visits += counts.visits;
       row.passwordPassed += counts.passwordPassed;
       row.passwordFailed += counts.passwordFailed;
-    } else if (this.pending.size < this.options.maxRows) this.add(key, { ...counts });
-    else this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+      return row;
+    }
+    if (this.pending.size < this.options.maxRows) return this.add(key, counts);
+    this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+    return null;
   }
 
-  private add(key: string, row: ClickCounts): void {
+  /** A new pending row (a copy of `counts`), joined to its (date, link)'s dimension counts. */
+  private add(key: string, counts: ClickCounts): PendingRow {
+    let day = this.dimensionsPerDay.get(counts.date);
+    if (!day) this.dimensionsPerDay.set(counts.date, (day = new Map()));
+    let dimensions = day.get(counts.linkId);
+    if (!dimensions) {
+      dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId }, this.options.maxDimensionValues);
+      day.set(counts.linkId, dimensions);
+    }
+    const row = pendingRow(counts, dimensions);
     this.pending.set(key, row);
     // Rows without UTM values are bounded by the account's links, not by what visitors send: no share.
     if (!hasNoUtm(row)) this.rowsPerOwner.set(row.ownerId, (this.rowsPerOwner.get(row.ownerId) ?? 0) + 1);
@@ -145,10 +221,16 @@ export class ClickBuffer {
       const linkDay = `${row.date}\u0000${row.linkId}`;
       this.combinationsPerLinkDay.set(linkDay, (this.combinationsPerLinkDay.get(linkDay) ?? 0) + 1);
     }
+    return row;
+  }
+
+  private allDimensions(): LinkDayDimensions[] {
+    return [...this.dimensionsPerDay.values()].flatMap((day) => [...day.values()]);
   }
 
   private reset(): void {
     this.pending = new Map();
+    this.dimensionsPerDay = new Map();
     this.rowsPerOwner = new Map();
     this.combinationsPerLinkDay = new Map();
   }
@@ -156,23 +238,28 @@ export class ClickBuffer {
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
+    const batchDimensions = this.allDimensions();
     this.reset();
     try {
-      const rows = [...batch.values()];
+      const rows = [...batch.values()].map(countsOf);
+      const dimensions = batchDimensions.flatMap((d) => d.rows());
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
-      // Rollups and link totals move together, so the two never disagree.
+      // Rollups, dimension rollups and link totals move together, so they never disagree.
       await this.unitOfWork.run(async () => {
-        await this.stats.addCounts(rows, this.options.maxUtmCombinations);
+        await this.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
         await this.totals.addVisits(visits);
       });
       this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
       const arrived = [...this.pending.values()];
+      const arrivedDimensions = this.allDimensions();
       this.reset();
       for (const [key, row] of batch) this.add(key, row);
       for (const row of arrived) this.absorb(row);
+      // Dimension counts of rows dropped above go too: only what has its row is kept.
+      for (const counts of [...batchDimensions, ...arrivedDimensions]) this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
       throw error;
     }
   }

@@ -28,6 +28,8 @@ export abstract class LinkRepository {
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
   abstract countOfOwner(ownerId: string): Promise<number>;
   abstract countUsingDomain(ownerId: string, domainId: string): Promise<number>;
+  /** The ids of the owner's links that carry the tag (statistics filter by tag). */
+  abstract idsTaggedWith(ownerId: string, tagId: string): Promise<string[]>;
   abstract deleteAllOfOwner(ownerId: string): Promise<void>;
   abstract findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null>;
   abstract addClicks(visitsByLink: Map<string, number>): Promise<void>;

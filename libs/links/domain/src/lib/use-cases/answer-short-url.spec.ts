@@ -85,8 +85,27 @@ describe('AnswerShortUrlUseCase', () => {
     repository.put(target());
     expect(await answer.execute(request())).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
     expect(clicks.clicks).toEqual([
-      { linkId: 'l1', ownerId: 'ada', domainId: null, linkName: 'Spring promo', domainName: 's.lnk.test', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit' },
+      {
+        linkId: 'l1', ownerId: 'ada', domainId: null, linkName: 'Spring promo', domainName: 's.lnk.test', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit',
+        referer: undefined, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', trigger: 'link',
+      },
     ]);
+  });
+
+  // Statistics derive the dimensions (referrer host, country, device...) off this path: the event carries the raw values.
+  it('hands the visit’s raw Referer, User-Agent and address on with the event', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    await answer.execute(request({ referer: 'https://news.example/item?id=1', ip: '81.2.69.160' }));
+    expect(clicks.clicks[0]).toMatchObject({ referer: 'https://news.example/item?id=1', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '81.2.69.160', trigger: 'link' });
+  });
+
+  it('counts a visit through the QR code (its marker in the query) as trigger qr, and keeps the marker from the destination', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target());
+    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1&utm_source=poster' }))).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1&utm_source=poster' });
+    expect(clicks.clicks.map((c) => [c.trigger, c.utmSource])).toEqual([['qr', ''], ['qr', 'poster']]);
   });
 
   it('answers a cached link synchronously through answer() (the hot path makes no promise), and a first lookup through a promise, counting each visit once', async () => {

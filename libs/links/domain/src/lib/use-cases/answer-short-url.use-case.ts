@@ -1,4 +1,4 @@
-import { Clock, hasControlCharacter, LinkClicked, RateLimitedError } from '@lnk/shared/kernel';
+import { ClickTrigger, Clock, hasControlCharacter, LinkClicked, QR_MARKER_PARAM, RateLimitedError } from '@lnk/shared/kernel';
 import { BotDetector } from '../ports/bot-detector.port';
 import { ClickRecorder } from '../ports/click-recorder.port';
 import { RedirectTarget } from '../ports/link.repository';
@@ -16,6 +16,8 @@ export interface ShortUrlRequest {
   /** What follows '?', '' when nothing does. */
   rawQuery: string;
   userAgent: string | undefined;
+  /** The Referer header, as sent (statistics keep its host only). */
+  referer?: string;
   /** The client's address (the caller applied its proxy trust). */
   ip: string;
   /** POST only: the form's password field. */
@@ -69,6 +71,16 @@ export function destinationWith(url: string, rawQuery: string | URLSearchParams)
 }
 
 /**
+ * `qr` when the query carries the QR marker, which is then taken out of it: the destination never sees it.
+ * Requests without a query (the hot path) never get here with one.
+ */
+function triggerOf(query: URLSearchParams | null): ClickTrigger {
+  if (!query || !query.has(QR_MARKER_PARAM)) return 'link';
+  query.delete(QR_MARKER_PARAM);
+  return 'qr';
+}
+
+/**
  * Answers a short URL: redirect, password page, or not found; and counts the visit when it is one (not
  * HEAD, not a bot). The hot path (a cached link, no query) is a cache lookup, one URL serialisation and
  * a buffered count; nothing waits for the database on a cache hit.
@@ -106,9 +118,10 @@ export class AnswerShortUrlUseCase {
     if (!target) return this.notFound(request);
     if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
     const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
-    const location = query ? destinationWith(target.url, query) : this.plainLocationOf(target);
+    const trigger = triggerOf(query);
+    const location = query && query.size ? destinationWith(target.url, query) : this.plainLocationOf(target);
     if (!location) return { kind: 'unusable-destination' };
-    if (request.method === 'GET') this.countVisit(request, target, query);
+    if (request.method === 'GET') this.countVisit(request, target, query, trigger);
     return { kind: 'redirect', location };
   }
 
@@ -133,13 +146,14 @@ export class AnswerShortUrlUseCase {
       return { kind: 'password-form', slug: target.slug, status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: error.retryAfterSeconds };
     }
     const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
+    const trigger = triggerOf(query);
     if (!ok) {
-      this.count(request, target, 'passwordFailed', query);
+      this.count(request, target, 'passwordFailed', query, trigger);
       return { kind: 'password-form', slug: target.slug, status: 401, error: 'That password is not right.' };
     }
-    this.count(request, target, 'passwordPassed', query);
-    this.countVisit(request, target, query);
-    const location = query ? destinationWith(target.url, query) : this.plainLocationOf(target);
+    this.count(request, target, 'passwordPassed', query, trigger);
+    this.countVisit(request, target, query, trigger);
+    const location = query && query.size ? destinationWith(target.url, query) : this.plainLocationOf(target);
     return location ? { kind: 'password-accepted', location } : { kind: 'unusable-destination' };
   }
 
@@ -160,12 +174,16 @@ export class AnswerShortUrlUseCase {
     return { kind: 'not-found', redirectTo };
   }
 
-  private countVisit(request: ShortUrlRequest, target: RedirectTarget, query: URLSearchParams | null): void {
-    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit', query);
+  private countVisit(request: ShortUrlRequest, target: RedirectTarget, query: URLSearchParams | null, trigger: ClickTrigger): void {
+    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit', query, trigger);
   }
 
-  /** `query`: the request's, parsed once for the destination and the UTM values alike. */
-  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind'], query: URLSearchParams | null): void {
+  /**
+   * `query`: the request's, parsed once for the destination and the UTM values alike. The visit's raw
+   * referer, User-Agent and address go with the event: statistics derive its dimensions when they count
+   * it, not here on the request's path.
+   */
+  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind'], query: URLSearchParams | null, trigger: ClickTrigger): void {
     this.clicks.record({
       linkId: target.id,
       ownerId: target.ownerId,
@@ -177,6 +195,10 @@ export class AnswerShortUrlUseCase {
       utmMedium: query?.get('utm_medium') ?? '',
       utmCampaign: query?.get('utm_campaign') ?? '',
       kind,
+      referer: request.referer,
+      userAgent: request.userAgent,
+      ip: request.ip,
+      trigger,
     });
   }
 }

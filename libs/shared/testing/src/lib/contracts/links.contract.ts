@@ -117,6 +117,17 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       expect((await links.findOfOwner(owner, l.id))?.slug).not.toBe(other.slug);
     });
 
+    it('lists the ids of the owner’s links that carry a tag, in id order', async () => {
+      const owner = ids.next();
+      const [t1, t2] = [tag(owner, 'a'), tag(owner, 'b')];
+      await tags.insertWithinQuota(t1, 10);
+      await tags.insertWithinQuota(t2, 10);
+      const [first, second, untagged] = [link(owner, { tagIds: [t1.id, t2.id] }), link(owner, { tagIds: [t1.id] }), link(owner, { tagIds: [t2.id] })];
+      for (const l of [first, second, untagged]) await links.insertWithinQuota(l, 10);
+      expect(await links.idsTaggedWith(owner, t1.id)).toEqual([first.id, second.id]);
+      expect(await links.idsTaggedWith(ids.next(), t1.id)).toEqual([]);
+    });
+
     it('does not save a link under another owner', async () => {
       const owner = ids.next();
       const l = link(owner, { title: 'mine' });

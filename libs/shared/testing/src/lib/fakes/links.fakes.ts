@@ -76,6 +76,13 @@ export class MemoryLinkRepository extends LinkRepository {
     return this.ofOwner(ownerId).filter((l) => l.domainId === domainId).length;
   }
 
+  async idsTaggedWith(ownerId: string, tagId: string): Promise<string[]> {
+    return this.ofOwner(ownerId)
+      .filter((l) => l.tagIds.includes(tagId))
+      .map((l) => l.id)
+      .sort();
+  }
+
   async deleteAllOfOwner(ownerId: string): Promise<void> {
     for (const l of this.ofOwner(ownerId)) this.store.links.delete(l.id);
   }
