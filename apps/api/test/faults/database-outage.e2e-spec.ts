@@ -1,4 +1,4 @@
-import { call, eventually, operatorAccount, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, eventually, operatorAccount, spawnBuiltApp, SpawnedApp, steadyLink, useBuiltApp } from '../support/built-app';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { asBrowser } from '../support/visitor';
 
@@ -35,18 +35,8 @@ describe('the database going away and coming back', () => {
     // A one-second cache time: the redirects during the outage come after it (stale if error, below).
     app = await spawnBuiltApp(dist, { ...db.env, DATABASE_URL: proxied.toString(), DATABASE_POOL_SIZE: '4', REDIRECT_CACHE_TTL: '1' });
     const { baseUrl } = app;
-    const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
-    expect(signIn.status).toBe(200);
-    const token: string = signIn.body.data.access_token;
-    // A second token, never used before the outage: nothing about it is cached in the app.
-    const unusedToken: string = (await call(baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token;
-    const created = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/steady', slug: 'steady' } });
-    expect(created.status).toBe(200);
-    const linkId: string = created.body.data.id;
-    // The first redirect reads the link into the cache; its click is written before the outage.
-    expect((await fetch(`${baseUrl}/steady`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
-    const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
-    await eventually('the first click is written', async () => (await visits()) === 1);
+    // Signed in, a second token never used (nothing of it cached), the link cached by its first redirect, whose click is written.
+    const { token, unusedToken, linkId, visits } = await steadyLink(baseUrl, grant, db);
     expect(proxy.openConnections).toBeGreaterThan(0);
 
     // The outage: every connection dropped, new ones refused.

@@ -1,4 +1,4 @@
-import { call, eventually, runBuiltCli, spawnBuiltApp, spawnBuiltRedirect, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, eventually, operatorAccount, spawnBuiltApp, spawnBuiltRedirect, SpawnedApp, steadyLink, useBuiltApp } from '../support/built-app';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { asBrowser } from '../support/visitor';
 
@@ -53,27 +53,12 @@ describe('the database stalling and answering again', () => {
   itOnServer('answers 503 with Retry-After while it stalls, keeps serving cached redirects and their clicks, and recovers by itself', async () => {
     const { dist, db } = fixture();
     const { url, stalling } = await proxiedUrl();
-    const email = 'stall@example.com';
-    const password = 'stall password';
-    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], db.env)).code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'stall'], db.env);
-    expect(client.code).toBe(0);
+    const { grant } = await operatorAccount(dist, db.env, 'stall');
 
     const api = started(await spawnBuiltApp(dist, { ...db.env, ...BOUNDS, DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
     const { baseUrl } = api;
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
-    const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
-    expect(signIn.status).toBe(200);
-    const token: string = signIn.body.data.access_token;
-    // A second token, never used before the stall: nothing about it is cached in the app.
-    const unusedToken: string = (await call(baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token;
-    const created = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/steady', slug: 'steady' } });
-    expect(created.status).toBe(200);
-    const linkId: string = created.body.data.id;
-    // The first redirect reads the link into the cache; its click is written before the stall.
-    expect((await fetch(`${baseUrl}/steady`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
-    const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
-    await eventually('the first click is written', async () => (await visits()) === 1);
+    // Signed in, a second token never used (nothing of it cached), the link cached by its first redirect, whose click is written.
+    const { token, unusedToken, linkId, visits } = await steadyLink(baseUrl, grant, db);
     // Connections are open through the proxy: the stall catches them too, not only new ones.
     expect(stalling.openConnections).toBeGreaterThan(0);
     // A redirect just before the stall: the host's lookup is fresh in the cache.
@@ -158,12 +143,8 @@ describe('the database stalling and answering again', () => {
     const { dist, db, database } = fixture();
     if (database.config.kind !== 'postgres') throw new Error('expected a PostgreSQL test database');
     // The API straight on the database (it makes the links), the redirect app through the proxy.
-    const email = 'stall-redirect@example.com';
-    const password = 'stall password';
-    expect((await runBuiltCli(dist, ['user:create', '--email', email, '--password', password], db.env)).code).toBe(0);
-    const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', 'stall-redirect'], db.env);
+    const { grant } = await operatorAccount(dist, db.env, 'stall-redirect');
     const api = started(await spawnBuiltApp(dist, { ...db.env, DATABASE_URL: database.config.url }));
-    const grant = { grant_type: 'password', client_id: client.json.clientId, username: email, password };
     const token: string = (await call(api.baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token;
     const created = await call(api.baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/edge', slug: 'edge-steady' } });
     expect(created.status).toBe(200);

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { connectDatabase } from '@lnk/shared/database';
 import { createTestDatabase, type TestDatabase } from '@lnk/shared/testing';
 import { freePort } from './test-app';
+import { asBrowser } from './visitor';
 import { PERSISTENCE_MODULES } from '../../src/database/persistence-modules';
 
 /**
@@ -182,6 +183,26 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
   if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
   const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
   return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, username: email, password } };
+}
+
+/**
+ * What a database fault test needs before the fault: a signed-in token, a second token never used (nothing
+ * about it cached in the app), a link `steady` whose first redirect has put it in the cache, and that
+ * first click written. `visits()` reads the link's counted visits from the database.
+ */
+export async function steadyLink(baseUrl: string, grant: OperatorAccount['grant'], db: AppDatabase): Promise<{ token: string; unusedToken: string; linkId: string; visits(): Promise<number> }> {
+  const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
+  const token: string = signIn.body.data.access_token;
+  const unusedToken: string = (await call(baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token;
+  const created = await call(baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/steady', slug: 'steady' } });
+  if (created.status !== 200) throw new Error(`link creation failed: ${created.status}`);
+  const linkId: string = created.body.data.id;
+  const first = await fetch(`${baseUrl}/steady`, { redirect: 'manual', headers: asBrowser() });
+  if (first.status !== 302) throw new Error(`the first redirect answered ${first.status}`);
+  const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
+  await eventually('the first click is written', async () => (await visits()) === 1);
+  return { token, unusedToken, linkId, visits };
 }
 
 export interface Exit {
