@@ -149,15 +149,17 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
 
     const statements: { text: string; params: unknown[] }[] = [];
-    const createQueryRunner = dataSource().createQueryRunner.bind(dataSource());
-    const spy = jest.spyOn(dataSource(), 'createQueryRunner').mockImplementation((...args) => {
-      const runner = createQueryRunner(...args);
-      const query = runner.query.bind(runner);
-      runner.query = ((text: string, params?: unknown[], ...rest: unknown[]) => {
+    // What reaches the database's connections, however sql() gets one (a pooled connection outside a transaction).
+    const driver = dataSource().driver as unknown as { obtainMasterConnection(): Promise<[{ query(text: string, params?: unknown[]): Promise<unknown> }, unknown]> };
+    const obtain = driver.obtainMasterConnection.bind(driver);
+    const spy = jest.spyOn(driver, 'obtainMasterConnection').mockImplementation(async () => {
+      const [connection, release] = await obtain();
+      const seen = Object.create(connection) as typeof connection;
+      seen.query = (text: string, params?: unknown[]) => {
         statements.push({ text, params: params ?? [] });
-        return (query as (...a: unknown[]) => Promise<unknown>)(text, params, ...rest);
-      }) as typeof runner.query;
-      return runner;
+        return connection.query(text, params);
+      };
+      return [seen, release];
     });
     let found: Awaited<ReturnType<TypeormLinkRepository['findForRedirect']>>;
     let onDomain: typeof found;

@@ -38,13 +38,9 @@ export async function sql<T = Record<string, unknown>>(dataSource: DataSource, t
   }
 }
 
-/**
- * Both databases are TypeORM's PostgreSQL driver (PGlite through a pg-like module, pglite-driver.ts).
- * A DataSource whose createQueryRunner was replaced on it (a test counting statements, a tracer) keeps
- * getting every statement through it.
- */
+/** Both databases are TypeORM's PostgreSQL driver (PGlite through a pg-like module, pglite-driver.ts). */
 function runsPooled(dataSource: DataSource): boolean {
-  return dataSource.driver.options.type === 'postgres' && !Object.prototype.hasOwnProperty.call(dataSource, 'createQueryRunner');
+  return dataSource.driver.options.type === 'postgres';
 }
 
 /**
