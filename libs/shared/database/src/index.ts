@@ -12,3 +12,4 @@ export * from './lib/row-decoder';
 export * from './lib/quota';
 export * from './lib/owned-rows';
 export * from './lib/query-bounds';
+export * from './lib/json-rows';

@@ -107,6 +107,40 @@ describe('TypeormStatsRepository', () => {
     expect(written).toEqual({ n: 600, v: 600 * 16 });
   });
 
+  // The write goes in chunks of whole (date, link)s (the event loop answers redirects between two): two
+  // instances whose batches differ (so their chunk boundaries differ) must still take every row lock in one
+  // order, table after table, or they deadlock; and every count must land once.
+  it('writes concurrent multi-chunk batches with dimensions, chunked differently, without a deadlock', async () => {
+    const owner = ids.next();
+    const links = Array.from({ length: 2_600 }, () => ids.next());
+    const dims = (l: string) => [
+      { date: '2026-06-01', linkId: l, ownerId: owner, domainId: null, dimension: 'country', value: 'GB', visits: 1 },
+      { date: '2026-06-01', linkId: l, ownerId: owner, domainId: null, dimension: 'referrer', value: 'news.example', visits: 1 },
+    ];
+    const all = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
+    const some = links.filter((_, i) => i % 3 !== 0);
+    const fewer = some.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]).reverse();
+    for (let i = 0; i < 3; i++) await Promise.all([repos.stats.addCounts(all, 10, links.flatMap(dims)), repos.stats.addCounts(fewer, 10, some.flatMap(dims).reverse())]);
+    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    expect(written).toEqual({ n: 2 * links.length, v: 3 * 2 * (links.length + some.length) });
+    const [dimensions] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_dimensions WHERE owner_id = $1', [owner]);
+    expect(dimensions).toEqual({ n: 2 * links.length, v: 3 * 2 * (links.length + some.length) });
+  }, 120_000);
+
+  // The rows travel as one JSON parameter: names and values from users and visitors must arrive as sent,
+  // whatever they hold (quotes, backslashes, braces and commas of array literals, line breaks, non-ASCII).
+  it('stores names and UTM values holding JSON and array-literal syntax as they were', async () => {
+    const owner = ids.next();
+    const link = ids.next();
+    const name = 'a "quoted" \\ {b,c} \n é 😀 NULL';
+    await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', linkName: name, domainName: 'é.example' }), counts(link, owner, '{x,"y"}\\', { linkName: name, domainName: 'é.example' })], 10);
+    const rows = await allOf(repos.stats, { ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
+    expect(rows.map((r) => [r.linkName, r.utmSource, r.domainName])).toEqual([
+      [name, '', 'é.example'],
+      [name, '{x,"y"}\\', 'é.example'],
+    ]);
+  });
+
   describe('reads of a range', () => {
     const owner = ids.next();
     const stranger = ids.next();

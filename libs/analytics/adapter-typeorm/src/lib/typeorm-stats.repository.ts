@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ClickCounts, DimensionCounts, DIRECT_REFERRER, hasNoUtm, isBoundedValue, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSION_VALUES_PER_LINK_DAY, OPEN_DIMENSIONS, OTHER_UTM, OTHER_VALUE, StatsQuery, StatsRecord, StatsRepository, UNKNOWN_VALUE } from '@lnk/analytics/domain';
 import { IdGenerator, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { containsPattern, countOf, int, inTransaction, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
+import { containsPattern, countOf, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, linkDayChunks, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 import { AnalyticsDimensionStats1764100015000 } from './migrations/1764100015000-analytics-dimension-stats';
@@ -76,6 +76,16 @@ const ADD_TO_STORED_ROW = `ON CONFLICT (date, link_id, utm_source, utm_medium, u
          link_name = EXCLUDED.link_name,
          domain_name = EXCLUDED.domain_name`;
 
+/** Rows per statement of the click write (see linkDayChunks). */
+const WRITE_CHUNK_ROWS = 2_000;
+
+/** The JSON rows of the click write (jsonRowsOf), one list per kind of row. */
+const DIMENSION_COLUMNS: JsonColumn[] = [['date', 'date'], ['link_id', 'char(24)'], ['owner_id', 'char(24)'], ['domain_id', 'char(24)'], ['dimension', 'text'], ['value', 'text'], ['visits', 'bigint']];
+const COUNT_KEYS: JsonColumn[] = [['id', 'char(24)'], ['date', 'date'], ['link_id', 'char(24)'], ['owner_id', 'char(24)'], ['domain_id', 'char(24)'], ['link_name', 'text'], ['domain_name', 'text']];
+const COUNTS: JsonColumn[] = [['visits', 'bigint'], ['password_passed', 'bigint'], ['password_failed', 'bigint']];
+const PLAIN_COLUMNS = [...COUNT_KEYS, ...COUNTS];
+const TAGGED_COLUMNS = [...COUNT_KEYS, ['utm_source', 'text'], ['utm_medium', 'text'], ['utm_campaign', 'text'], ...COUNTS] satisfies JsonColumn[];
+
 /** The two-key advisory locks of the statistics writer: their own key space, apart from one-key locks. */
 const STATS_LOCK_CLASS = 0x57a7;
 const LOCK_BUCKETS = 1024;
@@ -111,9 +121,12 @@ export class TypeormStatsRepository extends StatsRepository {
     // and so does the referrer's (other), which the bound writes (under its locks, never in the plain write).
     const fixed = dimensions.filter((d) => !isBoundedWrite(d));
     const open = fixed.length === dimensions.length ? [] : dimensions.filter(isBoundedWrite);
+    // Each kind of row in chunks, in (date, link) order (linkDayChunks): every writer takes the row locks of
+    // one table after another, each table's in key order, so two writers cannot deadlock; between two
+    // statements the event loop answers requests.
     await inTransaction(this.dataSource, async () => {
-      if (plain.length) await this.addPlainCounts(plain);
-      if (fixed.length) await this.addDimensionCounts(fixed, null);
+      for (const chunk of linkDayChunks(plain, WRITE_CHUNK_ROWS)) await this.addPlainCounts(chunk);
+      for (const chunk of linkDayChunks(fixed, WRITE_CHUNK_ROWS)) await this.addDimensionCounts(chunk, null);
       if (!tagged.length && !open.length) return;
       // The planner's estimate of the probes below is high enough to compile the statements (JIT), which
       // cost more than running them: a per-second write is better off interpreted.
@@ -121,8 +134,9 @@ export class TypeormStatsRepository extends StatsRepository {
       // One set of locks for both bounded writes, taken at once and in order (two sets taken one after the
       // other could be taken in opposite orders by two writers, and deadlock).
       await this.lockLinkDays([...tagged, ...open]);
-      if (tagged.length) await this.addTaggedCounts(tagged, maxUtmCombinations);
-      if (open.length) await this.addDimensionCounts(open, maxDimensionValues);
+      // A chunk holds whole (date, link)s: the bounds, which count per (date, link), see all of one at once.
+      for (const chunk of linkDayChunks(tagged, WRITE_CHUNK_ROWS)) await this.addTaggedCounts(chunk, maxUtmCombinations);
+      for (const chunk of linkDayChunks(open, WRITE_CHUNK_ROWS)) await this.addDimensionCounts(chunk, maxDimensionValues);
     });
   }
 
@@ -133,11 +147,11 @@ export class TypeormStatsRepository extends StatsRepository {
    * order, so two writers cannot deadlock.
    */
   private async lockLinkDays(rows: { date: string; linkId: string }[]): Promise<void> {
-    const linkDays = [...new Set(rows.map((c) => `${c.date}:${c.linkId}`))];
+    const linkDays = [...new Set(rows.map((c) => `${c.date}:${c.linkId}`))].map((k) => [k]);
     await sql(
       this.dataSource,
-      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM unnest($1::text[]) AS k ORDER BY b) AS buckets`,
-      [linkDays],
+      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM ${jsonRowsOf(1, [['k', 'text']], 'keys')} ORDER BY b) AS buckets`,
+      [jsonRows(linkDays)],
     );
   }
 
@@ -148,44 +162,35 @@ export class TypeormStatsRepository extends StatsRepository {
    * none is left, is added to its `(other)` row (the fixed values, `(direct)` and the like, take no slot).
    */
   private async addDimensionCounts(dimensions: DimensionCounts[], maxValues: number | null): Promise<void> {
-    const column = <T>(pick: (d: DimensionCounts) => T) => dimensions.map(pick);
-    const columns = [
-      column((d) => d.date),
-      column((d) => d.linkId),
-      column((d) => d.ownerId),
-      column((d) => d.domainId),
-      column((d) => d.dimension),
-      column((d) => clip(d.value, MAX_DIMENSION_VALUE_LENGTH)),
-      column((d) => d.visits),
-    ];
-    const unnest = `unnest($1::date[], $2::char(24)[], $3::char(24)[], $4::char(24)[], $5::text[], $6::text[], $7::bigint[]) AS i (date, link_id, owner_id, domain_id, dimension, value, visits)`;
+    const rows = jsonRows(dimensions.map((d) => [d.date, d.linkId, d.ownerId, d.domainId, d.dimension, clip(d.value, MAX_DIMENSION_VALUE_LENGTH), d.visits]));
+    const incoming = jsonRowsOf(1, DIMENSION_COLUMNS, 'i');
     const addToStoredRow = `ON CONFLICT (date, link_id, dimension, value) DO UPDATE SET visits = link_daily_dimensions.visits + EXCLUDED.visits`;
     if (maxValues === null) {
       await sql(
         this.dataSource,
         `INSERT INTO link_daily_dimensions (date, link_id, dimension, value, owner_id, domain_id, visits)
-         SELECT date, link_id, dimension, value, owner_id, domain_id, visits FROM ${unnest}
+         SELECT date, link_id, dimension, value, owner_id, domain_id, visits FROM ${incoming}
           ORDER BY date, link_id, dimension, value
          ${addToStoredRow}`,
-        columns,
+        [rows],
       );
       return;
     }
     await sql(
       this.dataSource,
       `WITH incoming AS (
-         SELECT * FROM ${unnest}
+         SELECT * FROM ${incoming}
        ), classified AS (
          SELECT i.*,
-                i.value = $8 OR EXISTS (SELECT 1 FROM link_daily_dimensions s WHERE s.date = i.date AND s.link_id = i.link_id AND s.dimension = i.dimension AND s.value = i.value) AS stored
+                i.value = $2 OR EXISTS (SELECT 1 FROM link_daily_dimensions s WHERE s.date = i.date AND s.link_id = i.link_id AND s.dimension = i.dimension AND s.value = i.value) AS stored
            FROM incoming i
        ), ranked AS (
          SELECT c.*,
                 row_number() OVER (PARTITION BY c.date, c.link_id, c.dimension, c.stored ORDER BY c.visits DESC, c.value) AS rank,
-                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_dimensions s WHERE s.date = c.date AND s.link_id = c.link_id AND s.dimension = c.dimension AND s.value <> ALL ($10::text[])) END AS taken
+                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_dimensions s WHERE s.date = c.date AND s.link_id = c.link_id AND s.dimension = c.dimension AND s.value <> ALL ($4::text[])) END AS taken
            FROM classified c
        ), folded AS (
-         SELECT date, link_id, owner_id, domain_id, dimension, CASE WHEN stored OR taken + rank <= $9 THEN value ELSE $8 END AS value, visits
+         SELECT date, link_id, owner_id, domain_id, dimension, CASE WHEN stored OR taken + rank <= $3 THEN value ELSE $2 END AS value, visits
            FROM ranked
        )
        INSERT INTO link_daily_dimensions (date, link_id, dimension, value, owner_id, domain_id, visits)
@@ -194,7 +199,7 @@ export class TypeormStatsRepository extends StatsRepository {
         GROUP BY date, link_id, dimension, value
         ORDER BY date, link_id, dimension, value
        ${addToStoredRow}`,
-      [...columns, OTHER_VALUE, maxValues, FIXED_VALUES],
+      [rows, OTHER_VALUE, maxValues, FIXED_VALUES],
     );
   }
 
@@ -203,30 +208,30 @@ export class TypeormStatsRepository extends StatsRepository {
       this.dataSource,
       `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
        SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, '', '', '', visits, password_passed, password_failed
-         FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[])
-           AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed)
+         FROM ${jsonRowsOf(1, PLAIN_COLUMNS, 'i')}
         ORDER BY date, link_id
        ${ADD_TO_STORED_ROW}`,
-      this.columns(plain, false),
+      [this.countRows(plain, false)],
     );
   }
 
-  /** The unnest() arrays of both writes, in their column order: the row's own id, its keys and names, [UTM values,] counts. */
-  private columns(counts: ClickCounts[], withUtm: boolean): unknown[] {
-    const column = <T>(pick: (c: ClickCounts) => T) => counts.map(pick);
-    return [
-      column(() => this.ids.next()),
-      column((c) => c.date),
-      column((c) => c.linkId),
-      column((c) => c.ownerId),
-      column((c) => c.domainId),
-      column((c) => clip(c.linkName, 200)),
-      column((c) => clip(c.domainName, 253)),
-      ...(withUtm ? [column((c) => clip(c.utmSource, 200)), column((c) => clip(c.utmMedium, 200)), column((c) => clip(c.utmCampaign, 200))] : []),
-      column((c) => c.visits),
-      column((c) => c.passwordPassed),
-      column((c) => c.passwordFailed),
-    ];
+  /** The JSON rows of both writes, in their columns' order: the row's own id, its keys and names, [UTM values,] counts. */
+  private countRows(counts: ClickCounts[], withUtm: boolean): string {
+    return jsonRows(
+      counts.map((c) => [
+        this.ids.next(),
+        c.date,
+        c.linkId,
+        c.ownerId,
+        c.domainId,
+        clip(c.linkName, 200),
+        clip(c.domainName, 253),
+        ...(withUtm ? [clip(c.utmSource, 200), clip(c.utmMedium, 200), clip(c.utmCampaign, 200)] : []),
+        c.visits,
+        c.passwordPassed,
+        c.passwordFailed,
+      ]),
+    );
   }
 
   /** Rows with UTM values, under the link-day locks (addCounts takes them). */
@@ -234,37 +239,32 @@ export class TypeormStatsRepository extends StatsRepository {
     await sql(
       this.dataSource,
       `WITH incoming AS (
-         SELECT * FROM unnest($1::char(24)[], $2::date[], $3::char(24)[], $4::char(24)[], $5::char(24)[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
-           AS i (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+         SELECT * FROM ${jsonRowsOf(1, TAGGED_COLUMNS, 'i')}
        ), classified AS (
          SELECT i.*,
                 -- (other) always has its row: no probe for it.
-                CASE WHEN i.utm_source = $14 AND i.utm_medium = $14 AND i.utm_campaign = $14 THEN true
+                CASE WHEN i.utm_source = $2 AND i.utm_medium = $2 AND i.utm_campaign = $2 THEN true
                      ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
            FROM incoming i
        ), ranked AS (
          SELECT c.*,
                 row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
                 CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id
-                  AND NOT (s.utm_source = $14 AND s.utm_medium = $14 AND s.utm_campaign = $14) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
+                  AND NOT (s.utm_source = $2 AND s.utm_medium = $2 AND s.utm_campaign = $2) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
            FROM classified c
        ), folded AS (
          SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,
-                stored OR taken + rank <= $15 AS fits, utm_source, utm_medium, utm_campaign
+                stored OR taken + rank <= $3 AS fits, utm_source, utm_medium, utm_campaign
            FROM ranked
        )
        INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
        SELECT min(id), date, link_id, max(owner_id), max(domain_id), max(link_name), max(domain_name),
-              CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END,
+              CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits THEN utm_campaign ELSE $2 END,
               sum(visits), sum(password_passed), sum(password_failed)
          FROM folded
-        GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $14 END, CASE WHEN fits THEN utm_medium ELSE $14 END, CASE WHEN fits THEN utm_campaign ELSE $14 END
+        GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits THEN utm_campaign ELSE $2 END
        ${ADD_TO_STORED_ROW}`,
-      [
-        ...this.columns(tagged, true),
-        OTHER_UTM,
-        maxUtmCombinations,
-      ],
+      [this.countRows(tagged, true), OTHER_UTM, maxUtmCombinations],
     );
   }
 

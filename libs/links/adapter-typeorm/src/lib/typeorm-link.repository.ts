@@ -1,7 +1,11 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, OwnedRowsRepository, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+
+/** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
+const CLICK_TOTALS_CHUNK = 2_000;
+const CLICK_TOTAL_COLUMNS: JsonColumn[] = [['id', 'char(24)'], ['n', 'bigint']];
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
@@ -135,18 +139,25 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   /**
    * Adds to the click totals in `link_clicks` (see its migration for why not on `links`), in link order so
-   * that two writers cannot deadlock. A link deleted since its clicks were counted is skipped; one deleted
-   * between this statement's read and its insert fails the write, which the click buffer retries.
+   * that two writers cannot deadlock: in chunks of ascending ids (the event loop answers requests between
+   * two), in one transaction. A link deleted since its clicks were counted is skipped; one deleted between a
+   * statement's read and its insert fails the write, which the click buffer retries.
    */
   async addClicks(visitsByLink: Map<string, number>): Promise<void> {
     if (!visitsByLink.size) return;
-    await sql(
-      this.dataSource,
-      `INSERT INTO link_clicks (link_id, clicks)
-       SELECT v.id, v.n FROM unnest($1::char(24)[], $2::bigint[]) AS v (id, n) JOIN links l ON l.id = v.id ORDER BY v.id
-       ON CONFLICT (link_id) DO UPDATE SET clicks = link_clicks.clicks + EXCLUDED.clicks`,
-      [[...visitsByLink.keys()], [...visitsByLink.values()]],
-    );
+    const ids = [...visitsByLink.keys()].sort();
+    await inTransaction(this.dataSource, async () => {
+      for (let start = 0; start < ids.length; start += CLICK_TOTALS_CHUNK) {
+        const rows = ids.slice(start, start + CLICK_TOTALS_CHUNK).map((id) => [id, visitsByLink.get(id)]);
+        await sql(
+          this.dataSource,
+          `INSERT INTO link_clicks (link_id, clicks)
+           SELECT v.id, v.n FROM ${jsonRowsOf(1, CLICK_TOTAL_COLUMNS, 'v')} JOIN links l ON l.id = v.id ORDER BY v.id
+           ON CONFLICT (link_id) DO UPDATE SET clicks = link_clicks.clicks + EXCLUDED.clicks`,
+          [jsonRows(rows)],
+        );
+      }
+    });
   }
 
   private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {
