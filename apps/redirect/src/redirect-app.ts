@@ -3,6 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { callerRequestId, clientAddressOf, DOCUMENT_SECURITY_HEADERS, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
+import { ClickWriteSchedule } from '@lnk/analytics/domain';
 import { isDatabaseUp } from '@lnk/shared/database';
 import type { RedirectConfig } from './config';
 import { composeRedirect, RedirectContexts } from './composition';
@@ -90,29 +91,24 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
     });
   });
 
-  const flusher = setInterval(() => {
-    clicks.flush().catch((error: Error) => logger.warn({ err: error.message }, 'clicks kept for the next write'));
-  }, config.clickFlushIntervalMs);
-  flusher.unref();
+  const writes = new ClickWriteSchedule(clicks, {
+    intervalMs: config.clickFlushIntervalMs,
+    maxIntervalMs: config.clickFlushMaxIntervalMs,
+    onError: (error) => logger.warn({ err: error.message }, 'clicks kept for the next write'),
+  });
+  writes.start();
 
   let closed: Promise<void> | null = null;
   const close = () =>
     (closed ??= (async () => {
       closing = true;
-      clearInterval(flusher);
+      writes.stop();
       // Idle keep-alive connections now; busy ones as soon as they have answered.
       const drain = setInterval(() => server.closeIdleConnections(), 50);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(drain);
-      for (let attempt = 1; attempt <= 5 && clicks.size > 0; attempt++) {
-        try {
-          await clicks.flush();
-        } catch (error) {
-          logger.warn({ err: (error as Error).message, attempt }, 'flush at shutdown failed');
-          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-        }
-      }
-      if (clicks.size > 0) logger.error({ rows: clicks.size }, 'click rows could not be written before shutdown');
+      const left = await writes.drain();
+      if (left > 0) logger.error({ rows: left }, 'click rows could not be written before shutdown');
       await passwordForms.close();
       await contexts.bus?.close();
       await contexts.dataSource.destroy();

@@ -8,6 +8,7 @@ export * from './lib/ports/stats-links.port';
 export * from './lib/ports/click-metrics.port';
 export * from './lib/ports/link-click-totals.port';
 export * from './lib/services/click-buffer';
+export * from './lib/services/click-write-schedule';
 export * from './lib/services/stats-filters';
 export * from './lib/use-cases/query-stats.use-case';
 export * from './lib/use-cases/breakdown-stats.use-case';

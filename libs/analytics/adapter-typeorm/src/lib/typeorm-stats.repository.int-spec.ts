@@ -1,4 +1,4 @@
-import { ClickCounts, OTHER_UTM, StatsQuery, StatsRecord } from '@lnk/analytics/domain';
+import { ClickCounts, DimensionCounts, OTHER_UTM, StatsQuery, StatsRecord } from '@lnk/analytics/domain';
 import { ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
 import { useTestRepositories } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
@@ -113,7 +113,7 @@ describe('TypeormStatsRepository', () => {
   it('writes concurrent multi-chunk batches with dimensions, chunked differently, without a deadlock', async () => {
     const owner = ids.next();
     const links = Array.from({ length: 2_600 }, () => ids.next());
-    const dims = (l: string) => [
+    const dims = (l: string): DimensionCounts[] => [
       { date: '2026-06-01', linkId: l, ownerId: owner, domainId: null, dimension: 'country', value: 'GB', visits: 1 },
       { date: '2026-06-01', linkId: l, ownerId: owner, domainId: null, dimension: 'referrer', value: 'news.example', visits: 1 },
     ];

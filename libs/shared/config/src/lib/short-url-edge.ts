@@ -8,8 +8,13 @@ import type { ValuesOf, VariableTable } from './variables';
 export const SHORT_URL_EDGE_VARIABLES = {
   CLICK_FLUSH_INTERVAL: {
     default: '1000',
-    description: 'milliseconds between writes of the buffered clicks: a crash (kill -9) loses at most this long of clicks; a longer one writes fewer rows per click (each link once per write)',
+    description: 'milliseconds between writes of the buffered clicks while writes are quick; a crash (kill -9) loses the clicks since the last write',
     parse: integer(10, 60_000),
+  },
+  CLICK_FLUSH_MAX_INTERVAL: {
+    default: '10000',
+    description: 'the longest wait between two writes of the buffered clicks: after a slow write (many links clicked since the last) the next waits up to nine times as long, within this bound, so the writer takes about a tenth of the time; what a crash (kill -9) may lose at most',
+    parse: integer(10, 600_000),
   },
   CLICK_BUFFER_ROWS: { default: '100000', description: 'click rows held between writes; past it clicks are dropped (and counted in /metrics)', parse: integer(100, 10_000_000) },
   REDIRECT_CACHE_SIZE: { default: '50000', description: 'links kept in the lookup cache', parse: integer(1, 10_000_000) },
@@ -18,6 +23,8 @@ export const SHORT_URL_EDGE_VARIABLES = {
 
 export interface ShortUrlEdgeConfig {
   clickFlushIntervalMs: number;
+  /** At least clickFlushIntervalMs. */
+  clickFlushMaxIntervalMs: number;
   clickBufferMaxRows: number;
   redirectCache: { maxEntries: number; ttlMs: number };
 }
@@ -25,6 +32,7 @@ export interface ShortUrlEdgeConfig {
 export function shortUrlEdgeOf(v: ValuesOf<typeof SHORT_URL_EDGE_VARIABLES>): ShortUrlEdgeConfig {
   return {
     clickFlushIntervalMs: v.CLICK_FLUSH_INTERVAL,
+    clickFlushMaxIntervalMs: Math.max(v.CLICK_FLUSH_INTERVAL, v.CLICK_FLUSH_MAX_INTERVAL),
     clickBufferMaxRows: v.CLICK_BUFFER_ROWS,
     redirectCache: { maxEntries: v.REDIRECT_CACHE_SIZE, ttlMs: v.REDIRECT_CACHE_TTL * 1000 },
   };
