@@ -319,6 +319,21 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     expect(byDimension(stats)['country']).toEqual({ GB: 30 });
   });
 
+  // CLICK_DIMENSIONS=false (an operator who wants no more than counts): nothing is derived from the visitor,
+  // nothing but the daily rows written; the visits themselves are all counted.
+  it('derives and writes no dimensions when they are off, and still counts every visit', async () => {
+    const stats = new MemoryStatsRepository();
+    let derived = 0;
+    const watched = { traitsOf: () => (derived++, { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' }) };
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, watched, { dimensions: false });
+    buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/a' }));
+    buffer.record(event({ userAgent: PHONE }));
+    await buffer.flush();
+    expect(derived).toBe(0);
+    expect(stats.dimensionCounts()).toEqual([]);
+    expect((await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 10))).items.map((r) => r.visits)).toEqual([2]);
+  });
+
   it('gives password attempts no dimensions (they are not visits), and an unlocked visit its own', async () => {
     const stats = new MemoryStatsRepository();
     const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());

@@ -19,6 +19,8 @@ export interface ClickBufferOptions {
   maxUtmCombinations: number;
   /** Most distinct values per (link, UTC day) of an open dimension held; further ones are counted under `(other)`. */
   maxDimensionValues: number;
+  /** Whether a visit's dimensions (referrer host, country, device, ...) are derived and counted (CLICK_DIMENSIONS). */
+  dimensions: boolean;
 }
 
 /** A pending rollup row, with the dimension counts of its (date, link), which the rows of its UTM values share. */
@@ -62,7 +64,7 @@ const countsOf = (r: PendingRow): ClickCounts => ({
   passwordFailed: r.passwordFailed,
 });
 
-const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY };
+const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
 
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
@@ -139,6 +141,7 @@ export class ClickBuffer {
   }
 
   private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
+    if (!this.options.dimensions) return;
     counts.add(this.dimensions.traitsOf(event.userAgent, event.ip, event.referer), event.trigger, 1);
   }
 
