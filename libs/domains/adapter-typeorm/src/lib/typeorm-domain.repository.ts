@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Quota, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
@@ -40,11 +40,13 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
     return firstOf(await sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}`, params), toDomain);
   }
 
-  protected async insertRow(p: DomainProps): Promise<void> {
-    await sql(
-      this.dataSource,
-      'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
+  protected insertCounted(p: DomainProps, quota: Quota): Promise<void> {
+    return this.insertLockingFirst(quota, () =>
+      sql(
+        this.dataSource,
+        'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+        [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
+      ),
     );
   }
 

@@ -19,7 +19,12 @@ function tag(ownerId: string, name: string): Tag {
 }
 
 describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, click rows and the redirect lookup', () => {
-  const { dataSource, repos } = useTestRepositories([linksPersistence], (ds) => ({ links: new TypeormLinkRepository(ds), tags: new TypeormTagRepository(ds) }));
+  const { dataSource, repos } = useTestRepositories([linksPersistence], (ds) => ({
+    links: new TypeormLinkRepository(ds),
+    // Every page through the statement that reads the older half from the oldest link (the first pages skip it).
+    linksFromEitherEnd: new TypeormLinkRepository(ds, 0),
+    tags: new TypeormTagRepository(ds),
+  }));
 
   it('keeps one slug namespace per domain, case-sensitively, under concurrent claims', async () => {
     const owner = ids.next();
@@ -66,20 +71,44 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     await expect(repos.links.insertWithinQuota(link(owner), 1)).resolves.toBeUndefined();
   });
 
-  // A page in the older half is read from the oldest link backwards; every offset must still answer what
-  // OFFSET over the newest-first order does, with the exact total, also past the end.
+  // A creation is one statement that writes the link, its tags and clicks before it takes the owner's usage
+  // row and checks the quota: a refusal must roll all of it back (no link, no tag rows, no count) and still
+  // say what the owner held, and a creation that fits must leave its tags and clicks written.
+  it('writes a link with its tags and clicks in one statement, and rolls all of it back when the quota is full', async () => {
+    const owner = ids.next();
+    const t = tag(owner, 'kept');
+    await repos.tags.insertWithinQuota(t, 10);
+    const first = link(owner, { tagIds: [t.id], clicks: 4 });
+    await repos.links.insertWithinQuota(first, 1);
+    const refused = link(owner, { tagIds: [t.id], clicks: 2 });
+    const error = await repos.links.insertWithinQuota(refused, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect((error as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 1, limit: 1 } });
+    const rows = async (statement: string, id: string) => Number((await dataSource().query(statement, [id]))[0].n);
+    expect(await rows('SELECT count(*) AS n FROM links WHERE id = $1', refused.id)).toBe(0);
+    expect(await rows('SELECT count(*) AS n FROM link_tags WHERE link_id = $1', refused.id)).toBe(0);
+    expect(await rows('SELECT count(*) AS n FROM link_clicks WHERE link_id = $1', refused.id)).toBe(0);
+    expect(await repos.links.countOfOwner(owner)).toBe(1);
+    expect(await repos.links.findOfOwner(owner, first.id)).toMatchObject({ tagIds: [t.id], clicks: 4 });
+  });
+
+  // A page in the older half is read from the oldest link backwards, and the first pages from the newest
+  // only; every offset, through either statement, must still answer what OFFSET over the newest-first order
+  // does, with the exact total, also past the end.
   it('answers every offset of the unfiltered list as newest-first OFFSET paging does, from either end', async () => {
     const owner = ids.next();
     const created = Array.from({ length: 7 }, () => link(owner));
     for (const l of created) await repos.links.insertWithinQuota(l, 100);
     const newestFirst = created.map((l) => l.id).reverse();
-    for (const limit of [1, 3, 10]) {
-      for (let start = 0; start <= 9; start++) {
-        const page = await repos.links.listOfOwner(owner, undefined, PageRequest.of(start, limit));
-        expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({ start, limit, total: 7, ids: newestFirst.slice(start, start + limit) });
+    for (const repo of [repos.links, repos.linksFromEitherEnd]) {
+      for (const limit of [1, 3, 10]) {
+        for (let start = 0; start <= 9; start++) {
+          const page = await repo.listOfOwner(owner, undefined, PageRequest.of(start, limit));
+          expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({ start, limit, total: 7, ids: newestFirst.slice(start, start + limit) });
+        }
       }
+      expect(await repo.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
     }
-    expect(await repos.links.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
   });
 
   it('counts every match of a search, also on a page past its last match', async () => {

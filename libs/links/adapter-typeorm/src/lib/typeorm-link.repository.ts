@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { Page, PageRequest, pageOf, QuotaExceededError } from '@lnk/shared/kernel';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 /** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
 const CLICK_TOTALS_CHUNK = 2_000;
@@ -38,6 +38,26 @@ const redirectTarget = (r: Row): RedirectTarget => ({
   passwordHash: textOrNull(r, 'password_hash'),
 });
 
+/** The insert of a link under its owner's quota: see insertCounted. */
+const INSERT_COUNTED = `WITH link AS (
+    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, owner_id
+  ), tagged AS (
+    INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link, unnest($12::char(24)[]) AS t (tag_id) RETURNING 1
+  ), clicked AS (
+    INSERT INTO link_clicks (link_id, clicks) SELECT link.id, $13 FROM link WHERE $13::bigint > 0 RETURNING 1
+  )
+  INSERT INTO links_usage AS u (owner_id, resource, used)
+  SELECT link.owner_id, $14, 0 FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c
+  ON CONFLICT (owner_id, resource) DO UPDATE SET used = u.used
+  RETURNING links_usage_within(u.used, $15) AS used`;
+
+/** What the owner held when `links_usage_within` refused a creation, or null for any other error. */
+function quotaReached(error: unknown): number | null {
+  const driverError = (error as { driverError?: { code?: string; detail?: string } }).driverError ?? (error as { code?: string; detail?: string });
+  return driverError?.code === 'LQ001' ? Number(driverError.detail) : null;
+}
+
 const SLUG_TAKEN = { constraint: 'links_domain_slug_key', field: 'slug', message: 'slug is already taken on this domain' };
 
 /** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
@@ -51,20 +71,36 @@ const LINKS_USAGE = { table: 'links_usage', resource: 'links' };
 const pageStatement = (totalSql: string, pageSql: string) =>
   `SELECT t.total, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.id IN (${pageSql})) p ON true ORDER BY p.id DESC`;
 
+/** Pages that end within this many of the owner's newest links are read from that end only (see listOfOwner). */
+const NEAR_THE_NEWEST = 1000;
+
 export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implements LinkRepository {
-  constructor(dataSource: DataSource) {
+  /** `nearTheNewest`: see NEAR_THE_NEWEST (tests set 0 to read every page through the statement for any offset). */
+  constructor(
+    dataSource: DataSource,
+    private readonly nearTheNewest = NEAR_THE_NEWEST,
+  ) {
     super(dataSource, 'links', LINKS_USAGE, SLUG_TAKEN);
   }
 
-  protected async insertRow(p: LinkProps): Promise<void> {
-    await sql(
-      this.dataSource,
-      `INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt],
-    );
-    if (p.clicks > 0) await sql(this.dataSource, 'INSERT INTO link_clicks (link_id, clicks) VALUES ($1, $2)', [p.id, p.clicks]);
-    await this.replaceTags(p.id, p.tagIds);
+  /**
+   * One statement, committed on its own (or in the caller's unit of work): the link, its tags and clicks
+   * first, then the owner's usage row, taken last (see the LinksQuotaCheck migration). The main INSERT reads
+   * every CTE, so they have all run before it takes the row; what PostgreSQL queues to the end of the statement
+   * (the tags' foreign-key checks, the usage trigger) and the commit run holding it, with no client round trip.
+   * A full quota rolls the statement back (LQ001, the count it found in DETAIL).
+   */
+  protected async insertCounted(p: LinkProps, quota: Quota): Promise<void> {
+    try {
+      await sql(this.dataSource, INSERT_COUNTED, [
+        p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt,
+        p.tagIds, p.clicks, quota.resource, quota.limit,
+      ]);
+    } catch (error) {
+      const used = quotaReached(error);
+      if (used !== null) throw new QuotaExceededError(quota.resource, used, quota.limit);
+      throw error;
+    }
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
@@ -82,6 +118,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       statement = `WITH matches AS MATERIALIZED (
           SELECT l.id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2
         ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ORDER BY id DESC LIMIT ${limit} OFFSET ${start}`)}`;
+    } else if (start + limit <= this.nearTheNewest) {
+      // The first pages (most reads) walk at most `nearTheNewest` index entries from the newest link: the
+      // statement below without the other end's branch, whose planning was a third of the first page's
+      // database time (EXPLAIN: 0.88 instead of 1.25 ms a call). The total is the usage counter, as below.
+      statement = pageStatement(
+        `SELECT COALESCE((SELECT used FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total`,
+        `SELECT l.id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT ${limit} OFFSET ${start}`,
+      );
     } else {
       // The total is the usage counter, in this statement's snapshot: exact for this page. A page in the older
       // half is an offset from the oldest link: the index walk before it stays under half of the owner's links

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -28,10 +28,12 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
     super(dataSource, 'tags', TAGS_USAGE, NAME_TAKEN);
   }
 
-  protected async insertRow(p: TagProps): Promise<void> {
-    await sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-      p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
-    ]);
+  protected insertCounted(p: TagProps, quota: Quota): Promise<void> {
+    return this.insertLockingFirst(quota, () =>
+      sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
+      ]),
+    );
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {

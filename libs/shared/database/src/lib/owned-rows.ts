@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { deleteCounted, insertWithinQuota, usedOf } from './quota';
+import { deleteCounted, insertWithinQuota, Quota, usedOf } from './quota';
 import { sql } from './sql';
 import { guardUnique, UniqueField } from './unique-violation';
 
@@ -30,8 +30,18 @@ export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
     this.deleteAllStatement = `DELETE FROM ${table} WHERE owner_id = $1`;
   }
 
-  /** Writes the new row (and its dependants); runs holding the owner's usage row, see insertWithinQuota. */
-  protected abstract insertRow(props: Props): Promise<void>;
+  /**
+   * Writes the new row (and its dependants) within the owner's quota, atomically under concurrent calls: a
+   * repository either writes it with `insertLockingFirst` or checks the quota in its own insert statement.
+   */
+  protected abstract insertCounted(props: Props, quota: Quota): Promise<void>;
+
+  /** Takes the owner's usage row, checks the quota, then runs `write`, in one transaction (see insertWithinQuota in quota.ts). */
+  protected insertLockingFirst(quota: Quota, write: () => Promise<unknown>): Promise<void> {
+    return insertWithinQuota(this.dataSource, quota, async () => {
+      await write();
+    });
+  }
 
   private usageOf(ownerId: string) {
     return { ...this.usage, ownerId };
@@ -40,7 +50,7 @@ export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
   /** Stores the row if the owner holds fewer than `limit` (else QuotaExceededError); a taken unique field is a ValidationError on it. */
   async insertWithinQuota(entity: { toProps(): Props }, limit: number): Promise<void> {
     const props = entity.toProps();
-    await guardUnique(this.unique, () => insertWithinQuota(this.dataSource, { ...this.usageOf(props.ownerId), limit }, () => this.insertRow(props)));
+    await guardUnique(this.unique, () => this.insertCounted(props, { ...this.usageOf(props.ownerId), limit }));
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
