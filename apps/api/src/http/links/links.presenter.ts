@@ -23,8 +23,21 @@ function linkFields(link: Link, shortBaseUrl: string, domainName: string | null)
   };
 }
 
+/** The link's options (issue 18) that are set, and only those: a link without any shows the spec's fields alone. */
+function optionFields(link: Link) {
+  const o = link.options;
+  return {
+    ...(o.redirectType !== 302 ? { redirectType: o.redirectType } : {}),
+    ...(o.expiresAt ? { expiresAt: o.expiresAt.toISOString() } : {}),
+    ...(o.expiredUrl !== null ? { expiredUrl: o.expiredUrl } : {}),
+    ...(o.maxVisits !== null ? { maxVisits: o.maxVisits, visitsUsed: o.visitsUsed } : {}),
+    ...(o.utm ? { utm: o.utm } : {}),
+    ...(o.targets ? { targets: o.targets } : {}),
+  };
+}
+
 export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>): Static<typeof LinkListItemSchema> {
-  return { ...linkFields(link, shortBaseUrl, link.domainId ? (domainNames.get(link.domainId) ?? null) : null), clicks: link.clicks, updatedAt: link.updatedAt.toISOString() };
+  return { ...linkFields(link, shortBaseUrl, link.domainId ? (domainNames.get(link.domainId) ?? null) : null), clicks: link.clicks, updatedAt: link.updatedAt.toISOString(), ...optionFields(link) };
 }
 
 /** The detail of spec 4.5, with clicks and the link's tags. */
@@ -34,6 +47,7 @@ export function presentLink(view: LinkView, shortBaseUrl: string): Static<typeof
     clicks: view.link.clicks,
     tags: view.tags.map((t) => ({ id: t.id, name: t.name })),
     updatedAt: view.link.updatedAt.toISOString(),
+    ...optionFields(view.link),
   };
 }
 
