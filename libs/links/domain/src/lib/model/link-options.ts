@@ -65,6 +65,8 @@ export interface LinkOptionFields {
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 const COUNTRY = /^[A-Z]{2}$/;
+/** Two letters that name no country: user-assigned (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) and the reserved EU, EZ, UN, UK (Britain is GB). */
+const NOT_A_COUNTRY = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ|EU|EZ|UN|UK)$/;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 let regionNames: Intl.DisplayNames | null | undefined;
 
@@ -161,7 +163,7 @@ export function checkTargets(value: unknown, ownHosts: readonly string[]): LinkT
     for (const [name, raw] of entries) {
       const field = `targets.${key}.${name}`;
       if (key === 'device' && !TARGET_DEVICES.includes(name as TargetDevice)) errors.push({ name: field, error: `a device is one of ${TARGET_DEVICES.join(', ')}` });
-      else if (key === 'country' && (!COUNTRY.test(name) || !isKnownRegion(name))) errors.push({ name: field, error: 'a country is an ISO 3166-1 alpha-2 code in upper case (e.g. US, GB)' });
+      else if (key === 'country' && (!COUNTRY.test(name) || NOT_A_COUNTRY.test(name) || !isKnownRegion(name))) errors.push({ name: field, error: 'a country is an ISO 3166-1 alpha-2 code in upper case (e.g. US, GB)' });
       else {
         const url = destination(raw, field);
         if (url !== undefined) found[name] = url;

@@ -36,7 +36,7 @@ export class UpdateLinkUseCase {
     const changes: Parameters<Link['change']>[0] = {};
     // Every field's own rules at once: a change with several bad fields is told of each.
     const now = this.clock.now();
-    const [url, slug, title, description, options] = checkEach(
+    const [url, slug, title, description, , options] = checkEach(
       () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.config.ownHosts)),
       () => (fields.slug === undefined ? undefined : checkSlug(fields.slug)),
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),

@@ -1,4 +1,4 @@
-import { isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
+import { hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
 import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
@@ -69,7 +69,7 @@ export class MemoryLinkRepository extends LinkRepository {
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
     // Clicks, the creation time and the visits used are not the caller's to change: the adapter writes none of them on update
     // (a visit limit set where there was none starts at 0, one cleared forgets its count).
-    const options = p.options && { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed };
+    const options = p.options && hasLinkOptions(p.options) ? { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed } : undefined;
     this.store.links.set(p.id, copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt }));
   }
 
