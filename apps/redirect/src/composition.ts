@@ -6,8 +6,8 @@ import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { ClicksOfLinks, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts } from '@lnk/bridges';
-import { linksPersistence, TypeormLinkRepository } from '@lnk/links/adapter-typeorm';
+import { ClicksOfLinks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts } from '@lnk/bridges';
+import { linksPersistence, TypeormLinkRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { createDataSource, databaseBounds, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
@@ -50,11 +50,13 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), new BowserClickDimensions(), { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
+  // One parser and country table for statistics and for links' targets (each remembers what it has read).
+  const clickDimensions = new BowserClickDimensions();
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
   const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), new SystemClock(), {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,
-  });
+  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions));
   // The API publishes every link and domain change: this app's cache forgets them at once.
   let bus: RedisBus | null = null;
   if (config.redisUrl) {

@@ -20,7 +20,7 @@ import {
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
-import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
+import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
@@ -33,6 +33,7 @@ import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataOfContexts,
   ClicksOfLinks,
+  VisitorsOfClickDimensions,
   DomainsForLinks,
   LimitsOfBilling,
   LINK_PASSWORD_THROTTLE,
@@ -75,13 +76,15 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), new BowserClickDimensions(), { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
+  // One parser and country table for statistics and for links' targets (each remembers what it has read).
+  const clickDimensions = new BowserClickDimensions();
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges),
     get: getLink,
-    list: new ListLinksUseCase(linkRepository, linkDomains),
+    list: new ListLinksUseCase(linkRepository, linkDomains, clock),
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),
     delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges),
     resolveRedirect,
@@ -90,7 +93,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
       defaultDomainName: new URL(config.shortBaseUrl).hostname,
       notFoundRedirectUrl: config.notFoundRedirectUrl,
-    }),
+    }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions)),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
     listTags: new ListTagsUseCase(tagRepository),
     favoriteTags: new FavoriteTagsUseCase(tagRepository),

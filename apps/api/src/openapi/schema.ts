@@ -14,7 +14,8 @@ export type Static<S> = S extends { readonly [staticType]?: () => infer T } ? T 
 
 type AnySchema = Schema<unknown>;
 
-const schema = <T>(object: SchemaObject): Schema<T> => object;
+/** A schema written out, typed as describing `T` (for shapes the helpers below do not build). */
+export const schema = <T>(object: SchemaObject): Schema<T> => object;
 
 /**
  * Component names, kept off the schema objects so that a named schema serialises exactly as an unnamed

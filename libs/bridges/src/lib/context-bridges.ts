@@ -1,8 +1,8 @@
 import { LinkDomain, LinkDomains } from '@lnk/links/domain';
 import { DomainRepository, DomainUsage, DomainVerificationListener } from '@lnk/domains/domain';
-import { ClickRecorder, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase, TagRepository } from '@lnk/links/domain';
+import { ClickRecorder, LinkRepository, PasswordAttempt, PasswordAttempts, ResolveRedirectUseCase, TagRepository, VisitorLocator, VisitorPlace } from '@lnk/links/domain';
 import { LoginThrottle } from '@lnk/identity/domain';
-import { ClickBuffer, LinkClickTotals, StatsLinks } from '@lnk/analytics/domain';
+import { ClickBuffer, ClickDimensions, LinkClickTotals, StatsLinks } from '@lnk/analytics/domain';
 import { LinkClicked } from '@lnk/shared/kernel';
 
 /** Links ask the domains context which of the owner's domains are verified. */
@@ -87,6 +87,25 @@ export class ClicksOfLinks extends ClickRecorder {
 
   record(click: LinkClicked): void {
     this.buffer.record(click);
+  }
+}
+
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+/**
+ * Links with targets ask analytics' click dimensions where a visitor is and on what: the same User-Agent
+ * parser and offline country table that statistics count by. iOS and iPadOS are `ios`, Android `android`
+ * (phone or tablet), any other desktop browser `desktop`; anything else is no device.
+ */
+export class VisitorsOfClickDimensions extends VisitorLocator {
+  constructor(private readonly dimensions: ClickDimensions) {
+    super();
+  }
+
+  locate(userAgent: string | undefined, ip: string): VisitorPlace {
+    const traits = this.dimensions.traitsOf(userAgent, ip, undefined);
+    const device = traits.os === 'iOS' ? 'ios' : traits.os === 'Android' ? 'android' : traits.device === 'desktop' ? 'desktop' : null;
+    return { device, country: COUNTRY_CODE.test(traits.country) ? traits.country : null };
   }
 }
 

@@ -12,8 +12,8 @@ import type { Links } from '../../composition/contexts.composition';
 import { ok, okPage } from '../../envelope/envelope';
 import { RateLimitBudget } from '../../rate-limit/rate-limit.guard';
 import { QrRenderer } from './qr-renderer';
+import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { SearchPageQueryDto } from '../paging.request.dto';
-import { CreateLinkDto, CreateTagDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
 import { Route } from '../route.decorator';
 import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
@@ -27,9 +27,10 @@ export class LinksController {
     private readonly qrCodes: QrRenderer,
   ) {}
 
-  @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL.' })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
-    const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest());
+  @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto) {
+    const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
+    const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest(), filter);
     return okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
   }
 

@@ -23,12 +23,26 @@ function linkFields(link: Link, shortBaseUrl: string, domainName: string | null)
   };
 }
 
+/** The link's options (issue 18) that are set, and only those: a link without any shows the spec's fields alone. */
+function optionFields(link: Link) {
+  const o = link.options;
+  return {
+    ...(o.redirectType !== 302 ? { redirectType: o.redirectType } : {}),
+    ...(o.expiresAt ? { expiresAt: o.expiresAt.toISOString() } : {}),
+    ...(o.expiredUrl !== null ? { expiredUrl: o.expiredUrl } : {}),
+    ...(o.maxVisits !== null ? { maxVisits: o.maxVisits, visitsUsed: o.visitsUsed } : {}),
+    ...(o.utm ? { utm: o.utm } : {}),
+    ...(o.targets ? { targets: o.targets } : {}),
+  };
+}
+
 /**
  * One object literal, not linkFields spread into another: the list presents 20-100 of these per request, and
- * the spread's copy was the presenter's larger part of a list request's CPU profile (4-5%).
+ * the spread's copy was the presenter's larger part of a list request's CPU profile (4-5%). A link's options
+ * (rare) are added only when it has any.
  */
 export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>): Static<typeof LinkListItemSchema> {
-  return {
+  const item = {
     id: link.id,
     title: link.title,
     slug: link.slug,
@@ -42,6 +56,7 @@ export function presentLinkListItem(link: Link, shortBaseUrl: string, domainName
     clicks: link.clicks,
     updatedAt: link.updatedAt.toISOString(),
   };
+  return link.hasOptions ? { ...item, ...optionFields(link) } : item;
 }
 
 /** The detail of spec 4.5, with clicks and the link's tags. */
@@ -51,6 +66,7 @@ export function presentLink(view: LinkView, shortBaseUrl: string): Static<typeof
     clicks: view.link.clicks,
     tags: view.tags.map((t) => ({ id: t.id, name: t.name })),
     updatedAt: view.link.updatedAt.toISOString(),
+    ...optionFields(view.link),
   };
 }
 

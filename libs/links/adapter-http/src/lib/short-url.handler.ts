@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ShortUrlAnswer, ShortUrlRequest } from '@lnk/links/domain';
 import { clientAddressKey } from '@lnk/shared/kernel';
 import { DOCUMENT_SECURITY_HEADERS, pageHeaders } from './html-page';
-import { notFoundPage, onwardPage, passwordPage, unreadablePage } from './short-url.pages';
+import { expiredPage, notFoundPage, onwardPage, passwordPage, unreadablePage } from './short-url.pages';
 import { brokenDestinationPage } from './short-url.pages';
 
 /** What decides a short URL's answer: the links domain's AnswerShortUrlUseCase. */
@@ -17,7 +17,7 @@ export interface PasswordFormLimit {
   consume(addressKey: string): Promise<{ blocked: boolean; retryAfterSeconds: number; headers: Record<string, string> }>;
 }
 
-export type ShortUrlOutcome = 'redirect' | 'not_found' | 'password_page' | 'password_failed' | 'rate_limited' | 'error';
+export type ShortUrlOutcome = 'redirect' | 'not_found' | 'expired' | 'password_page' | 'password_failed' | 'rate_limited' | 'error';
 
 /** Plain counters per outcome: no histogram observation, no timer per request. */
 export interface ShortUrlCounters {
@@ -231,7 +231,7 @@ export class ShortUrlHandler {
     switch (answer.kind) {
       case 'redirect':
         counters.count('redirect');
-        return this.redirect(request, response, answer.location, startedAt);
+        return this.redirect(request, response, answer.location, startedAt, answer.status);
       case 'password-form': {
         counters.count(answer.status === 200 ? 'password_page' : answer.status === 401 ? 'password_failed' : 'rate_limited');
         const headers = answer.retryAfterSeconds !== undefined ? { ...extra, 'retry-after': String(answer.retryAfterSeconds) } : extra;
@@ -246,6 +246,11 @@ export class ShortUrlHandler {
         counters.count('not_found');
         if (answer.redirectTo) return this.redirect(request, response, answer.redirectTo, startedAt);
         return this.page(request, response, 404, notFoundPage(), startedAt, extra);
+      case 'expired':
+        // Past its expiry or its visits: the link's expiredUrl (302), else 410 Gone; never the destination.
+        counters.count('expired');
+        if (answer.redirectTo) return this.redirect(request, response, answer.redirectTo, startedAt);
+        return this.page(request, response, 410, expiredPage(), startedAt, extra);
       case 'unusable-destination':
         // A destination stored before destinations were checked as they are now, which no redirect can carry.
         counters.count('error');
@@ -253,16 +258,17 @@ export class ShortUrlHandler {
     }
   }
 
-  private redirect(request: IncomingMessage, response: ServerResponse, location: string, startedAt: number): void {
+  /** `status`: a link's redirectType (301, 307, 308); 302 when absent. */
+  private redirect(request: IncomingMessage, response: ServerResponse, location: string, startedAt: number, status = 302): void {
     // writeHead's flat [name, value, ...] form: no object built and spread per redirect.
     const headers = this.hsts
       ? ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-length', '0', 'strict-transport-security', HSTS]
       : ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-length', '0'];
     const id = request.headers['x-request-id'];
     if (typeof id === 'string' && REQUEST_ID.test(id)) headers.push('x-request-id', id);
-    response.writeHead(302, headers);
+    response.writeHead(status, headers);
     response.end();
-    this.options.onAnswered?.(request, 302, startedAt);
+    this.options.onAnswered?.(request, status, startedAt);
   }
 
   private page(request: IncomingMessage, response: ServerResponse, status: number, html: string, startedAt: number, extra?: Record<string, string> | null): void {

@@ -8,6 +8,12 @@ export function notFoundPage(): string {
 <body><h1>Link not found</h1><p>This short link does not exist or is turned off.</p></body></html>`;
 }
 
+/** A link past its expiry or its visit limit, without an expiredUrl (410 Gone). */
+export function expiredPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title><style>${STYLE}</style></head>
+<body><h1>Link expired</h1><p>This short link has expired and no longer leads anywhere.</p></body></html>`;
+}
+
 /** The one form of a protected link; it posts back to the same short URL. */
 export function passwordPage(slug: string, error?: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -4,7 +4,8 @@ import { LinkClickTotals1764000200000 } from './migrations/1764000200000-link-cl
 import { LinksUsageCounters1764000300000 } from './migrations/1764000300000-links-usage-counters';
 import { LinksOwnerSearchIndex1764000310000 } from './migrations/1764000310000-links-owner-search-index';
 import { LinksQuotaCheck1764200000000 } from './migrations/1764200000000-links-quota-check';
+import { LinkOptions1764230000000 } from './migrations/1764230000000-link-options';
 
 export const linksPersistence: PersistenceModule = {
-  migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000, LinksUsageCounters1764000300000, LinksOwnerSearchIndex1764000310000, LinksQuotaCheck1764200000000],
+  migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000, LinksUsageCounters1764000300000, LinksOwnerSearchIndex1764000310000, LinksQuotaCheck1764200000000, LinkOptions1764230000000],
 };

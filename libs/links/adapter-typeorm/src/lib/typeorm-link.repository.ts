@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError } from '@lnk/shared/kernel';
+import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
 import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 /** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
@@ -8,7 +9,8 @@ const CLICK_TOTALS_CHUNK = 2_000;
 const CLICK_TOTAL_COLUMNS: JsonColumn[] = [['id', 'char(24)'], ['n', 'bigint']];
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
-  COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids`;
+  COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids,
+  ${OPTION_COLUMNS}`;
 
 const linkProps = (r: Row): LinkProps => ({
   id: text(r, 'id'),
@@ -24,6 +26,7 @@ const linkProps = (r: Row): LinkProps => ({
   clicks: int(r, 'clicks'),
   createdAt: timestamp(r, 'created_at'),
   updatedAt: timestamp(r, 'updated_at'),
+  options: linkOptionsOf(r),
 });
 const toLink = (r: Row) => new Link(linkProps(r));
 
@@ -36,19 +39,22 @@ const redirectTarget = (r: Row): RedirectTarget => ({
   name: text(r, 'name'),
   status: bool(r, 'status'),
   passwordHash: textOrNull(r, 'password_hash'),
+  options: redirectOptionsOfRow(r),
 });
 
 /** The insert of a link under its owner's quota: see insertCounted. */
 const INSERT_COUNTED = `WITH link AS (
-    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, owner_id
+    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $17, $18, $19::jsonb, $20::jsonb) RETURNING id, owner_id
   ), tagged AS (
     INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link, unnest($12::char(24)[]) AS t (tag_id) RETURNING 1
   ), clicked AS (
     INSERT INTO link_clicks (link_id, clicks) SELECT link.id, $13 FROM link WHERE $13::bigint > 0 RETURNING 1
+  ), limited AS (
+    INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, $21 FROM link WHERE $21::integer IS NOT NULL RETURNING 1
   )
   INSERT INTO links_usage AS u (owner_id, resource, used)
-  SELECT link.owner_id, $14, 0 FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c
+  SELECT link.owner_id, $14, 0 FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c, (SELECT count(*) FROM limited) AS v
   ON CONFLICT (owner_id, resource) DO UPDATE SET used = u.used
   RETURNING links_usage_within(u.used, $15) AS used`;
 
@@ -84,17 +90,17 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   }
 
   /**
-   * One statement, committed on its own (or in the caller's unit of work): the link, its tags and clicks
-   * first, then the owner's usage row, taken last (see the LinksQuotaCheck migration). The main INSERT reads
-   * every CTE, so they have all run before it takes the row; what PostgreSQL queues to the end of the statement
-   * (the tags' foreign-key checks, the usage trigger) and the commit run holding it, with no client round trip.
-   * A full quota rolls the statement back (LQ001, the count it found in DETAIL).
+   * One statement, committed on its own (or in the caller's unit of work): the link, its tags, clicks and
+   * visit limit first, then the owner's usage row, taken last (see the LinksQuotaCheck migration). The main
+   * INSERT reads every CTE, so they have all run before it takes the row; what PostgreSQL queues to the end
+   * of the statement (the foreign-key checks, the usage trigger) and the commit run holding it, with no
+   * client round trip. A full quota rolls the statement back (LQ001, the count it found in DETAIL).
    */
   protected async insertCounted(p: LinkProps, quota: Quota): Promise<void> {
     try {
       await sql(this.dataSource, INSERT_COUNTED, [
         p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt,
-        p.tagIds, p.clicks, quota.resource, quota.limit,
+        p.tagIds, p.clicks, quota.resource, quota.limit, ...optionParams(p.options), p.options?.maxVisits ?? null,
       ]);
     } catch (error) {
       const used = quotaReached(error);
@@ -152,10 +158,15 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       inTransaction(this.dataSource, async () => {
         await sql(
           this.dataSource,
-          `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9, updated_at = $10
+          `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9, updated_at = $10,
+                  redirect_type = $11, expires_at = $12, expired_url = $13, utm = $14::jsonb, targets = $15::jsonb
             WHERE id = $1 AND owner_id = $2`,
-          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt],
+          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options)],
         );
+        // The visit limit: set or changed (the visits used so far kept), or gone with its count.
+        const maxVisits = p.options?.maxVisits ?? null;
+        if (maxVisits === null) await sql(this.dataSource, 'DELETE FROM link_visit_limits WHERE link_id = $1', [p.id]);
+        else await sql(this.dataSource, 'INSERT INTO link_visit_limits (link_id, max_visits) VALUES ($1, $2) ON CONFLICT (link_id) DO UPDATE SET max_visits = EXCLUDED.max_visits', [p.id, maxVisits]);
         await this.replaceTags(p.id, p.tagIds);
       }),
     );
@@ -174,8 +185,8 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     // The hot path's one query: the expression index on (COALESCE(domain_id, ''), slug), no entity hydration.
     const result = await sql(
       this.dataSource,
-      `SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash
-         FROM links WHERE COALESCE(domain_id, '') = $1 AND slug = $2`,
+      `SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash, ${REDIRECT_OPTION_COLUMNS}
+         FROM links l WHERE COALESCE(domain_id, '') = $1 AND slug = $2`,
       [domainId ?? '', slug],
     );
     return firstOf(result, redirectTarget);
@@ -202,6 +213,21 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
         );
       }
     });
+  }
+
+  /** The owner's links expired at `now` (or not), newest first, with the search of listOfOwner; the total counts the matches. */
+  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const params: unknown[] = [ownerId, now];
+    let search = '';
+    if (query) {
+      params.push(containsPattern(query.toLowerCase()));
+      search = `AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $3`;
+    }
+    const statement = `WITH matches AS MATERIALIZED (
+        SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${expired ? '' : 'NOT '}${expiredAt('$2')} ${search}
+      ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`)}`;
+    const { rows } = await sql(this.dataSource, statement, params);
+    return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
   }
 
   private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {

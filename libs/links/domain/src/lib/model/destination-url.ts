@@ -2,7 +2,6 @@ import { hasControlCharacter, ValidationError } from '@lnk/shared/kernel';
 
 export const MAX_URL_LENGTH = 2048;
 
-const invalid = (why: string) => ValidationError.field('url', why);
 
 /**
  * One spelling per address: the URL parser already writes every IPv4 form (2130706433, 0x7f.0.0.1, 127.1)
@@ -31,23 +30,25 @@ function canonicalOwnHost(own: string): string {
  * A destination as stored: an absolute http(s) URL as the URL parser writes it (punycode host,
  * percent-encoded path and query), at most 2048 characters, with no control characters and no user
  * info, and not on one of the service's own hosts under any spelling (a short link to a short link could
- * loop); when the service runs on this machine's loopback, no loopback address or name at all.
+ * loop); when the service runs on this machine's loopback, no loopback address or name at all. `field`
+ * names the value in the errors (a link's other destinations are checked alike).
  */
-export function checkDestinationUrl(value: unknown, ownHosts: readonly string[]): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid('url is required');
-  if (value.length > MAX_URL_LENGTH) throw invalid(`url must be at most ${MAX_URL_LENGTH} characters`);
+export function checkDestinationUrl(value: unknown, ownHosts: readonly string[], field = 'url'): string {
+  const invalid = (why: string) => ValidationError.field(field, why);
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(`${field} is required`);
+  if (value.length > MAX_URL_LENGTH) throw invalid(`${field} must be at most ${MAX_URL_LENGTH} characters`);
   // CR/LF would split the Location header; the URL parser drops TAB, CR and LF silently, headers carry none.
-  if (hasControlCharacter(value)) throw invalid('url may not contain control characters');
+  if (hasControlCharacter(value)) throw invalid(`${field} may not contain control characters`);
   const url = value.trim();
-  if (!URL.canParse(url)) throw invalid('url must be an absolute URL');
+  if (!URL.canParse(url)) throw invalid(`${field} must be an absolute URL`);
   const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url must use http or https');
-  if (!parsed.hostname) throw invalid('url must name a host');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`${field} must use http or https`);
+  if (!parsed.hostname) throw invalid(`${field} must name a host`);
   // https://bank.example@evil.example/ reads as the bank to a person and goes to the other host.
-  if (parsed.username || parsed.password) throw invalid('url may not carry a user name or password');
+  if (parsed.username || parsed.password) throw invalid(`${field} may not carry a user name or password`);
   const host = canonicalHost(parsed.hostname);
   const own = ownHosts.map(canonicalOwnHost);
-  if (own.includes(host) || (isLocalMachine(host) && own.some(isLocalMachine))) throw invalid('url may not point at a short domain of this service');
-  if (parsed.href.length > MAX_URL_LENGTH) throw invalid(`url must be at most ${MAX_URL_LENGTH} characters once encoded`);
+  if (own.includes(host) || (isLocalMachine(host) && own.some(isLocalMachine))) throw invalid(`${field} may not point at a short domain of this service`);
+  if (parsed.href.length > MAX_URL_LENGTH) throw invalid(`${field} must be at most ${MAX_URL_LENGTH} characters once encoded`);
   return parsed.href;
 }

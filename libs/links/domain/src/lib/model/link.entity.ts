@@ -1,3 +1,5 @@
+import { LinkOptions, NO_LINK_OPTIONS } from './link-options';
+
 export interface LinkProps {
   id: string;
   ownerId: string;
@@ -14,6 +16,8 @@ export interface LinkProps {
   clicks: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Redirect type, expiry, visit limit, UTM values, targets (issue 18); absent: none, a link as the spec has it. */
+  options?: LinkOptions;
 }
 
 export class Link {
@@ -61,8 +65,15 @@ export class Link {
   get updatedAt(): Date {
     return this.props.updatedAt;
   }
+  get options(): LinkOptions {
+    return this.props.options ?? NO_LINK_OPTIONS;
+  }
+  /** Whether any option (issue 18) is set: a plain link's options are all defaults. */
+  get hasOptions(): boolean {
+    return this.props.options !== undefined && this.props.options !== NO_LINK_OPTIONS;
+  }
 
-  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds'>>, now: Date): void {
+  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds' | 'options'>>, now: Date): void {
     this.props = { ...this.props, ...changes, updatedAt: now };
   }
 

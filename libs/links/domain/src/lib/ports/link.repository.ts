@@ -1,5 +1,23 @@
 import { Page, PageRequest } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
+import { LinkOptions, LinkTargets, LinkUtm, RedirectType } from '../model/link-options';
+
+/** What answering a short URL needs of a link's options (issue 18); a link without any has none (null). */
+export interface RedirectOptions {
+  redirectType: RedirectType;
+  /** Epoch milliseconds, or null. */
+  expiresAt: number | null;
+  expiredUrl: string | null;
+  maxVisits: number | null;
+  utm: LinkUtm | null;
+  targets: LinkTargets | null;
+}
+
+/** A redirect's view of a link's options: null when the link has none (it is then answered as today, on the hot path). */
+export function redirectOptionsOf(o: LinkOptions): RedirectOptions | null {
+  if (o.redirectType === 302 && o.expiresAt === null && o.expiredUrl === null && o.maxVisits === null && o.utm === null && o.targets === null) return null;
+  return { redirectType: o.redirectType, expiresAt: o.expiresAt?.getTime() ?? null, expiredUrl: o.expiredUrl, maxVisits: o.maxVisits, utm: o.utm, targets: o.targets };
+}
 
 /** What answering a short URL needs of a link, and nothing more. */
 export interface RedirectTarget {
@@ -12,6 +30,8 @@ export interface RedirectTarget {
   name: string;
   status: boolean;
   passwordHash: string | null;
+  /** Null or absent: a plain link (the hot path checks this one property). */
+  options?: RedirectOptions | null;
 }
 
 export abstract class LinkRepository {
@@ -23,6 +43,8 @@ export abstract class LinkRepository {
   abstract findOfOwner(ownerId: string, id: string): Promise<Link | null>;
   /** Newest first; `query` matches title, slug or url, case-insensitively, anywhere. */
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
+  /** As listOfOwner, only the links expired at `now` (past expiresAt, or visits used up), or only the others. */
+  abstract listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
   /** Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. */
   abstract update(link: Link): Promise<void>;
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;

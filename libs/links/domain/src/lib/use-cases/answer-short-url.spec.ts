@@ -7,6 +7,9 @@ import { AnswerShortUrlUseCase, destinationWith, ShortUrlRequest } from './answe
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
+import { VisitLimits } from '../ports/visit-limits.port';
+import { VisitorLocator, VisitorPlace } from '../ports/visitor-locator.port';
+import { RedirectOptions } from '../ports/link.repository';
 
 /** Links by (domain, slug); copies on read and write, counts lookups. */
 class MemoryRedirects {
@@ -49,6 +52,36 @@ class CappedAttempts extends PasswordAttempts {
   }
 }
 
+/** Counters per link, as the database keeps them: a claim takes one while some are left. */
+class CountedLimits extends VisitLimits {
+  readonly used = new Map<string, number>();
+  claims = 0;
+  constructor(readonly limits = new Map<string, number>()) {
+    super();
+  }
+  async claim(linkId: string): Promise<boolean> {
+    this.claims++;
+    const used = this.used.get(linkId) ?? 0;
+    if (used >= (this.limits.get(linkId) ?? 0)) return false;
+    this.used.set(linkId, used + 1);
+    return true;
+  }
+  async hasLeft(linkId: string): Promise<boolean> {
+    return (this.used.get(linkId) ?? 0) < (this.limits.get(linkId) ?? 0);
+  }
+}
+
+/** The port's contract: device and country by a table keyed on the User-Agent and the address. */
+class TableVisitors extends VisitorLocator {
+  asked = 0;
+  locate(userAgent: string | undefined, ip: string): VisitorPlace {
+    this.asked++;
+    const device = userAgent?.includes('iPhone') ? 'ios' : userAgent?.includes('Android') ? 'android' : userAgent?.includes('X11') ? 'desktop' : null;
+    const country = ({ '81.2.69.160': 'GB', '8.8.8.8': 'US' } as Record<string, string>)[ip] ?? null;
+    return { device, country };
+  }
+}
+
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const at = new Date('2026-11-23T10:00:00.000Z');
 const clock: Clock = { now: () => at };
@@ -64,17 +97,22 @@ const target = (over: Partial<RedirectTarget> = {}): RedirectTarget => ({
   ...over,
 });
 
-function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: LinkDomain[]; passwordCap?: number } = {}) {
+let now = at;
+const movingClock: Clock = { now: () => now };
+
+function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: LinkDomain[]; passwordCap?: number; clock?: Clock } = {}) {
   const repository = new MemoryRedirects();
   const verified = new Map((options.customDomains ?? []).map((d) => [d.name, d]));
   const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
   const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
   const clicks = new RecordedClicks();
-  const answer = new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, new CappedAttempts(options.passwordCap ?? 100)), clicks, new WordBots(), clock, {
+  const limits = new CountedLimits();
+  const visitors = new TableVisitors();
+  const answer = new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, new CappedAttempts(options.passwordCap ?? 100)), clicks, new WordBots(), options.clock ?? clock, {
     defaultDomainName: 's.lnk.test',
     notFoundRedirectUrl: options.notFoundRedirectUrl ?? null,
-  });
-  return { repository, resolve, clicks, answer };
+  }, limits, visitors);
+  return { repository, resolve, clicks, answer, limits, visitors };
 }
 
 const request = (over: Partial<ShortUrlRequest> = {}): ShortUrlRequest => ({ method: 'GET', host: 's.lnk.test', slug: 'promo', rawQuery: '', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', ...over });
@@ -246,6 +284,117 @@ describe('AnswerShortUrlUseCase', () => {
       expect(await answer.execute(request({ method: 'POST', slug: 'nothing', password: 'x' }))).toEqual({ kind: 'not-found' });
       expect(clicks.clicks).toEqual([]);
     });
+  });
+});
+
+describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
+  const options = (over: Partial<RedirectOptions> = {}): RedirectOptions => ({ redirectType: 302, expiresAt: null, expiredUrl: null, maxVisits: null, utm: null, targets: null, ...over });
+  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile Safari';
+  const ANDROID = 'Mozilla/5.0 (Linux; Android 14) Mobile Chrome';
+  afterEach(() => {
+    now = at;
+  });
+
+  // A plain link must stay on the hot path: no visitor lookup, no counter, the cached answer as before.
+  it('answers a link without options as before: 302 without a status, no counter, no visitor lookup', async () => {
+    const { repository, answer, limits, visitors } = setUp();
+    repository.put(target({ options: null }));
+    await answer.execute(request());
+    expect(answer.answer(request())).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    expect([limits.claims, visitors.asked]).toEqual([0, 0]);
+  });
+
+  it('answers at the link’s redirect type', async () => {
+    const { repository, answer } = setUp();
+    for (const type of [301, 307, 308] as const) {
+      repository.put(target({ slug: `t${type}`, options: options({ redirectType: type }) }));
+      expect(await answer.execute(request({ slug: `t${type}` }))).toMatchObject({ kind: 'redirect', status: type, location: 'https://example.com/landing?ref=site&keep=1' });
+    }
+  });
+
+  // The rule of the issue: an expired link never reaches its destination and never counts.
+  it('answers an expired link with its expiredUrl or the expired page, never the destination, never counted (GET, HEAD, password post)', async () => {
+    const { repository, clicks, answer, limits } = setUp({ clock: movingClock });
+    repository.put(target({ options: options({ expiresAt: at.getTime() + 1000, expiredUrl: 'https://example.com/over' }) }));
+    repository.put(target({ slug: 'bare', options: options({ expiresAt: at.getTime() + 1000, maxVisits: 5 }) }));
+    repository.put(target({ slug: 'locked', passwordHash: 'hashed:open sesame 1', options: options({ expiresAt: at.getTime() + 1000 }) }));
+    limits.limits.set('l1', 5);
+    expect(await answer.execute(request())).toMatchObject({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+    clicks.clicks.length = 0;
+    now = new Date(at.getTime() + 1000); // the very moment it expires
+    const claimsBefore = limits.claims;
+    expect(await answer.execute(request())).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+    expect(await answer.execute(request({ rawQuery: 'a=1' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+    expect(await answer.execute(request({ method: 'HEAD' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+    expect(await answer.execute(request({ slug: 'bare' }))).toEqual({ kind: 'expired' });
+    expect(await answer.execute(request({ slug: 'locked' }))).toEqual({ kind: 'expired' });
+    expect(await answer.execute(request({ slug: 'locked', method: 'POST', password: 'open sesame 1' }))).toEqual({ kind: 'expired' });
+    expect(clicks.clicks).toEqual([]);
+    expect(limits.claims).toBe(claimsBefore); // an expired link takes no visit from its limit either
+  });
+
+  it('lets exactly maxVisits counted visits reach the destination, then answers as expired; HEAD and bots take none', async () => {
+    const { repository, clicks, answer, limits } = setUp();
+    repository.put(target({ options: options({ maxVisits: 3, expiredUrl: 'https://example.com/sold-out' }) }));
+    limits.limits.set('l1', 3);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => answer.execute(request())));
+    expect(answers.filter((a) => a.kind === 'redirect')).toHaveLength(3);
+    expect(answers.filter((a) => a.kind === 'expired')).toEqual(Array(7).fill({ kind: 'expired', redirectTo: 'https://example.com/sold-out' }));
+    expect(clicks.clicks.map((c) => c.kind)).toEqual(['visit', 'visit', 'visit']);
+    expect(await answer.execute(request({ method: 'HEAD' }))).toMatchObject({ kind: 'expired' });
+    expect(await answer.execute(request({ userAgent: 'Googlebot' }))).toMatchObject({ kind: 'expired' });
+  });
+
+  it('does not take a visit for a HEAD or a bot while visits are left', async () => {
+    const { repository, answer, limits } = setUp();
+    repository.put(target({ options: options({ maxVisits: 1 }) }));
+    limits.limits.set('l1', 1);
+    expect(await answer.execute(request({ method: 'HEAD' }))).toMatchObject({ kind: 'redirect' });
+    expect(await answer.execute(request({ userAgent: 'Googlebot' }))).toMatchObject({ kind: 'redirect' });
+    expect(limits.used.get('l1') ?? 0).toBe(0);
+    expect(await answer.execute(request())).toMatchObject({ kind: 'redirect' });
+    expect(await answer.execute(request())).toEqual({ kind: 'expired' });
+  });
+
+  it('takes the visit of a protected link with a limit after the right password, and answers expired once they are used', async () => {
+    const { repository, clicks, answer, limits } = setUp();
+    repository.put(target({ passwordHash: 'hashed:open sesame 1', options: options({ maxVisits: 1 }) }));
+    limits.limits.set('l1', 1);
+    expect(await answer.execute(request({ method: 'POST', password: 'open sesame 1' }))).toMatchObject({ kind: 'password-accepted' });
+    expect(await answer.execute(request({ method: 'POST', password: 'open sesame 1' }))).toEqual({ kind: 'expired' });
+    expect(clicks.clicks.map((c) => c.kind)).toEqual(['passwordPassed', 'visit']);
+  });
+
+  it('picks the destination by country first, then device, then url', async () => {
+    const { repository, answer } = setUp();
+    repository.put(
+      target({
+        options: options({
+          targets: { country: { GB: 'https://example.co.uk/' }, device: { ios: 'https://apps.apple.com/app/x', android: 'https://play.google.com/store/x', desktop: 'https://example.com/desktop' } },
+        }),
+      }),
+    );
+    const go = async (userAgent: string | undefined, ip: string) => ((await answer.execute(request({ userAgent, ip }))) as { location: string }).location;
+    expect(await go(IPHONE, '81.2.69.160')).toBe('https://example.co.uk/');
+    expect(await go(IPHONE, '8.8.8.8')).toBe('https://apps.apple.com/app/x');
+    expect(await go(ANDROID, '203.0.113.7')).toBe('https://play.google.com/store/x');
+    expect(await go('Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', '203.0.113.7')).toBe('https://example.com/desktop');
+    expect(await go(undefined, '203.0.113.7')).toBe('https://example.com/landing?ref=site&keep=1');
+  });
+
+  it('adds the link’s UTM values to the destination (replacing its own), the request’s query winning, and counts the visit with them', async () => {
+    const { repository, clicks, answer } = setUp();
+    repository.put(target({ url: 'https://example.com/landing?utm_source=old&keep=1', options: options({ utm: { source: 'newsletter', medium: 'email', campaign: 'spring' } }) }));
+    expect(await answer.execute(request())).toEqual({ kind: 'redirect', status: 302, location: 'https://example.com/landing?keep=1&utm_source=newsletter&utm_medium=email&utm_campaign=spring' });
+    expect(await answer.execute(request({ rawQuery: 'utm_source=poster&x=1' }))).toEqual({
+      kind: 'redirect',
+      status: 302,
+      location: 'https://example.com/landing?keep=1&utm_medium=email&utm_campaign=spring&utm_source=poster&x=1',
+    });
+    expect(clicks.clicks.map((c) => [c.utmSource, c.utmMedium, c.utmCampaign])).toEqual([
+      ['newsletter', 'email', 'spring'],
+      ['poster', 'email', 'spring'],
+    ]);
   });
 });
 

@@ -1,7 +1,10 @@
 import { ClickTrigger, Clock, hasControlCharacter, LinkClicked, QR_MARKER_PARAM, RateLimitedError } from '@lnk/shared/kernel';
 import { BotDetector } from '../ports/bot-detector.port';
 import { ClickRecorder } from '../ports/click-recorder.port';
-import { RedirectTarget } from '../ports/link.repository';
+import { RedirectOptions, RedirectTarget } from '../ports/link.repository';
+import { LinkUtm, UTM_FIELDS } from '../model/link-options';
+import { VisitLimits } from '../ports/visit-limits.port';
+import { VisitorLocator } from '../ports/visitor-locator.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
 
@@ -26,8 +29,8 @@ export interface ShortUrlRequest {
 
 /** What a short URL answers; the caller writes the status, headers and page of each kind. */
 export type ShortUrlAnswer =
-  /** 302 to `location`. */
-  | { kind: 'redirect'; location: string }
+  /** `status` (302 when absent: a link without a redirectType) to `location`. */
+  | { kind: 'redirect'; location: string; status?: 301 | 302 | 307 | 308 }
   /** The password page: 200 asking, 401 after a wrong password, 429 after too many. */
   | { kind: 'password-form'; slug: string; status: 200 | 401 | 429; error?: string; retryAfterSeconds?: number }
   /** The right password: a page that goes on to `location` (not a redirect, so the form's CSP form-action stays 'self'). */
@@ -35,7 +38,9 @@ export type ShortUrlAnswer =
   /** Unknown, turned off, or not answerable this way; `redirectTo` is where the operator sends such visitors, when set. */
   | { kind: 'not-found'; redirectTo?: string }
   /** A stored destination that no redirect can carry (stored before destinations were checked as they are now). */
-  | { kind: 'unusable-destination' };
+  | { kind: 'unusable-destination' }
+  /** Past its expiresAt or its visits used up: 302 to `redirectTo` (its expiredUrl) when set, else a 410 page. Never counted. */
+  | { kind: 'expired'; redirectTo?: string };
 
 export interface AnswerShortUrlConfig {
   /** The default short domain's name, as statistics show it. */
@@ -70,6 +75,28 @@ export function destinationWith(url: string, rawQuery: string | URLSearchParams)
   return PRINTABLE_ASCII.test(href) ? href : null;
 }
 
+/** An expired link's answer: its expiredUrl (as a Location can carry it), else the 410 page. */
+function expiredAnswer(options: RedirectOptions): ShortUrlAnswer {
+  const redirectTo = options.expiredUrl === null ? null : destinationWith(options.expiredUrl, '');
+  return redirectTo ? { kind: 'expired', redirectTo } : { kind: 'expired' };
+}
+
+/**
+ * The link's UTM values (`utm_source`...) with the request's query after them; a parameter the request
+ * sends itself wins (the link's value of it is dropped). Null when there is neither.
+ */
+export function withUtm(utm: LinkUtm | null, query: URLSearchParams | null): URLSearchParams | null {
+  if (!utm) return query;
+  const merged = new URLSearchParams();
+  for (const field of UTM_FIELDS) {
+    const value = utm[field];
+    const name = `utm_${field}`;
+    if (value !== undefined && !query?.has(name)) merged.append(name, value);
+  }
+  if (query) for (const [name, value] of query) merged.append(name, value);
+  return merged;
+}
+
 /**
  * `qr` when the query carries the QR marker, which is then taken out of it: the destination never sees it.
  * Requests without a query (the hot path) never get here with one.
@@ -96,6 +123,8 @@ export class AnswerShortUrlUseCase {
     private readonly bots: BotDetector,
     private readonly clock: Clock,
     private readonly config: AnswerShortUrlConfig,
+    private readonly visitLimits: VisitLimits,
+    private readonly visitors: VisitorLocator,
   ) {}
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
@@ -116,6 +145,8 @@ export class AnswerShortUrlUseCase {
   /** GET and HEAD; HEAD is never counted. */
   private follow(request: ShortUrlRequest, target: RedirectTarget | null): ShortUrlAnswer | Promise<ShortUrlAnswer> {
     if (!target) return this.notFound(request);
+    // A link with options (issue 18) goes its own way; a plain one pays this one property check.
+    if (target.options) return this.followWithOptions(request, target, target.options);
     if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
     const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
     const trigger = triggerOf(query);
@@ -123,6 +154,49 @@ export class AnswerShortUrlUseCase {
     if (!location) return { kind: 'unusable-destination' };
     if (request.method === 'GET') this.countVisit(request, target, query, trigger);
     return { kind: 'redirect', location };
+  }
+
+  /**
+   * GET and HEAD of a link with options: expired (by time, at once; by visits, as its counter says) answers
+   * the expired page or expiredUrl, uncounted; else the destination its targets pick for the visitor, with
+   * its UTM values, at its redirect status. A counted visit to a link with a visit limit first takes one
+   * from the database's counter (the only await); a HEAD or a bot takes none but is told the same.
+   */
+  private followWithOptions(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions): ShortUrlAnswer | Promise<ShortUrlAnswer> {
+    if (this.expiredByTime(options)) return expiredAnswer(options);
+    if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
+    const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
+    const trigger = triggerOf(query);
+    const merged = withUtm(options.utm, query);
+    const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
+    if (!location) return { kind: 'unusable-destination' };
+    const answer: ShortUrlAnswer = { kind: 'redirect', location, status: options.redirectType };
+    const counted = request.method === 'GET' && !this.bots.isBot(request.userAgent);
+    if (options.maxVisits === null) {
+      if (counted) this.count(request, target, 'visit', merged, trigger);
+      return answer;
+    }
+    if (!counted) return this.visitLimits.hasLeft(target.id).then((left) => (left ? answer : expiredAnswer(options)));
+    return this.visitLimits.claim(target.id).then((claimed) => {
+      if (!claimed) return expiredAnswer(options);
+      this.count(request, target, 'visit', merged, trigger);
+      return answer;
+    });
+  }
+
+  private expiredByTime(options: RedirectOptions): boolean {
+    return options.expiresAt !== null && this.clock.now().getTime() >= options.expiresAt;
+  }
+
+  /** The most specific of the link's targets the visitor matches: country, then device, then the link's url. */
+  private destinationOf(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions): string {
+    const targets = options.targets;
+    if (!targets) return target.url;
+    const visitor = this.visitors.locate(request.userAgent, request.ip);
+    const byCountry = visitor.country !== null && targets.country ? targets.country[visitor.country] : undefined;
+    if (byCountry !== undefined) return byCountry;
+    const byDevice = visitor.device !== null && targets.device ? targets.device[visitor.device] : undefined;
+    return byDevice ?? target.url;
   }
 
   private plainLocationOf(target: RedirectTarget): string | null {
@@ -138,6 +212,8 @@ export class AnswerShortUrlUseCase {
   private async unlock(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
     const target = await this.find(request);
     if (!target || !target.passwordHash) return { kind: 'not-found' };
+    // An expired link takes no password: nothing behind it is reachable.
+    if (target.options && this.expiredByTime(target.options)) return expiredAnswer(target.options);
     let ok: boolean;
     try {
       ok = await this.checkPassword.execute(target, request.password, request.ip);
@@ -151,10 +227,23 @@ export class AnswerShortUrlUseCase {
       this.count(request, target, 'passwordFailed', query, trigger);
       return { kind: 'password-form', slug: target.slug, status: 401, error: 'That password is not right.' };
     }
+    if (target.options) return this.unlockWithOptions(request, target, target.options, query, trigger);
     this.count(request, target, 'passwordPassed', query, trigger);
     this.countVisit(request, target, query, trigger);
     const location = query && query.size ? destinationWith(target.url, query) : this.plainLocationOf(target);
     return location ? { kind: 'password-accepted', location } : { kind: 'unusable-destination' };
+  }
+
+  /** The right password for a link with options: its visit is taken from the limit, if it has one, before it goes on. */
+  private async unlockWithOptions(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions, query: URLSearchParams | null, trigger: ClickTrigger): Promise<ShortUrlAnswer> {
+    const merged = withUtm(options.utm, query);
+    const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
+    if (!location) return { kind: 'unusable-destination' };
+    const counted = !this.bots.isBot(request.userAgent);
+    if (options.maxVisits !== null && !(await (counted ? this.visitLimits.claim(target.id) : this.visitLimits.hasLeft(target.id)))) return expiredAnswer(options);
+    this.count(request, target, 'passwordPassed', merged, trigger);
+    if (counted) this.count(request, target, 'visit', merged, trigger);
+    return { kind: 'password-accepted', location };
   }
 
   private find(request: ShortUrlRequest): RedirectTarget | null | Promise<RedirectTarget | null> {

@@ -2,6 +2,7 @@ import { checkEach, Clock, IdGenerator, PasswordHasher, QuotaPolicy, ValidationE
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
+import { checkLinkOptions, hasLinkOptions, NO_LINK_OPTIONS } from '../model/link-options';
 import { checkSlug } from '../model/slug';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkDomains } from '../ports/link-domains.port';
@@ -33,7 +34,8 @@ export class CreateLinkUseCase {
 
   async execute(ownerId: string, fields: LinkFields): Promise<LinkView> {
     // Every field's own rules at once: a link with several bad fields is told of each.
-    const [url, chosenSlug, title, description, password] = checkEach(
+    const now = this.clock.now();
+    const [url, chosenSlug, title, description, password, options] = checkEach(
       () => checkDestinationUrl(fields.url, this.config.ownHosts),
       () => (fields.slug === undefined ? null : checkSlug(fields.slug)),
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH) ?? '',
@@ -42,12 +44,12 @@ export class CreateLinkUseCase {
         if (!fields.hasPassword && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
         return fields.hasPassword ? checkLinkPassword(fields.password) : null;
       },
+      () => checkLinkOptions(fields, NO_LINK_OPTIONS, now, this.config.ownHosts),
     );
     const passwordHash = password === null ? null : await this.passwords.hash(password);
     const domain = await this.rules.domain(ownerId, fields.domainId);
     const tags = await this.rules.tagsOf(ownerId, fields.tags ?? []);
     const limit = await this.quota.limitFor(ownerId, 'links');
-    const now = this.clock.now();
 
     for (let attempt = 1; ; attempt++) {
       const link = new Link({
@@ -64,6 +66,8 @@ export class CreateLinkUseCase {
         clicks: 0,
         createdAt: now,
         updatedAt: now,
+        // A link without options has none at all: it is stored and answered as one of the spec.
+        ...(hasLinkOptions(options) ? { options } : {}),
       });
       try {
         await this.links.insertWithinQuota(link, limit);

@@ -1,4 +1,5 @@
 import { Link } from '../model/link.entity';
+import { LinkOptionFields } from '../model/link-options';
 import { Tag } from '../model/tag.entity';
 import { LinkDomain } from '../ports/link-domains.port';
 
@@ -7,7 +8,8 @@ export interface LinksConfig {
   ownHosts: string[];
 }
 
-export interface LinkFields {
+/** A create or update body's fields; the options (issue 18) are each optional, checked by the domain. */
+export interface LinkFields extends LinkOptionFields {
   url?: string;
   slug?: string;
   title?: string;
@@ -17,6 +19,12 @@ export interface LinkFields {
   hasPassword?: boolean;
   password?: string;
   tags?: string[];
+}
+
+/** The list's filters besides its search. */
+export interface LinkListFilter {
+  /** true: only expired links (past expiresAt, or visits used up); false: only the others. */
+  expired?: boolean;
 }
 
 /** A link with what its responses show besides its own fields. */

@@ -2,6 +2,7 @@ import { checkEach, Clock, found, PasswordHasher, ValidationError } from '@lnk/s
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
+import { checkLinkOptions } from '../model/link-options';
 import { checkSlug } from '../model/slug';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkDomains } from '../ports/link-domains.port';
@@ -10,6 +11,9 @@ import { TagRepository } from '../ports/tag.repository';
 import { LinkRules } from '../services/link-rules';
 import { GetLinkUseCase } from './get-link.use-case';
 import { LinkFields, LinksConfig, LinkView } from './link.types';
+
+const sendsOptions = (f: LinkFields) =>
+  f.redirectType !== undefined || f.expiresAt !== undefined || f.expiredUrl !== undefined || f.maxVisits !== undefined || f.utm !== undefined || f.targets !== undefined;
 
 export class UpdateLinkUseCase {
   private readonly rules: LinkRules;
@@ -31,7 +35,8 @@ export class UpdateLinkUseCase {
     const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
     const changes: Parameters<Link['change']>[0] = {};
     // Every field's own rules at once: a change with several bad fields is told of each.
-    const [url, slug, title, description] = checkEach(
+    const now = this.clock.now();
+    const [url, slug, title, description, , options] = checkEach(
       () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.config.ownHosts)),
       () => (fields.slug === undefined ? undefined : checkSlug(fields.slug)),
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),
@@ -39,12 +44,14 @@ export class UpdateLinkUseCase {
       () => {
         if (fields.hasPassword === false && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
       },
+      () => (sendsOptions(fields) ? checkLinkOptions(fields, link.options, now, this.config.ownHosts) : undefined),
     );
     if (url !== undefined) changes.url = url;
     if (slug !== undefined) changes.slug = slug;
     if (title !== undefined) changes.title = title;
     if (description !== undefined) changes.description = description;
     if (fields.status !== undefined) changes.status = fields.status;
+    if (options !== undefined) changes.options = options;
     if (fields.domainId !== undefined) changes.domainId = (await this.rules.domain(ownerId, fields.domainId))?.id ?? null;
     if (fields.tags !== undefined) changes.tagIds = (await this.rules.tagsOf(ownerId, fields.tags)).map((t) => t.id);
     if (fields.hasPassword === false) {
@@ -58,7 +65,7 @@ export class UpdateLinkUseCase {
       }
     }
     const before = { domainId: link.domainId, slug: link.slug };
-    link.change(changes, this.clock.now());
+    link.change(changes, now);
     await this.links.update(link);
     // The short URL answers the new destination (or stops answering) at once.
     this.changes.linkChanged(before.domainId, before.slug);

@@ -1,4 +1,4 @@
-import { Link, LinkProps, LinkRepository, Tag, TagRepository } from '@lnk/links/domain';
+import { Link, LinkOptions, LinkProps, LinkRepository, NO_LINK_OPTIONS, Tag, TagRepository } from '@lnk/links/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 
 // One behaviour for the in-memory fakes and the TypeORM adapters: each spec below runs against both
@@ -181,10 +181,66 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const onDomain = link(owner, { slug: plain.slug, title: 'On a domain', domainId: domain, passwordHash: '$2b$04$y', status: false });
       await links.insertWithinQuota(plain, 10);
       await links.insertWithinQuota(onDomain, 10);
-      expect(await links.findForRedirect(null, plain.slug)).toEqual({ id: plain.id, ownerId: owner, domainId: null, slug: plain.slug, url: plain.url, name: plain.slug, status: true, passwordHash: null });
+      expect(await links.findForRedirect(null, plain.slug)).toEqual({ id: plain.id, ownerId: owner, domainId: null, slug: plain.slug, url: plain.url, name: plain.slug, status: true, passwordHash: null, options: null });
       expect(await links.findForRedirect(domain, plain.slug)).toMatchObject({ id: onDomain.id, domainId: domain, name: 'On a domain', status: false, passwordHash: '$2b$04$y' });
       expect(await links.findForRedirect(null, freshSlug())).toBeNull();
       expect(await links.findForRedirect(ids.next(), plain.slug)).toBeNull();
+    });
+
+    // Issue 18: a link's options round-trip; a plain link reads back with none (its props carry no options).
+    it('stores a link’s options, reads them back and hands the redirect what it needs of them', async () => {
+      const owner = ids.next();
+      const options: LinkOptions = {
+        redirectType: 308,
+        expiresAt: later,
+        expiredUrl: 'https://example.com/over',
+        maxVisits: 10,
+        visitsUsed: 0,
+        utm: { source: 'news', campaign: 'spring' },
+        targets: { device: { ios: 'https://apps.example/ios' }, country: { GB: 'https://example.co.uk/' } },
+      };
+      const l = link(owner, { options });
+      const plain = link(owner);
+      await links.insertWithinQuota(l, 10);
+      await links.insertWithinQuota(plain, 10);
+      expect((await links.findOfOwner(owner, l.id))?.toProps()).toEqual(l.toProps());
+      expect((await links.findOfOwner(owner, plain.id))?.toProps().options).toBeUndefined();
+      expect((await links.findForRedirect(null, l.slug))?.options).toEqual({
+        redirectType: 308,
+        expiresAt: later.getTime(),
+        expiredUrl: 'https://example.com/over',
+        maxVisits: 10,
+        utm: options.utm,
+        targets: options.targets,
+      });
+    });
+
+    it('changes and clears options on update', async () => {
+      const owner = ids.next();
+      const l = link(owner, { options: { ...NO_LINK_OPTIONS, redirectType: 301, maxVisits: 3, utm: { source: 'a' } } });
+      await links.insertWithinQuota(l, 10);
+      l.change({ options: { ...l.options, redirectType: 302, maxVisits: null, utm: null, expiresAt: later } }, later);
+      await links.update(l);
+      expect((await links.findOfOwner(owner, l.id))?.options).toEqual({ ...NO_LINK_OPTIONS, expiresAt: later });
+      l.change({ options: NO_LINK_OPTIONS }, later);
+      await links.update(l);
+      expect((await links.findOfOwner(owner, l.id))?.toProps().options).toBeUndefined();
+      expect((await links.findForRedirect(null, l.slug))?.options).toBeNull();
+    });
+
+    it('lists the owner’s expired links (past expiresAt) or the others, with the search and a total', async () => {
+      const owner = ids.next();
+      const past = link(owner, { title: 'past one', options: { ...NO_LINK_OPTIONS, expiresAt: now } });
+      const future = link(owner, { title: 'future one', options: { ...NO_LINK_OPTIONS, expiresAt: later } });
+      const plain = link(owner, { title: 'plain one' });
+      for (const l of [past, future, plain]) await links.insertWithinQuota(l, 10);
+      const at = new Date(now.getTime() + 1);
+      const expired = await links.listOfOwnerByExpiry(owner, true, at, undefined, PageRequest.of());
+      expect([expired.items.map((l) => l.id), expired.total]).toEqual([[past.id], 1]);
+      const live = await links.listOfOwnerByExpiry(owner, false, at, undefined, PageRequest.of());
+      expect([live.items.map((l) => l.id), live.total]).toEqual([[plain.id, future.id], 2]);
+      expect((await links.listOfOwnerByExpiry(owner, false, at, 'FUTURE', PageRequest.of())).items.map((l) => l.id)).toEqual([future.id]);
+      expect((await links.listOfOwnerByExpiry(owner, true, later, undefined, PageRequest.of(0, 1))).total).toBe(2);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { Link, LinkProps, LinkRepository, RedirectTarget, Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
+import { hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
 import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
@@ -53,13 +53,24 @@ export class MemoryLinkRepository extends LinkRepository {
     return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
   }
 
+  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+    const q = query?.toLowerCase();
+    const mine = this.ofOwner(ownerId)
+      .filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired)
+      .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
+      .sort(newestFirst);
+    return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
+  }
+
   async update(link: Link): Promise<void> {
     const p = link.toProps();
     const stored = this.store.links.get(p.id);
     if (!stored || stored.ownerId !== p.ownerId) return;
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
-    // Clicks and the creation time are not the caller's to change: the adapter writes neither on update.
-    this.store.links.set(p.id, copyLink({ ...p, clicks: stored.clicks, createdAt: stored.createdAt }));
+    // Clicks, the creation time and the visits used are not the caller's to change: the adapter writes none of them on update
+    // (a visit limit set where there was none starts at 0, one cleared forgets its count).
+    const options = p.options && hasLinkOptions(p.options) ? { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed } : undefined;
+    this.store.links.set(p.id, copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt }));
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
@@ -90,7 +101,7 @@ export class MemoryLinkRepository extends LinkRepository {
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
     const p = [...this.store.links.values()].find((l) => slugKey(l.domainId, l.slug) === slugKey(domainId, slug));
     if (!p) return null;
-    return { id: p.id, ownerId: p.ownerId, domainId: p.domainId, slug: p.slug, url: p.url, name: p.title || p.slug, status: p.status, passwordHash: p.passwordHash };
+    return { id: p.id, ownerId: p.ownerId, domainId: p.domainId, slug: p.slug, url: p.url, name: p.title || p.slug, status: p.status, passwordHash: p.passwordHash, options: p.options ? redirectOptionsOf(p.options) : null };
   }
 
   async addClicks(visitsByLink: Map<string, number>): Promise<void> {
@@ -99,6 +110,26 @@ export class MemoryLinkRepository extends LinkRepository {
       const p = this.store.links.get(id);
       if (p) this.store.links.set(id, { ...p, clicks: p.clicks + n });
     }
+  }
+}
+
+/** The visit counters of the memory links' limits (`options.visitsUsed`), one taker at a time as the database's row lock makes them. */
+export class MemoryVisitLimits extends VisitLimits {
+  constructor(readonly store = new LinksMemoryStore()) {
+    super();
+  }
+
+  async claim(linkId: string): Promise<boolean> {
+    const p = this.store.links.get(linkId);
+    const o = p?.options;
+    if (!p || !o || o.maxVisits === null || o.visitsUsed >= o.maxVisits) return false;
+    this.store.links.set(linkId, { ...p, options: { ...o, visitsUsed: o.visitsUsed + 1 } });
+    return true;
+  }
+
+  async hasLeft(linkId: string): Promise<boolean> {
+    const o = this.store.links.get(linkId)?.options;
+    return !!o && o.maxVisits !== null && o.visitsUsed < o.maxVisits;
   }
 }
 
