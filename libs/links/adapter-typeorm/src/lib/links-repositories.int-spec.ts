@@ -71,6 +71,50 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     await expect(repos.links.insertWithinQuota(link(owner), 1)).resolves.toBeUndefined();
   });
 
+  // The link count is spread over up to 16 rows an owner (one per connection's stripe, see the
+  // LinksUsageStripes migration) so that creations do not queue on one row, and the quota must stay exact:
+  // these defend against an account holding more links than its plan allows by creating them in parallel.
+  describe('the link quota, counted over several rows', () => {
+    const stripesOf = async (owner: string) =>
+      Number((await dataSource().query(`SELECT count(*) AS n FROM links_usage WHERE owner_id = $1 AND resource = 'links'`, [owner]))[0].n);
+    const linksOf = async (owner: string) => Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n);
+    const race = (owner: string, n: number, limit: number) => Promise.allSettled(Array.from({ length: n }, () => repos.links.insertWithinQuota(link(owner), limit)));
+    const succeeded = (results: PromiseSettledResult<unknown>[]) => results.filter((r) => r.status === 'fulfilled').length;
+
+    it('lets exactly the quota through when many creations race on every connection of the pool', async () => {
+      const owner = ids.next();
+      const results = await race(owner, 120, 40);
+      expect(succeeded(results)).toBe(40);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(QuotaExceededError);
+      expect(await linksOf(owner)).toBe(40);
+      expect(await repos.links.countOfOwner(owner)).toBe(40);
+      expect((await repos.links.listOfOwner(owner, undefined, PageRequest.of(0, 5))).total).toBe(40);
+      // The creations did spread: more than one row holds the count (a pool of 5 connections).
+      expect(await stripesOf(owner)).toBeGreaterThan(1);
+    });
+
+    it('applies a lowered quota at once, although rows hold room handed out under the higher one', async () => {
+      const owner = ids.next();
+      expect(succeeded(await race(owner, 20, 1000))).toBe(20);
+      expect(succeeded(await race(owner, 10, 22))).toBe(2);
+      expect(await linksOf(owner)).toBe(22);
+      await expect(repos.links.insertWithinQuota(link(owner), 22)).rejects.toBeInstanceOf(QuotaExceededError);
+      expect(succeeded(await race(owner, 10, 1000))).toBe(10);
+    });
+
+    it('gives back what deletions on any connection free, and no more', async () => {
+      const owner = ids.next();
+      const mine = Array.from({ length: 10 }, () => link(owner));
+      expect((await Promise.allSettled(mine.map((l) => repos.links.insertWithinQuota(l, 10)))).every((r) => r.status === 'fulfilled')).toBe(true);
+      await Promise.all(mine.slice(0, 4).map((l) => repos.links.deleteOfOwner(owner, l.id)));
+      expect(await repos.links.countOfOwner(owner)).toBe(6);
+      expect(succeeded(await race(owner, 12, 10))).toBe(4);
+      expect([await linksOf(owner), await repos.links.countOfOwner(owner)]).toEqual([10, 10]);
+      const error = await repos.links.insertWithinQuota(link(owner), 10).catch((e: unknown) => e);
+      expect((error as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 10, limit: 10 } });
+    });
+  });
+
   // A creation is one statement that writes the link, its tags and clicks before it takes the owner's usage
   // row and checks the quota: a refusal must roll all of it back (no link, no tag rows, no count) and still
   // say what the owner held, and a creation that fits must leave its tags and clicks written.

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError } from '@lnk/shared/kernel';
+import { LINK_USAGE_STRIPES } from './migrations/1764340000000-links-usage-stripes';
 import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
 import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
@@ -42,7 +43,7 @@ const redirectTarget = (r: Row): RedirectTarget => ({
   options: redirectOptionsOfRow(r),
 });
 
-/** The insert of a link under its owner's quota: see insertCounted. */
+/** The insert of a link under its owner's quota: see insertCounted and the LinksUsageStripes migration. */
 const INSERT_COUNTED = `WITH link AS (
     INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $17, $18, $19::jsonb, $20::jsonb) RETURNING id, owner_id
@@ -53,10 +54,8 @@ const INSERT_COUNTED = `WITH link AS (
   ), limited AS (
     INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, $21 FROM link WHERE $21::integer IS NOT NULL RETURNING 1
   )
-  INSERT INTO links_usage AS u (owner_id, resource, used)
-  SELECT link.owner_id, $14, 0 FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c, (SELECT count(*) FROM limited) AS v
-  ON CONFLICT (owner_id, resource) DO UPDATE SET used = u.used
-  RETURNING links_usage_within(u.used, $15) AS used`;
+  SELECT links_usage_take(link.owner_id, $14, ${LINK_USAGE_STRIPES}, 1, $15) AS used
+  FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c, (SELECT count(*) FROM limited) AS v`;
 
 /** What the owner held when `links_usage_within` refused a creation, or null for any other error. */
 function quotaReached(error: unknown): number | null {
@@ -67,7 +66,10 @@ function quotaReached(error: unknown): number | null {
 const SLUG_TAKEN = { constraint: 'links_domain_slug_key', field: 'slug', message: 'slug is already taken on this domain' };
 
 /** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
-const LINKS_USAGE = { table: 'links_usage', resource: 'links' };
+const LINKS_USAGE = { table: 'links_usage', resource: 'links', stripes: LINK_USAGE_STRIPES };
+
+/** The owner's link count, in the statement's snapshot: the sum of its rows (see the LinksUsageStripes migration). */
+const LINKS_TOTAL = `SELECT COALESCE((SELECT sum(used) FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total`;
 
 /**
  * A page of links with the total it is a page of, in one statement (one snapshot, one round trip): one row
@@ -91,10 +93,11 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   /**
    * One statement, committed on its own (or in the caller's unit of work): the link, its tags, clicks and
-   * visit limit first, then the owner's usage row, taken last (see the LinksQuotaCheck migration). The main
-   * INSERT reads every CTE, so they have all run before it takes the row; what PostgreSQL queues to the end
-   * of the statement (the foreign-key checks, the usage trigger) and the commit run holding it, with no
-   * client round trip. A full quota rolls the statement back (LQ001, the count it found in DETAIL).
+   * visit limit first, then `links_usage_take` on the owner's usage row of this connection (see the
+   * LinksUsageStripes migration), taken last. The main SELECT reads every CTE, so they have all run before
+   * it takes the row; what PostgreSQL queues to the end of the statement (the foreign-key checks, the usage
+   * trigger) and the commit run holding it, with no client round trip. A full quota rolls the statement
+   * back (LQ001, the count it found in DETAIL).
    */
   protected async insertCounted(p: LinkProps, quota: Quota): Promise<void> {
     try {
@@ -129,16 +132,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       // statement below without the other end's branch, whose planning was a third of the first page's
       // database time (EXPLAIN: 0.88 instead of 1.25 ms a call). The total is the usage counter, as below.
       statement = pageStatement(
-        `SELECT COALESCE((SELECT used FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total`,
+        LINKS_TOTAL,
         `SELECT l.id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT ${limit} OFFSET ${start}`,
       );
     } else {
       // The total is the usage counter, in this statement's snapshot: exact for this page. A page in the older
       // half is an offset from the oldest link: the index walk before it stays under half of the owner's links
       // (the last page of 100,000 walked them all, 37 ms; walked from its own end, 0.05 ms).
-      statement = `WITH usage AS (
-          SELECT COALESCE((SELECT used FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total
-        ) ${pageStatement(
+      statement = `WITH usage AS (${LINKS_TOTAL}) ${pageStatement(
           'SELECT total FROM usage',
           `(SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} < (SELECT total FROM usage) - ${start}
              ORDER BY l.owner_id, l.id DESC LIMIT ${limit} OFFSET ${start})

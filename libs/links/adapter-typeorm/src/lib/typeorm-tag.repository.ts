@@ -21,7 +21,7 @@ const withCount = (r: Row): TagWithCount => ({ tag: toTag(r), linkCount: int(r, 
 const NAME_TAKEN = { constraint: 'tags_owner_name_key', field: 'name', message: 'you already have a tag with this name' };
 
 /** The owner's row in `links_usage` (see its migration): what the quota and the list's total read. */
-const TAGS_USAGE = { table: 'links_usage', resource: 'tags' };
+const TAGS_USAGE = { table: 'links_usage', resource: 'tags', stripes: 1 };
 
 export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implements TagRepository {
   constructor(dataSource: DataSource) {

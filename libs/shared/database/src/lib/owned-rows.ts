@@ -7,6 +7,8 @@ import { guardUnique, UniqueField } from './unique-violation';
 export interface UsageOf {
   table: string;
   resource: string;
+  /** See Usage.stripes in quota.ts. */
+  stripes?: number;
 }
 
 /**
