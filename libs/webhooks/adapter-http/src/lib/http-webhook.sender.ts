@@ -1,9 +1,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { SendResult, WebhookSender } from '@lnk/webhooks/domain';
-import { ALWAYS_DENIED_RANGES } from './internal-addresses';
+import { internalAddressProblem } from './internal-addresses';
 
 export interface SenderOptions {
   /** WEBHOOKS_ALLOW_PRIVATE: loopback and private addresses may be connected to (never link-local or metadata ones). */
@@ -34,7 +35,10 @@ export class HttpWebhookSender extends WebhookSender {
 
   constructor(private readonly options: SenderOptions) {
     super();
-    const filter = { allowPrivateIPAddress: options.allowPrivate, allowMetaIPAddress: false, denyIPAddressList: ALWAYS_DENIED_RANGES, keepAlive: true };
+    // The agents refuse private and loopback addresses (unless allowed) and the unspecified one; the
+    // always-denied link-local and metadata ranges are refused by the lookup below (the agents' own deny
+    // list warns on every address of the other IP version) and, for an address in the URL, before sending.
+    const filter = { allowPrivateIPAddress: options.allowPrivate, allowMetaIPAddress: false, keepAlive: true };
     this.httpAgent = new RequestFilteringHttpAgent(filter);
     this.httpsAgent = new RequestFilteringHttpsAgent(filter);
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -44,6 +48,7 @@ export class HttpWebhookSender extends WebhookSender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     return new Promise<SendResult>((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (result: SendResult) => {
         if (settled) return;
         settled = true;
@@ -57,6 +62,12 @@ export class HttpWebhookSender extends WebhookSender {
         finish({ status: null, error: 'the url is not valid' });
         return;
       }
+      const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+      const literal = isIP(host) ? internalAddressProblem(host, this.options.allowPrivate) : null;
+      if (literal) {
+        finish({ status: null, error: `address not allowed: ${literal}` });
+        return;
+      }
       const secure = target.protocol === 'https:';
       const make = secure ? httpsRequest : httpRequest;
       const req = make(
@@ -65,11 +76,11 @@ export class HttpWebhookSender extends WebhookSender {
           method: 'POST',
           agent: secure ? this.httpsAgent : this.httpAgent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
+          lookup: refusingDenied(this.options.lookup ?? (dnsLookup as LookupFunction)),
         },
         (res: IncomingMessage) => this.drain(res, () => finish({ status: res.statusCode ?? null, error: null })),
       );
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`));
       }, this.timeoutMs);
       req.on('error', (error) => finish({ status: null, error: error.message }));
@@ -91,4 +102,18 @@ export class HttpWebhookSender extends WebhookSender {
     res.on('close', done);
     res.on('error', done);
   }
+}
+
+/** A lookup that fails when the name resolves to a link-local or metadata address (refused even with allowPrivate). */
+function refusingDenied(lookup: LookupFunction): LookupFunction {
+  return ((hostname: string, options: object, callback: (error: Error | null, address?: unknown, family?: number) => void) =>
+    lookup(hostname, options as never, ((error: Error | null, address: string | { address: string }[], family?: number) => {
+      if (error) return callback(error);
+      const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
+      for (const a of addresses) {
+        const problem = internalAddressProblem(a, true);
+        if (problem) return callback(new Error(`address not allowed: ${problem}`));
+      }
+      callback(null, address, family);
+    }) as never)) as LookupFunction;
 }
