@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
@@ -50,6 +53,8 @@ describe('Webhooks (issue 19)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    // The embedded database on disk, so that the restart below finds what the first app left.
+    if (database.config.kind === 'pglite') database = { ...database, config: { kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'lnk-webhooks-')) } };
     t = await startTestApp({ database, env: FAST });
     owner = await createAccount(t);
     other = await createAccount(t);
