@@ -48,11 +48,12 @@ export class HttpWebhookSender extends WebhookSender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     return new Promise<SendResult>((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
+      // Set once the request exists; an early finish (a bad URL) has none to clear.
+      const deadline: { timer?: NodeJS.Timeout } = {};
       const finish = (result: SendResult) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        clearTimeout(deadline.timer);
         resolve(result);
       };
       let target: URL;
@@ -80,7 +81,7 @@ export class HttpWebhookSender extends WebhookSender {
         },
         (res: IncomingMessage) => this.drain(res, () => finish({ status: res.statusCode ?? null, error: null })),
       );
-      timer = setTimeout(() => {
+      deadline.timer = setTimeout(() => {
         req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`));
       }, this.timeoutMs);
       req.on('error', (error) => finish({ status: null, error: error.message }));
