@@ -29,12 +29,13 @@ export const depConstraints = [
   { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'] },
   { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
-  { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:shared'] },
+  { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
+  { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
   // Test support (in-memory fakes of ports) may see every context's domain, never an adapter.
   { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
-  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:bridges', 'scope:shared'] },
+  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
 ];
 

@@ -24,8 +24,8 @@ const swc = {
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|m?j)s$': ['@swc/jest', swc] },
-  // @nestjs/*, jose and oauth4webapi ship ES modules only; everything else in node_modules is CommonJS already.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi|jose|content-disposition)/)'],
+  // @nestjs/*, jose, oauth4webapi and request-filtering-agent ship ES modules only; everything else in node_modules is CommonJS already.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi|jose|content-disposition|request-filtering-agent)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],

@@ -16,6 +16,7 @@ import { StatsController } from './http/stats/stats.controller';
 import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
 import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
+import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -46,6 +47,7 @@ export const API_CONTROLLERS = [
   SubscriptionController,
   StripeWebhookController,
   SandboxCheckoutController,
+  WebhooksController,
 ];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */

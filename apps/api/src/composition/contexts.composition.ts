@@ -47,6 +47,7 @@ import {
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
+import { composeWebhooks } from './webhooks.composition';
 import { AppMetrics } from '../metrics/app-metrics';
 import { poolFiguresOf } from '@lnk/shared/metrics';
 
@@ -75,18 +76,19 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository);
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const links = {
-    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges),
+    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges, webhooks.linkEvents),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains, clock),
-    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges),
-    delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges),
+    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges, webhooks.linkEvents),
+    delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges, webhooks.linkEvents),
     resolveRedirect,
     checkPassword,
     // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
@@ -121,7 +123,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   };
 
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount),
+    eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
     limits: new LimitsOfBilling(billing.limits),
     ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
   });
@@ -129,10 +131,11 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolFiguresOf(dataSource));
 
-  return { identity, links, domains, analytics, billing };
+  return { identity, links, domains, analytics, billing, webhooks };
 }
 
 export type Contexts = ReturnType<typeof composeContexts>;
 export type Links = Contexts['links'];
 export type Domains = Contexts['domains'];
 export type Analytics = Contexts['analytics'];
+export type { Webhooks } from './webhooks.composition';

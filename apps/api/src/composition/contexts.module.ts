@@ -12,6 +12,7 @@ import { ClickFlusher } from './click-flusher';
 import { listenToOtherInstances } from '../bridges/cache-broadcast';
 import { RedirectsOfDomains } from '@lnk/bridges';
 import { DomainRechecker } from './domain-rechecker';
+import { WebhookWorker } from './webhook-worker';
 import { AppMetrics } from '../metrics/app-metrics';
 
 export const CONTEXTS = 'CONTEXTS';
@@ -20,6 +21,7 @@ export const LINKS = 'LINKS';
 export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
+export const WEBHOOKS = 'WEBHOOKS';
 
 const BUS = 'BUS';
 
@@ -72,12 +74,14 @@ const contexts: Provider = {
     { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
     { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
     { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
+    { provide: WEBHOOKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.webhooks },
+    WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, AuthenticateUseCase, BearerStrategy],
+  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(@Inject(BUS) private readonly bus: RedisBus | null) {}

@@ -62,6 +62,21 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   rateLimits: { api: RateLimit; public: RateLimit; qr: RateLimit };
   /** Bearer token /metrics asks for; null: /metrics is open (only outside production, or with METRICS_PUBLIC=true). */
   metricsToken: string | null;
+  webhooks: WebhooksSettings;
+}
+
+/** The webhooks' delivery worker and the destinations they may have (WEBHOOKS_*). */
+export interface WebhooksSettings {
+  /** Plain http and loopback/private destinations allowed (tests, local use); link-local and metadata addresses never. */
+  allowPrivate: boolean;
+  /** Whether this process runs the delivery worker. */
+  worker: boolean;
+  pollIntervalMs: number;
+  batchSize: number;
+  retryBaseDelayMs: number;
+  maxAttempts: number;
+  disableAfterFailures: number;
+  retentionMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -112,6 +127,14 @@ export const CONFIG_VARIABLES = {
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)', parse: optional(boolean) },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver', parse: optional(list(dnsServer)) },
   DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off', parse: integer(0, 7 * 86_400) },
+  WEBHOOKS_ALLOW_PRIVATE: { default: 'false', description: 'true: webhooks may use plain http and point at loopback and private addresses (tests, local use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused', parse: boolean },
+  WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },
+  WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
+  WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries one look takes and sends at once', parse: integer(1, 1000) },
+  WEBHOOKS_RETRY_BASE_DELAY: { default: '15000', description: 'milliseconds before the first retry of a failed webhook delivery; each further one waits 4 times longer (at most 8 hours), ±25 % jitter', parse: integer(1, 3_600_000) },
+  WEBHOOKS_MAX_ATTEMPTS: { default: '9', description: 'attempts of one webhook delivery before it is marked failed (9 with the default base delay: about 22 hours)', parse: integer(1, 50) },
+  WEBHOOKS_DISABLE_AFTER: { default: '100', description: 'failed webhook delivery attempts in a row (no success between) after which the webhook is turned off, with the reason shown to its owner', parse: integer(1, 100_000) },
+  WEBHOOKS_RETENTION: { default: '7', description: 'days delivered and failed webhook deliveries stay in the deliveries list', parse: integer(1, 365) },
 } satisfies VariableTable;
 
 type Values = ValuesOf<typeof CONFIG_VARIABLES>;
@@ -176,6 +199,16 @@ export function loadConfig(env: Env): AppConfig {
     ownHosts,
     redisUrl: v.REDIS_URL,
     redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
+    webhooks: {
+      allowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
+      worker: v.WEBHOOKS_WORKER,
+      pollIntervalMs: v.WEBHOOKS_POLL_INTERVAL,
+      batchSize: v.WEBHOOKS_BATCH_SIZE,
+      retryBaseDelayMs: v.WEBHOOKS_RETRY_BASE_DELAY,
+      maxAttempts: v.WEBHOOKS_MAX_ATTEMPTS,
+      disableAfterFailures: v.WEBHOOKS_DISABLE_AFTER,
+      retentionMs: v.WEBHOOKS_RETENTION * 86_400_000,
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { linksPersistence } from '@lnk/links/adapter-typeorm';
 import { domainsPersistence } from '@lnk/domains/adapter-typeorm';
 import { analyticsPersistence } from '@lnk/analytics/adapter-typeorm';
 import { billingPersistence } from '@lnk/billing/adapter-typeorm';
+import { webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 
 /** Every context's tables and migrations, in one list for the application's DataSource. */
-export const PERSISTENCE_MODULES: PersistenceModule[] = [identityPersistence, linksPersistence, domainsPersistence, analyticsPersistence, billingPersistence];
+export const PERSISTENCE_MODULES: PersistenceModule[] = [identityPersistence, linksPersistence, domainsPersistence, analyticsPersistence, billingPersistence, webhooksPersistence];

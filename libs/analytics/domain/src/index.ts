@@ -14,3 +14,4 @@ export * from './lib/use-cases/query-stats.use-case';
 export * from './lib/use-cases/breakdown-stats.use-case';
 export * from './lib/use-cases/time-series-stats.use-case';
 export * from './lib/use-cases/top-links-stats.use-case';
+export * from './lib/ports/click-events.port';

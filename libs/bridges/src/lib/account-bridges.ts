@@ -4,6 +4,7 @@ import { AccountDataEraser, AccountLimits, AccountLimitsReader, AfterAccountDele
 import { LinkRepository, TagRepository } from '@lnk/links/domain';
 import { StatsRepository } from '@lnk/analytics/domain';
 import { QuotaResource } from '@lnk/shared/kernel';
+import { WebhookRepository } from '@lnk/webhooks/domain';
 
 /** Billing's account limits count what the links and domains contexts hold for the account. */
 export class UsageOfAccounts extends AccountUsage {
@@ -43,11 +44,13 @@ export class AccountDataOfContexts extends AccountDataEraser {
     private readonly domains: DomainRepository,
     private readonly stats: StatsRepository,
     private readonly billing: EraseBillingAccountUseCase,
+    private readonly webhooks: WebhookRepository | null = null,
   ) {
     super();
   }
 
   async eraseAccountData(userId: string): Promise<AfterAccountDeleted[]> {
+    await this.webhooks?.deleteAllOfOwner(userId);
     await this.links.deleteAllOfOwner(userId);
     await this.tags.deleteAllOfOwner(userId);
     await this.domains.deleteAllOfOwner(userId);

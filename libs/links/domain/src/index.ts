@@ -9,6 +9,7 @@ export * from './lib/ports/tag.repository';
 export * from './lib/ports/link-domains.port';
 export * from './lib/ports/slug-generator.port';
 export * from './lib/ports/link-changes.port';
+export * from './lib/ports/link-events.port';
 export * from './lib/ports/password-attempts.port';
 export * from './lib/ports/click-recorder.port';
 export * from './lib/ports/bot-detector.port';

@@ -3,6 +3,7 @@ import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
 import { LinkDayDimensions } from './link-day-dimensions';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickDimensions } from '../ports/click-dimensions.port';
+import { ClickEvent, ClickEvents } from '../ports/click-events.port';
 import { ClickMetrics } from '../ports/click-metrics.port';
 import { LinkClickTotals } from '../ports/link-click-totals.port';
 import { StatsRepository } from '../ports/stats.repository';
@@ -93,6 +94,8 @@ export class ClickBuffer {
   private flushing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private readonly options: ClickBufferOptions;
+  /** One per counted visit of an owner `clickEvents` wants, written with the counts. */
+  private pendingEvents: ClickEvent[] = [];
 
   constructor(
     private readonly stats: StatsRepository,
@@ -101,6 +104,7 @@ export class ClickBuffer {
     private readonly metrics: ClickMetrics,
     private readonly dimensions: ClickDimensions,
     options: Partial<ClickBufferOptions> = {},
+    private readonly clickEvents: ClickEvents | null = null,
   ) {
     this.options = { ...DEFAULTS, ...options };
   }
@@ -120,6 +124,7 @@ export class ClickBuffer {
       if (row) {
         row.visits += 1;
         this.countDimensions(row.dimensions, event);
+        if (this.clickEvents !== null && this.clickEvents.wants(event.ownerId)) this.keepEvent(event, utmSource, utmMedium, utmCampaign);
         return;
       }
     }
@@ -137,7 +142,31 @@ export class ClickBuffer {
       passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
       passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
     });
-    if (row && event.kind === 'visit') this.countDimensions(row.dimensions, event);
+    if (row && event.kind === 'visit') {
+      this.countDimensions(row.dimensions, event);
+      if (this.clickEvents !== null && this.clickEvents.wants(event.ownerId)) this.keepEvent(event, utmSource, utmMedium, utmCampaign);
+    }
+  }
+
+  /** A counted visit's event, with its derived dimensions only; dropped beyond `maxRows` events held, like rows. */
+  private keepEvent(event: LinkClicked, utmSource: string, utmMedium: string, utmCampaign: string): void {
+    if (this.pendingEvents.length >= this.options.maxRows) return;
+    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
+    this.pendingEvents.push({
+      linkId: event.linkId,
+      ownerId: event.ownerId,
+      domainId: event.domainId,
+      at: event.at,
+      trigger: event.trigger,
+      referrer: traits.referrer,
+      country: traits.country,
+      device: traits.device,
+      browser: traits.browser,
+      os: traits.os,
+      utmSource,
+      utmMedium,
+      utmCampaign,
+    });
   }
 
   private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
@@ -239,9 +268,11 @@ export class ClickBuffer {
   }
 
   private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 && this.pendingEvents.length === 0) return;
     const batch = this.pending;
     const batchDimensions = this.allDimensions();
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
     this.reset();
     try {
       const rows = [...batch.values()].map(countsOf);
@@ -252,6 +283,7 @@ export class ClickBuffer {
       await this.unitOfWork.run(async () => {
         await this.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
         await this.totals.addVisits(visits);
+        if (events.length && this.clickEvents) await this.clickEvents.record(events);
       });
       this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
@@ -263,6 +295,7 @@ export class ClickBuffer {
       for (const row of arrived) this.absorb(row);
       // Dimension counts of rows dropped above go too: only what has its row is kept.
       for (const counts of [...batchDimensions, ...arrivedDimensions]) this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
+      this.pendingEvents = events.concat(this.pendingEvents);
       throw error;
     }
   }

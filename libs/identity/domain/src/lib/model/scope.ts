@@ -15,6 +15,8 @@ export const SCOPES = [
   'domains:write',
   'tags:read',
   'tags:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -5,6 +5,7 @@ import { Link } from '../model/link.entity';
 import { checkLinkOptions, hasLinkOptions, NO_LINK_OPTIONS } from '../model/link-options';
 import { checkSlug } from '../model/slug';
 import { LinkChanges } from '../ports/link-changes.port';
+import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
 import { SlugGenerator } from '../ports/slug-generator.port';
@@ -28,6 +29,7 @@ export class CreateLinkUseCase {
     private readonly clock: Clock,
     private readonly config: LinksConfig,
     private readonly changes: LinkChanges,
+    private readonly events: LinkEventSink | null = null,
   ) {
     this.rules = new LinkRules(domains, tags);
   }
@@ -70,7 +72,11 @@ export class CreateLinkUseCase {
         ...(hasLinkOptions(options) ? { options } : {}),
       });
       try {
-        await this.links.insertWithinQuota(link, limit);
+        // The event first: the insert still takes the owner's usage row last (see the links repository).
+        await withLinkEvent(this.events, async (record) => {
+          await record('link.created', link, now);
+          await this.links.insertWithinQuota(link, limit);
+        });
         // The short URL answers at once, in every instance: a "not found" cached before it existed is evicted.
         this.changes.linkChanged(link.domainId, link.slug);
         return { link, domain, tags };

@@ -1,18 +1,24 @@
-import { Clock, NotFoundError } from '@lnk/shared/kernel';
+import { Clock, found, NotFoundError } from '@lnk/shared/kernel';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkRepository } from '../ports/link.repository';
+import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
 
 export class DeleteLinkUseCase {
   constructor(
     private readonly links: LinkRepository,
     private readonly clock: Clock,
     private readonly changes: LinkChanges,
+    private readonly events: LinkEventSink | null = null,
   ) {}
 
   async execute(ownerId: string, id: string): Promise<Date> {
-    const link = await this.links.findOfOwner(ownerId, id);
-    if (!link || !(await this.links.deleteOfOwner(ownerId, id))) throw new NotFoundError('Link');
+    const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
+    const now = this.clock.now();
+    await withLinkEvent(this.events, async (record) => {
+      if (!(await this.links.deleteOfOwner(ownerId, id))) throw new NotFoundError('Link');
+      await record('link.deleted', link, now);
+    });
     this.changes.linkChanged(link.domainId, link.slug);
-    return this.clock.now();
+    return now;
   }
 }

@@ -5,6 +5,7 @@ import { Link } from '../model/link.entity';
 import { checkLinkOptions } from '../model/link-options';
 import { checkSlug } from '../model/slug';
 import { LinkChanges } from '../ports/link-changes.port';
+import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
 import { TagRepository } from '../ports/tag.repository';
@@ -27,6 +28,7 @@ export class UpdateLinkUseCase {
     private readonly config: LinksConfig,
     private readonly getLink: GetLinkUseCase,
     private readonly changes: LinkChanges,
+    private readonly events: LinkEventSink | null = null,
   ) {
     this.rules = new LinkRules(domains, tags);
   }
@@ -66,7 +68,10 @@ export class UpdateLinkUseCase {
     }
     const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, now);
-    await this.links.update(link);
+    await withLinkEvent(this.events, async (record) => {
+      await this.links.update(link);
+      await record('link.updated', link, now);
+    });
     // The short URL answers the new destination (or stops answering) at once.
     this.changes.linkChanged(before.domainId, before.slug);
     this.changes.linkChanged(link.domainId, link.slug);

@@ -1,0 +1,65 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { Contexts } from './contexts.composition';
+
+/** How often finished deliveries older than WEBHOOKS_RETENTION are deleted. */
+const PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER): takes due deliveries and sends
+ * them, at once again while it finds a full batch, else after WEBHOOKS_POLL_INTERVAL. Several instances
+ * run it side by side: the claim (FOR UPDATE SKIP LOCKED and a lease) gives each delivery to one. It
+ * stops taking work before shutdown and waits for what it sent, before the database closes.
+ */
+@Injectable()
+export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private lastPurge = 0;
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @Inject('CONTEXTS') private readonly contexts: Pick<Contexts, 'webhooks'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'webhooks'>,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.webhooks.worker) return;
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.run().finally(() => (this.running = null));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async run(): Promise<void> {
+    const { deliver } = this.contexts.webhooks;
+    let next = this.config.webhooks.pollIntervalMs;
+    try {
+      const { claimed, failed } = await deliver.execute();
+      if (failed > 0) this.logger.debug(`${failed} of ${claimed} webhook deliveries failed; retried on the backoff schedule`);
+      if (claimed >= this.config.webhooks.batchSize) next = 0;
+      if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
+        this.lastPurge = Date.now();
+        await deliver.purge();
+      }
+    } catch (error) {
+      this.logger.warn(`webhook deliveries not taken, next look at the next interval: ${(error as Error).message}`);
+    }
+    this.schedule(next);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,81 @@
+import { ClickEvent, ClickEvents } from '@lnk/analytics/domain';
+import { Link, LinkEvents, LinkEventType, LinkRepository } from '@lnk/links/domain';
+import { EventSubscribers, RecordWebhookEventsUseCase, WebhookLinks } from '@lnk/webhooks/domain';
+
+/** A webhook's link filter names links of its owner's: the links context says which ids are. */
+export class WebhookLinksOfLinks extends WebhookLinks {
+  constructor(private readonly links: LinkRepository) {
+    super();
+  }
+
+  async ownedOf(ownerId: string, linkIds: string[]): Promise<string[]> {
+    // At most MAX_WEBHOOK_LINK_IDS lookups by primary key, when a webhook is created or changed.
+    const found = await Promise.all(linkIds.map((id) => this.links.findOfOwner(ownerId, id)));
+    return found.filter((l): l is Link => l !== null).map((l) => l.id);
+  }
+}
+
+/** What a link event tells a receiver: the link as the API shows it, without its password hash. */
+export function linkEventData(link: Link): Record<string, unknown> {
+  return {
+    id: link.id,
+    slug: link.slug,
+    url: link.url,
+    title: link.title,
+    description: link.description,
+    status: link.status,
+    domainId: link.domainId,
+    hasPassword: link.hasPassword,
+    tags: link.tagIds,
+    createdAt: link.createdAt.toISOString(),
+    updatedAt: link.updatedAt.toISOString(),
+  };
+}
+
+/** Link changes become webhook events in the change's own transaction (the outbox). */
+export class LinkEventsToWebhooks extends LinkEvents {
+  constructor(private readonly record_: RecordWebhookEventsUseCase) {
+    super();
+  }
+
+  async record(type: LinkEventType, link: Link, at: Date): Promise<void> {
+    await this.record_.execute([{ type, ownerId: link.ownerId, linkId: link.id, at, data: linkEventData(link) }]);
+  }
+}
+
+/** Counted clicks become `link.clicked` events with the click write, for owners with a webhook that wants them. */
+export class ClickEventsToWebhooks extends ClickEvents {
+  constructor(
+    private readonly subscribers: EventSubscribers,
+    private readonly record_: RecordWebhookEventsUseCase,
+  ) {
+    super();
+  }
+
+  wants(ownerId: string): boolean {
+    return this.subscribers.wants(ownerId);
+  }
+
+  async record(clicks: ClickEvent[]): Promise<void> {
+    await this.record_.execute(
+      clicks.map((c) => ({
+        type: 'link.clicked' as const,
+        ownerId: c.ownerId,
+        linkId: c.linkId,
+        at: c.at,
+        data: {
+          linkId: c.linkId,
+          domainId: c.domainId,
+          clickedAt: c.at.toISOString(),
+          trigger: c.trigger,
+          referrer: c.referrer,
+          country: c.country,
+          device: c.device,
+          browser: c.browser,
+          os: c.os,
+          utm: { source: c.utmSource, medium: c.utmMedium, campaign: c.utmCampaign },
+        },
+      })),
+    );
+  }
+}

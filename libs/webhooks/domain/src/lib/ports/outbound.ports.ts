@@ -1,0 +1,40 @@
+/** Seals secrets that must be read back (the signing secret): authenticated encryption under a key of the service's. */
+export abstract class WebhookSecretBox {
+  abstract seal(plain: string): string;
+  /** Null when the value does not open (another key, tampered with). */
+  abstract open(sealed: string): string | null;
+}
+
+/** A new signing secret: `whsec_` + base64 of random bytes (Standard Webhooks). */
+export abstract class WebhookSecretGenerator {
+  abstract generate(): string;
+}
+
+/** Signs a delivery (Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`). */
+export abstract class WebhookSigner {
+  abstract sign(secret: string, messageId: string, at: Date, body: string): string;
+}
+
+/**
+ * Where a webhook may point: resolves the URL's host and refuses internal addresses (loopback, private,
+ * link-local, metadata). Answers what is wrong, or null. The sender checks again at connect time.
+ */
+export abstract class DestinationGuard {
+  abstract problemWith(url: string): Promise<string | null>;
+}
+
+export interface SendResult {
+  /** The receiver's HTTP status; null when there was no answer (refused, timed out, address not allowed). */
+  status: number | null;
+  error: string | null;
+}
+
+/** Sends one signed POST. Never throws: every failure is a result. */
+export abstract class WebhookSender {
+  abstract send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+}
+
+/** Which of these link ids are links of the owner's (the link filter names only the caller's own links). */
+export abstract class WebhookLinks {
+  abstract ownedOf(ownerId: string, linkIds: string[]): Promise<string[]>;
+}

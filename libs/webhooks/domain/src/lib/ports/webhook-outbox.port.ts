@@ -1,0 +1,71 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
+import { WebhookEvent, WebhookEventType } from '../model/webhook-event';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one webhook, as its owner sees it. */
+export interface Delivery {
+  id: string;
+  /** The `webhook-id` header: the same on every attempt, for the receiver's de-duplication. */
+  messageId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  /** The receiver's last HTTP status, null when it did not answer. */
+  responseStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+/** A delivery taken by one worker, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  messageId: string;
+  webhookId: string;
+  url: string;
+  sealedSecret: string;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+export interface AttemptOutcome {
+  at: Date;
+  responseStatus: number | null;
+  error: string | null;
+}
+
+/**
+ * The outbox: events become deliveries in the database, one per (event, webhook that wants it), in the
+ * caller's unit of work, so an event is stored if and only if the change that caused it is.
+ */
+export abstract class WebhookOutbox {
+  /**
+   * Fans each event out to its owner's active webhooks subscribed to its type (and, for a webhook with a
+   * link filter, to its link). A `webhook.test` event goes to the one webhook named by `onlyWebhookId`.
+   * Answers the deliveries made.
+   */
+  abstract enqueue(events: WebhookEvent[], onlyWebhookId?: string): Promise<number>;
+  /**
+   * Takes up to `limit` due deliveries of active webhooks (FOR UPDATE SKIP LOCKED: concurrent workers take
+   * different ones) and pushes their next attempt `leaseMs` ahead, so that one whose worker dies is taken
+   * again after the lease, and no other worker takes it meanwhile.
+   */
+  abstract claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** A 2xx answer: the delivery is done and the webhook's failure run ends. */
+  abstract recordSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void>;
+  /** A failed attempt; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
+  abstract recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number>;
+  /** Turns the webhook off with the reason its owner sees. */
+  abstract disableWebhook(webhookId: string, reason: string, at: Date): Promise<void>;
+  /** Newest first. */
+  abstract listOfWebhook(webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
+  /** Owners with an active webhook subscribed to `type`. */
+  abstract ownersSubscribedTo(type: WebhookEventType): Promise<Set<string>>;
+  /** Deletes delivered and failed deliveries finished before `before`. */
+  abstract purgeFinished(before: Date): Promise<number>;
+}

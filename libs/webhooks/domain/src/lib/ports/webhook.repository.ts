@@ -1,0 +1,14 @@
+import { Page, PageRequest } from '@lnk/shared/kernel';
+import { Webhook } from '../model/webhook.entity';
+
+export abstract class WebhookRepository {
+  /** Stores it if the owner has fewer than `limit` webhooks (else QuotaExceededError), atomically under concurrent calls. */
+  abstract insertWithinLimit(webhook: Webhook, limit: number): Promise<void>;
+  abstract findOfOwner(ownerId: string, id: string): Promise<Webhook | null>;
+  /** Newest first. */
+  abstract listOfOwner(ownerId: string, page: PageRequest): Promise<Page<Webhook>>;
+  abstract update(webhook: Webhook): Promise<void>;
+  /** The webhook and its deliveries. */
+  abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
+  abstract deleteAllOfOwner(ownerId: string): Promise<void>;
+}

@@ -1,0 +1,79 @@
+import { Clock, Page } from '@lnk/shared/kernel';
+import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../model/retry-schedule';
+import { SendResult, WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
+import { AttemptOutcome, ClaimedDelivery, Delivery, WebhookOutbox } from '../ports/webhook-outbox.port';
+import { DeliverWebhooksUseCase } from './deliver-webhooks.use-case';
+
+class FixedClock extends Clock {
+  constructor(public at = new Date('2025-01-01T00:00:00Z')) {
+    super();
+  }
+  now() {
+    return new Date(this.at);
+  }
+}
+
+/** One delivery, always due again; copies on read and write. */
+class OneDeliveryOutbox extends WebhookOutbox {
+  failuresInARow = 0;
+  disabled: string | null = null;
+  nextAttemptAt: Date | null = null;
+  private delivery: ClaimedDelivery = { id: 'd1', messageId: 'msg_d1', webhookId: 'w1', url: 'https://example.com/', sealedSecret: 'sealed', body: '{}', attempts: 0 };
+  async enqueue() { return 0; }
+  async claimDue(): Promise<ClaimedDelivery[]> { return this.disabled ? [] : [{ ...this.delivery }]; }
+  async recordSuccess() { this.failuresInARow = 0; }
+  async recordFailure(d: ClaimedDelivery, _o: AttemptOutcome, next: Date | null) {
+    this.delivery = { ...d, attempts: d.attempts + 1 };
+    this.nextAttemptAt = next;
+    return ++this.failuresInARow;
+  }
+  async disableWebhook(_id: string, reason: string) { this.disabled = reason; }
+  async listOfWebhook(): Promise<Page<Delivery>> { return { items: [], total: 0, start: 0, limit: 10 } as unknown as Page<Delivery>; }
+  async ownersSubscribedTo() { return new Set<string>(); }
+  async purgeFinished() { return 0; }
+}
+
+const failing: WebhookSender = { send: async (): Promise<SendResult> => ({ status: 503, error: null }) };
+const signer: WebhookSigner = { sign: () => 'v1,sig' };
+const box: WebhookSecretBox = { seal: (s) => s, open: (s) => s };
+
+describe('the retry schedule', () => {
+  it('backs off 4 times longer each attempt, capped at 8 hours, for about a day, with ±25 % jitter', () => {
+    const delays = Array.from({ length: 8 }, (_, i) => retryDelayMs(i + 1, DEFAULT_RETRY_POLICY, 0.5) as number);
+    expect(delays.map((d) => d / 1000)).toEqual([15, 60, 240, 960, 3840, 15360, 28800, 28800]);
+    const total = delays.reduce((a, b) => a + b, 0) / 3_600_000;
+    expect(total).toBeGreaterThan(20);
+    expect(total).toBeLessThan(26);
+    expect(retryDelayMs(9, DEFAULT_RETRY_POLICY, 0.5)).toBeNull();
+    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 0)).toBe(11_250);
+    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 0.999999)).toBe(18_750);
+  });
+});
+
+describe('DeliverWebhooksUseCase', () => {
+  it('schedules retries, marks the delivery failed when attempts run out, and turns the webhook off after failures in a row, saying why', async () => {
+    const outbox = new OneDeliveryOutbox();
+    const clock = new FixedClock();
+    const deliver = new DeliverWebhooksUseCase(outbox, failing, signer, box, clock, { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, batchSize: 10, leaseMs: 60_000, disableAfterFailures: 5, retentionMs: 1 }, () => 0.5);
+    await deliver.execute();
+    expect(outbox.nextAttemptAt?.getTime()).toBe(clock.at.getTime() + 15_000);
+    await deliver.execute();
+    await deliver.execute();
+    // The third attempt was the last: no next one.
+    expect(outbox.nextAttemptAt).toBeNull();
+    await deliver.execute();
+    await deliver.execute();
+    expect(outbox.disabled).toMatch(/5 failed deliveries in a row; the last: HTTP 503/);
+    expect((await deliver.execute()).claimed).toBe(0);
+  });
+
+  it('does not send when the secret does not open (another key): the attempt fails with the reason', async () => {
+    const outbox = new OneDeliveryOutbox();
+    let sent = 0;
+    const sender: WebhookSender = { send: async () => ((sent += 1), { status: 200, error: null }) };
+    const deliver = new DeliverWebhooksUseCase(outbox, sender, signer, { seal: (s) => s, open: () => null }, new FixedClock(), { ...DEFAULT_RETRY_POLICY, batchSize: 1, leaseMs: 1, disableAfterFailures: 100, retentionMs: 1 });
+    expect(await deliver.execute()).toEqual({ claimed: 1, delivered: 0, failed: 1 });
+    expect(sent).toBe(0);
+  });
+});
+

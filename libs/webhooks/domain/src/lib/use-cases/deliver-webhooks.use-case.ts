@@ -1,0 +1,78 @@
+import { Clock } from '@lnk/shared/kernel';
+import { RetryPolicy, retryDelayMs } from '../model/retry-schedule';
+import { WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
+import { ClaimedDelivery, WebhookOutbox } from '../ports/webhook-outbox.port';
+
+export interface DeliveryOptions extends RetryPolicy {
+  /** Deliveries taken per run. */
+  batchSize: number;
+  /** Longer than the sender's timeout: a delivery taken by a worker that died is taken again after it. */
+  leaseMs: number;
+  /** Failed attempts in a row (no success between) after which the webhook is turned off. */
+  disableAfterFailures: number;
+  /** Delivered and failed deliveries are kept this long for the owner's list, then deleted. */
+  retentionMs: number;
+}
+
+export interface DeliveryRun {
+  claimed: number;
+  delivered: number;
+  failed: number;
+}
+
+/**
+ * One run of the delivery worker: takes due deliveries, sends each signed POST, and records the outcome:
+ * done on a 2xx, else retried on the backoff schedule (retry-schedule.ts) until the attempts run out.
+ * A webhook whose deliveries fail `disableAfterFailures` times in a row is turned off, with the reason.
+ */
+export class DeliverWebhooksUseCase {
+  constructor(
+    private readonly outbox: WebhookOutbox,
+    private readonly sender: WebhookSender,
+    private readonly signer: WebhookSigner,
+    private readonly box: WebhookSecretBox,
+    private readonly clock: Clock,
+    private readonly options: DeliveryOptions,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  async execute(): Promise<DeliveryRun> {
+    const claimed = await this.outbox.claimDue(this.clock.now(), this.options.batchSize, this.options.leaseMs);
+    const results = await Promise.all(claimed.map((d) => this.deliver(d)));
+    return { claimed: claimed.length, delivered: results.filter(Boolean).length, failed: results.filter((r) => !r).length };
+  }
+
+  async purge(): Promise<number> {
+    return this.outbox.purgeFinished(new Date(this.clock.now().getTime() - this.options.retentionMs));
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<boolean> {
+    const secret = this.box.open(delivery.sealedSecret);
+    const sentAt = this.clock.now();
+    const result = secret
+      ? await this.sender.send(delivery.url, this.headers(delivery, secret, sentAt), delivery.body)
+      : { status: null, error: 'the signing secret does not open with this service key: rotate the secret' };
+    const at = this.clock.now();
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      await this.outbox.recordSuccess(delivery, { at, responseStatus: result.status, error: null });
+      return true;
+    }
+    const error = result.error ?? `HTTP ${result.status}`;
+    const delay = retryDelayMs(delivery.attempts + 1, this.options, this.random());
+    const failures = await this.outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
+    if (failures >= this.options.disableAfterFailures) {
+      await this.outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
+    }
+    return false;
+  }
+
+  private headers(delivery: ClaimedDelivery, secret: string, at: Date): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'lnk-webhooks/1',
+      'webhook-id': delivery.messageId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': this.signer.sign(secret, delivery.messageId, at, delivery.body),
+    };
+  }
+}

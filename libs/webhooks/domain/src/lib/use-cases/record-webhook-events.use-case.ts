@@ -1,0 +1,21 @@
+import { IdGenerator } from '@lnk/shared/kernel';
+import { WebhookEvent } from '../model/webhook-event';
+import { WebhookOutbox } from '../ports/webhook-outbox.port';
+
+export type NewWebhookEvent = Omit<WebhookEvent, 'id'>;
+
+/**
+ * Puts events in the outbox, in the caller's unit of work: called by other contexts (through bridges)
+ * inside the transaction of the change the events tell of. Each event gets its id here.
+ */
+export class RecordWebhookEventsUseCase {
+  constructor(
+    private readonly outbox: WebhookOutbox,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(events: NewWebhookEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    return this.outbox.enqueue(events.map((e) => ({ ...e, id: this.ids.next() })));
+  }
+}
