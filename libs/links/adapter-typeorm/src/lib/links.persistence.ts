@@ -5,7 +5,8 @@ import { LinksUsageCounters1764000300000 } from './migrations/1764000300000-link
 import { LinksOwnerSearchIndex1764000310000 } from './migrations/1764000310000-links-owner-search-index';
 import { LinksQuotaCheck1764200000000 } from './migrations/1764200000000-links-quota-check';
 import { LinkOptions1764230000000 } from './migrations/1764230000000-link-options';
+import { LinksUsageWithinBatch1764300000000 } from './migrations/1764300000000-links-usage-within-batch';
 
 export const linksPersistence: PersistenceModule = {
-  migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000, LinksUsageCounters1764000300000, LinksOwnerSearchIndex1764000310000, LinksQuotaCheck1764200000000, LinkOptions1764230000000],
+  migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000, LinksUsageCounters1764000300000, LinksOwnerSearchIndex1764000310000, LinksQuotaCheck1764200000000, LinkOptions1764230000000, LinksUsageWithinBatch1764300000000],
 };

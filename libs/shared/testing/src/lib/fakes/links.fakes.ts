@@ -1,4 +1,4 @@
-import { hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
+import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
 import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
@@ -40,9 +40,47 @@ export class MemoryLinkRepository extends LinkRepository {
     this.store.links.set(p.id, copyLink(p));
   }
 
+  async insertManyWithinQuota(links: Link[], limit: number): Promise<{ taken: string[] }> {
+    const props = links.map((l) => l.toProps());
+    const taken = props.filter((p) => this.slugTakenBy(p)).map((p) => p.id);
+    const written = props.filter((p) => !taken.includes(p.id));
+    // The adapter counts only what it writes, and writes nothing when that would pass the limit.
+    if (written.length) checkRoomFor('links', this.ofOwner(props[0].ownerId).length + written.length - 1, limit);
+    for (const p of written) this.store.links.set(p.id, copyLink(p));
+    return { taken };
+  }
+
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
     const p = this.store.links.get(id);
     return p && p.ownerId === ownerId ? this.read(p) : null;
+  }
+
+  async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
+    const deleted: DeletedLink[] = [];
+    for (const id of new Set(ids)) {
+      const p = this.store.links.get(id);
+      if (!p || p.ownerId !== ownerId) continue;
+      this.store.links.delete(id);
+      deleted.push({ id: p.id, domainId: p.domainId, slug: p.slug });
+    }
+    return deleted;
+  }
+
+  async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
+    const found = this.ofOwner(ownerId).filter((l) => ids.includes(l.id)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const next = found.map((l) => ({ ...l, tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])] }));
+    const over = next.filter((l) => l.tagIds.length > maxTags).length;
+    if (over > 0) throw ValidationError.field('add', `a link carries at most ${maxTags} tags: ${over} of these links would carry more`);
+    for (const l of next) this.store.links.set(l.id, copyLink(l));
+    return found.map((l) => l.id);
+  }
+
+  async batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]> {
+    return this.ofOwner(ownerId)
+      .filter((l) => afterId === null || l.id > afterId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((l) => this.read(l));
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
@@ -178,6 +216,13 @@ export class MemoryTagRepository extends TagRepository {
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]> {
     return this.ofOwner(ownerId)
       .filter((t) => ids.includes(t.id))
+      .map((t) => new Tag(copyTag(t)));
+  }
+
+  async findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]> {
+    const lower = names.map((n) => n.toLowerCase());
+    return this.ofOwner(ownerId)
+      .filter((t) => lower.includes(t.name.toLowerCase()))
       .map((t) => new Tag(copyTag(t)));
   }
 
