@@ -1,5 +1,5 @@
 import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOf, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -168,6 +168,27 @@ export class MemoryVisitLimits extends VisitLimits {
   async hasLeft(linkId: string): Promise<boolean> {
     const o = this.store.links.get(linkId)?.options;
     return !!o && o.maxVisits !== null && o.visitsUsed < o.maxVisits;
+  }
+}
+
+/** A transaction over the memory store: a failing unit of work leaves its rows as they were before it (as a rollback does). */
+export class MemoryLinksUnitOfWork extends UnitOfWork {
+  constructor(readonly store: LinksMemoryStore) {
+    super();
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const links = new Map(this.store.links);
+    const tags = new Map(this.store.tags);
+    try {
+      return await work();
+    } catch (error) {
+      this.store.links.clear();
+      this.store.tags.clear();
+      for (const [id, p] of links) this.store.links.set(id, p);
+      for (const [id, p] of tags) this.store.tags.set(id, p);
+      throw error;
+    }
   }
 }
 
