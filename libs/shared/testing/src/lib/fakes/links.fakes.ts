@@ -1,5 +1,5 @@
 import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Page, PageRequest, pageOf, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOf, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -45,7 +45,8 @@ export class MemoryLinkRepository extends LinkRepository {
     const taken = props.filter((p) => this.slugTakenBy(p)).map((p) => p.id);
     const written = props.filter((p) => !taken.includes(p.id));
     // The adapter counts only what it writes, and writes nothing when that would pass the limit.
-    if (written.length) checkRoomFor('links', this.ofOwner(props[0].ownerId).length + written.length - 1, limit);
+    const used = written.length ? this.ofOwner(props[0].ownerId).length : 0;
+    if (written.length && used + written.length > limit) throw new QuotaExceededError('links', used, limit);
     for (const p of written) this.store.links.set(p.id, copyLink(p));
     return { taken };
   }
