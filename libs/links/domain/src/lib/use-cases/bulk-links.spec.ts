@@ -5,7 +5,7 @@ import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';
 import { BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase } from './bulk-links.use-case';
 import { ExportLinksUseCase } from './export-links.use-case';
-import { IMPORT_BATCH, ImportLine, ImportLinksUseCase } from './import-links.use-case';
+import { ImportLine, ImportLinksUseCase } from './import-links.use-case';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -35,7 +35,7 @@ function setUp(limits: { links?: number; tags?: number } = {}) {
     bulkCreate: new BulkCreateLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork),
     bulkDelete: new BulkDeleteLinksUseCase(links, changes),
     bulkTag: new BulkTagLinksUseCase(links, tags, quota, ids, clock),
-    importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork),
+    importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork, 10),
     exportLinks: new ExportLinksUseCase(links, tags, domains),
   };
 }
@@ -143,23 +143,24 @@ describe('BulkTagLinksUseCase', () => {
 describe('ImportLinksUseCase', () => {
   const line = (n: number, over: Partial<ImportLine> = {}): ImportLine => ({ line: n, url: `https://example.com/${n}`, tags: [], ...over });
 
-  it('creates the good lines in batches of IMPORT_BATCH and reports each skipped line with its reason', async () => {
+  it('creates the good lines in batches (of 10 here) and reports each skipped line with its reason', async () => {
     const { importLinks, links } = setUp();
     await links.insertWithinQuota(othersLink('taken'), 10);
     const spy = jest.spyOn(links, 'insertManyWithinQuota');
-    const lines = Array.from({ length: 2500 }, (_v, i) => line(i + 2, { slug: `s${i}`, tags: i % 2 ? ['odd'] : [] }));
-    lines.push(line(3000, { url: 'ftp://nope' }), line(3001, { slug: 's7' }), line(3002, { slug: 'taken' }), line(3003, { tags: ['x'.repeat(65)] }));
+    const lines = Array.from({ length: 25 }, (_v, i) => line(i + 2, { slug: `s${i}`, tags: i % 2 ? ['odd'] : [] }));
+    lines.push(line(300, { url: 'ftp://nope' }), line(301, { slug: 's7' }), line(302, { slug: 'taken' }), line(303, { tags: ['x'.repeat(65)] }));
     const report = await importLinks.execute('ada', lines);
-    expect(report.created).toBe(2500);
+    expect(report.created).toBe(25);
     expect(report.skipped).toEqual([
-      { line: 3000, reason: 'invalid', errors: [expect.objectContaining({ name: 'url' })] },
-      { line: 3001, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already used by line 9 of this file' }] },
-      { line: 3002, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already taken on this domain' }] },
-      { line: 3003, reason: 'invalid', errors: [expect.objectContaining({ name: 'tags' })] },
+      { line: 300, reason: 'invalid', errors: [expect.objectContaining({ name: 'url' })] },
+      { line: 301, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already used by line 9 of this file' }] },
+      { line: 302, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already taken on this domain' }] },
+      { line: 303, reason: 'invalid', errors: [expect.objectContaining({ name: 'tags' })] },
     ]);
-    // 2,501 links to write (the one whose slug is taken included): three statements, not one per line.
-    expect(spy).toHaveBeenCalledTimes(Math.ceil(2501 / IMPORT_BATCH));
-    expect(await links.countOfOwner('ada')).toBe(2500);
+    // 26 links to write (the one whose slug is taken included), in batches of 10: three statements, not one per line.
+    expect(spy).toHaveBeenCalledTimes(3);
+    expect(spy.mock.calls.map((c) => c[0].length)).toEqual([10, 10, 6]);
+    expect(await links.countOfOwner('ada')).toBe(25);
   });
 
   it('skips the lines past the remaining quota as quota, and makes no tag for them', async () => {

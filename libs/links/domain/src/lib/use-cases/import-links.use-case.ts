@@ -43,7 +43,7 @@ export const IMPORT_BATCH = 1000;
  * POST /user/link/import: every line checked by the rules of one creation (LinkDrafts), on the service's
  * short domain. A bad line, a slug repeated in the file or taken already, and the lines past what the quota
  * leaves are reported by line number and skipped; the rest is written in batches of IMPORT_BATCH, each
- * all or nothing under the quota. Tags are named: the caller's tag of that name (any case), else a new one.
+ * all or nothing under the quota (`batchSize`: tests make it small). Tags are named: the caller's tag of that name (any case), else a new one.
  */
 export class ImportLinksUseCase {
   private readonly drafts: LinkDrafts;
@@ -61,6 +61,7 @@ export class ImportLinksUseCase {
     config: LinksConfig,
     private readonly changes: LinkChanges,
     private readonly unitOfWork: UnitOfWork,
+    private readonly batchSize = IMPORT_BATCH,
   ) {
     this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
     this.named = new TagsByName(tags, quota, ids, clock);
@@ -119,7 +120,7 @@ export class ImportLinksUseCase {
 
     let created = 0;
     for (let start = 0, retries = 0; start < drafts.length; ) {
-      const chunk = drafts.slice(start, start + IMPORT_BATCH);
+      const chunk = drafts.slice(start, start + this.batchSize);
       try {
         created += await this.insert(ownerId, chunk, limit, now, skip);
         start += chunk.length;
