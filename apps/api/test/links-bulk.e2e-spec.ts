@@ -218,7 +218,8 @@ describe('links in bulk over HTTP', () => {
       const gil = await createAccount(t);
       const [b1, b2, s1] = [slug('b1'), slug('b2'), slug('s1')];
       const bitly = `id,title,long_url,link,custom_links,created_at,tags\nbit.ly/x1,Bitly one,https://example.com/b1,https://bit.ly/${b1},,2024-01-01,news|promo\nbit.ly/x2,,https://example.com/b2,bit.ly/zzz,https://go.example/${b2},2024-01-02,\n`;
-      const bitlyRes = await as(gil).csv(bitly);
+      // With a charset parameter, as spreadsheets and curl send it.
+      const bitlyRes = await as(gil).csv(bitly, gil.accessToken, 'text/csv; charset=utf-8');
       expect(bitlyRes.body.data).toEqual({ created: 2, skipped: [] });
       const shlink = `createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n2024-01-01,s.test,${s1},https://s.test/${s1},https://example.com/s1,Shlink one,news,3\n`;
       expect((await as(gil).csv(shlink)).body.data).toEqual({ created: 1, skipped: [] });
