@@ -9,6 +9,7 @@ import { DomainsController } from './http/domains/domains.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
+import { LinksBulkController } from './http/links/links-bulk.controller';
 import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
@@ -40,6 +41,7 @@ export const API_CONTROLLERS = [
   AccountController,
   EmailVerificationController,
   LinksController,
+  LinksBulkController,
   TagsController,
   DomainsController,
   StatsController,

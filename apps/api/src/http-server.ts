@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyInstance, LogController } from 'fastify';
+import { errorCodes, FastifyInstance, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import type { EarlyListener } from './http-listener';
@@ -13,6 +13,7 @@ import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { successBody } from './envelope/envelope';
 import { RequestLogger } from './logging/request-logger';
+import { IMPORT_BODY_LIMIT } from './http/links/link-csv';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -46,6 +47,38 @@ function turnAwayWhileDraining(fastify: FastifyInstance): void {
       .header('retry-after', '5')
       .header('cache-control', 'no-store')
       .send({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down, try again shortly' });
+  });
+}
+
+/** The routes that take a text/csv body, and how large one may be (see acceptCsvBodies). */
+const CSV_ROUTES: Record<string, number> = { '/user/link/import': IMPORT_BODY_LIMIT };
+
+/**
+ * text/csv bodies, for the routes of CSV_ROUTES only, each with its own limit (the link import's 10 MB,
+ * not the JSON body limit): read whole into a Buffer, refused past the limit (413) as they arrive. On any
+ * other route a text/csv body is refused before a byte of it is read, as any type but JSON is.
+ */
+function acceptCsvBodies(fastify: FastifyInstance): void {
+  fastify.addContentTypeParser('text/csv', (request, payload, done) => {
+    const limit = CSV_ROUTES[request.routeOptions.url ?? ''];
+    if (limit === undefined) return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+    if (Number(request.headers['content-length']) > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const finish = (error: Error | null, body?: Buffer) => {
+      if (finished) return;
+      finished = true;
+      payload.removeAllListeners('data');
+      done(error, body);
+    };
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      chunks.push(chunk);
+    });
+    payload.on('end', () => finish(null, Buffer.concat(chunks)));
+    payload.on('error', (error) => finish(error));
   });
 }
 
@@ -130,6 +163,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   }
   // JSON only: a text/plain body is refused as an unsupported content type instead of arriving as a string.
   fastify.removeContentTypeParser('text/plain');
+  acceptCsvBodies(fastify);
   const metrics = app.get(AppMetrics);
   // LOG_REQUESTS=false (high traffic): the request line moves down to debug.
   const requestLevel = config.logRequests ? 'info' : 'debug';

@@ -6,7 +6,12 @@ import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import {
   AnswerShortUrlUseCase,
+  BulkCreateLinksUseCase,
+  BulkDeleteLinksUseCase,
+  BulkTagLinksUseCase,
   CheckLinkPasswordUseCase,
+  ExportLinksUseCase,
+  ImportLinksUseCase,
   ResolveRedirectUseCase,
   CreateLinkUseCase,
   CreateTagUseCase,
@@ -83,8 +88,15 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
+  const slugs = new CryptoSlugGenerator();
   const links = {
-    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, new CryptoSlugGenerator(), ids, clock, linksConfig, linkChanges, webhooks.linkEvents),
+    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, webhooks.linkEvents),
+    // Many at once (issue 18): a batch's writes in one transaction (a slug drawn again is written in it too).
+    bulkCreate: new BulkCreateLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource)),
+    bulkDelete: new BulkDeleteLinksUseCase(linkRepository, linkChanges),
+    bulkTag: new BulkTagLinksUseCase(linkRepository, tagRepository, quota, ids, clock),
+    import: new ImportLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource)),
+    export: new ExportLinksUseCase(linkRepository, tagRepository, linkDomains),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains, clock),
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges, webhooks.linkEvents),

@@ -3,6 +3,7 @@ import type { DatabaseConfig } from '@lnk/shared/database';
 import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { parseUrl } from '@lnk/shared/kernel';
 
 export { ConfigError };
 export type { RateLimit };
@@ -264,7 +265,7 @@ function hostName(raw: string): string {
 /** A CORS_ORIGINS entry: '*' or an origin, a trailing slash forgiven. */
 function origin(raw: string): string {
   const value = raw.replace(/\/+$/, '');
-  if (value !== '*' && !(URL.canParse(value) && new URL(value).origin === value)) throw new Error(`entry "${value}" must be an origin like https://app.example`);
+  if (value !== '*' && parseUrl(value)?.origin !== value) throw new Error(`entry "${value}" must be an origin like https://app.example`);
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
-import { ValidateIf } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidateIf } from 'class-validator';
 import { FieldError, ValidationError } from '@lnk/shared/kernel';
 
 /**
@@ -131,4 +132,16 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.metatype && Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metadata.metatype)) return this.lenient.transform(value, metadata);
     return super.transform(value, metadata);
   }
+}
+
+/**
+ * One item of a bulk body checked by a DTO's rules as the pipe checks a body (unknown fields refused,
+ * strict types): the item, or its `{name, error}`s, so a bulk answer gives each bad item its errors in its place.
+ */
+export async function checkedItem<T extends object>(metatype: new () => T, value: unknown): Promise<{ value: T } | { errors: FieldError[] }> {
+  const nul = nulField(value, '');
+  if (nul !== null) return { errors: [{ name: nul, error: `${nul} must not contain a NUL character` }] };
+  const instance = plainToInstance(metatype, value, OPTIONS.transformOptions);
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true }, stopAtFirstError: false });
+  return errors.length ? { errors: toFieldErrors(errors) } : { value: instance };
 }

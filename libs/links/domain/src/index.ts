@@ -29,3 +29,6 @@ export * from './lib/use-cases/update-tag.use-case';
 export * from './lib/use-cases/delete-tag.use-case';
 export * from './lib/use-cases/resolve-redirect.use-case';
 export * from './lib/use-cases/answer-short-url.use-case';
+export * from './lib/use-cases/bulk-links.use-case';
+export * from './lib/use-cases/import-links.use-case';
+export * from './lib/use-cases/export-links.use-case';

@@ -10,3 +10,4 @@ export * from './lib/field-checks';
 export * from './lib/password-hasher';
 export * from './lib/ttl-lru-cache';
 export * from './lib/link-clicked';
+export * from './lib/parse-url';

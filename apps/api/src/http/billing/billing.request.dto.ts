@@ -1,5 +1,6 @@
 import { IsString, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { parseUrl } from '@lnk/shared/kernel';
 
 /** An absolute http(s) URL (Stripe's `{CHECKOUT_SESSION_ID}` placeholder allowed). */
 function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
@@ -7,7 +8,7 @@ function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
     {
       name: 'isHttpUrl',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && !!new URL(value).hostname,
+        validate: (value: unknown) => typeof value === 'string' && ['http:', 'https:'].includes(parseUrl(value)?.protocol ?? '') && !!parseUrl(value)?.hostname,
         defaultMessage: () => 'must be an absolute http(s) URL',
       },
     },

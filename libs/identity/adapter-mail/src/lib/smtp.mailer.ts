@@ -1,5 +1,6 @@
 import { createTransport, Transporter } from 'nodemailer';
 import { MailMessage, Mailer } from '@lnk/identity/domain';
+import { parseUrl } from '@lnk/shared/kernel';
 
 /** Plain-text mail through an SMTP server (SMTP_URL). */
 export class SmtpMailer extends Mailer {
@@ -21,6 +22,6 @@ export class SmtpMailer extends Mailer {
 /** Checks an SMTP_URL value: null when unset, the URL when it is smtp:// or smtps://. */
 export function parseSmtpUrl(value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return null;
-  if (!URL.canParse(value) || !['smtp:', 'smtps:'].includes(new URL(value).protocol)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  if (!['smtp:', 'smtps:'].includes(parseUrl(value)?.protocol ?? '')) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
   return value;
 }

@@ -85,6 +85,7 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       const owner = ids.next();
       const results = await race(owner, 120, 40);
       expect(succeeded(results)).toBe(40);
+      // Every refusal is the quota's, never a deadlock between a creation and a rebalance.
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(QuotaExceededError);
       expect(await linksOf(owner)).toBe(40);
       expect(await repos.links.countOfOwner(owner)).toBe(40);

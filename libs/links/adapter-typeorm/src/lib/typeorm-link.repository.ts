@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError } from '@lnk/shared/kernel';
+import { DeletedLink, Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
+import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { LINK_USAGE_STRIPES } from './migrations/1764340000000-links-usage-stripes';
 import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 /** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
 const CLICK_TOTALS_CHUNK = 2_000;
@@ -43,21 +43,43 @@ const redirectTarget = (r: Row): RedirectTarget => ({
   options: redirectOptionsOfRow(r),
 });
 
-/** The insert of a link under its owner's quota: see insertCounted and the LinksUsageStripes migration. */
-const INSERT_COUNTED = `WITH link AS (
-    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $17, $18, $19::jsonb, $20::jsonb) RETURNING id, owner_id
-  ), tagged AS (
-    INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link, unnest($12::char(24)[]) AS t (tag_id) RETURNING 1
-  ), clicked AS (
-    INSERT INTO link_clicks (link_id, clicks) SELECT link.id, $13 FROM link WHERE $13::bigint > 0 RETURNING 1
-  ), limited AS (
-    INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, $21 FROM link WHERE $21::integer IS NOT NULL RETURNING 1
-  )
-  SELECT links_usage_take(link.owner_id, $14, ${LINK_USAGE_STRIPES}, 1, $15) AS used
-  FROM link, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c, (SELECT count(*) FROM limited) AS v`;
+/** The columns of a new link as `insertRows` passes them (JSON rows, see json-rows.ts), in its order. */
+const NEW_LINK_COLUMNS: JsonColumn[] = [
+  ['id', 'char(24)'], ['domain_id', 'char(24)'], ['slug', 'text'], ['url', 'text'], ['title', 'text'], ['description', 'text'], ['status', 'boolean'],
+  ['password_hash', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'], ['redirect_type', 'smallint'], ['expires_at', 'timestamptz'],
+  ['expired_url', 'text'], ['utm', 'jsonb'], ['targets', 'jsonb'], ['tag_ids', 'char(24)[]'], ['clicks', 'bigint'], ['max_visits', 'integer'],
+];
 
-/** What the owner held when `links_usage_within` refused a creation, or null for any other error. */
+/** A link's props as one row of NEW_LINK_COLUMNS (tag ids as an array literal: ids are hex, nothing to quote). */
+const newLinkRow = (p: LinkProps): unknown[] => [
+  p.id, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt, ...optionParams(p.options),
+  `{${p.tagIds.join(',')}}`, p.clicks, p.options?.maxVisits ?? null,
+];
+
+/**
+ * The insert of new links of one owner ($2) under the quota ($3 resource, $4 limit), the rows in $1: see
+ * insertRows. A slug taken on its domain skips its link (ON CONFLICT on the slug index): only what is
+ * written is counted, and the ids written come back.
+ */
+const INSERT_COUNTED = `WITH input AS (SELECT * FROM ${jsonRowsOf(1, NEW_LINK_COLUMNS, 'r')}),
+  link AS (
+    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
+    SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets FROM input
+    ON CONFLICT ((COALESCE(domain_id, '')), slug) DO NOTHING
+    RETURNING id, owner_id
+  ), tagged AS (
+    INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link JOIN input ON input.id = link.id, unnest(input.tag_ids) AS t (tag_id) RETURNING 1
+  ), clicked AS (
+    INSERT INTO link_clicks (link_id, clicks) SELECT link.id, input.clicks FROM link JOIN input ON input.id = link.id WHERE input.clicks > 0 RETURNING 1
+  ), limited AS (
+    INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, input.max_visits FROM link JOIN input ON input.id = link.id WHERE input.max_visits IS NOT NULL RETURNING 1
+  ), written AS (
+    SELECT COALESCE(array_agg(id), '{}'::char(24)[]) AS ids, count(*) AS n FROM link
+  )
+  SELECT links_usage_take($2, $3, ${LINK_USAGE_STRIPES}, written.n, $4) AS used, written.ids AS ids
+  FROM written, (SELECT count(*) FROM tagged) AS t, (SELECT count(*) FROM clicked) AS c, (SELECT count(*) FROM limited) AS v`;
+
+/** What the owner held when `links_usage_take` refused a creation, or null for any other error. */
 function quotaReached(error: unknown): number | null {
   const driverError = (error as { driverError?: { code?: string; detail?: string } }).driverError ?? (error as { code?: string; detail?: string });
   return driverError?.code === 'LQ001' ? Number(driverError.detail) : null;
@@ -100,11 +122,25 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
    * back (LQ001, the count it found in DETAIL).
    */
   protected async insertCounted(p: LinkProps, quota: Quota): Promise<void> {
+    const written = await this.insertRows([p], quota);
+    if (!written.has(p.id)) throw ValidationError.field(SLUG_TAKEN.field, SLUG_TAKEN.message);
+  }
+
+  /** Many links in the one statement of insertCounted (the same quota check, counting every link it writes). */
+  async insertManyWithinQuota(links: Link[], limit: number): Promise<{ taken: string[] }> {
+    if (!links.length) return { taken: [] };
+    const props = links.map((l) => l.toProps());
+    const ownerId = props[0].ownerId;
+    if (props.some((p) => p.ownerId !== ownerId)) throw new Error('insertManyWithinQuota: links of one owner only');
+    const written = await this.insertRows(props, { ...LINKS_USAGE, ownerId, limit });
+    return { taken: props.filter((p) => !written.has(p.id)).map((p) => p.id) };
+  }
+
+  /** INSERT_COUNTED over the rows; the ids it wrote (a slug taken on its domain skips its link). */
+  private async insertRows(rows: LinkProps[], quota: Quota): Promise<Set<string>> {
     try {
-      await sql(this.dataSource, INSERT_COUNTED, [
-        p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt,
-        p.tagIds, p.clicks, quota.resource, quota.limit, ...optionParams(p.options), p.options?.maxVisits ?? null,
-      ]);
+      const { rows: result } = await sql(this.dataSource, INSERT_COUNTED, [jsonRows(rows.map(newLinkRow)), quota.ownerId, quota.resource, quota.limit]);
+      return new Set(result.length ? textArray(result[0], 'ids') : []);
     } catch (error) {
       const used = quotaReached(error);
       if (used !== null) throw new QuotaExceededError(quota.resource, used, quota.limit);
@@ -171,6 +207,51 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
         await this.replaceTags(p.id, p.tagIds);
       }),
     );
+  }
+
+  /** One statement after the owner's usage row is taken (as deleteOfOwner: see deleteCounted). */
+  async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
+    if (!ids.length) return [];
+    const result = await deleteCounted(this.dataSource, { ...LINKS_USAGE, ownerId }, () =>
+      sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) RETURNING id, domain_id, slug', [ownerId, ids]),
+    );
+    return rowsOf(result, (r) => ({ id: text(r, 'id'), domainId: textOrNull(r, 'domain_id'), slug: text(r, 'slug') }));
+  }
+
+  /**
+   * One transaction: the owner's links among `ids` locked in id order (two writers cannot deadlock), the
+   * tags taken off and put on, then the tag count of each link checked.
+   */
+  async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
+    if (!ids.length) return [];
+    return inTransaction(this.dataSource, async () => {
+      const found = rowsOf(
+        await sql(this.dataSource, 'SELECT id FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) ORDER BY id FOR UPDATE', [ownerId, ids]),
+        (r) => text(r, 'id'),
+      );
+      if (!found.length) return [];
+      if (remove.length) await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = ANY($1::char(24)[]) AND tag_id = ANY($2::char(24)[])', [found, remove]);
+      if (add.length) {
+        await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT l, t FROM unnest($1::char(24)[]) AS l, unnest($2::char(24)[]) AS t ORDER BY 1, 2 ON CONFLICT DO NOTHING', [found, add]);
+        const over = await countOf(
+          this.dataSource,
+          'SELECT count(*) AS n FROM (SELECT link_id FROM link_tags WHERE link_id = ANY($1::char(24)[]) GROUP BY link_id HAVING count(*) > $2) o',
+          [found, maxTags],
+        );
+        // Thrown inside the transaction: it rolls back, and no link changes.
+        if (over > 0) throw ValidationError.field('add', `a link carries at most ${maxTags} tags: ${over} of these links would carry more`);
+      }
+      return found;
+    });
+  }
+
+  async batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]> {
+    const { rows } = await sql(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id > $2 ORDER BY l.owner_id, l.id LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [ownerId, afterId ?? ''],
+    );
+    return rows.map(toLink);
   }
 
   countUsingDomain(ownerId: string, domainId: string): Promise<number> {

@@ -63,6 +63,15 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
     return rowsOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.id = ANY($2::char(24)[])`, [ownerId, ids]), toTag);
   }
 
+  async findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]> {
+    if (!names.length) return [];
+    // lower() on both sides, as the unique index on (owner_id, lower(name)) compares them.
+    return rowsOf(
+      await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND lower(t.name) IN (SELECT lower(n) FROM unnest($2::text[]) AS n)`, [ownerId, [...new Set(names)]]),
+      toTag,
+    );
+  }
+
   async update(tag: Tag): Promise<void> {
     const p = tag.toProps();
     await guardUnique(NAME_TAKEN, () =>

@@ -1,4 +1,5 @@
 import type { Parse, ParseUnset } from './variables';
+import { parseUrl } from '@lnk/shared/kernel';
 
 /**
  * The parsers both apps build their configuration tables from. Each reads a set value or throws an Error
@@ -48,7 +49,7 @@ export function oneOf<const V extends string>(values: readonly V[]): Parse<V> {
 /** A URL of one of the schemes (`'redis:'`), as given. */
 export function url(...protocols: string[]): Parse<string> {
   return (raw) => {
-    if (!(URL.canParse(raw) && protocols.includes(new URL(raw).protocol))) throw new Error(`must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    if (!protocols.includes(parseUrl(raw)?.protocol ?? '')) throw new Error(`must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
     return raw;
   };
 }
@@ -111,5 +112,5 @@ export const trustProxy: Parse<boolean | number | string[]> = (raw) => {
 };
 
 function isHttp(value: string): boolean {
-  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+  return /^https?:$/.test(parseUrl(value)?.protocol ?? '');
 }

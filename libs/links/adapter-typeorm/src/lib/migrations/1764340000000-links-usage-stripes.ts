@@ -64,12 +64,20 @@ export class LinksUsageStripes1764340000000 implements MigrationInterface {
         IF p_adding <= 0 THEN
           RETURN NULL;
         END IF;
-        -- This connection's row, when it has room under an allowance made for this quota.
-        UPDATE links_usage u SET used = u.used
-         WHERE u.owner_id = p_owner AND u.resource = p_resource AND u.stripe = s AND u.quota = p_quota AND u.used + p_adding <= u.allowance;
-        IF FOUND THEN
-          RETURN NULL;
-        END IF;
+        -- This connection's row, when it has room under an allowance made for this quota. In a block of its
+        -- own (a subtransaction): an UPDATE that waited for a rebalance re-reads the row and keeps it locked
+        -- even when it no longer qualifies; rolling the block back lets go of it, so a creation holds no row
+        -- when it goes on to rebalance (holding one while waiting for stripe 0 was a deadlock).
+        BEGIN
+          UPDATE links_usage u SET used = u.used
+           WHERE u.owner_id = p_owner AND u.resource = p_resource AND u.stripe = s AND u.quota = p_quota AND u.used + p_adding <= u.allowance;
+          IF FOUND THEN
+            RETURN NULL;
+          END IF;
+          RAISE EXCEPTION USING ERRCODE = 'LQ002';
+        EXCEPTION WHEN SQLSTATE 'LQ002' THEN
+          NULL;
+        END;
         -- Rebalance: stripe 0 first (rebalances queue there), this connection's row made, every row in order.
         INSERT INTO links_usage AS u (owner_id, resource, stripe, used) VALUES (p_owner, p_resource, 0, 0)
           ON CONFLICT (owner_id, resource, stripe) DO UPDATE SET used = u.used;

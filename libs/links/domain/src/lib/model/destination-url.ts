@@ -1,4 +1,4 @@
-import { hasControlCharacter, ValidationError } from '@lnk/shared/kernel';
+import { hasControlCharacter, parseUrl, ValidationError } from '@lnk/shared/kernel';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -23,7 +23,8 @@ function isLocalMachine(host: string): boolean {
 /** An own host as the config gives it (a host name or address), in canonical form. */
 function canonicalOwnHost(own: string): string {
   const bracketed = own.includes(':') && !own.startsWith('[') ? `[${own}]` : own;
-  return URL.canParse(`http://${bracketed}/`) ? canonicalHost(new URL(`http://${bracketed}/`).hostname) : own.toLowerCase();
+  const parsed = parseUrl(`http://${bracketed}/`);
+  return parsed ? canonicalHost(parsed.hostname) : own.toLowerCase();
 }
 
 /**
@@ -40,8 +41,8 @@ export function checkDestinationUrl(value: unknown, ownHosts: readonly string[],
   // CR/LF would split the Location header; the URL parser drops TAB, CR and LF silently, headers carry none.
   if (hasControlCharacter(value)) throw invalid(`${field} may not contain control characters`);
   const url = value.trim();
-  if (!URL.canParse(url)) throw invalid(`${field} must be an absolute URL`);
-  const parsed = new URL(url);
+  const parsed = parseUrl(url);
+  if (!parsed) throw invalid(`${field} must be an absolute URL`);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`${field} must use http or https`);
   if (!parsed.hostname) throw invalid(`${field} must name a host`);
   // https://bank.example@evil.example/ reads as the bank to a person and goes to the other host.

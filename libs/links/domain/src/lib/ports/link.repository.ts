@@ -34,12 +34,26 @@ export interface RedirectTarget {
   options?: RedirectOptions | null;
 }
 
+/** Where a deleted link answered: its redirect cache entry is evicted. */
+export interface DeletedLink {
+  id: string;
+  domainId: string | null;
+  slug: string;
+}
+
 export abstract class LinkRepository {
   /**
    * Stores a new link if the owner holds fewer than `limit` links, atomically under concurrent calls
    * (else QuotaExceededError). A slug taken on the same domain is a ValidationError on `slug`.
    */
   abstract insertWithinQuota(link: Link, limit: number): Promise<void>;
+  /**
+   * Stores new links of one owner in one write (bulk create, import), atomically under concurrent calls
+   * and with the same check as insertWithinQuota: if the links it would store take the owner past `limit`,
+   * QuotaExceededError and none is stored. A link whose slug is already taken on its domain is not stored
+   * and not counted: its id is answered in `taken`. The links' slugs differ from one another's (per domain).
+   */
+  abstract insertManyWithinQuota(links: Link[], limit: number): Promise<{ taken: string[] }>;
   abstract findOfOwner(ownerId: string, id: string): Promise<Link | null>;
   /** Newest first; `query` matches title, slug or url, case-insensitively, anywhere. */
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
@@ -48,6 +62,16 @@ export abstract class LinkRepository {
   /** Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. */
   abstract update(link: Link): Promise<void>;
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
+  /** Deletes the owner's links among `ids` (others' and unknown ids are left alone) and answers where each deleted one answered. */
+  abstract deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]>;
+  /**
+   * Puts the tags `add` on, and takes `remove` off, the owner's links among `ids` (tag ids of the owner's);
+   * answers the ids of the links it found. A link would then carry more than `maxTags`: ValidationError on
+   * `add`, and nothing changes.
+   */
+  abstract retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]>;
+  /** Up to `limit` of the owner's links with ids after `afterId` (null: from the first), oldest first: an export's keyset batches. */
+  abstract batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]>;
   abstract countOfOwner(ownerId: string): Promise<number>;
   abstract countUsingDomain(ownerId: string, domainId: string): Promise<number>;
   /** The ids of the owner's links that carry the tag (statistics filter by tag). */

@@ -13,6 +13,8 @@ export abstract class TagRepository {
   abstract findOfOwner(ownerId: string, id: string): Promise<TagWithCount | null>;
   /** The tags among `ids` that belong to the owner. */
   abstract findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]>;
+  /** The owner's tags whose names are among `names`, compared case-insensitively (as names are unique). */
+  abstract findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]>;
   /** A name the owner already uses on another tag is a ValidationError on `name`. */
   abstract update(tag: Tag): Promise<void>;
   /** Deletes the tag and takes it off every link. */

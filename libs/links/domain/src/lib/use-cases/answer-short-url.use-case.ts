@@ -1,4 +1,4 @@
-import { ClickTrigger, Clock, hasControlCharacter, LinkClicked, QR_MARKER_PARAM, RateLimitedError } from '@lnk/shared/kernel';
+import { ClickTrigger, Clock, hasControlCharacter, LinkClicked, parseUrl, QR_MARKER_PARAM, RateLimitedError } from '@lnk/shared/kernel';
 import { BotDetector } from '../ports/bot-detector.port';
 import { ClickRecorder } from '../ports/click-recorder.port';
 import { RedirectOptions, RedirectTarget } from '../ports/link.repository';
@@ -60,8 +60,8 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
  * have split the header).
  */
 export function destinationWith(url: string, rawQuery: string | URLSearchParams): string | null {
-  if (hasControlCharacter(url) || !URL.canParse(url)) return null;
-  const destination = new URL(url);
+  const destination = hasControlCharacter(url) ? null : parseUrl(url);
+  if (!destination) return null;
   if (destination.protocol !== 'http:' && destination.protocol !== 'https:') return null;
   const query = typeof rawQuery === 'string' ? (rawQuery ? new URLSearchParams(rawQuery) : null) : rawQuery;
   if (query && query.size) {

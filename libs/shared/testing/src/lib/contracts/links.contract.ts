@@ -242,6 +242,70 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       expect((await links.listOfOwnerByExpiry(owner, false, at, 'FUTURE', PageRequest.of())).items.map((l) => l.id)).toEqual([future.id]);
       expect((await links.listOfOwnerByExpiry(owner, true, later, undefined, PageRequest.of(0, 1))).total).toBe(2);
     });
+
+    it('stores many links at once, skipping (and not counting) those whose slug is taken on their domain', async () => {
+      const owner = ids.next();
+      const t1 = tag(owner, 'bulk');
+      await tags.insertWithinQuota(t1, 10);
+      const taken = freshSlug();
+      await links.insertWithinQuota(link(ids.next(), { slug: taken }), 10);
+      const batch = [link(owner, { tagIds: [t1.id], title: 'A' }), link(owner, { slug: taken }), link(owner, { slug: taken, domainId: ids.next() }), link(owner, { options: { ...NO_LINK_OPTIONS, maxVisits: 3 } })];
+      expect(await links.insertManyWithinQuota(batch, 4)).toEqual({ taken: [batch[1].id] });
+      expect(await links.countOfOwner(owner)).toBe(3);
+      expect((await links.findOfOwner(owner, batch[0].id))?.toProps()).toEqual(batch[0].toProps());
+      expect((await links.findOfOwner(owner, batch[3].id))?.options.maxVisits).toBe(3);
+      expect(await links.findOfOwner(owner, batch[1].id)).toBeNull();
+    });
+
+    it('stores none of a batch that would take the owner past the quota, even under concurrent batches', async () => {
+      const owner = ids.next();
+      await links.insertWithinQuota(link(owner), 5);
+      const refused = await links.insertManyWithinQuota([link(owner), link(owner), link(owner), link(owner), link(owner)], 5).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(QuotaExceededError);
+      expect((refused as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 1, limit: 5 } });
+      expect(await links.countOfOwner(owner)).toBe(1);
+      const results = await Promise.allSettled(Array.from({ length: 4 }, () => links.insertManyWithinQuota([link(owner), link(owner)], 5)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+      expect(await links.countOfOwner(owner)).toBe(5);
+    });
+
+    it('deletes many of the owner’s links at once, leaving another owner’s, and says where each deleted one answered', async () => {
+      const [owner, other] = [ids.next(), ids.next()];
+      const [a, b] = [link(owner), link(owner, { domainId: ids.next() })];
+      const theirs = link(other);
+      for (const l of [a, b, theirs]) await links.insertWithinQuota(l, 10);
+      const deleted = await links.deleteManyOfOwner(owner, [a.id, theirs.id, ids.next(), b.id]);
+      expect(deleted.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([a, b].map((l) => ({ id: l.id, domainId: l.domainId, slug: l.slug })));
+      expect(await links.countOfOwner(owner)).toBe(0);
+      expect(await links.findOfOwner(other, theirs.id)).not.toBeNull();
+    });
+
+    it('retags many of the owner’s links at once, and refuses (changing nothing) past the tags a link may carry', async () => {
+      const [owner, other] = [ids.next(), ids.next()];
+      const [t1, t2, t3] = [tag(owner, 'one'), tag(owner, 'two'), tag(owner, 'three')];
+      for (const t of [t1, t2, t3]) await tags.insertWithinQuota(t, 10);
+      const [a, b] = [link(owner, { tagIds: [t1.id] }), link(owner)];
+      const theirs = link(other);
+      for (const l of [a, b, theirs]) await links.insertWithinQuota(l, 10);
+      expect((await links.retagManyOfOwner(owner, [a.id, b.id, theirs.id], [t2.id], [t1.id], 2)).sort()).toEqual([a.id, b.id].sort());
+      expect((await links.findOfOwner(owner, a.id))?.tagIds).toEqual([t2.id]);
+      expect((await links.findOfOwner(owner, b.id))?.tagIds).toEqual([t2.id]);
+      expect((await links.findOfOwner(other, theirs.id))?.tagIds).toEqual([]);
+      const refused = await links.retagManyOfOwner(owner, [a.id, b.id], [t1.id, t3.id], [], 2).catch((e: unknown) => e);
+      expect(fieldOf(refused)).toBe('add');
+      expect((await links.findOfOwner(owner, a.id))?.tagIds).toEqual([t2.id]);
+    });
+
+    it('reads the owner’s links in keyset batches, oldest first', async () => {
+      const owner = ids.next();
+      const made = [link(owner), link(owner), link(owner)];
+      for (const l of made) await links.insertWithinQuota(l, 10);
+      await links.insertWithinQuota(link(ids.next()), 10);
+      const first = await links.batchOfOwner(owner, null, 2);
+      expect(first.map((l) => l.id)).toEqual([made[0].id, made[1].id]);
+      expect((await links.batchOfOwner(owner, first[1].id, 2)).map((l) => l.toProps())).toEqual([made[2].toProps()]);
+      expect(await links.batchOfOwner(owner, made[2].id, 2)).toEqual([]);
+    });
   });
 }
 
@@ -258,6 +322,14 @@ export function describeTagRepositoryContract(makeRepos: () => LinksRepositories
       plain.change({ name: 'NEWS' }, later);
       expect(fieldOf(await tags.update(plain).catch((e: unknown) => e))).toBe('name');
       expect((await tags.findOfOwner(owner, plain.id))?.tag.name).toBe('plain');
+    });
+
+    it('finds the owner’s tags by name whatever the case', async () => {
+      const owner = ids.next();
+      const [news, promo] = [tag(owner, 'News'), tag(owner, 'Promo')];
+      for (const t of [news, promo, tag(ids.next(), 'news')]) await tags.insertWithinQuota(t, 10);
+      expect((await tags.findByNamesOfOwner(owner, ['NEWS', 'promo', 'other'])).map((t) => t.id).sort()).toEqual([news.id, promo.id].sort());
+      expect(await tags.findByNamesOfOwner(owner, [])).toEqual([]);
     });
 
     it('stops at the quota', async () => {

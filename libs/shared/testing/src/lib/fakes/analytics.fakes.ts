@@ -12,7 +12,7 @@ import {
   UNKNOWN_VALUE,
   VisitorTraits,
 } from '@lnk/analytics/domain';
-import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { Page, pageOf, PageRequest, parseUrl } from '@lnk/shared/kernel';
 
 /**
  * Dimensions from tables the test gives: a User-Agent's device, browser and OS, an address's country;
@@ -32,7 +32,7 @@ export class FakeClickDimensions extends ClickDimensions {
   traitsOf(userAgent: string | undefined, ip: string, referer: string | undefined): VisitorTraits {
     this.calls++;
     const agent = (userAgent && this.agents[userAgent]) || { device: UNKNOWN_VALUE, browser: UNKNOWN_VALUE, os: UNKNOWN_VALUE };
-    const referrer = !referer ? DIRECT_REFERRER : URL.canParse(referer) ? new URL(referer).hostname || UNKNOWN_VALUE : UNKNOWN_VALUE;
+    const referrer = !referer ? DIRECT_REFERRER : parseUrl(referer)?.hostname || UNKNOWN_VALUE;
     return { referrer, country: this.countries[ip] ?? UNKNOWN_VALUE, ...agent };
   }
 }

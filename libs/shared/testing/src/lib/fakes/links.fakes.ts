@@ -1,5 +1,5 @@
-import { hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
+import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
+import { checkRoomFor, Page, PageRequest, pageOf, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -40,9 +40,48 @@ export class MemoryLinkRepository extends LinkRepository {
     this.store.links.set(p.id, copyLink(p));
   }
 
+  async insertManyWithinQuota(links: Link[], limit: number): Promise<{ taken: string[] }> {
+    const props = links.map((l) => l.toProps());
+    const taken = props.filter((p) => this.slugTakenBy(p)).map((p) => p.id);
+    const written = props.filter((p) => !taken.includes(p.id));
+    // The adapter counts only what it writes, and writes nothing when that would pass the limit.
+    const used = written.length ? this.ofOwner(props[0].ownerId).length : 0;
+    if (written.length && used + written.length > limit) throw new QuotaExceededError('links', used, limit);
+    for (const p of written) this.store.links.set(p.id, copyLink(p));
+    return { taken };
+  }
+
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
     const p = this.store.links.get(id);
     return p && p.ownerId === ownerId ? this.read(p) : null;
+  }
+
+  async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
+    const deleted: DeletedLink[] = [];
+    for (const id of new Set(ids)) {
+      const p = this.store.links.get(id);
+      if (!p || p.ownerId !== ownerId) continue;
+      this.store.links.delete(id);
+      deleted.push({ id: p.id, domainId: p.domainId, slug: p.slug });
+    }
+    return deleted;
+  }
+
+  async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
+    const found = this.ofOwner(ownerId).filter((l) => ids.includes(l.id)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const next = found.map((l) => ({ ...l, tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])] }));
+    const over = next.filter((l) => l.tagIds.length > maxTags).length;
+    if (over > 0) throw ValidationError.field('add', `a link carries at most ${maxTags} tags: ${over} of these links would carry more`);
+    for (const l of next) this.store.links.set(l.id, copyLink(l));
+    return found.map((l) => l.id);
+  }
+
+  async batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]> {
+    return this.ofOwner(ownerId)
+      .filter((l) => afterId === null || l.id > afterId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((l) => this.read(l));
   }
 
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
@@ -133,6 +172,27 @@ export class MemoryVisitLimits extends VisitLimits {
   }
 }
 
+/** A transaction over the memory store: a failing unit of work leaves its rows as they were before it (as a rollback does). */
+export class MemoryLinksUnitOfWork extends UnitOfWork {
+  constructor(readonly store: LinksMemoryStore) {
+    super();
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const links = new Map(this.store.links);
+    const tags = new Map(this.store.tags);
+    try {
+      return await work();
+    } catch (error) {
+      this.store.links.clear();
+      this.store.tags.clear();
+      for (const [id, p] of links) this.store.links.set(id, p);
+      for (const [id, p] of tags) this.store.tags.set(id, p);
+      throw error;
+    }
+  }
+}
+
 export class MemoryTagRepository extends TagRepository {
   constructor(readonly store = new LinksMemoryStore()) {
     super();
@@ -178,6 +238,13 @@ export class MemoryTagRepository extends TagRepository {
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]> {
     return this.ofOwner(ownerId)
       .filter((t) => ids.includes(t.id))
+      .map((t) => new Tag(copyTag(t)));
+  }
+
+  async findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]> {
+    const lower = names.map((n) => n.toLowerCase());
+    return this.ofOwner(ownerId)
+      .filter((t) => lower.includes(t.name.toLowerCase()))
       .map((t) => new Tag(copyTag(t)));
   }
 

@@ -1,0 +1,123 @@
+import { Body, Controller, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '@lnk/identity/domain';
+import type { BulkCreated, LinkFields, LinkView } from '@lnk/links/domain';
+import { CurrentPrincipal } from '../../auth/access.decorators';
+import { list } from '../../openapi/schema';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { LINKS } from '../../composition/contexts.module';
+import type { Links } from '../../composition/contexts.composition';
+import { ok } from '../../envelope/envelope';
+import { checkedItem } from '../../envelope/validation.pipe';
+import { Route } from '../route.decorator';
+import { CreateLinkDto } from './links.request.dto';
+import { BulkCreateLinksDto, BulkLinkIdsDto, BulkTagLinksDto, ExportQueryDto } from './links-bulk.request.dto';
+import { BulkCreatedSchema, BulkOutcomeSchema, ImportReportSchema } from './links-bulk.schemas';
+import { csvRows, EXPORT_COLUMNS, IMPORT_BODY_LIMIT, ndjsonRows, readImportCsv } from './link-csv';
+import { presentLink } from './links.presenter';
+
+const CSV = 'text/csv';
+const NDJSON = 'application/x-ndjson';
+
+/** Many links at once (issue 18): bulk create, delete and tagging, import from CSV and export. */
+@Controller('user/link')
+export class LinksBulkController {
+  constructor(
+    @Inject(LINKS) private readonly links: Links,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Route('POST', 'bulk', {
+    scope: 'links:write',
+    answers: list(BulkCreatedSchema),
+    summary: 'Create up to 100 links',
+    description:
+      'Each link as the body of POST /user/link, checked by the same rules. Answers, in request order, each created link or its errors ({name, error} as in VALIDATION_ERROR; a slug repeated in the request or taken already is an error on slug). ' +
+      'The links that pass are written together: if they do not all fit in your links quota, none is written (403 QUOTA_EXCEEDED).',
+  })
+  async bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: BulkCreateLinksDto) {
+    // Each item by CreateLinkDto's type rules on its own: a bad one is answered in its place.
+    const checked = await Promise.all(body.links.map((item) => checkedItem(CreateLinkDto, item)));
+    const valid = checked.flatMap((c, i) => ('value' in c ? [{ i, fields: c.value as LinkFields }] : []));
+    const created = valid.length ? await this.links.bulkCreate.execute(principal.userId, valid.map((v) => v.fields)) : [];
+    const results: BulkCreated[] = checked.map((c) => ('errors' in c ? { errors: c.errors } : { errors: [] }));
+    valid.forEach((v, n) => (results[v.i] = created[n]));
+    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.config.shortBaseUrl) : { errors: r.errors })), 'Links created');
+  }
+
+  @Route('DELETE', 'bulk', {
+    scope: 'links:write',
+    answers: list(BulkOutcomeSchema),
+    summary: 'Delete up to 100 links',
+    description: 'Deletes those of your links among ids, and answers for each id, in request order, whether it named one of yours: any other id (unknown, or another account\'s) is found: false and nothing is done to it. Their short URLs stop answering at once.',
+  })
+  async bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: BulkLinkIdsDto) {
+    return ok(await this.links.bulkDelete.execute(principal.userId, body.ids), 'Links deleted');
+  }
+
+  @Route('POST', 'bulk/tags', {
+    scope: 'links:write',
+    answers: list(BulkOutcomeSchema),
+    summary: 'Tag or untag up to 100 links',
+    description: 'Puts the tags named in add on, and takes those named in remove off, each of your links among ids (by name, whatever the case; an added name that is none of your tags becomes a new tag). Answers for each id, in request order, whether it named one of yours; the others are not touched.',
+  })
+  async bulkTags(@CurrentPrincipal() principal: Principal, @Body() body: BulkTagLinksDto) {
+    return ok(await this.links.bulkTag.execute(principal.userId, body), 'Links tagged');
+  }
+
+  @Route('POST', 'import', {
+    scope: 'links:write',
+    answers: ImportReportSchema,
+    errors: { 400: 'json', 413: 'json' },
+    summary: 'Import links from CSV',
+    description:
+      `A text/csv body of at most ${IMPORT_BODY_LIMIT / 1024 / 1024} MB, UTF-8. The first line names the columns: url, slug, title, description, tags (names separated by |); ` +
+      'Bitly\'s export (long_url, link, custom_links, title, tags) and Shlink\'s (longUrl, shortCode, shortUrl, title, tags) are read as well. Links go to the service\'s short domain. ' +
+      'Answers how many were created and, for each line skipped, its line number and why: invalid (with its errors), duplicate_slug (in the file or taken already), quota (past what your links or tags quota leaves).',
+  })
+  @ApiConsumes(CSV)
+  @ApiBody({ schema: { type: 'string', example: 'url,slug,title,tags\nhttps://example.com/a,spring-a,Spring A,campaign|spring\n' } })
+  async import(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
+    const lines = await readImportCsv(request.body);
+    return ok(await this.links.import.execute(principal.userId, lines), 'Links imported');
+  }
+
+  @Route('GET', 'export', {
+    scope: 'links:read',
+    raw: { [CSV]: { type: 'string', description: `Columns ${EXPORT_COLUMNS.join(', ')}` }, [NDJSON]: { type: 'string', description: 'One link per line, as GET /user/link/{id} presents it' } },
+    errors: { 400: 'json' },
+    summary: 'Export every link',
+    description:
+      'Every link of yours with its tags and clicks, oldest first, as an attachment: format=csv (the default; columns an import reads back, cells a spreadsheet would run as a formula prefixed with an apostrophe) or format=json (NDJSON: one link object per line). Streamed as it is read.',
+  })
+  async export(@CurrentPrincipal() principal: Principal, @Query() query: ExportQueryDto, @Res() reply: FastifyReply) {
+    const format = query.format ?? 'csv';
+    const batches = this.links.export.execute(principal.userId);
+    // The first batch is read before the answer starts: a failure there is still an error envelope.
+    const first = await batches.next();
+    const shortBaseUrl = this.config.shortBaseUrl;
+    async function* body(): AsyncGenerator<string> {
+      try {
+        if (format === 'csv') yield csvRows(first.done ? [] : first.value, shortBaseUrl, true);
+        else if (!first.done) yield ndjsonRows(first.value, shortBaseUrl);
+        if (first.done) return;
+        for (let step = await batches.next(); !step.done; step = await batches.next()) {
+          yield format === 'csv' ? csvRows(step.value as LinkView[], shortBaseUrl, false) : ndjsonRows(step.value as LinkView[], shortBaseUrl);
+        }
+      } finally {
+        await batches.return(undefined);
+      }
+    }
+    // Readable.from reads the next batch only when the socket has taken the one before (backpressure).
+    void reply
+      .code(200)
+      .header('content-type', format === 'csv' ? `${CSV}; charset=utf-8` : `${NDJSON}; charset=utf-8`)
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="links.${format === 'csv' ? 'csv' : 'ndjson'}"`)
+      .send(Readable.from(body(), { highWaterMark: 1 }));
+  }
+}
+

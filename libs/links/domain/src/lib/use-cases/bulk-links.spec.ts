@@ -1,0 +1,192 @@
+import { Clock, IdGenerator, PasswordHasher, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { MemoryLinksUnitOfWork, memoryLinksRepositories } from '@lnk/shared/testing';
+import { Link } from '../model/link.entity';
+import { LinkDomains } from '../ports/link-domains.port';
+import { SlugGenerator } from '../ports/slug-generator.port';
+import { BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase } from './bulk-links.use-case';
+import { ExportLinksUseCase } from './export-links.use-case';
+import { ImportLine, ImportLinksUseCase } from './import-links.use-case';
+
+let n = 0;
+const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
+const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const domains: LinkDomains = {
+  verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),
+  namesOf: async () => new Map([['dom-verified', 'go.example.com']]),
+  verifiedDomainByName: async () => null,
+};
+const config = { ownHosts: ['s.lnk.test'] };
+
+function setUp(limits: { links?: number; tags?: number } = {}) {
+  const { store, links, tags } = memoryLinksRepositories();
+  const quota: QuotaPolicy = { limitFor: async (_o, resource) => (resource === 'tags' ? (limits.tags ?? 10) : (limits.links ?? 20_000)) };
+  const generated: string[] = [];
+  const slugs: SlugGenerator = { generate: () => generated.shift() ?? `g${ids.next().slice(-8)}` };
+  const changed: string[] = [];
+  const changes = { linkChanged: (domainId: string | null, slug: string) => void changed.push(`${domainId ?? ''}/${slug}`) };
+  const unitOfWork = new MemoryLinksUnitOfWork(store);
+  return {
+    store,
+    links,
+    tags,
+    generated,
+    changed,
+    bulkCreate: new BulkCreateLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork),
+    bulkDelete: new BulkDeleteLinksUseCase(links, changes),
+    bulkTag: new BulkTagLinksUseCase(links, tags, quota, ids, clock),
+    importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork, 10),
+    exportLinks: new ExportLinksUseCase(links, tags, domains),
+  };
+}
+
+/** Another account's link holding `slug` on the default domain. */
+const othersLink = (slug: string) =>
+  new Link({ id: ids.next(), ownerId: 'carol', domainId: null, slug, url: 'https://example.com/', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: clock.now(), updatedAt: clock.now() });
+
+const errorsOf = (item: object) => ('errors' in item ? (item.errors as { name: string; error: string }[]) : null);
+
+describe('BulkCreateLinksUseCase', () => {
+  it('answers each item in order: the link, or its errors by the rules of one creation', async () => {
+    const { bulkCreate, links } = setUp();
+    await links.insertWithinQuota(othersLink('taken'), 10);
+    const out = await bulkCreate.execute('ada', [
+      { url: 'https://example.com/a', slug: 'same', hasPassword: true, password: 'long enough' },
+      { url: 'https://s.lnk.test/loop', title: 'x'.repeat(201) },
+      { url: 'https://example.com/c', slug: 'same' },
+      { url: 'https://example.com/d', slug: 'taken' },
+      { url: 'https://example.com/e', domainId: 'dom-verified', slug: 'same' },
+      { url: 'https://example.com/f', tags: ['no-such-tag'] },
+    ]);
+    expect('view' in out[0] && out[0].view.link.toProps()).toMatchObject({ slug: 'same', passwordHash: 'hashed:long enough', ownerId: 'ada' });
+    expect(errorsOf(out[1])?.map((e) => e.name)).toEqual(['url', 'title']);
+    expect(errorsOf(out[2])).toEqual([{ name: 'slug', error: 'slug is already used by an earlier link of this request' }]);
+    expect(errorsOf(out[3])).toEqual([{ name: 'slug', error: 'slug is already taken on this domain' }]);
+    // The same slug on another domain is another short URL.
+    expect('view' in out[4] && out[4].view.domain).toEqual({ id: 'dom-verified', name: 'go.example.com' });
+    expect(errorsOf(out[5])?.map((e) => e.name)).toEqual(['tags']);
+    expect(await links.countOfOwner('ada')).toBe(2);
+  });
+
+  it('writes nothing when the valid links do not all fit in the quota', async () => {
+    const { bulkCreate, links, changed } = setUp({ links: 3 });
+    await bulkCreate.execute('ada', [{ url: 'https://example.com/1' }]);
+    changed.length = 0;
+    await expect(bulkCreate.execute('ada', [{ url: 'https://example.com/2' }, { url: 'https://example.com/3' }, { url: 'https://example.com/4' }])).rejects.toBeInstanceOf(QuotaExceededError);
+    expect(await links.countOfOwner('ada')).toBe(1);
+    expect(changed).toEqual([]);
+    // Invalid items take no room: two valid ones fit.
+    const out = await bulkCreate.execute('ada', [{ url: 'https://example.com/2' }, { url: 'bad' }, { url: 'https://example.com/3' }]);
+    expect(out.filter((o) => 'view' in o)).toHaveLength(2);
+    expect(await links.countOfOwner('ada')).toBe(3);
+  });
+
+  it('draws a generated slug again when it was taken, within the same unit of work, and evicts every created short URL', async () => {
+    const { bulkCreate, links, generated, changed } = setUp();
+    await links.insertWithinQuota(othersLink('gtaken'), 10);
+    generated.push('gtaken', 'gfresh1', 'gfresh2');
+    const out = await bulkCreate.execute('ada', [{ url: 'https://example.com/1' }, { url: 'https://example.com/2' }]);
+    expect(out.map((o) => 'view' in o && o.view.link.slug)).toEqual(['gfresh2', 'gfresh1']);
+    expect(changed.sort()).toEqual(['/gfresh1', '/gfresh2']);
+  });
+
+  it('refuses more than 100 links, or none', async () => {
+    const { bulkCreate } = setUp();
+    await expect(bulkCreate.execute('ada', [])).rejects.toBeInstanceOf(ValidationError);
+    await expect(bulkCreate.execute('ada', Array.from({ length: 101 }, () => ({ url: 'https://example.com/' })))).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('BulkDeleteLinksUseCase', () => {
+  it('deletes only the owner’s links, answers in request order and evicts only what it deleted', async () => {
+    // Defends against cross-account deletion: another account's id is answered not found and its link stays.
+    const { bulkCreate, bulkDelete, links, changed } = setUp();
+    const [a, b] = (await bulkCreate.execute('ada', [{ url: 'https://example.com/a', slug: 'a1' }, { url: 'https://example.com/b', slug: 'b1' }])).map((o) => ('view' in o ? o.view.link.id : ''));
+    const theirs = othersLink('c1');
+    await links.insertWithinQuota(theirs, 10);
+    changed.length = 0;
+    expect(await bulkDelete.execute('ada', [b, theirs.id, 'unknown', a, b])).toEqual([
+      { id: b, found: true },
+      { id: theirs.id, found: false },
+      { id: 'unknown', found: false },
+      { id: a, found: true },
+      { id: b, found: true },
+    ]);
+    expect(await links.countOfOwner('ada')).toBe(0);
+    expect(await links.findOfOwner('carol', theirs.id)).not.toBeNull();
+    expect(changed.sort()).toEqual(['/a1', '/b1']);
+  });
+});
+
+describe('BulkTagLinksUseCase', () => {
+  it('puts tags on by name (found whatever the case, else made) and takes them off, on the owner’s links only', async () => {
+    const { bulkCreate, bulkTag, links, tags } = setUp();
+    const [a] = (await bulkCreate.execute('ada', [{ url: 'https://example.com/a' }])).map((o) => ('view' in o ? o.view.link.id : ''));
+    const theirs = othersLink('t1');
+    await links.insertWithinQuota(theirs, 10);
+    expect(await bulkTag.execute('ada', { ids: [a, theirs.id], add: ['News', 'promo'] })).toEqual([{ id: a, found: true }, { id: theirs.id, found: false }]);
+    expect(await bulkTag.execute('ada', { ids: [a], add: ['NEWS'], remove: ['Promo'] })).toEqual([{ id: a, found: true }]);
+    const tagged = await links.findOfOwner('ada', a);
+    expect((await tags.findManyOfOwner('ada', tagged?.tagIds ?? [])).map((t) => t.name)).toEqual(['News']);
+    expect((await links.findOfOwner('carol', theirs.id))?.tagIds).toEqual([]);
+    expect(await tags.countOfOwner('carol')).toBe(0);
+  });
+
+  it('refuses names it cannot make under the tag quota, and changes nothing', async () => {
+    const { bulkCreate, bulkTag, links } = setUp({ tags: 1 });
+    const [a] = (await bulkCreate.execute('ada', [{ url: 'https://example.com/a' }])).map((o) => ('view' in o ? o.view.link.id : ''));
+    await expect(bulkTag.execute('ada', { ids: [a], add: ['one', 'two'] })).rejects.toMatchObject({ errors: [{ name: 'add' }] });
+    expect((await links.findOfOwner('ada', a))?.tagIds).toEqual([]);
+  });
+});
+
+describe('ImportLinksUseCase', () => {
+  const line = (n: number, over: Partial<ImportLine> = {}): ImportLine => ({ line: n, url: `https://example.com/${n}`, tags: [], ...over });
+
+  it('creates the good lines in batches (of 10 here) and reports each skipped line with its reason', async () => {
+    const { importLinks, links } = setUp();
+    await links.insertWithinQuota(othersLink('taken'), 10);
+    const spy = jest.spyOn(links, 'insertManyWithinQuota');
+    const lines = Array.from({ length: 25 }, (_v, i) => line(i + 2, { slug: `s${i}`, tags: i % 2 ? ['odd'] : [] }));
+    lines.push(line(300, { url: 'ftp://nope' }), line(301, { slug: 's7' }), line(302, { slug: 'taken' }), line(303, { tags: ['x'.repeat(65)] }));
+    const report = await importLinks.execute('ada', lines);
+    expect(report.created).toBe(25);
+    expect(report.skipped).toEqual([
+      { line: 300, reason: 'invalid', errors: [expect.objectContaining({ name: 'url' })] },
+      { line: 301, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already used by line 9 of this file' }] },
+      { line: 302, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already taken on this domain' }] },
+      { line: 303, reason: 'invalid', errors: [expect.objectContaining({ name: 'tags' })] },
+    ]);
+    // 26 links to write (the one whose slug is taken included), in batches of 10: three statements, not one per line.
+    expect(spy).toHaveBeenCalledTimes(3);
+    expect(spy.mock.calls.map((c) => c[0].length)).toEqual([10, 10, 6]);
+    expect(await links.countOfOwner('ada')).toBe(25);
+  });
+
+  it('skips the lines past the remaining quota as quota, and makes no tag for them', async () => {
+    const { importLinks, tags } = setUp({ links: 2 });
+    const report = await importLinks.execute('ada', [line(2), line(3), line(4, { tags: ['late'] })]);
+    expect(report).toEqual({ created: 2, skipped: [{ line: 4, reason: 'quota', errors: [expect.objectContaining({ name: 'links' })] }] });
+    expect(await tags.countOfOwner('ada')).toBe(0);
+  });
+});
+
+describe('ExportLinksUseCase', () => {
+  it('reads every one of the owner’s links in keyset batches, oldest first, with tag names and domains', async () => {
+    const { bulkCreate, bulkTag, exportLinks, links } = setUp();
+    const made = await bulkCreate.execute('ada', Array.from({ length: 7 }, (_v, i) => ({ url: `https://example.com/${i}`, ...(i === 0 ? { domainId: 'dom-verified' } : {}) })));
+    const madeIds = made.map((o) => ('view' in o ? o.view.link.id : ''));
+    await bulkTag.execute('ada', { ids: [madeIds[1]], add: ['news'] });
+    await links.insertWithinQuota(othersLink('not-ada'), 10);
+    const spy = jest.spyOn(links, 'batchOfOwner');
+    const batches = [];
+    for await (const batch of exportLinks.execute('ada', 3)) batches.push(batch);
+    expect(batches.map((b) => b.length)).toEqual([3, 3, 1]);
+    const views = batches.flat();
+    expect(views.map((v) => v.link.id)).toEqual([...madeIds].sort());
+    expect(views.find((v) => v.link.id === madeIds[1])?.tags.map((t) => t.name)).toEqual(['news']);
+    expect(views.find((v) => v.link.id === madeIds[0])?.domain).toEqual({ id: 'dom-verified', name: 'go.example.com' });
+    // Each read starts after the last id of the one before.
+    expect(spy.mock.calls.map((c) => c[1])).toEqual([null, views[2].link.id, views[5].link.id]);
+  });
+});
