@@ -33,6 +33,16 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     );
   };
 
+  /** `links` links with one plain row a day over the same days as `seed`, no UTM rows. */
+  const seedMany = async (ownerId: string, links: number, prefix: string) => {
+    await t.dataSource.query(
+      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+       SELECT md5(random()::text || g || d)::char(24), DATE '2026-02-27' + d, lpad(to_hex($3::int * 100000 + g), 24, '0'), $1, NULL, 'Link ' || g, 'lnk.test', '', '', '', 1 + (g + d) % 11, 0, 0
+         FROM generate_series(1, $2::int) AS g CROSS JOIN generate_series(0, 35) AS d`,
+      [ownerId, links, Number(prefix)],
+    );
+  };
+
   beforeAll(async () => {
     t = await startTestApp();
     ada = await createAccount(t);
@@ -119,6 +129,50 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect(res.body.meta.errors.map((e: { name: string }) => e.name).sort()).toEqual([...fields].sort());
+  });
+
+  // A client that asks for a large range and stops reading must not make the server read (and hold)
+  // the rest of it: a reader that stalls on purpose would otherwise cost the server the whole answer's
+  // memory per request. Batches are read only as the socket takes what the last one became.
+  it('reads no further than the socket takes when the client stops reading, and sends every record once it reads again', async () => {
+    const carol = await createAccount(t);
+    // 3,000 links, 17 days of the range: 51,000 records (about 15 MB, 51 batches of 1,000), several times
+    // what the kernel's socket buffers take (tcp_wmem's 4 MB at most) before the client reads.
+    await seedMany(carol.id, 3000, '3');
+    const week = 'startDate=2026-03-01&endDate=2026-03-17';
+    const read = TypeormStatsRepository.prototype.batches;
+    let batchesRead = 0;
+    jest.spyOn(TypeormStatsRepository.prototype, 'batches').mockImplementation(async function* (this: TypeormStatsRepository, query: StatsQuery, size: number) {
+      for await (const batch of read.call(this, query, size) as AsyncIterable<StatsRecord[]>) {
+        batchesRead++;
+        yield batch;
+      }
+    });
+    const { readWhileStalled, body } = await new Promise<{ readWhileStalled: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${t.baseUrl}/user/stats?${week}`, { headers: { authorization: `Bearer ${carol.accessToken}` } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.once('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          res.pause();
+          // Stalled long enough for an unthrottled server to read every batch many times over.
+          setTimeout(() => {
+            const readWhileStalled = batchesRead;
+            res.on('data', (more: Buffer) => chunks.push(more));
+            res.on('end', () => resolve({ readWhileStalled, body: Buffer.concat(chunks).toString('utf8') }));
+            res.resume();
+          }, 1500);
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const total = 3000 * 17;
+    expect(batchesRead).toBe(Math.ceil(total / 1000));
+    expect(readWhileStalled).toBeLessThan(batchesRead / 2);
+    const parsed = JSON.parse(body) as { data: Record[]; meta: { total: number } };
+    expect(parsed.meta).toEqual({ total });
+    expect(new Set(parsed.data.map((r) => r.id)).size).toBe(total);
   });
 
   it('answers a failure before the first record as a 500 envelope', async () => {

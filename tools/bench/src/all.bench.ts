@@ -46,7 +46,7 @@ runMain(module, async () => {
   await section('links', 'links', runLinksBench, (result) => printLinks(result, { plans: false }), ({ plans: _plans, ...figures }) => figures);
   await section('api', 'api', runApiBench, printApi);
   await section('passwordGrant', 'password-grant', runPasswordGrantBench, printPasswordGrant);
-  await section('stats', 'stats', runStatsBench, (result) => printStats(result, { plan: false }), ({ plan: _plan, ...figures }) => figures);
+  await section('stats', 'stats', runStatsBench, (result) => printStats(result, { plan: false }), ({ plan: _plan, accountPlans: _accountPlans, ...figures }) => figures);
 
   summary['totalSeconds'] = Math.round((Date.now() - started) / 1000);
   summary['failed'] = failed;

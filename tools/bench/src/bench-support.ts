@@ -212,12 +212,13 @@ export async function timeCalls(call: () => Promise<unknown>, runs: number, warm
 export interface Latency {
   calls: number;
   p50Ms: number;
+  p95Ms: number;
   p99Ms: number;
 }
 
-/** p50 and p99 of sorted times (milliseconds); with fewer than 100 calls p99 is the slowest call. */
+/** p50, p95 and p99 of sorted times (milliseconds); with fewer than 100 calls p99 is the slowest call (and p95 with fewer than 20). */
 export function latencyOf(sorted: number[]): Latency {
-  return { calls: sorted.length, p50Ms: +percentile(sorted, 50).toFixed(2), p99Ms: +percentile(sorted, 99).toFixed(2) };
+  return { calls: sorted.length, p50Ms: +percentile(sorted, 50).toFixed(2), p95Ms: +percentile(sorted, 95).toFixed(2), p99Ms: +percentile(sorted, 99).toFixed(2) };
 }
 
 export const ratio = (value: number, baseline: number) => +(value / baseline).toFixed(2);

@@ -5,9 +5,10 @@ import { containsPattern, countOf, int, inTransaction, JsonColumn, jsonRows, jso
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 import { AnalyticsDimensionStats1764100015000 } from './migrations/1764100015000-analytics-dimension-stats';
+import { AnalyticsDimensionLinkIndex1764310000000 } from './migrations/1764310000000-analytics-dimension-link-index';
 
 export const analyticsPersistence: PersistenceModule = {
-  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000, AnalyticsDimensionStats1764100015000],
+  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000, AnalyticsDimensionStats1764100015000, AnalyticsDimensionLinkIndex1764310000000],
 };
 
 const statsRecord = (r: Row): StatsRecord => ({

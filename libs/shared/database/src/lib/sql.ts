@@ -63,11 +63,23 @@ async function pooled<T>(driver: PostgresDriver, text: string, params: unknown[]
   connection.on('error', releaseOnce);
   try {
     const raw = await connection.query(text, params);
-    const rows = (Array.isArray(raw?.rows) ? raw.rows : []) as T[];
+    const rows = takeRows<T>(raw);
     return { rows, affected: raw?.rowCount ?? rows.length };
   } catch (error) {
     throw new QueryFailedError(text, params, error as Error);
   } finally {
     releaseOnce();
   }
+}
+
+/**
+ * The rows of a driver's result, moved out of it: its array is left empty. node-pg's objects of a query
+ * (the query, its result, the promise and the read-timeout timer of it) stay reachable from the old
+ * generation for a while after the query ends, and through them the result's rows lived across two
+ * scavenges, so V8 promoted every row read: a streamed year of statistics (365,000 rows) promoted
+ * ~100 MB of rows that only a full collection frees, and the process grew by as much (issue 17). Moved
+ * out, a row lives as long as its reader keeps it.
+ */
+function takeRows<T>(raw: RawResult | undefined): T[] {
+  return (Array.isArray(raw?.rows) ? raw.rows.splice(0) : []) as T[];
 }
