@@ -39,9 +39,13 @@ const contexts: Provider = {
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
+      const tokensRevoked = () => {
+        identity.authenticate.tokensRevoked();
+        identity.getCurrentUser.forgetAll();
+      };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
-        identity.authenticate.tokensRevoked();
+        tokensRevoked();
       }, config.redisOutageCacheTtlMs);
       bus.onStateChange((up) =>
         up
@@ -52,7 +56,8 @@ const contexts: Provider = {
       await listenToOtherInstances(
         bus,
         { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
-        { tokensRevoked: () => identity.authenticate.tokensRevoked() },
+        { tokensRevoked },
+        { accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId) },
         new RedirectsOfDomains(links.resolveRedirect),
       );
     }
