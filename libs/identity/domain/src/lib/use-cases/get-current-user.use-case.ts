@@ -1,6 +1,6 @@
 import { Clock, TtlLruCache } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
-import { User } from '../model/user.entity';
+import { User, UserProps } from '../model/user.entity';
 import { UserRepository } from '../ports/user.repository';
 import { currentUser } from '../services/current-user';
 
@@ -19,7 +19,7 @@ export interface CurrentUserCacheOptions {
  * old row, and a cache filled with it after the change's eviction would serve it until the TTL.
  */
 export class GetCurrentUserUseCase {
-  private readonly cache: TtlLruCache<string, User>;
+  private readonly cache: TtlLruCache<string, UserProps>;
   /** Counts evictions: a read is kept only when none happened while it ran. */
   private evictions = 0;
 
@@ -43,11 +43,11 @@ export class GetCurrentUserUseCase {
 
   async execute(principal: Principal): Promise<User> {
     const cached = this.cache.get(principal.userId);
-    // A copy: the caller may change the entity it gets, never the cached one.
-    if (cached) return new User(cached.toProps());
+    // The entity copies the props it is given: the caller may change it, never what is cached.
+    if (cached) return new User(cached);
     const evictions = this.evictions;
     const user = await currentUser(this.users, principal);
-    if (evictions === this.evictions) this.cache.set(user.id, new User(user.toProps()));
+    if (evictions === this.evictions) this.cache.set(user.id, user.toProps());
     return user;
   }
 }
