@@ -77,6 +77,26 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect(await within(1000, async () => (await b.request('GET', '/user/me', { token: account.accessToken })).status === 401)).toBe(true);
   });
 
+  // GET /user/me answers from each instance's cache of accounts: without the broadcast of a change, the
+  // other instance would show the old address (and accept a deleted account's PAT) until its cache's TTL.
+  it("shows an account's change on the other instance within a second, though it had just answered from its cache", async () => {
+    const account = await createAccount(a);
+    const me = async () => (await b.request('GET', '/user/me', { token: account.accessToken })).body.data;
+    expect((await me()).email).toBe(account.email); // now cached on b
+    const newEmail = `moved-${Date.now()}@example.com`;
+    expect((await a.request('PUT', '/user/me/email', { token: account.accessToken, body: { email: newEmail } })).status).toBe(200);
+    expect(await within(1000, async () => (await me()).email === newEmail)).toBe(true);
+    expect((await me()).isVerified).toBe(false);
+  });
+
+  it("refuses a deleted account's tokens on the other instance within a second, though its account was cached there", async () => {
+    const account = await createAccount(a);
+    const pat = (await a.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['user:read'] } })).body.data.token as string;
+    expect((await b.request('GET', '/user/me', { token: pat })).status).toBe(200); // token and account cached on b
+    expect((await a.request('DELETE', '/user/me', { token: account.accessToken })).status).toBe(200);
+    expect(await within(1000, async () => (await b.request('GET', '/user/me', { token: pat })).status === 401)).toBe(true);
+  });
+
   it('stops serving a custom domain on the other instance as soon as a re-check takes its verification away', async () => {
     const account = await createAccount(a);
     const domain = (await a.request('POST', '/user/domain', { token: account.accessToken, body: { name: 'multi.example.com' } })).body.data;

@@ -1,10 +1,10 @@
 import { LinkChanges } from '@lnk/links/domain';
-import { RevocationListener } from '@lnk/identity/domain';
+import { AccountChanges, RevocationListener } from '@lnk/identity/domain';
 import { DomainVerificationListener } from '@lnk/domains/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
 // Shared with apps/redirect, which listens to link and domain changes too.
-const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, domainChanged: DOMAIN_CHANGED } = CACHE_CHANNELS;
+const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED } = CACHE_CHANNELS;
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
 export class BroadcastLinkChanges extends LinkChanges {
@@ -36,6 +36,21 @@ export class BroadcastRevocations extends RevocationListener {
   }
 }
 
+/** A committed change of an account's row evicts it from every instance's cache of accounts. */
+export class BroadcastAccountChanges extends AccountChanges {
+  constructor(
+    private readonly local: AccountChanges,
+    private readonly bus: RedisBus,
+  ) {
+    super();
+  }
+
+  accountChanged(userId: string): void {
+    this.local.accountChanged(userId);
+    this.bus.publish(ACCOUNT_CHANGED, { userId });
+  }
+}
+
 /** A domain verified or unverified (a re-check found its records gone): every instance forgets its host. */
 export class BroadcastDomainChanges extends DomainVerificationListener {
   constructor(
@@ -52,12 +67,16 @@ export class BroadcastDomainChanges extends DomainVerificationListener {
 }
 
 /** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, domains: DomainVerificationListener): Promise<void> {
+export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener): Promise<void> {
   await bus.subscribe(LINK_CHANGED, (message) => {
     const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
     if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);
   });
   await bus.subscribe(TOKENS_REVOKED, () => tokens.tokensRevoked());
+  await bus.subscribe(ACCOUNT_CHANGED, (message) => {
+    const { userId } = (message ?? {}) as { userId?: unknown };
+    if (typeof userId === 'string') accounts.accountChanged(userId);
+  });
   await bus.subscribe(DOMAIN_CHANGED, (message) => {
     const { name } = (message ?? {}) as { name?: unknown };
     if (typeof name === 'string') domains.verificationChanged(name);

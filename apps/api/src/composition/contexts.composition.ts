@@ -33,7 +33,7 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
-import { BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
+import { BroadcastAccountChanges, BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataOfContexts,
@@ -137,7 +137,12 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const identity = composeIdentity(dataSource, config, logger, {
     eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
     limits: new LimitsOfBilling(billing.limits),
-    ...(bus ? { broadcastRevocations: (local) => new BroadcastRevocations(local, bus) } : {}),
+    ...(bus
+      ? {
+          broadcastRevocations: (local) => new BroadcastRevocations(local, bus),
+          broadcastAccountChanges: (local) => new BroadcastAccountChanges(local, bus),
+        }
+      : {}),
   });
 
   metrics.watchClickBuffer(() => analytics.clicks.size);

@@ -1,5 +1,4 @@
 import { Global, Inject, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
@@ -41,9 +40,13 @@ const contexts: Provider = {
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
+      const tokensRevoked = () => {
+        identity.authenticate.tokensRevoked();
+        identity.getCurrentUser.forgetAll();
+      };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
-        identity.authenticate.tokensRevoked();
+        tokensRevoked();
       }, config.redisOutageCacheTtlMs);
       bus.onStateChange((up) =>
         up
@@ -54,7 +57,8 @@ const contexts: Provider = {
       await listenToOtherInstances(
         bus,
         { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
-        { tokensRevoked: () => identity.authenticate.tokensRevoked() },
+        { tokensRevoked },
+        { accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId) },
         new RedirectsOfDomains(links.resolveRedirect),
       );
     }
@@ -65,7 +69,6 @@ const contexts: Provider = {
 /** The composed contexts, built once; controllers take the use cases of their context. */
 @Global()
 @Module({
-  imports: [PassportModule],
   providers: [
     bus,
     contexts,

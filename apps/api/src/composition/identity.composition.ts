@@ -36,6 +36,7 @@ import {
   RegenerateClientSecretUseCase,
   RegisterUserUseCase,
   RevocationListener,
+  AccountChanges,
   RevokePersonalAccessTokenUseCase,
   RevokeTokenUseCase,
   Reauthentication,
@@ -77,11 +78,18 @@ export interface IdentityBridges {
   limits: AccountLimitsReader;
   /** Spreads revocations beyond this process (Redis), given the local listener. */
   broadcastRevocations?: (local: RevocationListener) => RevocationListener;
+  /** Spreads changes of accounts beyond this process (Redis), given the local listener. */
+  broadcastAccountChanges?: (local: AccountChanges) => AccountChanges;
 }
 
 /** The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike. */
 export function composeIdentity(dataSource: DataSource, config: AppConfig, logger: Logger, bridges: IdentityBridges) {
-  const users = new TypeormUserRepository(dataSource);
+  const clock = new SystemClock();
+  // Every committed change of an account evicts it from the cache of GET /user/me (with Redis, every instance's).
+  const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(new TypeormUserRepository(dataSource), clock);
+  const accountCache: AccountChanges = { accountChanged: (userId) => getCurrentUser.accountChanged(userId) };
+  const accountChanges = bridges.broadcastAccountChanges?.(accountCache) ?? accountCache;
+  const users = new TypeormUserRepository(dataSource, accountChanges);
   const clients = new TypeormOAuthClientRepository(dataSource);
   const oauthTokens = new TypeormOAuthTokenRepository(dataSource);
   const pats = new TypeormPersonalAccessTokenRepository(dataSource);
@@ -92,7 +100,6 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const unitOfWork = new TypeormUnitOfWork(dataSource);
 
   const ids = new ObjectIdGenerator();
-  const clock = new SystemClock();
   const secrets = new NodeSecretGenerator();
   const hasher = new Sha256SecretHasher();
   const passwords = new BcryptPasswordHasher(config.bcryptCost);
@@ -104,8 +111,14 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
   const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
-  // Every revocation empties the cache of accepted tokens (with Redis, every instance's).
-  const principalCache: RevocationListener = { tokensRevoked: () => authenticate.tokensRevoked() };
+  // Every revocation empties the caches of accepted tokens and of their accounts (with Redis, every
+  // instance's): an operator who deactivates an account in SQL revokes its tokens to make it take effect.
+  const principalCache: RevocationListener = {
+    tokensRevoked: () => {
+      authenticate.tokensRevoked();
+      getCurrentUser.forgetAll();
+    },
+  };
   const revocations = bridges.broadcastRevocations?.(principalCache) ?? principalCache;
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
@@ -115,7 +128,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
-  const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource), clock);
+  const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource, accountChanges), clock);
 
   return {
     authenticate,
@@ -153,7 +166,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
     deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
     regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
-    getCurrentUser: new GetCurrentUserUseCase(users),
+    getCurrentUser,
     changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock, reauthentication),
     verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, addressClaims, unitOfWork, clock),
     changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),

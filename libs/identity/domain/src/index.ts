@@ -15,6 +15,7 @@ export * from './lib/ports/account-data-eraser';
 export * from './lib/ports/account-limits-reader';
 export * from './lib/ports/login-throttle';
 export * from './lib/ports/revocation-listener';
+export * from './lib/ports/account-changes';
 export * from './lib/ports/pkce-verifier';
 export * from './lib/ports/secret-hasher';
 export * from './lib/ports/secret-generator';

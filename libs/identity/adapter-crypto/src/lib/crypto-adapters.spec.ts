@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { AesGcmSecretBox } from './aes-gcm-secret.box';
@@ -28,6 +29,12 @@ describe('Sha256SecretHasher', () => {
     expect(hasher.matches('tkn_abc', hash)).toBe(true);
     expect(hasher.matches('tkn_abd', hash)).toBe(false);
     expect(hasher.matches('tkn_abc', 'abcd')).toBe(false);
+  });
+
+  // Tokens stored before the one-shot hash replaced createHash must still be found by their hash.
+  it('answers the SHA-256 of the UTF-8 bytes, as stored hashes were made', () => {
+    expect(hasher.hash('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hasher.hash('tkn_é✓')).toBe(createHash('sha256').update(Buffer.from('tkn_é✓', 'utf8')).digest('hex'));
   });
 });
 

@@ -1,6 +1,6 @@
 import { User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { sql } from '@lnk/shared/database';
+import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
 import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormEmailChangeLog, TypeormIdpIdentityRepository, TypeormPendingEmailChanges } from './typeorm-address-ownership.repositories';
@@ -57,5 +57,36 @@ describe('TypeORM repositories of who owns an address', () => {
     await log.record(ada.id, new Date(at.getTime() + 60_000));
     expect(await log.since(ada.id, at)).toEqual({ count: 2, oldest: at });
     expect(await log.since(ada.id, new Date(at.getTime() + 1))).toEqual({ count: 1, oldest: new Date(at.getTime() + 60_000) });
+  });
+
+  // GET /user/me answers from a cache of accounts: a write it did not hear of, or heard of before the
+  // COMMIT (a read in between would cache the old row again), would show an old address or name.
+  it('reports each changed or deleted account once the change is committed, and the accounts whose pending address was withdrawn', async () => {
+    const heard: string[] = [];
+    const changes = { accountChanged: (id: string) => heard.push(id) };
+    const users = new TypeormUserRepository(dataSource(), changes);
+    const pending = new TypeormPendingEmailChanges(dataSource(), changes);
+    const unitOfWork = new TypeormUnitOfWork(dataSource());
+    const ada = user('heard-ada@example.com', 'heard-wanted@example.com');
+    const bob = user('heard-bob@example.com', 'heard-wanted@example.com');
+    const eve = user('heard-eve@example.com');
+    await users.insert(ada);
+    await users.insert(bob);
+    await users.insert(eve);
+    expect(heard).toEqual([]); // a new account was in no cache
+
+    ada.requestEmailChange('heard-other@example.com', at);
+    await users.update(ada);
+    expect(heard).toEqual([ada.id]);
+
+    await unitOfWork.run(async () => {
+      await users.update(eve);
+      await pending.withdrawAll('heard-wanted@example.com', null, at);
+      expect(heard).toEqual([ada.id]); // not before the COMMIT
+    });
+    expect(heard.slice(1)).toEqual([eve.id, bob.id]); // ada no longer asked for the address
+
+    await users.delete(eve.id);
+    expect(heard.slice(3)).toEqual([eve.id]);
   });
 });

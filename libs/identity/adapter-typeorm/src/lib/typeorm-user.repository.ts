@@ -1,12 +1,20 @@
 import { DataSource } from 'typeorm';
-import { User, UserRepository } from '@lnk/identity/domain';
-import { firstOf, guardUnique, sql } from '@lnk/shared/database';
+import { AccountChanges, User, UserRepository } from '@lnk/identity/domain';
+import { firstOf, guardUnique, sql, whenTransactionEnds } from '@lnk/shared/database';
 import { toUser, USER_COLUMNS } from './identity.decoders';
 
 const EMAIL_TAKEN = { constraint: 'users_email_key', field: 'email', message: 'email is already registered' };
 
+/**
+ * `changes` hears of every row this repository changes or deletes, once the change is committed (the
+ * transaction's end when there is one). The columns of two-factor state (typeorm-account.repositories.ts)
+ * are not part of the User it reads, so their writes change nothing it answers.
+ */
 export class TypeormUserRepository extends UserRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly changes: AccountChanges | null = null,
+  ) {
     super();
   }
 
@@ -41,9 +49,17 @@ export class TypeormUserRepository extends UserRepository {
         [p.id, p.email, p.name, p.passwordHash, p.isVerified, p.isActive, p.twoFactorSecret, p.pendingEmail ?? null, p.createdAt, p.updatedAt],
       ),
     );
+    this.changed(p.id);
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await sql(this.dataSource, 'DELETE FROM users WHERE id = $1', [id])).affected > 0;
+    const deleted = (await sql(this.dataSource, 'DELETE FROM users WHERE id = $1', [id])).affected > 0;
+    this.changed(id);
+    return deleted;
+  }
+
+  private changed(id: string): void {
+    const changes = this.changes;
+    if (changes) whenTransactionEnds(() => changes.accountChanged(id));
   }
 }

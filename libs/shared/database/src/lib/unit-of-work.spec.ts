@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { managerOf, TypeormUnitOfWork } from './unit-of-work';
+import { managerOf, TypeormUnitOfWork, whenTransactionEnds } from './unit-of-work';
 
 /** A DataSource stand-in: each transaction gets its own manager, released when the test says. */
 function fakeDataSource() {
@@ -50,5 +50,29 @@ describe('TypeormUnitOfWork', () => {
       await tick();
       expect((managerOf(dataSource) as unknown as { name: string }).name).toBe('tx2');
     });
+  });
+
+  // A cache evicted before the COMMIT could be filled again with the old row by a read in between, and keep
+  // it: the eviction of a change made in a transaction waits for the transaction's end.
+  it('runs what waits for the end of a transaction once it has ended, committed or not, and at once outside one', async () => {
+    const { dataSource } = fakeDataSource();
+    const unitOfWork = new TypeormUnitOfWork(dataSource);
+    const events: string[] = [];
+    whenTransactionEnds(() => events.push('outside'));
+    expect(events).toEqual(['outside']);
+    await unitOfWork.run(async () => {
+      whenTransactionEnds(() => events.push('first'));
+      await tick();
+      await unitOfWork.run(async () => whenTransactionEnds(() => events.push('nested')));
+      events.push('work done');
+    });
+    expect(events).toEqual(['outside', 'work done', 'first', 'nested']);
+    await expect(
+      unitOfWork.run(async () => {
+        whenTransactionEnds(() => events.push('rolled back'));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(events).toEqual(['outside', 'work done', 'first', 'nested', 'rolled back']);
   });
 });

@@ -29,8 +29,15 @@ export class TypeormUnitOfWork extends UnitOfWork {
     if (current.getStore()) return work();
     open++;
     const bounds = this.bounds;
-    const transaction = bounds ? (manager: EntityManager) => withBounds(manager, bounds, () => current.run(manager, work)) : (manager: EntityManager) => current.run(manager, work);
-    return this.dataSource.transaction(transaction).finally(closed);
+    let manager: EntityManager | undefined;
+    const transaction = (opened: EntityManager) => {
+      manager = opened;
+      return bounds ? withBounds(opened, bounds, () => current.run(opened, work)) : current.run(opened, work);
+    };
+    return this.dataSource.transaction(transaction).finally(() => {
+      closed();
+      if (manager) ended(manager);
+    });
   }
 }
 
@@ -46,6 +53,30 @@ async function withBounds<T>(manager: EntityManager, bounds: QueryBounds, work: 
     // Before the connection goes back to the pool (the COMMIT runs under the pool's bound).
     restore();
   }
+}
+
+/** What to run once a transaction has ended, by its manager (whenTransactionEnds). */
+const onEnd = new WeakMap<EntityManager, (() => void)[]>();
+
+/**
+ * Runs `then` once the surrounding transaction has ended, committed or rolled back, or at once outside
+ * one: for what must follow a change others can see (evicting a cache of the changed row), which a cache
+ * filled between an eviction and the COMMIT would otherwise undo. After a rollback, or a COMMIT whose
+ * outcome is unknown (the connection lost), it runs too: evicting an unchanged row costs one read.
+ */
+export function whenTransactionEnds(then: () => void): void {
+  const manager = current.getStore();
+  if (!manager) return then();
+  const list = onEnd.get(manager);
+  if (list) list.push(then);
+  else onEnd.set(manager, [then]);
+}
+
+function ended(manager: EntityManager): void {
+  const list = onEnd.get(manager);
+  if (!list) return;
+  onEnd.delete(manager);
+  for (const then of list) then();
 }
 
 /** Transactions under way (in any unit of work of this process). */

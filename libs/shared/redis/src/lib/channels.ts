@@ -7,6 +7,8 @@ export const CACHE_CHANNELS = {
   linkChanged: 'lnk:link-changed',
   /** {}: tokens revoked; every API instance empties its cache of accepted tokens. */
   tokensRevoked: 'lnk:tokens-revoked',
+  /** { userId: string }: an account's row changed or went; every API instance forgets its cached copy. */
+  accountChanged: 'lnk:account-changed',
   /** { name: string }: a domain verified or unverified; every instance forgets its host. */
   domainChanged: 'lnk:domain-verification-changed',
   /** {}: an instance could not publish some of the above while Redis was away; every instance empties its caches. */

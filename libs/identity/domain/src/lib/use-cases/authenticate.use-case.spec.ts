@@ -57,4 +57,25 @@ describe('AuthenticateUseCase', () => {
     await authenticate.execute('tkn_busy');
     expect(pats.touches).toEqual(['pat-tkn_busy', 'pat-tkn_busy']);
   });
+
+  // A lookup that read the token before its revocation committed must not be cached after the revocation
+  // emptied the cache: the revoked token would be accepted until the cache's TTL.
+  it('does not keep a lookup that a revocation overtook', async () => {
+    addPat('tkn_racing', null);
+    let release!: () => void;
+    const findByHash = pats.findByHash.bind(pats);
+    pats.findByHash = async (hash) => {
+      const found = await findByHash(hash);
+      await new Promise<void>((resolve) => (release = resolve));
+      return found;
+    };
+    const racing = authenticate.execute('tkn_racing');
+    await new Promise((resolve) => setImmediate(resolve));
+    pats.rows.clear(); // revoked...
+    authenticate.tokensRevoked(); // ...and announced while the lookup was under way
+    release();
+    expect(await racing).toMatchObject({ userId: 'u1' });
+    pats.findByHash = findByHash;
+    await expect(authenticate.execute('tkn_racing')).rejects.toBeInstanceOf(UnauthorizedError);
+  });
 });

@@ -19,6 +19,8 @@ export class AuthenticateUseCase {
   private readonly cache: TtlLruCache<string, Principal>;
   /** PATs whose use was recorded lately: one write per token per interval. */
   private readonly touched: TtlLruCache<string, true>;
+  /** Counts revocations: a lookup is cached only when none happened while it ran. */
+  private revocations = 0;
 
   constructor(
     private readonly oauthTokens: OAuthTokenRepository,
@@ -33,6 +35,7 @@ export class AuthenticateUseCase {
   }
 
   tokensRevoked(): void {
+    this.revocations++;
     this.cache.clear();
   }
 
@@ -47,6 +50,9 @@ export class AuthenticateUseCase {
       return cached;
     }
 
+    // A token read before its revocation committed, and cached after the revocation emptied the cache,
+    // would be accepted until the cache's TTL: such a lookup answers its request but is not kept.
+    const revocations = this.revocations;
     let principal: Principal;
     let expiresAt: Date | null;
     if (kind === 'access_token') {
@@ -61,7 +67,7 @@ export class AuthenticateUseCase {
       expiresAt = token.props.expiresAt;
       this.touch(token.props.id, now);
     }
-    this.cache.set(hash, principal, expiresAt ? expiresAt.getTime() - now.getTime() : Infinity);
+    if (revocations === this.revocations) this.cache.set(hash, principal, expiresAt ? expiresAt.getTime() - now.getTime() : Infinity);
     return principal;
   }
 

@@ -1,12 +1,54 @@
+import { Clock, TtlLruCache } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
-import { User } from '../model/user.entity';
+import { User, UserProps } from '../model/user.entity';
 import { UserRepository } from '../ports/user.repository';
 import { currentUser } from '../services/current-user';
 
-export class GetCurrentUserUseCase {
-  constructor(private readonly users: UserRepository) {}
+export interface CurrentUserCacheOptions {
+  cacheTtlMs: number;
+  cacheSize: number;
+}
 
-  execute(principal: Principal): Promise<User> {
-    return currentUser(this.users, principal);
+/**
+ * The signed-in account (GET /user/me), from a short in-process cache by user id: without it every call
+ * is a database round trip. The apps wire `accountChanged` to every committed change of an account's row
+ * (the user repository reports them, with Redis on every instance) and `forgetAll` to revocations and to
+ * Redis outages, so a cached account is never older than its row; the TTL only bounds the memory's age.
+ *
+ * A read that raced a change is not kept: an account read while a change was being committed could be the
+ * old row, and a cache filled with it after the change's eviction would serve it until the TTL.
+ */
+export class GetCurrentUserUseCase {
+  private readonly cache: TtlLruCache<string, UserProps>;
+  /** Counts evictions: a read is kept only when none happened while it ran. */
+  private evictions = 0;
+
+  constructor(
+    private readonly users: UserRepository,
+    clock: Clock,
+    options: CurrentUserCacheOptions = { cacheTtlMs: 10_000, cacheSize: 10_000 },
+  ) {
+    this.cache = new TtlLruCache({ maxEntries: options.cacheSize, ttlMs: options.cacheTtlMs }, () => clock.now().getTime());
+  }
+
+  accountChanged(userId: string): void {
+    this.evictions++;
+    this.cache.delete(userId);
+  }
+
+  forgetAll(): void {
+    this.evictions++;
+    this.cache.clear();
+  }
+
+  async execute(principal: Principal): Promise<User> {
+    const cached = this.cache.get(principal.userId);
+    // The entity copies the props it is given: the caller may change it, never what is cached.
+    if (cached) return new User(cached);
+    const evictions = this.evictions;
+    const user = await currentUser(this.users, principal);
+    if (evictions === this.evictions) this.cache.set(user.id, user.toProps());
+    return user;
   }
 }
+

@@ -1,0 +1,89 @@
+import { UnauthorizedError } from '@lnk/shared/kernel';
+import { FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { Principal } from '../model/tokens';
+import { User } from '../model/user.entity';
+import { GetCurrentUserUseCase } from './get-current-user.use-case';
+
+const principal: Principal = { userId: 'u1', scopes: ['user:read'], via: 'pat', tokenId: 't1', clientId: null, grantExpiresAt: null, authTime: null };
+
+describe('GetCurrentUserUseCase', () => {
+  let clock: FixedClock;
+  let users: MemoryUserRepository;
+  let reads: number;
+  let getCurrentUser: GetCurrentUserUseCase;
+
+  const store = (changes: Partial<ReturnType<User['toProps']>> = {}) => {
+    const now = clock.now();
+    users.rows.set('u1', { id: 'u1', email: 'ada@example.com', name: 'Ada', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, pendingEmail: null, createdAt: now, updatedAt: now, ...changes });
+  };
+
+  beforeEach(() => {
+    clock = new FixedClock();
+    users = new MemoryUserRepository();
+    reads = 0;
+    const findById = users.findById.bind(users);
+    users.findById = (id) => {
+      reads++;
+      return findById(id);
+    };
+    getCurrentUser = new GetCurrentUserUseCase(users, clock, { cacheTtlMs: 10_000, cacheSize: 10 });
+    store();
+  });
+
+  it('reads an account once, then answers from the cache until its TTL', async () => {
+    expect((await getCurrentUser.execute(principal)).name).toBe('Ada');
+    expect((await getCurrentUser.execute(principal)).name).toBe('Ada');
+    expect(reads).toBe(1);
+    clock.advance(10_000);
+    await getCurrentUser.execute(principal);
+    expect(reads).toBe(2);
+  });
+
+  // The cache must never show an account older than its row: a change evicts it at once.
+  it('reads the account again once told it changed', async () => {
+    await getCurrentUser.execute(principal);
+    store({ name: 'Grace' });
+    getCurrentUser.accountChanged('u1');
+    expect((await getCurrentUser.execute(principal)).name).toBe('Grace');
+  });
+
+  // A deleted or deactivated account must stop authenticating at once, not after the cache's TTL.
+  it('refuses an account deleted or deactivated after it was cached', async () => {
+    await getCurrentUser.execute(principal);
+    store({ isActive: false });
+    getCurrentUser.accountChanged('u1');
+    await expect(getCurrentUser.execute(principal)).rejects.toBeInstanceOf(UnauthorizedError);
+    users.rows.delete('u1');
+    getCurrentUser.forgetAll();
+    await expect(getCurrentUser.execute(principal)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  // A read that began before a change committed may hold the old row: kept, it would outlive the eviction.
+  it('does not keep a read that an eviction overtook', async () => {
+    let release!: () => void;
+    const findById = users.findById;
+    users.findById = async (id) => {
+      const old = await findById(id);
+      await new Promise<void>((resolve) => (release = resolve));
+      return old;
+    };
+    const racing = getCurrentUser.execute(principal);
+    await new Promise((resolve) => setImmediate(resolve));
+    store({ name: 'Grace' });
+    getCurrentUser.accountChanged('u1');
+    release();
+    expect((await racing).name).toBe('Ada'); // answered with what it read...
+    users.findById = findById;
+    expect((await getCurrentUser.execute(principal)).name).toBe('Grace'); // ...but not kept
+  });
+
+  // The cached entity is the cache's own: a caller changing what it got changes nothing cached.
+  it('hands out copies', async () => {
+    const first = await getCurrentUser.execute(principal);
+    first.requestEmailChange('eve@example.com', clock.now());
+    expect((await getCurrentUser.execute(principal)).shownAddress.email).toBe('ada@example.com');
+    const second = await getCurrentUser.execute(principal);
+    second.requestEmailChange('eve@example.com', clock.now());
+    expect((await getCurrentUser.execute(principal)).shownAddress.email).toBe('ada@example.com');
+  });
+});
