@@ -37,13 +37,14 @@ const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
-    const { links, identity } = composed;
+    const { links, identity, webhooks } = composed;
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
         identity.authenticate.tokensRevoked();
+        webhooks.subscribers.invalidate();
       }, config.redisOutageCacheTtlMs);
       bus.onStateChange((up) =>
         up
@@ -56,6 +57,7 @@ const contexts: Provider = {
         { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
         { tokensRevoked: () => identity.authenticate.tokensRevoked() },
         new RedirectsOfDomains(links.resolveRedirect),
+        webhooks.subscribers,
       );
     }
     return composed;
