@@ -38,6 +38,8 @@ const contexts: Provider = {
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
     const { links, identity, webhooks } = composed;
+    // Read before the first request: until then every link change would take the transaction path.
+    await webhooks.subscribers.refresh().catch((error: Error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
