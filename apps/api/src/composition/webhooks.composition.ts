@@ -16,6 +16,7 @@ import {
   ListWebhooksUseCase,
   RecordWebhookEventsUseCase,
   RotateWebhookSecretUseCase,
+  SUBSCRIBERS_MAX_AGE_MS,
   SendTestEventUseCase,
   UpdateWebhookUseCase,
   WebhookChangeListener,
@@ -27,11 +28,6 @@ import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, 
 import { AppConfig } from '../config/app-config';
 import { deriveKey, KEY_PURPOSES, secretKeyOf } from '../config/secret-key';
 
-/**
- * The subscriber cache is read again at least this often: a backstop, since every webhook change
- * invalidates it at once on every instance (through Redis when there are several).
- */
-export const SUBSCRIBERS_MAX_AGE_MS = 5_000;
 /** A claimed delivery is taken again after this long if its worker died: well beyond the 10 s timeout. */
 const DELIVERY_LEASE_MS = 60_000;
 

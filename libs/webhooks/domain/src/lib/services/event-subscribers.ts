@@ -3,6 +3,12 @@ import { WebhookEventType } from '../model/webhook-event';
 import { WebhookOutbox } from '../ports/webhook-outbox.port';
 
 /**
+ * How old the subscriber cache may grow before it is read again in the background: a backstop, since
+ * every webhook change invalidates it at once on every instance (through Redis when there are several).
+ */
+export const SUBSCRIBERS_MAX_AGE_MS = 5_000;
+
+/**
  * Which owners have an active webhook for each event type, held in memory: the click path and the link
  * use cases ask per event (`wants`, a Set lookup) so that accounts without webhooks pay nothing more (no
  * transaction, no enqueue statement).
