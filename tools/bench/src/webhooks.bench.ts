@@ -41,8 +41,9 @@ export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
     bareRatioWithout: number;
     bareRatioWith: number;
     rounds: { bare: number; without: number; with: number }[];
-    /** link.clicked deliveries the webhook got enqueued while it was on (every counted click of those rounds). */
+    /** link.clicked deliveries the webhook got enqueued while it was on, and the redirects answered then (equal, up to requests in flight). */
     clickDeliveries: number;
+    clicksWhileOn: number;
   };
 }
 
@@ -63,7 +64,7 @@ async function receiver(): Promise<{ url: string; count(): number; close(): Prom
   return { url: `http://127.0.0.1:${port}/hook`, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function api<T = any>(app: BenchApp, method: string, path: string, body?: unknown): Promise<T> {
+async function api<T = unknown>(app: BenchApp, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${app.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
@@ -72,12 +73,24 @@ async function api<T = any>(app: BenchApp, method: string, path: string, body?: 
 
 const count = async (app: BenchApp, where: string, params: unknown[] = []) => Number((await app.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params)).rows[0].n);
 
+/** Waits until `read` answers the same twice 2 s apart (at most a minute); answers the last value. */
+async function settled(read: () => Promise<number>): Promise<number> {
+  let last = await read();
+  for (let waited = 0; waited < 60_000; waited += 2000) {
+    await sleep(2000);
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** (a): N deliveries for one webhook straight into the outbox, then the time until all are delivered. */
 async function deliveriesPerSecond(app: BenchApp, webhookId: string, events: number, log: (m: string) => void): Promise<WebhooksResult['deliveries']> {
   const started = Date.now();
   await app.db.query(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
-     SELECT md5(lpad(to_hex(g), 24, 'e') || $1), $1, lpad(to_hex(g), 24, 'e'), 'link.updated', '{"type":"link.updated","data":{}}', now(), now()
+     SELECT md5('f' || lpad(to_hex(g), 23, '0') || $1), $1, 'f' || lpad(to_hex(g), 23, '0'), 'link.updated', '{"type":"link.updated","data":{}}', now(), now()
        FROM generate_series(1, $2::int) AS g`,
     [webhookId, events],
   );
@@ -122,17 +135,21 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
       await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
       await generator.run(app.baseUrl, plan, settings.warmUpSeconds);
       const rounds: WebhooksResult['redirect']['rounds'] = [];
+      let clicksWhileOn = 0;
       for (let round = 1; round <= settings.rounds; round++) {
         const b = await generator.run(bare.baseUrl, plan, settings.seconds);
         await toggle(false);
         const without = await generator.run(app.baseUrl, plan, settings.seconds);
         await toggle(true);
         const withHook = await generator.run(app.baseUrl, plan, settings.seconds);
+        clicksWhileOn += withHook.requests - withHook.otherStatuses;
+        // The round's clicks are enqueued with their writes (every CLICK_FLUSH_INTERVAL, a busy second's in
+        // chunks): the webhook stays on until the count stops growing, so that none is written after it is off.
+        await settled(() => count(app, 'webhook_id = $1', [clicked.webhook.id]));
         await toggle(false);
         rounds.push({ bare: b.requestsPerSecond, without: without.requestsPerSecond, with: withHook.requestsPerSecond });
         log(`  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} req/s | with ${withHook.requestsPerSecond} req/s`);
       }
-      await sleep(1500); // the click buffer's last write
       const clickDeliveries = await count(app, 'webhook_id = $1', [clicked.webhook.id]);
       const m = (pick: (r: (typeof rounds)[number]) => number) => Math.round(median(rounds.map(pick)));
       const [bareRps, withoutRps, withRps] = [m((r) => r.bare), m((r) => r.without), m((r) => r.with)];
@@ -149,6 +166,7 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           bareRatioWith: ratio(withRps, bareRps),
           rounds,
           clickDeliveries,
+          clicksWhileOn,
         },
       };
     });
@@ -165,7 +183,7 @@ export function printWebhooks(result: WebhooksResult): void {
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
     `(a) deliveries: ${d.events} in ${d.seconds} s = ${d.perSecond}/s from one instance (worker batch ${result.settings.batchSize}); the receiver got ${d.received}`,
     `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} (${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
-    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked deliveries enqueued while it was on`,
+    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked deliveries enqueued for ${r.clicksWhileOn} redirects answered while it was on`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }
