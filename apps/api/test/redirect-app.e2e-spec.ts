@@ -2,6 +2,7 @@ import { TEST_DB_ENV, createTestDatabase, TestDatabase } from '@lnk/shared/testi
 import { createAccount, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 import { buildApp, BuiltDist, eventually, SpawnedApp, spawnBuiltRedirect } from './support/built-app';
+import { startWebhookReceiver, until } from './support/webhook-receiver';
 
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 // The redirect app runs on PostgreSQL only (N copies share it); a run on the embedded database skips this file.
@@ -21,7 +22,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    [api, dist] = await Promise.all([startTestApp({ database, env: { REDIS_URL: redisUrl } }), buildApp()]);
+    [api, dist] = await Promise.all([startTestApp({ database, env: { REDIS_URL: redisUrl, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_INTERVAL: '20' } }), buildApp()]);
     ada = await createAccount(api);
     const url = database.config.kind === 'postgres' ? database.config.url : '';
     redirect = await spawnBuiltRedirect(dist, { DATABASE_URL: url, REDIS_URL: redisUrl, SHORT_BASE_URL: api.config.shortBaseUrl, CLICK_FLUSH_INTERVAL: '50', RATE_LIMIT_PUBLIC: '1000/60' });
@@ -67,6 +68,34 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     expect((await visit('/sep-change')).headers.get('location')).toBe('https://dest.example/one');
     await api.request('PUT', `/user/link/${made.id}`, { token: ada.accessToken, body: { url: 'https://dest.example/two' } });
     await eventually('the new destination is answered', async () => (await visit('/sep-change')).headers.get('location') === 'https://dest.example/two', 5_000, 50);
+  });
+
+  // A separate redirect deployment enqueues the clicks' events with its click write, as the API does; it hears
+  // of the webhook through Redis at once (its subscriber cache said "nobody" for this owner just before).
+  it('enqueues link.clicked for each counted click it answers, and link.limit_reached once, for a webhook made through the API', async () => {
+    const owner = await createAccount(api);
+    const plain = (await api.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://dest.example/hooked', slug: 'sep-hooked' } })).body.data;
+    const limited = (await api.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://dest.example/limited', slug: 'sep-limited', maxVisits: 3 } })).body.data;
+    expect((await visit('/sep-hooked', { headers: { 'user-agent': BROWSER } })).status).toBe(302); // before the webhook: no event
+    const receiver = await startWebhookReceiver();
+    try {
+      const made = await api.request('POST', '/user/webhooks', { token: owner.accessToken, body: { url: receiver.url, events: ['link.clicked', 'link.limit_reached'] } });
+      expect(made.status).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await visit('/sep-hooked', { headers: { 'user-agent': BROWSER } })).status).toBe(302);
+      const limitedAnswers = [];
+      for (let i = 0; i < 5; i++) limitedAnswers.push((await visit('/sep-limited', { headers: { 'user-agent': BROWSER } })).status);
+      expect(limitedAnswers.filter((s) => s === 302)).toHaveLength(3);
+      const ofType = (type: string, linkId: string) => receiver.events().filter((e) => e.type === type && (e.data.linkId ?? e.data.id) === linkId);
+      await until(() => ofType('link.clicked', plain.id).length + ofType('link.clicked', limited.id).length + ofType('link.limit_reached', limited.id).length, (n) => n >= 14);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(ofType('link.clicked', plain.id)).toHaveLength(10);
+      expect(ofType('link.clicked', limited.id)).toHaveLength(3);
+      expect(ofType('link.limit_reached', limited.id)).toHaveLength(1);
+      // Ids are distinct: the receiver's de-duplication would keep every one.
+      expect(new Set(receiver.got.map((g) => g.headers['webhook-id'])).size).toBe(receiver.got.length);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('asks for a protected link’s password and goes on with the right one', async () => {

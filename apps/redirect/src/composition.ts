@@ -6,7 +6,9 @@ import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { ClicksOfLinks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts } from '@lnk/bridges';
+import { ClicksOfLinks, ClickEventsToWebhooks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, LinkLifecycleToWebhooks, ThrottledPasswordAttempts } from '@lnk/bridges';
+import { EventSubscribers, RecordWebhookEventsUseCase, SUBSCRIBERS_MAX_AGE_MS } from '@lnk/webhooks/domain';
+import { TypeormWebhookOutbox, webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 import { linksPersistence, TypeormLinkRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
@@ -19,11 +21,12 @@ import { RedirectMetrics } from './redirect-metrics';
 /**
  * The redirect app's composition root: the links, domains and analytics libraries the API is built from,
  * bound to the same adapters, with no framework. Only what answering a short URL needs: resolving it, the
- * password check, the click buffer, and the API's cache invalidations through Redis.
+ * password check, the click buffer, the webhook events a visit makes (link.clicked with the click write,
+ * link.limit_reached), and the API's cache invalidations through Redis.
  */
 
-/** The tables a short URL reads and writes; the API owns the schema (its migrations). */
-export const REDIRECT_PERSISTENCE: PersistenceModule[] = [linksPersistence, domainsPersistence, analyticsPersistence];
+/** The tables a short URL reads and writes (webhooks: the outbox its clicks enqueue to); the API owns the schema (its migrations). */
+export const REDIRECT_PERSISTENCE: PersistenceModule[] = [linksPersistence, domainsPersistence, analyticsPersistence, webhooksPersistence];
 
 export interface RedirectContexts {
   dataSource: DataSource;
@@ -50,20 +53,33 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
+  // Webhooks: the owners with a webhook for clicks (or for a link's last visit) get their events enqueued
+  // with the click write, as in the API; everyone else's clicks pay one Set lookup.
+  const ids = new ObjectIdGenerator();
+  const clock = new SystemClock();
+  const outbox = new TypeormWebhookOutbox(dataSource);
+  const warnSubscribers = (error: Error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers');
+  const subscribers = new EventSubscribers(outbox, clock, SUBSCRIBERS_MAX_AGE_MS, warnSubscribers);
+  await subscribers.refresh().catch(warnSubscribers);
+  const recordEvents = new RecordWebhookEventsUseCase(outbox, ids);
+
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, new ObjectIdGenerator()), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions });
-  const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), new SystemClock(), {
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, new ClickEventsToWebhooks(subscribers, recordEvents));
+  const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,
-  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions));
+  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), new LinkLifecycleToWebhooks(subscribers, recordEvents), (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
   // The API publishes every link and domain change: this app's cache forgets them at once.
   let bus: RedisBus | null = null;
   if (config.redisUrl) {
     bus = new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis'));
     // Redis away: the API's changes are not heard, so nothing cached lives longer than REDIS_OUTAGE_CACHE_TTL
     // meanwhile, and everything cached is forgotten when Redis is back.
-    bus.guardCaches(() => resolveRedirect.forgetAll(), config.redisOutageCacheTtlMs);
+    bus.guardCaches(() => {
+      resolveRedirect.forgetAll();
+      subscribers.invalidate();
+    }, config.redisOutageCacheTtlMs);
     bus.onStateChange((up) =>
       up
         ? logger.info('redis subscription in place: link and domain changes are heard (cache emptied after an outage)')
@@ -75,6 +91,8 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
       const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
       if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) resolveRedirect.linkChanged(domainId, slug);
     });
+    // A webhook made or changed through the API: clicks are enqueued for its owner from the moment this is heard.
+    await bus.subscribe(CACHE_CHANNELS.webhooksChanged, () => subscribers.invalidate());
     await bus.subscribe(CACHE_CHANNELS.domainChanged, (message) => {
       const { name } = (message ?? {}) as { name?: unknown };
       if (typeof name === 'string') resolveRedirect.forgetHost(name);

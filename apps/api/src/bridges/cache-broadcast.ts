@@ -1,10 +1,11 @@
 import { LinkChanges } from '@lnk/links/domain';
 import { AccountChanges, RevocationListener } from '@lnk/identity/domain';
 import { DomainVerificationListener } from '@lnk/domains/domain';
+import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
 // Shared with apps/redirect, which listens to link and domain changes too.
-const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED } = CACHE_CHANNELS;
+const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED } = CACHE_CHANNELS;
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
 export class BroadcastLinkChanges extends LinkChanges {
@@ -66,8 +67,26 @@ export class BroadcastDomainChanges extends DomainVerificationListener {
   }
 }
 
+/**
+ * A webhook change: told to the other instances first (they stop trusting their subscriber cache as soon
+ * as it arrives), then this instance reads its own again before the change is answered.
+ */
+export class BroadcastWebhookChanges extends WebhookChangeListener {
+  constructor(
+    private readonly local: WebhookChangeListener,
+    private readonly bus: RedisBus,
+  ) {
+    super();
+  }
+
+  async webhooksChanged(): Promise<void> {
+    this.bus.publish(WEBHOOKS_CHANGED, {});
+    await this.local.webhooksChanged();
+  }
+}
+
 /** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener): Promise<void> {
+export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener, webhooks: { invalidate(): void }): Promise<void> {
   await bus.subscribe(LINK_CHANGED, (message) => {
     const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
     if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);
@@ -77,6 +96,7 @@ export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, 
     const { userId } = (message ?? {}) as { userId?: unknown };
     if (typeof userId === 'string') accounts.accountChanged(userId);
   });
+  await bus.subscribe(WEBHOOKS_CHANGED, () => webhooks.invalidate());
   await bus.subscribe(DOMAIN_CHANGED, (message) => {
     const { name } = (message ?? {}) as { name?: unknown };
     if (typeof name === 'string') domains.verificationChanged(name);

@@ -33,7 +33,7 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
-import { BroadcastAccountChanges, BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations } from '../bridges/cache-broadcast';
+import { BroadcastAccountChanges, BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations, BroadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataOfContexts,
@@ -81,7 +81,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
   const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
-  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository);
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? new BroadcastWebhookChanges(local, bus) : local));
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
@@ -107,7 +107,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
       defaultDomainName: new URL(config.shortBaseUrl).hostname,
       notFoundRedirectUrl: config.notFoundRedirectUrl,
-    }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions)),
+    }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
     createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
     listTags: new ListTagsUseCase(tagRepository),
     favoriteTags: new FavoriteTagsUseCase(tagRepository),

@@ -36,7 +36,9 @@ const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
-    const { links, identity } = composed;
+    const { links, identity, webhooks } = composed;
+    // Read before the first request: until then every link change would take the transaction path.
+    await webhooks.subscribers.refresh().catch((error: Error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
@@ -47,6 +49,7 @@ const contexts: Provider = {
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
         tokensRevoked();
+        webhooks.subscribers.invalidate();
       }, config.redisOutageCacheTtlMs);
       bus.onStateChange((up) =>
         up
@@ -60,6 +63,7 @@ const contexts: Provider = {
         { tokensRevoked },
         { accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId) },
         new RedirectsOfDomains(links.resolveRedirect),
+        webhooks.subscribers,
       );
     }
     return composed;

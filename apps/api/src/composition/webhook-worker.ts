@@ -5,12 +5,20 @@ import type { Contexts } from './contexts.composition';
 
 /** How often finished deliveries older than WEBHOOKS_RETENTION are deleted. */
 const PURGE_EVERY_MS = 3_600_000;
+/**
+ * How far back the first expiry scan after start-up looks: expiries during a restart or a deploy are told
+ * late, not lost (events already enqueued are not enqueued again: their ids are derived from the expiry).
+ */
+const EXPIRY_LOOKBACK_MS = 3_600_000;
 
 /**
  * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER): takes due deliveries and sends
  * them, at once again while it finds a full batch, else after WEBHOOKS_POLL_INTERVAL. Several instances
  * run it side by side: the claim (FOR UPDATE SKIP LOCKED and a lease) gives each delivery to one. It
  * stops taking work before shutdown and waits for what it sent, before the database closes.
+ *
+ * It also looks, every WEBHOOKS_EXPIRY_SCAN_INTERVAL, for links whose expiresAt passed since its last look
+ * (link.expired); several instances look over the same windows and the events are enqueued once.
  */
 @Injectable()
 export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
@@ -18,6 +26,9 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   private running: Promise<void> | null = null;
   private stopped = false;
   private lastPurge = 0;
+  private scanTimer: NodeJS.Timeout | null = null;
+  private scanning: Promise<void> | null = null;
+  private scannedUpTo = new Date(Date.now() - EXPIRY_LOOKBACK_MS);
   private readonly logger = new Logger('Webhooks');
 
   constructor(
@@ -28,6 +39,29 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit(): void {
     if (!this.config.webhooks.worker) return;
     this.schedule(0);
+    this.scheduleScan(0);
+  }
+
+  private scheduleScan(delayMs: number): void {
+    if (this.stopped) return;
+    this.scanTimer = setTimeout(() => {
+      this.scanTimer = null;
+      this.scanning = this.scan().finally(() => (this.scanning = null));
+    }, delayMs);
+    this.scanTimer.unref();
+  }
+
+  private async scan(): Promise<void> {
+    const upTo = new Date();
+    try {
+      const told = await this.contexts.webhooks.reportExpired.execute(this.scannedUpTo, upTo);
+      if (told > 0) this.logger.debug(`${told} expired links told of`);
+      this.scannedUpTo = upTo;
+    } catch (error) {
+      // The window is kept: the next look covers it again.
+      this.logger.warn(`links that expired were not looked for, next look at the next interval: ${(error as Error).message}`);
+    }
+    this.scheduleScan(this.config.webhooks.expiryScanIntervalMs);
   }
 
   private schedule(delayMs: number): void {
@@ -59,7 +93,9 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.scanTimer) clearTimeout(this.scanTimer);
     this.timer = null;
-    await this.running;
+    this.scanTimer = null;
+    await Promise.all([this.running, this.scanning]);
   }
 }

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AesGcmSecretBox } from '@lnk/identity/adapter-crypto';
-import { LinkRepository } from '@lnk/links/domain';
+import { LinkRepository, ReportExpiredLinksUseCase } from '@lnk/links/domain';
+import { TypeormExpiringLinks } from '@lnk/links/adapter-typeorm';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
-import { ClickEventsToWebhooks, LinkEventsToWebhooks, WebhookLinksOfLinks } from '@lnk/bridges';
+import { ClickEventsToWebhooks, LinkEventsToWebhooks, LinkLifecycleToWebhooks, WebhookLinksOfLinks } from '@lnk/bridges';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -15,8 +16,10 @@ import {
   ListWebhooksUseCase,
   RecordWebhookEventsUseCase,
   RotateWebhookSecretUseCase,
+  SUBSCRIBERS_MAX_AGE_MS,
   SendTestEventUseCase,
   UpdateWebhookUseCase,
+  WebhookChangeListener,
   WebhookManagement,
   WebhookSecretBox,
 } from '@lnk/webhooks/domain';
@@ -25,8 +28,6 @@ import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, 
 import { AppConfig } from '../config/app-config';
 import { deriveKey, KEY_PURPOSES, secretKeyOf } from '../config/secret-key';
 
-/** How long another instance's webhook change may take to reach this one's click path. */
-export const CLICK_SUBSCRIBERS_MAX_AGE_MS = 5_000;
 /** A claimed delivery is taken again after this long if its worker died: well beyond the 10 s timeout. */
 const DELIVERY_LEASE_MS = 60_000;
 
@@ -36,13 +37,17 @@ function webhookSecretBox(config: AppConfig): WebhookSecretBox {
   return { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) };
 }
 
-/** The webhooks context, and the sinks the links and analytics contexts tell their events to. */
-export function composeWebhooks(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, linkRepository: LinkRepository) {
+/**
+ * The webhooks context, and the sinks the links and analytics contexts tell their events to.
+ * `broadcast`: how a webhook change made here reaches the other instances' subscriber caches (Redis), if there are any.
+ */
+export function composeWebhooks(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, linkRepository: LinkRepository, broadcast: (local: WebhookChangeListener) => WebhookChangeListener = (local) => local) {
   const settings = config.webhooks;
   const webhooks = new TypeormWebhookRepository(dataSource);
   const outbox = new TypeormWebhookOutbox(dataSource);
   const box = webhookSecretBox(config);
-  const clickSubscribers = new EventSubscribers(outbox, 'link.clicked', clock, CLICK_SUBSCRIBERS_MAX_AGE_MS, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the click subscribers'));
+  const subscribers = new EventSubscribers(outbox, clock, SUBSCRIBERS_MAX_AGE_MS, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  const changes = broadcast({ webhooksChanged: () => subscribers.changed() });
   const management: WebhookManagement = {
     webhooks,
     outbox,
@@ -52,10 +57,11 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     box,
     ids,
     clock,
-    clickSubscribers,
+    changes,
     config: { allowPrivate: settings.allowPrivate },
   };
   const recordEvents = new RecordWebhookEventsUseCase(outbox, ids);
+  const lifecycleEvents = new LinkLifecycleToWebhooks(subscribers, recordEvents);
   return {
     repository: webhooks,
     create: new CreateWebhookUseCase(management),
@@ -73,11 +79,17 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
       maxAttempts: settings.maxAttempts,
       disableAfterFailures: settings.disableAfterFailures,
       retentionMs: settings.retentionMs,
-    }),
+    }, Math.random, changes),
     /** For the links use cases: link changes and their events in one transaction. */
-    linkEvents: { events: new LinkEventsToWebhooks(recordEvents), unitOfWork: new TypeormUnitOfWork(dataSource) },
+    linkEvents: { events: new LinkEventsToWebhooks(subscribers, recordEvents), unitOfWork: new TypeormUnitOfWork(dataSource) },
     /** For the click buffer. */
-    clickEvents: new ClickEventsToWebhooks(clickSubscribers, recordEvents),
+    clickEvents: new ClickEventsToWebhooks(subscribers, recordEvents),
+    /** For the short URLs: a link's last allowed visit. */
+    lifecycleEvents,
+    /** For the worker's periodic scan of expiries. */
+    reportExpired: new ReportExpiredLinksUseCase(new TypeormExpiringLinks(dataSource), lifecycleEvents),
+    /** Told when another instance changed a webhook, or invalidations may have been missed. */
+    subscribers,
   };
 }
 

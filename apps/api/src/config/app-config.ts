@@ -74,6 +74,8 @@ export interface WebhooksSettings {
   worker: boolean;
   pollIntervalMs: number;
   batchSize: number;
+  /** How often the worker looks for links that expired since its last look (link.expired events). */
+  expiryScanIntervalMs: number;
   retryBaseDelayMs: number;
   maxAttempts: number;
   disableAfterFailures: number;
@@ -132,6 +134,7 @@ export const CONFIG_VARIABLES = {
   WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },
   WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
   WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries one look takes and sends at once', parse: integer(1, 1000) },
+  WEBHOOKS_EXPIRY_SCAN_INTERVAL: { default: '10000', description: 'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as link.expired to owners with a webhook for it; the first look after start-up covers the last hour', parse: integer(10, 3_600_000) },
   WEBHOOKS_RETRY_BASE_DELAY: { default: '15000', description: 'milliseconds before the first retry of a failed webhook delivery; each further one waits 4 times longer (at most 8 hours), ±25 % jitter', parse: integer(1, 3_600_000) },
   WEBHOOKS_MAX_ATTEMPTS: { default: '9', description: 'attempts of one webhook delivery before it is marked failed (9 with the default base delay: about 22 hours)', parse: integer(1, 50) },
   WEBHOOKS_DISABLE_AFTER: { default: '100', description: 'failed webhook delivery attempts in a row (no success between) after which the webhook is turned off, with the reason shown to its owner', parse: integer(1, 100_000) },
@@ -205,6 +208,7 @@ export function loadConfig(env: Env): AppConfig {
       worker: v.WEBHOOKS_WORKER,
       pollIntervalMs: v.WEBHOOKS_POLL_INTERVAL,
       batchSize: v.WEBHOOKS_BATCH_SIZE,
+      expiryScanIntervalMs: v.WEBHOOKS_EXPIRY_SCAN_INTERVAL,
       retryBaseDelayMs: v.WEBHOOKS_RETRY_BASE_DELAY,
       maxAttempts: v.WEBHOOKS_MAX_ATTEMPTS,
       disableAfterFailures: v.WEBHOOKS_DISABLE_AFTER,

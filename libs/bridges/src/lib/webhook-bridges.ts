@@ -1,6 +1,6 @@
 import { ClickEvent, ClickEvents } from '@lnk/analytics/domain';
-import { Link, LinkEvents, LinkEventType, LinkRepository } from '@lnk/links/domain';
-import { EventSubscribers, RecordWebhookEventsUseCase, WebhookLinks } from '@lnk/webhooks/domain';
+import { EndedLink, ExpiredLink, Link, LinkEvents, LinkEventType, LinkLifecycleEvents, LinkRepository } from '@lnk/links/domain';
+import { EventSubscribers, RecordWebhookEventsUseCase, stableEventId, WebhookLinks } from '@lnk/webhooks/domain';
 
 /** A webhook's link filter names links of its owner's: the links context says which ids are. */
 export class WebhookLinksOfLinks extends WebhookLinks {
@@ -32,10 +32,20 @@ export function linkEventData(link: Link): Record<string, unknown> {
   };
 }
 
-/** Link changes become webhook events in the change's own transaction (the outbox). */
+/**
+ * Link changes become webhook events in the change's own transaction (the outbox), for owners with a
+ * webhook that wants them; other owners' changes run with no transaction and no enqueue.
+ */
 export class LinkEventsToWebhooks extends LinkEvents {
-  constructor(private readonly record_: RecordWebhookEventsUseCase) {
+  constructor(
+    private readonly subscribers: EventSubscribers,
+    private readonly record_: RecordWebhookEventsUseCase,
+  ) {
     super();
+  }
+
+  wants(type: LinkEventType, ownerId: string): boolean {
+    return this.subscribers.wants(type, ownerId);
   }
 
   async record(type: LinkEventType, link: Link, at: Date): Promise<void> {
@@ -53,7 +63,7 @@ export class ClickEventsToWebhooks extends ClickEvents {
   }
 
   wants(ownerId: string): boolean {
-    return this.subscribers.wants(ownerId);
+    return this.subscribers.wants('link.clicked', ownerId);
   }
 
   async record(clicks: ClickEvent[]): Promise<void> {
@@ -77,5 +87,46 @@ export class ClickEventsToWebhooks extends ClickEvents {
         },
       })),
     );
+  }
+}
+
+/** Links that expired or used their last visit become `link.expired` / `link.limit_reached` events. */
+export class LinkLifecycleToWebhooks extends LinkLifecycleEvents {
+  constructor(
+    private readonly subscribers: EventSubscribers,
+    private readonly record_: RecordWebhookEventsUseCase,
+  ) {
+    super();
+  }
+
+  ownersWantingExpiries(): Promise<string[]> {
+    return this.subscribers.ownersOf('link.expired');
+  }
+
+  async expired(links: ExpiredLink[]): Promise<void> {
+    await this.record_.execute(
+      links.map((l) => ({
+        // Every instance's scan tells of this expiry: one id, so one delivery per webhook.
+        id: stableEventId(`link.expired:${l.id}:${l.expiresAt.toISOString()}`),
+        type: 'link.expired' as const,
+        ownerId: l.ownerId,
+        linkId: l.id,
+        at: l.expiresAt,
+        data: { id: l.id, slug: l.slug, domainId: l.domainId, expiresAt: l.expiresAt.toISOString() },
+      })),
+    );
+  }
+
+  async limitReached(link: EndedLink, maxVisits: number, at: Date): Promise<void> {
+    if (!this.subscribers.wants('link.limit_reached', link.ownerId)) return;
+    await this.record_.execute([
+      {
+        type: 'link.limit_reached',
+        ownerId: link.ownerId,
+        linkId: link.id,
+        at,
+        data: { id: link.id, slug: link.slug, domainId: link.domainId, maxVisits, reachedAt: at.toISOString() },
+      },
+    ]);
   }
 }

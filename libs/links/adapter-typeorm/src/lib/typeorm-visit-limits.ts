@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { VisitLimits } from '@lnk/links/domain';
+import { VisitClaim, VisitLimits } from '@lnk/links/domain';
 import { sql } from '@lnk/shared/database';
 
 /**
@@ -13,13 +13,15 @@ export class TypeormVisitLimits extends VisitLimits {
     super();
   }
 
-  async claim(linkId: string): Promise<boolean> {
+  async claim(linkId: string): Promise<VisitClaim> {
+    // The row lock orders the takers: exactly one of them leaves visits_used equal to max_visits.
     const result = await sql(
       this.dataSource,
-      'UPDATE link_visit_limits SET visits_used = visits_used + 1 WHERE link_id = $1 AND visits_used < max_visits RETURNING visits_used',
+      'UPDATE link_visit_limits SET visits_used = visits_used + 1 WHERE link_id = $1 AND visits_used < max_visits RETURNING visits_used >= max_visits AS last',
       [linkId],
     );
-    return result.rows.length > 0;
+    if (result.rows.length === 0) return 'none';
+    return (result.rows[0] as { last: boolean }).last ? 'last' : 'taken';
   }
 
   async hasLeft(linkId: string): Promise<boolean> {

@@ -38,7 +38,9 @@ describe('TypeormVisitLimits on PostgreSQL: the visit limit under concurrency', 
     await new TypeormLinkRepository(first).insertWithinQuota(link, 100);
     const instances = [new TypeormVisitLimits(first), new TypeormVisitLimits(second)];
     const claimed = await Promise.all(Array.from({ length: 50 }, (_, i) => instances[i % 2].claim(link.id)));
-    expect(claimed.filter(Boolean)).toHaveLength(10);
+    expect(claimed.filter((c) => c !== 'none')).toHaveLength(10);
+    // Exactly one taker is told it took the last visit: the limit_reached event is told once, not once per instance.
+    expect(claimed.filter((c) => c === 'last')).toHaveLength(1);
     expect(await instances[0].hasLeft(link.id)).toBe(false);
     expect((await new TypeormLinkRepository(second).findOfOwner(link.ownerId, link.id))?.options).toMatchObject({ maxVisits: 10, visitsUsed: 10 });
   });
@@ -50,10 +52,10 @@ describe('TypeormVisitLimits on PostgreSQL: the visit limit under concurrency', 
     await repository.insertWithinQuota(plain, 100);
     await repository.insertWithinQuota(two, 100);
     const limits = new TypeormVisitLimits(first);
-    expect(await limits.claim(plain.id)).toBe(false);
+    expect(await limits.claim(plain.id)).toBe('none');
     expect(await limits.hasLeft(two.id)).toBe(true);
     expect(await limits.hasLeft(two.id)).toBe(true);
-    expect([await limits.claim(two.id), await limits.claim(two.id), await limits.claim(two.id)]).toEqual([true, true, false]);
+    expect([await limits.claim(two.id), await limits.claim(two.id), await limits.claim(two.id)]).toEqual(['taken', 'last', 'none']);
   });
 
   // Raising the limit of a used-up link lets that many more through; clearing it and setting a new one starts over.
@@ -62,15 +64,15 @@ describe('TypeormVisitLimits on PostgreSQL: the visit limit under concurrency', 
     const limits = new TypeormVisitLimits(first);
     const link = limited(1);
     await repository.insertWithinQuota(link, 100);
-    expect(await limits.claim(link.id)).toBe(true);
+    expect(await limits.claim(link.id)).toBe('last');
     link.change({ options: { ...link.options, maxVisits: 3, visitsUsed: 1 } }, now);
     await repository.update(link);
-    expect([await limits.claim(link.id), await limits.claim(link.id), await limits.claim(link.id)]).toEqual([true, true, false]);
+    expect([await limits.claim(link.id), await limits.claim(link.id), await limits.claim(link.id)]).toEqual(['taken', 'last', 'none']);
     link.change({ options: { ...link.options, maxVisits: null, visitsUsed: 0 } }, now);
     await repository.update(link);
     link.change({ options: { ...link.options, maxVisits: 1, visitsUsed: 0 } }, now);
     await repository.update(link);
-    expect(await limits.claim(link.id)).toBe(true);
-    expect(await limits.claim(link.id)).toBe(false);
+    expect(await limits.claim(link.id)).toBe('last');
+    expect(await limits.claim(link.id)).toBe('none');
   });
 });

@@ -25,7 +25,10 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
     // Event 1 (link 77): webhooks 1 and 2; event 2 (link 78): webhook 1 only; enqueued twice: no duplicate.
     expect(await outbox.enqueue([event(1, hex(77)), event(2, hex(78))])).toBe(3);
     expect(await outbox.enqueue([event(1, hex(77))])).toBe(0);
-    expect([...(await outbox.ownersSubscribedTo('link.clicked'))].sort()).toEqual([owner, hex(901)]);
+    const subscriptions = await outbox.subscriptions();
+    expect([...(subscriptions.get('link.clicked') ?? [])].sort()).toEqual([owner, hex(901)]);
+    expect([...(subscriptions.get('link.created') ?? [])]).toEqual([owner]);
+    expect(subscriptions.has('link.deleted')).toBe(false);
   });
 
   it('gives each due delivery to one of several concurrent claims (FOR UPDATE SKIP LOCKED and the lease)', async () => {

@@ -58,7 +58,11 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
       const rows = events.slice(start, start + ENQUEUE_CHUNK).map((e) => [e.id, e.type, e.ownerId, e.linkId, e.at.toISOString(), eventBody(e)]);
       // The webhooks of the events' owners that want them: active, subscribed to the type, and either
       // without a link filter or filtering on the event's link. A test event goes to its one webhook.
-      const matches = onlyWebhookId === undefined ? `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids))` : `w.id = $2`;
+      // An expiry (found by a scan, possibly of a window in the past) goes to the webhooks that existed then.
+      const matches =
+        onlyWebhookId === undefined
+          ? `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' OR w.created_at <= e.at)`
+          : `w.id = $2`;
       const result = await sql(
         this.dataSource,
         `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
@@ -132,9 +136,15 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     return pageOf(rowsOf(result, toDelivery), total, page);
   }
 
-  async ownersSubscribedTo(type: WebhookEventType): Promise<Set<string>> {
-    const result = await sql(this.dataSource, 'SELECT DISTINCT owner_id FROM webhooks WHERE is_active AND $1 = ANY (events)', [type]);
-    return new Set(rowsOf(result, (r) => text(r, 'owner_id')));
+  async subscriptions(): Promise<Map<WebhookEventType, Set<string>>> {
+    const result = await sql(this.dataSource, 'SELECT DISTINCT e.type, w.owner_id FROM webhooks w, unnest(w.events) AS e(type) WHERE w.is_active');
+    const byType = new Map<WebhookEventType, Set<string>>();
+    for (const { type, owner } of rowsOf(result, (r) => ({ type: text(r, 'type') as WebhookEventType, owner: text(r, 'owner_id') }))) {
+      const owners = byType.get(type) ?? new Set<string>();
+      owners.add(owner);
+      byType.set(type, owners);
+    }
+    return byType;
   }
 
   async purgeFinished(before: Date): Promise<number> {

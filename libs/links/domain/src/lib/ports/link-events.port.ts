@@ -9,6 +9,11 @@ export type LinkEventType = 'link.created' | 'link.updated' | 'link.deleted';
  * did not happen.
  */
 export abstract class LinkEvents {
+  /**
+   * Whether an event of this type about this owner's links is wanted at all (a memory lookup). False: the
+   * change runs exactly as without a sink, with no transaction and no recording. When unsure, true.
+   */
+  abstract wants(type: LinkEventType, ownerId: string): boolean;
   abstract record(type: LinkEventType, link: Link, at: Date): Promise<void>;
 }
 
@@ -18,8 +23,12 @@ export interface LinkEventSink {
   unitOfWork: UnitOfWork;
 }
 
-/** Runs the change and records its event in one unit of work; runs the change alone without a sink. */
-export function withLinkEvent<T>(sink: LinkEventSink | null, change: (record: (type: LinkEventType, link: Link, at: Date) => Promise<void>) => Promise<T>): Promise<T> {
-  if (!sink) return change(async () => undefined);
-  return sink.unitOfWork.run(() => change((type, link, at) => sink.events.record(type, link, at)));
+/**
+ * Runs the change and records its event in one unit of work when the owner wants such events; else (or
+ * without a sink) runs the change alone, as before: the statements of a change nobody listens to are
+ * just its own.
+ */
+export function withLinkEvent<T>(sink: LinkEventSink | null, type: LinkEventType, ownerId: string, change: (record: (link: Link, at: Date) => Promise<void>) => Promise<T>): Promise<T> {
+  if (!sink || !sink.events.wants(type, ownerId)) return change(async () => undefined);
+  return sink.unitOfWork.run(() => change((link, at) => sink.events.record(type, link, at)));
 }

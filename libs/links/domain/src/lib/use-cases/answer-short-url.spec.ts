@@ -7,7 +7,7 @@ import { AnswerShortUrlUseCase, destinationWith, ShortUrlRequest } from './answe
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
-import { VisitLimits } from '../ports/visit-limits.port';
+import { VisitClaim, VisitLimits } from '../ports/visit-limits.port';
 import { VisitorLocator, VisitorPlace } from '../ports/visitor-locator.port';
 import { RedirectOptions } from '../ports/link.repository';
 
@@ -59,12 +59,13 @@ class CountedLimits extends VisitLimits {
   constructor(readonly limits = new Map<string, number>()) {
     super();
   }
-  async claim(linkId: string): Promise<boolean> {
+  async claim(linkId: string): Promise<VisitClaim> {
     this.claims++;
     const used = this.used.get(linkId) ?? 0;
-    if (used >= (this.limits.get(linkId) ?? 0)) return false;
+    const max = this.limits.get(linkId) ?? 0;
+    if (used >= max) return 'none';
     this.used.set(linkId, used + 1);
-    return true;
+    return used + 1 >= max ? 'last' : 'taken';
   }
   async hasLeft(linkId: string): Promise<boolean> {
     return (this.used.get(linkId) ?? 0) < (this.limits.get(linkId) ?? 0);

@@ -3,7 +3,8 @@ import { BotDetector } from '../ports/bot-detector.port';
 import { ClickRecorder } from '../ports/click-recorder.port';
 import { RedirectOptions, RedirectTarget } from '../ports/link.repository';
 import { LinkUtm, UTM_FIELDS } from '../model/link-options';
-import { VisitLimits } from '../ports/visit-limits.port';
+import { VisitClaim, VisitLimits } from '../ports/visit-limits.port';
+import { LinkLifecycleEvents } from '../ports/link-lifecycle-events.port';
 import { VisitorLocator } from '../ports/visitor-locator.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
@@ -125,6 +126,8 @@ export class AnswerShortUrlUseCase {
     private readonly config: AnswerShortUrlConfig,
     private readonly visitLimits: VisitLimits,
     private readonly visitors: VisitorLocator,
+    private readonly lifecycle: LinkLifecycleEvents | null = null,
+    private readonly onError: (error: Error) => void = () => undefined,
   ) {}
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
@@ -177,11 +180,26 @@ export class AnswerShortUrlUseCase {
       return answer;
     }
     if (!counted) return this.visitLimits.hasLeft(target.id).then((left) => (left ? answer : expiredAnswer(options)));
-    return this.visitLimits.claim(target.id).then((claimed) => {
-      if (!claimed) return expiredAnswer(options);
+    return this.visitLimits.claim(target.id).then(async (claimed) => {
+      if (claimed === 'none') return expiredAnswer(options);
+      await this.tellIfLast(claimed, target, options);
       this.count(request, target, 'visit', merged, trigger);
       return answer;
     });
+  }
+
+  /**
+   * The visit that took the last allowed one tells of it (one visit in the link's life, so it waits for the
+   * event to be recorded: a crash right after the answer loses nothing). A failure to record is reported,
+   * never the visitor's problem.
+   */
+  private async tellIfLast(claimed: VisitClaim, target: RedirectTarget, options: RedirectOptions): Promise<void> {
+    if (claimed !== 'last' || !this.lifecycle) return;
+    try {
+      await this.lifecycle.limitReached({ id: target.id, ownerId: target.ownerId, domainId: target.domainId, slug: target.slug }, options.maxVisits ?? 0, this.clock.now());
+    } catch (error) {
+      this.onError(error as Error);
+    }
   }
 
   private expiredByTime(options: RedirectOptions): boolean {
@@ -240,7 +258,14 @@ export class AnswerShortUrlUseCase {
     const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
     if (!location) return { kind: 'unusable-destination' };
     const counted = !this.bots.isBot(request.userAgent);
-    if (options.maxVisits !== null && !(await (counted ? this.visitLimits.claim(target.id) : this.visitLimits.hasLeft(target.id)))) return expiredAnswer(options);
+    if (options.maxVisits !== null) {
+      if (!counted && !(await this.visitLimits.hasLeft(target.id))) return expiredAnswer(options);
+      if (counted) {
+        const claimed = await this.visitLimits.claim(target.id);
+        if (claimed === 'none') return expiredAnswer(options);
+        await this.tellIfLast(claimed, target, options);
+      }
+    }
     this.count(request, target, 'passwordPassed', merged, trigger);
     if (counted) this.count(request, target, 'visit', merged, trigger);
     return { kind: 'password-accepted', location };

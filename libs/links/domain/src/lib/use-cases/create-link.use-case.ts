@@ -38,8 +38,8 @@ export class CreateLinkUseCase {
       const link = this.drafts.link(ownerId, draft, now);
       try {
         // The event first: the insert still takes the owner's usage row last (see the links repository).
-        await withLinkEvent(this.events, async (record) => {
-          await record('link.created', link, now);
+        await withLinkEvent(this.events, 'link.created', ownerId, async (record) => {
+          await record(link, now);
           await this.links.insertWithinQuota(link, limit);
         });
         // The short URL answers at once, in every instance: a "not found" cached before it existed is evicted.

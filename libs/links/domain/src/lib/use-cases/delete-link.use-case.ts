@@ -14,9 +14,9 @@ export class DeleteLinkUseCase {
   async execute(ownerId: string, id: string): Promise<Date> {
     const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
     const now = this.clock.now();
-    await withLinkEvent(this.events, async (record) => {
+    await withLinkEvent(this.events, 'link.deleted', ownerId, async (record) => {
       if (!(await this.links.deleteOfOwner(ownerId, id))) throw new NotFoundError('Link');
-      await record('link.deleted', link, now);
+      await record(link, now);
     });
     this.changes.linkChanged(link.domainId, link.slug);
     return now;

@@ -68,9 +68,9 @@ export class UpdateLinkUseCase {
     }
     const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, now);
-    await withLinkEvent(this.events, async (record) => {
+    await withLinkEvent(this.events, 'link.updated', link.ownerId, async (record) => {
       await this.links.update(link);
-      await record('link.updated', link, now);
+      await record(link, now);
     });
     // The short URL answers the new destination (or stops answering) at once.
     this.changes.linkChanged(before.domainId, before.slug);

@@ -1,4 +1,4 @@
-import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitLimits } from '@lnk/links/domain';
+import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitClaim, VisitLimits } from '@lnk/links/domain';
 import { checkRoomFor, Page, PageRequest, pageOf, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
@@ -158,12 +158,12 @@ export class MemoryVisitLimits extends VisitLimits {
     super();
   }
 
-  async claim(linkId: string): Promise<boolean> {
+  async claim(linkId: string): Promise<VisitClaim> {
     const p = this.store.links.get(linkId);
     const o = p?.options;
-    if (!p || !o || o.maxVisits === null || o.visitsUsed >= o.maxVisits) return false;
+    if (!p || !o || o.maxVisits === null || o.visitsUsed >= o.maxVisits) return 'none';
     this.store.links.set(linkId, { ...p, options: { ...o, visitsUsed: o.visitsUsed + 1 } });
-    return true;
+    return o.visitsUsed + 1 >= o.maxVisits ? 'last' : 'taken';
   }
 
   async hasLeft(linkId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** What a webhook can subscribe to. `webhook.test` is sent only by POST /user/webhooks/{id}/test. */
-export const WEBHOOK_EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.clicked'] as const;
+export const WEBHOOK_EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.clicked', 'link.expired', 'link.limit_reached'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 
@@ -22,4 +22,23 @@ export interface WebhookEvent {
  */
 export function eventBody(event: Pick<WebhookEvent, 'type' | 'at' | 'data'>): string {
   return JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data: event.data });
+}
+
+/**
+ * An event id (24 hex characters, as the generated ones) derived from `key`: an event that several
+ * instances may tell of (a link's expiry, found by each one's scan) gets one id, so the outbox keeps one
+ * delivery of it per webhook. Three FNV-1a hashes of 32 bits with different offsets; not a secret, only
+ * distinct (the delivery's key also holds the webhook's id, so ids are never compared across accounts).
+ */
+export function stableEventId(key: string): string {
+  let out = '';
+  for (const offset of [0x811c9dc5, 0x050c5d1f, 0x2f8a3b7d]) {
+    let hash = offset;
+    for (let i = 0; i < key.length; i++) {
+      hash ^= key.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    out += hash.toString(16).padStart(8, '0');
+  }
+  return out;
 }

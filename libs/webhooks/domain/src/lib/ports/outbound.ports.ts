@@ -38,3 +38,12 @@ export abstract class WebhookSender {
 export abstract class WebhookLinks {
   abstract ownedOf(ownerId: string, linkIds: string[]): Promise<string[]>;
 }
+
+/**
+ * Told of every change that may change who is subscribed to what (a webhook created, changed, turned off
+ * or on, deleted): this instance's subscriber cache reads again before the change is answered, and the
+ * other instances (and the redirect app) are told to.
+ */
+export abstract class WebhookChangeListener {
+  abstract webhooksChanged(): Promise<void>;
+}

@@ -64,8 +64,8 @@ export abstract class WebhookOutbox {
   abstract disableWebhook(webhookId: string, reason: string, at: Date): Promise<void>;
   /** Newest first. */
   abstract listOfWebhook(webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
-  /** Owners with an active webhook subscribed to `type`. */
-  abstract ownersSubscribedTo(type: WebhookEventType): Promise<Set<string>>;
+  /** For each event type, the owners with an active webhook subscribed to it. */
+  abstract subscriptions(): Promise<Map<WebhookEventType, Set<string>>>;
   /** Deletes delivered and failed deliveries finished before `before`. */
   abstract purgeFinished(before: Date): Promise<number>;
 }

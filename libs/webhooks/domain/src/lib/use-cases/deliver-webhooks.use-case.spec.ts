@@ -29,7 +29,7 @@ class OneDeliveryOutbox extends WebhookOutbox {
   }
   async disableWebhook(_id: string, reason: string) { this.disabled = reason; }
   async listOfWebhook(): Promise<Page<Delivery>> { return { items: [], total: 0, start: 0, limit: 10 } as unknown as Page<Delivery>; }
-  async ownersSubscribedTo() { return new Set<string>(); }
+  async subscriptions() { return new Map(); }
   async purgeFinished() { return 0; }
 }
 

@@ -1,6 +1,6 @@
 import { Clock } from '@lnk/shared/kernel';
 import { RetryPolicy, retryDelayMs } from '../model/retry-schedule';
-import { WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
+import { WebhookChangeListener, WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
 import { ClaimedDelivery, WebhookOutbox } from '../ports/webhook-outbox.port';
 
 export interface DeliveryOptions extends RetryPolicy {
@@ -34,6 +34,7 @@ export class DeliverWebhooksUseCase {
     private readonly clock: Clock,
     private readonly options: DeliveryOptions,
     private readonly random: () => number = Math.random,
+    private readonly changes: WebhookChangeListener | null = null,
   ) {}
 
   async execute(): Promise<DeliveryRun> {
@@ -62,6 +63,8 @@ export class DeliverWebhooksUseCase {
     const failures = await this.outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
     if (failures >= this.options.disableAfterFailures) {
       await this.outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
+      // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.
+      await this.changes?.webhooksChanged();
     }
     return false;
   }

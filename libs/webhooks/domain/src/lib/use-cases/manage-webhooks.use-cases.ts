@@ -1,9 +1,8 @@
 import { checkEach, Clock, found, IdGenerator, NotFoundError, Page, PageRequest, ValidationError } from '@lnk/shared/kernel';
 import { checkWebhookDescription, checkWebhookEvents, MAX_WEBHOOKS_PER_ACCOUNT, Webhook, WebhookChanges } from '../model/webhook.entity';
-import { DestinationGuard, WebhookLinks, WebhookSecretBox, WebhookSecretGenerator } from '../ports/outbound.ports';
+import { DestinationGuard, WebhookChangeListener, WebhookLinks, WebhookSecretBox, WebhookSecretGenerator } from '../ports/outbound.ports';
 import { Delivery, WebhookOutbox } from '../ports/webhook-outbox.port';
 import { WebhookRepository } from '../ports/webhook.repository';
-import { EventSubscribers } from '../services/event-subscribers';
 import { WebhookRules } from './webhook-rules';
 import { WebhookFields, WebhooksConfig, WebhookWithSecret } from './webhook.types';
 import { TEST_EVENT_TYPE } from '../model/webhook-event';
@@ -18,8 +17,8 @@ export interface WebhookManagement {
   box: WebhookSecretBox;
   ids: IdGenerator;
   clock: Clock;
-  /** Told of every change, so that this instance's click path sees it at once. */
-  clickSubscribers: EventSubscribers;
+  /** Told of every change, so that the subscriber caches (this instance's and the others') see it at once. */
+  changes: WebhookChangeListener;
   config: WebhooksConfig;
 }
 
@@ -54,7 +53,7 @@ export class CreateWebhookUseCase {
       updatedAt: now,
     });
     await this.m.webhooks.insertWithinLimit(webhook, MAX_WEBHOOKS_PER_ACCOUNT);
-    await this.m.clickSubscribers.refresh();
+    await this.m.changes.webhooksChanged();
     return { webhook, secret };
   }
 }
@@ -99,17 +98,17 @@ export class UpdateWebhookUseCase {
     if (fields.linkIds !== undefined) changes.linkIds = await this.rules.linkIds(ownerId, fields.linkIds);
     webhook.change(changes, this.m.clock.now());
     await this.m.webhooks.update(webhook);
-    await this.m.clickSubscribers.refresh();
+    await this.m.changes.webhooksChanged();
     return webhook;
   }
 }
 
 export class DeleteWebhookUseCase {
-  constructor(private readonly m: Pick<WebhookManagement, 'webhooks' | 'clickSubscribers'>) {}
+  constructor(private readonly m: Pick<WebhookManagement, 'webhooks' | 'changes'>) {}
 
   async execute(ownerId: string, id: string): Promise<void> {
     if (!(await this.m.webhooks.deleteOfOwner(ownerId, id))) throw new NotFoundError('Webhook');
-    await this.m.clickSubscribers.refresh();
+    await this.m.changes.webhooksChanged();
   }
 }
 
@@ -132,6 +131,8 @@ export class SendTestEventUseCase {
 
   async execute(ownerId: string, id: string): Promise<{ eventId: string }> {
     const webhook = found(await this.m.webhooks.findOfOwner(ownerId, id), 'Webhook');
+    // A turned-off webhook gets nothing, a test event neither: said so rather than answered as sent.
+    if (!webhook.isActive) throw ValidationError.field('isActive', 'the webhook is turned off: turn it on (PUT with isActive true) to send it a test event');
     const eventId = this.m.ids.next();
     const at = this.m.clock.now();
     await this.m.outbox.enqueue([{ id: eventId, type: TEST_EVENT_TYPE, ownerId, linkId: null, at, data: { webhookId: webhook.id, message: 'A test event from lnk' } }], webhook.id);

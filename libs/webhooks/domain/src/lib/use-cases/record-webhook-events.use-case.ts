@@ -2,7 +2,8 @@ import { IdGenerator } from '@lnk/shared/kernel';
 import { WebhookEvent } from '../model/webhook-event';
 import { WebhookOutbox } from '../ports/webhook-outbox.port';
 
-export type NewWebhookEvent = Omit<WebhookEvent, 'id'>;
+/** An event to record; `id` only when it must be the same whoever records it (see stableEventId), else one is made. */
+export type NewWebhookEvent = Omit<WebhookEvent, 'id'> & { id?: string };
 
 /**
  * Puts events in the outbox, in the caller's unit of work: called by other contexts (through bridges)
@@ -16,6 +17,6 @@ export class RecordWebhookEventsUseCase {
 
   async execute(events: NewWebhookEvent[]): Promise<number> {
     if (events.length === 0) return 0;
-    return this.outbox.enqueue(events.map((e) => ({ ...e, id: this.ids.next() })));
+    return this.outbox.enqueue(events.map((e) => ({ ...e, id: e.id ?? this.ids.next() })));
   }
 }

@@ -1,0 +1,81 @@
+import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork } from '@lnk/shared/kernel';
+import { memoryLinksRepositories } from '@lnk/shared/testing';
+import { Link } from '../model/link.entity';
+import { LinkDomains } from '../ports/link-domains.port';
+import { LinkEvents, LinkEventSink, LinkEventType } from '../ports/link-events.port';
+import { CreateLinkUseCase } from './create-link.use-case';
+import { DeleteLinkUseCase } from './delete-link.use-case';
+import { GetLinkUseCase } from './get-link.use-case';
+import { UpdateLinkUseCase } from './update-link.use-case';
+
+let n = 0;
+const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
+const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const quota: QuotaPolicy = { limitFor: async () => 100 };
+const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
+const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };
+
+/** Counts the transactions it opens: each one is BEGIN and COMMIT on the database. */
+class CountingUnitOfWork extends UnitOfWork {
+  transactions = 0;
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    this.transactions++;
+    return work();
+  }
+}
+
+/** Wants the events of the owners it is given; keeps copies of what it was told. */
+class OwnersEvents extends LinkEvents {
+  readonly recorded: { type: LinkEventType; link: Link }[] = [];
+  constructor(private readonly owners: Set<string>) {
+    super();
+  }
+  wants(_type: LinkEventType, ownerId: string): boolean {
+    return this.owners.has(ownerId);
+  }
+  async record(type: LinkEventType, link: Link): Promise<void> {
+    this.recorded.push({ type, link: new Link(link.toProps()) });
+  }
+}
+
+describe('link events (webhooks sink)', () => {
+  function useCases(sink: LinkEventSink) {
+    const { links, tags } = memoryLinksRepositories();
+    const noChanges = { linkChanged: () => undefined };
+    const getLink = new GetLinkUseCase(links, tags, domains);
+    let slug = 0;
+    return {
+      create: new CreateLinkUseCase(links, tags, domains, quota, hasher, { generate: () => `slug${++slug}` }, ids, clock, { ownHosts: ['s.lnk.test'] }, noChanges, sink),
+      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, noChanges, sink),
+      remove: new DeleteLinkUseCase(links, clock, noChanges, sink),
+    };
+  }
+
+  // Creation throughput (issue 15): an account without webhooks pays no BEGIN, enqueue and COMMIT per link.
+  it('runs create, update and delete with no transaction and no event for an owner without webhooks', async () => {
+    const unitOfWork = new CountingUnitOfWork();
+    const events = new OwnersEvents(new Set(['someone-else']));
+    const { create, update, remove } = useCases({ events, unitOfWork });
+    const { link } = await create.execute('ada', { url: 'https://example.com/' });
+    await update.execute('ada', link.id, { title: 'changed' });
+    await remove.execute('ada', link.id);
+    expect(unitOfWork.transactions).toBe(0);
+    expect(events.recorded).toEqual([]);
+  });
+
+  it('records each change in its own transaction for an owner who wants the events', async () => {
+    const unitOfWork = new CountingUnitOfWork();
+    const events = new OwnersEvents(new Set(['ada']));
+    const { create, update, remove } = useCases({ events, unitOfWork });
+    const { link } = await create.execute('ada', { url: 'https://example.com/' });
+    await update.execute('ada', link.id, { title: 'changed' });
+    await remove.execute('ada', link.id);
+    expect(unitOfWork.transactions).toBe(3);
+    expect(events.recorded.map((r) => [r.type, r.link.id])).toEqual([
+      ['link.created', link.id],
+      ['link.updated', link.id],
+      ['link.deleted', link.id],
+    ]);
+    expect(events.recorded[1].link.title).toBe('changed');
+  });
+});

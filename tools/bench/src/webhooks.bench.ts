@@ -1,0 +1,203 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BenchApp, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
+import { LoadResultHeading, loadResultHeading, loadGenerator, median } from './load-generator';
+
+/**
+ * `npm run bench:webhooks`: what webhooks cost and give, on the built combined API process (`npm start`'s
+ * process, on PostgreSQL), with a node:http receiver on loopback that answers 204 at once:
+ *   (a) deliveries per second one instance sends: BENCH_WEBHOOK_EVENTS (5,000) deliveries enqueued in one
+ *       SQL statement, timed from then until the database shows every one delivered (the worker's batch
+ *       and poll interval as configured: WEBHOOKS_BATCH_SIZE, default 20; BENCH_WEBHOOK_BATCH overrides);
+ *   (b) the redirect figure (wrk on one hot link) with a `link.clicked` webhook active for the link's owner
+ *       against the same without one (the webhook turned off), as a ratio, and a bare node:http server
+ *       answering the same 302 in the same rounds, so that the figures of a shared machine compare.
+ *
+ * Settings: BENCH_DURATION seconds per measured run (8), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS
+ * (64), BENCH_THREADS (2), BENCH_WEBHOOK_EVENTS (5000), BENCH_WEBHOOK_BATCH (the worker's batch size, 20),
+ * BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database).
+ */
+
+const LANDING = 'https://example.com/landing';
+const BARE_SERVER = `
+const { createServer } = require('node:http');
+createServer((req, res) => {
+  res.writeHead(302, { location: ${JSON.stringify(LANDING)}, 'cache-control': 'private, max-age=0', 'content-length': '0' });
+  res.end();
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
+  settings: LoadSettings & { events: number; batchSize: number };
+  deliveries: { events: number; seconds: number; perSecond: number; received: number };
+  redirect: {
+    bare: number;
+    withoutWebhook: number;
+    withWebhook: number;
+    /** with / without (medians): the bar of issue 19 is ≥ 0.9. */
+    ratio: number;
+    bareRatioWithout: number;
+    bareRatioWith: number;
+    rounds: { bare: number; without: number; with: number }[];
+    /** link.clicked deliveries the webhook got enqueued while it was on, and the redirects answered then (equal, up to requests in flight). */
+    clickDeliveries: number;
+    clicksWhileOn: number;
+    /** Visits the statistics counted over the same time: tells a lost event from a lost click. */
+    visitsWhileOn: number;
+  };
+}
+
+/** A loopback receiver answering 204 to everything; counts what it got. */
+async function receiver(): Promise<{ url: string; count(): number; close(): Promise<void> }> {
+  let received = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function api<T = unknown>(app: BenchApp, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${app.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+const count = async (app: BenchApp, where: string, params: unknown[] = []) => Number((await app.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params)).rows[0].n);
+
+const visitsOf = async (app: BenchApp) => Number((await app.db.query('SELECT COALESCE(sum(visits), 0) AS n FROM link_daily_stats')).rows[0].n);
+
+/** Waits until `read` answers the same twice 2 s apart (at most a minute); answers the last value. */
+async function settled(read: () => Promise<number>): Promise<number> {
+  let last = await read();
+  for (let waited = 0; waited < 60_000; waited += 2000) {
+    await sleep(2000);
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** (a): N deliveries for one webhook straight into the outbox, then the time until all are delivered. */
+async function deliveriesPerSecond(app: BenchApp, webhookId: string, events: number, log: (m: string) => void): Promise<WebhooksResult['deliveries']> {
+  const started = Date.now();
+  await app.db.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
+     SELECT md5('f' || lpad(to_hex(g), 23, '0') || $1), $1, 'f' || lpad(to_hex(g), 23, '0'), 'link.updated', '{"type":"link.updated","data":{}}', now(), now()
+       FROM generate_series(1, $2::int) AS g`,
+    [webhookId, events],
+  );
+  for (;;) {
+    const delivered = await count(app, "webhook_id = $1 AND status = 'delivered'", [webhookId]);
+    if (delivered >= events) break;
+    if (Date.now() - started > 600_000) throw new Error(`only ${delivered} of ${events} delivered after 10 minutes`);
+    await sleep(50);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  log(`  ${events} deliveries in ${seconds.toFixed(2)} s`);
+  return { events, seconds: +seconds.toFixed(2), perSecond: Math.round(events / seconds), received: 0 };
+}
+
+export async function runWebhooksBench(): Promise<WebhooksResult> {
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  const settings = loadSettings(8);
+  const events = envNumber('BENCH_WEBHOOK_EVENTS', 5_000);
+  const batchSize = envNumber('BENCH_WEBHOOK_BATCH', 20);
+  const scratch = join(__dirname, '..', '..', '..', '..', 'tmp', 'bench');
+  mkdirSync(scratch, { recursive: true });
+  const generator = loadGenerator(settings, scratch, log);
+  const hook = await receiver();
+  const barePort = 20_000 + Math.floor(Math.random() * 20_000);
+  const bare = await startServer(['-e', BARE_SERVER], { ...process.env, PORT: String(barePort) }, barePort);
+  try {
+    const env = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_BATCH_SIZE: String(batchSize), WEBHOOKS_POLL_INTERVAL: '100' };
+    return await withBenchApp(env, async (app) => {
+      // (a) one webhook that wants none of the redirect's events: only the enqueued deliveries go to it.
+      const sink = await api<{ webhook: { id: string } }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.updated'] });
+      log(`bench: (a) ${events} deliveries through the worker (batch ${batchSize})`);
+      const deliveries = await deliveriesPerSecond(app, sink.webhook.id, events, log);
+      deliveries.received = hook.count();
+
+      // (b) the hot link, with a link.clicked webhook on and off in alternating rounds.
+      await api(app, 'POST', '/user/link', { url: LANDING, slug: 'hot' });
+      const clicked = await api<{ webhook: { id: string } }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.clicked'] });
+      const toggle = (isActive: boolean) => api(app, 'PUT', `/user/webhooks/${clicked.webhook.id}`, { isActive });
+      const plan = { kind: 'single' as const, path: '/hot' };
+      log(`bench: (b) the hot link, ${settings.rounds} rounds of ${settings.seconds} s: bare, without a link.clicked webhook, with one`);
+      await toggle(false);
+      await generator.run(bare.baseUrl, plan, settings.warmUpSeconds);
+      await generator.run(app.baseUrl, plan, settings.warmUpSeconds);
+      const rounds: WebhooksResult['redirect']['rounds'] = [];
+      let clicksWhileOn = 0;
+      let visitsWhileOn = 0;
+      for (let round = 1; round <= settings.rounds; round++) {
+        const b = await generator.run(bare.baseUrl, plan, settings.seconds);
+        await toggle(false);
+        const without = await generator.run(app.baseUrl, plan, settings.seconds);
+        await toggle(true);
+        const visitsBefore = await visitsOf(app);
+        const withHook = await generator.run(app.baseUrl, plan, settings.seconds);
+        clicksWhileOn += withHook.requests - withHook.otherStatuses;
+        // The round's clicks are enqueued with their writes (every CLICK_FLUSH_INTERVAL, a busy second's in
+        // chunks): the webhook stays on until the count stops growing, so that none is written after it is off.
+        await settled(() => count(app, 'webhook_id = $1', [clicked.webhook.id]));
+        await toggle(false);
+        visitsWhileOn += (await visitsOf(app)) - visitsBefore;
+        rounds.push({ bare: b.requestsPerSecond, without: without.requestsPerSecond, with: withHook.requestsPerSecond });
+        log(`  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} req/s | with ${withHook.requestsPerSecond} req/s`);
+      }
+      const clickDeliveries = await count(app, 'webhook_id = $1', [clicked.webhook.id]);
+      const m = (pick: (r: (typeof rounds)[number]) => number) => Math.round(median(rounds.map(pick)));
+      const [bareRps, withoutRps, withRps] = [m((r) => r.bare), m((r) => r.without), m((r) => r.with)];
+      return {
+        ...loadResultHeading('webhooks', generator),
+        settings: { ...settings, events, batchSize },
+        deliveries,
+        redirect: {
+          bare: bareRps,
+          withoutWebhook: withoutRps,
+          withWebhook: withRps,
+          ratio: ratio(withRps, withoutRps),
+          bareRatioWithout: ratio(withoutRps, bareRps),
+          bareRatioWith: ratio(withRps, bareRps),
+          rounds,
+          clickDeliveries,
+          clicksWhileOn,
+          visitsWhileOn,
+        },
+      };
+    });
+  } finally {
+    await bare.stop();
+    await hook.close();
+  }
+}
+
+export function printWebhooks(result: WebhooksResult): void {
+  const { deliveries: d, redirect: r } = result;
+  const lines = [
+    `webhooks, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ${result.settings.rounds} rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
+    ...(result.warning ? [`WARNING: ${result.warning}`] : []),
+    `(a) deliveries: ${d.events} in ${d.seconds} s = ${d.perSecond}/s from one instance (worker batch ${result.settings.batchSize}); the receiver got ${d.received}`,
+    `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} (${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
+    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked deliveries enqueued for ${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+runMain(module, async () => {
+  const result = await runWebhooksBench();
+  printWebhooks(result);
+  writeResult('webhooks', result);
+});
