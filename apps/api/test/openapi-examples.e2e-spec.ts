@@ -1,6 +1,7 @@
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger';
 import speakeasy from 'speakeasy';
 import { createAccount, createFirstPartyClient, TestAccount } from './support/identity';
+import { startDnsServer } from './support/dns-server';
 import { startSmtpServer } from './support/smtp-server';
 import { HttpResult, startTestApp, TestApp } from './support/test-app';
 
@@ -39,11 +40,15 @@ describe('documented request examples against the running server', () => {
   let t: TestApp;
   let document: OpenAPIObject;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
   let documented: Documented[];
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+    // The webhook example's host, resolved by a DNS server of the test's to a public address (the app checks it is not internal).
+    dns = await startDnsServer();
+    dns.as.set('crm.example.com', ['93.184.215.14']);
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false' } });
     document = (await t.request('GET', '/openapi.json')).body;
     const resolve = (schema: SchemaObject | ReferenceObject): SchemaObject =>
       '$ref' in schema ? (document.components?.schemas?.[schema.$ref.split('/').pop() as string] as SchemaObject) : schema;
@@ -63,6 +68,7 @@ describe('documented request examples against the running server', () => {
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
+    await dns?.close();
   });
 
   const mailsTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
@@ -118,6 +124,15 @@ describe('documented request examples against the running server', () => {
         return { account, path: `/user/tag/${await created('/user/tag', { name: 'first' })}` };
       case 'PUT /user/oauth-clients/{id}':
         return { account, path: `/user/oauth-clients/${await created('/user/oauth-clients', { name: 'first', scopes: ['links:read'] })}` };
+      case 'POST /user/webhooks':
+        // A webhook's link filter names the caller's own links.
+        return { account, path: '/user/webhooks', body: { linkIds: [await created('/user/link', { url: 'https://example.com/first' })] } };
+      case 'PUT /user/webhooks/{id}': {
+        const link = await created('/user/link', { url: 'https://example.com/first' });
+        const answer = await t.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://crm.example.com/hooks/lnk', events: ['link.created'] } });
+        if (answer.status !== 200) throw new Error(`fixture /user/webhooks: ${answer.status} ${answer.text}`);
+        return { account, path: `/user/webhooks/${answer.body.data.webhook.id}`, body: { linkIds: [link] } };
+      }
       case 'POST /user/subscription/verify': {
         const checkout = await t.request('POST', '/user/subscription/checkout', { token: account.accessToken, body: { planId: 'pro', successUrl: 'https://app.example.com/done', cancelUrl: 'https://app.example.com/' } });
         // Paid on the sandbox provider's page, as a person would.

@@ -92,10 +92,10 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const links = {
     create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, webhooks.linkEvents),
     // Many at once (issue 18): a batch's writes in one transaction (a slug drawn again is written in it too).
-    bulkCreate: new BulkCreateLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource)),
-    bulkDelete: new BulkDeleteLinksUseCase(linkRepository, linkChanges),
-    bulkTag: new BulkTagLinksUseCase(linkRepository, tagRepository, quota, ids, clock),
-    import: new ImportLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource)),
+    bulkCreate: new BulkCreateLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource), webhooks.linkEvents),
+    bulkDelete: new BulkDeleteLinksUseCase(linkRepository, linkChanges, clock, webhooks.linkEvents),
+    bulkTag: new BulkTagLinksUseCase(linkRepository, tagRepository, quota, ids, clock, webhooks.linkEvents),
+    import: new ImportLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource), undefined, webhooks.linkEvents),
     export: new ExportLinksUseCase(linkRepository, tagRepository, linkDomains),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains, clock),

@@ -24,7 +24,7 @@ import {
   WebhookSecretBox,
 } from '@lnk/webhooks/domain';
 import { TypeormWebhookOutbox, TypeormWebhookRepository } from '@lnk/webhooks/adapter-typeorm';
-import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, StandardWebhooksSigner } from '@lnk/webhooks/adapter-http';
+import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, serversLookup, StandardWebhooksSigner } from '@lnk/webhooks/adapter-http';
 import { AppConfig } from '../config/app-config';
 import { deriveKey, KEY_PURPOSES, secretKeyOf } from '../config/secret-key';
 
@@ -43,6 +43,8 @@ function webhookSecretBox(config: AppConfig): WebhookSecretBox {
  */
 export function composeWebhooks(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, linkRepository: LinkRepository, broadcast: (local: WebhookChangeListener) => WebhookChangeListener = (local) => local) {
   const settings = config.webhooks;
+  // DNS_SERVERS, when set, answer for webhook destinations too (the check at creation and the sender's connect).
+  const lookup = config.dnsServers.length ? serversLookup(config.dnsServers) : null;
   const webhooks = new TypeormWebhookRepository(dataSource);
   const outbox = new TypeormWebhookOutbox(dataSource);
   const box = webhookSecretBox(config);
@@ -51,7 +53,7 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
   const management: WebhookManagement = {
     webhooks,
     outbox,
-    guard: new NodeDestinationGuard(settings.allowPrivate),
+    guard: new NodeDestinationGuard(settings.allowPrivate, lookup?.all),
     links: new WebhookLinksOfLinks(linkRepository),
     secrets: new RandomWebhookSecretGenerator(),
     box,
@@ -72,7 +74,7 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     rotateSecret: new RotateWebhookSecretUseCase(management),
     test: new SendTestEventUseCase(management),
     deliveries: new ListDeliveriesUseCase(webhooks, outbox),
-    deliver: new DeliverWebhooksUseCase(outbox, new HttpWebhookSender({ allowPrivate: settings.allowPrivate }), new StandardWebhooksSigner(), box, clock, {
+    deliver: new DeliverWebhooksUseCase(outbox, new HttpWebhookSender({ allowPrivate: settings.allowPrivate, ...(lookup ? { lookup: lookup.connect } : {}) }), new StandardWebhooksSigner(), box, clock, {
       batchSize: settings.batchSize,
       leaseMs: DELIVERY_LEASE_MS,
       baseDelayMs: settings.retryBaseDelayMs,

@@ -128,7 +128,7 @@ export const CONFIG_VARIABLES = {
   RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each token, a budget of their own (not counted in RATE_LIMIT_API)', parse: rateLimit },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)', parse: optional(boolean) },
-  DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification; unset: the system resolver', parse: optional(list(dnsServer)) },
+  DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification and webhook destinations; unset: the system resolver', parse: optional(list(dnsServer)) },
   DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off', parse: integer(0, 7 * 86_400) },
   WEBHOOKS_ALLOW_PRIVATE: { default: 'false', description: 'true: webhooks may use plain http and point at loopback and private addresses (tests, local use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused', parse: boolean },
   WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },

@@ -49,7 +49,11 @@ export class LinkEventsToWebhooks extends LinkEvents {
   }
 
   async record(type: LinkEventType, link: Link, at: Date): Promise<void> {
-    await this.record_.execute([{ type, ownerId: link.ownerId, linkId: link.id, at, data: linkEventData(link) }]);
+    await this.recordAll(type, [link], at);
+  }
+
+  async recordAll(type: LinkEventType, links: Link[], at: Date): Promise<void> {
+    await this.record_.execute(links.map((link) => ({ type, ownerId: link.ownerId, linkId: link.id, at, data: linkEventData(link) })));
   }
 }
 

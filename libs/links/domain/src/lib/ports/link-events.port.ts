@@ -15,6 +15,8 @@ export abstract class LinkEvents {
    */
   abstract wants(type: LinkEventType, ownerId: string): boolean;
   abstract record(type: LinkEventType, link: Link, at: Date): Promise<void>;
+  /** One event per link, all of one owner's, in one write. */
+  abstract recordAll(type: LinkEventType, links: Link[], at: Date): Promise<void>;
 }
 
 /** A sink and the unit of work the change and its event share. Without one, a change runs as before, with no transaction of its own. */
@@ -31,4 +33,13 @@ export interface LinkEventSink {
 export function withLinkEvent<T>(sink: LinkEventSink | null, type: LinkEventType, ownerId: string, change: (record: (link: Link, at: Date) => Promise<void>) => Promise<T>): Promise<T> {
   if (!sink || !sink.events.wants(type, ownerId)) return change(async () => undefined);
   return sink.unitOfWork.run(() => change((link, at) => sink.events.record(type, link, at)));
+}
+
+/**
+ * The events of a change made to many links of one owner at once (bulk creation, import, bulk delete and
+ * retag), recorded in the caller's unit of work, which already holds the change: only when wanted.
+ */
+export async function recordLinkEvents(sink: LinkEventSink | null, type: LinkEventType, ownerId: string, links: Link[], at: Date): Promise<void> {
+  if (!sink || !links.length || !sink.events.wants(type, ownerId)) return;
+  await sink.events.recordAll(type, links, at);
 }

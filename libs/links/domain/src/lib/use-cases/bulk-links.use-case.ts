@@ -2,6 +2,7 @@ import { Clock, FieldError, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork
 import { Link } from '../model/link.entity';
 import { checkTagName } from '../model/tag.entity';
 import { LinkChanges } from '../ports/link-changes.port';
+import { LinkEventSink, recordLinkEvents, withLinkEvent } from '../ports/link-events.port';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
 import { SlugGenerator } from '../ports/slug-generator.port';
@@ -77,6 +78,7 @@ export class BulkCreateLinksUseCase {
     config: LinksConfig,
     private readonly changes: LinkChanges,
     private readonly unitOfWork: UnitOfWork,
+    private readonly events: LinkEventSink | null = null,
   ) {
     this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
   }
@@ -124,9 +126,12 @@ export class BulkCreateLinksUseCase {
     const links = [...drafts.keys()].map(linkOf);
     if (links.length) {
       const limit = await this.quota.limitFor(ownerId, 'links');
-      const { written, taken } = await this.unitOfWork.run(() =>
-        insertDrawingSlugs(links, (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null, (batch) => this.links.insertManyWithinQuota(batch, limit), (link) => linkOf(item(link))),
-      );
+      const { written, taken } = await this.unitOfWork.run(async () => {
+        const outcome = await insertDrawingSlugs(links, (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null, (batch) => this.links.insertManyWithinQuota(batch, limit), (link) => linkOf(item(link)));
+        // Each link's link.created, in the batch's transaction (the webhooks' outbox).
+        await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
+        return outcome;
+      });
       for (const link of taken) results[item(link)] = { errors: [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }] };
       for (const link of written) {
         const draft = drafts.get(item(link)) as LinkDraft;
@@ -150,11 +155,22 @@ export class BulkDeleteLinksUseCase {
   constructor(
     private readonly links: LinkRepository,
     private readonly changes: LinkChanges,
+    private readonly clock: Clock,
+    private readonly events: LinkEventSink | null = null,
   ) {}
 
   async execute(ownerId: string, ids: string[]): Promise<BulkOutcome[]> {
     checkCount('ids', ids.length);
-    const deleted = await this.links.deleteManyOfOwner(ownerId, [...new Set(ids)]);
+    const unique = [...new Set(ids)];
+    const deleted = await withLinkEvent(this.events, 'link.deleted', ownerId, async () => {
+      if (!this.events?.events.wants('link.deleted', ownerId)) return this.links.deleteManyOfOwner(ownerId, unique);
+      // A receiver is told what each deleted link was: read in the deletion's transaction, before it.
+      const before = (await Promise.all(unique.map((id) => this.links.findOfOwner(ownerId, id)))).filter((l): l is Link => l !== null);
+      const gone = await this.links.deleteManyOfOwner(ownerId, unique);
+      const goneIds = new Set(gone.map((l) => l.id));
+      await recordLinkEvents(this.events, 'link.deleted', ownerId, before.filter((l) => goneIds.has(l.id)), this.clock.now());
+      return gone;
+    });
     // As one deletion: every instance's redirect cache forgets each short URL.
     for (const link of deleted) this.changes.linkChanged(link.domainId, link.slug);
     const gone = new Set(deleted.map((l) => l.id));
@@ -175,7 +191,8 @@ export class BulkTagLinksUseCase {
     tags: TagRepository,
     quota: QuotaPolicy,
     ids: IdGenerator,
-    clock: Clock,
+    private readonly clock: Clock,
+    private readonly events: LinkEventSink | null = null,
   ) {
     this.named = new TagsByName(tags, quota, ids, clock);
   }
@@ -207,9 +224,16 @@ export class BulkTagLinksUseCase {
     const added = await this.named.resolve(ownerId, add, true);
     if (added.refused.size) throw ValidationError.field('add', `the tag quota of your plan is used up: cannot make ${[...added.refused].join(', ')}`);
     const removed = await this.named.resolve(ownerId, remove, false);
-    const found = new Set(
-      await this.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK),
-    );
+    const retagged = await withLinkEvent(this.events, 'link.updated', ownerId, async () => {
+      const ids = await this.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK);
+      if (this.events?.events.wants('link.updated', ownerId)) {
+        // Each retagged link's link.updated, as it now is, in the retag's transaction.
+        const now = (await Promise.all(ids.map((id) => this.links.findOfOwner(ownerId, id)))).filter((l): l is Link => l !== null);
+        await recordLinkEvents(this.events, 'link.updated', ownerId, now, this.clock.now());
+      }
+      return ids;
+    });
+    const found = new Set(retagged);
     return change.ids.map((id) => ({ id, found: found.has(id) }));
   }
 }

@@ -2,6 +2,7 @@ import { Clock, FieldError, IdGenerator, PasswordHasher, QuotaExceededError, Quo
 import { Link } from '../model/link.entity';
 import { checkTagName, Tag } from '../model/tag.entity';
 import { LinkChanges } from '../ports/link-changes.port';
+import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
 import { SlugGenerator } from '../ports/slug-generator.port';
@@ -62,6 +63,7 @@ export class ImportLinksUseCase {
     private readonly changes: LinkChanges,
     private readonly unitOfWork: UnitOfWork,
     private readonly batchSize = IMPORT_BATCH,
+    private readonly events: LinkEventSink | null = null,
   ) {
     this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
     this.named = new TagsByName(tags, quota, ids, clock);
@@ -147,14 +149,17 @@ export class ImportLinksUseCase {
       itemOf.set(link.id, item);
       return link;
     };
-    const { written, taken } = await this.unitOfWork.run(() =>
-      insertDrawingSlugs(
+    const { written, taken } = await this.unitOfWork.run(async () => {
+      const outcome = await insertDrawingSlugs(
         chunk.map((item) => linkOf(item)),
         (link) => itemOf.get(link.id)?.draft.chosenSlug !== null,
         (batch) => this.links.insertManyWithinQuota(batch, limit),
         (link) => linkOf(itemOf.get(link.id) as { line: ImportLine; draft: LinkDraft }, this.drafts.generatedSlug()),
-      ),
-    );
+      );
+      // Each imported link's link.created, in its batch's transaction (the webhooks' outbox).
+      await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
+      return outcome;
+    });
     for (const link of taken) skip((itemOf.get(link.id) as { line: ImportLine }).line, 'duplicate_slug', [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }]);
     // As one creation: a "not found" cached before a link existed is evicted, in every instance.
     for (const link of written) this.changes.linkChanged(link.domainId, link.slug);

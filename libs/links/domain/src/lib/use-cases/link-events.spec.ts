@@ -7,6 +7,8 @@ import { CreateLinkUseCase } from './create-link.use-case';
 import { DeleteLinkUseCase } from './delete-link.use-case';
 import { GetLinkUseCase } from './get-link.use-case';
 import { UpdateLinkUseCase } from './update-link.use-case';
+import { BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase } from './bulk-links.use-case';
+import { ImportLinksUseCase } from './import-links.use-case';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -35,6 +37,9 @@ class OwnersEvents extends LinkEvents {
   }
   async record(type: LinkEventType, link: Link): Promise<void> {
     this.recorded.push({ type, link: new Link(link.toProps()) });
+  }
+  async recordAll(type: LinkEventType, links: Link[]): Promise<void> {
+    for (const link of links) await this.record(type, link);
   }
 }
 
@@ -77,5 +82,45 @@ describe('link events (webhooks sink)', () => {
       ['link.deleted', link.id],
     ]);
     expect(events.recorded[1].link.title).toBe('changed');
+  });
+
+  // A system mirroring links (a CMS) must hear of links made or removed many at once as of one at a time.
+  describe('many links at once', () => {
+    function bulk(sink: LinkEventSink) {
+      const { links, tags } = memoryLinksRepositories();
+      const noChanges = { linkChanged: () => undefined };
+      let slug = 0;
+      const slugs = { generate: () => `bulk${++slug}` };
+      const config = { ownHosts: ['s.lnk.test'] };
+      return {
+        create: new BulkCreateLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, noChanges, sink.unitOfWork, sink),
+        importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, noChanges, sink.unitOfWork, 10, sink),
+        remove: new BulkDeleteLinksUseCase(links, noChanges, clock, sink),
+        retag: new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink),
+      };
+    }
+
+    it('tells a subscribed owner of each link created, imported, retagged and deleted', async () => {
+      const events = new OwnersEvents(new Set(['ada']));
+      const { create, importLinks, remove, retag } = bulk({ events, unitOfWork: new CountingUnitOfWork() });
+      const made = await create.execute('ada', [{ url: 'https://example.com/1' }, { url: 'not a url' }, { url: 'https://example.com/2' }]);
+      const createdIds = made.flatMap((r) => ('view' in r ? [r.view.link.id] : []));
+      expect(createdIds).toHaveLength(2);
+      await importLinks.execute('ada', [{ line: 2, url: 'https://example.com/3', tags: [] }, { line: 3, url: 'https://example.com/4', tags: [] }]);
+      await retag.execute('ada', { ids: [createdIds[0]], add: ['campaign'] });
+      await remove.execute('ada', [createdIds[1], 'ffffffffffffffffffffffff']);
+      const byType = (type: LinkEventType) => events.recorded.filter((r) => r.type === type).map((r) => r.link);
+      expect(byType('link.created').map((l) => l.url)).toEqual(['https://example.com/1', 'https://example.com/2', 'https://example.com/3', 'https://example.com/4']);
+      expect(byType('link.updated').map((l) => [l.id, l.tagIds.length])).toEqual([[createdIds[0], 1]]);
+      expect(byType('link.deleted').map((l) => l.id)).toEqual([createdIds[1]]);
+    });
+
+    it('records nothing for an owner without webhooks', async () => {
+      const events = new OwnersEvents(new Set(['someone-else']));
+      const { create, remove } = bulk({ events, unitOfWork: new CountingUnitOfWork() });
+      const made = await create.execute('ada', [{ url: 'https://example.com/1' }]);
+      await remove.execute('ada', made.flatMap((r) => ('view' in r ? [r.view.link.id] : [])));
+      expect(events.recorded).toEqual([]);
+    });
   });
 });
