@@ -148,9 +148,15 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         await toggle(true);
         const visitsBefore = await visitsOf(app);
         const withHook = await generator.run(app.baseUrl, plan, settings.seconds);
-        clicksWhileOn += withHook.requests - withHook.otherStatuses;
-        // The round's clicks are enqueued with their writes (every CLICK_FLUSH_INTERVAL, a busy second's in
-        // chunks): the webhook stays on until the count stops growing, so that none is written after it is off.
+        const answered = withHook.requests - withHook.otherStatuses;
+        clicksWhileOn += answered;
+        // The round's clicks are enqueued with their writes (on the click schedule, which stretches after a
+        // slow write, or as soon as CLICK_EVENTS_PER_WRITE are held): the webhook stays on until every click
+        // answered is counted (wrk's tally, less at most one request per connection in flight) and the
+        // deliveries stop growing, so that none is written after it is off (a webhook turned off is sent
+        // nothing more, whenever its clicks happened).
+        const inFlight = settings.connections;
+        for (let waited = 0; (await visitsOf(app)) - visitsBefore < answered - inFlight && waited < 60_000; waited += 250) await sleep(250);
         await settled(() => count(app, 'webhook_id = $1', [clicked.webhook.id]));
         await toggle(false);
         visitsWhileOn += (await visitsOf(app)) - visitsBefore;

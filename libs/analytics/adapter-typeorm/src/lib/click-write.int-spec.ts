@@ -49,7 +49,7 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
   beforeEach(() => {
     written = 0;
     totals = new SqlLinkTotals(dataSource());
-    const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n) };
+    const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n), eventsDropped: () => undefined };
     buffer = new ClickBuffer(new TypeormStatsRepository(dataSource(), ids), totals, new TypeormUnitOfWork(dataSource()), metrics, new FakeClickDimensions());
   });
 

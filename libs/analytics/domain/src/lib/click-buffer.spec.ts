@@ -1,6 +1,7 @@
 import { LinkClicked, PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
 import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/shared/testing';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
+import { ClickEvent, ClickEvents } from './ports/click-events.port';
 import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
 import { StatsQuery, StatsRecord, StatsRepository } from './ports/stats.repository';
@@ -52,7 +53,7 @@ describe('ClickBuffer', () => {
     totals = new Map();
     dropped = 0;
     const linkTotals: LinkClickTotals = { addVisits: async (m) => m.forEach((n, id) => totals.set(id, (totals.get(id) ?? 0) + n)) };
-    const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined };
+    const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined, eventsDropped: () => undefined };
     buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxRows: 3 });
   });
 
@@ -135,7 +136,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   let stats: Stats;
   let dropped: number;
   const unitOfWork: UnitOfWork = { run: (work) => work() };
-  const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined };
+  const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined, eventsDropped: () => undefined };
   const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
   const total = (rows: StatsRecord[]) => rows.reduce((n, r) => n + r.visits, 0);
 
@@ -279,7 +280,7 @@ describe('QueryStatsUseCase', () => {
 describe('ClickBuffer: dimensions of counted visits', () => {
   const unitOfWork: UnitOfWork = { run: (work) => work() };
   const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
-  const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined };
+  const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
   const PHONE = 'phone-ua';
   const LAPTOP = 'laptop-ua';
   const dimensions = () =>
@@ -376,5 +377,54 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     await buffer.flush();
     const stored = JSON.stringify([(await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 100))).items, stats.dimensionCounts()]);
     for (const raw of [PHONE, '81.2.69.160', 'secret', 'token']) expect(stored).not.toContain(raw);
+  });
+});
+
+// A webhook receiver must be told of every counted click: under load the write schedule may wait up to
+// CLICK_FLUSH_MAX_INTERVAL, and a bound on held events must not drop them silently meanwhile.
+describe('ClickBuffer: link.clicked events', () => {
+  const unitOfWork: UnitOfWork = { run: (work) => work() };
+  const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
+
+  class Subscriber extends ClickEvents {
+    recorded: ClickEvent[] = [];
+    failNext = 0;
+    wants(): boolean {
+      return true;
+    }
+    async record(clicks: ClickEvent[]): Promise<void> {
+      if (this.failNext > 0) {
+        this.failNext--;
+        throw new Error('database unreachable');
+      }
+      this.recorded.push(...clicks.map((c) => ({ ...c })));
+    }
+  }
+
+  it('starts a write as soon as it holds eventsPerWrite events, without waiting for the schedule', async () => {
+    const subscriber = new Subscriber();
+    const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
+    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { eventsPerWrite: 5 }, subscriber);
+    for (let i = 0; i < 4; i++) buffer.record(event());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(subscriber.recorded).toHaveLength(0);
+    buffer.record(event());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(subscriber.recorded).toHaveLength(5);
+  });
+
+  it('drops events past maxEvents while writes fail, counts them once, and writes the rest and every click later', async () => {
+    const subscriber = new Subscriber();
+    let eventsDropped = 0;
+    const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: (n) => void (eventsDropped += n) };
+    const stats = new Stats();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxEvents: 10, eventsPerWrite: 1_000 }, subscriber);
+    stats.failNext = 1;
+    for (let i = 0; i < 15; i++) buffer.record(event());
+    await expect(buffer.flush()).rejects.toThrow('database unreachable');
+    expect(eventsDropped).toBe(5);
+    await buffer.flush();
+    expect(subscriber.recorded).toHaveLength(10);
+    expect(stats.written.reduce((n, r) => n + r.visits, 0)).toBe(15);
   });
 });

@@ -26,6 +26,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly clicksWritten: Counter;
   private readonly clicksDropped: Counter;
+  private readonly clickEventsDropped: Counter;
   private bufferedRows: () => number = () => 0;
   private pool: () => PoolFigures | null = () => null;
   private readonly redis = new Map<string, () => boolean>();
@@ -35,6 +36,7 @@ export class ServiceMetrics {
     const registers = [this.registry];
     this.clicksWritten = new Counter({ name: 'lnk_clicks_written_total', help: 'Click rows written to the database', registers });
     this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
+    this.clickEventsDropped = new Counter({ name: 'lnk_click_events_dropped_total', help: 'link.clicked webhook events dropped because the buffer held CLICK_EVENTS_MAX unwritten', registers });
     const bufferedRows = () => this.bufferedRows();
     const pool = () => this.pool();
     const redis = this.redis;
@@ -78,13 +80,21 @@ export class ServiceMetrics {
     this.clicksDropped.inc(count);
   }
 
+  eventsDropped(count: number): void {
+    this.clickEventsDropped.inc(count);
+  }
+
   /** These metrics as the click buffer's ClickMetrics, each drop also an error in the log: dropped clicks are lost. */
-  clickMetricsLoggingDrops(logger: { error(fields: object, message: string): void }): { written(count: number): void; dropped(count: number): void } {
+  clickMetricsLoggingDrops(logger: { error(fields: object, message: string): void }): { written(count: number): void; dropped(count: number): void; eventsDropped(count: number): void } {
     return {
       written: (count) => this.written(count),
       dropped: (count) => {
         this.dropped(count);
         logger.error({ dropped: count }, 'click buffer full: clicks dropped');
+      },
+      eventsDropped: (count) => {
+        this.eventsDropped(count);
+        logger.error({ dropped: count }, 'click buffer full: link.clicked events dropped (the clicks themselves are counted)');
       },
     };
   }

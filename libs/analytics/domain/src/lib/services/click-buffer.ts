@@ -11,6 +11,10 @@ import { StatsRepository } from '../ports/stats.repository';
 export interface ClickBufferOptions {
   /** Most distinct rollup rows held while the database cannot take them; beyond, new events are dropped. */
   maxRows: number;
+  /** Most link.clicked events (for webhooks) held unwritten; beyond, new ones are dropped and counted. */
+  maxEvents: number;
+  /** Events held that start a write at once, without waiting for the schedule. */
+  eventsPerWrite: number;
   /**
    * Most rows one account holds with their own UTM values: beyond, that account's new combinations are
    * counted in its links' `(other)` rows, so a flood from one account cannot fill the buffer for others.
@@ -65,7 +69,7 @@ const countsOf = (r: PendingRow): ClickCounts => ({
   passwordFailed: r.passwordFailed,
 });
 
-const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
+const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxEvents: 500_000, eventsPerWrite: 20_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
 
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
@@ -96,6 +100,8 @@ export class ClickBuffer {
   private readonly options: ClickBufferOptions;
   /** One per counted visit of an owner `clickEvents` wants, written with the counts. */
   private pendingEvents: ClickEvent[] = [];
+  /** Events dropped since the last write began: reported then, once (not a log line per click). */
+  private eventsDropped = 0;
 
   constructor(
     private readonly stats: StatsRepository,
@@ -148,9 +154,18 @@ export class ClickBuffer {
     }
   }
 
-  /** A counted visit's event, with its derived dimensions only; dropped beyond `maxRows` events held, like rows. */
+  /**
+   * A counted visit's event, with its derived dimensions only. A write is started as soon as
+   * `eventsPerWrite` are held (the schedule may otherwise wait up to CLICK_FLUSH_MAX_INTERVAL, some hundreds
+   * of thousands of clicks under load); beyond `maxEvents` unwritten (the database away), an event is
+   * dropped and counted (ClickMetrics.eventsDropped), its click still counted.
+   */
   private keepEvent(event: LinkClicked, utmSource: string, utmMedium: string, utmCampaign: string): void {
-    if (this.pendingEvents.length >= this.options.maxRows) return;
+    if (this.pendingEvents.length >= this.options.maxEvents) {
+      this.eventsDropped++;
+      return;
+    }
+
     const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
     this.pendingEvents.push({
       linkId: event.linkId,
@@ -167,6 +182,10 @@ export class ClickBuffer {
       utmMedium,
       utmCampaign,
     });
+    if (this.pendingEvents.length >= this.options.eventsPerWrite && !this.flushing) {
+      // Rows and events held are kept on a failure, and the schedule's next write tries again.
+      this.flush().catch(() => undefined);
+    }
   }
 
   private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
@@ -273,6 +292,10 @@ export class ClickBuffer {
     const batchDimensions = this.allDimensions();
     const events = this.pendingEvents;
     this.pendingEvents = [];
+    if (this.eventsDropped) {
+      this.metrics.eventsDropped(this.eventsDropped);
+      this.eventsDropped = 0;
+    }
     this.reset();
     try {
       const rows = [...batch.values()].map(countsOf);
