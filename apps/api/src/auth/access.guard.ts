@@ -16,7 +16,7 @@ import { perRoute } from './route-metadata';
  * only, never the URL) holding the scope its handler declares with @RequireScope. A route that declares
  * neither is refused outright.
  *
- * The token is checked by the bearer strategy (bearer.strategy.ts), called once per request; a public
+ * The token is checked by the Passport strategy (bearer.strategy.ts), called once per request; a public
  * route never reaches it.
  *
  * A refused request is charged to the API budget here (the rate-limit guard only sees admitted ones): to

@@ -1,4 +1,5 @@
 import { Global, Inject, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
@@ -73,6 +74,7 @@ const contexts: Provider = {
 /** The composed contexts, built once; controllers take the use cases of their context. */
 @Global()
 @Module({
+  imports: [PassportModule],
   providers: [
     bus,
     contexts,
