@@ -6,6 +6,7 @@ import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
 import { StatsQuery, StatsRecord, StatsRepository } from './ports/stats.repository';
 import { ClickBuffer } from './services/click-buffer';
+import { ClickWriteSchedule } from './services/click-write-schedule';
 import { QueryStatsUseCase } from './use-cases/query-stats.use-case';
 
 class Stats extends StatsRepository {
@@ -426,5 +427,33 @@ describe('ClickBuffer: link.clicked events', () => {
     await buffer.flush();
     expect(subscriber.recorded).toHaveLength(10);
     expect(stats.written.reduce((n, r) => n + r.visits, 0)).toBe(15);
+  });
+});
+
+// Shutdown while a timed write is under way: the write has taken the buffer's rows (its size is 0), and
+// the drain must wait for it before the database is closed, or that whole batch of clicks is lost.
+describe('ClickWriteSchedule.drain over a ClickBuffer with a write under way', () => {
+  it('waits for the write under way, and writes every click', async () => {
+    let release: () => void = () => undefined;
+    const stats = new Stats();
+    const slow = stats.addCounts.bind(stats);
+    stats.addCounts = async (...args: Parameters<Stats['addCounts']>) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return slow(...args);
+    };
+    const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
+    const buffer = new ClickBuffer(stats, { addVisits: async () => undefined }, { run: (work) => work() }, metrics, new FakeClickDimensions());
+    const schedule = new ClickWriteSchedule(buffer, { intervalMs: 1_000, maxIntervalMs: 10_000, onError: () => undefined });
+    for (let i = 0; i < 7; i++) buffer.record(event());
+    const underWay = buffer.flush();
+    expect(buffer.size).toBe(0);
+    let drained = false;
+    const draining = schedule.drain().then((left) => ((drained = true), left));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    release();
+    await underWay;
+    await expect(draining).resolves.toBe(0);
+    expect(stats.written.reduce((n, r) => n + r.visits, 0)).toBe(7);
   });
 });

@@ -103,8 +103,8 @@ describe('ClickWriteSchedule', () => {
     expect(buffer.writes).toHaveLength(6);
   });
 
-  it('answers at once when there is nothing to write', async () => {
+  it('answers after one flush when there is nothing to write', async () => {
     await expect(schedule.drain()).resolves.toBe(0);
-    expect(buffer.writes).toHaveLength(0);
+    expect(buffer.writes).toHaveLength(1);
   });
 });

@@ -69,9 +69,13 @@ export class ClickWriteSchedule {
    * `attempts` times with a growing pause. Returns the rows that could not be written (0 when all were).
    */
   async drain(attempts = 5, pauseMs = 200): Promise<number> {
-    for (let attempt = 1; attempt <= attempts && this.buffer.size > 0; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
+        // Always once, whatever `size` says: a write under way when the shutdown began holds its rows
+        // outside `size`, and flush() waits for it (then writes what it left, should it fail). Skipping it
+        // closed the database under that write, and its batch (a second or more of clicks) was lost.
         await this.buffer.flush();
+        if (this.buffer.size === 0) return 0;
       } catch (error) {
         this.options.onError(error as Error);
         if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, pauseMs * attempt));
