@@ -1,46 +1,16 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, IncomingMessage, Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
 import { createAccount, createPat, TestAccount } from './support/identity';
 import { freePort, startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
+import { Received, startWebhookReceiver, until } from './support/webhook-receiver';
 import { ANALYTICS } from '../src/composition/contexts.module';
 import type { Analytics } from '../src/composition/contexts.composition';
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A receiver on loopback: answers each request with what `answer` says (by the count so far), keeps what it got. */
-async function receiver(answer: (n: number) => number = () => 204): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
-  const got: Received[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = answer(got.length);
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, got, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function until<T>(what: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const receiver = startWebhookReceiver;
 
 // Test-speed settings: the worker looks every 20 ms, a retry waits 50 ms · 4^(n-1).
 const FAST = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_INTERVAL: '20', WEBHOOKS_RETRY_BASE_DELAY: '50', WEBHOOKS_BATCH_SIZE: '50', SECRET_KEY: 'a'.repeat(64) };
@@ -269,18 +239,7 @@ describe('Webhooks (issue 19)', () => {
     // The app stops with deliveries pending; a new one on the same database takes them up.
     await t.close();
     t = await startTestApp({ database, env: FAST });
-    const r = await new Promise<{ got: Received[]; close(): Promise<void> }>((resolve) => {
-      const got: Received[] = [];
-      const server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          got.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-          res.end();
-        });
-      });
-      server.listen(port, '127.0.0.1', () => resolve({ got, close: () => new Promise((done) => server.close(() => done())) }));
-    });
+    const r = await startWebhookReceiver(() => 200, port);
     try {
       await until(() => r.got.length, (n) => n >= 3, 30_000);
       expect(verified(secret, r.got).map((e) => e.id).sort()).toEqual(ids);

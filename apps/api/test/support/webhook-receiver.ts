@@ -14,8 +14,11 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** A receiver on loopback: answers each request with what `answer` says (by the count so far), keeps what it got. */
-export async function startWebhookReceiver(answer: (n: number) => number = () => 204): Promise<WebhookReceiver> {
+/**
+ * A receiver on loopback: answers each request with what `answer` says (by the count so far), keeps what it
+ * got. `port`: a given one (a receiver that comes back where a webhook points), else a free one.
+ */
+export async function startWebhookReceiver(answer: (n: number) => number = () => 204, port = 0): Promise<WebhookReceiver> {
   const got: Received[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -26,10 +29,10 @@ export async function startWebhookReceiver(answer: (n: number) => number = () =>
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${bound}/hook`,
     got,
     events: () => got.map((g) => JSON.parse(g.body)),
     close: () => new Promise((resolve) => server.close(() => resolve())),
