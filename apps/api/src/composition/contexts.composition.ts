@@ -14,6 +14,7 @@ import {
   ImportLinksUseCase,
   ResolveRedirectUseCase,
   CreateLinkUseCase,
+  LinkCreation,
   CreateTagUseCase,
   DeleteLinkUseCase,
   DeleteTagUseCase,
@@ -89,13 +90,15 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   const slugs = new CryptoSlugGenerator();
+  // Every way of creating links (one, a bulk batch, an import) with the same rules and collaborators.
+  const creation: LinkCreation = { links: linkRepository, tags: tagRepository, domains: linkDomains, quota, passwords: linkPasswords, slugs, ids, clock, config: linksConfig, changes: linkChanges };
   const links = {
-    create: new CreateLinkUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, webhooks.linkEvents),
+    create: new CreateLinkUseCase(creation, webhooks.linkEvents),
     // Many at once (issue 18): a batch's writes in one transaction (a slug drawn again is written in it too).
-    bulkCreate: new BulkCreateLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource), webhooks.linkEvents),
+    bulkCreate: new BulkCreateLinksUseCase(creation, new TypeormUnitOfWork(dataSource), webhooks.linkEvents),
     bulkDelete: new BulkDeleteLinksUseCase(linkRepository, linkChanges, clock, webhooks.linkEvents),
     bulkTag: new BulkTagLinksUseCase(linkRepository, tagRepository, quota, ids, clock, webhooks.linkEvents),
-    import: new ImportLinksUseCase(linkRepository, tagRepository, linkDomains, quota, linkPasswords, slugs, ids, clock, linksConfig, linkChanges, new TypeormUnitOfWork(dataSource), undefined, webhooks.linkEvents),
+    import: new ImportLinksUseCase(creation, new TypeormUnitOfWork(dataSource), undefined, webhooks.linkEvents),
     export: new ExportLinksUseCase(linkRepository, tagRepository, linkDomains),
     get: getLink,
     list: new ListLinksUseCase(linkRepository, linkDomains, clock),

@@ -34,3 +34,4 @@ export * from './lib/use-cases/bulk-links.use-case';
 export * from './lib/use-cases/import-links.use-case';
 export * from './lib/use-cases/export-links.use-case';
 export * from './lib/use-cases/report-expired-links.use-case';
+export type { LinkCreation } from './lib/services/link-drafts';

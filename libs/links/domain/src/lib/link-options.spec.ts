@@ -111,7 +111,7 @@ describe('link options through the use cases and the stored link', () => {
     return {
       store,
       clicks,
-      create: new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: OWN }, resolve),
+      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: resolve }),
       update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, resolve),
       list: new ListLinksUseCase(links, domains, clock),
       answer: new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, attempts), recorder, bots, clock, { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, new MemoryVisitLimits(store), visitors),

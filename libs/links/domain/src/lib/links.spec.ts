@@ -110,7 +110,7 @@ describe('link use cases', () => {
     ({ links, tags } = memoryLinksRepositories());
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    create = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: () => undefined });
+    create = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } });
     update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains), { linkChanged: () => undefined });
   });
 
@@ -143,7 +143,7 @@ describe('link use cases', () => {
   it('tells the redirect caches of a created link, on the domain it was created on, and not of a refused one', async () => {
     const changed: string[] = [];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    const told = new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) });
+    const told = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) } });
     await told.execute('ada', { url: 'https://example.com', slug: 'abc' });
     await told.execute('ada', { url: 'https://example.com', slug: 'abc', domainId: 'dom-verified' });
     await expect(told.execute('bob', { url: 'https://example.com', slug: 'abc' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
@@ -194,7 +194,7 @@ function linkUseCases(changes: LinkChanges) {
   return {
     links,
     tags,
-    create: new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, changes),
+    create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes }),
     update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, changes),
     remove: new DeleteLinkUseCase(links, clock, changes),
   };
@@ -237,7 +237,7 @@ describe('redirect cache eviction by the link use cases', () => {
     return {
       resolve,
       advance: (ms: number) => (now += ms),
-      create: new CreateLinkUseCase(links, tags, domains, quota, hasher, generator, ids, clock, { ownHosts: ['s.lnk.test'] }, resolve),
+      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: resolve }),
       update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, resolve),
       remove: new DeleteLinkUseCase(links, clock, resolve),
     };

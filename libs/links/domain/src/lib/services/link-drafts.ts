@@ -1,15 +1,32 @@
-import { checkEach, Clock, IdGenerator, PasswordHasher, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Clock, IdGenerator, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
 import { checkLinkOptions, hasLinkOptions, LinkOptions, NO_LINK_OPTIONS } from '../model/link-options';
 import { checkSlug } from '../model/slug';
 import { Tag } from '../model/tag.entity';
+import { LinkChanges } from '../ports/link-changes.port';
 import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
+import { LinkRepository } from '../ports/link.repository';
 import { SlugGenerator } from '../ports/slug-generator.port';
 import { TagRepository } from '../ports/tag.repository';
 import type { LinkFields, LinksConfig } from '../use-cases/link.types';
 import { LinkRules } from './link-rules';
+
+/** What every way of creating links (one, a bulk batch, an import) needs: given once by the composition. */
+export interface LinkCreation {
+  links: LinkRepository;
+  tags: TagRepository;
+  domains: LinkDomains;
+  quota: QuotaPolicy;
+  passwords: PasswordHasher;
+  slugs: SlugGenerator;
+  ids: IdGenerator;
+  clock: Clock;
+  config: LinksConfig;
+  /** Told of each short URL that starts answering (a cached "not found" is evicted). */
+  changes: LinkChanges;
+}
 
 /** A new link's fields, each checked, before it has an id and (unless chosen) a slug. */
 export interface LinkDraft {
@@ -46,6 +63,10 @@ export class LinkDrafts {
     private readonly config: LinksConfig,
   ) {
     this.rules = new LinkRules(domains, tags);
+  }
+
+  static of(creation: LinkCreation): LinkDrafts {
+    return new LinkDrafts(creation.domains, creation.tags, creation.passwords, creation.slugs, creation.ids, creation.clock, creation.config);
   }
 
   now(): Date {

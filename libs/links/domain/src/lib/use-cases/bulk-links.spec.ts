@@ -32,10 +32,10 @@ function setUp(limits: { links?: number; tags?: number } = {}) {
     tags,
     generated,
     changed,
-    bulkCreate: new BulkCreateLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork),
+    bulkCreate: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork),
     bulkDelete: new BulkDeleteLinksUseCase(links, changes, clock),
     bulkTag: new BulkTagLinksUseCase(links, tags, quota, ids, clock),
-    importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, changes, unitOfWork, 10),
+    importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork, 10),
     exportLinks: new ExportLinksUseCase(links, tags, domains),
   };
 }

@@ -1,15 +1,13 @@
-import { Clock, FieldError, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { Clock, FieldError, IdGenerator, QuotaPolicy, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
 import { checkTagName } from '../model/tag.entity';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkEventSink, recordLinkEvents, withLinkEvent } from '../ports/link-events.port';
-import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
-import { SlugGenerator } from '../ports/slug-generator.port';
 import { TagRepository } from '../ports/tag.repository';
-import { LinkDraft, LinkDrafts } from '../services/link-drafts';
+import { LinkCreation, LinkDraft, LinkDrafts } from '../services/link-drafts';
 import { tagKey, TagsByName } from '../services/tags-by-name';
-import { LinkFields, LinksConfig, LinkView } from './link.types';
+import { LinkFields, LinkView } from './link.types';
 
 /** At most this many links, ids or lines of one bulk request (issue 18). */
 export const MAX_BULK_ITEMS = 100;
@@ -66,21 +64,17 @@ export async function insertDrawingSlugs(
 export class BulkCreateLinksUseCase {
   private readonly drafts: LinkDrafts;
 
+  private readonly links: LinkRepository;
+  private readonly quota: QuotaPolicy;
+  private readonly changes: LinkChanges;
+
   constructor(
-    private readonly links: LinkRepository,
-    tags: TagRepository,
-    domains: LinkDomains,
-    private readonly quota: QuotaPolicy,
-    passwords: PasswordHasher,
-    slugs: SlugGenerator,
-    ids: IdGenerator,
-    clock: Clock,
-    config: LinksConfig,
-    private readonly changes: LinkChanges,
+    creation: LinkCreation,
     private readonly unitOfWork: UnitOfWork,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
+    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
+    this.drafts = LinkDrafts.of(creation);
   }
 
   async execute(ownerId: string, items: LinkFields[]): Promise<BulkCreated[]> {

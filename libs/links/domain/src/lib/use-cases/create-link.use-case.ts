@@ -1,32 +1,25 @@
-import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
+import { QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
-import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
-import { SlugGenerator } from '../ports/slug-generator.port';
-import { TagRepository } from '../ports/tag.repository';
-import { LinkDrafts } from '../services/link-drafts';
-import { LinkFields, LinksConfig, LinkView } from './link.types';
+import { LinkCreation, LinkDrafts } from '../services/link-drafts';
+import { LinkFields, LinkView } from './link.types';
 
 const SLUG_ATTEMPTS = 5;
 
 export class CreateLinkUseCase {
   private readonly drafts: LinkDrafts;
 
+  private readonly links: LinkRepository;
+  private readonly quota: QuotaPolicy;
+  private readonly changes: LinkChanges;
+
   constructor(
-    private readonly links: LinkRepository,
-    tags: TagRepository,
-    domains: LinkDomains,
-    private readonly quota: QuotaPolicy,
-    passwords: PasswordHasher,
-    slugs: SlugGenerator,
-    ids: IdGenerator,
-    clock: Clock,
-    config: LinksConfig,
-    private readonly changes: LinkChanges,
+    creation: LinkCreation,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
+    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
+    this.drafts = LinkDrafts.of(creation);
   }
 
   async execute(ownerId: string, fields: LinkFields): Promise<LinkView> {

@@ -1,16 +1,12 @@
-import { Clock, FieldError, IdGenerator, PasswordHasher, QuotaExceededError, QuotaPolicy, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { FieldError, QuotaExceededError, QuotaPolicy, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
 import { checkTagName, Tag } from '../model/tag.entity';
 import { LinkChanges } from '../ports/link-changes.port';
 import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';
-import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
-import { SlugGenerator } from '../ports/slug-generator.port';
-import { TagRepository } from '../ports/tag.repository';
-import { LinkDraft, LinkDrafts } from '../services/link-drafts';
+import { LinkCreation, LinkDraft, LinkDrafts } from '../services/link-drafts';
 import { tagKey, TagsByName } from '../services/tags-by-name';
 import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SLUG_TAKEN_MESSAGE } from './bulk-links.use-case';
-import { LinksConfig } from './link.types';
 
 /** One line of an import, its columns already mapped to a link's fields (the CSV is the HTTP layer's). */
 export interface ImportLine {
@@ -50,23 +46,19 @@ export class ImportLinksUseCase {
   private readonly drafts: LinkDrafts;
   private readonly named: TagsByName;
 
+  private readonly links: LinkRepository;
+  private readonly quota: QuotaPolicy;
+  private readonly changes: LinkChanges;
+
   constructor(
-    private readonly links: LinkRepository,
-    tags: TagRepository,
-    domains: LinkDomains,
-    private readonly quota: QuotaPolicy,
-    passwords: PasswordHasher,
-    slugs: SlugGenerator,
-    ids: IdGenerator,
-    clock: Clock,
-    config: LinksConfig,
-    private readonly changes: LinkChanges,
+    creation: LinkCreation,
     private readonly unitOfWork: UnitOfWork,
     private readonly batchSize = IMPORT_BATCH,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = new LinkDrafts(domains, tags, passwords, slugs, ids, clock, config);
-    this.named = new TagsByName(tags, quota, ids, clock);
+    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
+    this.drafts = LinkDrafts.of(creation);
+    this.named = new TagsByName(creation.tags, creation.quota, creation.ids, creation.clock);
   }
 
   async execute(ownerId: string, lines: ImportLine[]): Promise<ImportReport> {

@@ -50,7 +50,7 @@ describe('link events (webhooks sink)', () => {
     const getLink = new GetLinkUseCase(links, tags, domains);
     let slug = 0;
     return {
-      create: new CreateLinkUseCase(links, tags, domains, quota, hasher, { generate: () => `slug${++slug}` }, ids, clock, { ownHosts: ['s.lnk.test'] }, noChanges, sink),
+      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: { generate: () => `slug${++slug}` }, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: noChanges }, sink),
       update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, noChanges, sink),
       remove: new DeleteLinkUseCase(links, clock, noChanges, sink),
     };
@@ -93,8 +93,8 @@ describe('link events (webhooks sink)', () => {
       const slugs = { generate: () => `bulk${++slug}` };
       const config = { ownHosts: ['s.lnk.test'] };
       return {
-        create: new BulkCreateLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, noChanges, sink.unitOfWork, sink),
-        importLinks: new ImportLinksUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, config, noChanges, sink.unitOfWork, 10, sink),
+        create: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, sink),
+        importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, 10, sink),
         remove: new BulkDeleteLinksUseCase(links, noChanges, clock, sink),
         retag: new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink),
       };

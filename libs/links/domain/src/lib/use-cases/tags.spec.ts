@@ -27,7 +27,7 @@ function setUp() {
     updateTag: new UpdateTagUseCase(tags, clock),
     deleteTag: new DeleteTagUseCase(tags),
     listTags: new ListTagsUseCase(tags),
-    createLink: new CreateLinkUseCase(links, tags, domains, quota, hasher, slugs, ids, clock, { ownHosts: ['s.lnk.test'] }, { linkChanged: () => undefined }),
+    createLink: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } }),
     getLink: new GetLinkUseCase(links, tags, domains),
   };
 }
