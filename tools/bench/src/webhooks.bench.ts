@@ -17,7 +17,9 @@ import { LoadResultHeading, loadResultHeading, loadGenerator, median } from './l
  *
  * Settings: BENCH_DURATION seconds per measured run (8), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS
  * (64), BENCH_THREADS (2), BENCH_WEBHOOK_EVENTS (5000), BENCH_WEBHOOK_BATCH (the worker's batch size, 20),
- * BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database).
+ * BENCH_WEBHOOK_WORKER=0 (the app only enqueues, WEBHOOKS_WORKER=false, as an instance answering short URLs
+ * beside separate workers would: (a) is skipped, (b) measures the enqueue alone), BENCH_DATABASE_URL (the
+ * PostgreSQL server for the throw-away database).
  */
 
 const LANDING = 'https://example.com/landing';
@@ -121,13 +123,17 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
   const barePort = 20_000 + Math.floor(Math.random() * 20_000);
   const bare = await startServer(['-e', BARE_SERVER], { ...process.env, PORT: String(barePort) }, barePort);
   try {
-    const env = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_BATCH_SIZE: String(batchSize), WEBHOOKS_POLL_INTERVAL: '100' };
+    const worker = process.env['BENCH_WEBHOOK_WORKER'] !== '0';
+    const env = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_BATCH_SIZE: String(batchSize), WEBHOOKS_POLL_INTERVAL: '100', WEBHOOKS_WORKER: String(worker) };
     return await withBenchApp(env, async (app) => {
       // (a) one webhook that wants none of the redirect's events: only the enqueued deliveries go to it.
       const sink = await api<{ webhook: { id: string } }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.updated'] });
-      log(`bench: (a) ${events} deliveries through the worker (batch ${batchSize})`);
-      const deliveries = await deliveriesPerSecond(app, sink.webhook.id, events, log);
-      deliveries.received = hook.count();
+      let deliveries: WebhooksResult['deliveries'] = { events: 0, seconds: 0, perSecond: 0, received: 0 };
+      if (worker) {
+        log(`bench: (a) ${events} deliveries through the worker (batch ${batchSize})`);
+        deliveries = await deliveriesPerSecond(app, sink.webhook.id, events, log);
+        deliveries.received = hook.count();
+      } else log('bench: (a) skipped: this instance only enqueues (BENCH_WEBHOOK_WORKER=0)');
 
       // (b) the hot link, with a link.clicked webhook on and off in alternating rounds.
       await api(app, 'POST', '/user/link', { url: LANDING, slug: 'hot' });
