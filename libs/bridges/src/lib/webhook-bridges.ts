@@ -57,7 +57,10 @@ export class LinkEventsToWebhooks extends LinkEvents {
   }
 }
 
-/** Counted clicks become `link.clicked` events with the click write, for owners with a webhook that wants them. */
+/**
+ * Counted clicks become `link.clicked` events with the click write, for owners with a webhook that wants
+ * them: stored as one batch per webhook (not a delivery row per click), made into deliveries by the worker.
+ */
 export class ClickEventsToWebhooks extends ClickEvents {
   constructor(
     private readonly subscribers: EventSubscribers,
@@ -71,7 +74,7 @@ export class ClickEventsToWebhooks extends ClickEvents {
   }
 
   async record(clicks: ClickEvent[]): Promise<void> {
-    await this.record_.execute(
+    await this.record_.executeBatched(
       clicks.map((c) => ({
         type: 'link.clicked' as const,
         ownerId: c.ownerId,

@@ -51,6 +51,20 @@ export abstract class WebhookOutbox {
    */
   abstract enqueue(events: WebhookEvent[], onlyWebhookId?: string): Promise<number>;
   /**
+   * The same fan-out, stored compactly for events that come at a high rate (link.clicked): one batch per
+   * matching webhook holds all its events of the call, in the caller's unit of work. They become
+   * deliveries (the same ids as `enqueue` gives) when `expandBatches` takes the batch. Answers the batches made.
+   */
+  abstract enqueueBatched(events: WebhookEvent[]): Promise<number>;
+  /**
+   * Turns stored batches of active webhooks into deliveries, oldest first, each batch deleted in the same
+   * transaction as its deliveries are made (a batch is taken by one caller: FOR UPDATE SKIP LOCKED; its
+   * deliveries' ids are derived, so a batch made into deliveries twice makes them once). Stops when the due
+   * deliveries of active webhooks reach `maxDue` (so expansion follows the delivery rate, not the event
+   * rate), when none is left, or after `maxBatches`. Answers the deliveries made.
+   */
+  abstract expandBatches(now: Date, maxDue: number, maxBatches: number): Promise<number>;
+  /**
    * Takes up to `limit` due deliveries of active webhooks (FOR UPDATE SKIP LOCKED: concurrent workers take
    * different ones) and pushes their next attempt `leaseMs` ahead, so that one whose worker dies is taken
    * again after the lease, and no other worker takes it meanwhile.

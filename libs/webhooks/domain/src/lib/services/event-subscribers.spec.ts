@@ -16,6 +16,8 @@ class SubscriptionsOutbox extends WebhookOutbox {
     return copy;
   }
   async enqueue() { return 0; }
+  async enqueueBatched() { return 0; }
+  async expandBatches() { return 0; }
   async claimDue() { return []; }
   async recordSuccess() { return; }
   async recordFailure() { return 0; }

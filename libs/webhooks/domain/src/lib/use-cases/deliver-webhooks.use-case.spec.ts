@@ -20,6 +20,8 @@ class OneDeliveryOutbox extends WebhookOutbox {
   nextAttemptAt: Date | null = null;
   private delivery: ClaimedDelivery = { id: 'd1', messageId: 'msg_d1', webhookId: 'w1', url: 'https://example.com/', sealedSecret: 'sealed', body: '{}', attempts: 0 };
   async enqueue() { return 0; }
+  async enqueueBatched() { return 0; }
+  async expandBatches() { return 0; }
   async claimDue(): Promise<ClaimedDelivery[]> { return this.disabled ? [] : [{ ...this.delivery }]; }
   async recordSuccess() { this.failuresInARow = 0; }
   async recordFailure(d: ClaimedDelivery, _o: AttemptOutcome, next: Date | null) {

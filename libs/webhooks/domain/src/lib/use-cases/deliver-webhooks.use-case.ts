@@ -14,14 +14,25 @@ export interface DeliveryOptions extends RetryPolicy {
   retentionMs: number;
 }
 
+/**
+ * Batched events (link.clicked) are made into deliveries before each claim while fewer than this many
+ * batches' worth of deliveries are due: the backlog of deliveries stays small and follows the rate at
+ * which they are sent, whatever the click rate; the rest waits, compact, in its batches.
+ */
+export const EXPAND_WHILE_DUE_BELOW_BATCHES = 10;
+/** At most this many batches are expanded per run (each holds up to one click write's events for one webhook). */
+export const MAX_BATCHES_EXPANDED_PER_RUN = 50;
+
 export interface DeliveryRun {
+  /** Deliveries made from batched events before the claim. */
+  expanded: number;
   claimed: number;
   delivered: number;
   failed: number;
 }
 
 /**
- * One run of the delivery worker: takes due deliveries, sends each signed POST, and records the outcome:
+ * One run of the delivery worker: makes batched events into deliveries while few are due, takes due deliveries, sends each signed POST, and records the outcome:
  * done on a 2xx, else retried on the backoff schedule (retry-schedule.ts) until the attempts run out.
  * A webhook whose deliveries fail `disableAfterFailures` times in a row is turned off, with the reason.
  */
@@ -38,9 +49,10 @@ export class DeliverWebhooksUseCase {
   ) {}
 
   async execute(): Promise<DeliveryRun> {
+    const expanded = await this.outbox.expandBatches(this.clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
     const claimed = await this.outbox.claimDue(this.clock.now(), this.options.batchSize, this.options.leaseMs);
     const results = await Promise.all(claimed.map((d) => this.deliver(d)));
-    return { claimed: claimed.length, delivered: results.filter(Boolean).length, failed: results.filter((r) => !r).length };
+    return { expanded, claimed: claimed.length, delivered: results.filter(Boolean).length, failed: results.filter((r) => !r).length };
   }
 
   async purge(): Promise<number> {

@@ -19,4 +19,13 @@ export class RecordWebhookEventsUseCase {
     if (events.length === 0) return 0;
     return this.outbox.enqueue(events.map((e) => ({ ...e, id: e.id ?? this.ids.next() })));
   }
+
+  /**
+   * For events at a high rate (a click write's link.clicked): stored as one batch per matching webhook,
+   * made into deliveries by the delivery worker (DeliverWebhooksUseCase), so the caller's write stays small.
+   */
+  async executeBatched(events: NewWebhookEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    return this.outbox.enqueueBatched(events.map((e) => ({ ...e, id: e.id ?? this.ids.next() })));
+  }
 }
