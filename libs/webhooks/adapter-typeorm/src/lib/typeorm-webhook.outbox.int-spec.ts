@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { useTestDataSource } from '@lnk/shared/testing';
-import { Webhook } from '@lnk/webhooks/domain';
+import { eventBody, Webhook } from '@lnk/webhooks/domain';
 import { TypeormWebhookOutbox } from './typeorm-webhook.outbox';
 import { TypeormWebhookRepository } from './typeorm-webhook.repository';
 import { webhooksPersistence } from './webhooks.persistence';
@@ -84,6 +84,12 @@ describe('TypeormWebhookOutbox batched events (link.clicked: one row per write a
     // The ids the direct path gives: a receiver's de-duplication and the list are unchanged.
     expect(all.map((d) => d.id)).toEqual(clicks.map((c) => md5(c.id + hex(2001))));
     expect(JSON.parse(all[0].body)).toEqual({ type: 'link.clicked', timestamp: clicks[0].at.toISOString(), data: { n: 5000 } });
+    // The body is the signed bytes: kept exactly, whatever a referrer held (quotes, escapes, emoji, a lone surrogate).
+    const odd = { ...click(5999, owner, hex(78)), data: { referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' } };
+    await outbox.enqueueBatched([odd]);
+    await outbox.expandBatches(later, 1000, 50);
+    expect((await deliveriesOf(hex(2001))).find((d) => d.event_id === odd.id)?.body).toBe(eventBody(odd));
+    await db().query('DELETE FROM webhook_deliveries WHERE event_id = $1', [odd.id]);
     expect((await deliveriesOf(hex(2002))).map((d) => d.event_id)).toEqual(clicks.filter((_, i) => i % 3 === 0).map((c) => c.id));
     expect(await deliveriesOf(hex(2003))).toEqual([]);
     expect(await batchesOf(hex(2001))).toBe(0);

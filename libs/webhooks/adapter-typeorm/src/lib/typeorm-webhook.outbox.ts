@@ -43,6 +43,13 @@ const toClaimed = (r: Row): ClaimedDelivery => ({
 
 const errorText = (error: string | null) => (error === null ? null : error.slice(0, MAX_ERROR_LENGTH));
 
+/**
+ * The events of a batched enqueue as a relation: parsed once as jsonb (each `->>` on a json value parses
+ * the element again: three times the statement's cost at a click write's thousands of events).
+ */
+const BATCHED_EVENTS = `(SELECT r->>0 AS event_id, r->>1 AS type, (r->>2)::char(24) AS owner_id, (r->>3)::char(24) AS link_id, (r->>4)::timestamptz AS at, r->>5 AS body
+   FROM jsonb_array_elements($1::jsonb) AS r) AS e`;
+
 const eventRows = (events: WebhookEvent[]) => events.map((e) => [e.id, e.type, e.ownerId, e.linkId, e.at.toISOString(), eventBody(e)]);
 
 /**
@@ -88,7 +95,7 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
         this.dataSource,
         `INSERT INTO webhook_event_batches (webhook_id, event_type, event_ids, ats, bodies, created_at)
          SELECT w.id, e.type, array_agg(e.event_id), array_agg(e.at), array_agg(e.body), min(e.at)
-           FROM ${jsonRowsOf(1, EVENT_COLUMNS, 'e')} JOIN webhooks w ON w.owner_id = e.owner_id AND w.is_active AND ${SUBSCRIBED}
+           FROM ${BATCHED_EVENTS} JOIN webhooks w ON w.owner_id = e.owner_id AND w.is_active AND ${SUBSCRIBED}
           GROUP BY w.id, e.type`,
         [jsonRows(eventRows(events.slice(start, start + ENQUEUE_CHUNK)))],
       );
