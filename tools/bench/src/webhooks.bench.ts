@@ -83,7 +83,7 @@ const count = async (app: BenchApp, where: string, params: unknown[] = []) => Nu
  */
 const enqueuedOf = async (app: BenchApp, webhookId: string) =>
   (await count(app, 'webhook_id = $1', [webhookId])) +
-  Number((await app.db.query('SELECT COALESCE(sum(cardinality(event_ids)), 0) AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId])).rows[0].n);
+  Number((await app.db.query('SELECT COALESCE(sum(events), 0) AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId])).rows[0].n);
 
 const visitsOf = async (app: BenchApp) => Number((await app.db.query('SELECT COALESCE(sum(visits), 0) AS n FROM link_daily_stats')).rows[0].n);
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { useTestDataSource } from '@lnk/shared/testing';
-import { eventBody, Webhook } from '@lnk/webhooks/domain';
+import { eventBody, eventBodyParts, EventSeries, Webhook } from '@lnk/webhooks/domain';
 import { TypeormWebhookOutbox } from './typeorm-webhook.outbox';
 import { TypeormWebhookRepository } from './typeorm-webhook.repository';
 import { webhooksPersistence } from './webhooks.persistence';
@@ -55,49 +55,53 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
   });
 });
 
-describe('TypeormWebhookOutbox batched events (link.clicked: one row per write and webhook, expanded by the worker)', () => {
+describe('TypeormWebhookOutbox batched events (link.clicked series: one row per write and webhook, expanded by the worker)', () => {
   const db = useTestDataSource([webhooksPersistence]);
   const at = new Date('2025-02-01T00:00:00Z');
-  const later = new Date(at.getTime() + 60_000);
-  const hook = (id: number, ownerId: string, linkIds: string[] | null = null, isActive = true) =>
-    new Webhook({ id: hex(id), ownerId, url: `https://example.com/${id}`, events: ['link.clicked'], linkIds, description: '', sealedSecret: 'v2.x', isActive, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
-  const click = (id: number, ownerId: string, linkId: string) => ({ id: hex(id), type: 'link.clicked' as const, ownerId, linkId, at: new Date(at.getTime() + id), data: { n: id } });
+  const later = new Date(at.getTime() + 3_600_000);
+  const hook = (id: number, ownerId: string, linkIds: string[] | null = null) =>
+    new Webhook({ id: hex(id), ownerId, url: `https://example.com/${id}`, events: ['link.clicked'], linkIds, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
+  const moments = (from: number, n: number, base = at) => Array.from({ length: n }, (_, i) => new Date(base.getTime() + from + i));
+  /** A series of clicks of one kind, and the bodies each would have had recorded one by one. */
+  const series = (ownerId: string, linkId: string, ats: Date[], data: Record<string, unknown> = { linkId, referrer: 'news.example.org' }): EventSeries => ({
+    type: 'link.clicked',
+    ownerId,
+    linkId,
+    bodyParts: eventBodyParts('link.clicked', { ...data, clickedAt: '' }, ['clickedAt']) as string[],
+    ats: ats.map((d) => d.getTime()),
+  });
+  const bodyOf = (data: Record<string, unknown>, moment: Date) => eventBody({ type: 'link.clicked', at: moment, data: { ...data, clickedAt: moment.toISOString() } });
   const deliveriesOf = async (webhookId: string) =>
-    (await db().query('SELECT id, event_id, body FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY event_id', [webhookId])) as { id: string; event_id: string; body: string }[];
+    (await db().query('SELECT id, event_id, body, created_at, next_attempt_at FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at, event_id', [webhookId])) as { id: string; event_id: string; body: string; created_at: Date; next_attempt_at: Date }[];
   const batchesOf = async (webhookId: string) => Number((await db().query('SELECT count(*)::int AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId]))[0].n);
-  const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
-  it('stores one batch per (write, matching webhook) and expands it into the deliveries enqueue would make, once', async () => {
+  it('stores one batch per (write, matching webhook) and expands it into one delivery per click, with the body it would have had', async () => {
     const repo = new TypeormWebhookRepository(db());
     const outbox = new TypeormWebhookOutbox(db());
     const owner = hex(2000);
     await repo.insertWithinLimit(hook(2001, owner), 10);
     await repo.insertWithinLimit(hook(2002, owner, [hex(77)]), 10);
     await repo.insertWithinLimit(hook(2003, hex(2999)), 10); // another owner's: gets nothing of these clicks
-    const clicks = Array.from({ length: 30 }, (_, i) => click(5000 + i, owner, i % 3 === 0 ? hex(77) : hex(78)));
-    // Two webhooks match: two rows for the whole write, not 30 + 10.
-    expect(await outbox.enqueueBatched(clicks)).toBe(2);
+    // The body is the signed bytes: kept exactly, whatever a click's data held (quotes, escapes, emoji, a lone surrogate).
+    const odd = { linkId: hex(78), referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' };
+    const written = [series(owner, hex(77), moments(0, 10)), series(owner, hex(78), moments(100, 20)), series(owner, hex(78), moments(200, 1), odd)];
+    // Two webhooks match: two rows for the whole write, not 31 + 10.
+    expect(await outbox.enqueueSeries(written)).toBe(2);
     expect(await deliveriesOf(hex(2001))).toEqual([]);
-    expect(await outbox.expandBatches(later, 1000, 50)).toBe(40);
+    expect(await outbox.expandBatches(later, 1000, 50)).toBe(41);
     const all = await deliveriesOf(hex(2001));
-    expect(all.map((d) => d.event_id)).toEqual(clicks.map((c) => c.id));
-    // The ids the direct path gives: a receiver's de-duplication and the list are unchanged.
-    expect(all.map((d) => d.id)).toEqual(clicks.map((c) => md5(c.id + hex(2001))));
-    expect(JSON.parse(all[0].body)).toEqual({ type: 'link.clicked', timestamp: clicks[0].at.toISOString(), data: { n: 5000 } });
-    // The body is the signed bytes: kept exactly, whatever a referrer held (quotes, escapes, emoji, a lone surrogate).
-    const odd = { ...click(5999, owner, hex(78)), data: { referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' } };
-    await outbox.enqueueBatched([odd]);
-    await outbox.expandBatches(later, 1000, 50);
-    expect((await deliveriesOf(hex(2001))).find((d) => d.event_id === odd.id)?.body).toBe(eventBody(odd));
-    await db().query('DELETE FROM webhook_deliveries WHERE event_id = $1', [odd.id]);
-    expect((await deliveriesOf(hex(2002))).map((d) => d.event_id)).toEqual(clicks.filter((_, i) => i % 3 === 0).map((c) => c.id));
+    expect(all).toHaveLength(31);
+    expect(new Set(all.map((d) => d.event_id)).size).toBe(31);
+    expect(all.every((d) => /^[0-9a-f]{24}$/.test(d.event_id) && d.id === md5(d.event_id + hex(2001)))).toBe(true);
+    const expected = [...moments(0, 10).map((m) => bodyOf({ linkId: hex(77), referrer: 'news.example.org' }, m)), ...moments(100, 20).map((m) => bodyOf({ linkId: hex(78), referrer: 'news.example.org' }, m)), bodyOf(odd, moments(200, 1)[0])];
+    expect(all.map((d) => d.body)).toEqual(expected);
+    expect(all.map((d) => d.created_at.getTime())).toEqual([...moments(0, 10), ...moments(100, 20), ...moments(200, 1)].map((m) => m.getTime()));
+    expect(all.every((d) => d.next_attempt_at.getTime() === d.created_at.getTime())).toBe(true);
+    expect((await deliveriesOf(hex(2002))).map((d) => d.body)).toEqual(expected.slice(0, 10));
     expect(await deliveriesOf(hex(2003))).toEqual([]);
     expect(await batchesOf(hex(2001))).toBe(0);
-    // The same events again (a retried write), directly or batched: no second delivery.
-    expect(await outbox.enqueueBatched(clicks)).toBe(2);
     expect(await outbox.expandBatches(later, 1000, 50)).toBe(0);
-    expect(await outbox.enqueue(clicks.slice(0, 5))).toBe(0);
-    expect(await deliveriesOf(hex(2001))).toHaveLength(30);
   });
 
   it('gives each batch to one of two concurrent expanders: every event once, none lost, none twice', async () => {
@@ -105,16 +109,14 @@ describe('TypeormWebhookOutbox batched events (link.clicked: one row per write a
     const owner = hex(3000);
     await repo.insertWithinLimit(hook(3001, owner), 10);
     // 40 writes of 25 clicks each: 40 batches.
-    const clicks = Array.from({ length: 1000 }, (_, i) => click(10_000 + i, owner, hex(1)));
-    for (let w = 0; w < 40; w++) await new TypeormWebhookOutbox(db()).enqueueBatched(clicks.slice(w * 25, w * 25 + 25));
+    for (let w = 0; w < 40; w++) await new TypeormWebhookOutbox(db()).enqueueSeries([series(owner, hex(1), moments(10_000 + w * 25, 25))]);
     const [a, b] = [new TypeormWebhookOutbox(db()), new TypeormWebhookOutbox(db())];
     const made = await Promise.all([a.expandBatches(later, 100_000, 100), b.expandBatches(later, 100_000, 100)]);
-    // Had both expanded one batch, the second would make 0 of it (ON CONFLICT) but the sum would still be
-    // 1000: the sum checks loss; the batches left and the distinct ids check the rest.
+    // Both count what they made: 1000 in all is none lost and none made twice (ids are the primary key).
     expect(made[0] + made[1]).toBe(1000);
     const got = await deliveriesOf(hex(3001));
     expect(got).toHaveLength(1000);
-    expect(new Set(got.map((d) => d.event_id)).size).toBe(1000);
+    expect(new Set(got.map((d) => d.body)).size).toBe(1000);
     expect(await batchesOf(hex(3001))).toBe(0);
   });
 
@@ -122,15 +124,14 @@ describe('TypeormWebhookOutbox batched events (link.clicked: one row per write a
     const repo = new TypeormWebhookRepository(db());
     const outbox = new TypeormWebhookOutbox(db());
     const owner = hex(4000);
-    // Earlier tests left due deliveries: this test's clock is before them, so only its own count.
+    // Earlier tests left due deliveries: this test's clock is before them, so that only its own count.
     const early = new Date(at.getTime() - 3_600_000);
-    const clickAt = (id: number) => ({ ...click(id, owner, hex(2)), at: new Date(early.getTime() - 1000 + (id % 100)) });
     await repo.insertWithinLimit(hook(4001, owner), 10);
-    for (let w = 0; w < 5; w++) await outbox.enqueueBatched(Array.from({ length: 10 }, (_, i) => clickAt(20_000 + w * 10 + i)));
+    for (let w = 0; w < 5; w++) await outbox.enqueueSeries([series(owner, hex(2), moments(-10_000 + w * 10, 10, early))]);
     // Below 15 due: the first batch (10), then the second (20 due), then it stops.
     expect(await outbox.expandBatches(early, 15, 50)).toBe(20);
     expect(await batchesOf(hex(4001))).toBe(3);
-    // Off: its pending deliveries are not due for anyone's count, and its batches wait.
+    // Off: its pending deliveries are not counted as due, and its batches wait, as its deliveries do.
     await outbox.disableWebhook(hex(4001), 'turned off', early);
     expect(await outbox.expandBatches(early, 1000, 50)).toBe(0);
     expect(await batchesOf(hex(4001))).toBe(3);
@@ -139,7 +140,7 @@ describe('TypeormWebhookOutbox batched events (link.clicked: one row per write a
     expect(await outbox.expandBatches(early, 1000, 50)).toBe(30);
     expect(await deliveriesOf(hex(4001))).toHaveLength(50);
     // Deleted: its batches go with it.
-    await outbox.enqueueBatched([clickAt(20_100)]);
+    await outbox.enqueueSeries([series(owner, hex(2), moments(-100, 1, early))]);
     expect(await batchesOf(hex(4001))).toBe(1);
     expect(await repo.deleteOfOwner(owner, hex(4001))).toBe(true);
     expect(await batchesOf(hex(4001))).toBe(0);
@@ -149,11 +150,9 @@ describe('TypeormWebhookOutbox batched events (link.clicked: one row per write a
     const repo = new TypeormWebhookRepository(db());
     const owner = hex(6000);
     await repo.insertWithinLimit(hook(6001, owner), 10);
-    const clicks = Array.from({ length: 50 }, (_, i) => click(30_000 + i, owner, hex(3)));
-    await new TypeormWebhookOutbox(db()).enqueueBatched(clicks);
-    // A worker stopped after a claim's snapshot but before anything else: nothing is half-done.
+    await new TypeormWebhookOutbox(db()).enqueueSeries([series(owner, hex(3), moments(30_000, 50))]);
     const fresh = new TypeormWebhookOutbox(db());
     expect(await fresh.expandBatches(later, 100_000, 50)).toBe(50);
-    expect((await deliveriesOf(hex(6001))).map((d) => d.event_id)).toEqual(clicks.map((c) => c.id));
+    expect((await deliveriesOf(hex(6001))).map((d) => d.created_at.getTime())).toEqual(moments(30_000, 50).map((m) => m.getTime()));
   });
 });

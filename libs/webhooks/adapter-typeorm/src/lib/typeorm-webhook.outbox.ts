@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
+import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, EventSeries, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 
@@ -43,13 +43,6 @@ const toClaimed = (r: Row): ClaimedDelivery => ({
 
 const errorText = (error: string | null) => (error === null ? null : error.slice(0, MAX_ERROR_LENGTH));
 
-/**
- * The events of a batched enqueue as a relation: parsed once as jsonb (each `->>` on a json value parses
- * the element again: three times the statement's cost at a click write's thousands of events).
- */
-const BATCHED_EVENTS = `(SELECT r->>0 AS event_id, r->>1 AS type, (r->>2)::char(24) AS owner_id, (r->>3)::char(24) AS link_id, (r->>4)::timestamptz AS at, r->>5 AS body
-   FROM jsonb_array_elements($1::jsonb) AS r) AS e`;
-
 const eventRows = (events: WebhookEvent[]) => events.map((e) => [e.id, e.type, e.ownerId, e.linkId, e.at.toISOString(), eventBody(e)]);
 
 /**
@@ -86,18 +79,20 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     return made;
   }
 
-  async enqueueBatched(events: WebhookEvent[]): Promise<number> {
+  async enqueueSeries(series: EventSeries[]): Promise<number> {
     let made = 0;
-    for (let start = 0; start < events.length; start += ENQUEUE_CHUNK) {
-      // Matched now, as `enqueue` does (who wants the event is decided when it happens); one row per
-      // (webhook, type) with the events' ids, times and bodies in three aligned arrays, fed by one aggregation.
+    for (let start = 0; start < series.length; start += ENQUEUE_CHUNK) {
+      const rows = series.slice(start, start + ENQUEUE_CHUNK).map((s) => [s.ownerId, s.linkId, s.type, s.bodyParts, s.ats]);
+      // Matched now, as `enqueue` matches (who wants an event is decided when it happens), but per series,
+      // not per event: a row per (webhook, type) holding its owner's matching series, copied as they came.
       const result = await sql(
         this.dataSource,
-        `INSERT INTO webhook_event_batches (webhook_id, event_type, event_ids, ats, bodies, created_at)
-         SELECT w.id, e.type, array_agg(e.event_id), array_agg(e.at), array_agg(e.body), min(e.at)
-           FROM ${BATCHED_EVENTS} JOIN webhooks w ON w.owner_id = e.owner_id AND w.is_active AND ${SUBSCRIBED}
-          GROUP BY w.id, e.type`,
-        [jsonRows(eventRows(events.slice(start, start + ENQUEUE_CHUNK)))],
+        `INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at)
+         SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum(jsonb_array_length(s->4)), now()
+           FROM jsonb_array_elements($1::jsonb) AS s
+           JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL OR (s->>1)::char(24) = ANY (w.link_ids))
+          GROUP BY w.id, s->>2`,
+        [jsonRows(rows)],
       );
       made += result.affected;
     }
@@ -120,11 +115,19 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
                        WHERE d.status = 'pending' AND d.next_attempt_at <= $1 LIMIT $2) due) < $2
               ORDER BY q.id LIMIT 1
               FOR UPDATE OF q SKIP LOCKED)
-           RETURNING webhook_id, event_type, event_ids, ats, bodies),
+           RETURNING id, webhook_id, event_type, series),
+         e AS (
+           SELECT b.webhook_id, b.event_type, left(md5(b.id || '.' || s.n || '.' || a.n), 24) AS event_id, p.parts,
+                  timestamptz 'epoch' + a.ms::bigint * interval '1 millisecond' AS at
+             FROM b
+             CROSS JOIN LATERAL jsonb_array_elements(b.series) WITH ORDINALITY AS s(v, n)
+             CROSS JOIN LATERAL (SELECT array_agg(x.part ORDER BY x.o) AS parts FROM jsonb_array_elements_text(s.v->0) WITH ORDINALITY AS x(part, o)) p
+             CROSS JOIN LATERAL jsonb_array_elements_text(s.v->1) WITH ORDINALITY AS a(ms, n)),
          made AS (
            INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
-           SELECT md5(e.event_id || b.webhook_id), b.webhook_id, e.event_id, b.event_type, e.body, e.at, e.at
-             FROM b, unnest(b.event_ids, b.ats, b.bodies) AS e(event_id, at, body)
+           SELECT md5(e.event_id || e.webhook_id), e.webhook_id, e.event_id, e.event_type,
+                  array_to_string(e.parts, '"' || to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'), e.at, e.at
+             FROM e
            ON CONFLICT (id) DO NOTHING
            RETURNING 1)
          SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM made)::int AS made`,

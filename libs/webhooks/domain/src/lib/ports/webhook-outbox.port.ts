@@ -1,5 +1,5 @@
 import { Page, PageRequest } from '@lnk/shared/kernel';
-import { WebhookEvent, WebhookEventType } from '../model/webhook-event';
+import { EventSeries, WebhookEvent, WebhookEventType } from '../model/webhook-event';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -52,10 +52,11 @@ export abstract class WebhookOutbox {
   abstract enqueue(events: WebhookEvent[], onlyWebhookId?: string): Promise<number>;
   /**
    * The same fan-out, stored compactly for events that come at a high rate (link.clicked): one batch per
-   * matching webhook holds all its events of the call, in the caller's unit of work. They become
-   * deliveries (the same ids as `enqueue` gives) when `expandBatches` takes the batch. Answers the batches made.
+   * matching webhook holds its owner's series of the call, in the caller's unit of work. They become
+   * deliveries (one per event, its body `seriesBody`, its id derived from the batch) when `expandBatches`
+   * takes the batch. Answers the batches made.
    */
-  abstract enqueueBatched(events: WebhookEvent[]): Promise<number>;
+  abstract enqueueSeries(series: EventSeries[]): Promise<number>;
   /**
    * Turns stored batches of active webhooks into deliveries, oldest first, each batch deleted in the same
    * transaction as its deliveries are made (a batch is taken by one caller: FOR UPDATE SKIP LOCKED; its

@@ -16,7 +16,7 @@ class SubscriptionsOutbox extends WebhookOutbox {
     return copy;
   }
   async enqueue() { return 0; }
-  async enqueueBatched() { return 0; }
+  async enqueueSeries() { return 0; }
   async expandBatches() { return 0; }
   async claimDue() { return []; }
   async recordSuccess() { return; }

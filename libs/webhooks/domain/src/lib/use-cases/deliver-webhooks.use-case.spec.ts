@@ -20,7 +20,7 @@ class OneDeliveryOutbox extends WebhookOutbox {
   nextAttemptAt: Date | null = null;
   private delivery: ClaimedDelivery = { id: 'd1', messageId: 'msg_d1', webhookId: 'w1', url: 'https://example.com/', sealedSecret: 'sealed', body: '{}', attempts: 0 };
   async enqueue() { return 0; }
-  async enqueueBatched() { return 0; }
+  async enqueueSeries() { return 0; }
   calls: string[] = [];
   async expandBatches(_now: Date, maxDue: number, maxBatches: number) { this.calls.push(`expand ${maxDue} ${maxBatches}`); return 7; }
   async claimDue(_now: Date, limit: number): Promise<ClaimedDelivery[]> { this.calls.push(`claim ${limit}`); return this.disabled ? [] : [{ ...this.delivery }]; }
