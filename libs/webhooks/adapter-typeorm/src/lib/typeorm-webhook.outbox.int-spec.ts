@@ -146,6 +146,18 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
     expect(await batchesOf(hex(4001))).toBe(0);
   });
 
+  it('splits a click write into batches of at most 1,000 events: one expansion step is bounded', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(7000);
+    await repo.insertWithinLimit(hook(7001, owner), 10);
+    expect(await outbox.enqueueSeries([series(owner, hex(4), moments(50_000, 1500)), series(owner, hex(5), moments(60_000, 700))])).toBe(3);
+    const sizes = await db().query('SELECT events FROM webhook_event_batches WHERE webhook_id = $1 ORDER BY id', [hex(7001)]);
+    expect(sizes.map((r: { events: number }) => r.events).sort()).toEqual([1000, 1000, 200]);
+    expect(await outbox.expandBatches(later, 100_000, 50)).toBe(2200);
+    expect(new Set((await deliveriesOf(hex(7001))).map((d) => d.body)).size).toBe(2200);
+  });
+
   it('loses nothing across a restart: batches written by one instance are expanded by a new one', async () => {
     const repo = new TypeormWebhookRepository(db());
     const owner = hex(6000);

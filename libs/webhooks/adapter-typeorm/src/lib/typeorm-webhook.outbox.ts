@@ -6,6 +6,8 @@ import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, Row, r
 const EVENT_COLUMNS: JsonColumn[] = [['event_id', 'char(24)'], ['type', 'text'], ['owner_id', 'char(24)'], ['link_id', 'char(24)'], ['at', 'timestamptz'], ['body', 'text']];
 /** Events per statement: a click write of a busy second can carry thousands. */
 const ENQUEUE_CHUNK = 2_000;
+/** The most events one batch holds: what one step of the worker's expansion makes at most. */
+const BATCH_EVENTS = 1_000;
 /** The longest error text kept for the owner to read. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -80,19 +82,31 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
   }
 
   async enqueueSeries(series: EventSeries[]): Promise<number> {
+    // Pieces of at most BATCH_EVENTS events, numbered so that each number holds at most that many: a
+    // batch is one (piece number, webhook), and the worker's expansion step is bounded by it.
+    const pieces: unknown[][] = [];
+    let number = 0;
+    let inNumber = 0;
+    for (const s of series) {
+      for (let from = 0; from < s.ats.length; ) {
+        if (inNumber === BATCH_EVENTS) [number, inNumber] = [number + 1, 0];
+        const take = Math.min(BATCH_EVENTS - inNumber, s.ats.length - from);
+        pieces.push([s.ownerId, s.linkId, s.type, s.bodyParts, s.ats.slice(from, from + take), number]);
+        [from, inNumber] = [from + take, inNumber + take];
+      }
+    }
     let made = 0;
-    for (let start = 0; start < series.length; start += ENQUEUE_CHUNK) {
-      const rows = series.slice(start, start + ENQUEUE_CHUNK).map((s) => [s.ownerId, s.linkId, s.type, s.bodyParts, s.ats]);
+    for (let start = 0; start < pieces.length; start += ENQUEUE_CHUNK) {
       // Matched now, as `enqueue` matches (who wants an event is decided when it happens), but per series,
-      // not per event: a row per (webhook, type) holding its owner's matching series, copied as they came.
+      // not per event: a row per (piece number, webhook, type) holding its owner's matching series.
       const result = await sql(
         this.dataSource,
         `INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at)
          SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum(jsonb_array_length(s->4)), now()
            FROM jsonb_array_elements($1::jsonb) AS s
            JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL OR (s->>1)::char(24) = ANY (w.link_ids))
-          GROUP BY w.id, s->>2`,
-        [jsonRows(rows)],
+          GROUP BY s->>5, w.id, s->>2`,
+        [jsonRows(pieces.slice(start, start + ENQUEUE_CHUNK))],
       );
       made += result.affected;
     }
