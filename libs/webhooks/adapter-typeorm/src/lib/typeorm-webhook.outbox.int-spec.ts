@@ -49,7 +49,9 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
     const outbox = new TypeormWebhookOutbox(db());
     const [a, b] = await outbox.claimDue(new Date(now.getTime() + 3_600_000), 2, 60_000);
     expect(await outbox.recordFailure(a, { at: now, responseStatus: 500, error: 'HTTP 500' }, new Date(now.getTime() + 1000))).toBe(1);
-    await outbox.recordSuccess(b, { at: now, responseStatus: 200, error: null });
+    await outbox.recordSuccesses([{ delivery: b, outcome: { at: now, responseStatus: 200, error: null } }]);
+    const done = await db().query('SELECT status, attempts, response_status FROM webhook_deliveries WHERE id = $1', [b.id]);
+    expect(done[0]).toEqual({ status: 'delivered', attempts: 1, response_status: 200 });
     const failures = await db().query('SELECT consecutive_failures FROM webhooks WHERE id = $1', [a.webhookId]);
     expect(failures[0].consecutive_failures).toBe(a.webhookId === b.webhookId ? 0 : 1);
   });

@@ -172,14 +172,16 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     return rowsOf(result, toClaimed);
   }
 
-  async recordSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  async recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
+    if (successes.length === 0) return;
     await sql(
       this.dataSource,
       `WITH d AS (
-         UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = $2, response_status = $3, last_error = NULL, finished_at = $2
-          WHERE id = $1 RETURNING webhook_id)
-       UPDATE webhooks SET consecutive_failures = 0 WHERE id = (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
-      [delivery.id, outcome.at, outcome.responseStatus],
+         UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status, last_error = NULL, finished_at = o.at
+           FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[]) AS o(id, at, status)
+          WHERE d.id = o.id RETURNING d.webhook_id)
+       UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
+      [successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus)],
     );
   }
 

@@ -71,8 +71,8 @@ export abstract class WebhookOutbox {
    * again after the lease, and no other worker takes it meanwhile.
    */
   abstract claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** A 2xx answer: the delivery is done and the webhook's failure run ends. */
-  abstract recordSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void>;
+  /** 2xx answers, recorded together (one statement for a run's): each delivery is done and its webhook's failure run ends. */
+  abstract recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void>;
   /** A failed attempt; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
   abstract recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number>;
   /** Turns the webhook off with the reason its owner sees. */

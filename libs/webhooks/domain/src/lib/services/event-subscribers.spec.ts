@@ -19,7 +19,7 @@ class SubscriptionsOutbox extends WebhookOutbox {
   async enqueueSeries() { return 0; }
   async expandBatches() { return 0; }
   async claimDue() { return []; }
-  async recordSuccess() { return; }
+  async recordSuccesses() { return; }
   async recordFailure() { return 0; }
   async disableWebhook() { return; }
   async listOfWebhook(): Promise<Page<Delivery>> { throw new Error('not used'); }

@@ -24,7 +24,8 @@ class OneDeliveryOutbox extends WebhookOutbox {
   calls: string[] = [];
   async expandBatches(_now: Date, maxDue: number, maxBatches: number) { this.calls.push(`expand ${maxDue} ${maxBatches}`); return 7; }
   async claimDue(_now: Date, limit: number): Promise<ClaimedDelivery[]> { this.calls.push(`claim ${limit}`); return this.disabled ? [] : [{ ...this.delivery }]; }
-  async recordSuccess() { this.failuresInARow = 0; }
+  successes: string[] = [];
+  async recordSuccesses(list: { delivery: ClaimedDelivery }[]) { this.failuresInARow = 0; this.successes.push(...list.map((s) => s.delivery.id)); this.calls.push(`successes ${list.length}`); }
   async recordFailure(d: ClaimedDelivery, _o: AttemptOutcome, next: Date | null) {
     this.delivery = { ...d, attempts: d.attempts + 1 };
     this.nextAttemptAt = next;
@@ -85,6 +86,6 @@ describe('DeliverWebhooksUseCase', () => {
     const ok: WebhookSender = { send: async () => ({ status: 200, error: null }) };
     const deliver = new DeliverWebhooksUseCase(outbox, ok, signer, box, new FixedClock(), { ...DEFAULT_RETRY_POLICY, batchSize: 20, leaseMs: 1, disableAfterFailures: 100, retentionMs: 1 });
     expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, delivered: 1, failed: 0 });
-    expect(outbox.calls).toEqual(['expand 200 50', 'claim 20']);
+    expect(outbox.calls).toEqual(['expand 200 50', 'claim 20', 'successes 1']);
   });
 });
