@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Compact outbox entries for high-rate events (link.clicked): the click write stores one row per (write,
- * matching webhook) holding its owner's event series (EventSeries: a body split where the moment goes,
+ * matching webhook, up to 1,000 events) holding its owner's event series (EventSeries: a body split where the moment goes,
  * and the moments, as `[[parts, [ms, ...]], ...]`), instead of one delivery row of ~400 bytes per click.
  * The delivery worker expands a batch into deliveries (event ids derived from the batch's id and the
  * event's place in it, delivery ids md5(event id || webhook id) as enqueued directly) and deletes it in
