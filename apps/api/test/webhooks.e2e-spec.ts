@@ -247,4 +247,36 @@ describe('Webhooks (issue 19)', () => {
       await r.close();
     }
   }, 60_000);
+
+  // Clicks' events wait in compact batches (one row per click write and webhook) until a worker makes them
+  // into deliveries: with no worker running they are kept, listed once expanded, and none is lost or doubled.
+  it('keeps link.clicked events batched while no worker runs, and sends each once when one starts', async () => {
+    const clicks = 30;
+    await t.close();
+    t = await startTestApp({ database, env: { ...FAST, WEBHOOKS_WORKER: 'false' } });
+    const r = await receiver();
+    try {
+      const link = (await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/batched', slug: `bat-${Date.now()}` } })).body.data;
+      const { secret, webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.clicked'], linkIds: [link.id] })).body.data;
+      for (let i = 0; i < clicks; i++) await fetch(`${t.baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser() }).then((res) => res.text());
+      await t.app.get<Analytics>(ANALYTICS).clicks.flush();
+      const stored = await t.dataSource.query('SELECT count(*)::int AS batches, coalesce(sum(events), 0)::int AS events FROM webhook_event_batches WHERE webhook_id = $1', [webhook.id]);
+      expect(stored[0].events).toBe(clicks);
+      expect(stored[0].batches).toBeLessThan(clicks);
+      expect((await t.request('GET', `/user/webhooks/${webhook.id}/deliveries`, { token: owner.accessToken })).body.data).toEqual([]);
+      await t.close();
+      t = await startTestApp({ database, env: FAST });
+      await until(() => r.got.length, (n) => n >= clicks, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const events = verified(secret, r.got);
+      expect(events).toHaveLength(clicks);
+      expect(new Set(events.map((e) => e.id)).size).toBe(clicks);
+      expect(events.every((e) => e.payload.type === 'link.clicked' && e.payload.data['linkId'] === link.id)).toBe(true);
+      const listed = await t.request('GET', `/user/webhooks/${webhook.id}/deliveries?limit=100`, { token: owner.accessToken });
+      expect(listed.body.data).toHaveLength(clicks);
+      expect((await t.dataSource.query('SELECT count(*)::int AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhook.id]))[0].n).toBe(0);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
 });

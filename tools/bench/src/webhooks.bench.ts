@@ -43,7 +43,7 @@ export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
     bareRatioWithout: number;
     bareRatioWith: number;
     rounds: { bare: number; without: number; with: number }[];
-    /** link.clicked deliveries the webhook got enqueued while it was on, and the redirects answered then (equal, up to requests in flight). */
+    /** link.clicked events the webhook got enqueued while it was on (deliveries made and events waiting in its batches), and the redirects answered then (equal, up to requests in flight). */
     clickDeliveries: number;
     clicksWhileOn: number;
     /** Visits the statistics counted over the same time: tells a lost event from a lost click. */
@@ -76,6 +76,14 @@ async function api<T = unknown>(app: BenchApp, method: string, path: string, bod
 }
 
 const count = async (app: BenchApp, where: string, params: unknown[] = []) => Number((await app.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params)).rows[0].n);
+
+/**
+ * The link.clicked events enqueued for a webhook: its deliveries and the events still waiting in its
+ * batches (the click write stores one batch per webhook; the worker makes deliveries of them as it sends).
+ */
+const enqueuedOf = async (app: BenchApp, webhookId: string) =>
+  (await count(app, 'webhook_id = $1', [webhookId])) +
+  Number((await app.db.query('SELECT COALESCE(sum(events), 0) AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId])).rows[0].n);
 
 const visitsOf = async (app: BenchApp) => Number((await app.db.query('SELECT COALESCE(sum(visits), 0) AS n FROM link_daily_stats')).rows[0].n);
 
@@ -163,13 +171,13 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         // nothing more, whenever its clicks happened).
         const inFlight = settings.connections;
         for (let waited = 0; (await visitsOf(app)) - visitsBefore < answered - inFlight && waited < 60_000; waited += 250) await sleep(250);
-        await settled(() => count(app, 'webhook_id = $1', [clicked.webhook.id]));
+        await settled(() => enqueuedOf(app, clicked.webhook.id));
         await toggle(false);
         visitsWhileOn += (await visitsOf(app)) - visitsBefore;
         rounds.push({ bare: b.requestsPerSecond, without: without.requestsPerSecond, with: withHook.requestsPerSecond });
         log(`  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} req/s | with ${withHook.requestsPerSecond} req/s`);
       }
-      const clickDeliveries = await count(app, 'webhook_id = $1', [clicked.webhook.id]);
+      const clickDeliveries = await enqueuedOf(app, clicked.webhook.id);
       const m = (pick: (r: (typeof rounds)[number]) => number) => Math.round(median(rounds.map(pick)));
       const [bareRps, withoutRps, withRps] = [m((r) => r.bare), m((r) => r.without), m((r) => r.with)];
       return {
@@ -203,7 +211,7 @@ export function printWebhooks(result: WebhooksResult): void {
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
     `(a) deliveries: ${d.events} in ${d.seconds} s = ${d.perSecond}/s from one instance (worker batch ${result.settings.batchSize}); the receiver got ${d.received}`,
     `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} (${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
-    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked deliveries enqueued for ${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
+    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked events enqueued (deliveries and batched) for ${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

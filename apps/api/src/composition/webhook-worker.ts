@@ -12,8 +12,8 @@ const PURGE_EVERY_MS = 3_600_000;
 const EXPIRY_LOOKBACK_MS = 3_600_000;
 
 /**
- * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER): takes due deliveries and sends
- * them, at once again while it finds a full batch, else after WEBHOOKS_POLL_INTERVAL. Several instances
+ * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER): makes batched link.clicked events
+ * into deliveries while few are due, takes due deliveries and sends them, at once again while it finds a full batch, else after WEBHOOKS_POLL_INTERVAL. Several instances
  * run it side by side: the claim (FOR UPDATE SKIP LOCKED and a lease) gives each delivery to one. It
  * stops taking work before shutdown and waits for what it sent, before the database closes.
  *
@@ -77,9 +77,9 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
     const { deliver } = this.contexts.webhooks;
     let next = this.config.webhooks.pollIntervalMs;
     try {
-      const { claimed, failed } = await deliver.execute();
+      const { expanded, claimed, failed } = await deliver.execute();
       if (failed > 0) this.logger.debug(`${failed} of ${claimed} webhook deliveries failed; retried on the backoff schedule`);
-      if (claimed >= this.config.webhooks.batchSize) next = 0;
+      if (claimed >= this.config.webhooks.batchSize || expanded > 0) next = 0;
       if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
         this.lastPurge = Date.now();
         await deliver.purge();

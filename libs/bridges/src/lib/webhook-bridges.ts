@@ -1,6 +1,6 @@
 import { ClickEvent, ClickEvents } from '@lnk/analytics/domain';
 import { EndedLink, ExpiredLink, Link, LinkEvents, LinkEventType, LinkLifecycleEvents, LinkRepository } from '@lnk/links/domain';
-import { EventSubscribers, RecordWebhookEventsUseCase, stableEventId, WebhookLinks } from '@lnk/webhooks/domain';
+import { EventSeries, eventBodyParts, EventSubscribers, RecordWebhookEventsUseCase, stableEventId, WebhookLinks } from '@lnk/webhooks/domain';
 
 /** A webhook's link filter names links of its owner's: the links context says which ids are. */
 export class WebhookLinksOfLinks extends WebhookLinks {
@@ -57,7 +57,11 @@ export class LinkEventsToWebhooks extends LinkEvents {
   }
 }
 
-/** Counted clicks become `link.clicked` events with the click write, for owners with a webhook that wants them. */
+/**
+ * Counted clicks become `link.clicked` events with the click write, for owners with a webhook that wants
+ * them: stored as series (EventSeries) in one batch per webhook, not a delivery row per click; the
+ * delivery worker makes the deliveries.
+ */
 export class ClickEventsToWebhooks extends ClickEvents {
   constructor(
     private readonly subscribers: EventSubscribers,
@@ -71,27 +75,41 @@ export class ClickEventsToWebhooks extends ClickEvents {
   }
 
   async record(clicks: ClickEvent[]): Promise<void> {
-    await this.record_.execute(
-      clicks.map((c) => ({
-        type: 'link.clicked' as const,
-        ownerId: c.ownerId,
-        linkId: c.linkId,
-        at: c.at,
-        data: {
-          linkId: c.linkId,
-          domainId: c.domainId,
-          clickedAt: c.at.toISOString(),
-          trigger: c.trigger,
-          referrer: c.referrer,
-          country: c.country,
-          device: c.device,
-          browser: c.browser,
-          os: c.os,
-          utm: { source: c.utmSource, medium: c.utmMedium, campaign: c.utmCampaign },
-        },
-      })),
-    );
+    // A hot link's clicks mostly differ only in their moment: one series per kind of click, its body made
+    // once, the moments as numbers. What cannot be split (see eventBodyParts) is recorded one by one.
+    const kinds = new Map<string, { click: ClickEvent; ats: number[] }>();
+    for (const c of clicks) {
+      const key = `${c.ownerId}\u0001${c.linkId}\u0001${c.domainId}\u0001${c.trigger}\u0001${c.referrer}\u0001${c.country}\u0001${c.device}\u0001${c.browser}\u0001${c.os}\u0001${c.utmSource}\u0001${c.utmMedium}\u0001${c.utmCampaign}`;
+      const kind = kinds.get(key);
+      if (kind) kind.ats.push(c.at.getTime());
+      else kinds.set(key, { click: c, ats: [c.at.getTime()] });
+    }
+    const series: EventSeries[] = [];
+    const oneByOne: ClickEvent[] = [];
+    for (const { click, ats } of kinds.values()) {
+      const bodyParts = eventBodyParts('link.clicked', clickData(click), ['clickedAt']);
+      if (bodyParts) series.push({ type: 'link.clicked', ownerId: click.ownerId, linkId: click.linkId, bodyParts, ats });
+      else for (const at of ats) oneByOne.push({ ...click, at: new Date(at) });
+    }
+    await this.record_.executeSeries(series);
+    await this.record_.execute(oneByOne.map((c) => ({ type: 'link.clicked' as const, ownerId: c.ownerId, linkId: c.linkId, at: c.at, data: clickData(c) })));
   }
+}
+
+/** What a link.clicked event tells a receiver: the visit's derived dimensions, never its address. */
+function clickData(c: ClickEvent): Record<string, unknown> {
+  return {
+    linkId: c.linkId,
+    domainId: c.domainId,
+    clickedAt: c.at.toISOString(),
+    trigger: c.trigger,
+    referrer: c.referrer,
+    country: c.country,
+    device: c.device,
+    browser: c.browser,
+    os: c.os,
+    utm: { source: c.utmSource, medium: c.utmMedium, campaign: c.utmCampaign },
+  };
 }
 
 /** Links that expired or used their last visit become `link.expired` / `link.limit_reached` events. */

@@ -54,7 +54,7 @@ export class WebhooksController {
     return ok(await this.webhooks.test.execute(principal.userId, id), 'Test event enqueued');
   }
 
-  @Route('GET', ':id/deliveries', { scope: 'webhooks:read', answers: list(WebhookDeliverySchema), meta: PAGE_META, summary: "List a webhook's deliveries", description: 'Newest first: status, attempts, the last response code and error, and when.' })
+  @Route('GET', ':id/deliveries', { scope: 'webhooks:read', answers: list(WebhookDeliverySchema), meta: PAGE_META, summary: "List a webhook's deliveries", description: "Newest first: status, attempts, the last response code and error, and when. A click's link.clicked event waits, with the click write's others, in a compact batch until the delivery worker makes it a delivery: it is listed from then on (within a poll interval while few deliveries are due)." })
   async deliveries(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: PageQueryDto) {
     const page = await this.webhooks.deliveries.execute(principal.userId, id, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentDelivery) });

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { useTestDataSource } from '@lnk/shared/testing';
-import { Webhook } from '@lnk/webhooks/domain';
+import { eventBody, eventBodyParts, EventSeries, Webhook } from '@lnk/webhooks/domain';
 import { TypeormWebhookOutbox } from './typeorm-webhook.outbox';
 import { TypeormWebhookRepository } from './typeorm-webhook.repository';
 import { webhooksPersistence } from './webhooks.persistence';
@@ -48,8 +49,124 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
     const outbox = new TypeormWebhookOutbox(db());
     const [a, b] = await outbox.claimDue(new Date(now.getTime() + 3_600_000), 2, 60_000);
     expect(await outbox.recordFailure(a, { at: now, responseStatus: 500, error: 'HTTP 500' }, new Date(now.getTime() + 1000))).toBe(1);
-    await outbox.recordSuccess(b, { at: now, responseStatus: 200, error: null });
+    await outbox.recordSuccesses([{ delivery: b, outcome: { at: now, responseStatus: 200, error: null } }]);
+    const done = await db().query('SELECT status, attempts, response_status FROM webhook_deliveries WHERE id = $1', [b.id]);
+    expect(done[0]).toEqual({ status: 'delivered', attempts: 1, response_status: 200 });
     const failures = await db().query('SELECT consecutive_failures FROM webhooks WHERE id = $1', [a.webhookId]);
     expect(failures[0].consecutive_failures).toBe(a.webhookId === b.webhookId ? 0 : 1);
+  });
+});
+
+describe('TypeormWebhookOutbox batched events (link.clicked series: one row per write and webhook, expanded by the worker)', () => {
+  const db = useTestDataSource([webhooksPersistence]);
+  const at = new Date('2025-02-01T00:00:00Z');
+  const later = new Date(at.getTime() + 3_600_000);
+  const hook = (id: number, ownerId: string, linkIds: string[] | null = null) =>
+    new Webhook({ id: hex(id), ownerId, url: `https://example.com/${id}`, events: ['link.clicked'], linkIds, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
+  const moments = (from: number, n: number, base = at) => Array.from({ length: n }, (_, i) => new Date(base.getTime() + from + i));
+  /** A series of clicks of one kind, and the bodies each would have had recorded one by one. */
+  const series = (ownerId: string, linkId: string, ats: Date[], data: Record<string, unknown> = { linkId, referrer: 'news.example.org' }): EventSeries => ({
+    type: 'link.clicked',
+    ownerId,
+    linkId,
+    bodyParts: eventBodyParts('link.clicked', { ...data, clickedAt: '' }, ['clickedAt']) as string[],
+    ats: ats.map((d) => d.getTime()),
+  });
+  const bodyOf = (data: Record<string, unknown>, moment: Date) => eventBody({ type: 'link.clicked', at: moment, data: { ...data, clickedAt: moment.toISOString() } });
+  const deliveriesOf = async (webhookId: string) =>
+    (await db().query('SELECT id, event_id, body, created_at, next_attempt_at FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at, event_id', [webhookId])) as { id: string; event_id: string; body: string; created_at: Date; next_attempt_at: Date }[];
+  const batchesOf = async (webhookId: string) => Number((await db().query('SELECT count(*)::int AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId]))[0].n);
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+  it('stores one batch per (write, matching webhook) and expands it into one delivery per click, with the body it would have had', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(2000);
+    await repo.insertWithinLimit(hook(2001, owner), 10);
+    await repo.insertWithinLimit(hook(2002, owner, [hex(77)]), 10);
+    await repo.insertWithinLimit(hook(2003, hex(2999)), 10); // another owner's: gets nothing of these clicks
+    // The body is the signed bytes: kept exactly, whatever a click's data held (quotes, escapes, emoji, a lone surrogate).
+    const odd = { linkId: hex(78), referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' };
+    const written = [series(owner, hex(77), moments(0, 10)), series(owner, hex(78), moments(100, 20)), series(owner, hex(78), moments(200, 1), odd)];
+    // Two webhooks match: two rows for the whole write, not 31 + 10.
+    expect(await outbox.enqueueSeries(written)).toBe(2);
+    expect(await deliveriesOf(hex(2001))).toEqual([]);
+    expect(await outbox.expandBatches(later, 1000, 50)).toBe(41);
+    const all = await deliveriesOf(hex(2001));
+    expect(all).toHaveLength(31);
+    expect(new Set(all.map((d) => d.event_id)).size).toBe(31);
+    expect(all.every((d) => /^[0-9a-f]{24}$/.test(d.event_id) && d.id === md5(d.event_id + hex(2001)))).toBe(true);
+    const expected = [...moments(0, 10).map((m) => bodyOf({ linkId: hex(77), referrer: 'news.example.org' }, m)), ...moments(100, 20).map((m) => bodyOf({ linkId: hex(78), referrer: 'news.example.org' }, m)), bodyOf(odd, moments(200, 1)[0])];
+    expect(all.map((d) => d.body)).toEqual(expected);
+    expect(all.map((d) => d.created_at.getTime())).toEqual([...moments(0, 10), ...moments(100, 20), ...moments(200, 1)].map((m) => m.getTime()));
+    expect(all.every((d) => d.next_attempt_at.getTime() === d.created_at.getTime())).toBe(true);
+    expect((await deliveriesOf(hex(2002))).map((d) => d.body)).toEqual(expected.slice(0, 10));
+    expect(await deliveriesOf(hex(2003))).toEqual([]);
+    expect(await batchesOf(hex(2001))).toBe(0);
+    expect(await outbox.expandBatches(later, 1000, 50)).toBe(0);
+  });
+
+  it('gives each batch to one of two concurrent expanders: every event once, none lost, none twice', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const owner = hex(3000);
+    await repo.insertWithinLimit(hook(3001, owner), 10);
+    // 40 writes of 25 clicks each: 40 batches.
+    for (let w = 0; w < 40; w++) await new TypeormWebhookOutbox(db()).enqueueSeries([series(owner, hex(1), moments(10_000 + w * 25, 25))]);
+    const [a, b] = [new TypeormWebhookOutbox(db()), new TypeormWebhookOutbox(db())];
+    const made = await Promise.all([a.expandBatches(later, 100_000, 100), b.expandBatches(later, 100_000, 100)]);
+    // Both count what they made: 1000 in all is none lost and none made twice (ids are the primary key).
+    expect(made[0] + made[1]).toBe(1000);
+    const got = await deliveriesOf(hex(3001));
+    expect(got).toHaveLength(1000);
+    expect(new Set(got.map((d) => d.body)).size).toBe(1000);
+    expect(await batchesOf(hex(3001))).toBe(0);
+  });
+
+  it('expands only while few deliveries are due, keeps a turned-off webhook’s batches, and drops a deleted one’s', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(4000);
+    // Earlier tests left due deliveries: this test's clock is before them, so that only its own count.
+    const early = new Date(at.getTime() - 3_600_000);
+    await repo.insertWithinLimit(hook(4001, owner), 10);
+    for (let w = 0; w < 5; w++) await outbox.enqueueSeries([series(owner, hex(2), moments(-10_000 + w * 10, 10, early))]);
+    // Below 15 due: the first batch (10), then the second (20 due), then it stops.
+    expect(await outbox.expandBatches(early, 15, 50)).toBe(20);
+    expect(await batchesOf(hex(4001))).toBe(3);
+    // Off: its pending deliveries are not counted as due, and its batches wait, as its deliveries do.
+    await outbox.disableWebhook(hex(4001), 'turned off', early);
+    expect(await outbox.expandBatches(early, 1000, 50)).toBe(0);
+    expect(await batchesOf(hex(4001))).toBe(3);
+    // On again: they are expanded, none lost.
+    await db().query('UPDATE webhooks SET is_active = true WHERE id = $1', [hex(4001)]);
+    expect(await outbox.expandBatches(early, 1000, 50)).toBe(30);
+    expect(await deliveriesOf(hex(4001))).toHaveLength(50);
+    // Deleted: its batches go with it.
+    await outbox.enqueueSeries([series(owner, hex(2), moments(-100, 1, early))]);
+    expect(await batchesOf(hex(4001))).toBe(1);
+    expect(await repo.deleteOfOwner(owner, hex(4001))).toBe(true);
+    expect(await batchesOf(hex(4001))).toBe(0);
+  });
+
+  it('splits a click write into batches of at most 1,000 events: one expansion step is bounded', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(7000);
+    await repo.insertWithinLimit(hook(7001, owner), 10);
+    expect(await outbox.enqueueSeries([series(owner, hex(4), moments(50_000, 1500)), series(owner, hex(5), moments(60_000, 700))])).toBe(3);
+    const sizes = await db().query('SELECT events FROM webhook_event_batches WHERE webhook_id = $1 ORDER BY id', [hex(7001)]);
+    expect(sizes.map((r: { events: number }) => r.events).sort()).toEqual([1000, 1000, 200]);
+    expect(await outbox.expandBatches(later, 100_000, 50)).toBe(2200);
+    expect(new Set((await deliveriesOf(hex(7001))).map((d) => d.body)).size).toBe(2200);
+  });
+
+  it('loses nothing across a restart: batches written by one instance are expanded by a new one', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const owner = hex(6000);
+    await repo.insertWithinLimit(hook(6001, owner), 10);
+    await new TypeormWebhookOutbox(db()).enqueueSeries([series(owner, hex(3), moments(30_000, 50))]);
+    const fresh = new TypeormWebhookOutbox(db());
+    expect(await fresh.expandBatches(later, 100_000, 50)).toBe(50);
+    expect((await deliveriesOf(hex(6001))).map((d) => d.created_at.getTime())).toEqual(moments(30_000, 50).map((m) => m.getTime()));
   });
 });

@@ -1,11 +1,13 @@
 import { DataSource } from 'typeorm';
-import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
+import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, EventSeries, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 
 const EVENT_COLUMNS: JsonColumn[] = [['event_id', 'char(24)'], ['type', 'text'], ['owner_id', 'char(24)'], ['link_id', 'char(24)'], ['at', 'timestamptz'], ['body', 'text']];
 /** Events per statement: a click write of a busy second can carry thousands. */
 const ENQUEUE_CHUNK = 2_000;
+/** The most events one batch holds: what one step of the worker's expansion makes at most. */
+const BATCH_EVENTS = 1_000;
 /** The longest error text kept for the owner to read. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -43,6 +45,15 @@ const toClaimed = (r: Row): ClaimedDelivery => ({
 
 const errorText = (error: string | null) => (error === null ? null : error.slice(0, MAX_ERROR_LENGTH));
 
+const eventRows = (events: WebhookEvent[]) => events.map((e) => [e.id, e.type, e.ownerId, e.linkId, e.at.toISOString(), eventBody(e)]);
+
+/**
+ * The webhooks of the events' owners that want them: active, subscribed to the type, and either without a
+ * link filter or filtering on the event's link. An expiry (found by a scan, possibly of a window in the
+ * past) goes to the webhooks that existed then.
+ */
+const SUBSCRIBED = `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' OR w.created_at <= e.at)`;
+
 /**
  * The outbox in PostgreSQL (or the embedded PGlite, which runs the same statements): deliveries are rows
  * written in the caller's transaction, claimed with FOR UPDATE SKIP LOCKED.
@@ -55,14 +66,8 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
   async enqueue(events: WebhookEvent[], onlyWebhookId?: string): Promise<number> {
     let made = 0;
     for (let start = 0; start < events.length; start += ENQUEUE_CHUNK) {
-      const rows = events.slice(start, start + ENQUEUE_CHUNK).map((e) => [e.id, e.type, e.ownerId, e.linkId, e.at.toISOString(), eventBody(e)]);
-      // The webhooks of the events' owners that want them: active, subscribed to the type, and either
-      // without a link filter or filtering on the event's link. A test event goes to its one webhook.
-      // An expiry (found by a scan, possibly of a window in the past) goes to the webhooks that existed then.
-      const matches =
-        onlyWebhookId === undefined
-          ? `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' OR w.created_at <= e.at)`
-          : `w.id = $2`;
+      const rows = eventRows(events.slice(start, start + ENQUEUE_CHUNK));
+      const matches = onlyWebhookId === undefined ? SUBSCRIBED : `w.id = $2`;
       const result = await sql(
         this.dataSource,
         `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
@@ -72,6 +77,79 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
         onlyWebhookId === undefined ? [jsonRows(rows)] : [jsonRows(rows), onlyWebhookId],
       );
       made += result.affected;
+    }
+    return made;
+  }
+
+  async enqueueSeries(series: EventSeries[]): Promise<number> {
+    // Pieces of at most BATCH_EVENTS events, numbered so that each number holds at most that many: a
+    // batch is one (piece number, webhook), and the worker's expansion step is bounded by it.
+    const pieces: unknown[][] = [];
+    let number = 0;
+    let inNumber = 0;
+    for (const s of series) {
+      for (let from = 0; from < s.ats.length; ) {
+        if (inNumber === BATCH_EVENTS) [number, inNumber] = [number + 1, 0];
+        const take = Math.min(BATCH_EVENTS - inNumber, s.ats.length - from);
+        pieces.push([s.ownerId, s.linkId, s.type, s.bodyParts, s.ats.slice(from, from + take), number]);
+        [from, inNumber] = [from + take, inNumber + take];
+      }
+    }
+    let made = 0;
+    for (let start = 0; start < pieces.length; start += ENQUEUE_CHUNK) {
+      // Matched now, as `enqueue` matches (who wants an event is decided when it happens), but per series,
+      // not per event: a row per (piece number, webhook, type) holding its owner's matching series.
+      const result = await sql(
+        this.dataSource,
+        `INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at)
+         SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum(jsonb_array_length(s->4)), now()
+           FROM jsonb_array_elements($1::jsonb) AS s
+           JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL OR (s->>1)::char(24) = ANY (w.link_ids))
+          GROUP BY s->>5, w.id, s->>2`,
+        [jsonRows(pieces.slice(start, start + ENQUEUE_CHUNK))],
+      );
+      made += result.affected;
+    }
+    return made;
+  }
+
+  async expandBatches(now: Date, maxDue: number, maxBatches: number): Promise<number> {
+    let made = 0;
+    for (let n = 0; n < maxBatches; n++) {
+      // One statement, so one transaction: the batch is locked (another caller skips it), its deliveries
+      // are made and it is deleted, or none of it. Only while fewer than maxDue deliveries of active
+      // webhooks are due; a turned-off webhook's batches wait, as its deliveries do.
+      const result = await sql(
+        this.dataSource,
+        `WITH b AS (
+           DELETE FROM webhook_event_batches WHERE id = (
+             SELECT q.id FROM webhook_event_batches q JOIN webhooks qw ON qw.id = q.webhook_id AND qw.is_active
+              WHERE (SELECT count(*) FROM (
+                      SELECT 1 FROM webhook_deliveries d JOIN webhooks dw ON dw.id = d.webhook_id AND dw.is_active
+                       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 LIMIT $2) due) < $2
+              ORDER BY q.id LIMIT 1
+              FOR UPDATE OF q SKIP LOCKED)
+           RETURNING id, webhook_id, event_type, series),
+         e AS (
+           SELECT b.webhook_id, b.event_type, left(md5(b.id || '.' || s.n || '.' || a.n), 24) AS event_id, p.parts,
+                  timestamptz 'epoch' + a.ms::bigint * interval '1 millisecond' AS at
+             FROM b
+             CROSS JOIN LATERAL jsonb_array_elements(b.series) WITH ORDINALITY AS s(v, n)
+             CROSS JOIN LATERAL (SELECT array_agg(x.part ORDER BY x.o) AS parts FROM jsonb_array_elements_text(s.v->0) WITH ORDINALITY AS x(part, o)) p
+             CROSS JOIN LATERAL jsonb_array_elements_text(s.v->1) WITH ORDINALITY AS a(ms, n)),
+         made AS (
+           INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
+           SELECT md5(e.event_id || e.webhook_id), e.webhook_id, e.event_id, e.event_type,
+                  array_to_string(e.parts, '"' || to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'), e.at, e.at
+             FROM e
+           ON CONFLICT (id) DO NOTHING
+           RETURNING 1)
+         SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM made)::int AS made`,
+        [now, maxDue],
+      );
+      const row = result.rows[0] as Row;
+      if (int(row, 'batches') === 0) break;
+      made += int(row, 'made');
     }
     return made;
   }
@@ -94,14 +172,16 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     return rowsOf(result, toClaimed);
   }
 
-  async recordSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  async recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
+    if (successes.length === 0) return;
     await sql(
       this.dataSource,
       `WITH d AS (
-         UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = $2, response_status = $3, last_error = NULL, finished_at = $2
-          WHERE id = $1 RETURNING webhook_id)
-       UPDATE webhooks SET consecutive_failures = 0 WHERE id = (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
-      [delivery.id, outcome.at, outcome.responseStatus],
+         UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status, last_error = NULL, finished_at = o.at
+           FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[]) AS o(id, at, status)
+          WHERE d.id = o.id RETURNING d.webhook_id)
+       UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
+      [successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus)],
     );
   }
 

@@ -42,3 +42,40 @@ export function stableEventId(key: string): string {
   }
   return out;
 }
+
+/**
+ * Events of one type, owner and link whose bodies differ only in their moment (a hot link's clicks from
+ * the same kind of visitor): one body split where the moment goes, and the moments. A click write stores
+ * a few series instead of a body per click; the delivery worker makes each event's body (`seriesBody`)
+ * and its id when it expands them.
+ */
+export interface EventSeries {
+  type: WebhookEventType;
+  ownerId: string;
+  linkId: string | null;
+  /** The body is these parts joined by the event's moment as a JSON string: `"2025-01-01T00:00:00.000Z"`. */
+  bodyParts: string[];
+  /** Each event's moment, epoch milliseconds. */
+  ats: number[];
+}
+
+/** Stands for the moment while the body is split: a JSON string value no event's data holds (checked). */
+const MOMENT = '\u0000moment\u0000';
+const MOMENT_TOKEN = JSON.stringify(MOMENT);
+
+/**
+ * The parts of `eventBody` of an event whose data holds its moment at the keys `momentKeys` (and in
+ * `timestamp`), to be joined by each event's moment; null when the data holds the placeholder itself
+ * (the caller then records the events one by one).
+ */
+export function eventBodyParts(type: WebhookEventType, data: Record<string, unknown>, momentKeys: string[]): string[] | null {
+  const withMoment: Record<string, unknown> = { ...data };
+  for (const key of momentKeys) withMoment[key] = MOMENT;
+  const parts = JSON.stringify({ type, timestamp: MOMENT, data: withMoment }).split(MOMENT_TOKEN);
+  return parts.length === momentKeys.length + 2 ? parts : null;
+}
+
+/** One event's body from its series: `eventBody` of the event, byte for byte. */
+export function seriesBody(bodyParts: string[], at: Date): string {
+  return bodyParts.join(JSON.stringify(at.toISOString()));
+}

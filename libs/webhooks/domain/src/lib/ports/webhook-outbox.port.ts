@@ -1,5 +1,5 @@
 import { Page, PageRequest } from '@lnk/shared/kernel';
-import { WebhookEvent, WebhookEventType } from '../model/webhook-event';
+import { EventSeries, WebhookEvent, WebhookEventType } from '../model/webhook-event';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -51,13 +51,28 @@ export abstract class WebhookOutbox {
    */
   abstract enqueue(events: WebhookEvent[], onlyWebhookId?: string): Promise<number>;
   /**
+   * The same fan-out, stored compactly for events that come at a high rate (link.clicked): one batch per
+   * matching webhook holds its owner's series of the call, in the caller's unit of work. They become
+   * deliveries (one per event, its body `seriesBody`, its id derived from the batch) when `expandBatches`
+   * takes the batch. Answers the batches made.
+   */
+  abstract enqueueSeries(series: EventSeries[]): Promise<number>;
+  /**
+   * Turns stored batches of active webhooks into deliveries, oldest first, each batch deleted in the same
+   * transaction as its deliveries are made (a batch is taken by one caller: FOR UPDATE SKIP LOCKED; its
+   * deliveries' ids are derived, so a batch made into deliveries twice makes them once). Stops when the due
+   * deliveries of active webhooks reach `maxDue` (so expansion follows the delivery rate, not the event
+   * rate), when none is left, or after `maxBatches`. Answers the deliveries made.
+   */
+  abstract expandBatches(now: Date, maxDue: number, maxBatches: number): Promise<number>;
+  /**
    * Takes up to `limit` due deliveries of active webhooks (FOR UPDATE SKIP LOCKED: concurrent workers take
    * different ones) and pushes their next attempt `leaseMs` ahead, so that one whose worker dies is taken
    * again after the lease, and no other worker takes it meanwhile.
    */
   abstract claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** A 2xx answer: the delivery is done and the webhook's failure run ends. */
-  abstract recordSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void>;
+  /** 2xx answers, recorded together (one statement for a run's): each delivery is done and its webhook's failure run ends. */
+  abstract recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void>;
   /** A failed attempt; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
   abstract recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number>;
   /** Turns the webhook off with the reason its owner sees. */

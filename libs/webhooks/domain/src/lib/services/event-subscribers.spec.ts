@@ -16,8 +16,10 @@ class SubscriptionsOutbox extends WebhookOutbox {
     return copy;
   }
   async enqueue() { return 0; }
+  async enqueueSeries() { return 0; }
+  async expandBatches() { return 0; }
   async claimDue() { return []; }
-  async recordSuccess() { return; }
+  async recordSuccesses() { return; }
   async recordFailure() { return 0; }
   async disableWebhook() { return; }
   async listOfWebhook(): Promise<Page<Delivery>> { throw new Error('not used'); }

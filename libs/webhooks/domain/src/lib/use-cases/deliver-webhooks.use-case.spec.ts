@@ -20,8 +20,12 @@ class OneDeliveryOutbox extends WebhookOutbox {
   nextAttemptAt: Date | null = null;
   private delivery: ClaimedDelivery = { id: 'd1', messageId: 'msg_d1', webhookId: 'w1', url: 'https://example.com/', sealedSecret: 'sealed', body: '{}', attempts: 0 };
   async enqueue() { return 0; }
-  async claimDue(): Promise<ClaimedDelivery[]> { return this.disabled ? [] : [{ ...this.delivery }]; }
-  async recordSuccess() { this.failuresInARow = 0; }
+  async enqueueSeries() { return 0; }
+  calls: string[] = [];
+  async expandBatches(_now: Date, maxDue: number, maxBatches: number) { this.calls.push(`expand ${maxDue} ${maxBatches}`); return 7; }
+  async claimDue(_now: Date, limit: number): Promise<ClaimedDelivery[]> { this.calls.push(`claim ${limit}`); return this.disabled ? [] : [{ ...this.delivery }]; }
+  successes: string[] = [];
+  async recordSuccesses(list: { delivery: ClaimedDelivery }[]) { this.failuresInARow = 0; this.successes.push(...list.map((s) => s.delivery.id)); this.calls.push(`successes ${list.length}`); }
   async recordFailure(d: ClaimedDelivery, _o: AttemptOutcome, next: Date | null) {
     this.delivery = { ...d, attempts: d.attempts + 1 };
     this.nextAttemptAt = next;
@@ -72,8 +76,16 @@ describe('DeliverWebhooksUseCase', () => {
     let sent = 0;
     const sender: WebhookSender = { send: async () => ((sent += 1), { status: 200, error: null }) };
     const deliver = new DeliverWebhooksUseCase(outbox, sender, signer, { seal: (s) => s, open: () => null }, new FixedClock(), { ...DEFAULT_RETRY_POLICY, batchSize: 1, leaseMs: 1, disableAfterFailures: 100, retentionMs: 1 });
-    expect(await deliver.execute()).toEqual({ claimed: 1, delivered: 0, failed: 1 });
+    expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, delivered: 0, failed: 1 });
     expect(sent).toBe(0);
   });
-});
 
+  it('makes batched events into deliveries before each claim, only while fewer than ten batches of deliveries are due', async () => {
+    // The bound keeps expansion at the delivery rate: a click flood stays in its compact batches.
+    const outbox = new OneDeliveryOutbox();
+    const ok: WebhookSender = { send: async () => ({ status: 200, error: null }) };
+    const deliver = new DeliverWebhooksUseCase(outbox, ok, signer, box, new FixedClock(), { ...DEFAULT_RETRY_POLICY, batchSize: 20, leaseMs: 1, disableAfterFailures: 100, retentionMs: 1 });
+    expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, delivered: 1, failed: 0 });
+    expect(outbox.calls).toEqual(['expand 200 50', 'claim 20', 'successes 1']);
+  });
+});

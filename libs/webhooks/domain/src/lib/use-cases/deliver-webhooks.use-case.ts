@@ -1,7 +1,7 @@
 import { Clock } from '@lnk/shared/kernel';
 import { RetryPolicy, retryDelayMs } from '../model/retry-schedule';
 import { WebhookChangeListener, WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
-import { ClaimedDelivery, WebhookOutbox } from '../ports/webhook-outbox.port';
+import { AttemptOutcome, ClaimedDelivery, WebhookOutbox } from '../ports/webhook-outbox.port';
 
 export interface DeliveryOptions extends RetryPolicy {
   /** Deliveries taken per run. */
@@ -14,14 +14,27 @@ export interface DeliveryOptions extends RetryPolicy {
   retentionMs: number;
 }
 
+/**
+ * Batched events (link.clicked) are made into deliveries before each claim while fewer than this many
+ * batches' worth of deliveries are due: the backlog of deliveries stays small and follows the rate at
+ * which they are sent, whatever the click rate; the rest waits, compact, in its batches.
+ */
+export const EXPAND_WHILE_DUE_BELOW_BATCHES = 10;
+/** At most this many batches are expanded per run (each holds up to one click write's events for one webhook). */
+export const MAX_BATCHES_EXPANDED_PER_RUN = 50;
+
+type Success = { delivery: ClaimedDelivery; outcome: AttemptOutcome };
+
 export interface DeliveryRun {
+  /** Deliveries made from batched events before the claim. */
+  expanded: number;
   claimed: number;
   delivered: number;
   failed: number;
 }
 
 /**
- * One run of the delivery worker: takes due deliveries, sends each signed POST, and records the outcome:
+ * One run of the delivery worker: makes batched events into deliveries while few are due, takes due deliveries, sends each signed POST, and records the outcome:
  * done on a 2xx, else retried on the backoff schedule (retry-schedule.ts) until the attempts run out.
  * A webhook whose deliveries fail `disableAfterFailures` times in a row is turned off, with the reason.
  */
@@ -38,16 +51,23 @@ export class DeliverWebhooksUseCase {
   ) {}
 
   async execute(): Promise<DeliveryRun> {
+    const expanded = await this.outbox.expandBatches(this.clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
     const claimed = await this.outbox.claimDue(this.clock.now(), this.options.batchSize, this.options.leaseMs);
     const results = await Promise.all(claimed.map((d) => this.deliver(d)));
-    return { claimed: claimed.length, delivered: results.filter(Boolean).length, failed: results.filter((r) => !r).length };
+    // Successes are recorded together once every send of the run is answered (within the sender's timeout,
+    // well inside the lease): one statement, not one per delivery. A worker that dies before it sends them
+    // again after the lease: at least once, as receivers expect (the `webhook-id` header is the same).
+    const successes = results.filter((r): r is Success => r !== null);
+    if (successes.length > 0) await this.outbox.recordSuccesses(successes);
+    return { expanded, claimed: claimed.length, delivered: successes.length, failed: results.length - successes.length };
   }
 
   async purge(): Promise<number> {
     return this.outbox.purgeFinished(new Date(this.clock.now().getTime() - this.options.retentionMs));
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<boolean> {
+  /** Sends it; answers the success to record, or null once a failure is recorded. */
+  private async deliver(delivery: ClaimedDelivery): Promise<Success | null> {
     const secret = this.box.open(delivery.sealedSecret);
     const sentAt = this.clock.now();
     const result = secret
@@ -55,8 +75,7 @@ export class DeliverWebhooksUseCase {
       : { status: null, error: 'the signing secret does not open with this service key: rotate the secret' };
     const at = this.clock.now();
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      await this.outbox.recordSuccess(delivery, { at, responseStatus: result.status, error: null });
-      return true;
+      return { delivery, outcome: { at, responseStatus: result.status, error: null } };
     }
     const error = result.error ?? `HTTP ${result.status}`;
     const delay = retryDelayMs(delivery.attempts + 1, this.options, this.random());
@@ -66,7 +85,7 @@ export class DeliverWebhooksUseCase {
       // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.
       await this.changes?.webhooksChanged();
     }
-    return false;
+    return null;
   }
 
   private headers(delivery: ClaimedDelivery, secret: string, at: Date): Record<string, string> {
