@@ -64,16 +64,11 @@ export async function insertDrawingSlugs(
 export class BulkCreateLinksUseCase {
   private readonly drafts: LinkDrafts;
 
-  private readonly links: LinkRepository;
-  private readonly quota: QuotaPolicy;
-  private readonly changes: LinkChanges;
-
   constructor(
-    creation: LinkCreation,
+    private readonly creation: LinkCreation,
     private readonly unitOfWork: UnitOfWork,
     private readonly events: LinkEventSink | null = null,
   ) {
-    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
     this.drafts = LinkDrafts.of(creation);
   }
 
@@ -119,9 +114,9 @@ export class BulkCreateLinksUseCase {
     const item = (link: Link) => itemOf.get(link.id) as number;
     const links = [...drafts.keys()].map(linkOf);
     if (links.length) {
-      const limit = await this.quota.limitFor(ownerId, 'links');
+      const limit = await this.creation.quota.limitFor(ownerId, 'links');
       const { written, taken } = await this.unitOfWork.run(async () => {
-        const outcome = await insertDrawingSlugs(links, (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null, (batch) => this.links.insertManyWithinQuota(batch, limit), (link) => linkOf(item(link)));
+        const outcome = await insertDrawingSlugs(links, (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null, (batch) => this.creation.links.insertManyWithinQuota(batch, limit), (link) => linkOf(item(link)));
         // Each link's link.created, in the batch's transaction (the webhooks' outbox).
         await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
         return outcome;
@@ -131,7 +126,7 @@ export class BulkCreateLinksUseCase {
         const draft = drafts.get(item(link)) as LinkDraft;
         results[item(link)] = { view: { link, domain: draft.domain, tags: draft.tags } };
         // As one creation: a "not found" cached before the link existed is evicted, in every instance.
-        this.changes.linkChanged(link.domainId, link.slug);
+        this.creation.changes.linkChanged(link.domainId, link.slug);
       }
     }
     return results;

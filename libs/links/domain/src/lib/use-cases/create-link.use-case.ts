@@ -1,7 +1,5 @@
-import { QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { LinkChanges } from '../ports/link-changes.port';
+import { ValidationError } from '@lnk/shared/kernel';
 import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
-import { LinkRepository } from '../ports/link.repository';
 import { LinkCreation, LinkDrafts } from '../services/link-drafts';
 import { LinkFields, LinkView } from './link.types';
 
@@ -10,22 +8,17 @@ const SLUG_ATTEMPTS = 5;
 export class CreateLinkUseCase {
   private readonly drafts: LinkDrafts;
 
-  private readonly links: LinkRepository;
-  private readonly quota: QuotaPolicy;
-  private readonly changes: LinkChanges;
-
   constructor(
-    creation: LinkCreation,
+    private readonly creation: LinkCreation,
     private readonly events: LinkEventSink | null = null,
   ) {
-    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
     this.drafts = LinkDrafts.of(creation);
   }
 
   async execute(ownerId: string, fields: LinkFields): Promise<LinkView> {
     const now = this.drafts.now();
     const draft = await this.drafts.draft(ownerId, fields, now);
-    const limit = await this.quota.limitFor(ownerId, 'links');
+    const limit = await this.creation.quota.limitFor(ownerId, 'links');
 
     for (let attempt = 1; ; attempt++) {
       const link = this.drafts.link(ownerId, draft, now);
@@ -33,10 +26,10 @@ export class CreateLinkUseCase {
         // The event first: the insert still takes the owner's usage row last (see the links repository).
         await withLinkEvent(this.events, 'link.created', ownerId, async (record) => {
           await record(link, now);
-          await this.links.insertWithinQuota(link, limit);
+          await this.creation.links.insertWithinQuota(link, limit);
         });
         // The short URL answers at once, in every instance: a "not found" cached before it existed is evicted.
-        this.changes.linkChanged(link.domainId, link.slug);
+        this.creation.changes.linkChanged(link.domainId, link.slug);
         return { link, domain: draft.domain, tags: draft.tags };
       } catch (error) {
         // A generated slug that collided is drawn again; a chosen one is the caller's to change.

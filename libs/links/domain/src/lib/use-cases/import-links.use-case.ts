@@ -1,9 +1,7 @@
-import { FieldError, QuotaExceededError, QuotaPolicy, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { FieldError, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
 import { checkTagName, Tag } from '../model/tag.entity';
-import { LinkChanges } from '../ports/link-changes.port';
 import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';
-import { LinkRepository } from '../ports/link.repository';
 import { LinkCreation, LinkDraft, LinkDrafts } from '../services/link-drafts';
 import { tagKey, TagsByName } from '../services/tags-by-name';
 import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SLUG_TAKEN_MESSAGE } from './bulk-links.use-case';
@@ -46,17 +44,12 @@ export class ImportLinksUseCase {
   private readonly drafts: LinkDrafts;
   private readonly named: TagsByName;
 
-  private readonly links: LinkRepository;
-  private readonly quota: QuotaPolicy;
-  private readonly changes: LinkChanges;
-
   constructor(
-    creation: LinkCreation,
+    private readonly creation: LinkCreation,
     private readonly unitOfWork: UnitOfWork,
     private readonly batchSize = IMPORT_BATCH,
     private readonly events: LinkEventSink | null = null,
   ) {
-    ({ links: this.links, quota: this.quota, changes: this.changes } = creation);
     this.drafts = LinkDrafts.of(creation);
     this.named = new TagsByName(creation.tags, creation.quota, creation.ids, creation.clock);
   }
@@ -98,8 +91,8 @@ export class ImportLinksUseCase {
     }
 
     // The lines past what the quota leaves now are skipped before anything is made for them.
-    const limit = await this.quota.limitFor(ownerId, 'links');
-    const room = Math.max(0, limit - (await this.links.countOfOwner(ownerId)));
+    const limit = await this.creation.quota.limitFor(ownerId, 'links');
+    const room = Math.max(0, limit - (await this.creation.links.countOfOwner(ownerId)));
     const overQuota = (line: ImportLine) => skip(line, 'quota', [{ name: 'links', error: `the links quota of your plan is used up (${limit})` }]);
     for (const { line } of valid.slice(room)) overQuota(line);
     valid = valid.slice(0, room);
@@ -121,7 +114,7 @@ export class ImportLinksUseCase {
       } catch (error) {
         if (!(error instanceof QuotaExceededError) || ++retries > 3) throw error;
         // Links made meanwhile by other requests took some of the room: what is left of it goes to the first lines.
-        const left = Math.max(0, limit - (await this.links.countOfOwner(ownerId)));
+        const left = Math.max(0, limit - (await this.creation.links.countOfOwner(ownerId)));
         if (left < chunk.length) {
           for (const { line } of drafts.slice(start + left)) overQuota(line);
           drafts.length = start + left;
@@ -145,7 +138,7 @@ export class ImportLinksUseCase {
       const outcome = await insertDrawingSlugs(
         chunk.map((item) => linkOf(item)),
         (link) => itemOf.get(link.id)?.draft.chosenSlug !== null,
-        (batch) => this.links.insertManyWithinQuota(batch, limit),
+        (batch) => this.creation.links.insertManyWithinQuota(batch, limit),
         (link) => linkOf(itemOf.get(link.id) as { line: ImportLine; draft: LinkDraft }, this.drafts.generatedSlug()),
       );
       // Each imported link's link.created, in its batch's transaction (the webhooks' outbox).
@@ -154,7 +147,7 @@ export class ImportLinksUseCase {
     });
     for (const link of taken) skip((itemOf.get(link.id) as { line: ImportLine }).line, 'duplicate_slug', [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }]);
     // As one creation: a "not found" cached before a link existed is evicted, in every instance.
-    for (const link of written) this.changes.linkChanged(link.domainId, link.slug);
+    for (const link of written) this.creation.changes.linkChanged(link.domainId, link.slug);
     return written.length;
   }
 }
