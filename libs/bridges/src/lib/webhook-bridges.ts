@@ -9,9 +9,7 @@ export class WebhookLinksOfLinks extends WebhookLinks {
   }
 
   async ownedOf(ownerId: string, linkIds: string[]): Promise<string[]> {
-    // At most MAX_WEBHOOK_LINK_IDS lookups by primary key, when a webhook is created or changed.
-    const found = await Promise.all(linkIds.map((id) => this.links.findOfOwner(ownerId, id)));
-    return found.filter((l): l is Link => l !== null).map((l) => l.id);
+    return (await this.links.findManyOfOwner(ownerId, linkIds)).map((l) => l.id);
   }
 }
 

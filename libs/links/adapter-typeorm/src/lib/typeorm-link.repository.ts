@@ -152,6 +152,12 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     return firstOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`, [id, ownerId]), toLink);
   }
 
+  async findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]> {
+    if (!ids.length) return [];
+    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id = ANY($2::char(24)[]) ORDER BY l.id`, [ownerId, ids]);
+    return rows.map(toLink);
+  }
+
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
     const { start, limit } = page;
     let statement: string;

@@ -55,6 +55,8 @@ export abstract class LinkRepository {
    */
   abstract insertManyWithinQuota(links: Link[], limit: number): Promise<{ taken: string[] }>;
   abstract findOfOwner(ownerId: string, id: string): Promise<Link | null>;
+  /** The owner's links among `ids` (another account's or unknown ids are left out), in one read, by id. */
+  abstract findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]>;
   /** Newest first; `query` matches title, slug or url, case-insensitively, anywhere. */
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
   /** As listOfOwner, only the links expired at `now` (past expiresAt, or visits used up), or only the others. */

@@ -154,7 +154,7 @@ export class BulkDeleteLinksUseCase {
     const deleted = await withLinkEvent(this.events, 'link.deleted', ownerId, async () => {
       if (!this.events?.events.wants('link.deleted', ownerId)) return this.links.deleteManyOfOwner(ownerId, unique);
       // A receiver is told what each deleted link was: read in the deletion's transaction, before it.
-      const before = (await Promise.all(unique.map((id) => this.links.findOfOwner(ownerId, id)))).filter((l): l is Link => l !== null);
+      const before = await this.links.findManyOfOwner(ownerId, unique);
       const gone = await this.links.deleteManyOfOwner(ownerId, unique);
       const goneIds = new Set(gone.map((l) => l.id));
       await recordLinkEvents(this.events, 'link.deleted', ownerId, before.filter((l) => goneIds.has(l.id)), this.clock.now());
@@ -217,8 +217,7 @@ export class BulkTagLinksUseCase {
       const ids = await this.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK);
       if (this.events?.events.wants('link.updated', ownerId)) {
         // Each retagged link's link.updated, as it now is, in the retag's transaction.
-        const now = (await Promise.all(ids.map((id) => this.links.findOfOwner(ownerId, id)))).filter((l): l is Link => l !== null);
-        await recordLinkEvents(this.events, 'link.updated', ownerId, now, this.clock.now());
+        await recordLinkEvents(this.events, 'link.updated', ownerId, await this.links.findManyOfOwner(ownerId, ids), this.clock.now());
       }
       return ids;
     });

@@ -49,6 +49,18 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       expect(await links.findOfOwner(ids.next(), l.id)).toBeNull();
     });
 
+    // Bulk events and webhook link filters read many ids at once: another account's link is never among them.
+    it('reads many of the owner\'s links at once, by id, leaving out unknown and other accounts\' ids', async () => {
+      const owner = ids.next();
+      const other = ids.next();
+      const [a, b] = [link(owner), link(owner)];
+      const theirs = link(other);
+      for (const l of [a, b, theirs]) await links.insertWithinQuota(l, 10);
+      const read = await links.findManyOfOwner(owner, [b.id, theirs.id, ids.next(), a.id, b.id]);
+      expect(read.map((l) => l.toProps())).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)).map((l) => l.toProps()));
+      expect(await links.findManyOfOwner(owner, [])).toEqual([]);
+    });
+
     // The by-reference fakes let a use case change a link and "save" it without calling update.
     it('keeps its own copy: a link changed after reading is stored only by update', async () => {
       const owner = ids.next();

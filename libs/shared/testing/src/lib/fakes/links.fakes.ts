@@ -56,6 +56,13 @@ export class MemoryLinkRepository extends LinkRepository {
     return p && p.ownerId === ownerId ? this.read(p) : null;
   }
 
+  async findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]> {
+    return [...new Set(ids)].sort().flatMap((id) => {
+      const p = this.store.links.get(id);
+      return p && p.ownerId === ownerId ? [this.read(p)] : [];
+    });
+  }
+
   async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
     const deleted: DeletedLink[] = [];
     for (const id of new Set(ids)) {
