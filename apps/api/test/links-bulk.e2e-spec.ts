@@ -233,6 +233,14 @@ describe('links in bulk over HTTP', () => {
       expect((await as(gil).get(`/user/link/${one.id}`)).body.data.tags.map((x: { name: string }) => x.name).sort()).toEqual(['news', 'promo']);
     });
 
+    // A short link's path is the visitor-supplied part of an export: a broken %-escape in it (decodeURIComponent
+    // throws on it) must be that line's error, never a failure of the whole import.
+    it('reports a short link whose path is not valid percent-encoding as that line\'s bad slug', async () => {
+      const res = await as(ada).csv('long_url,link\nhttps://example.com/pct,bit.ly/ab%zz\n');
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ created: 0, skipped: [{ line: 2, reason: 'invalid', errors: [expect.objectContaining({ name: 'slug' })] }] });
+    });
+
     it.each([
       ['an unclosed quote', 'url,title\nhttps://example.com/a,"never closed\n', /not valid CSV/],
       ['a NUL byte', Buffer.from('url\nhttps://example.com/\u0000a\n'), /NUL byte/],

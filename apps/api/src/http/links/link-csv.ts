@@ -62,9 +62,17 @@ function slugOfShortLink(value: string): string | undefined {
   if (!first) return undefined;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(first) ? first : `https://${first}`;
   if (!first.includes('/')) return first;
-  if (!parseUrl(withScheme)) return undefined;
-  const segments = new URL(withScheme).pathname.split('/').filter((s) => s !== '');
-  return segments.length ? decodeURIComponent(segments[segments.length - 1]) : undefined;
+  const parsed = parseUrl(withScheme);
+  if (!parsed) return undefined;
+  const segments = parsed.pathname.split('/').filter((s) => s !== '');
+  if (!segments.length) return undefined;
+  const last = segments[segments.length - 1];
+  // A broken %-escape is left as it is: the slug's rules refuse it on its line.
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 const bad = (error: string) => ValidationError.field('body', error);

@@ -4,6 +4,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { SendResult, WebhookSender } from '@lnk/webhooks/domain';
+import { parseUrl } from '@lnk/shared/kernel';
 import { internalAddressProblem } from './internal-addresses';
 
 export interface SenderOptions {
@@ -56,10 +57,8 @@ export class HttpWebhookSender extends WebhookSender {
         clearTimeout(deadline.timer);
         resolve(result);
       };
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
+      const target = parseUrl(url);
+      if (!target) {
         finish({ status: null, error: 'the url is not valid' });
         return;
       }

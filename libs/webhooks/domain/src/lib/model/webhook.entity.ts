@@ -1,4 +1,4 @@
-import { ValidationError } from '@lnk/shared/kernel';
+import { parseUrl, ValidationError } from '@lnk/shared/kernel';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from './webhook-event';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
@@ -81,12 +81,8 @@ export class Webhook {
 export function checkWebhookUrl(value: unknown, allowPlainHttp: boolean): string {
   if (typeof value !== 'string' || !value) throw ValidationError.field('url', 'url is required');
   if (value.length > MAX_WEBHOOK_URL_LENGTH) throw ValidationError.field('url', `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw ValidationError.field('url', 'url must be an absolute URL');
-  }
+  const url = parseUrl(value);
+  if (!url) throw ValidationError.field('url', 'url must be an absolute URL');
   if (url.protocol !== 'https:' && !(allowPlainHttp && url.protocol === 'http:')) {
     throw ValidationError.field('url', allowPlainHttp ? 'url must be an http or https URL' : 'url must be an https URL');
   }
