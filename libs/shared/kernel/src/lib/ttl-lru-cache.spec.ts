@@ -91,4 +91,22 @@ describe('TtlLruCache', () => {
     cache.clear();
     expect(cache.size).toBe(0);
   });
+
+  // A value read before a change committed and stored after the change's eviction would be served stale
+  // until its TTL (a revoked token accepted, an old account shown): such a load is not kept.
+  it('keeps a loaded value only when nothing was deleted or cleared while it loaded', () => {
+    const cache = new TtlLruCache<string, number>({ maxEntries: 10, ttlMs: 100 }, now);
+    let before = cache.evictions;
+    cache.delete('a');
+    cache.setIfNotEvicted(before, 'a', 1);
+    expect(cache.get('a')).toBeUndefined();
+    before = cache.evictions;
+    cache.setIfNotEvicted(before, 'a', 2);
+    expect(cache.get('a')).toBe(2);
+    before = cache.evictions;
+    cache.clear();
+    cache.setIfNotEvicted(before, 'b', 3);
+    expect(cache.size).toBe(0);
+  });
 });
+

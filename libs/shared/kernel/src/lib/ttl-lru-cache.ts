@@ -18,6 +18,7 @@ export class TtlLruCache<K, V> {
   private readonly maxEntries: number;
   private readonly ttlMs: number;
   private seq = 0;
+  private evictionCount = 0;
 
   constructor(
     options: { maxEntries: number; ttlMs: number },
@@ -53,11 +54,27 @@ export class TtlLruCache<K, V> {
   }
 
   delete(key: K): void {
+    this.evictionCount++;
     this.entries.delete(key);
   }
 
   clear(): void {
+    this.evictionCount++;
     this.entries.clear();
+  }
+
+  /** Counts `delete` and `clear` calls: read it before loading a value, and give it to `setIfNotEvicted`. */
+  get evictions(): number {
+    return this.evictionCount;
+  }
+
+  /**
+   * Keeps the value only when nothing was deleted or cleared since `evictions` was read: a value loaded
+   * while an eviction ran may be the very row or token it evicted (read before the change committed), and
+   * kept now it would be served until its TTL. The caller still answers with it.
+   */
+  setIfNotEvicted(evictions: number, key: K, value: V, ttlMs = this.ttlMs): void {
+    if (evictions === this.evictionCount) this.set(key, value, ttlMs);
   }
 
   /** Entries held, expired ones not yet looked up included. */

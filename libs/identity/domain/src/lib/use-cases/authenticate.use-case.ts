@@ -19,8 +19,6 @@ export class AuthenticateUseCase {
   private readonly cache: TtlLruCache<string, Principal>;
   /** PATs whose use was recorded lately: one write per token per interval. */
   private readonly touched: TtlLruCache<string, true>;
-  /** Counts revocations: a lookup is cached only when none happened while it ran. */
-  private revocations = 0;
 
   constructor(
     private readonly oauthTokens: OAuthTokenRepository,
@@ -35,7 +33,6 @@ export class AuthenticateUseCase {
   }
 
   tokensRevoked(): void {
-    this.revocations++;
     this.cache.clear();
   }
 
@@ -52,7 +49,7 @@ export class AuthenticateUseCase {
 
     // A token read before its revocation committed, and cached after the revocation emptied the cache,
     // would be accepted until the cache's TTL: such a lookup answers its request but is not kept.
-    const revocations = this.revocations;
+    const evictions = this.cache.evictions;
     let principal: Principal;
     let expiresAt: Date | null;
     if (kind === 'access_token') {
@@ -67,7 +64,7 @@ export class AuthenticateUseCase {
       expiresAt = token.props.expiresAt;
       this.touch(token.props.id, now);
     }
-    if (revocations === this.revocations) this.cache.set(hash, principal, expiresAt ? expiresAt.getTime() - now.getTime() : Infinity);
+    this.cache.setIfNotEvicted(evictions, hash, principal, expiresAt ? expiresAt.getTime() - now.getTime() : Infinity);
     return principal;
   }
 

@@ -20,8 +20,6 @@ export interface CurrentUserCacheOptions {
  */
 export class GetCurrentUserUseCase {
   private readonly cache: TtlLruCache<string, UserProps>;
-  /** Counts evictions: a read is kept only when none happened while it ran. */
-  private evictions = 0;
 
   constructor(
     private readonly users: UserRepository,
@@ -32,12 +30,10 @@ export class GetCurrentUserUseCase {
   }
 
   accountChanged(userId: string): void {
-    this.evictions++;
     this.cache.delete(userId);
   }
 
   forgetAll(): void {
-    this.evictions++;
     this.cache.clear();
   }
 
@@ -45,9 +41,9 @@ export class GetCurrentUserUseCase {
     const cached = this.cache.get(principal.userId);
     // The entity copies the props it is given: the caller may change it, never what is cached.
     if (cached) return new User(cached);
-    const evictions = this.evictions;
+    const evictions = this.cache.evictions;
     const user = await currentUser(this.users, principal);
-    if (evictions === this.evictions) this.cache.set(user.id, user.toProps());
+    this.cache.setIfNotEvicted(evictions, user.id, user.toProps());
     return user;
   }
 }
