@@ -32,6 +32,7 @@ const RESOURCE_OF: [RegExp, string][] = [
   [/^\/user\/link\/:id/, 'link'],
   [/^\/user\/tag\/:id/, 'tag'],
   [/^\/user\/domain\/:id/, 'domain'],
+  [/^\/user\/webhooks\/:id/, 'webhook'],
 ];
 
 describe('bearer authentication and the scope table', () => {
@@ -43,7 +44,8 @@ describe('bearer authentication and the scope table', () => {
   let attacker: { token: string };
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Loopback webhook destinations allowed (the victim's webhook points at one), and no worker sending to it.
+    t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_WORKER: 'false' } });
     owner = await createAccount(t);
 
     const expiring = await createAccount(t);
@@ -67,13 +69,16 @@ describe('bearer authentication and the scope table', () => {
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body.data as { id: string };
     };
-    const names = ['victim-link-title', 'victim-tag', 'victim-client', 'victim-token', 'victim.example.org'];
+    const names = ['victim-link-title', 'victim-tag', 'victim-client', 'victim-token', 'victim.example.org', 'victim-webhook'];
     const link = await made('/user/link', { url: 'https://victim.example.com/secret-page', slug: 'victim-slug', title: names[0] });
     const tag = await made('/user/tag', { name: names[1] });
     const client = await made('/user/oauth-clients', { name: names[2], scopes: ['links:read'], redirectUris: ['https://victim.example.com/cb'] });
     const token = await made('/user/tokens', { name: names[3], scopes: ['links:read'] });
     const domain = await made('/user/domain', { name: names[4] });
-    victim = { account, ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id }, names: [...names, 'victim-slug', 'secret-page'] };
+    const hook = await t.request('POST', '/user/webhooks', { ...as, body: { url: 'http://127.0.0.1:9/victim-hook', events: ['link.created'], description: names[5] } });
+    if (hook.status !== 200) throw new Error(`/user/webhooks: ${hook.status} ${hook.text}`);
+    const webhook = hook.body.data.webhook as { id: string };
+    victim = { account, ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id, webhook: webhook.id }, names: [...names, 'victim-slug', 'secret-page', 'victim-hook'] };
     attacker = await createPat(t, await createAccount(t), SCOPES);
   });
   afterAll(() => t?.close());
@@ -97,12 +102,13 @@ describe('bearer authentication and the scope table', () => {
     if (resource) it(`answers 404 to another account's ${resource} id, shows none of it and changes nothing`, async () => {
       const [method, pattern] = entry.split(' ');
       const id = victim.ids[resource as string];
-      const body = method === 'PUT' ? { body: resource === 'link' ? { title: 'hijacked' } : { name: 'hijacked' } } : method === 'POST' ? { body: {} } : {};
+      const changes: Record<string, Record<string, unknown>> = { link: { title: 'hijacked' }, webhook: { description: 'hijacked' } };
+      const body = method === 'PUT' ? { body: changes[resource as string] ?? { name: 'hijacked' } } : method === 'POST' ? { body: {} } : {};
       const res = await t.request(method, pattern.replace(':id', id), { token: attacker.token, ...body });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NOT_FOUND');
       for (const name of victim.names) expect(res.text).not.toContain(name);
-      const details: Record<string, string> = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain' };
+      const details: Record<string, string> = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain', webhook: `/user/webhooks/${id}` };
       const detail = details[resource as string];
       const own = await t.request('GET', detail, { token: victim.account.accessToken });
       expect(own.status).toBe(200);
