@@ -3,7 +3,9 @@ import { MemoryLinksUnitOfWork, memoryLinksRepositories } from '@lnk/shared/test
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';
-import { BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase } from './bulk-links.use-case';
+import { BulkCreateLinksUseCase } from './bulk-create-links.use-case';
+import { BulkDeleteLinksUseCase } from './bulk-delete-links.use-case';
+import { BulkTagLinksUseCase } from './bulk-tag-links.use-case';
 import { ExportLinksUseCase } from './export-links.use-case';
 import { ImportLine, ImportLinksUseCase } from './import-links.use-case';
 

@@ -4,7 +4,7 @@ import { checkTagName, Tag } from '../model/tag.entity';
 import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';
 import { LinkCreation, LinkDraft, LinkDrafts } from '../services/link-drafts';
 import { tagKey, TagsByName } from '../services/tags-by-name';
-import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SLUG_TAKEN_MESSAGE } from './bulk-links.use-case';
+import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SLUG_TAKEN_MESSAGE } from '../services/link-batches';
 
 /** One line of an import, its columns already mapped to a link's fields (the CSV is the HTTP layer's). */
 export interface ImportLine {

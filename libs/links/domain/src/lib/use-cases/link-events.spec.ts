@@ -7,7 +7,9 @@ import { CreateLinkUseCase } from './create-link.use-case';
 import { DeleteLinkUseCase } from './delete-link.use-case';
 import { GetLinkUseCase } from './get-link.use-case';
 import { UpdateLinkUseCase } from './update-link.use-case';
-import { BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase } from './bulk-links.use-case';
+import { BulkCreateLinksUseCase } from './bulk-create-links.use-case';
+import { BulkDeleteLinksUseCase } from './bulk-delete-links.use-case';
+import { BulkTagLinksUseCase } from './bulk-tag-links.use-case';
 import { ImportLinksUseCase } from './import-links.use-case';
 
 let n = 0;
