@@ -1,0 +1,33 @@
+import { checkEach, found, ValidationError } from '@lnk/shared/kernel';
+import { checkWebhookDescription, checkWebhookEvents, Webhook, WebhookChanges } from '../model/webhook.entity';
+import { WebhookRules } from '../services/webhook-rules';
+import { WebhookFields, WebhookManagement } from './webhook.types';
+
+export class UpdateWebhookUseCase {
+  private readonly rules: WebhookRules;
+
+  constructor(private readonly m: WebhookManagement) {
+    this.rules = new WebhookRules(m.guard, m.links, m.config.allowPrivate);
+  }
+
+  async execute(ownerId: string, id: string, fields: WebhookFields): Promise<Webhook> {
+    const webhook = found(await this.m.webhooks.findOfOwner(ownerId, id), 'Webhook');
+    const changes: WebhookChanges = {};
+    const [events, description] = checkEach(
+      () => (fields.events === undefined ? undefined : checkWebhookEvents(fields.events)),
+      () => (fields.description === undefined ? undefined : checkWebhookDescription(fields.description)),
+      () => {
+        if (fields.isActive !== undefined && typeof fields.isActive !== 'boolean') throw ValidationError.field('isActive', 'isActive must be a boolean');
+      },
+    );
+    if (events !== undefined) changes.events = events;
+    if (description !== undefined) changes.description = description;
+    if (fields.isActive !== undefined) changes.isActive = fields.isActive as boolean;
+    if (fields.url !== undefined) changes.url = await this.rules.url(fields.url);
+    if (fields.linkIds !== undefined) changes.linkIds = await this.rules.linkIds(ownerId, fields.linkIds);
+    webhook.change(changes, this.m.clock.now());
+    await this.m.webhooks.update(webhook);
+    await this.m.changes.webhooksChanged();
+    return webhook;
+  }
+}
