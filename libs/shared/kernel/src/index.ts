@@ -11,3 +11,4 @@ export * from './lib/password-hasher';
 export * from './lib/ttl-lru-cache';
 export * from './lib/link-clicked';
 export * from './lib/parse-url';
+export * from './lib/entity';

@@ -74,13 +74,9 @@ export class PlanCatalog {
   }
 }
 
+/** The field of a plan that limits each resource. */
+const LIMIT_FIELDS = { links: 'maxLinks', domains: 'maxDomains', tags: 'maxTags' } as const satisfies Record<QuotaResource, keyof Plan>;
+
 export function limitOf(plan: Plan, resource: QuotaResource): number {
-  switch (resource) {
-    case 'links':
-      return plan.maxLinks;
-    case 'domains':
-      return plan.maxDomains;
-    case 'tags':
-      return plan.maxTags;
-  }
+  return plan[LIMIT_FIELDS[resource]];
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '@lnk/shared/kernel';
+import { DomainError, EntityOf } from '@lnk/shared/kernel';
 
 /**
  * `active`: paid up (or the free plan); `past_due`: the provider could not collect a renewal and is
@@ -25,43 +25,17 @@ export interface SubscriptionProps {
  * One period of an account on one plan. An account has exactly one subscription that is not canceled:
  * its current one. Ended subscriptions stay as the account's billing history.
  */
-export class Subscription {
-  constructor(private props: SubscriptionProps) {}
-
+export class Subscription extends EntityOf<SubscriptionProps>()('id', 'userId', 'planId', 'status', 'startDate', 'endedAt', 'checkoutSessionId', 'providerSubscriptionId') {
   static start(fields: { id: string; userId: string; planId: string; checkoutSessionId: string | null; providerSubscriptionId: string | null; now: Date }): Subscription {
     const { now, ...rest } = fields;
     return new Subscription({ ...rest, status: 'active', startDate: now, endedAt: null, updatedAt: now });
   }
 
-  get id(): string {
-    return this.props.id;
-  }
-  get userId(): string {
-    return this.props.userId;
-  }
-  get planId(): string {
-    return this.props.planId;
-  }
-  get status(): SubscriptionStatus {
-    return this.props.status;
-  }
   get isActive(): boolean {
     return this.props.status === 'active';
   }
   get isCurrent(): boolean {
     return this.props.status !== 'canceled';
-  }
-  get startDate(): Date {
-    return this.props.startDate;
-  }
-  get endedAt(): Date | null {
-    return this.props.endedAt;
-  }
-  get checkoutSessionId(): string | null {
-    return this.props.checkoutSessionId;
-  }
-  get providerSubscriptionId(): string | null {
-    return this.props.providerSubscriptionId;
   }
 
   /** A renewal payment failed: the provider retries; returns whether anything changed. */

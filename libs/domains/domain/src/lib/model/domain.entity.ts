@@ -1,4 +1,4 @@
-import { DomainError } from '@lnk/shared/kernel';
+import { DomainError, EntityOf } from '@lnk/shared/kernel';
 
 export interface DomainProps {
   id: string;
@@ -21,48 +21,16 @@ export interface DomainProps {
 /** Where the owner publishes a domain's challenge. */
 export const CHALLENGE_PREFIX = '_lnk-challenge';
 
-export class Domain {
-  constructor(private props: DomainProps) {}
-
+export class Domain extends EntityOf<DomainProps>()('id', 'ownerId', 'name', 'challenge', 'isVerified', 'verifiedAt', 'verificationLostAt', 'verificationLostReason', 'checkedAt', 'createdAt') {
   /** A domain just added by its owner: not verified, never checked, waiting for its challenge in DNS. */
   static add(fields: { id: string; ownerId: string; name: string; challenge: string; now: Date }): Domain {
     const { now, ...rest } = fields;
     return new Domain({ ...rest, isVerified: false, verifiedAt: null, verificationLostAt: null, verificationLostReason: null, checkedAt: null, createdAt: now, updatedAt: now });
   }
 
-  get id(): string {
-    return this.props.id;
-  }
-  get ownerId(): string {
-    return this.props.ownerId;
-  }
-  get name(): string {
-    return this.props.name;
-  }
-  get challenge(): string {
-    return this.props.challenge;
-  }
   /** The TXT record that proves this account controls the name. */
   get challengeName(): string {
     return `${CHALLENGE_PREFIX}.${this.props.name}`;
-  }
-  get isVerified(): boolean {
-    return this.props.isVerified;
-  }
-  get verifiedAt(): Date | null {
-    return this.props.verifiedAt;
-  }
-  get verificationLostAt(): Date | null {
-    return this.props.verificationLostAt;
-  }
-  get verificationLostReason(): string | null {
-    return this.props.verificationLostReason;
-  }
-  get checkedAt(): Date | null {
-    return this.props.checkedAt;
-  }
-  get createdAt(): Date {
-    return this.props.createdAt;
   }
 
   markVerified(now: Date): void {

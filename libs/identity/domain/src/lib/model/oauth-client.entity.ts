@@ -1,4 +1,4 @@
-import { ValidationError } from '@lnk/shared/kernel';
+import { EntityOf, ValidationError } from '@lnk/shared/kernel';
 import { Scope } from './scope';
 
 export interface OAuthClientProps {
@@ -47,27 +47,10 @@ export function checkClientName(value: unknown, field = 'name'): string {
   return value.trim();
 }
 
-export class OAuthClient {
-  constructor(private props: OAuthClientProps) {}
-
-  get id(): string {
-    return this.props.id;
-  }
-  get clientId(): string {
-    return this.props.clientId;
-  }
-  get secretHash(): string | null {
-    return this.props.secretHash;
-  }
+export class OAuthClient extends EntityOf<OAuthClientProps>()('id', 'clientId', 'secretHash', 'ownerId', 'requestedBy', 'name', 'description', 'isFirstParty', 'isActive', 'createdAt', 'updatedAt') {
   /** A confidential client has a secret and must present it wherever a grant allows it (RFC 6749 2.3). */
   get isConfidential(): boolean {
     return this.props.secretHash !== null;
-  }
-  get ownerId(): string | null {
-    return this.props.ownerId;
-  }
-  get requestedBy(): string | null {
-    return this.props.requestedBy;
   }
   /** Whether this account manages the client through the API; never true for a first-party client. */
   isManagedBy(userId: string): boolean {
@@ -77,29 +60,11 @@ export class OAuthClient {
   maySignIn(userId: string): boolean {
     return this.props.isFirstParty || this.props.ownerId === userId;
   }
-  get name(): string {
-    return this.props.name;
-  }
-  get description(): string {
-    return this.props.description;
-  }
   get scopes(): Scope[] {
     return [...this.props.scopes];
   }
   get redirectUris(): string[] {
     return [...this.props.redirectUris];
-  }
-  get isFirstParty(): boolean {
-    return this.props.isFirstParty;
-  }
-  get isActive(): boolean {
-    return this.props.isActive;
-  }
-  get createdAt(): Date {
-    return this.props.createdAt;
-  }
-  get updatedAt(): Date {
-    return this.props.updatedAt;
   }
 
   toProps(): OAuthClientProps {

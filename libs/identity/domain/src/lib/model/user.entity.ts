@@ -1,4 +1,4 @@
-import { ValidationError } from '@lnk/shared/kernel';
+import { EntityOf, ValidationError } from '@lnk/shared/kernel';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 72; // bcrypt reads no further than 72 bytes
@@ -51,39 +51,13 @@ export interface UserProps {
 }
 
 /** An account. Passwords are only ever held as hashes. */
-export class User {
-  private props: UserProps;
-
+export class User extends EntityOf<UserProps>()('id', 'email', 'name', 'passwordHash', 'isVerified', 'isActive', 'twoFactorSecret', 'createdAt', 'updatedAt') {
   constructor(props: UserProps) {
-    this.props = { ...props, pendingEmail: props.pendingEmail ?? null };
+    super({ ...props, pendingEmail: props.pendingEmail ?? null });
   }
 
-  get id(): string {
-    return this.props.id;
-  }
-  get email(): string {
-    return this.props.email;
-  }
-  get name(): string {
-    return this.props.name;
-  }
-  get passwordHash(): string | null {
-    return this.props.passwordHash;
-  }
-  get isVerified(): boolean {
-    return this.props.isVerified;
-  }
-  get isActive(): boolean {
-    return this.props.isActive;
-  }
-  get twoFactorSecret(): string | null {
-    return this.props.twoFactorSecret;
-  }
   get isTwoFactorEnabled(): boolean {
     return this.props.twoFactorSecret !== null;
-  }
-  get createdAt(): Date {
-    return this.props.createdAt;
   }
 
   get pendingEmail(): string | null {
@@ -134,9 +108,6 @@ export class User {
 
   disableTwoFactor(now: Date): void {
     this.props = { ...this.props, twoFactorSecret: null, updatedAt: now };
-  }
-  get updatedAt(): Date {
-    return this.props.updatedAt;
   }
 
   toProps(): UserProps {

@@ -1,3 +1,4 @@
+import { EntityOf } from '@lnk/shared/kernel';
 import { LinkOptions, NO_LINK_OPTIONS } from './link-options';
 
 export interface LinkProps {
@@ -20,50 +21,12 @@ export interface LinkProps {
   options?: LinkOptions;
 }
 
-export class Link {
-  constructor(private props: LinkProps) {}
-
-  get id(): string {
-    return this.props.id;
-  }
-  get ownerId(): string {
-    return this.props.ownerId;
-  }
-  get domainId(): string | null {
-    return this.props.domainId;
-  }
-  get slug(): string {
-    return this.props.slug;
-  }
-  get url(): string {
-    return this.props.url;
-  }
-  get title(): string {
-    return this.props.title;
-  }
-  get description(): string {
-    return this.props.description;
-  }
-  get status(): boolean {
-    return this.props.status;
-  }
-  get passwordHash(): string | null {
-    return this.props.passwordHash;
-  }
+export class Link extends EntityOf<LinkProps>()('id', 'ownerId', 'domainId', 'slug', 'url', 'title', 'description', 'status', 'passwordHash', 'clicks', 'createdAt', 'updatedAt') {
   get hasPassword(): boolean {
     return this.props.passwordHash !== null;
   }
   get tagIds(): string[] {
     return [...this.props.tagIds];
-  }
-  get clicks(): number {
-    return this.props.clicks;
-  }
-  get createdAt(): Date {
-    return this.props.createdAt;
-  }
-  get updatedAt(): Date {
-    return this.props.updatedAt;
   }
   get options(): LinkOptions {
     return this.props.options ?? NO_LINK_OPTIONS;

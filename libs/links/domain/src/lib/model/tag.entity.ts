@@ -1,4 +1,4 @@
-import { ValidationError } from '@lnk/shared/kernel';
+import { EntityOf, ValidationError } from '@lnk/shared/kernel';
 
 export interface TagProps {
   id: string;
@@ -20,28 +20,7 @@ export function checkTagName(value: unknown): string {
   return value.trim();
 }
 
-export class Tag {
-  constructor(private props: TagProps) {}
-
-  get id(): string {
-    return this.props.id;
-  }
-  get ownerId(): string {
-    return this.props.ownerId;
-  }
-  get name(): string {
-    return this.props.name;
-  }
-  get isFavorite(): boolean {
-    return this.props.isFavorite;
-  }
-  get createdAt(): Date {
-    return this.props.createdAt;
-  }
-  get updatedAt(): Date {
-    return this.props.updatedAt;
-  }
-
+export class Tag extends EntityOf<TagProps>()('id', 'ownerId', 'name', 'isFavorite', 'createdAt', 'updatedAt') {
   change(changes: Partial<Pick<TagProps, 'name' | 'isFavorite'>>, now: Date): void {
     this.props = { ...this.props, ...changes, updatedAt: now };
   }

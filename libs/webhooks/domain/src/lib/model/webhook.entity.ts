@@ -1,4 +1,4 @@
-import { parseUrl, ValidationError } from '@lnk/shared/kernel';
+import { EntityOf, parseUrl, ValidationError } from '@lnk/shared/kernel';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from './webhook-event';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
@@ -34,21 +34,13 @@ export interface WebhookChanges {
 }
 
 /** An endpoint of the owner's that is told of events, signed with its own secret. */
-export class Webhook {
-  constructor(private props: WebhookProps) {}
-
-  get id() { return this.props.id; }
-  get ownerId() { return this.props.ownerId; }
-  get url() { return this.props.url; }
-  get events() { return [...this.props.events]; }
-  get linkIds() { return this.props.linkIds ? [...this.props.linkIds] : null; }
-  get description() { return this.props.description; }
-  get sealedSecret() { return this.props.sealedSecret; }
-  get isActive() { return this.props.isActive; }
-  get disabledReason() { return this.props.disabledReason; }
-  get consecutiveFailures() { return this.props.consecutiveFailures; }
-  get createdAt() { return this.props.createdAt; }
-  get updatedAt() { return this.props.updatedAt; }
+export class Webhook extends EntityOf<WebhookProps>()('id', 'ownerId', 'url', 'description', 'sealedSecret', 'isActive', 'disabledReason', 'consecutiveFailures', 'createdAt', 'updatedAt') {
+  get events(): WebhookEventType[] {
+    return [...this.props.events];
+  }
+  get linkIds(): string[] | null {
+    return this.props.linkIds ? [...this.props.linkIds] : null;
+  }
 
   /** Turned on again by its owner: the failure run that turned it off is forgotten. */
   change(changes: WebhookChanges, now: Date): void {
