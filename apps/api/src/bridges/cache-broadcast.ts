@@ -4,7 +4,7 @@ import { DomainVerificationListener } from '@lnk/domains/domain';
 import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
-// Shared with apps/redirect, which listens to link and domain changes too.
+// Shared with apps/redirect, which listens to link, domain and webhook changes too (listenToOtherInstances in shared/redis).
 const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED } = CACHE_CHANNELS;
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
@@ -83,22 +83,4 @@ export class BroadcastWebhookChanges extends WebhookChangeListener {
     this.bus.publish(WEBHOOKS_CHANGED, {});
     await this.local.webhooksChanged();
   }
-}
-
-/** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener, webhooks: { invalidate(): void }): Promise<void> {
-  await bus.subscribe(LINK_CHANGED, (message) => {
-    const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
-    if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);
-  });
-  await bus.subscribe(TOKENS_REVOKED, () => tokens.tokensRevoked());
-  await bus.subscribe(ACCOUNT_CHANGED, (message) => {
-    const { userId } = (message ?? {}) as { userId?: unknown };
-    if (typeof userId === 'string') accounts.accountChanged(userId);
-  });
-  await bus.subscribe(WEBHOOKS_CHANGED, () => webhooks.invalidate());
-  await bus.subscribe(DOMAIN_CHANGED, (message) => {
-    const { name } = (message ?? {}) as { name?: unknown };
-    if (typeof name === 'string') domains.verificationChanged(name);
-  });
 }
