@@ -1,5 +1,5 @@
 import { ObjectIdGenerator, PageRequest, QuotaExceededError } from '@lnk/shared/kernel';
-import { testMigration, useTestRepositories } from '@lnk/shared/testing';
+import { createdInRace, testMigration, useTestRepositories } from '@lnk/shared/testing';
 import { Webhook } from '@lnk/webhooks/domain';
 import { Webhooks1764330000000 } from './migrations/1764330000000-webhooks';
 import { WebhookEventBatches1764360000000 } from './migrations/1764360000000-webhook-event-batches';
@@ -17,14 +17,10 @@ const webhook = (ownerId: string) =>
 describe('TypeormWebhookRepository on PostgreSQL: the webhook limit and its usage counter', () => {
   const { dataSource, repos } = useTestRepositories([webhooksPersistence], (ds) => ({ webhooks: new TypeormWebhookRepository(ds) }));
   const rowsOf = async (owner: string) => Number((await dataSource().query('SELECT count(*) AS n FROM webhooks WHERE owner_id = $1', [owner]))[0].n);
-  const race = (owner: string, n: number, limit: number) => Promise.allSettled(Array.from({ length: n }, () => repos.webhooks.insertWithinLimit(webhook(owner), limit)));
-  const succeeded = (results: PromiseSettledResult<unknown>[]) => results.filter((r) => r.status === 'fulfilled').length;
 
   it('lets exactly the limit through when many creations race, refusing the others with QuotaExceededError', async () => {
     const owner = ids.next();
-    const results = await race(owner, 30, 10);
-    expect(succeeded(results)).toBe(10);
-    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(QuotaExceededError);
+    expect(await createdInRace(30, () => repos.webhooks.insertWithinLimit(webhook(owner), 10))).toBe(10);
     expect([await rowsOf(owner), await repos.webhooks.countOfOwner(owner)]).toEqual([10, 10]);
     expect((await repos.webhooks.listOfOwner(owner, PageRequest.of(0, 5))).total).toBe(10);
     const error = await repos.webhooks.insertWithinLimit(webhook(owner), 10).catch((e: unknown) => e);
