@@ -174,5 +174,3 @@ export function webhookEventSinks(outbox: WebhookOutbox, ids: IdGenerator, clock
     lifecycleEvents: new LinkLifecycleToWebhooks(subscribers, recordEvents),
   };
 }
-
-export type WebhookEventSinks = ReturnType<typeof webhookEventSinks>;
