@@ -79,6 +79,22 @@ describe('Webhooks (issue 19)', () => {
     await t.request('DELETE', `/user/webhooks/${id}`, { token: owner.accessToken });
   });
 
+  // The limit is taken through the owner's usage row (insertWithinQuota, as links, tags and domains): this
+  // defends that parallel creations cannot pass it, and that a deleted webhook frees its slot.
+  it('stops at 10 webhooks per account with 403 QUOTA_EXCEEDED, however many creations race, and a deletion frees a slot', async () => {
+    const account = await createAccount(t);
+    const answers = await Promise.all(Array.from({ length: 13 }, (_, i) => createHook(account.accessToken, { url: `http://127.0.0.1:9/limit-${i}`, events: ['link.created'] })));
+    const created = answers.filter((a) => a.status === 200);
+    expect(created).toHaveLength(10);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect([refused.status, refused.body.code, refused.body.meta]).toEqual([403, 'QUOTA_EXCEEDED', { limit: { resource: 'webhooks', used: 10, limit: 10 } }]);
+    }
+    expect((await t.request('GET', '/user/webhooks', { token: account.accessToken })).body.meta.total).toBe(10);
+    await t.request('DELETE', `/user/webhooks/${created[0].body.data.webhook.id}`, { token: account.accessToken });
+    expect((await createHook(account.accessToken, { url: 'http://127.0.0.1:9/limit-again', events: ['link.created'] })).status).toBe(200);
+    expect((await createHook(account.accessToken, { url: 'http://127.0.0.1:9/limit-over', events: ['link.created'] })).status).toBe(403);
+  });
+
   it('refuses a token without webhooks:write (a links:read token cannot create or read webhooks)', async () => {
     const pat = await createPat(t, owner, ['links:read']);
     const answer = await createHook(pat.token, { url: 'https://example.com/hook', events: ['link.created'] });

@@ -6,14 +6,13 @@ import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { ClicksOfLinks, ClickEventsToWebhooks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, LinkLifecycleToWebhooks, ThrottledPasswordAttempts } from '@lnk/bridges';
-import { EventSubscribers, RecordWebhookEventsUseCase, SUBSCRIBERS_MAX_AGE_MS } from '@lnk/webhooks/domain';
+import { ClicksOfLinks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts, webhookEventSinks } from '@lnk/bridges';
 import { TypeormWebhookOutbox, webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 import { linksPersistence, TypeormLinkRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { createDataSource, databaseBounds, PersistenceModule, TypeormUnitOfWork } from '@lnk/shared/database';
-import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
+import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
 import { poolFiguresOf } from '@lnk/shared/metrics';
 import type { RedirectConfig } from './config';
 import { RedirectMetrics } from './redirect-metrics';
@@ -54,22 +53,19 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
   // Webhooks: the owners with a webhook for clicks (or for a link's last visit) get their events enqueued
-  // with the click write, as in the API; everyone else's clicks pay one Set lookup.
+  // with the click write, as in the API (the same webhookEventSinks); everyone else's clicks pay one Set lookup.
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const outbox = new TypeormWebhookOutbox(dataSource);
-  const warnSubscribers = (error: Error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers');
-  const subscribers = new EventSubscribers(outbox, clock, SUBSCRIBERS_MAX_AGE_MS, warnSubscribers);
-  await subscribers.refresh().catch(warnSubscribers);
-  const recordEvents = new RecordWebhookEventsUseCase(outbox, ids);
+  const webhooks = webhookEventSinks(new TypeormWebhookOutbox(dataSource), ids, clock, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  await webhooks.ready();
 
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, new ClickEventsToWebhooks(subscribers, recordEvents));
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
   const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,
-  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), new LinkLifecycleToWebhooks(subscribers, recordEvents), (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
+  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
   // The API publishes every link and domain change: this app's cache forgets them at once.
   let bus: RedisBus | null = null;
   if (config.redisUrl) {
@@ -78,7 +74,7 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     // meanwhile, and everything cached is forgotten when Redis is back.
     bus.guardCaches(() => {
       resolveRedirect.forgetAll();
-      subscribers.invalidate();
+      webhooks.subscribers.invalidate();
     }, config.redisOutageCacheTtlMs);
     bus.onStateChange((up) =>
       up
@@ -87,15 +83,11 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     );
     const subscription = bus;
     metrics.watchRedis('invalidations', () => subscription.up);
-    await bus.subscribe(CACHE_CHANNELS.linkChanged, (message) => {
-      const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
-      if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) resolveRedirect.linkChanged(domainId, slug);
-    });
-    // A webhook made or changed through the API: clicks are enqueued for its owner from the moment this is heard.
-    await bus.subscribe(CACHE_CHANNELS.webhooksChanged, () => subscribers.invalidate());
-    await bus.subscribe(CACHE_CHANNELS.domainChanged, (message) => {
-      const { name } = (message ?? {}) as { name?: unknown };
-      if (typeof name === 'string') resolveRedirect.forgetHost(name);
+    // The API's changes, as its other instances hear them; a webhook made or changed: clicks are enqueued for its owner from the moment this is heard.
+    await listenToOtherInstances(bus, {
+      linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug),
+      webhooksChanged: () => webhooks.subscribers.invalidate(),
+      domainChanged: (name) => resolveRedirect.forgetHost(name),
     });
   }
   return { dataSource, answer, resolveRedirect, clicks, metrics, bus };

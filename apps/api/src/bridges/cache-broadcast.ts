@@ -4,101 +4,50 @@ import { DomainVerificationListener } from '@lnk/domains/domain';
 import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
-// Shared with apps/redirect, which listens to link and domain changes too.
 const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED } = CACHE_CHANNELS;
 
-/** A link change evicts this instance's cache and, through Redis, every other instance's. */
-export class BroadcastLinkChanges extends LinkChanges {
-  constructor(
-    private readonly local: LinkChanges,
-    private readonly bus: RedisBus,
-  ) {
-    super();
-  }
+// Each tells this instance's listener, and the other instances through Redis (listenToOtherInstances in
+// shared/redis applies it there). A listener has one method and no state of its own: a function makes it.
 
-  linkChanged(domainId: string | null, slug: string): void {
-    this.local.linkChanged(domainId, slug);
-    this.bus.publish(LINK_CHANGED, { domainId, slug });
-  }
-}
+/** A link change evicts this instance's cache and, through Redis, every other instance's. */
+export const broadcastLinkChanges = (local: LinkChanges, bus: RedisBus): LinkChanges => ({
+  linkChanged(domainId, slug) {
+    local.linkChanged(domainId, slug);
+    bus.publish(LINK_CHANGED, { domainId, slug });
+  },
+});
 
 /** A revocation empties every instance's cache of accepted tokens. */
-export class BroadcastRevocations extends RevocationListener {
-  constructor(
-    private readonly local: RevocationListener,
-    private readonly bus: RedisBus,
-  ) {
-    super();
-  }
-
-  tokensRevoked(): void {
-    this.local.tokensRevoked();
-    this.bus.publish(TOKENS_REVOKED, {});
-  }
-}
+export const broadcastRevocations = (local: RevocationListener, bus: RedisBus): RevocationListener => ({
+  tokensRevoked() {
+    local.tokensRevoked();
+    bus.publish(TOKENS_REVOKED, {});
+  },
+});
 
 /** A committed change of an account's row evicts it from every instance's cache of accounts. */
-export class BroadcastAccountChanges extends AccountChanges {
-  constructor(
-    private readonly local: AccountChanges,
-    private readonly bus: RedisBus,
-  ) {
-    super();
-  }
-
-  accountChanged(userId: string): void {
-    this.local.accountChanged(userId);
-    this.bus.publish(ACCOUNT_CHANGED, { userId });
-  }
-}
+export const broadcastAccountChanges = (local: AccountChanges, bus: RedisBus): AccountChanges => ({
+  accountChanged(userId) {
+    local.accountChanged(userId);
+    bus.publish(ACCOUNT_CHANGED, { userId });
+  },
+});
 
 /** A domain verified or unverified (a re-check found its records gone): every instance forgets its host. */
-export class BroadcastDomainChanges extends DomainVerificationListener {
-  constructor(
-    private readonly local: DomainVerificationListener,
-    private readonly bus: RedisBus,
-  ) {
-    super();
-  }
-
-  verificationChanged(name: string): void {
-    this.local.verificationChanged(name);
-    this.bus.publish(DOMAIN_CHANGED, { name });
-  }
-}
+export const broadcastDomainChanges = (local: DomainVerificationListener, bus: RedisBus): DomainVerificationListener => ({
+  verificationChanged(name) {
+    local.verificationChanged(name);
+    bus.publish(DOMAIN_CHANGED, { name });
+  },
+});
 
 /**
  * A webhook change: told to the other instances first (they stop trusting their subscriber cache as soon
  * as it arrives), then this instance reads its own again before the change is answered.
  */
-export class BroadcastWebhookChanges extends WebhookChangeListener {
-  constructor(
-    private readonly local: WebhookChangeListener,
-    private readonly bus: RedisBus,
-  ) {
-    super();
-  }
-
-  async webhooksChanged(): Promise<void> {
-    this.bus.publish(WEBHOOKS_CHANGED, {});
-    await this.local.webhooksChanged();
-  }
-}
-
-/** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener, webhooks: { invalidate(): void }): Promise<void> {
-  await bus.subscribe(LINK_CHANGED, (message) => {
-    const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
-    if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);
-  });
-  await bus.subscribe(TOKENS_REVOKED, () => tokens.tokensRevoked());
-  await bus.subscribe(ACCOUNT_CHANGED, (message) => {
-    const { userId } = (message ?? {}) as { userId?: unknown };
-    if (typeof userId === 'string') accounts.accountChanged(userId);
-  });
-  await bus.subscribe(WEBHOOKS_CHANGED, () => webhooks.invalidate());
-  await bus.subscribe(DOMAIN_CHANGED, (message) => {
-    const { name } = (message ?? {}) as { name?: unknown };
-    if (typeof name === 'string') domains.verificationChanged(name);
-  });
-}
+export const broadcastWebhookChanges = (local: WebhookChangeListener, bus: RedisBus): WebhookChangeListener => ({
+  async webhooksChanged() {
+    bus.publish(WEBHOOKS_CHANGED, {});
+    await local.webhooksChanged();
+  },
+});

@@ -34,7 +34,7 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
-import { BroadcastAccountChanges, BroadcastDomainChanges, BroadcastLinkChanges, BroadcastRevocations, BroadcastWebhookChanges } from '../bridges/cache-broadcast';
+import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataOfContexts,
@@ -78,11 +78,11 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
-  const linkChanges = bus ? new BroadcastLinkChanges(redirectCache, bus) : redirectCache;
+  const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
-  const domainChanges = bus ? new BroadcastDomainChanges(redirectHosts, bus) : redirectHosts;
-  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? new BroadcastWebhookChanges(local, bus) : local));
+  const domainChanges = bus ? broadcastDomainChanges(redirectHosts, bus) : redirectHosts;
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
@@ -142,8 +142,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     limits: new LimitsOfBilling(billing.limits),
     ...(bus
       ? {
-          broadcastRevocations: (local) => new BroadcastRevocations(local, bus),
-          broadcastAccountChanges: (local) => new BroadcastAccountChanges(local, bus),
+          broadcastRevocations: (local) => broadcastRevocations(local, bus),
+          broadcastAccountChanges: (local) => broadcastAccountChanges(local, bus),
         }
       : {}),
   });

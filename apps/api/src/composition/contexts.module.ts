@@ -7,9 +7,8 @@ import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts, openBus } from './contexts.composition';
-import { RedisBus } from '@lnk/shared/redis';
+import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
 import { ClickFlusher } from './click-flusher';
-import { listenToOtherInstances } from '../bridges/cache-broadcast';
 import { RedirectsOfDomains } from '@lnk/bridges';
 import { DomainRechecker } from './domain-rechecker';
 import { WebhookWorker } from './webhook-worker';
@@ -39,7 +38,7 @@ const contexts: Provider = {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
     const { links, identity, webhooks } = composed;
     // Read before the first request: until then every link change would take the transaction path.
-    await webhooks.subscribers.refresh().catch((error: Error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+    await webhooks.ready();
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
@@ -58,14 +57,14 @@ const contexts: Provider = {
           : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
       );
       metrics.watchRedis('invalidations', () => bus.up);
-      await listenToOtherInstances(
-        bus,
-        { linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug) },
-        { tokensRevoked },
-        { accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId) },
-        new RedirectsOfDomains(links.resolveRedirect),
-        webhooks.subscribers,
-      );
+      const redirectsOfDomains = new RedirectsOfDomains(links.resolveRedirect);
+      await listenToOtherInstances(bus, {
+        linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug),
+        tokensRevoked,
+        accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
+        webhooksChanged: () => webhooks.subscribers.invalidate(),
+        domainChanged: (name) => redirectsOfDomains.verificationChanged(name),
+      });
     }
     return composed;
   },

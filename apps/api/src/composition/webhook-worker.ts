@@ -20,14 +20,41 @@ const EXPIRY_LOOKBACK_MS = 3_600_000;
  * It also looks, every WEBHOOKS_EXPIRY_SCAN_INTERVAL, for links whose expiresAt passed since its last look
  * (link.expired); several instances look over the same windows and the events are enqueued once.
  */
-@Injectable()
-export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
+/**
+ * A step run again after the delay it answers, one run at a time, until stopped; `stop` waits for the run
+ * under way. The step never throws (it logs what failed and answers when to try again).
+ */
+class Rescheduling {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+
+  constructor(private readonly step: () => Promise<number>) {}
+
+  schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.step()
+        .then((next) => this.schedule(next))
+        .finally(() => (this.running = null));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+@Injectable()
+export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly deliveries = new Rescheduling(() => this.run());
+  private readonly expiries = new Rescheduling(() => this.scan());
   private lastPurge = 0;
-  private scanTimer: NodeJS.Timeout | null = null;
-  private scanning: Promise<void> | null = null;
   private scannedUpTo = new Date(Date.now() - EXPIRY_LOOKBACK_MS);
   private readonly logger = new Logger('Webhooks');
 
@@ -38,20 +65,12 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
 
   onModuleInit(): void {
     if (!this.config.webhooks.worker) return;
-    this.schedule(0);
-    this.scheduleScan(0);
+    this.deliveries.schedule(0);
+    this.expiries.schedule(0);
   }
 
-  private scheduleScan(delayMs: number): void {
-    if (this.stopped) return;
-    this.scanTimer = setTimeout(() => {
-      this.scanTimer = null;
-      this.scanning = this.scan().finally(() => (this.scanning = null));
-    }, delayMs);
-    this.scanTimer.unref();
-  }
-
-  private async scan(): Promise<void> {
+  /** Looks for the links that expired since the last look; answers when to look again. */
+  private async scan(): Promise<number> {
     const upTo = new Date();
     try {
       const told = await this.contexts.webhooks.reportExpired.execute(this.scannedUpTo, upTo);
@@ -61,19 +80,11 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
       // The window is kept: the next look covers it again.
       this.logger.warn(`links that expired were not looked for, next look at the next interval: ${(error as Error).message}`);
     }
-    this.scheduleScan(this.config.webhooks.expiryScanIntervalMs);
+    return this.config.webhooks.expiryScanIntervalMs;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.run().finally(() => (this.running = null));
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async run(): Promise<void> {
+  /** Takes and sends due deliveries; answers when to look again (at once while it finds a full batch). */
+  private async run(): Promise<number> {
     const { deliver } = this.contexts.webhooks;
     let next = this.config.webhooks.pollIntervalMs;
     try {
@@ -87,15 +98,10 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
     } catch (error) {
       this.logger.warn(`webhook deliveries not taken, next look at the next interval: ${(error as Error).message}`);
     }
-    this.schedule(next);
+    return next;
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.scanTimer) clearTimeout(this.scanTimer);
-    this.timer = null;
-    this.scanTimer = null;
-    await Promise.all([this.running, this.scanning]);
+    await Promise.all([this.deliveries.stop(), this.expiries.stop()]);
   }
 }

@@ -5,18 +5,15 @@ import { LinkRepository, ReportExpiredLinksUseCase } from '@lnk/links/domain';
 import { TypeormExpiringLinks } from '@lnk/links/adapter-typeorm';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
-import { ClickEventsToWebhooks, LinkEventsToWebhooks, LinkLifecycleToWebhooks, WebhookLinksOfLinks } from '@lnk/bridges';
+import { WebhookLinksOfLinks, webhookEventSinks } from '@lnk/bridges';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
   DeliverWebhooksUseCase,
-  EventSubscribers,
   GetWebhookUseCase,
   ListDeliveriesUseCase,
   ListWebhooksUseCase,
-  RecordWebhookEventsUseCase,
   RotateWebhookSecretUseCase,
-  SUBSCRIBERS_MAX_AGE_MS,
   SendTestEventUseCase,
   UpdateWebhookUseCase,
   WebhookChangeListener,
@@ -48,7 +45,9 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
   const webhooks = new TypeormWebhookRepository(dataSource);
   const outbox = new TypeormWebhookOutbox(dataSource);
   const box = webhookSecretBox(config);
-  const subscribers = new EventSubscribers(outbox, clock, SUBSCRIBERS_MAX_AGE_MS, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  // The same intake of link and click events as apps/redirect's (see webhookEventSinks).
+  const sinks = webhookEventSinks(outbox, ids, clock, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  const { subscribers } = sinks;
   const changes = broadcast({ webhooksChanged: () => subscribers.changed() });
   const management: WebhookManagement = {
     webhooks,
@@ -62,8 +61,6 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     changes,
     config: { allowPrivate: settings.allowPrivate },
   };
-  const recordEvents = new RecordWebhookEventsUseCase(outbox, ids);
-  const lifecycleEvents = new LinkLifecycleToWebhooks(subscribers, recordEvents);
   return {
     repository: webhooks,
     create: new CreateWebhookUseCase(management),
@@ -83,15 +80,17 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
       retentionMs: settings.retentionMs,
     }, Math.random, changes),
     /** For the links use cases: link changes and their events in one transaction. */
-    linkEvents: { events: new LinkEventsToWebhooks(subscribers, recordEvents), unitOfWork: new TypeormUnitOfWork(dataSource) },
+    linkEvents: { events: sinks.linkEvents, unitOfWork: new TypeormUnitOfWork(dataSource) },
     /** For the click buffer. */
-    clickEvents: new ClickEventsToWebhooks(subscribers, recordEvents),
+    clickEvents: sinks.clickEvents,
     /** For the short URLs: a link's last allowed visit. */
-    lifecycleEvents,
+    lifecycleEvents: sinks.lifecycleEvents,
     /** For the worker's periodic scan of expiries. */
-    reportExpired: new ReportExpiredLinksUseCase(new TypeormExpiringLinks(dataSource), lifecycleEvents),
+    reportExpired: new ReportExpiredLinksUseCase(new TypeormExpiringLinks(dataSource), sinks.lifecycleEvents),
     /** Told when another instance changed a webhook, or invalidations may have been missed. */
     subscribers,
+    /** Reads the subscribers before the first request. */
+    ready: sinks.ready,
   };
 }
 

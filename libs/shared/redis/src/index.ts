@@ -1,2 +1,3 @@
 export * from './lib/redis-bus';
 export * from './lib/channels';
+export * from './lib/cache-listeners';

@@ -11,3 +11,4 @@ export * from './lib/fakes/identity.fakes';
 export * from './lib/contracts/identity.contract';
 export * from './lib/fakes/password-hasher.fake';
 export * from './lib/fakes/analytics.fakes';
+export * from './lib/quota-race';

@@ -14,7 +14,7 @@ import type { Identity } from '../../composition/identity.composition';
 import { ok, Raw } from '../../envelope/envelope';
 import { renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';
 import { pageHeaders } from '../html-page';
-import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './oauth.request.dto';
+import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, TokenHintRequestDto, TokenRequestDto } from './oauth.request.dto';
 import { isFormRequest, OAuthProtocolFilter } from './oauth-protocol.filter';
 import { presentSignIn, presentTokens } from './oauth.presenter';
 import { Route } from '../route.decorator';
@@ -92,14 +92,14 @@ export class OAuthController {
   }
 
   @Route('POST', 'revoke', { answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
-  async revoke(@Body() body: RevokeRequestDto, @Req() request: FastifyRequest) {
+  async revoke(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
   @Route('POST', 'introspect', { answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
   @Header('Cache-Control', 'no-store')
-  async introspect(@Body() body: IntrospectRequestDto, @Req() request: FastifyRequest) {
+  async introspect(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
     return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }

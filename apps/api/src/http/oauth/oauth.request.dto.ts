@@ -27,18 +27,10 @@ export class TokenRequestDto {
   @Omittable() @IsString() @MaxLength(S) refresh_token?: string;
 }
 
-@JSONSchema({ example: { token: 'rt_9d8c7b6a5f4e', token_type_hint: 'refresh_token', client_id: 'cli_4f0c2d9a8b7e' } })
+/** A revocation (RFC 7009 section 2.1) and an introspection (RFC 7662 section 2.1) take the same parameters: a token, a hint of its kind, and the client's credentials. */
+@JSONSchema({ example: { token: 'rt_9d8c7b6a5f4e', token_type_hint: 'refresh_token', client_id: 'cli_4f0c2d9a8b7e', client_secret: 'cs_secret_of_the_client' } })
 @IgnoresUnknownFields()
-export class RevokeRequestDto {
-  @IsString() @MaxLength(S) token!: string;
-  @Omittable() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
-  @Omittable() @IsString() @MaxLength(256) client_id?: string;
-  @Omittable() @IsString() @MaxLength(256) client_secret?: string;
-}
-
-@JSONSchema({ example: { token: 'at_1a2b3c4d5e6f', client_id: 'cli_4f0c2d9a8b7e', client_secret: 'cs_secret_of_the_client' } })
-@IgnoresUnknownFields()
-export class IntrospectRequestDto {
+export class TokenHintRequestDto {
   @IsString() @MaxLength(S) token!: string;
   @Omittable() @IsIn(['access_token', 'refresh_token']) token_type_hint?: string;
   @Omittable() @IsString() @MaxLength(256) client_id?: string;

@@ -1,6 +1,6 @@
 import { Link, Tag } from '@lnk/links/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
-import { testMigration, useTestRepositories } from '@lnk/shared/testing';
+import { createdInRace, testMigration, useTestRepositories } from '@lnk/shared/testing';
 import { linksPersistence } from './links.persistence';
 import { LinksAndTags1763800300000 } from './migrations/1763800300000-links-and-tags';
 import { LinkClickTotals1764000200000 } from './migrations/1764000200000-link-click-totals';
@@ -78,15 +78,12 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const stripesOf = async (owner: string) =>
       Number((await dataSource().query(`SELECT count(*) AS n FROM links_usage WHERE owner_id = $1 AND resource = 'links'`, [owner]))[0].n);
     const linksOf = async (owner: string) => Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n);
-    const race = (owner: string, n: number, limit: number) => Promise.allSettled(Array.from({ length: n }, () => repos.links.insertWithinQuota(link(owner), limit)));
-    const succeeded = (results: PromiseSettledResult<unknown>[]) => results.filter((r) => r.status === 'fulfilled').length;
+    // Every refusal is the quota's, never a deadlock between a creation and a rebalance (createdInRace throws any other).
+    const race = (owner: string, n: number, limit: number) => createdInRace(n, () => repos.links.insertWithinQuota(link(owner), limit));
 
     it('lets exactly the quota through when many creations race on every connection of the pool', async () => {
       const owner = ids.next();
-      const results = await race(owner, 120, 40);
-      expect(succeeded(results)).toBe(40);
-      // Every refusal is the quota's, never a deadlock between a creation and a rebalance.
-      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(QuotaExceededError);
+      expect(await race(owner, 120, 40)).toBe(40);
       expect(await linksOf(owner)).toBe(40);
       expect(await repos.links.countOfOwner(owner)).toBe(40);
       expect((await repos.links.listOfOwner(owner, undefined, PageRequest.of(0, 5))).total).toBe(40);
@@ -96,11 +93,11 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
 
     it('applies a lowered quota at once, although rows hold room handed out under the higher one', async () => {
       const owner = ids.next();
-      expect(succeeded(await race(owner, 20, 1000))).toBe(20);
-      expect(succeeded(await race(owner, 10, 22))).toBe(2);
+      expect(await race(owner, 20, 1000)).toBe(20);
+      expect(await race(owner, 10, 22)).toBe(2);
       expect(await linksOf(owner)).toBe(22);
       await expect(repos.links.insertWithinQuota(link(owner), 22)).rejects.toBeInstanceOf(QuotaExceededError);
-      expect(succeeded(await race(owner, 10, 1000))).toBe(10);
+      expect(await race(owner, 10, 1000)).toBe(10);
     });
 
     it('gives back what deletions on any connection free, and no more', async () => {
@@ -109,7 +106,7 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       expect((await Promise.allSettled(mine.map((l) => repos.links.insertWithinQuota(l, 10)))).every((r) => r.status === 'fulfilled')).toBe(true);
       await Promise.all(mine.slice(0, 4).map((l) => repos.links.deleteOfOwner(owner, l.id)));
       expect(await repos.links.countOfOwner(owner)).toBe(6);
-      expect(succeeded(await race(owner, 12, 10))).toBe(4);
+      expect(await race(owner, 12, 10)).toBe(4);
       expect([await linksOf(owner), await repos.links.countOfOwner(owner)]).toEqual([10, 10]);
       const error = await repos.links.insertWithinQuota(link(owner), 10).catch((e: unknown) => e);
       expect((error as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 10, limit: 10 } });

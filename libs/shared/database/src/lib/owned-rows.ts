@@ -12,8 +12,8 @@ export interface UsageOf {
 }
 
 /**
- * What every repository of rows an account owns (links, tags, custom domains) does alike, written once:
- * insert under the owner's quota with its unique field guarded, delete one row of the owner's, count and
+ * What every repository of rows an account owns (links, tags, custom domains, webhooks) does alike, written
+ * once: insert under the owner's quota with its unique field (if any) guarded, delete one row of the owner's, count and
  * delete all of them, each through the owner's usage row (exact, kept by the table's triggers). `table`
  * and `usage` are constants of the repository, never input. A repository extends this and `implements`
  * its port (a class has one base): the port stays the type and the token it is provided under.
@@ -26,7 +26,8 @@ export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
     protected readonly dataSource: DataSource,
     table: string,
     private readonly usage: UsageOf,
-    private readonly unique: UniqueField,
+    /** The unique constraint that stands for a rule on an input field; null where the rows have none (webhooks). */
+    private readonly unique: UniqueField | null,
   ) {
     this.deleteOneStatement = `DELETE FROM ${table} WHERE id = $1 AND owner_id = $2`;
     this.deleteAllStatement = `DELETE FROM ${table} WHERE owner_id = $1`;
@@ -52,7 +53,8 @@ export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
   /** Stores the row if the owner holds fewer than `limit` (else QuotaExceededError); a taken unique field is a ValidationError on it. */
   async insertWithinQuota(entity: { toProps(): Props }, limit: number): Promise<void> {
     const props = entity.toProps();
-    await guardUnique(this.unique, () => this.insertCounted(props, { ...this.usageOf(props.ownerId), limit }));
+    const insert = () => this.insertCounted(props, { ...this.usageOf(props.ownerId), limit });
+    await (this.unique ? guardUnique(this.unique, insert) : insert());
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

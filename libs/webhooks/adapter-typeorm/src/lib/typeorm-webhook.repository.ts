@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { Webhook, WebhookEventType, WebhookRepository } from '@lnk/webhooks/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError } from '@lnk/shared/kernel';
-import { bool, countOf, firstOf, inTransaction, int, lockKey, nullable, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { Webhook, WebhookEventType, WebhookProps, WebhookRepository } from '@lnk/webhooks/domain';
+import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { bool, firstOf, int, nullable, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = 'id, owner_id, url, events, link_ids, description, sealed_secret, is_active, disabled_reason, consecutive_failures, created_at, updated_at';
 const linkIdsOf = nullable(textArray);
@@ -23,24 +23,28 @@ const toWebhook = (r: Row) =>
     updatedAt: timestamp(r, 'updated_at'),
   });
 
-export class TypeormWebhookRepository extends WebhookRepository {
-  constructor(private readonly dataSource: DataSource) {
-    super();
+/** The owner's row in `webhooks_usage` (see its migration): what the limit and the list's total read. */
+const WEBHOOKS_USAGE = { table: 'webhooks_usage', resource: 'webhooks' };
+
+/** No unique constraint of webhooks stands for a rule on an input field: none to guard. */
+export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> implements WebhookRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource, 'webhooks', WEBHOOKS_USAGE, null);
   }
 
-  /** The owner's webhooks are counted under an advisory lock of the owner's: two creations cannot both pass the limit. */
-  async insertWithinLimit(webhook: Webhook, limit: number): Promise<void> {
-    const p = webhook.toProps();
-    await inTransaction(this.dataSource, async () => {
-      await lockKey(this.dataSource, `webhooks:${p.ownerId}`);
-      const used = await countOf(this.dataSource, 'SELECT count(*) AS n FROM webhooks WHERE owner_id = $1', [p.ownerId]);
-      if (used >= limit) throw new QuotaExceededError('webhooks', used, limit);
-      await sql(
+  /** Within the owner's limit as links, tags and custom domains are within theirs: the owner's usage row is taken first (insertWithinQuota). */
+  insertWithinLimit(webhook: Webhook, limit: number): Promise<void> {
+    return this.insertWithinQuota(webhook, limit);
+  }
+
+  protected insertCounted(p: WebhookProps, quota: Quota): Promise<void> {
+    return this.insertLockingFirst(quota, () =>
+      sql(
         this.dataSource,
         `INSERT INTO webhooks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.createdAt, p.updatedAt],
-      );
-    });
+      ),
+    );
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<Webhook | null> {
@@ -48,7 +52,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async listOfOwner(ownerId: string, page: PageRequest): Promise<Page<Webhook>> {
-    const total = await countOf(this.dataSource, 'SELECT count(*) AS n FROM webhooks WHERE owner_id = $1', [ownerId]);
+    const total = await this.countOfOwner(ownerId);
     const result = await sql(this.dataSource, `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [ownerId, page.limit, page.start]);
     return pageOf(rowsOf(result, toWebhook), total, page);
   }
@@ -62,14 +66,5 @@ export class TypeormWebhookRepository extends WebhookRepository {
         WHERE id = $1 AND owner_id = $2`,
       [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.updatedAt],
     );
-  }
-
-  async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    const result = await sql(this.dataSource, 'DELETE FROM webhooks WHERE id = $1 AND owner_id = $2', [id, ownerId]);
-    return result.affected > 0;
-  }
-
-  async deleteAllOfOwner(ownerId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM webhooks WHERE owner_id = $1', [ownerId]);
   }
 }
