@@ -1,11 +1,11 @@
-import { LinkChanges } from '@lnk/links/domain';
+import { LinkChanges, LinkListChanges } from '@lnk/links/domain';
 import { AccountChanges, RevocationListener } from '@lnk/identity/domain';
 import { DomainVerificationListener } from '@lnk/domains/domain';
 import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
 // Shared with apps/redirect, which listens to link and domain changes too.
-const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED } = CACHE_CHANNELS;
+const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED, linksChanged: LINKS_CHANGED } = CACHE_CHANNELS;
 
 /** A link change evicts this instance's cache and, through Redis, every other instance's. */
 export class BroadcastLinkChanges extends LinkChanges {
@@ -19,6 +19,21 @@ export class BroadcastLinkChanges extends LinkChanges {
   linkChanged(domainId: string | null, slug: string): void {
     this.local.linkChanged(domainId, slug);
     this.bus.publish(LINK_CHANGED, { domainId, slug });
+  }
+}
+
+/** A committed change of an owner's links evicts the owner's list answers from every instance's list cache. */
+export class BroadcastLinkListChanges extends LinkListChanges {
+  constructor(
+    private readonly local: LinkListChanges,
+    private readonly bus: RedisBus,
+  ) {
+    super();
+  }
+
+  linksChanged(ownerId: string): void {
+    this.local.linksChanged(ownerId);
+    this.bus.publish(LINKS_CHANGED, { ownerId });
   }
 }
 
@@ -86,7 +101,19 @@ export class BroadcastWebhookChanges extends WebhookChangeListener {
 }
 
 /** What other instances publish, applied to this instance's caches. */
-export async function listenToOtherInstances(bus: RedisBus, links: LinkChanges, tokens: RevocationListener, accounts: AccountChanges, domains: DomainVerificationListener, webhooks: { invalidate(): void }): Promise<void> {
+export async function listenToOtherInstances(
+  bus: RedisBus,
+  links: LinkChanges,
+  tokens: RevocationListener,
+  accounts: AccountChanges,
+  domains: DomainVerificationListener,
+  webhooks: { invalidate(): void },
+  lists: LinkListChanges,
+): Promise<void> {
+  await bus.subscribe(LINKS_CHANGED, (message) => {
+    const { ownerId } = (message ?? {}) as { ownerId?: unknown };
+    if (typeof ownerId === 'string') lists.linksChanged(ownerId);
+  });
   await bus.subscribe(LINK_CHANGED, (message) => {
     const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
     if (typeof slug === 'string' && (domainId === null || typeof domainId === 'string')) links.linkChanged(domainId, slug);

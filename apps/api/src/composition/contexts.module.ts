@@ -49,6 +49,7 @@ const contexts: Provider = {
       };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
+        links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();
       }, config.redisOutageCacheTtlMs);
@@ -65,6 +66,7 @@ const contexts: Provider = {
         { accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId) },
         new RedirectsOfDomains(links.resolveRedirect),
         webhooks.subscribers,
+        links.linkLists,
       );
     }
     return composed;
