@@ -63,6 +63,17 @@ describe('the cache of link lists', () => {
     expect(after.meta.total).toBe(2);
   });
 
+  // A cached answer is sent as the JSON text made once (SerializedOk): the same bytes and headers as a fresh one.
+  it('sends a cached answer as the same JSON, with the same content type, as the answer it keeps', async () => {
+    const ada = await createAccount(a);
+    await create(ada, { url: 'https://example.com/j', title: 'json' });
+    const fresh = await a.request('GET', '/user/link?q=JSON', { token: ada.accessToken });
+    const cached = await a.request('GET', '/user/link?q=json', { token: ada.accessToken });
+    expect(cached.text).toBe(fresh.text);
+    expect(cached.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(fresh.body).toMatchObject({ status: 200, code: 'OK', data: [{ title: 'json' }], meta: { total: 1, start: 0, limit: 10 } });
+  });
+
   it('shows an update and a deletion at once, in pages and in searches', async () => {
     const ada = await createAccount(a);
     const one = await create(ada, { url: 'https://example.com/1', title: 'one' });
