@@ -11,7 +11,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
-import { successBody } from './envelope/envelope';
+import { SerializedOk, successBody } from './envelope/envelope';
 import { RequestLogger } from './logging/request-logger';
 import { IMPORT_BODY_LIMIT } from './http/links/link-csv';
 
@@ -105,7 +105,13 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
  */
 class EnvelopingFastifyAdapter extends FastifyAdapter {
   override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
-    return super.reply(response, statusCode === undefined || statusCode < 400 ? successBody(body) : body, statusCode);
+    const answer = statusCode === undefined || statusCode < 400 ? successBody(body) : body;
+    if (answer instanceof SerializedOk) {
+      // A string body with a JSON content type is sent as it is (Fastify serialises objects only).
+      this.setHeader(response, 'content-type', 'application/json; charset=utf-8');
+      return super.reply(response, answer.json, statusCode);
+    }
+    return super.reply(response, answer, statusCode);
   }
 }
 

@@ -15,7 +15,8 @@ import { LoadResultHeading, loadResultHeading, LoadRun, PathPlan, RequestShape, 
  *
  * Settings (environment): BENCH_DURATION seconds per measured run (5), BENCH_ROUNDS (3), BENCH_WARMUP
  * seconds (2), BENCH_CONNECTIONS (64), BENCH_CREATE_CONNECTIONS (16, for POST /user/link), BENCH_THREADS (2),
- * BENCH_API_LINKS (100000), BENCH_ROUTES (all; e.g. live,me), BENCH_CENSUS=0 to skip the database census,
+ * BENCH_API_LINKS (100000), BENCH_ROUTES (all; e.g. live,me; list-miss, deep-miss and search-miss are the list
+ * routes with every request a page the list cache does not hold), BENCH_CENSUS=0 to skip the database census,
  * BENCH_PROFILE=<dir> to run the app under `node --cpu-prof` (a .cpuprofile written there when it stops),
  * BENCH_LOAD_GENERATOR=autocannon to force the fallback, BENCH_DATABASE_URL (the PostgreSQL server).
  */
@@ -24,8 +25,8 @@ const root = join(__dirname, '..', '..', '..', '..');
 
 const LIMIT = 20;
 
-export type RouteName = 'live' | 'health' | 'me' | 'list' | 'deep' | 'search' | 'detail' | 'update' | 'tags' | 'create';
-const ROUTES: readonly RouteName[] = ['live', 'health', 'me', 'list', 'deep', 'search', 'detail', 'update', 'tags', 'create'];
+export type RouteName = 'live' | 'health' | 'me' | 'list' | 'deep' | 'search' | 'list-miss' | 'deep-miss' | 'search-miss' | 'detail' | 'update' | 'tags' | 'create';
+const ROUTES: readonly RouteName[] = ['live', 'health', 'me', 'list', 'deep', 'search', 'list-miss', 'deep-miss', 'search-miss', 'detail', 'update', 'tags', 'create'];
 
 /** The bars of issue 15 (figures, not assertions): the least ratio of the bare route's requests/s, or links/s. */
 export function barOf(route: RouteName): { minRatio?: number; minPerSecond?: number } | null {
@@ -135,6 +136,26 @@ async function seed(db: Client, owner: string, count: number): Promise<void> {
   await db.query('VACUUM ANALYZE link_tags');
 }
 
+/**
+ * Pages no request of a run asks twice within the list cache's max age, so that every one is read from the
+ * database: each (start, limit) with limit from 10 to 30 (20 on average, as the cached rows) and the page
+ * within `span` links of `from` (its end counted from the newest link: 0 the first pages, which take the
+ * near-the-newest statement; the account's size minus span, the last pages), in an order that jumps about.
+ * About 20,000 paths: wrk's two threads each walk them from a random place, at a few thousand requests/s.
+ */
+function missingPages(path: string, from: number, span: number): string[] {
+  const paths: string[] = [];
+  for (let limit = 10; limit <= 30; limit++) for (let start = from; start + limit <= from + span; start++) paths.push(`${path}limit=${limit}&start=${start}`);
+  // A fixed shuffle (the same table in every run): neighbours in the table are far apart in the list.
+  let seed = 15;
+  for (let i = paths.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const j = seed % (i + 1);
+    [paths[i], paths[j]] = [paths[j], paths[i]];
+  }
+  return paths;
+}
+
 function routeLoads(seeded: number, authorization: string): RouteLoad[] {
   const bearer = { authorization };
   const get = (name: RouteName, path: string, headers?: Record<string, string>): RouteLoad => ({
@@ -153,6 +174,10 @@ function routeLoads(seeded: number, authorization: string): RouteLoad[] {
     get('list', `/user/link?limit=${LIMIT}`, bearer),
     { ...get('deep', `/user/link?limit=${LIMIT}&start=${deepStart}`, bearer), request: `GET /user/link?limit=${LIMIT}&start=${deepStart} (last page)` },
     get('search', `/user/link?limit=${LIMIT}&q=launch`, bearer),
+    // The same three without the list cache's help: every request asks a page not asked within its max age.
+    { name: 'list-miss', request: 'GET /user/link (first 1,000, distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?', 0, 1000) }, shape: { method: 'GET', headers: bearer } },
+    { name: 'deep-miss', request: 'GET /user/link (last 1,000, distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?', Math.max(0, seeded - 1000), Math.min(1000, seeded)) }, shape: { method: 'GET', headers: bearer } },
+    { name: 'search-miss', request: 'GET /user/link?q=launch (distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?q=launch&', 0, Math.min(1000, Math.floor(seeded / 100))) }, shape: { method: 'GET', headers: bearer } },
     { name: 'detail', request: 'GET /user/link/{id}', plan: { kind: 'table', paths: spread.map((g) => `/user/link/${seededId(g)}`) }, shape: { method: 'GET', headers: bearer } },
     {
       name: 'update',

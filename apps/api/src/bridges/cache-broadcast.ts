@@ -1,10 +1,10 @@
-import { LinkChanges } from '@lnk/links/domain';
+import { LinkChanges, LinkListChanges } from '@lnk/links/domain';
 import { AccountChanges, RevocationListener } from '@lnk/identity/domain';
 import { DomainVerificationListener } from '@lnk/domains/domain';
 import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
-const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED } = CACHE_CHANNELS;
+const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED, linksChanged: LINKS_CHANGED } = CACHE_CHANNELS;
 
 // Each tells this instance's listener, and the other instances through Redis (listenToOtherInstances in
 // shared/redis applies it there). A listener has one method and no state of its own: a function makes it.
@@ -14,6 +14,14 @@ export const broadcastLinkChanges = (local: LinkChanges, bus: RedisBus): LinkCha
   linkChanged(domainId, slug) {
     local.linkChanged(domainId, slug);
     bus.publish(LINK_CHANGED, { domainId, slug });
+  },
+});
+
+/** A committed change of an owner's links evicts the owner's list answers from every instance's list cache. */
+export const broadcastLinkListChanges = (local: LinkListChanges, bus: RedisBus): LinkListChanges => ({
+  linksChanged(ownerId) {
+    local.linksChanged(ownerId);
+    bus.publish(LINKS_CHANGED, { ownerId });
   },
 });
 

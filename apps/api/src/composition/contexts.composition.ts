@@ -21,7 +21,10 @@ import {
   FavoriteTagsUseCase,
   GetLinkUseCase,
   LinkChanges,
+  LinkListAnswer,
+  LinkListCache,
   ListLinksUseCase,
+  weighLinkListAnswer,
   ListTagsUseCase,
   UpdateLinkUseCase,
   UpdateTagUseCase,
@@ -34,7 +37,7 @@ import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
-import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
+import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastLinkListChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataOfContexts,
@@ -64,11 +67,22 @@ export function openBus(config: AppConfig, logger: Logger): RedisBus | null {
   return config.redisUrl ? new RedisBus(config.redisUrl, (error) => logger.warn({ err: error.message }, 'redis')) : null;
 }
 
+/** The list cache's bounds: answers held across all accounts, and about the memory they take. */
+const LINK_LIST_CACHE = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
+
 /** `bus`: where cache invalidations go to the other instances; without one they stay in process. */
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const linkRepository = new TypeormLinkRepository(dataSource);
+  const linkLists = new LinkListCache<LinkListAnswer>(
+    // The click totals in an answer are not invalidated (see the README): it lives as long as they take to be written.
+    { ...LINK_LIST_CACHE, maxAgeMs: config.clickFlushIntervalMs },
+    // The answer and the controller's presentation of it, about as large again.
+    (answer) => 2 * weighLinkListAnswer(answer),
+    () => clock.now().getTime(),
+  );
+  // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository.
+  const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(linkLists, bus) : linkLists);
   const tagRepository = new TypeormTagRepository(dataSource);
   const domainRepository = new TypeormDomainRepository(dataSource);
   const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new UsageOfAccounts(linkRepository, tagRepository, domainRepository));
@@ -101,7 +115,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     import: new ImportLinksUseCase(creation, new TypeormUnitOfWork(dataSource), undefined, webhooks.linkEvents),
     export: new ExportLinksUseCase(linkRepository, tagRepository, linkDomains),
     get: getLink,
-    list: new ListLinksUseCase(linkRepository, linkDomains, clock),
+    list: new ListLinksUseCase(linkRepository, linkDomains, clock, linkLists),
+    linkLists,
     update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges, webhooks.linkEvents),
     delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges, webhooks.linkEvents),
     resolveRedirect,

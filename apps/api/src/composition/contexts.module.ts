@@ -48,6 +48,7 @@ const contexts: Provider = {
       };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
+        links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();
       }, config.redisOutageCacheTtlMs);
@@ -64,6 +65,7 @@ const contexts: Provider = {
         accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),
         domainChanged: (name) => redirectsOfDomains.verificationChanged(name),
+        linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
       });
     }
     return composed;

@@ -51,6 +51,22 @@ export function okStream<T>(batches: AsyncIterable<T[]>, message = 'Request succ
 }
 
 /**
+ * A success answer already in its JSON text (the envelope included), sent without serialising it again:
+ * for an answer many requests share (a cached list page), whose serialisation was the largest part of the
+ * request's own work. `successBody` passes it through; the adapter sends the text as application/json.
+ */
+export class SerializedOk<T = unknown> {
+  /** The type of the data it holds, for the route's declared answer (no value at run time). */
+  declare private readonly data?: T;
+
+  constructor(readonly json: string) {}
+}
+
+export function serializedOk<T>(result: Ok<T>): SerializedOk<T> {
+  return new SerializedOk<T>(JSON.stringify(successBody(result)));
+}
+
+/**
  * A body sent as it is, without the envelope: for the few protocol endpoints whose callers expect a
  * standard body (OAuth form-encoded requests, HTML pages).
  */
@@ -64,7 +80,7 @@ export class Raw {
  * renders those.
  */
 export function successBody(result: unknown): unknown {
-  if (result instanceof Raw) return result.body;
+  if (result instanceof Raw || result instanceof SerializedOk) return result instanceof Raw ? result.body : result;
   // A streamed list (streamed-list.ts) is written as it is read, its envelope in its bytes.
   if (result instanceof StreamableFile) return result;
   const reply = result instanceof Ok ? result : new Ok(result, 'Request successful');

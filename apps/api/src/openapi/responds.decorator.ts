@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { SchemaObject } from '@nestjs/swagger';
-import type { Ok, Raw } from '../envelope/envelope';
+import type { Ok, Raw, SerializedOk } from '../envelope/envelope';
 import type { StreamedList } from '../envelope/streamed-list';
 import type { Schema } from './schema';
 
@@ -33,7 +33,7 @@ export interface RouteResponse extends ResponseOptions {
 }
 
 // A list may also be streamed: its items must still be those of the declared schema.
-type Answer<T> = Ok<T> | (T extends (infer E)[] ? StreamedList<E> : never) | Raw | void;
+type Answer<T> = Ok<T> | SerializedOk<T> | (T extends (infer E)[] ? StreamedList<E> : never) | Raw | void;
 // never[]: a handler takes whatever its parameter decorators inject
 type Handler<T> = (...args: never[]) => Answer<T> | Promise<Answer<T>>;
 // The descriptor's value only (not TypedPropertyDescriptor, whose setter would make the check invariant):

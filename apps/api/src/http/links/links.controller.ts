@@ -1,6 +1,7 @@
 import { Body, Controller, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
+import type { LinkListAnswer } from '@lnk/links/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { binary, list, string } from '../../openapi/schema';
 import { DeletedSchema, PAGE_META } from '../../openapi/response-schemas';
@@ -9,7 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { LINKS } from '../../composition/contexts.module';
 import type { Links } from '../../composition/contexts.composition';
-import { ok, okPage } from '../../envelope/envelope';
+import { ok, okPage, SerializedOk, serializedOk } from '../../envelope/envelope';
 import { RateLimitBudget } from '../../rate-limit/rate-limit.guard';
 import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
@@ -27,11 +28,22 @@ export class LinksController {
     private readonly qrCodes: QrRenderer,
   ) {}
 
+  /** The JSON of the list answers the list cache shares (frozen): gone with them. */
+  private readonly presentedLists = new WeakMap<LinkListAnswer, SerializedOk<ReturnType<typeof presentLinkListItem>[]>>();
+
   @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto) {
     const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
-    const { page, domainNames } = await this.links.list.execute(principal.userId, query.q, query.toPageRequest(), filter);
-    return okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
+    const answer = await this.links.list.execute(principal.userId, query.q, query.toPageRequest(), filter);
+    // A cached answer (frozen, shared) comes back as the same object: presented and serialised once, while the list cache holds it.
+    const presented = this.presentedLists.get(answer);
+    if (presented) return presented;
+    const { page, domainNames } = answer;
+    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
+    if (!Object.isFrozen(answer)) return body;
+    const serialized = serializedOk(body);
+    this.presentedLists.set(answer, serialized);
+    return serialized;
   }
 
   @Route('GET', ':id', { scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { DeletedLink, Link, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
+import { DeletedLink, Link, LinkListChanges, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { LINK_USAGE_STRIPES } from './migrations/1764340000000-links-usage-stripes';
 import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
-import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp, whenTransactionEnds } from '@lnk/shared/database';
 
 /** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
 const CLICK_TOTALS_CHUNK = 2_000;
@@ -105,12 +105,33 @@ const pageStatement = (totalSql: string, pageSql: string) =>
 const NEAR_THE_NEWEST = 1000;
 
 export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implements LinkRepository {
-  /** `nearTheNewest`: see NEAR_THE_NEWEST (tests set 0 to read every page through the statement for any offset). */
+  /**
+   * `nearTheNewest`: see NEAR_THE_NEWEST (tests set 0 to read every page through the statement for any offset).
+   * `changes`: told of every owner whose links a write of this repository may have changed, once the write's
+   * transaction has ended (see `reporting`): the list cache's invalidation, in the one place every write
+   * of links goes through. The click totals (addClicks) are not reported: see ListLinksUseCase's cache.
+   */
   constructor(
     dataSource: DataSource,
     private readonly nearTheNewest = NEAR_THE_NEWEST,
+    private readonly changes: LinkListChanges | null = null,
   ) {
     super(dataSource, 'links', LINKS_USAGE, SLUG_TAKEN);
+  }
+
+  /**
+   * Runs a write of the owner's links, then reports the owner once its transaction has ended (at once
+   * outside one, else at the COMMIT or ROLLBACK of the caller's unit of work): a list read between the
+   * report and the COMMIT would put the old answer back. Reported whatever the outcome (a failed write
+   * costs one read again; a COMMIT whose outcome is unknown may have changed the rows).
+   */
+  private async reporting<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      const changes = this.changes;
+      if (changes) whenTransactionEnds(() => changes.linksChanged(ownerId));
+    }
   }
 
   /**
@@ -137,7 +158,11 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   }
 
   /** INSERT_COUNTED over the rows; the ids it wrote (a slug taken on its domain skips its link). */
-  private async insertRows(rows: LinkProps[], quota: Quota): Promise<Set<string>> {
+  private insertRows(rows: LinkProps[], quota: Quota): Promise<Set<string>> {
+    return this.reporting(quota.ownerId, () => this.insertRowsUnreported(rows, quota));
+  }
+
+  private async insertRowsUnreported(rows: LinkProps[], quota: Quota): Promise<Set<string>> {
     try {
       const { rows: result } = await sql(this.dataSource, INSERT_COUNTED, [jsonRows(rows.map(newLinkRow)), quota.ownerId, quota.resource, quota.limit]);
       return new Set(result.length ? textArray(result[0], 'ids') : []);
@@ -197,6 +222,10 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   async update(link: Link): Promise<void> {
     const p = link.toProps();
+    await this.reporting(p.ownerId, () => this.updateUnreported(p));
+  }
+
+  private async updateUnreported(p: LinkProps): Promise<void> {
     await guardUnique(SLUG_TAKEN, () =>
       inTransaction(this.dataSource, async () => {
         await sql(
@@ -218,9 +247,9 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   /** One statement after the owner's usage row is taken (as deleteOfOwner: see deleteCounted). */
   async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
     if (!ids.length) return [];
-    const result = await deleteCounted(this.dataSource, { ...LINKS_USAGE, ownerId }, () =>
+    const result = await this.reporting(ownerId, () => deleteCounted(this.dataSource, { ...LINKS_USAGE, ownerId }, () =>
       sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) RETURNING id, domain_id, slug', [ownerId, ids]),
-    );
+    ));
     return rowsOf(result, (r) => ({ id: text(r, 'id'), domainId: textOrNull(r, 'domain_id'), slug: text(r, 'slug') }));
   }
 
@@ -230,6 +259,10 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
    */
   async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
     if (!ids.length) return [];
+    return this.reporting(ownerId, () => this.retagUnreported(ownerId, ids, add, remove, maxTags));
+  }
+
+  private retagUnreported(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
     return inTransaction(this.dataSource, async () => {
       const found = rowsOf(
         await sql(this.dataSource, 'SELECT id FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) ORDER BY id FOR UPDATE', [ownerId, ids]),
@@ -249,6 +282,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       }
       return found;
     });
+  }
+
+  override deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
+    return this.reporting(ownerId, () => super.deleteOfOwner(ownerId, id));
+  }
+
+  override deleteAllOfOwner(ownerId: string): Promise<void> {
+    return this.reporting(ownerId, () => super.deleteAllOfOwner(ownerId));
   }
 
   async batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]> {

@@ -12,11 +12,13 @@ export interface CacheListeners {
   accountChanged?: (userId: string) => void;
   webhooksChanged?: () => void;
   domainChanged?: (name: string) => void;
+  /** An owner's links changed: the API's list cache forgets that owner's answers. */
+  linksChanged?: (ownerId: string) => void;
 }
 
 /** Subscribes to the channels of the listeners given, in one order for both apps. */
 export async function listenToOtherInstances(bus: Pick<RedisBus, 'subscribe'>, on: CacheListeners): Promise<void> {
-  const { linkChanged, tokensRevoked, accountChanged, webhooksChanged, domainChanged } = on;
+  const { linkChanged, tokensRevoked, accountChanged, webhooksChanged, domainChanged, linksChanged } = on;
   if (linkChanged)
     await bus.subscribe(CACHE_CHANNELS.linkChanged, (message) => {
       const { domainId, slug } = (message ?? {}) as { domainId?: unknown; slug?: unknown };
@@ -33,5 +35,10 @@ export async function listenToOtherInstances(bus: Pick<RedisBus, 'subscribe'>, o
     await bus.subscribe(CACHE_CHANNELS.domainChanged, (message) => {
       const { name } = (message ?? {}) as { name?: unknown };
       if (typeof name === 'string') domainChanged(name);
+    });
+  if (linksChanged)
+    await bus.subscribe(CACHE_CHANNELS.linksChanged, (message) => {
+      const { ownerId } = (message ?? {}) as { ownerId?: unknown };
+      if (typeof ownerId === 'string') linksChanged(ownerId);
     });
 }

@@ -11,6 +11,8 @@ export const CACHE_CHANNELS = {
   accountChanged: 'lnk:account-changed',
   /** { name: string }: a domain verified or unverified; every instance forgets its host. */
   domainChanged: 'lnk:domain-verification-changed',
+  /** { ownerId: string }: a change of an owner's links committed; every API instance forgets its cached list answers of that owner. */
+  linksChanged: 'lnk:links-changed',
   /** {}: a webhook was created, changed or deleted; every instance (API and redirect app) reads its subscriber cache again. */
   webhooksChanged: 'lnk:webhooks-changed',
   /** {}: an instance could not publish some of the above while Redis was away; every instance empties its caches. */
