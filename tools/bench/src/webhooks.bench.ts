@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BenchApp, cpuMsOf, databaseSessionsCpuMs, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, stopChild, trackChild, withBenchApp, writeResult } from './bench-support';
 import { LoadResultHeading, loadResultHeading, loadGenerator, median } from './load-generator';
@@ -74,7 +75,18 @@ export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
     cpuWith: CpuPerRedirect;
   };
   /** With a worker: the link.clicked deliveries sent during the load, and the time the rest took once the load stopped. */
-  catchUp: { enqueued: number; deliveredDuringLoad: number; seconds: number; delivered: number; left: number; perSecond: number } | null;
+  catchUp: {
+    enqueued: number;
+    deliveredDuringLoad: number;
+    seconds: number;
+    delivered: number;
+    left: number;
+    perSecond: number;
+    /** CPU µs per delivery made during the catch-up: the app's process (its worker, when inside), PostgreSQL's sessions, a separate worker's. */
+    cpuPerDelivery: CpuPerRedirect;
+    /** The machine's 1-minute load average when the catch-up began: other work there takes CPU from an idle-priority worker. */
+    loadAverage: number;
+  } | null;
   /** BENCH_PROFILE: where the profiles went, and when each measured phase ran (monotonic µs, as their timestamps). */
   profile?: { dir: string; phases: { phase: 'with' | 'without'; from: number; to: number }[] };
 }
@@ -300,6 +312,8 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           const deliveredDuringLoad = await delivered();
           log(`bench: catch-up: ${clickDeliveries - deliveredDuringLoad} of ${clickDeliveries} link.clicked events left to deliver after the load (at most ${catchUpSeconds} s)`);
           await toggle(true);
+          const cpuBefore = await cpuCounters(app, separate);
+          const loadBefore = loadavg()[0];
           const started = Date.now();
           let done = deliveredDuringLoad;
           while (Date.now() - started < catchUpSeconds * 1000) {
@@ -308,7 +322,8 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
             await sleep(500);
           }
           const seconds = (Date.now() - started) / 1000;
-          catchUp = { enqueued: clickDeliveries, deliveredDuringLoad, seconds: +seconds.toFixed(1), delivered: done, left: clickDeliveries - done, perSecond: Math.round((done - deliveredDuringLoad) / seconds) };
+          const cpu = cpuPerRedirect(cpuBefore, await cpuCounters(app, separate), done - deliveredDuringLoad);
+          catchUp = { enqueued: clickDeliveries, deliveredDuringLoad, seconds: +seconds.toFixed(1), delivered: done, left: clickDeliveries - done, perSecond: Math.round((done - deliveredDuringLoad) / seconds), cpuPerDelivery: cpu, loadAverage: +loadBefore.toFixed(2) };
           log(`  ${done - deliveredDuringLoad} delivered in ${seconds.toFixed(1)} s; ${clickDeliveries - done} left`);
         }
         return {
@@ -354,7 +369,7 @@ export function printWebhooks(result: WebhooksResult): void {
     `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} (${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
     `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked events enqueued (deliveries and batched) for ${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
     `    CPU per redirect: without ${us(r.cpuWithout)} | with ${us(r.cpuWith)}`,
-    ...(c ? [`catch-up: ${c.deliveredDuringLoad} of ${c.enqueued} link.clicked events delivered during the load; the rest ${c.left === 0 ? 'all' : `${c.delivered - c.deliveredDuringLoad} (${c.left} LEFT)`} in ${c.seconds} s after it (${c.perSecond}/s)`] : []),
+    ...(c ? [`catch-up: ${c.deliveredDuringLoad} of ${c.enqueued} link.clicked events delivered during the load; the rest ${c.left === 0 ? 'all' : `${c.delivered - c.deliveredDuringLoad} (${c.left} LEFT)`} in ${c.seconds} s after it (${c.perSecond}/s; per delivery ${us(c.cpuPerDelivery)}; machine load ${c.loadAverage} at its start)`] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }
