@@ -22,16 +22,16 @@ export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
 export const WEBHOOKS = 'WEBHOOKS';
 
-const BUS = 'BUS';
+export const BUS = 'BUS';
 
 /** With several instances, cache invalidations travel through Redis; alone, they stay in process. */
-const bus: Provider = {
+export const bus: Provider = {
   provide: BUS,
   inject: [APP_CONFIG, LOGGER],
   useFactory: (config: AppConfig, logger: Logger): RedisBus | null => openBus(config, logger),
 };
 
-const contexts: Provider = {
+export const contexts: Provider = {
   provide: CONTEXTS,
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {

@@ -12,7 +12,7 @@ const PURGE_EVERY_MS = 3_600_000;
 const EXPIRY_LOOKBACK_MS = 3_600_000;
 
 /**
- * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER): makes batched link.clicked events
+ * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER) or a process of its own (worker.ts): makes batched link.clicked events
  * into deliveries while few are due, takes due deliveries and sends them, at once again while it finds a full batch, else after WEBHOOKS_POLL_INTERVAL. Several instances
  * run it side by side: the claim (FOR UPDATE SKIP LOCKED and a lease) gives each delivery to one. It
  * stops taking work before shutdown and waits for what it sent, before the database closes.

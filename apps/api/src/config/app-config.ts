@@ -70,8 +70,10 @@ export interface AppConfig extends ShortUrlEdgeConfig {
 export interface WebhooksSettings {
   /** Plain http and loopback/private destinations allowed (tests, local use); link-local and metadata addresses never. */
   allowPrivate: boolean;
-  /** Whether this process runs the delivery worker. */
+  /** Whether this process runs the delivery worker (the separate worker process always does). */
   worker: boolean;
+  /** The nice value the separate worker process (worker.ts) takes at start-up; 0: left as started. */
+  workerNice: number;
   pollIntervalMs: number;
   batchSize: number;
   /** How often the worker looks for links that expired since its last look (link.expired events). */
@@ -132,6 +134,7 @@ export const CONFIG_VARIABLES = {
   DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off', parse: integer(0, 7 * 86_400) },
   WEBHOOKS_ALLOW_PRIVATE: { default: 'false', description: 'true: webhooks may use plain http and point at loopback and private addresses (tests, local use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused', parse: boolean },
   WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },
+  WEBHOOKS_WORKER_NICE: { default: '19', description: 'scheduling priority (nice, 0 to 19) the separate delivery worker (`npm run worker`) gives itself at start-up: 19, the lowest, runs it on the CPU the other processes leave; 0: the priority it was started with. The API process never changes its own', parse: integer(0, 19) },
   WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
   WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries one look takes and sends at once', parse: integer(1, 1000) },
   WEBHOOKS_EXPIRY_SCAN_INTERVAL: { default: '10000', description: 'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as link.expired to owners with a webhook for it; the first look after start-up covers the last hour', parse: integer(10, 3_600_000) },
@@ -206,6 +209,7 @@ export function loadConfig(env: Env): AppConfig {
     webhooks: {
       allowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
       worker: v.WEBHOOKS_WORKER,
+      workerNice: v.WEBHOOKS_WORKER_NICE,
       pollIntervalMs: v.WEBHOOKS_POLL_INTERVAL,
       batchSize: v.WEBHOOKS_BATCH_SIZE,
       expiryScanIntervalMs: v.WEBHOOKS_EXPIRY_SCAN_INTERVAL,

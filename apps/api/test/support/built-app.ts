@@ -368,3 +368,40 @@ export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, st
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
   return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
 }
+
+/** A process without an HTTP port: its output so far, its exit, and a stop (SIGTERM, then SIGKILL after `graceMs`). */
+export type SpawnedProcess = Omit<SpawnedApp, 'baseUrl' | 'port'>;
+
+/**
+ * Starts the built webhook delivery worker (`node dist/apps/api/src/worker.js`) with the API's settings and
+ * waits for its start line (it logs at info here, whatever the test's LOG_LEVEL), or its exit, or 60 s.
+ */
+export async function spawnBuiltWorker(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedProcess> {
+  const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/worker.js')], { cwd: root, env: baseEnv(0, { ...env, LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let exit: Exit | null = null;
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
+  const output = () => Buffer.concat(chunks).toString('utf8');
+  const stop = async (graceMs = 10_000): Promise<Exit> => {
+    if (exit) return exit;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const started = Date.now();
+  while (!output().includes('webhook delivery worker started')) {
+    if (exit) throw new Error(`the webhook worker exited before it started (${JSON.stringify(exit)}):\n${output()}`);
+    if (Date.now() - started > 60_000) {
+      await stop(1000);
+      throw new Error(`the webhook worker did not start within 60 s:\n${output()}`);
+    }
+    await sleep(50);
+  }
+  return { child, output, exited, running: () => exit === null, stop };
+}

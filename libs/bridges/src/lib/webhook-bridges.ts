@@ -1,4 +1,4 @@
-import { ClickEvent, ClickEvents } from '@lnk/analytics/domain';
+import { ClickEvents, ClickKind, ClickSeries } from '@lnk/analytics/domain';
 import { EndedLink, ExpiredLink, Link, LinkEvents, LinkEventType, LinkLifecycleEvents, LinkRepository } from '@lnk/links/domain';
 import { EventSeries, eventBodyParts, EventSubscribers, RecordWebhookEventsUseCase, stableEventId, SUBSCRIBERS_MAX_AGE_MS, WebhookLinks, WebhookOutbox } from '@lnk/webhooks/domain';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
@@ -73,34 +73,28 @@ export class ClickEventsToWebhooks extends ClickEvents {
     return this.subscribers.wants('link.clicked', ownerId);
   }
 
-  async record(clicks: ClickEvent[]): Promise<void> {
-    // A hot link's clicks mostly differ only in their moment: one series per kind of click, its body made
-    // once, the moments as numbers. What cannot be split (see eventBodyParts) is recorded one by one.
-    const kinds = new Map<string, { click: ClickEvent; ats: number[] }>();
-    for (const c of clicks) {
-      const key = `${c.ownerId}\u0001${c.linkId}\u0001${c.domainId}\u0001${c.trigger}\u0001${c.referrer}\u0001${c.country}\u0001${c.device}\u0001${c.browser}\u0001${c.os}\u0001${c.utmSource}\u0001${c.utmMedium}\u0001${c.utmCampaign}`;
-      const kind = kinds.get(key);
-      if (kind) kind.ats.push(c.at.getTime());
-      else kinds.set(key, { click: c, ats: [c.at.getTime()] });
-    }
+  async record(clicks: ClickSeries[]): Promise<void> {
+    // The click buffer holds a hot link's clicks as one series (they differ only in their moment): its body
+    // is made once, the moments stay numbers. What cannot be split (see eventBodyParts) is recorded one by one.
     const series: EventSeries[] = [];
-    const oneByOne: ClickEvent[] = [];
-    for (const { click, ats } of kinds.values()) {
-      const bodyParts = eventBodyParts('link.clicked', clickData(click), ['clickedAt']);
-      if (bodyParts) series.push({ type: 'link.clicked', ownerId: click.ownerId, linkId: click.linkId, bodyParts, ats });
-      else for (const at of ats) oneByOne.push({ ...click, at: new Date(at) });
+    const oneByOne: { kind: ClickKind; at: Date }[] = [];
+    for (const { kind, ats } of clicks) {
+      if (ats.length === 0) continue;
+      const bodyParts = eventBodyParts('link.clicked', clickData(kind, new Date(ats[0])), ['clickedAt']);
+      if (bodyParts) series.push({ type: 'link.clicked', ownerId: kind.ownerId, linkId: kind.linkId, bodyParts, ats });
+      else for (const at of ats) oneByOne.push({ kind, at: new Date(at) });
     }
     await this.record_.executeSeries(series);
-    await this.record_.execute(oneByOne.map((c) => ({ type: 'link.clicked' as const, ownerId: c.ownerId, linkId: c.linkId, at: c.at, data: clickData(c) })));
+    await this.record_.execute(oneByOne.map(({ kind, at }) => ({ type: 'link.clicked' as const, ownerId: kind.ownerId, linkId: kind.linkId, at, data: clickData(kind, at) })));
   }
 }
 
 /** What a link.clicked event tells a receiver: the visit's derived dimensions, never its address. */
-function clickData(c: ClickEvent): Record<string, unknown> {
+function clickData(c: ClickKind, at: Date): Record<string, unknown> {
   return {
     linkId: c.linkId,
     domainId: c.domainId,
-    clickedAt: c.at.toISOString(),
+    clickedAt: at.toISOString(),
     trigger: c.trigger,
     referrer: c.referrer,
     country: c.country,

@@ -1,7 +1,7 @@
 import { LinkClicked, PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
 import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/shared/testing';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
-import { ClickEvent, ClickEvents } from './ports/click-events.port';
+import { ClickEvent, ClickEvents, ClickSeries } from './ports/click-events.port';
 import { ClickMetrics } from './ports/click-metrics.port';
 import { LinkClickTotals } from './ports/link-click-totals.port';
 import { StatsQuery, StatsRecord, StatsRepository } from './ports/stats.repository';
@@ -388,19 +388,67 @@ describe('ClickBuffer: link.clicked events', () => {
   const linkTotals: LinkClickTotals = { addVisits: async () => undefined };
 
   class Subscriber extends ClickEvents {
+    /** Every event written, one per click. */
     recorded: ClickEvent[] = [];
+    /** The series each write was given. */
+    writes: ClickSeries[][] = [];
     failNext = 0;
     wants(): boolean {
       return true;
     }
-    async record(clicks: ClickEvent[]): Promise<void> {
+    async record(series: ClickSeries[]): Promise<void> {
       if (this.failNext > 0) {
         this.failNext--;
         throw new Error('database unreachable');
       }
-      this.recorded.push(...clicks.map((c) => ({ ...c })));
+      this.writes.push(series.map((s) => ({ kind: { ...s.kind }, ats: [...s.ats] })));
+      this.recorded.push(...series.flatMap((s) => s.ats.map((at) => ({ ...s.kind, at: new Date(at) }))));
     }
   }
+  const noMetrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
+  const at = (ms: number) => new Date(Date.UTC(2026, 4, 1, 10) + ms);
+
+  // A hot link's clicks held as an object each were promoted by the garbage collector before their write,
+  // and grouped into series again at the write: now each click adds its moment to its kind's series.
+  it('holds clicks that differ only in their moment as one series (moments in order of arrival), other kinds apart', async () => {
+    const subscriber = new Subscriber();
+    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, noMetrics, new FakeClickDimensions(), {}, subscriber);
+    buffer.record(event({ at: at(1) }));
+    buffer.record(event({ at: at(2), utmSource: 'mail' }));
+    buffer.record(event({ at: at(3) }));
+    buffer.record(event({ at: at(4), trigger: 'qr' }));
+    buffer.record(event({ at: at(5), utmSource: 'mail' }));
+    buffer.record(event({ at: at(6) }));
+    await buffer.flush();
+    expect(subscriber.writes).toHaveLength(1);
+    const [series] = subscriber.writes;
+    expect(series.map((s) => [s.kind.utmSource, s.kind.trigger, s.ats.map((ms) => ms - at(0).getTime())])).toEqual([
+      ['', 'link', [1, 3, 6]],
+      ['mail', 'link', [2, 5]],
+      ['', 'qr', [4]],
+    ]);
+    expect(series[0].kind).toEqual({ linkId: 'l1', ownerId: 'u1', domainId: null, trigger: 'link', referrer: '(direct)', country: '(unknown)', device: '(unknown)', browser: '(unknown)', os: '(unknown)', utmSource: '', utmMedium: '', utmCampaign: '' });
+  });
+
+  it('derives a visit\'s dimensions once, for its counts and its event alike', async () => {
+    const dimensions = new FakeClickDimensions();
+    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, noMetrics, dimensions, {}, new Subscriber());
+    for (let i = 0; i < 7; i++) buffer.record(event({ at: at(i) }));
+    expect(dimensions.calls).toBe(7);
+  });
+
+  it('after a failed write, writes its series with those that arrived meanwhile: every moment once', async () => {
+    const subscriber = new Subscriber();
+    const stats = new Stats();
+    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, noMetrics, new FakeClickDimensions(), {}, subscriber);
+    for (let i = 0; i < 3; i++) buffer.record(event({ at: at(i) }));
+    stats.failNext = 1;
+    await expect(buffer.flush()).rejects.toThrow('database unreachable');
+    for (let i = 3; i < 5; i++) buffer.record(event({ at: at(i) }));
+    await buffer.flush();
+    expect(subscriber.recorded.map((e) => e.at.getTime() - at(0).getTime()).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(stats.written.reduce((n, r) => n + r.visits, 0)).toBe(5);
+  });
 
   it('starts a write as soon as it holds eventsPerWrite events, without waiting for the schedule', async () => {
     const subscriber = new Subscriber();

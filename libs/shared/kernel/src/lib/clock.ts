@@ -8,3 +8,8 @@ export class SystemClock extends Clock {
     return new Date();
   }
 }
+
+/** Milliseconds since the epoch by `clock`, for a hot path: the system clock's without making a Date. */
+export function epochMsOf(clock: Clock): number {
+  return clock instanceof SystemClock ? Date.now() : clock.now().getTime();
+}

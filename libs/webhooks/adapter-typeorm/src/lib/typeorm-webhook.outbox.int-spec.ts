@@ -106,6 +106,40 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
     expect(await outbox.expandBatches(later, 1000, 50)).toBe(0);
   });
 
+  // The moments were a JSON array of 13-digit numbers: a jsonb number each for PostgreSQL to parse and
+  // store, about 0.4 µs of its CPU per click on the redirect's click write; as a text of differences, 0.03.
+  it('stores the moments as a text of differences, and expands them exactly, repeated or out of order', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(8000);
+    await repo.insertWithinLimit(hook(8001, owner), 10);
+    const base = at.getTime() + 90_000;
+    const ats = [base, base, base + 7, base + 2, base + 1_000_000, base - 5].map((ms) => new Date(ms));
+    expect(await outbox.enqueueSeries([series(owner, hex(9), ats)])).toBe(1);
+    const [stored] = await db().query('SELECT series->0->1 AS moments, events FROM webhook_event_batches WHERE webhook_id = $1', [hex(8001)]);
+    expect(stored).toEqual({ moments: `${base},0,7,-5,999998,-1000005`, events: 6 });
+    expect(await outbox.expandBatches(later, 100_000, 50)).toBe(6);
+    const got = await db().query('SELECT body, created_at FROM webhook_deliveries WHERE webhook_id = $1', [hex(8001)]);
+    const data = { linkId: hex(9), referrer: 'news.example.org' };
+    expect(got.map((d: { created_at: Date }) => d.created_at.getTime()).sort()).toEqual(ats.map((d) => d.getTime()).sort());
+    expect(got.map((d: { body: string }) => d.body).sort()).toEqual(ats.map((m) => bodyOf(data, m)).sort());
+  });
+
+  it('expands a batch written before, its moments a JSON array of numbers (a rolling upgrade loses none)', async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const owner = hex(8100);
+    await repo.insertWithinLimit(hook(8101, owner), 10);
+    const data = { linkId: hex(10), referrer: 'news.example.org' };
+    const parts = series(owner, hex(10), []).bodyParts;
+    const ats = moments(95_000, 3);
+    await db().query(`INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at) VALUES ($1, 'link.clicked', $2::jsonb, 3, now())`, [hex(8101), JSON.stringify([[parts, ats.map((d) => d.getTime())]])]);
+    expect(await outbox.expandBatches(later, 100_000, 50)).toBe(3);
+    const got = await deliveriesOf(hex(8101));
+    expect(got.map((d) => d.body)).toEqual(ats.map((m) => bodyOf(data, m)));
+    expect(await batchesOf(hex(8101))).toBe(0);
+  });
+
   it('gives each batch to one of two concurrent expanders: every event once, none lost, none twice', async () => {
     const repo = new TypeormWebhookRepository(db());
     const owner = hex(3000);

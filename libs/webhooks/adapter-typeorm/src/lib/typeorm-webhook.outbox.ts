@@ -11,6 +11,18 @@ const BATCH_EVENTS = 1_000;
 /** The longest error text kept for the owner to read. */
 const MAX_ERROR_LENGTH = 500;
 
+/**
+ * A series' moments `ats[from..to)` as stored in a batch: the first in epoch milliseconds, then each one's
+ * difference from the one before, in decimal, comma-separated ("1764400000000,0,1,0,2"). A click write's
+ * moments are close together: a few characters each, one JSON string for PostgreSQL to take, where a JSON
+ * array of 13-digit numbers cost it a jsonb number each (about 0.4 µs of its CPU per click, against 0.03).
+ */
+export function momentsText(ats: number[], from = 0, to = ats.length): string {
+  let text = String(ats[from]);
+  for (let i = from + 1; i < to; i++) text += `,${ats[i] - ats[i - 1]}`;
+  return text;
+}
+
 const messageIdOf = (id: string) => `msg_${id}`;
 const status = oneOf<DeliveryStatus>(['pending', 'delivered', 'failed']);
 const intOrNull = nullable(int);
@@ -91,7 +103,7 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
       for (let from = 0; from < s.ats.length; ) {
         if (inNumber === BATCH_EVENTS) [number, inNumber] = [number + 1, 0];
         const take = Math.min(BATCH_EVENTS - inNumber, s.ats.length - from);
-        pieces.push([s.ownerId, s.linkId, s.type, s.bodyParts, s.ats.slice(from, from + take), number]);
+        pieces.push([s.ownerId, s.linkId, s.type, s.bodyParts, momentsText(s.ats, from, from + take), number, take]);
         [from, inNumber] = [from + take, inNumber + take];
       }
     }
@@ -102,7 +114,7 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
       const result = await sql(
         this.dataSource,
         `INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at)
-         SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum(jsonb_array_length(s->4)), now()
+         SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum((s->>6)::int), now()
            FROM jsonb_array_elements($1::jsonb) AS s
            JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL OR (s->>1)::char(24) = ANY (w.link_ids))
           GROUP BY s->>5, w.id, s->>2`,
@@ -136,7 +148,13 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
              FROM b
              CROSS JOIN LATERAL jsonb_array_elements(b.series) WITH ORDINALITY AS s(v, n)
              CROSS JOIN LATERAL (SELECT array_agg(x.part ORDER BY x.o) AS parts FROM jsonb_array_elements_text(s.v->0) WITH ORDINALITY AS x(part, o)) p
-             CROSS JOIN LATERAL jsonb_array_elements_text(s.v->1) WITH ORDINALITY AS a(ms, n)),
+             -- The moments: a text of differences (momentsText), or, written before it, a JSON array of them.
+             CROSS JOIN LATERAL (
+               SELECT sum(d.ms::bigint) OVER (ORDER BY d.n) AS ms, d.n
+                 FROM unnest(string_to_array(CASE WHEN jsonb_typeof(s.v->1) = 'string' THEN s.v->>1 END, ',')) WITH ORDINALITY AS d(ms, n)
+               UNION ALL
+               SELECT x.ms::bigint, x.n
+                 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(s.v->1) = 'array' THEN s.v->1 ELSE '[]' END) WITH ORDINALITY AS x(ms, n)) a),
          made AS (
            INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
            SELECT md5(e.event_id || e.webhook_id), e.webhook_id, e.event_id, e.event_type,

@@ -18,6 +18,18 @@ export interface ClickEvent {
   utmCampaign: string;
 }
 
+/** What counted visits that differ only in their moment share: the link and the visit's derived dimensions. */
+export type ClickKind = Omit<ClickEvent, 'at'>;
+
+/**
+ * Counted visits of one kind: the kind once, their moments (ms since the epoch) in order of arrival. The
+ * click buffer holds events so (a number per click, not an object), and a hot link's clicks are one series.
+ */
+export interface ClickSeries {
+  kind: ClickKind;
+  ats: number[];
+}
+
 /**
  * Subscribers to single clicks. `wants` is asked for every counted visit on the redirect's thread and
  * must answer from memory; `record` runs inside the click write's unit of work, so the clicks' events
@@ -25,5 +37,6 @@ export interface ClickEvent {
  */
 export abstract class ClickEvents {
   abstract wants(ownerId: string): boolean;
-  abstract record(clicks: ClickEvent[]): Promise<void>;
+  /** Every event held, as series: one kind may come in more than one series (after a write failed). */
+  abstract record(series: ClickSeries[]): Promise<void>;
 }

@@ -3,7 +3,8 @@ import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
 import { LinkDayDimensions } from './link-day-dimensions';
 import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickDimensions } from '../ports/click-dimensions.port';
-import { ClickEvent, ClickEvents } from '../ports/click-events.port';
+import { ClickEvents, ClickSeries } from '../ports/click-events.port';
+import { VisitorTraits } from '../model/click-dimension';
 import { ClickMetrics } from '../ports/click-metrics.port';
 import { LinkClickTotals } from '../ports/link-click-totals.port';
 import { StatsRepository } from '../ports/stats.repository';
@@ -35,6 +36,25 @@ interface PendingRow extends ClickCounts {
 
 
 const DAY_MS = 86_400_000;
+
+/** Whether a visit is of a series' kind: its moment aside, the same event (mostly the same strings, compared by reference). */
+function sameKind(series: ClickSeries, event: LinkClicked, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): boolean {
+  const k = series.kind;
+  return (
+    k.linkId === event.linkId &&
+    k.ownerId === event.ownerId &&
+    k.domainId === event.domainId &&
+    k.trigger === event.trigger &&
+    k.referrer === traits.referrer &&
+    k.country === traits.country &&
+    k.device === traits.device &&
+    k.browser === traits.browser &&
+    k.os === traits.os &&
+    k.utmSource === utmSource &&
+    k.utmMedium === utmMedium &&
+    k.utmCampaign === utmCampaign
+  );
+}
 
 /** A pending row: a copy of the counts with its (date, link)'s dimensions, built field by field (a spread made slow objects). */
 const pendingRow = (c: ClickCounts, dimensions: LinkDayDimensions): PendingRow => ({
@@ -98,8 +118,14 @@ export class ClickBuffer {
   private flushing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private readonly options: ClickBufferOptions;
-  /** One per counted visit of an owner `clickEvents` wants, written with the counts. */
-  private pendingEvents: ClickEvent[] = [];
+  /**
+   * The counted visits of owners `clickEvents` wants, written with the counts: as series of one kind each
+   * (a moment per visit, no object), found through the last one used (a hot link's next click) or by key.
+   */
+  private pendingEvents: ClickSeries[] = [];
+  private seriesByKind = new Map<string, ClickSeries>();
+  private lastSeries: ClickSeries | null = null;
+  private eventsHeld = 0;
   /** Events dropped since the last write began: reported then, once (not a log line per click). */
   private eventsDropped = 0;
 
@@ -129,8 +155,7 @@ export class ClickBuffer {
       const row = this.pending.get(rollupKey({ date, linkId: event.linkId, utmSource, utmMedium, utmCampaign }));
       if (row) {
         row.visits += 1;
-        this.countDimensions(row.dimensions, event);
-        if (this.clickEvents !== null && this.clickEvents.wants(event.ownerId)) this.keepEvent(event, utmSource, utmMedium, utmCampaign);
+        this.visited(row, event, utmSource, utmMedium, utmCampaign);
         return;
       }
     }
@@ -148,10 +173,16 @@ export class ClickBuffer {
       passwordPassed: event.kind === 'passwordPassed' ? 1 : 0,
       passwordFailed: event.kind === 'passwordFailed' ? 1 : 0,
     });
-    if (row && event.kind === 'visit') {
-      this.countDimensions(row.dimensions, event);
-      if (this.clickEvents !== null && this.clickEvents.wants(event.ownerId)) this.keepEvent(event, utmSource, utmMedium, utmCampaign);
-    }
+    if (row && event.kind === 'visit') this.visited(row, event, utmSource, utmMedium, utmCampaign);
+  }
+
+  /** A counted visit's dimensions (derived once) go to its row's counts and, if its owner's events are wanted, to its event. */
+  private visited(row: PendingRow, event: LinkClicked, utmSource: string, utmMedium: string, utmCampaign: string): void {
+    const wanted = this.clickEvents !== null && this.clickEvents.wants(event.ownerId);
+    if (!this.options.dimensions && !wanted) return;
+    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
+    if (this.options.dimensions) row.dimensions.add(traits, event.trigger, 1);
+    if (wanted) this.keepEvent(event, traits, utmSource, utmMedium, utmCampaign);
   }
 
   /**
@@ -160,37 +191,46 @@ export class ClickBuffer {
    * of thousands of clicks under load); beyond `maxEvents` unwritten (the database away), an event is
    * dropped and counted (ClickMetrics.eventsDropped), its click still counted.
    */
-  private keepEvent(event: LinkClicked, utmSource: string, utmMedium: string, utmCampaign: string): void {
-    if (this.pendingEvents.length >= this.options.maxEvents) {
+  private keepEvent(event: LinkClicked, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): void {
+    if (this.eventsHeld >= this.options.maxEvents) {
       this.eventsDropped++;
       return;
     }
-
-    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
-    this.pendingEvents.push({
-      linkId: event.linkId,
-      ownerId: event.ownerId,
-      domainId: event.domainId,
-      at: event.at,
-      trigger: event.trigger,
-      referrer: traits.referrer,
-      country: traits.country,
-      device: traits.device,
-      browser: traits.browser,
-      os: traits.os,
-      utmSource,
-      utmMedium,
-      utmCampaign,
-    });
-    if (this.pendingEvents.length >= this.options.eventsPerWrite && !this.flushing) {
+    const at = event.at.getTime();
+    const last = this.lastSeries;
+    if (last !== null && sameKind(last, event, traits, utmSource, utmMedium, utmCampaign)) last.ats.push(at);
+    else {
+      const key = `${event.ownerId}\u0001${event.linkId}\u0001${event.domainId}\u0001${event.trigger}\u0001${traits.referrer}\u0001${traits.country}\u0001${traits.device}\u0001${traits.browser}\u0001${traits.os}\u0001${utmSource}\u0001${utmMedium}\u0001${utmCampaign}`;
+      let series = this.seriesByKind.get(key);
+      if (series === undefined) {
+        series = {
+          kind: {
+            linkId: event.linkId,
+            ownerId: event.ownerId,
+            domainId: event.domainId,
+            trigger: event.trigger,
+            referrer: traits.referrer,
+            country: traits.country,
+            device: traits.device,
+            browser: traits.browser,
+            os: traits.os,
+            utmSource,
+            utmMedium,
+            utmCampaign,
+          },
+          ats: [],
+        };
+        this.seriesByKind.set(key, series);
+        this.pendingEvents.push(series);
+      }
+      series.ats.push(at);
+      this.lastSeries = series;
+    }
+    this.eventsHeld++;
+    if (this.eventsHeld >= this.options.eventsPerWrite && !this.flushing) {
       // Rows and events held are kept on a failure, and the schedule's next write tries again.
       this.flush().catch(() => undefined);
     }
-  }
-
-  private countDimensions(counts: LinkDayDimensions, event: LinkClicked): void {
-    if (!this.options.dimensions) return;
-    counts.add(this.dimensions.traitsOf(event.userAgent, event.ip, event.referer), event.trigger, 1);
   }
 
   /** The UTC date (YYYY-MM-DD) of a moment; the current day's string is kept, not formatted per click. */
@@ -287,11 +327,15 @@ export class ClickBuffer {
   }
 
   private async write(): Promise<void> {
-    if (this.pending.size === 0 && this.pendingEvents.length === 0) return;
+    if (this.pending.size === 0 && this.eventsHeld === 0) return;
     const batch = this.pending;
     const batchDimensions = this.allDimensions();
     const events = this.pendingEvents;
+    const eventsHeld = this.eventsHeld;
     this.pendingEvents = [];
+    this.seriesByKind = new Map();
+    this.lastSeries = null;
+    this.eventsHeld = 0;
     if (this.eventsDropped) {
       this.metrics.eventsDropped(this.eventsDropped);
       this.eventsDropped = 0;
@@ -318,7 +362,9 @@ export class ClickBuffer {
       for (const row of arrived) this.absorb(row);
       // Dimension counts of rows dropped above go too: only what has its row is kept.
       for (const counts of [...batchDimensions, ...arrivedDimensions]) this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
+      // Series that arrived meanwhile stay as they are: a kind in two series is written as both.
       this.pendingEvents = events.concat(this.pendingEvents);
+      this.eventsHeld += eventsHeld;
       throw error;
     }
   }

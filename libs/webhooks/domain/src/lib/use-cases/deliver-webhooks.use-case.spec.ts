@@ -88,4 +88,23 @@ describe('DeliverWebhooksUseCase', () => {
     expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, delivered: 1, failed: 0 });
     expect(outbox.calls).toEqual(['expand 200 50', 'claim 20', 'successes 1']);
   });
+
+  // The expansion step's statement (it counts the due deliveries) cost PostgreSQL three times what the
+  // expansions did when taken before every claim of a backlog: while claims are full it is taken once in five runs.
+  it('takes the expansion step once in five runs while claims come back full, and at once after one that is not', async () => {
+    const outbox = new OneDeliveryOutbox();
+    const ok: WebhookSender = { send: async () => ({ status: 200, error: null }) };
+    const options = { ...DEFAULT_RETRY_POLICY, leaseMs: 1, disableAfterFailures: 100, retentionMs: 1 };
+    // A batch of one: the one due delivery fills every claim.
+    const full = new DeliverWebhooksUseCase(outbox, ok, signer, box, new FixedClock(), { ...options, batchSize: 1 });
+    const runs = [];
+    for (let i = 0; i < 11; i++) runs.push((await full.execute()).expanded);
+    expect(runs).toEqual([7, 0, 0, 0, 0, 7, 0, 0, 0, 0, 7]);
+    expect(outbox.calls.filter((c) => c.startsWith('claim'))).toHaveLength(11);
+    // A batch of twenty: one delivery does not fill it, so every run looks for batches to expand.
+    outbox.calls = [];
+    const notFull = new DeliverWebhooksUseCase(outbox, ok, signer, box, new FixedClock(), { ...options, batchSize: 20 });
+    for (let i = 0; i < 3; i++) await notFull.execute();
+    expect(outbox.calls.filter((c) => c.startsWith('expand'))).toHaveLength(3);
+  });
 });

@@ -20,6 +20,15 @@ export interface DeliveryOptions extends RetryPolicy {
  * which they are sent, whatever the click rate; the rest waits, compact, in its batches.
  */
 export const EXPAND_WHILE_DUE_BELOW_BATCHES = 10;
+/**
+ * While claims come back full, the expansion step is taken once in this many runs, not before each claim:
+ * the statement that counts the due deliveries to decide cost PostgreSQL more than the expansions themselves
+ * (63 µs against 21 µs per delivery sent, measured with a backlog). A full claim means a batch or more was
+ * due, and these runs send at most this many batches of it before the next look, so the claims do not run
+ * dry meanwhile; a claim that is not full (the due deliveries ran low, other workers took them) makes the
+ * next run look at once.
+ */
+export const EXPAND_CHECK_EVERY_FULL_RUNS = 5;
 /** At most this many batches are expanded per run (each holds up to one click write's events for one webhook). */
 export const MAX_BATCHES_EXPANDED_PER_RUN = 50;
 
@@ -50,9 +59,19 @@ export class DeliverWebhooksUseCase {
     private readonly changes: WebhookChangeListener | null = null,
   ) {}
 
+  /** Runs since the expansion step was last taken; the first run takes it. */
+  private runsSinceExpansion = EXPAND_CHECK_EVERY_FULL_RUNS;
+  private lastClaimFull = false;
+
   async execute(): Promise<DeliveryRun> {
-    const expanded = await this.outbox.expandBatches(this.clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
+    let expanded = 0;
+    if (!this.lastClaimFull || this.runsSinceExpansion >= EXPAND_CHECK_EVERY_FULL_RUNS) {
+      this.runsSinceExpansion = 0;
+      expanded = await this.outbox.expandBatches(this.clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
+    }
+    this.runsSinceExpansion++;
     const claimed = await this.outbox.claimDue(this.clock.now(), this.options.batchSize, this.options.leaseMs);
+    this.lastClaimFull = claimed.length >= this.options.batchSize;
     const results = await Promise.all(claimed.map((d) => this.deliver(d)));
     // Successes are recorded together once every send of the run is answered (within the sender's timeout,
     // well inside the lease): one statement, not one per delivery. A worker that dies before it sends them
