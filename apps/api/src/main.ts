@@ -4,7 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { claimEmbeddedDatabase, EmbeddedDatabaseInUseError, PgliteHost } from '@lnk/shared/database';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { configOrExit } from '@lnk/shared/config';
+import { AppConfig, loadConfig } from './config/app-config';
 import { configureHttpServer, createHttpAdapter } from './http-server';
 import { listenEarly, PortUnavailableError } from './http-listener';
 import { createLogger, PinoNestLogger } from './logging/logger';
@@ -28,16 +29,7 @@ async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHos
 }
 
 async function bootstrap(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configOrExit(() => loadConfig(process.env));
   // The port first, before any database work: a busy port is one clear line and exit 1. Held from now on.
   let listener;
   try {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from './config/app-config';
+import { configOrExit } from '@lnk/shared/config';
+import { loadConfig } from './config/app-config';
 import { createLogger, PinoNestLogger } from './logging/logger';
 import { lowerPriority } from './worker/process-priority';
 import { DeliveryWorkerModule } from './worker/delivery-worker.module';
@@ -15,14 +16,7 @@ import { DeliveryWorkerModule } from './worker/delivery-worker.module';
  * SIGTERM/SIGINT: it takes no more work, waits for the sends in flight and records them, and exits 0.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const config = configOrExit(() => loadConfig(process.env));
   const logger = createLogger(config.logLevel);
   let nice: number | null = null;
   if (config.webhooks.workerNice > 0) {

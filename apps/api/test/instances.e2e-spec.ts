@@ -1,40 +1,15 @@
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
 import type { Domains } from '../src/composition/contexts.composition';
-import { startDnsServer } from './support/dns-server';
+import { TwoInstances, useTwoInstances, within } from './support/instances';
 import { createAccount } from './support/identity';
-import { startTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
 import { visitAs } from './support/visitor';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
 describe('two instances sharing PostgreSQL and Redis', () => {
-  let database: TestDatabase;
+  const instances = useTwoInstances();
   let a: TestApp;
   let b: TestApp;
-  let dns: Awaited<ReturnType<typeof startDnsServer>>;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dns = await startDnsServer();
-    const env = { REDIS_URL, DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test' };
-    a = await startTestApp({ database, env });
-    b = await startTestApp({ database, env });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dns?.close();
-    await database?.drop();
-  });
-
-  async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      if (await check()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return check();
-  }
+  let dns: TwoInstances['dns'];
+  beforeAll(() => ({ a, b, dns } = instances()));
 
   const locationOn = async (app: TestApp, path: string) => (await fetch(app.baseUrl + path, { redirect: 'manual' })).headers.get('location');
   const statusOn = async (app: TestApp, host: string, path: string) => (await visitAs(app.baseUrl, host, path)).status;

@@ -1,10 +1,7 @@
-import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
-import { startDnsServer } from './support/dns-server';
+import { TwoInstances, useTwoInstances, within } from './support/instances';
 import { createAccount, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
-
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 /**
  * GET /user/link answers from a cache by owner and query (ListLinksUseCase). A row changed in SQL behind the
@@ -12,34 +9,12 @@ const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
  * the owner's answers, and then it shows with that write.
  */
 describe('the cache of link lists', () => {
-  let database: TestDatabase;
+  // A long click interval: the cache's max age (which is it) never runs out during a test.
+  const instances = useTwoInstances({ SHORT_BASE_URL: 'https://s.lnk.test', CLICK_FLUSH_INTERVAL: '30000', CLICK_FLUSH_MAX_INTERVAL: '30000' });
   let a: TestApp;
   let b: TestApp;
-  let dns: Awaited<ReturnType<typeof startDnsServer>>;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dns = await startDnsServer();
-    // A long click interval: the cache's max age (which is it) never runs out during a test.
-    const env = { REDIS_URL, DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test', SHORT_BASE_URL: 'https://s.lnk.test', CLICK_FLUSH_INTERVAL: '30000', CLICK_FLUSH_MAX_INTERVAL: '30000' };
-    a = await startTestApp({ database, env });
-    b = await startTestApp({ database, env });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dns?.close();
-    await database?.drop();
-  });
-
-  async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      if (await check()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return check();
-  }
+  let dns: TwoInstances['dns'];
+  beforeAll(() => ({ a, b, dns } = instances()));
 
   const list = async (app: TestApp, account: TestAccount, query = 'limit=20') => {
     const res = await app.request('GET', `/user/link?${query}`, { token: account.accessToken });
@@ -152,15 +127,6 @@ describe('click totals in cached list answers', () => {
     t = await startTestApp({ env: { CLICK_FLUSH_INTERVAL: String(maxAgeMs), CLICK_FLUSH_MAX_INTERVAL: String(maxAgeMs) } });
   });
   afterAll(() => t?.close());
-
-  async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      if (await check()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return check();
-  }
 
   it('shows a counted visit in the list within the max age of an answer once its total is written', async () => {
     const ada = await createAccount(t);

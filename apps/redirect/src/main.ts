@@ -1,5 +1,6 @@
 import { createLogger } from './logger';
-import { ConfigError, loadRedirectConfig } from './config';
+import { configOrExit } from '@lnk/shared/config';
+import { loadRedirectConfig } from './config';
 import { startRedirectApp } from './redirect-app';
 
 /**
@@ -8,14 +9,7 @@ import { startRedirectApp } from './redirect-app';
  * balancer; the API (with SERVE_SHORT_URLS=false) serves everything else.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadRedirectConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const config = configOrExit(() => loadRedirectConfig(process.env));
   const logger = createLogger(config.logLevel);
   let app;
   try {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, spawnBuiltApp, SpawnedApp, useBuiltApp } from '../support/built-app';
+import { call, spawnBuiltApp, SpawnedApp, spawnBuiltRedirect, spawnBuiltWorker, useBuiltApp } from '../support/built-app';
 
 /**
  * NODE_ENV=production as the built app starts: the development defaults that are unsafe in production
@@ -34,5 +34,27 @@ describe('the built app in production (NODE_ENV=production)', () => {
     expect((await call(app.baseUrl, 'GET', '/metrics', { token: 'scrape-secret-456' })).status).toBe(200);
     expect(existsSync(join(db.env['DATA_DIR'] as string, 'secret.key'))).toBe(false);
     await app.stop();
+  });
+
+  // Each process reads its configuration the same way (configOrExit): a bad value is one error naming it
+  // and exit 1 before anything starts, not a stack trace or a process left running half set up.
+  it('stops the redirect app and the delivery worker at start-up on a bad value, with the same one error', async () => {
+    const { dist, db } = fixture();
+    const failureOf = (start: Promise<{ stop(): Promise<unknown> }>) =>
+      start.then(
+        async (started) => {
+          await started.stop();
+          return 'started';
+        },
+        (error: Error) => error.message,
+      );
+    const redirect = await failureOf(spawnBuiltRedirect(dist, { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICK_FLUSH_INTERVAL: 'soon' }));
+    expect(redirect).toMatch(/exited before it answered \({"code":1,"signal":null}\)/);
+    expect(redirect).toContain('Invalid configuration');
+    expect(redirect).toContain('CLICK_FLUSH_INTERVAL');
+    const worker = await failureOf(spawnBuiltWorker(dist, { ...db.env, WEBHOOKS_WORKER_NICE: '40' }));
+    expect(worker).toMatch(/exited before it started \({"code":1,"signal":null}\)/);
+    expect(worker).toContain('Invalid configuration');
+    expect(worker).toContain('WEBHOOKS_WORKER_NICE');
   });
 });

@@ -225,10 +225,10 @@ export interface SpawnedApp {
 }
 
 /**
- * Starts `node <script>` from dist with `env`, keeping what it writes, and waits until `readyPath`
- * answers 200 (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
+ * Starts `node <script>` with `env`, keeping what it writes, and waits until `ready()` answers true (or
+ * the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number): Promise<SpawnedProcess> {
   const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -237,7 +237,6 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
   // 'close', not 'exit': by then stdout and stderr have been read to their end.
   const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
   const output = () => Buffer.concat(chunks).toString('utf8');
-  const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async (graceMs = 10_000): Promise<Exit> => {
     if (exit) return exit;
     child.kill('SIGTERM');
@@ -248,22 +247,29 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
       clearTimeout(timer);
     }
   };
-
   const started = Date.now();
-  for (;;) {
-    if (exit) throw new Error(`${what} exited before it answered (${JSON.stringify(exit)}):\n${output()}`);
-    try {
-      if ((await fetch(baseUrl + readyPath)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
+  while (!(await ready.probe(output()))) {
+    if (exit) throw new Error(`${what} exited before it ${ready.as} (${JSON.stringify(exit)}):\n${output()}`);
     if (Date.now() - started > 60_000) {
       await stop(1000);
-      throw new Error(`${what} did not answer within 60 s:\n${output()}`);
+      throw new Error(`${what} had not ${ready.as} within 60 s:\n${output()}`);
     }
-    await sleep(100);
+    await sleep(everyMs);
   }
-  return { baseUrl, port, child, output, exited, running: () => exit === null, stop };
+  return { child, output, exited, running: () => exit === null, stop };
+}
+
+/** Starts `node <script>` from dist with `env` on `port`, ready once `readyPath` answers 200. */
+async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const answers = async () => {
+    try {
+      return (await fetch(baseUrl + readyPath)).status === 200;
+    } catch {
+      return false; // not listening yet
+    }
+  };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
@@ -377,31 +383,6 @@ export type SpawnedProcess = Omit<SpawnedApp, 'baseUrl' | 'port'>;
  * waits for its start line (it logs at info here, whatever the test's LOG_LEVEL), or its exit, or 60 s.
  */
 export async function spawnBuiltWorker(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/worker.js')], { cwd: root, env: baseEnv(0, { ...env, LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
-  let exit: Exit | null = null;
-  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((exit = { code, signal }))));
-  const output = () => Buffer.concat(chunks).toString('utf8');
-  const stop = async (graceMs = 10_000): Promise<Exit> => {
-    if (exit) return exit;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    try {
-      return await exited;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  const started = Date.now();
-  while (!output().includes('webhook delivery worker started')) {
-    if (exit) throw new Error(`the webhook worker exited before it started (${JSON.stringify(exit)}):\n${output()}`);
-    if (Date.now() - started > 60_000) {
-      await stop(1000);
-      throw new Error(`the webhook worker did not start within 60 s:\n${output()}`);
-    }
-    await sleep(50);
-  }
-  return { child, output, exited, running: () => exit === null, stop };
+  const started = async (output: string) => output.includes('webhook delivery worker started');
+  return spawnProcess('the webhook worker', join(dist.dir, 'apps/api/src/worker.js'), baseEnv(0, { ...env, LOG_LEVEL: 'info' }), { probe: started, as: 'started' }, 50);
 }

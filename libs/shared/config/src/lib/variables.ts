@@ -62,3 +62,17 @@ export function readVariables<T extends VariableTable>(table: T, env: Readonly<R
 function read(variable: Variable, raw: string | undefined): unknown {
   return 'readsUnset' in variable.parse ? variable.parse(raw) : variable.parse(raw ?? variable.default);
 }
+
+/**
+ * A process's configuration read at start-up, or its end: a ConfigError (every problem, one per line) is
+ * written to stderr and the process exits 1, before anything is started. Any other error is thrown.
+ */
+export function configOrExit<C>(load: () => C): C {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return process.exit(1);
+  }
+}
