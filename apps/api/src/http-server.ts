@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { errorCodes, FastifyInstance, LogController } from 'fastify';
+import { errorCodes, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import type { EarlyListener } from './http-listener';
@@ -14,6 +14,7 @@ import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { SerializedOk, successBody } from './envelope/envelope';
 import { RequestLogger } from './logging/request-logger';
 import { IMPORT_BODY_LIMIT } from './http/links/link-csv';
+import { SECURITY_HEADERS } from './security-headers';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -104,6 +105,15 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
  * exception filter sends those itself); a body given with a status of 400 or more is passed as it is.
  */
 class EnvelopingFastifyAdapter extends FastifyAdapter {
+  /**
+   * The request Nest's adapter sends to the not-found handler from its own onRequest hook, ahead of the
+   * hook that writes the security headers (a request target that is not a path, "GET *users", "OPTIONS *"),
+   * gets them here; for every other 404 they are already on the reply, and are written again, unchanged.
+   */
+  override setNotFoundHandler(handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0]): ReturnType<FastifyAdapter['setNotFoundHandler']> {
+    return super.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => handler(request, reply.headers(SECURITY_HEADERS)));
+  }
+
   override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
     const answer = statusCode === undefined || statusCode < 400 ? successBody(body) : body;
     if (answer instanceof SerializedOk) {
@@ -144,6 +154,9 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Fastify's own 503 while closing is not the envelope: turnedAway() below answers instead.
     return503OnClosing: false,
+    // Errors of the router, before any hook (a malformed URL, 400; a parameter past maxParamLength, 414):
+    // the security headers too (Nest's own handler here writes them through its security hook, unused).
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => void reply.headers(SECURITY_HEADERS).send(error),
   });
   dispatches.set(adapter, dispatch);
   return adapter;
@@ -156,8 +169,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // Every path the API routes is the API's; the rest of /{slug} are short URLs (registered before any route).
   const dispatch = dispatches.get(app.getHttpAdapter());
   fastify.addHook('onRoute', (route) => dispatch?.routeAdded(route.url));
-  // Helmet's defaults, built into Nest: on every response, errors and 404s included. Pages set their own CSP.
-  app.useSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"] } } });
+  // The security headers (security-headers.ts) are written by the request-id hook below, on the reply.
   if (config.corsOrigins.length) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
@@ -188,10 +200,10 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
   // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
   // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
-  // One hook for both (a hook is a step of every request): the request id on every answer, and the
-  // /docs redirect (with the id too).
+  // One hook for all three (a hook is a step of every request): the security headers and the request id
+  // on every answer, and the /docs redirect (with both too).
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
+    void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     if (request.url.startsWith('/docs')) {
       const [path, query] = request.url.split(/\?(.*)/s);
       if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
