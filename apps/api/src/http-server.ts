@@ -30,25 +30,27 @@ export function stripVersionPrefix(url: string): string {
 /**
  * From the first moment of a shutdown, every new API request is answered 503 SERVICE_UNAVAILABLE in the
  * envelope, with Retry-After and Connection: close (Fastify's own answer while closing is a body of its
- * own shape), after the hooks that give every answer its security headers and request id; requests in
- * flight finish. Short URLs are answered in front of Fastify (short-url-dispatch.ts) until their
+ * own shape), after the security headers and request id are on it (the request hook of
+ * configureHttpServer asks `turnedAway` once it wrote them: one hook step less for every request); requests
+ * in flight finish. Short URLs are answered in front of Fastify (short-url-dispatch.ts) until their
  * connection closes.
  */
-function turnAwayWhileDraining(fastify: FastifyInstance): void {
+function turnAwayWhileDraining(fastify: FastifyInstance): (reply: FastifyReply) => boolean {
   let draining = false;
   fastify.addHook('preClose', (done) => {
     draining = true;
     done();
   });
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    if (!draining) return done();
+  return (reply) => {
+    if (!draining) return false;
     void reply
       .code(503)
       .header('connection', 'close')
       .header('retry-after', '5')
       .header('cache-control', 'no-store')
       .send({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down, try again shortly' });
-  });
+    return true;
+  };
 }
 
 /** The routes that take a text/csv body, and how large one may be (see acceptCsvBodies). */
@@ -200,17 +202,18 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
   // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
   // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
-  // One hook for all three (a hook is a step of every request): the security headers and the request id
-  // on every answer, and the /docs redirect (with both too).
+  const turnedAway = turnAwayWhileDraining(fastify);
+  // One hook for all (a hook is a step of every request): the security headers and the request id on every
+  // answer, the /docs redirect (with both too), and the 503 of a shutdown.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     if (request.url.startsWith('/docs')) {
       const [path, query] = request.url.split(/\?(.*)/s);
       if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
     }
+    if (turnedAway(reply)) return;
     done();
   });
-  turnAwayWhileDraining(fastify);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: '/openapi.json',
     raw: ['json'],
