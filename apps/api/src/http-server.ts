@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { errorCodes, FastifyInstance, LogController } from 'fastify';
+import { errorCodes, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 import type { EarlyListener } from './http-listener';
@@ -14,6 +14,7 @@ import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { SerializedOk, successBody } from './envelope/envelope';
 import { RequestLogger } from './logging/request-logger';
 import { IMPORT_BODY_LIMIT } from './http/links/link-csv';
+import { SECURITY_HEADERS } from './security-headers';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -29,25 +30,27 @@ export function stripVersionPrefix(url: string): string {
 /**
  * From the first moment of a shutdown, every new API request is answered 503 SERVICE_UNAVAILABLE in the
  * envelope, with Retry-After and Connection: close (Fastify's own answer while closing is a body of its
- * own shape), after the hooks that give every answer its security headers and request id; requests in
- * flight finish. Short URLs are answered in front of Fastify (short-url-dispatch.ts) until their
+ * own shape), after the security headers and request id are on it (the request hook of
+ * configureHttpServer asks `turnedAway` once it wrote them: one hook step less for every request); requests
+ * in flight finish. Short URLs are answered in front of Fastify (short-url-dispatch.ts) until their
  * connection closes.
  */
-function turnAwayWhileDraining(fastify: FastifyInstance): void {
+function turnAwayWhileDraining(fastify: FastifyInstance): (reply: FastifyReply) => boolean {
   let draining = false;
   fastify.addHook('preClose', (done) => {
     draining = true;
     done();
   });
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    if (!draining) return done();
+  return (reply) => {
+    if (!draining) return false;
     void reply
       .code(503)
       .header('connection', 'close')
       .header('retry-after', '5')
       .header('cache-control', 'no-store')
       .send({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down, try again shortly' });
-  });
+    return true;
+  };
 }
 
 /** The routes that take a text/csv body, and how large one may be (see acceptCsvBodies). */
@@ -104,6 +107,15 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
  * exception filter sends those itself); a body given with a status of 400 or more is passed as it is.
  */
 class EnvelopingFastifyAdapter extends FastifyAdapter {
+  /**
+   * The request Nest's adapter sends to the not-found handler from its own onRequest hook, ahead of the
+   * hook that writes the security headers (a request target that is not a path, "GET *users", "OPTIONS *"),
+   * gets them here; for every other 404 they are already on the reply, and are written again, unchanged.
+   */
+  override setNotFoundHandler(handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0]): ReturnType<FastifyAdapter['setNotFoundHandler']> {
+    return super.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => handler(request, reply.headers(SECURITY_HEADERS)));
+  }
+
   override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
     const answer = statusCode === undefined || statusCode < 400 ? successBody(body) : body;
     if (answer instanceof SerializedOk) {
@@ -144,6 +156,9 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Fastify's own 503 while closing is not the envelope: turnedAway() below answers instead.
     return503OnClosing: false,
+    // Errors of the router, before any hook (a malformed URL, 400; a parameter past maxParamLength, 414):
+    // the security headers too (Nest's own handler here writes them through its security hook, unused).
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => void reply.headers(SECURITY_HEADERS).send(error),
   });
   dispatches.set(adapter, dispatch);
   return adapter;
@@ -156,8 +171,7 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // Every path the API routes is the API's; the rest of /{slug} are short URLs (registered before any route).
   const dispatch = dispatches.get(app.getHttpAdapter());
   fastify.addHook('onRoute', (route) => dispatch?.routeAdded(route.url));
-  // Helmet's defaults, built into Nest: on every response, errors and 404s included. Pages set their own CSP.
-  app.useSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"] } } });
+  // The security headers (security-headers.ts) are written by the request-id hook below, on the reply.
   if (config.corsOrigins.length) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
@@ -188,17 +202,18 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
   // Swagger UI's OAuth redirect page is the one beside the page's own path: at `/docs` that would be
   // `/oauth2-redirect.html` (no such page), so `/docs` moves to `/docs/`, whose page is DOCS_OAUTH2_REDIRECT_PATH.
-  // One hook for both (a hook is a step of every request): the request id on every answer, and the
-  // /docs redirect (with the id too).
+  const turnedAway = turnAwayWhileDraining(fastify);
+  // One hook for all (a hook is a step of every request): the security headers and the request id on every
+  // answer, the /docs redirect (with both too), and the 503 of a shutdown.
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
+    void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     if (request.url.startsWith('/docs')) {
       const [path, query] = request.url.split(/\?(.*)/s);
       if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
     }
+    if (turnedAway(reply)) return;
     done();
   });
-  turnAwayWhileDraining(fastify);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: '/openapi.json',
     raw: ['json'],

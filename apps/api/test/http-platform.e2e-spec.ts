@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createAccount } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 
@@ -24,6 +25,57 @@ describe('what every response carries: security headers, request ids; health; th
       expect(answer.headers.get('referrer-policy')).toBeTruthy();
       expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(answer.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  // Issue 15: the security headers moved from Nest's hook (on the Node response) to the Fastify reply;
+  // this pins the whole set, also on the answers that never reach the service's request hook: a request
+  // target Nest's adapter sends to the not-found handler from its own hook ("GET *health"), and the
+  // router's own errors (a malformed URL, a parameter past maxParamLength).
+  it('sends the same complete set of security headers on every kind of answer, the router\'s own errors included', async () => {
+    const expected = {
+      'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const raw = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(t.baseUrl);
+        const socket = connect(Number(port), hostname, () => socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const headersOf = (answer: string) =>
+      Object.fromEntries(
+        answer
+          .split('\r\n\r\n')[0]
+          .split('\r\n')
+          .slice(1)
+          .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+    const answers = await Promise.all([
+      raw('/health/live'),
+      raw('/user/me'),
+      raw('/no/such/route'),
+      raw('*health'),
+      raw('/user/link/%zz'),
+      raw(`/user/link/${'a'.repeat(3000)}`),
+    ]);
+    expect(answers.map((a) => Number(a.split(' ')[1]))).toEqual([200, 401, 404, 404, 400, 414]);
+    for (const answer of answers) {
+      expect(headersOf(answer)).toMatchObject(expected);
+      expect(headersOf(answer)['x-powered-by']).toBeUndefined();
     }
   });
 

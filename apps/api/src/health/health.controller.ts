@@ -5,8 +5,11 @@ import { DomainError } from '@lnk/shared/kernel';
 import { isDatabaseUp } from '@lnk/shared/database';
 import { Public } from '../auth/access.decorators';
 import { HealthSchema } from './health.schemas';
-import { ok } from '../envelope/envelope';
+import { ok, serializedOk } from '../envelope/envelope';
 import { Route } from '../http/route.decorator';
+
+/** Liveness never changes: its answer is serialised once. */
+const LIVE = serializedOk(ok({ status: 'ok' }, 'Service is alive'));
 
 @Controller('health')
 @Public()
@@ -25,7 +28,7 @@ export class HealthController {
   /** Liveness: the process answers. A failing database does not make it worth restarting. */
   @Route('GET', 'live', { answers: HealthSchema, summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
   live() {
-    return ok({ status: 'ok' }, 'Service is alive');
+    return LIVE;
   }
 
   /** Readiness: the service can do its work (the database answers); 503 takes it out of rotation. */

@@ -47,4 +47,23 @@ describe('RequestMetrics', () => {
     ours.resetMetrics();
     expect(await ours.metrics()).toBe(await theirs.metrics());
   });
+
+  // Series are found through an index by route, method and status (issue 15): a reset must empty it too,
+  // or a series observed again after it counts into one the exposition no longer holds.
+  it('counts a series observed after a reset from zero, as prom-client does', async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const observeTheirs = promClientMetrics(theirs);
+    const metrics = new RequestMetrics(ours);
+    for (const registry of ['before', 'after']) {
+      observeTheirs('GET', '/x', 200, 0.01);
+      metrics.observe('GET', '/x', 200, 0.01);
+      if (registry === 'before') {
+        theirs.resetMetrics();
+        ours.resetMetrics();
+      }
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.metrics()).toContain('lnk_http_requests_total{method="GET",route="/x",status="200"} 1');
+  });
 });

@@ -34,6 +34,11 @@ export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
  */
 export class RequestMetrics {
   private readonly series = new Map<string, Series>();
+  /**
+   * The same series by route, method and status: the request's own strings (the route pattern is one
+   * string per route, its hash kept) instead of a key string made, and hashed, for every request.
+   */
+  private readonly index = new Map<string, Map<string, Map<number, Series>>>();
 
   constructor(registry: Registry) {
     // The registry serialises any metric by what its get() (or getForPromString()) answers: name, help,
@@ -43,12 +48,8 @@ export class RequestMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.series.get(key);
-    if (!series) {
-      series = { labels: { method, route, status: String(status) }, inBucket: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, series);
-    }
+    let series = this.index.get(route)?.get(method)?.get(status);
+    if (!series) series = this.seriesOf(method, route, status);
     if (!Number.isFinite(seconds)) throw new TypeError(`Value is not a valid number: ${seconds}`);
     series.count += 1;
     series.sum += seconds;
@@ -58,6 +59,21 @@ export class RequestMetrics {
         break;
       }
     }
+  }
+
+  private seriesOf(method: string, route: string, status: number): Series {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = { labels: { method, route, status: String(status) }, inBucket: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.series.set(key, series);
+    }
+    let byMethod = this.index.get(route);
+    if (!byMethod) this.index.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    byStatus.set(status, series);
+    return series;
   }
 
   private counterSamples(): Sample[] {
@@ -91,7 +107,10 @@ export class RequestMetrics {
       // As the registry's JSON (and cluster aggregation) reads it: each sample's labels in one object.
       get: async () => describe(samples().map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }))),
       getForPromString: async () => describe(samples()),
-      reset: () => this.series.clear(),
+      reset: () => {
+        this.series.clear();
+        this.index.clear();
+      },
     };
     return metric as unknown as Metric;
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@lnk/identity/domain';
+import type { Principal, User } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
 import { CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { DeletedSchema } from '../../openapi/response-schemas';
@@ -16,7 +16,7 @@ import {
 import { BILLING, IDENTITY } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
 import type { Identity } from '../../composition/identity.composition';
-import { ok } from '../../envelope/envelope';
+import { ok, SerializedOk, serializedOk } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
 import { emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
@@ -33,8 +33,17 @@ export class AccountController {
 
   @Route('GET', '', { scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
-    return ok(presentUser(await this.identity.getCurrentUser.execute(principal)));
+    const user = await this.identity.getCurrentUser.shared(principal);
+    // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.
+    const presented = this.presentedUsers.get(user);
+    if (presented) return presented;
+    const serialized = serializedOk(ok(presentUser(user)));
+    this.presentedUsers.set(user, serialized);
+    return serialized;
   }
+
+  /** The JSON of GET /user/me for the shared accounts of the current-user cache: gone with them. */
+  private readonly presentedUsers = new WeakMap<User, SerializedOk<ReturnType<typeof presentUser>>>();
 
   @Route('PUT', 'email', { scope: 'user:write', answers: ChangedEmailSchema, reauthentication: true, summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {

@@ -47,6 +47,24 @@ describe('GetCurrentUserUseCase', () => {
     expect((await getCurrentUser.execute(principal)).name).toBe('Grace');
   });
 
+  // Issue 15: GET /user/me keeps its answer's JSON keyed by the shared account; that is exact only if the
+  // object is the same while the account is unchanged, a new one once it changed, and cannot be changed.
+  it('shares one frozen account while cached, a new one after a change, and copies for execute', async () => {
+    const first = await getCurrentUser.shared(principal);
+    expect(await getCurrentUser.shared(principal)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => first.requestEmailChange('eve@example.com', clock.now())).toThrow(TypeError);
+    const own = await getCurrentUser.execute(principal);
+    expect(own).not.toBe(first);
+    own.requestEmailChange('eve@example.com', clock.now());
+    expect((await getCurrentUser.shared(principal)).shownAddress.email).toBe('ada@example.com');
+    store({ name: 'Grace' });
+    getCurrentUser.accountChanged('u1');
+    const changed = await getCurrentUser.shared(principal);
+    expect(changed).not.toBe(first);
+    expect(changed.name).toBe('Grace');
+  });
+
   // A deleted or deactivated account must stop authenticating at once, not after the cache's TTL.
   it('refuses an account deleted or deactivated after it was cached', async () => {
     await getCurrentUser.execute(principal);

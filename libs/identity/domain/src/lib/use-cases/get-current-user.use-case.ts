@@ -1,6 +1,6 @@
 import { Clock, TtlLruCache } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
-import { User, UserProps } from '../model/user.entity';
+import { User } from '../model/user.entity';
 import { UserRepository } from '../ports/user.repository';
 import { currentUser } from '../services/current-user';
 
@@ -19,7 +19,8 @@ export interface CurrentUserCacheOptions {
  * old row, and a cache filled with it after the change's eviction would serve it until the TTL.
  */
 export class GetCurrentUserUseCase {
-  private readonly cache: TtlLruCache<string, UserProps>;
+  /** Frozen accounts, shared by every read while cached (see `shared`). */
+  private readonly cache: TtlLruCache<string, User>;
 
   constructor(
     private readonly users: UserRepository,
@@ -37,14 +38,25 @@ export class GetCurrentUserUseCase {
     this.cache.clear();
   }
 
+  /** The account, the caller's own copy (it may change it, never what is cached). */
   async execute(principal: Principal): Promise<User> {
+    return new User((await this.shared(principal)).toProps());
+  }
+
+  /**
+   * The account, frozen (its methods that change it throw): the same object for every read while the cache
+   * holds it, a new one once the account changed (or the entry aged out). What is made from it can be kept
+   * beside it (keyed by it, e.g. an answer's JSON) and is exactly as fresh as the account itself.
+   */
+  async shared(principal: Principal): Promise<User> {
     const cached = this.cache.get(principal.userId);
-    // The entity copies the props it is given: the caller may change it, never what is cached.
-    if (cached) return new User(cached);
+    if (cached) return cached;
     const evictions = this.cache.evictions;
     const user = await currentUser(this.users, principal);
-    this.cache.setIfNotEvicted(evictions, user.id, user.toProps());
-    return user;
+    // The entity replaces its props whole to change (never in place): frozen, it cannot change.
+    const frozen: User = Object.freeze(user) as User;
+    this.cache.setIfNotEvicted(evictions, user.id, frozen);
+    return frozen;
   }
 }
 
