@@ -1,9 +1,9 @@
-import { resolveSecurityHeaders } from '@nestjs/core/security/security-headers.js';
+import { DOCUMENT_SECURITY_HEADERS } from '@lnk/links/adapter-http';
 
 /**
- * Helmet's defaults as Nest builds them (`app.useSecurityHeaders()`'s own resolution of these options), with
- * the API's Content-Security-Policy: the headers of every answer, errors and 404s included. Pages set their
- * own CSP over it.
+ * The headers of every API answer, errors and 404s included: Helmet's defaults, the same list the short-URL
+ * pages send (DOCUMENT_SECURITY_HEADERS), with the API's Content-Security-Policy. Pages set their own CSP
+ * over it. Lower-case names, as Fastify keeps them.
  *
  * Written on the Fastify reply by the service's request hook (http-server.ts), not by Nest's security hook:
  * that one sets each header on the Node response (`setHeader`: name and value checked by regex, one entry
@@ -11,11 +11,7 @@ import { resolveSecurityHeaders } from '@nestjs/core/security/security-headers.j
  * of Fastify's headers the same way before writing them all. On the reply, the headers are one object that
  * `writeHead` writes in one pass.
  */
-const resolved = resolveSecurityHeaders({
-  contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"] } },
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none'",
+  ...DOCUMENT_SECURITY_HEADERS,
 });
-
-/** Lower-case names, as Fastify keeps them (Nest removes X-Powered-By, which Fastify never sets). */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(resolved.headers.map(([name, value]) => [name.toLowerCase(), value])),
-);

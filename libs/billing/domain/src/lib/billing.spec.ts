@@ -1,4 +1,5 @@
 import { Clock, IdGenerator, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { clockReading } from '@lnk/shared/testing';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from './model/plan';
 import { PaymentNotCompletedError, Subscription } from './model/subscription';
 import { CheckoutRecord, CheckoutRepository } from './ports/checkout.repository';
@@ -93,7 +94,7 @@ class FakeGateway extends PaymentGateway {
 const now = new Date('2026-03-04T05:06:07.000Z');
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
-const clock: Clock = { now: () => now };
+const clock: Clock = clockReading(() => now);
 const uow: UnitOfWork = { run: (work) => work() };
 
 function setup(plans: readonly Plan[] = DEFAULT_PLANS) {

@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, NotFoundError, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { MemoryDomainRepository } from '@lnk/shared/testing';
+import { clockReading, MemoryDomainRepository } from '@lnk/shared/testing';
 import { Domain, DomainNotVerifiedError } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
 import { ChallengeGenerator } from './ports/challenge-generator.port';
@@ -48,7 +48,7 @@ const ids: IdGenerator = { next: () => (n++).toString(16).padStart(24, '0') };
 let m = 0;
 const challenges: ChallengeGenerator = { next: () => `challenge-${m++}` };
 let time = new Date('2026-02-03T04:05:06.007Z').getTime();
-const clock: Clock = { now: () => new Date(time) };
+const clock: Clock = clockReading(() => new Date(time));
 const quota: QuotaPolicy = { limitFor: async () => 2 };
 const own = ['s.lnk.test', 'cname.lnk.test'];
 

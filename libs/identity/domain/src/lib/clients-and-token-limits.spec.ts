@@ -1,4 +1,4 @@
-import { MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository, MemoryAuthorizationCodeRepository } from '@lnk/shared/testing';
+import { clockReading, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
 import { Clock, ForbiddenError, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { AuthorizationCode, Principal } from './model/tokens';
@@ -24,7 +24,7 @@ import { TokenIssuer } from './services/token-issuer';
 
 // Small in-memory fakes that copy on read and write, honouring the ports' contracts.
 const now = new Date('2026-03-01T00:00:00.000Z');
-const clock: Clock = { now: () => new Date(now) };
+const clock: Clock = clockReading(() => new Date(now));
 let n = 0;
 const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };

@@ -16,8 +16,8 @@ export function pageHeaders(formTarget?: string): Record<string, string> {
 }
 
 /**
- * The headers the API sends on every answer (Helmet's defaults, through Nest's useSecurityHeaders), for
- * documents served without it: the short-URL pages (404, password form) answered before Fastify.
+ * Helmet's defaults: the headers of every answer, the short-URL pages (404, password form) answered before
+ * Fastify and, with its own Content-Security-Policy, every API answer (apps/api security-headers.ts).
  * `pageHeaders()` then sets the page's own CSP, frame and cache rules over them.
  */
 export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, PasswordHasher, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { memoryLinksRepositories, MemoryVisitLimits } from '@lnk/shared/testing';
+import { clockReading, memoryLinksRepositories, MemoryVisitLimits } from '@lnk/shared/testing';
 import { checkLinkOptions, checkTargets, checkUtm, NO_LINK_OPTIONS } from './model/link-options';
 import { LinkDomains } from './ports/link-domains.port';
 import { SlugGenerator } from './ports/slug-generator.port';
@@ -17,7 +17,7 @@ import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
 
 const OWN = ['s.lnk.test'];
 let now = new Date('2026-02-03T04:05:06.007Z');
-const clock: Clock = { now: () => now };
+const clock: Clock = clockReading(() => now);
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const quota: QuotaPolicy = { limitFor: async () => 100 };

@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, NotFoundError, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { memoryLinksRepositories, MemoryLinkRepository, MemoryTagRepository } from '@lnk/shared/testing';
+import { clockReading, MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/shared/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
@@ -90,7 +90,7 @@ describe('destination URL rules', () => {
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
-const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const clock: Clock = clockReading(() => new Date('2026-02-03T04:05:06.007Z'));
 const quota: QuotaPolicy = { limitFor: async () => 3 };
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = {

@@ -1,7 +1,7 @@
-import { Clock, epochMsOf, SystemClock } from './clock';
+import { Clock, SystemClock } from './clock';
 
-// epochMsOf is what hot paths ask (EventSubscribers.wants, per counted click): it must tell the clock's time.
-describe('epochMsOf', () => {
+// nowMs is what hot paths ask (EventSubscribers.wants, per counted click): it must tell the clock's time.
+describe('Clock.nowMs', () => {
   it("is the time of a test clock's now(), as it is moved", () => {
     const clock = new (class extends Clock {
       at = new Date('2026-05-01T10:00:00.123Z');
@@ -9,14 +9,14 @@ describe('epochMsOf', () => {
         return new Date(this.at);
       }
     })();
-    expect(epochMsOf(clock)).toBe(Date.parse('2026-05-01T10:00:00.123Z'));
+    expect(clock.nowMs()).toBe(Date.parse('2026-05-01T10:00:00.123Z'));
     clock.at = new Date('2027-01-01T00:00:00Z');
-    expect(epochMsOf(clock)).toBe(Date.parse('2027-01-01T00:00:00Z'));
+    expect(clock.nowMs()).toBe(Date.parse('2027-01-01T00:00:00Z'));
   });
 
   it('is the system time for SystemClock', () => {
     const before = Date.now();
-    const ms = epochMsOf(new SystemClock());
+    const ms = new SystemClock().nowMs();
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(Date.now());
   });

@@ -14,3 +14,12 @@ export class FixedClock extends Clock {
     this.current = new Date(this.current.getTime() + milliseconds);
   }
 }
+
+/** A clock that reads `now()` each time it is asked (a test's own variable, moved as the test goes). */
+export function clockReading(now: () => Date): Clock {
+  return new (class extends Clock {
+    now(): Date {
+      return now();
+    }
+  })();
+}

@@ -1,4 +1,4 @@
-import { MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { clockReading, MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
 import { Clock, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { SCOPES } from '../model/scope';
 import { OAuthToken } from '../model/tokens';
@@ -13,7 +13,7 @@ import { CreateOperatorPatUseCase } from './create-operator-pat.use-case';
 
 // Small in-memory fakes that copy on read and write.
 const now = new Date('2026-06-01T00:00:00.000Z');
-const clock: Clock = { now: () => new Date(now) };
+const clock: Clock = clockReading(() => new Date(now));
 let n = 0;
 const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };

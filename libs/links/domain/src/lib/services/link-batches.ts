@@ -6,7 +6,8 @@ import { LinkView } from '../use-cases/link.types';
 export const MAX_BULK_ITEMS = 100;
 /** As a link's own tags (LinkRules). */
 export const MAX_TAGS_PER_LINK = 50;
-const SLUG_ATTEMPTS = 5;
+/** Draws of a generated slug before a collision is the answer (one creation, a batch, an import). */
+export const SLUG_ATTEMPTS = 5;
 
 export const SLUG_TAKEN_MESSAGE = 'slug is already taken on this domain';
 export const SLUG_REPEATED_MESSAGE = 'slug is already used by an earlier link of this request';

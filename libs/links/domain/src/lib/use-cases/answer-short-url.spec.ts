@@ -1,4 +1,5 @@
 import { Clock, LinkClicked, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
+import { clockReading } from '@lnk/shared/testing';
 import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 import { BotDetector } from '../ports/bot-detector.port';
@@ -85,7 +86,7 @@ class TableVisitors extends VisitorLocator {
 
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const at = new Date('2026-11-23T10:00:00.000Z');
-const clock: Clock = { now: () => at };
+const clock: Clock = clockReading(() => at);
 const target = (over: Partial<RedirectTarget> = {}): RedirectTarget => ({
   id: 'l1',
   ownerId: 'ada',
@@ -99,7 +100,7 @@ const target = (over: Partial<RedirectTarget> = {}): RedirectTarget => ({
 });
 
 let now = at;
-const movingClock: Clock = { now: () => now };
+const movingClock: Clock = clockReading(() => now);
 
 function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: LinkDomain[]; passwordCap?: number; clock?: Clock } = {}) {
   const repository = new MemoryRedirects();

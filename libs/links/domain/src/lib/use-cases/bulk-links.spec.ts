@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, PasswordHasher, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { MemoryLinksUnitOfWork, memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading, memoryLinksRepositories, MemoryLinksUnitOfWork } from '@lnk/shared/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';
@@ -11,7 +11,7 @@ import { ImportLine, ImportLinksUseCase } from './import-links.use-case';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
-const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const clock: Clock = clockReading(() => new Date('2026-02-03T04:05:06.007Z'));
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = {
   verifiedDomainOf: async (ownerId, id) => (ownerId === 'ada' && id === 'dom-verified' ? { id, name: 'go.example.com' } : null),

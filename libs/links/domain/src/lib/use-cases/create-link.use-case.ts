@@ -1,9 +1,8 @@
 import { ValidationError } from '@lnk/shared/kernel';
 import { LinkEventSink, withLinkEvent } from '../ports/link-events.port';
+import { SLUG_ATTEMPTS } from '../services/link-batches';
 import { LinkCreation, LinkDrafts } from '../services/link-drafts';
 import { LinkFields, LinkView } from './link.types';
-
-const SLUG_ATTEMPTS = 5;
 
 export class CreateLinkUseCase {
   private readonly drafts: LinkDrafts;

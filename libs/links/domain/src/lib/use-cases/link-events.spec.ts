@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork } from '@lnk/shared/kernel';
-import { memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkEvents, LinkEventSink, LinkEventType } from '../ports/link-events.port';
@@ -14,7 +14,7 @@ import { ImportLinksUseCase } from './import-links.use-case';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
-const clock: Clock = { now: () => new Date('2026-02-03T04:05:06.007Z') };
+const clock: Clock = clockReading(() => new Date('2026-02-03T04:05:06.007Z'));
 const quota: QuotaPolicy = { limitFor: async () => 100 };
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };

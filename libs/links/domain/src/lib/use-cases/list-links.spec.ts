@@ -1,5 +1,5 @@
 import { Clock, PageRequest } from '@lnk/shared/kernel';
-import { memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkListCache } from '../services/link-list-cache';
@@ -7,7 +7,7 @@ import { LinkListAnswer, ListLinksUseCase, weighLinkListAnswer } from './list-li
 
 const OWNER = 'a'.repeat(24);
 const now = new Date('2026-02-03T04:05:06.007Z');
-const clock: Clock = { now: () => now };
+const clock: Clock = clockReading(() => now);
 const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };
 
 function setUp() {

@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, NotFoundError, PageRequest, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
-import { memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
 import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';
 import { CreateLinkUseCase } from './create-link.use-case';
@@ -13,7 +13,7 @@ let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const created = new Date('2026-02-03T04:05:06.007Z');
 let now = created;
-const clock: Clock = { now: () => now };
+const clock: Clock = clockReading(() => now);
 const quota: QuotaPolicy = { limitFor: async (_owner, resource) => (resource === 'tags' ? 2 : 10) };
 const hasher: PasswordHasher = { hash: async (p) => `hashed:${p}`, verify: async (p, h) => h === `hashed:${p}` };
 const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };

@@ -1,4 +1,5 @@
 import { Clock, Page } from '@lnk/shared/kernel';
+import { clockReading } from '@lnk/shared/testing';
 import { WebhookEventType } from '../model/webhook-event';
 import { Delivery, WebhookOutbox } from '../ports/webhook-outbox.port';
 import { EventSubscribers } from './event-subscribers';
@@ -26,7 +27,7 @@ class SubscriptionsOutbox extends WebhookOutbox {
   async purgeFinished() { return 0; }
 }
 
-const clock: Clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+const clock: Clock = clockReading(() => new Date('2026-01-01T00:00:00Z'));
 
 describe('EventSubscribers', () => {
   it('answers yes to everyone until it has read the subscriptions, then exactly', async () => {

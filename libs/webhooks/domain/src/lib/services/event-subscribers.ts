@@ -1,4 +1,4 @@
-import { Clock, epochMsOf } from '@lnk/shared/kernel';
+import { Clock } from '@lnk/shared/kernel';
 import { WebhookEventType } from '../model/webhook-event';
 import { WebhookOutbox } from '../ports/webhook-outbox.port';
 
@@ -36,7 +36,7 @@ export class EventSubscribers {
 
   wants(type: WebhookEventType, ownerId: string): boolean {
     // Asked per counted click: the age from a number, no Date made.
-    if (epochMsOf(this.clock) - this.readAt > this.maxAgeMs) this.readInBackground();
+    if (this.clock.nowMs() - this.readAt > this.maxAgeMs) this.readInBackground();
     if (this.exactAt !== this.generation) return true;
     return this.owners.get(type)?.has(ownerId) ?? false;
   }
