@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
-import { firstOf, lockKey, oneOf, PersistenceModule, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { firstOf, lockKey, oneOf, PersistenceModule, prepared, PreparedStatement, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
 
 const subscriptionStatus = oneOf(SUBSCRIPTION_STATUSES);
@@ -19,6 +19,14 @@ const toSubscription = (r: Row) => new Subscription(subscriptionProps(r));
 
 const checkoutRecord = (r: Row): CheckoutRecord => ({ sessionId: text(r, 'session_id'), userId: text(r, 'user_id'), planId: text(r, 'plan_id'), createdAt: timestamp(r, 'created_at'), expiresAt: timestamp(r, 'expires_at') });
 
+/** The latest subscription matching `where`: a statement of fixed text each, prepared (a plan lookup precedes every creation). */
+const latestSubscription = (where: string) =>
+  prepared(`SELECT id, user_id, plan_id, status, start_date, ended_at, checkout_session_id, provider_subscription_id, updated_at
+    FROM billing_subscriptions WHERE ${where} ORDER BY start_date DESC, id DESC LIMIT 1`);
+const CURRENT = latestSubscription(`user_id = $1 AND status <> 'canceled'`);
+const BY_CHECKOUT_SESSION = latestSubscription('checkout_session_id = $1');
+const BY_PROVIDER_SUBSCRIPTION = latestSubscription('provider_subscription_id = $1');
+
 export const billingPersistence: PersistenceModule = {
   migrations: [BillingSubscriptions1763800500000],
 };
@@ -28,8 +36,8 @@ export class TypeormSubscriptionRepository extends SubscriptionRepository {
     super();
   }
 
-  private async one(where: string, params: unknown[]): Promise<Subscription | null> {
-    return firstOf(await sql(this.dataSource, `SELECT * FROM billing_subscriptions WHERE ${where} ORDER BY start_date DESC, id DESC LIMIT 1`, params), toSubscription);
+  private async one(statement: PreparedStatement, key: string): Promise<Subscription | null> {
+    return firstOf(await sql(this.dataSource, statement, [key]), toSubscription);
   }
 
   lockOwner(userId: string): Promise<void> {
@@ -37,15 +45,15 @@ export class TypeormSubscriptionRepository extends SubscriptionRepository {
   }
 
   findCurrent(userId: string): Promise<Subscription | null> {
-    return this.one(`user_id = $1 AND status <> 'canceled'`, [userId]);
+    return this.one(CURRENT, userId);
   }
 
   findByCheckoutSession(checkoutSessionId: string): Promise<Subscription | null> {
-    return this.one('checkout_session_id = $1', [checkoutSessionId]);
+    return this.one(BY_CHECKOUT_SESSION, checkoutSessionId);
   }
 
   findByProviderSubscription(providerSubscriptionId: string): Promise<Subscription | null> {
-    return this.one('provider_subscription_id = $1', [providerSubscriptionId]);
+    return this.one(BY_PROVIDER_SUBSCRIPTION, providerSubscriptionId);
   }
 
   async insert(subscription: Subscription): Promise<void> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { managerOf } from './unit-of-work';
@@ -14,8 +15,27 @@ interface RawResult {
   rowCount?: number | null;
 }
 
+/**
+ * A statement of fixed text, prepared by PostgreSQL once per pooled connection (a named statement, its
+ * name derived from its text) instead of being parsed, analysed and planned at every call: the link
+ * creation's INSERT cost PostgreSQL 1.2-1.4 ms of CPU a call unnamed and 0.5 ms prepared (16 concurrent
+ * callers). Only for text that never varies (declared once at module level): each distinct text stays
+ * prepared on every connection of the pool for the connection's life. The statement names its columns
+ * (no `SELECT *`), so that a column a later migration adds does not change the result of a prepared
+ * statement ("cached plan must not change result type"). In a transaction, and on PGlite, it runs as
+ * plain text through TypeORM's query runner.
+ */
+export interface PreparedStatement {
+  readonly text: string;
+  readonly name: string;
+}
+
+export function prepared(text: string): PreparedStatement {
+  return Object.freeze({ text, name: `lnk_${createHash('sha256').update(text).digest('hex').slice(0, 32)}` });
+}
+
 interface PooledConnection {
-  query(text: string, params: unknown[]): Promise<RawResult>;
+  query(query: string | { text: string; name: string; values: unknown[] }, params?: unknown[]): Promise<RawResult>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
@@ -25,9 +45,10 @@ interface PooledConnection {
  * and the affected count alike for every statement kind, on PostgreSQL and PGlite. Repositories read the
  * rows through the field readers of row-decoder.ts; `T` is unchecked and only types tests' own reads.
  */
-export async function sql<T = Record<string, unknown>>(dataSource: DataSource, text: string, params: unknown[] = []): Promise<SqlResult<T>> {
+export async function sql<T = Record<string, unknown>>(dataSource: DataSource, statement: string | PreparedStatement, params: unknown[] = []): Promise<SqlResult<T>> {
   const manager = managerOf(dataSource);
-  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, text, params);
+  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, statement, params);
+  const text = typeof statement === 'string' ? statement : statement.text;
   const runner = manager.queryRunner ?? dataSource.createQueryRunner();
   try {
     const result = await runner.query(text, params, true);
@@ -51,7 +72,7 @@ function runsPooled(dataSource: DataSource): boolean {
  * of connected runners, for every read. No entity subscriber or query logging is configured
  * (createDataSource), which are what a runner would add.
  */
-async function pooled<T>(driver: PostgresDriver, text: string, params: unknown[]): Promise<SqlResult<T>> {
+async function pooled<T>(driver: PostgresDriver, statement: string | PreparedStatement, params: unknown[]): Promise<SqlResult<T>> {
   const [connection, release] = (await driver.obtainMasterConnection()) as [PooledConnection, (error?: Error) => void];
   let released = false;
   const releaseOnce = (error?: Error) => {
@@ -62,11 +83,11 @@ async function pooled<T>(driver: PostgresDriver, text: string, params: unknown[]
   };
   connection.on('error', releaseOnce);
   try {
-    const raw = await connection.query(text, params);
+    const raw = await (typeof statement === 'string' ? connection.query(statement, params) : connection.query({ text: statement.text, name: statement.name, values: params }));
     const rows = takeRows<T>(raw);
     return { rows, affected: raw?.rowCount ?? rows.length };
   } catch (error) {
-    throw new QueryFailedError(text, params, error as Error);
+    throw new QueryFailedError(typeof statement === 'string' ? statement : statement.text, params, error as Error);
   } finally {
     releaseOnce();
   }
