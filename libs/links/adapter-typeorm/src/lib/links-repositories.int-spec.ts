@@ -214,22 +214,25 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
 
   // A redirect miss (a scanner's unknown slug, a link not yet cached) must cost one cheap query: one
   // statement, answered by the (domain, slug) index, read as a plain row rather than an entity.
-  it('looks a short URL up, found or not, with one statement the (domain, slug) index answers, as a plain row', async () => {
+  it('looks a short URL up, found or not, with one prepared statement the (domain, slug) index answers, as a plain row', async () => {
     const owner = ids.next();
     const domain = ids.next();
     await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: '' }), 10);
     await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
 
-    const statements: { text: string; params: unknown[] }[] = [];
+    const statements: { text: string; params: unknown[]; prepared?: boolean }[] = [];
     // What reaches the database's connections, however sql() gets one (a pooled connection outside a transaction).
-    const driver = dataSource().driver as unknown as { obtainMasterConnection(): Promise<[{ query(text: string, params?: unknown[]): Promise<unknown> }, unknown]> };
+    type Query = string | { text: string; name?: string; values?: unknown[] };
+    const driver = dataSource().driver as unknown as { obtainMasterConnection(): Promise<[{ query(query: Query, params?: unknown[]): Promise<unknown> }, unknown]> };
     const obtain = driver.obtainMasterConnection.bind(driver);
     const spy = jest.spyOn(driver, 'obtainMasterConnection').mockImplementation(async () => {
       const [connection, release] = await obtain();
       const seen = Object.create(connection) as typeof connection;
-      seen.query = (text: string, params?: unknown[]) => {
-        statements.push({ text, params: params ?? [] });
-        return connection.query(text, params);
+      seen.query = (query: Query, params?: unknown[]) => {
+        // A prepared statement comes as a query object (its text and name inherited, see sql()).
+        if (typeof query === 'string') statements.push({ text: query, params: params ?? [] });
+        else statements.push({ text: query.text, params: query.values ?? [], prepared: query.name !== undefined });
+        return connection.query(query, params);
       };
       return [seen, release];
     });
@@ -243,6 +246,7 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       spy.mockRestore();
     }
     expect(statements).toHaveLength(3);
+    expect(statements.every((s) => s.prepared)).toBe(true);
     expect(found).toMatchObject({ slug: 'redirect-me', domainId: null, name: 'redirect-me', status: true, passwordHash: null });
     expect(onDomain).toMatchObject({ domainId: domain, name: 'On a domain' });
     expect(Object.getPrototypeOf(found)).toBe(Object.prototype);

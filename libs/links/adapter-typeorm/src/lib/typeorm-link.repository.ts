@@ -43,6 +43,17 @@ const redirectTarget = (r: Row): RedirectTarget => ({
   options: redirectOptionsOfRow(r),
 });
 
+/** A link of its owner's (GET /user/link/{id} and every change): prepared, see `prepared`. */
+const LINK_OF_OWNER = prepared(`SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`);
+
+/**
+ * A short URL's lookup, the redirect's one query when its cache misses: answered by the expression index
+ * on (COALESCE(domain_id, ''), slug), read as a plain row; prepared (PostgreSQL's parse and plan were most
+ * of its cost for a one-row index lookup).
+ */
+const REDIRECT_LOOKUP = prepared(`SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash, ${REDIRECT_OPTION_COLUMNS}
+  FROM links l WHERE COALESCE(domain_id, '') = $1 AND slug = $2`);
+
 /** The columns of a new link as `insertRows` passes them (JSON rows, see json-rows.ts), in its order. */
 const NEW_LINK_COLUMNS: JsonColumn[] = [
   ['id', 'char(24)'], ['domain_id', 'char(24)'], ['slug', 'text'], ['url', 'text'], ['title', 'text'], ['description', 'text'], ['status', 'boolean'],
@@ -196,7 +207,7 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<Link | null> {
-    return firstOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.id = $1 AND l.owner_id = $2`, [id, ownerId]), toLink);
+    return firstOf(await sql(this.dataSource, LINK_OF_OWNER, [id, ownerId]), toLink);
   }
 
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]> {
@@ -334,13 +345,7 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
     // The hot path's one query: the expression index on (COALESCE(domain_id, ''), slug), no entity hydration.
-    const result = await sql(
-      this.dataSource,
-      `SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash, ${REDIRECT_OPTION_COLUMNS}
-         FROM links l WHERE COALESCE(domain_id, '') = $1 AND slug = $2`,
-      [domainId ?? '', slug],
-    );
-    return firstOf(result, redirectTarget);
+    return firstOf(await sql(this.dataSource, REDIRECT_LOOKUP, [domainId ?? '', slug]), redirectTarget);
   }
 
   /**
