@@ -4,6 +4,7 @@ import { DatabaseConfig } from './database-config';
 import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
 import { createPgliteDriver, openPglite, privatePgliteHost } from './pglite-driver';
 import { poolOptionsOf, QueryBounds, UNBOUNDED } from './query-bounds';
+import { withoutPreparedStatements } from './sql';
 
 /**
  * What a context adds to the DataSource: its migrations, nothing else. Repositories speak SQL through
@@ -60,7 +61,7 @@ function commonOptions(modules: PersistenceModule[]) {
 
 /** A client of the embedded database another process holds, through the socket it serves in DATA_DIR. */
 export function createSocketDataSource(socketDir: string, modules: PersistenceModule[]): DataSource {
-  return new DataSource({
+  return withoutPreparedStatements(new DataSource({
     ...commonOptions(modules),
     host: socketDir,
     port: EMBEDDED_SOCKET_PORT,
@@ -68,7 +69,7 @@ export function createSocketDataSource(socketDir: string, modules: PersistenceMo
     database: 'postgres',
     poolSize: 1,
     connectTimeoutMS: 5000,
-  });
+  }));
 }
 
 /**

@@ -80,8 +80,16 @@ async function run(db: PGlite, sql: string, params?: unknown[]): Promise<PgLikeR
   return toPgResult(results[results.length - 1] ?? { rows: [], fields: [] });
 }
 
-function splitArgs(paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): [unknown[] | undefined, Callback | undefined] {
-  return typeof paramsOrCallback === 'function' ? [undefined, paramsOrCallback] : [paramsOrCallback, maybeCallback];
+/** What node-pg's `query` takes first: the text, or a query object (a prepared statement's, see sql()). */
+type QueryInput = string | { text: string; values?: unknown[] };
+
+/**
+ * The text, parameters and callback of a query, called as node-pg is: `(text, params?, callback?)`, or a
+ * query object with its `values` (its `name` is not needed: PGlite's session runs one statement at a time).
+ */
+function splitArgs(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): [string, unknown[] | undefined, Callback | undefined] {
+  const [params, callback] = typeof paramsOrCallback === 'function' ? [undefined, paramsOrCallback] : [paramsOrCallback, maybeCallback];
+  return typeof query === 'string' ? [query, params, callback] : [query.text, params ?? query.values, callback];
 }
 
 /** `host` is asked for when the first connection is wanted, and released when the pool ends. */
@@ -96,8 +104,8 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
     constructor(private readonly database: PGlite) {
       super();
     }
-    query(sql: string, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
-      const [params, callback] = splitArgs(paramsOrCallback, maybeCallback);
+    query(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
+      const [sql, params, callback] = splitArgs(query, paramsOrCallback, maybeCallback);
       const pending = run(this.database, sql, params);
       pending.then((r) => callback?.(null, r), (e: Error) => callback?.(e));
       return pending;
@@ -112,8 +120,8 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
         (error: Error) => callback(error),
       );
     }
-    query(sql: string, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
-      const [params, callback] = splitArgs(paramsOrCallback, maybeCallback);
+    query(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
+      const [sql, params, callback] = splitArgs(query, paramsOrCallback, maybeCallback);
       const pending = (async () => {
         const database = await db();
         const release = await acquire();

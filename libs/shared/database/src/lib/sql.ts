@@ -30,6 +30,19 @@ export interface PreparedStatement {
   readonly name: string;
 }
 
+/**
+ * DataSources whose connections share one database session with other clients (the embedded database
+ * reached through its holder's socket: PGlite has one session, handed from client to client between
+ * statements). A named statement there would be another client's too, and its node-pg, not knowing,
+ * would prepare the same name again ("already exists"): their statements run as text.
+ */
+const sharedSessions = new WeakSet<DataSource>();
+
+export function withoutPreparedStatements(dataSource: DataSource): DataSource {
+  sharedSessions.add(dataSource);
+  return dataSource;
+}
+
 export function prepared(text: string): PreparedStatement {
   return Object.freeze({ text, name: `lnk_${createHash('sha256').update(text).digest('hex').slice(0, 32)}` });
 }
@@ -47,7 +60,7 @@ interface PooledConnection {
  */
 export async function sql<T = Record<string, unknown>>(dataSource: DataSource, statement: string | PreparedStatement, params: unknown[] = []): Promise<SqlResult<T>> {
   const manager = managerOf(dataSource);
-  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, statement, params);
+  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, sharedSessions.has(dataSource) && typeof statement !== 'string' ? statement.text : statement, params);
   const text = typeof statement === 'string' ? statement : statement.text;
   const runner = manager.queryRunner ?? dataSource.createQueryRunner();
   try {
