@@ -79,7 +79,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     { ...LINK_LIST_CACHE, maxAgeMs: config.clickFlushIntervalMs },
     // The answer and the controller's presentation of it, about as large again.
     (answer) => 2 * weighLinkListAnswer(answer),
-    () => clock.now().getTime(),
+    () => clock.nowMs(),
   );
   // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository.
   const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(linkLists, bus) : linkLists);

@@ -80,7 +80,8 @@ export class Raw {
  * renders those.
  */
 export function successBody(result: unknown): unknown {
-  if (result instanceof Raw || result instanceof SerializedOk) return result instanceof Raw ? result.body : result;
+  if (result instanceof Raw) return result.body;
+  if (result instanceof SerializedOk) return result;
   // A streamed list (streamed-list.ts) is written as it is read, its envelope in its bytes.
   if (result instanceof StreamableFile) return result;
   const reply = result instanceof Ok ? result : new Ok(result, 'Request successful');

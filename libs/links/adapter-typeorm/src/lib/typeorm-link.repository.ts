@@ -67,42 +67,39 @@ const newLinkRow = (p: LinkProps): unknown[] => [
   `{${p.tagIds.join(',')}}`, p.clicks, p.options?.maxVisits ?? null,
 ];
 
+/** The writes a new link's rows may need besides its own, each a CTE of INSERT_COUNTED named as here. */
+const OPTIONAL_WRITES = {
+  tags: ['tagged', 'INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link JOIN input ON input.id = link.id, unnest(input.tag_ids) AS t (tag_id)'],
+  clicks: ['clicked', 'INSERT INTO link_clicks (link_id, clicks) SELECT link.id, input.clicks FROM link JOIN input ON input.id = link.id WHERE input.clicks > 0'],
+  limits: ['limited', 'INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, input.max_visits FROM link JOIN input ON input.id = link.id WHERE input.max_visits IS NOT NULL'],
+} as const;
+type OptionalWrite = keyof typeof OPTIONAL_WRITES;
+
 /**
  * The insert of new links of one owner ($2) under the quota ($3 resource, $4 limit), the rows in $1: see
  * insertRows. A slug taken on its domain skips its link (ON CONFLICT on the slug index): only what is
  * written is counted, and the ids written come back. The tags, click totals and visit limits are written
  * only by the statements whose rows have some: an INSERT with no row still opens and locks its table and
  * its indexes (three empty ones were a quarter of a single link's statement, prepared); eight texts at most,
- * each prepared (see `prepared`).
+ * each prepared (see `prepared`). The main SELECT reads every CTE, so each has run before it takes the usage row.
  */
-function insertCountedStatement(shape: { tags: boolean; clicks: boolean; limits: boolean }): string {
-  const also = [
-    shape.tags && `tagged AS (
-    INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link JOIN input ON input.id = link.id, unnest(input.tag_ids) AS t (tag_id) RETURNING 1
-  )`,
-    shape.clicks && `clicked AS (
-    INSERT INTO link_clicks (link_id, clicks) SELECT link.id, input.clicks FROM link JOIN input ON input.id = link.id WHERE input.clicks > 0 RETURNING 1
-  )`,
-    shape.limits && `limited AS (
-    INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, input.max_visits FROM link JOIN input ON input.id = link.id WHERE input.max_visits IS NOT NULL RETURNING 1
-  )`,
-  ].filter((cte): cte is string => typeof cte === 'string');
-  const counted = [shape.tags && '(SELECT count(*) FROM tagged) AS t', shape.clicks && '(SELECT count(*) FROM clicked) AS c', shape.limits && '(SELECT count(*) FROM limited) AS v'].filter(Boolean);
+function insertCountedStatement(needed: OptionalWrite[]): string {
+  const writes = needed.map((write) => OPTIONAL_WRITES[write]);
   return `WITH input AS (SELECT * FROM ${jsonRowsOf(1, NEW_LINK_COLUMNS, 'r')}),
   link AS (
     INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
     SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets FROM input
     ON CONFLICT ((COALESCE(domain_id, '')), slug) DO NOTHING
     RETURNING id, owner_id
-  ), ${also.map((cte) => `${cte}, `).join('')}written AS (
+  ), ${writes.map(([name, insert]) => `${name} AS (${insert} RETURNING 1), `).join('')}written AS (
     SELECT COALESCE(array_agg(id), '{}'::char(24)[]) AS ids, count(*) AS n FROM link
   )
   SELECT links_usage_take($2, $3, ${LINK_USAGE_STRIPES}, written.n, $4) AS used, written.ids AS ids
-  FROM ${['written', ...counted].join(', ')}`;
+  FROM written${writes.map(([name]) => `, (SELECT count(*) FROM ${name}) AS ${name}_n`).join('')}`;
 }
 
-/** insertCountedStatement's eight texts, by `tags | clicks << 1 | limits << 2`. */
-const INSERT_COUNTED = Array.from({ length: 8 }, (_, bits) => prepared(insertCountedStatement({ tags: (bits & 1) !== 0, clicks: (bits & 2) !== 0, limits: (bits & 4) !== 0 })));
+/** insertCountedStatement's eight texts, by `tags | clicks << 1 | limits << 2` (OPTIONAL_WRITES' order). */
+const INSERT_COUNTED = Array.from({ length: 8 }, (_, bits) => prepared(insertCountedStatement((Object.keys(OPTIONAL_WRITES) as OptionalWrite[]).filter((_write, i) => (bits >> i) & 1))));
 
 /** The INSERT_COUNTED text for these links: what they hold besides their own row. */
 function insertCountedFor(rows: LinkProps[]): PreparedStatement {

@@ -22,8 +22,9 @@ interface RawResult {
  * callers). Only for text that never varies (declared once at module level): each distinct text stays
  * prepared on every connection of the pool for the connection's life. The statement names its columns
  * (no `SELECT *`), so that a column a later migration adds does not change the result of a prepared
- * statement ("cached plan must not change result type"). In a transaction, and on PGlite, it runs as
- * plain text through TypeORM's query runner.
+ * statement ("cached plan must not change result type"). In a transaction it runs as plain text through
+ * TypeORM's query runner; on the embedded PGlite, whose one session every client shares, unnamed too
+ * (in the process its pg-like client takes no name; through the holder's socket, see sharedSessions).
  */
 export interface PreparedStatement {
   readonly text: string;
@@ -60,8 +61,11 @@ interface PooledConnection {
  */
 export async function sql<T = Record<string, unknown>>(dataSource: DataSource, statement: string | PreparedStatement, params: unknown[] = []): Promise<SqlResult<T>> {
   const manager = managerOf(dataSource);
-  if (!manager.queryRunner && runsPooled(dataSource)) return pooled<T>(dataSource.driver as PostgresDriver, sharedSessions.has(dataSource) && typeof statement !== 'string' ? statement.text : statement, params);
   const text = typeof statement === 'string' ? statement : statement.text;
+  if (!manager.queryRunner && runsPooled(dataSource)) {
+    const named = typeof statement === 'string' || sharedSessions.has(dataSource) ? null : statement;
+    return pooled<T>(dataSource.driver as PostgresDriver, text, named, params);
+  }
   const runner = manager.queryRunner ?? dataSource.createQueryRunner();
   try {
     const result = await runner.query(text, params, true);
@@ -85,7 +89,7 @@ function runsPooled(dataSource: DataSource): boolean {
  * of connected runners, for every read. No entity subscriber or query logging is configured
  * (createDataSource), which are what a runner would add.
  */
-async function pooled<T>(driver: PostgresDriver, statement: string | PreparedStatement, params: unknown[]): Promise<SqlResult<T>> {
+async function pooled<T>(driver: PostgresDriver, text: string, named: PreparedStatement | null, params: unknown[]): Promise<SqlResult<T>> {
   const [connection, release] = (await driver.obtainMasterConnection()) as [PooledConnection, (error?: Error) => void];
   let released = false;
   const releaseOnce = (error?: Error) => {
@@ -98,11 +102,11 @@ async function pooled<T>(driver: PostgresDriver, statement: string | PreparedSta
   try {
     // The prepared statement's text and name are inherited, not copied: node-pg copies a query object's own
     // properties descriptor by descriptor (3% of a link creation's CPU with three of them).
-    const raw = await (typeof statement === 'string' ? connection.query(statement, params) : connection.query(Object.assign(Object.create(statement) as PreparedStatement, { values: params })));
+    const raw = await (named ? connection.query(Object.assign(Object.create(named) as PreparedStatement, { values: params })) : connection.query(text, params));
     const rows = takeRows<T>(raw);
     return { rows, affected: raw?.rowCount ?? rows.length };
   } catch (error) {
-    throw new QueryFailedError(typeof statement === 'string' ? statement : statement.text, params, error as Error);
+    throw new QueryFailedError(text, params, error as Error);
   } finally {
     releaseOnce();
   }
