@@ -29,7 +29,7 @@ export * from './lib/services/client-authenticator';
 export * from './lib/services/second-factor';
 export * from './lib/services/reauthentication';
 export * from './lib/services/credentials-checker';
-export { MAX_PAT_DESCRIPTION } from './lib/services/personal-access-token-mint';
+export { checkPatName, checkPatScopes, MAX_PAT_DESCRIPTION } from './lib/services/personal-access-token-mint';
 export * from './lib/services/email-verification-sender';
 export * from './lib/services/email-address';
 export * from './lib/use-cases/register-user.use-case';

@@ -31,7 +31,7 @@ export class AccountController {
     @Inject(BILLING) private readonly billing: Billing,
   ) {}
 
-  @Route('GET', '', { scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
+  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
     const user = await this.identity.getCurrentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.
@@ -45,7 +45,7 @@ export class AccountController {
   /** The JSON of GET /user/me for the shared accounts of the current-user cache: gone with them. */
   private readonly presentedUsers = new WeakMap<User, SerializedOk<ReturnType<typeof presentUser>>>();
 
-  @Route('PUT', 'email', { scope: 'user:write', answers: ChangedEmailSchema, reauthentication: true, summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
+  @Route('PUT', 'email', { operationId: 'changeEmail', scope: 'user:write', answers: ChangedEmailSchema, reauthentication: true, summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
     const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
     // The same answer whether or not another account holds the address (spec 3: new address, unverified).
@@ -55,34 +55,34 @@ export class AccountController {
     );
   }
 
-  @Route('PUT', 'password', { scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
+  @Route('PUT', 'password', { operationId: 'changePassword', scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
-  @Route('POST', 'enable-twofactor', { scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
+  @Route('POST', 'enable-twofactor', { operationId: 'setTwoFactor', scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
     const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
     return ok(
-      { qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
+      { isTwoFactorEnabled: false, qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
       'Add the secret to your authenticator app, then send a code from it to POST /user/me/twofactor/confirm: two-factor sign-in is on from then. Keep the backup codes safe',
     );
   }
 
-  @Route('POST', 'twofactor/confirm', { scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
+  @Route('POST', 'twofactor/confirm', { operationId: 'confirmTwoFactor', scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
-  @Route('GET', 'limits', { scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
+  @Route('GET', 'limits', { operationId: 'getAccountLimits', scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.billing.limits.execute(principal.userId));
   }
 
-  @Route('DELETE', '', { scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
+  @Route('DELETE', '', { operationId: 'deleteAccount', scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
@@ -99,7 +99,7 @@ export class EmailVerificationController {
    * A person's browser (Accept ranks text/html first) gets a page, whether the link worked or not; API
    * clients get the envelope, and a bad link the VALIDATION_ERROR envelope.
    */
-  @Route('GET', 'verify-email', { answers: VerifiedEmailSchema, page: true, errors: { 400: 'html or json' }, summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
+  @Route('GET', 'verify-email', { operationId: 'verifyEmail', answers: VerifiedEmailSchema, page: true, errors: { 400: 'html or json' }, summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
   async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const page = prefersHtml(request.headers.accept);
     let user;

@@ -31,6 +31,7 @@ export class LinksBulkController {
   ) {}
 
   @Route('POST', 'bulk', {
+    operationId: 'createLinks',
     scope: 'links:write',
     answers: list(BulkCreatedSchema),
     summary: 'Create up to 100 links',
@@ -45,10 +46,11 @@ export class LinksBulkController {
     const created = valid.length ? await this.links.bulkCreate.execute(principal.userId, valid.map((v) => v.fields)) : [];
     const results: BulkCreated[] = checked.map((c) => ('errors' in c ? { errors: c.errors } : { errors: [] }));
     valid.forEach((v, n) => (results[v.i] = created[n]));
-    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.config.shortBaseUrl) : { errors: r.errors })), 'Links created');
+    return ok(results.map((r) => ('view' in r ? { outcome: 'created' as const, ...presentLink(r.view, this.config.shortBaseUrl) } : { outcome: 'refused' as const, errors: r.errors })), 'Links created');
   }
 
   @Route('DELETE', 'bulk', {
+    operationId: 'deleteLinks',
     scope: 'links:write',
     answers: list(BulkOutcomeSchema),
     summary: 'Delete up to 100 links',
@@ -59,6 +61,7 @@ export class LinksBulkController {
   }
 
   @Route('POST', 'bulk/tags', {
+    operationId: 'tagLinks',
     scope: 'links:write',
     answers: list(BulkOutcomeSchema),
     summary: 'Tag or untag up to 100 links',
@@ -69,6 +72,7 @@ export class LinksBulkController {
   }
 
   @Route('POST', 'import', {
+    operationId: 'importLinks',
     scope: 'links:write',
     answers: ImportReportSchema,
     errors: { 400: 'json', 413: 'json' },
@@ -86,6 +90,7 @@ export class LinksBulkController {
   }
 
   @Route('GET', 'export', {
+    operationId: 'exportLinks',
     scope: 'links:read',
     raw: { [CSV]: { type: 'string', description: `Columns ${EXPORT_COLUMNS.join(', ')}` }, [NDJSON]: { type: 'string', description: 'One link per line, as GET /user/link/{id} presents it' } },
     errors: { 400: 'json' },

@@ -17,24 +17,24 @@ import { Route } from '../route.decorator';
 export class TokensController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
-  @Route('GET', '', { scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
+  @Route('GET', '', { operationId: 'listPersonalAccessTokens', scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
     const page = await this.identity.listPats.execute(principal, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
   }
 
-  @Route('POST', '', { scope: 'tokens:write', answers: CreatedPersonalAccessTokenSchema, summary: 'Create a personal access token', description: 'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request.' })
+  @Route('POST', '', { operationId: 'createPersonalAccessToken', scope: 'tokens:write', answers: CreatedPersonalAccessTokenSchema, summary: 'Create a personal access token', description: 'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto) {
     const { token, value } = await this.identity.createPat.execute(principal, { ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
     return ok(presentCreatedToken(token, value), 'Token created');
   }
 
-  @Route('GET', ':id', { scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
+  @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentTokenDetail(await this.identity.getPat.execute(principal, id), new Date()));
   }
 
-  @Route('DELETE', ':id', { scope: 'tokens:delete', answers: null, summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
+  @Route('DELETE', ':id', { operationId: 'revokePersonalAccessToken', scope: 'tokens:delete', answers: null, summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.identity.revokePat.execute(principal, id);
     return ok(undefined, 'Token revoked');

@@ -1,6 +1,8 @@
 import { ValidationError } from '@lnk/shared/kernel';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The longest name DNS carries (RFC 1035), in its ASCII form. */
+export const MAX_DOMAIN_NAME_LENGTH = 253;
 const invalid = (why: string) => ValidationError.field('name', why);
 
 /**
@@ -18,7 +20,7 @@ export function normalizeDomainName(value: unknown, ownHosts: readonly string[])
   } catch {
     throw invalid('name must be a valid host name');
   }
-  if (ascii.length > 253) throw invalid('name must be at most 253 characters');
+  if (ascii.length > MAX_DOMAIN_NAME_LENGTH) throw invalid(`name must be at most ${MAX_DOMAIN_NAME_LENGTH} characters`);
   const labels = ascii.split('.');
   if (labels.length < 2) throw invalid('name must be a fully qualified domain name, like links.example.com');
   if (labels.some((l) => !LABEL.test(l))) throw invalid('each part of the name must be 1-63 letters, digits or inner hyphens');
