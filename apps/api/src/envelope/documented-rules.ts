@@ -24,11 +24,19 @@ export function ruleSchemaOf(constraints: readonly unknown[] | undefined): Schem
   return typeof first === 'object' && first !== null && SCHEMA in first ? (first as RuleSchema)[SCHEMA] : undefined;
 }
 
+/** A label of a host name (RFC 1123): 1 to 63 letters, digits and inner hyphens. */
+export const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** A host name whose last label starts with a letter (the URL parser reads a number there as an IPv4 address), or an IPv4 address. */
+const HOST = `(?:(?:${HOST_LABEL}\\.)*[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?|${OCTET}(?:\\.${OCTET}){3})`;
+
 /**
- * An absolute http(s) URL as the URL parser reads it, in the document's words: the scheme, then a host.
- * (The parser also takes odd spellings such as `https:host`; the document names the form to send.)
+ * An absolute URL of http or https (or https only) in the document's words: the scheme, a host, a port,
+ * then anything. Every string it matches is one the URL parser reads with that host; the parser also
+ * takes odd spellings (`https:host`, IPv6 hosts) the document does not name.
  */
-export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+';
+export const urlPattern = (schemes: 'http or https' | 'https'): string => `^[Hh][Tt][Tt][Pp]${schemes === 'https' ? '[Ss]' : '[Ss]?'}://${HOST}(?::[0-9]{1,4})?(?:[/?#]\\S*)?$`;
+export const HTTP_URL_PATTERN = urlPattern('http or https');
 
 /** An absolute http(s) URL (Stripe's `{CHECKOUT_SESSION_ID}` placeholder allowed, so not `format: uri`). */
 export const IsHttpUrl = (options?: ValidationOptions): PropertyDecorator =>

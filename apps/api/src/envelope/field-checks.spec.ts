@@ -1,7 +1,7 @@
 import { IsBoolean, IsInt, IsString, MaxLength } from 'class-validator';
 import { ValidationError } from '@lnk/shared/kernel';
 import { requestSchema } from '../openapi/request-schema';
-import { IsHttpUrl } from './documented-rules';
+import { HTTP_URL_PATTERN, IsHttpUrl } from './documented-rules';
 import { Checked, fieldCheckErrors } from './field-checks';
 import { ApiValidationPipe, checkedItem, IgnoresUnknownFields, Nullable, Omittable } from './validation.pipe';
 
@@ -43,7 +43,7 @@ describe('field checks: the domain rules of the fields a refused DTO let through
   });
 
   it('does not check a field the DTO refused itself, nor one left out or null', async () => {
-    const errors = await pipe.transform({ code: 42, on: 'yes' }, asBody(ChildDto)).catch((e: ValidationError) => e.errors);
+    const errors = await pipe.transform({ code: 42, on: 'yes' }, asBody(ChildDto)).then(() => [], (e: ValidationError) => e.errors);
     expect([...errors].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: 'code', error: 'code must be a string' },
       { name: 'on', error: 'on must be true or false' },
@@ -72,7 +72,7 @@ describe('requestSchema: what the document says of a request DTO', () => {
         code: { type: 'string', maxLength: 10, pattern: '^[a-z]{3}$' },
         on: { type: 'boolean' },
         count: { type: 'integer', nullable: true },
-        home: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+        home: { type: 'string', pattern: HTTP_URL_PATTERN },
       },
     });
   });

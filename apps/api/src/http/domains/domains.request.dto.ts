@@ -1,14 +1,14 @@
 import { IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { MAX_DOMAIN_NAME_LENGTH, normalizeDomainName } from '@lnk/domains/domain';
+import { HOST_LABEL } from '../../envelope/documented-rules';
 import { Checked } from '../../envelope/field-checks';
 
 /**
  * normalizeDomainName's rule in the document: two or more labels of 1 to 63 letters, digits and inner
  * hyphens, the last one not a number. (An internationalised name is also taken, and stored in punycode.)
  */
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-const HOST_NAME = { pattern: `^(?:${LABEL}\\.)+${LABEL}\\.?$`, not: { pattern: '(?:^|\\.)[0-9]+\\.?$' }, maxLength: MAX_DOMAIN_NAME_LENGTH };
+const HOST_NAME = { pattern: `^(?:${HOST_LABEL}\\.)+${HOST_LABEL}\\.?$`, not: { pattern: '(?:^|\\.)[0-9]+\\.?$' }, maxLength: MAX_DOMAIN_NAME_LENGTH };
 
 @JSONSchema({ example: { name: 'links.example.com' } })
 export class AddDomainDto {

@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkWebhookLinkIds, checkWebhookUrl, MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_LINK_IDS, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
+import { urlPattern } from '../../envelope/documented-rules';
 import { Checked } from '../../envelope/field-checks';
 import { Nullable, Omittable } from '../../envelope/validation.pipe';
 
@@ -9,7 +10,7 @@ import { Nullable, Omittable } from '../../envelope/validation.pipe';
  * The pipe checks the URL's form as a development set-up allows it (http too); whether https is required,
  * and where the host points, are the use case's (configuration and DNS).
  */
-const DESTINATION = Checked((value) => checkWebhookUrl(value, true), { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#\\s@]+' });
+const DESTINATION = Checked((value) => checkWebhookUrl(value, true), { format: 'uri', pattern: urlPattern('https') });
 const LINK_FILTER = Checked(checkWebhookLinkIds, { minItems: 1 });
 
 const URL_TEXT = 'Where events are POSTed: an https URL whose host resolves to public addresses only (checked now and again at every connection).';
