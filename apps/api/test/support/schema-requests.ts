@@ -16,6 +16,8 @@ export interface Mutation<T> {
 const PATTERN_BREAKERS = ['!!bad!!', ' ', 'a b', '-', 'ftp://example.com/', 'x'];
 /** A value of the right type that the format refuses; the days do not exist (what Date.parse would roll over). */
 const FORMAT_BREAKERS: Record<string, string> = { uri: 'not a url', 'date-time': '2030-02-30T00:00:00Z', date: '2026-02-30', email: 'not an address' };
+/** Candidates a schema may refuse in a row before the generator gives up on it. */
+const MAX_MISSES = 2000;
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, boolean: 'yes', integer: 'x', number: 'x', array: 'x', object: 'x' };
 
 /** The hosts of generated URLs (a test's DNS server makes them public addresses, as a webhook needs). */
@@ -66,11 +68,19 @@ export class SchemaRequests {
     return validate(value) as boolean;
   }
 
-  /** Values the schema calls valid. */
+  /**
+   * Values the schema calls valid. A schema none of whose candidates it takes fails the test, naming the
+   * schema, instead of generating for ever (fast-check's filter would).
+   */
   valid(schema: AnySchema): fc.Arbitrary<unknown> {
     const s = this.resolve(schema);
     const values = s.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: this.candidates(s) }) : this.candidates(s);
-    return values.filter((value) => this.accepts(s, value));
+    let misses = 0;
+    return values.filter((value) => {
+      if (this.accepts(s, value)) return (misses = 0) === 0;
+      if (++misses > MAX_MISSES) throw new Error(`no value it takes in ${MAX_MISSES} tries: the generator does not know a keyword of ${JSON.stringify(s).slice(0, 300)}`);
+      return false;
+    });
   }
 
   private candidates(s: SchemaObject): fc.Arbitrary<unknown> {
