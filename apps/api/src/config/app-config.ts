@@ -76,6 +76,8 @@ export interface WebhooksSettings {
   worker: boolean;
   /** The nice value the separate worker process (worker.ts) takes at start-up; 0: left as started. */
   workerNice: number;
+  /** A file the worker touches after each look for deliveries that reached the database (a container's healthcheck reads its age); null: none. */
+  heartbeatFile: string | null;
   pollIntervalMs: number;
   batchSize: number;
   /** How often the worker looks for links that expired since its last look (link.expired events). */
@@ -143,6 +145,7 @@ export const CONFIG_VARIABLES = {
   WEBHOOKS_ALLOW_PRIVATE: { default: 'false', description: 'true: webhooks may use plain http and point at loopback and private addresses (tests, local use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused', parse: boolean },
   WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },
   WEBHOOKS_WORKER_NICE: { default: '19', description: 'scheduling priority (nice, 0 to 19) the separate delivery worker (`npm run worker`) gives itself at start-up: 19, the lowest, runs it on the CPU the other processes leave; 0: the priority it was started with. The API process never changes its own', parse: integer(0, 19) },
+  WEBHOOKS_WORKER_HEARTBEAT_FILE: { default: '(unset)', description: 'a file the delivery worker touches, at most every 5 seconds, after each look for due deliveries that reached the database: a healthcheck reads its age (docker/compose.yaml: older than a minute is unhealthy); unset: none', parse: optional(text) },
   WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
   WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries one look takes and sends at once', parse: integer(1, 1000) },
   WEBHOOKS_EXPIRY_SCAN_INTERVAL: { default: '10000', description: 'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as link.expired to owners with a webhook for it; the first look after start-up covers the last hour', parse: integer(10, 3_600_000) },
@@ -221,6 +224,7 @@ export function loadConfig(env: Env): AppConfig {
       allowPrivate: v.WEBHOOKS_ALLOW_PRIVATE,
       worker: v.WEBHOOKS_WORKER,
       workerNice: v.WEBHOOKS_WORKER_NICE,
+      heartbeatFile: v.WEBHOOKS_WORKER_HEARTBEAT_FILE,
       pollIntervalMs: v.WEBHOOKS_POLL_INTERVAL,
       batchSize: v.WEBHOOKS_BATCH_SIZE,
       expiryScanIntervalMs: v.WEBHOOKS_EXPIRY_SCAN_INTERVAL,
