@@ -58,11 +58,11 @@ describeWithCompose('docker/compose.yaml', () => {
     expect(output).not.toMatch(/invalid|error/i);
     expect(status).toBe(0);
     for (const service of ['postgres', 'redis', 'api', 'redirect', 'worker']) expect(output).toMatch(new RegExp(`^  ${service}:$`, 'm'));
-    expect(output.match(/^    healthcheck:$/gm)).toHaveLength(5);
-    expect(output.match(/^    image: lnk:latest$/gm)).toHaveLength(3);
+    expect(output.match(/^ {4}healthcheck:$/gm)).toHaveLength(5);
+    expect(output.match(/^ {4}image: lnk:latest$/gm)).toHaveLength(3);
     // /metrics wants its token; it is never left open.
     expect(output).not.toContain('METRICS_PUBLIC');
-    expect(output.match(/^      METRICS_TOKEN: change-me-metrics-token$/gm)).toHaveLength(3);
+    expect(output.match(/^ {6}METRICS_TOKEN: change-me-metrics-token$/gm)).toHaveLength(3);
   });
 
   it('refuses to start without the secrets, naming the one missing', () => {
