@@ -66,7 +66,7 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
       stripeWebhooks,
       /** The operator's commands (CLI), in any mode: an account's plan, or limits of its own. */
       operator: {
-        assignPlan: new AssignPlanUseCase(subscriptions, catalog, gateway, uow, ids, clock, current),
+        assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway, uow, ids, clock, current }),
         setCustomLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
       },
     },

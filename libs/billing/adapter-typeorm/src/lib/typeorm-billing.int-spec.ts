@@ -27,7 +27,7 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
       current,
       quota,
       quotas,
-      assignPlan: new AssignPlanUseCase(subscriptions, catalog, sandbox, uow, ids, clock, current),
+      assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway: sandbox, uow, ids, clock, current }),
       setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
       checkout: new StartCheckoutUseCase(subscriptions, checkouts, sandbox, catalog, clock),
       verify: new VerifyCheckoutUseCase(subscriptions, checkouts, sandbox, activation),

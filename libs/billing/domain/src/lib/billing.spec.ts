@@ -139,7 +139,7 @@ function setupWith<G extends PaymentGateway>(gateway: G, plans: readonly Plan[] 
     checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
     verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
     events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
-    assignPlan: new AssignPlanUseCase(subscriptions, catalog, gateway, uow, ids, clock, current),
+    assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway, uow, ids, clock, current }),
     setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
   };
 }

@@ -10,39 +10,43 @@ import { CurrentSubscription, GetSubscriptionUseCase } from './get-subscription.
  * subscription ends and one on that plan starts, with no checkout. Assigning the plan it is active on
  * changes nothing. A replaced subscription the provider bills stops renewing there, as after a checkout.
  */
+export interface PlanAssignment {
+  subscriptions: SubscriptionRepository;
+  catalog: PlanCatalog;
+  gateway: PaymentGateway;
+  uow: UnitOfWork;
+  ids: IdGenerator;
+  clock: Clock;
+  /** Answers the account's subscription once assigned, with its limits. */
+  current: GetSubscriptionUseCase;
+}
+
 export class AssignPlanUseCase {
-  constructor(
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly catalog: PlanCatalog,
-    private readonly gateway: PaymentGateway,
-    private readonly uow: UnitOfWork,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly current: GetSubscriptionUseCase,
-  ) {}
+  constructor(private readonly m: PlanAssignment) {}
 
   async execute(userId: string, planId: string): Promise<CurrentSubscription> {
-    const plan = this.catalog.known(planId, 'plan');
+    const { subscriptions, catalog, gateway, uow, ids, clock } = this.m;
+    const plan = catalog.known(planId, 'plan');
     let replacedAtProvider: string | null = null;
-    await this.uow.run(async () => {
-      await this.subscriptions.lockOwner(userId);
-      const now = this.clock.now();
-      const current = await this.subscriptions.findCurrent(userId);
+    await uow.run(async () => {
+      await subscriptions.lockOwner(userId);
+      const now = clock.now();
+      const current = await subscriptions.findCurrent(userId);
       if (current?.isActive && current.planId === plan.id) return;
       if (current?.end(now)) {
-        await this.subscriptions.save(current);
+        await subscriptions.save(current);
         replacedAtProvider = current.providerSubscriptionId;
       }
-      await this.subscriptions.insert(Subscription.start({ id: this.ids.next(), userId, planId: plan.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
+      await subscriptions.insert(Subscription.start({ id: ids.next(), userId, planId: plan.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
     });
     if (replacedAtProvider) {
       try {
-        await this.gateway.cancelSubscription(replacedAtProvider);
+        await gateway.cancelSubscription(replacedAtProvider);
       } catch (error) {
         // The plan is assigned (committed); the operator is told what is left to do by hand.
         throw new Error(`the plan is assigned, but the payment provider did not cancel the replaced subscription ${replacedAtProvider}: ${(error as Error).message}`, { cause: error });
       }
     }
-    return this.current.execute(userId);
+    return this.m.current.execute(userId);
   }
 }
