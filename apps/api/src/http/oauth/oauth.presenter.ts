@@ -17,7 +17,7 @@ export function presentTokens(tokens: IssuedTokens): Static<typeof TokenResponse
 export function presentSignIn(tokens: IssuedTokens, user: User, limits?: AccountLimits): Static<typeof SignInSchema> {
   return {
     ...presentTokens(tokens),
-    user: { id: user.id, email: user.shownAddress.email, name: user.name },
+    user: { id: user.id, email: user.email, name: user.name },
     ...(limits ? { limits: { domains: limits.domains, links: limits.links } } : {}),
   };
 }
