@@ -118,7 +118,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)', parse: optional(list(priceId)) },
   BILLING_SANDBOX: { default: '(unset)', description: 'true: without STRIPE_SECRET_KEY, the built-in sandbox page takes checkouts (it pays any session: paid plans are free); unset: the sandbox runs outside production only; false: never', parse: optional(boolean) },
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
-  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain', parse: optional(baseUrl({ path: false })) },
+  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's are the only ones that answer the default short domain's links", parse: optional(baseUrl({ path: false })) },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
   ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
