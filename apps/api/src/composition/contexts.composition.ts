@@ -90,7 +90,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.shortHosts, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A domain verified or unverified: every instance's redirect cache forgets its host at once.

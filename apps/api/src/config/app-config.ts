@@ -52,6 +52,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   notFoundRedirectUrl: string | null;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
+  /** Where the default short domain's links answer: SHORT_BASE_URL's host and PUBLIC_BASE_URL's (npm start serves both on one port); any other host that is not a verified custom domain answers none. */
+  shortHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
   redisUrl: string | null;
   /** REDIS_OUTAGE_CACHE_TTL: how long cached links, hosts and accepted tokens live while Redis is away. */
@@ -116,7 +118,7 @@ export const CONFIG_VARIABLES = {
   STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)', parse: optional(list(priceId)) },
   BILLING_SANDBOX: { default: '(unset)', description: 'true: without STRIPE_SECRET_KEY, the built-in sandbox page takes checkouts (it pays any session: paid plans are free); unset: the sandbox runs outside production only; false: never', parse: optional(boolean) },
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
-  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain', parse: optional(baseUrl({ path: false })) },
+  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's are the only ones that answer the default short domain's links", parse: optional(baseUrl({ path: false })) },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
   ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
@@ -167,7 +169,10 @@ export function loadConfig(env: Env): AppConfig {
   const shortBaseUrl = v.SHORT_BASE_URL ?? `http://localhost:${v.PORT}`;
   const shortHost = new URL(shortBaseUrl).hostname.toLowerCase();
   const dnsTarget = v.DNS_TARGET ?? shortHost;
-  const ownHosts = [...new Set([shortHost, new URL(publicBaseUrl).hostname.toLowerCase(), dnsTarget].filter(Boolean))];
+  const publicHost = new URL(publicBaseUrl).hostname.toLowerCase();
+  const ownHosts = [...new Set([shortHost, publicHost, dnsTarget].filter(Boolean))];
+  // As a request names them: an IPv6 host without its brackets.
+  const shortHosts = [...new Set([shortHost, publicHost].map((host) => host.replace(/^\[|\]$/g, '')))];
   const dataDir = resolve(v.DATA_DIR);
   const database: DatabaseConfig = v.DATABASE_URL ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir };
 
@@ -204,6 +209,7 @@ export function loadConfig(env: Env): AppConfig {
     ...shortUrlEdgeOf(v),
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     ownHosts,
+    shortHosts,
     redisUrl: v.REDIS_URL,
     redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
     webhooks: {

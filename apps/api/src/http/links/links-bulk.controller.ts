@@ -16,7 +16,8 @@ import { Route } from '../route.decorator';
 import { CreateLinkDto } from './links.request.dto';
 import { BulkCreateLinksDto, BulkLinkIdsDto, BulkTagLinksDto, ExportQueryDto } from './links-bulk.request.dto';
 import { BulkCreatedSchema, BulkOutcomeSchema, ImportReportSchema } from './links-bulk.schemas';
-import { csvRows, EXPORT_COLUMNS, IMPORT_BODY_LIMIT, ndjsonRows, readImportCsv } from './link-csv';
+import { csvRows, EXPORT_COLUMNS, IMPORT_BODY_LIMIT, IMPORT_LINE_LIMIT, ndjsonRows, readImportCsv } from './link-csv';
+import { creationMessage, skipsByReason } from './links-bulk.messages';
 import { presentLink } from './links.presenter';
 
 const CSV = 'text/csv';
@@ -36,16 +37,18 @@ export class LinksBulkController {
     summary: 'Create up to 100 links',
     description:
       'Each link as the body of POST /user/link, checked by the same rules. Answers, in request order, each created link or its errors ({name, error} as in VALIDATION_ERROR; a slug repeated in the request or taken already is an error on slug). ' +
-      'The links that pass are written together: if they do not all fit in your links quota, none is written (403 QUOTA_EXCEEDED).',
+      'The links that pass are written together: if they do not all fit in your links quota, none is written (403 QUOTA_EXCEEDED). ' +
+      'When some were not created, the message says how many and why ("2 created, 3 skipped: 2 invalid, 1 duplicate_slug").',
   })
   async bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: BulkCreateLinksDto) {
     // Each item by CreateLinkDto's type rules on its own: a bad one is answered in its place.
     const checked = await Promise.all(body.links.map((item) => checkedItem(CreateLinkDto, item)));
     const valid = checked.flatMap((c, i) => ('value' in c ? [{ i, fields: c.value as LinkFields }] : []));
     const created = valid.length ? await this.links.bulkCreate.execute(principal.userId, valid.map((v) => v.fields)) : [];
-    const results: BulkCreated[] = checked.map((c) => ('errors' in c ? { errors: c.errors } : { errors: [] }));
+    const results: BulkCreated[] = checked.map((c) => ({ errors: 'errors' in c ? c.errors : [], reason: 'invalid' }));
     valid.forEach((v, n) => (results[v.i] = created[n]));
-    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.config.shortBaseUrl) : { errors: r.errors })), 'Links created');
+    const message = creationMessage(results.length - results.filter((r) => 'errors' in r).length, skipsByReason(results), 'Links created');
+    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.config.shortBaseUrl) : { errors: r.errors })), message);
   }
 
   @Route('DELETE', 'bulk', {
@@ -74,15 +77,16 @@ export class LinksBulkController {
     errors: { 400: 'json', 413: 'json' },
     summary: 'Import links from CSV',
     description:
-      `A text/csv body of at most ${IMPORT_BODY_LIMIT / 1024 / 1024} MB, UTF-8. The first line names the columns: url, slug, title, description, tags (names separated by |); ` +
+      `A text/csv body of at most ${IMPORT_BODY_LIMIT / 1024 / 1024} MB and ${IMPORT_LINE_LIMIT.toLocaleString('en')} lines of links, UTF-8 (more: 400, nothing imported). The first line names the columns: url, slug, title, description, tags (names separated by |); ` +
       'Bitly\'s export (long_url, link, custom_links, title, tags) and Shlink\'s (longUrl, shortCode, shortUrl, title, tags) are read as well. Links go to the service\'s short domain. ' +
-      'Answers how many were created and, for each line skipped, its line number and why: invalid (with its errors), duplicate_slug (in the file or taken already), quota (past what your links or tags quota leaves).',
+      'Answers how many were created, how many lines were skipped in all and for each reason: invalid (with its errors), duplicate_slug (in the file or taken already), quota (past what your links or tags quota leaves: once the quota is used up, the remaining lines are not checked); ' +
+      'the first 100 skipped lines are listed with their line number, reason and errors. When lines were skipped, the message says so ("96 created, 904 skipped: quota").',
   })
   @ApiConsumes(CSV)
   @ApiBody({ schema: { type: 'string', example: 'url,slug,title,tags\nhttps://example.com/a,spring-a,Spring A,campaign|spring\n' } })
   async import(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
-    const lines = await readImportCsv(request.body);
-    return ok(await this.links.import.execute(principal.userId, lines), 'Links imported');
+    const report = await this.links.import.execute(principal.userId, readImportCsv(request.body));
+    return ok(report, creationMessage(report.created, report.skippedByReason, 'Links imported'));
   }
 
   @Route('GET', 'export', {
