@@ -134,11 +134,12 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
+  const routing = { host: config.dnsTarget, addresses: config.dnsTargetAddresses };
   const domains = {
     add: new AddDomainUseCase(domainRepository, quota, ids, new CryptoChallengeGenerator(), clock, { ownHosts: config.ownHosts }),
     list: new ListDomainsUseCase(domainRepository),
-    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget }),
-    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget, batchSize: 20 }),
+    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: routing }),
+    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
   };
 

@@ -33,3 +33,13 @@ export function normalizeDomainName(value: unknown, ownHosts: readonly string[])
 export function dnsRecordFor(target: string): string {
   return `CNAME ${target}`;
 }
+
+export interface AddressRecord {
+  type: 'A' | 'AAAA';
+  value: string;
+}
+
+/** What an owner configures instead of the CNAME where one cannot stand (a zone apex): the service's addresses. */
+export function addressRecordsFor(addresses: readonly string[]): AddressRecord[] {
+  return addresses.map((value) => ({ type: value.includes(':') ? 'AAAA' : 'A', value }));
+}
