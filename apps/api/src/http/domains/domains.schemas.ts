@@ -22,3 +22,4 @@ export const DomainSchema = named(
   }),
 );
 export const VerifiedDomainSchema = object({ id, name: string, isVerified: boolean, verifiedAt: nullable(dateTime) });
+export const CertificateHostSchema = object({ domain: described(string, 'the host, normalised (lower case, no trailing dot, punycode)') });
