@@ -32,7 +32,15 @@ import {
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import { AddDomainUseCase, AllowCertificateUseCase, DeleteDomainUseCase, DomainVerificationListener, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
+import {
+  AddDomainUseCase,
+  AllowCertificateUseCase,
+  DeleteDomainUseCase,
+  DomainVerificationListener,
+  ListDomainsUseCase,
+  RecheckDomainsUseCase,
+  VerifyDomainUseCase,
+} from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';

@@ -43,7 +43,8 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** Waits (polling) until `ready` says so; a process that died or never got there fails with what it wrote. */
-async function waitUntil(ready: () => Promise<boolean> | boolean, what: string, child: ChildProcess, output: () => string, limitMs = 20_000): Promise<void> {
+async function waitUntil(ready: () => Promise<boolean> | boolean, what: string, child: ChildProcess, output: () => string): Promise<void> {
+  const limitMs = 20_000;
   const started = Date.now();
   while (!(await ready())) {
     if (child.exitCode !== null) throw new Error(`${what}: the process exited (${child.exitCode}):\n${output()}`);
@@ -77,7 +78,15 @@ export async function startCaddy(api: string): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'lnk-caddy-'));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const recipe = readFileSync(join(RECIPES, 'Caddyfile'), 'utf8');
-  const testOptions = [`http_port ${httpPort}`, `https_port ${httpsPort}`, 'default_bind 127.0.0.1', 'admin off', `storage file_system ${join(dir, 'data')}`, 'local_certs', 'skip_install_trust'];
+  const testOptions = [
+    `http_port ${httpPort}`,
+    `https_port ${httpsPort}`,
+    'default_bind 127.0.0.1',
+    'admin off',
+    `storage file_system ${join(dir, 'data')}`,
+    'local_certs',
+    'skip_install_trust',
+  ];
   if (!/^\{$/m.test(recipe)) throw new Error('the Caddyfile has no global options block');
   const caddyfile = recipe.replace(/^\{$/m, `{\n${testOptions.map((o) => `\t${o}`).join('\n')}`);
   writeFileSync(join(dir, 'Caddyfile'), caddyfile);
@@ -131,11 +140,20 @@ export async function startNginx(api: string, certificate: { cert: string; key: 
     return text.replace(pattern, by);
   }, readFileSync(join(RECIPES, 'nginx.conf'), 'utf8'));
   writeFileSync(join(dir, 'lnk.conf'), example);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${join(dir, kind)};`).join(' ');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `worker_processes 1;\npid ${join(dir, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  ${temp}\n  include ${join(dir, 'lnk.conf')};\n}\n`,
-  );
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, kind)};`);
+  const main = [
+    'worker_processes 1;',
+    `pid ${join(dir, 'nginx.pid')};`,
+    'error_log stderr;',
+    'daemon off;',
+    'events { worker_connections 64; }',
+    'http {',
+    '  access_log off;',
+    ...temp,
+    `  include ${join(dir, 'lnk.conf')};`,
+    '}',
+  ];
+  writeFileSync(join(dir, 'nginx.conf'), `${main.join('\n')}\n`);
   const args = ['-p', dir, '-e', 'stderr', '-c', join(dir, 'nginx.conf')];
   const test = spawnSync(NGINX, [...args, '-t'], { encoding: 'utf8' });
   if (test.status !== 0) {
@@ -168,7 +186,9 @@ export async function startNginx(api: string, certificate: { cert: string; key: 
 export function selfSignedCertificate(names: string[]): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), 'lnk-cert-'));
   try {
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const altNames = `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`;
+    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', `/CN=${names[0]}`, '-addext', altNames];
+    const made = spawnSync('openssl', [...args, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`openssl could not make a certificate:\n${made.stderr}`);
     return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
   } finally {

@@ -34,10 +34,16 @@ export class DomainsController {
     const domain = await this.domains.add.execute(principal.userId, body.name);
     const addresses = addressRecordsFor(this.config.dnsTargetAddresses).map((r) => `${r.type} ${r.value}`);
     const apex = addresses.length ? ` (or, at a zone apex, ${addresses.join(' and ')})` : '';
-    return ok(presentDomain(domain, this.config), `Domain added: create the DNS records ${dnsRecordFor(this.config.dnsTarget)}${apex} and TXT ${domain.challengeName}, then verify`);
+    const records = `${dnsRecordFor(this.config.dnsTarget)}${apex} and TXT ${domain.challengeName}`;
+    return ok(presentDomain(domain, this.config), `Domain added: create the DNS records ${records}, then verify`);
   }
 
-  @Route('POST', ':id/verify', { scope: 'domains:write', answers: VerifiedDomainSchema, summary: 'Verify a custom domain', description: 'Looks up the DNS records now (the TXT challenge, and the CNAME or the address records); the domain is verified when they are found.' })
+  @Route('POST', ':id/verify', {
+    scope: 'domains:write',
+    answers: VerifiedDomainSchema,
+    summary: 'Verify a custom domain',
+    description: 'Looks up the DNS records now (the TXT challenge, and the CNAME or the address records); the domain is verified when they are found.',
+  })
   async verify(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const domain = await this.domains.verify.execute(principal.userId, id);
     return ok(presentVerifiedDomain(domain), 'Domain verified');

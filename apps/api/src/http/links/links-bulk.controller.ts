@@ -98,7 +98,12 @@ export class LinksBulkController {
     description:
       'Every link of yours with its tags and clicks, oldest first, as an attachment: format=csv (the default; columns an import reads back, cells a spreadsheet would run as a formula prefixed with an apostrophe) or format=json (NDJSON: one link object per line). Streamed as it is read.',
   })
-  async export(@CurrentPrincipal() principal: Principal, @Query() query: ExportQueryDto, @Res() reply: FastifyReply, @CurrentScheme() scheme: RequestScheme) {
+  async export(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ExportQueryDto,
+    @Res() reply: FastifyReply,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
     const format = query.format ?? 'csv';
     const batches = this.links.export.execute(principal.userId);
     // The first batch is read before the answer starts: a failure there is still an error envelope.

@@ -20,6 +20,8 @@ import { CurrentScheme, type RequestScheme, type ShortUrlBase, ShortUrlBases } f
 import { Route } from '../route.decorator';
 import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
 
+type PresentedList = ReturnType<typeof presentLinkListItem>[];
+
 /** Short links (spec 4.5). */
 @Controller('user/link')
 export class LinksController {
@@ -37,7 +39,7 @@ export class LinksController {
    * The JSON of the list answers the list cache shares (frozen): gone with them. One map per short-URL
    * base: with CUSTOM_DOMAIN_SCHEME=request an answer's JSON differs by the request's scheme.
    */
-  private readonly presentedLists = new Map<ShortUrlBase, WeakMap<LinkListAnswer, SerializedOk<ReturnType<typeof presentLinkListItem>[]>>>();
+  private readonly presentedLists = new Map<ShortUrlBase, WeakMap<LinkListAnswer, SerializedOk<PresentedList>>>();
 
   @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
@@ -46,7 +48,8 @@ export class LinksController {
     const base = this.bases.of(scheme);
     let presentedLists = this.presentedLists.get(base);
     if (!presentedLists) this.presentedLists.set(base, (presentedLists = new WeakMap()));
-    // A cached answer (frozen, shared) comes back as the same object: presented and serialised once per base, while the list cache holds it.
+    // A cached answer (frozen, shared) comes back as the same object: presented and serialised once per
+    // base, while the list cache holds it.
     const presented = presentedLists.get(answer);
     if (presented) return presented;
     const { page, domainNames } = answer;
@@ -68,7 +71,13 @@ export class LinksController {
    */
   @Route('GET', ':id/qr', { scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
   @RateLimitBudget('qr')
-  async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply, @CurrentScheme() scheme: RequestScheme) {
+  async qr(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: QrQueryDto,
+    @Res() reply: FastifyReply,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
     const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.bases.of(scheme));
     // The marker makes a visit through the code count as a `qr` one; the redirect takes it out of the query.
     const body = await this.qrCodes.render({ text: `${shortUrl}?${QR_MARKER_PARAM}=1`, size: query.size ?? 300, format: query.format ?? 'png' });
@@ -86,7 +95,12 @@ export class LinksController {
   }
 
   @Route('PUT', ':id', { scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto, @CurrentScheme() scheme: RequestScheme) {
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: UpdateLinkDto,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
     return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.bases.of(scheme)), 'Link updated');
   }
 
