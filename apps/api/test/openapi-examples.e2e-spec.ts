@@ -94,6 +94,9 @@ describe('documented request examples against the running server', () => {
       case 'POST /oauth/idp':
         // No identity provider is configured here: the documented outcome is a refusal of the sign-in, not of the request's shape.
         return { account, path: '/oauth/idp', token: null, body: { client_id: account.client.clientId }, status: 401 };
+      case 'GET /tls/ask':
+        // The example's host is well formed but no verified domain of this server: refused as such, not as input.
+        return { account, path: '/tls/ask', token: null, status: 404 };
       case 'POST /oauth/authorize': {
         const app = await createFirstPartyClient(t, account.id, { redirectUris: [REDIRECT_URI] });
         const page = await t.request('GET', `/oauth/authorize/page?${new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: REDIRECT_URI, scope: 'links:read', state: 'xyz' })}`);

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import type { DatabaseConfig } from '@lnk/shared/database';
 import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
@@ -42,6 +44,13 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   shortBaseUrl: string;
   /** The host custom domains must CNAME to. */
   dnsTarget: string;
+  /** The service's own addresses: a custom domain (at a zone apex) may point A/AAAA records at them instead of a CNAME. */
+  dnsTargetAddresses: string[];
+  /**
+   * The scheme of custom domains' short URLs: fixed, or `request`, the scheme the API request came with
+   * (X-Forwarded-Proto from a trusted proxy). Unset: SHORT_BASE_URL's.
+   */
+  customDomainScheme: 'http' | 'https' | 'request';
   /** DNS servers asked when verifying domains (host:port); empty means the system's. */
   dnsServers: string[];
   /** Seconds between DNS re-checks of verified domains; 0: never re-checked. */
@@ -120,6 +129,8 @@ export const CONFIG_VARIABLES = {
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's are the only ones that answer the default short domain's links", parse: optional(baseUrl({ path: false })) },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
+  DNS_TARGET_ADDRESSES: { default: '(unset)', description: "comma-separated IPv4/IPv6 addresses of the service: a custom domain may instead have A/AAAA records, all among them (a zone apex cannot have a CNAME); unset: the CNAME only", parse: optional(list(ipAddress)) },
+  CUSTOM_DOMAIN_SCHEME: { default: '(scheme of SHORT_BASE_URL)', description: 'scheme of the short URLs of custom domains: https, http, or request (the scheme of the API request, X-Forwarded-Proto behind a TRUST_PROXY proxy)', parse: optional(oneOf(['https', 'http', 'request'] as const)) },
   ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
@@ -203,6 +214,8 @@ export function loadConfig(env: Env): AppConfig {
     metricsToken: v.METRICS_TOKEN,
     shortBaseUrl,
     dnsTarget,
+    dnsTargetAddresses: [...new Set(v.DNS_TARGET_ADDRESSES ?? [])],
+    customDomainScheme: v.CUSTOM_DOMAIN_SCHEME ?? (new URL(shortBaseUrl).protocol === 'https:' ? 'https' : 'http'),
     dnsServers: v.DNS_SERVERS ?? [],
     domainRecheckSeconds: v.DOMAIN_RECHECK_INTERVAL,
     serveShortUrls: v.SERVE_SHORT_URLS,
@@ -281,6 +294,12 @@ function origin(raw: string): string {
   const value = raw.replace(/\/+$/, '');
   if (value !== '*' && parseUrl(value)?.origin !== value) throw new Error(`entry "${value}" must be an origin like https://app.example`);
   return value;
+}
+
+/** An IPv4 or IPv6 address, in the one spelling the DNS adapter answers in (ipaddr.js's), so equal addresses compare equal. */
+function ipAddress(raw: string): string {
+  if (!isIP(raw)) throw new Error(`entry "${raw}" must be an IPv4 or IPv6 address`);
+  return ipaddr.parse(raw).toString();
 }
 
 function dnsServer(raw: string): string {
