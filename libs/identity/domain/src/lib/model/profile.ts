@@ -21,5 +21,5 @@ export interface GrantedAccount {
 
 export function accountSeenWith(user: User, scopes: readonly Scope[]): GrantedAccount {
   // The name is personal data as much as the address: a person's own name, shown nowhere else without user:read.
-  return mayReadProfile(scopes) ? { id: user.id, email: user.shownAddress.email, name: user.name } : { id: user.id };
+  return mayReadProfile(scopes) ? { id: user.id, email: user.email, name: user.name } : { id: user.id };
 }

@@ -1,8 +1,28 @@
-import { AuthorizationCode, AuthorizationCodeRepository, LoginAttempt, LoginThrottle, OAuthToken, OAuthTokenRepository, PatRoom, PersonalAccessToken, PersonalAccessTokenRepository, User, UserProps, UserRepository } from '@lnk/identity/domain';
+import {
+  AuthorizationCode,
+  AuthorizationCodeRepository,
+  EmailVerification,
+  EmailVerificationRepository,
+  LoginAttempt,
+  LoginThrottle,
+  OAuthToken,
+  OAuthTokenRepository,
+  PatRoom,
+  PersonalAccessToken,
+  PersonalAccessTokenRepository,
+  User,
+  UserProps,
+  UserRepository,
+} from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new User, so a change is stored only by update.
-const copy = (p: UserProps): UserProps => ({ ...p, pendingEmail: p.pendingEmail ?? null, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
+const copy = (p: UserProps): UserProps => ({
+  ...p,
+  emailChangedAt: p.emailChangedAt ? new Date(p.emailChangedAt) : null,
+  createdAt: new Date(p.createdAt),
+  updatedAt: new Date(p.updatedAt),
+});
 const emailTaken = () => ValidationError.field('email', 'email is already registered');
 
 export class MemoryUserRepository extends UserRepository {
@@ -176,6 +196,30 @@ export class MemoryAuthorizationCodeRepository extends AuthorizationCodeReposito
   }
   async consume(id: string, at: Date): Promise<boolean> {
     return this.table.change((c) => c.id === id && !c.consumedAt, { consumedAt: at }) > 0;
+  }
+}
+
+/** Verification links as the TypeORM adapter keeps them: usable while unused and unexpired, used once. */
+export class MemoryEmailVerificationRepository extends EmailVerificationRepository {
+  readonly rows: (EmailVerification & { usedAt: Date | null })[] = [];
+  private usable(tokenHash: string, at: Date) {
+    return this.rows.find((r) => r.tokenHash === tokenHash && !r.usedAt && r.expiresAt > at);
+  }
+  async insert(v: EmailVerification): Promise<void> {
+    this.rows.push({ ...v, expiresAt: new Date(v.expiresAt), createdAt: new Date(v.createdAt), usedAt: null });
+  }
+  async find(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
+    const row = this.usable(tokenHash, at);
+    return row ? { userId: row.userId, email: row.email } : null;
+  }
+  async consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
+    const row = this.usable(tokenHash, at);
+    if (!row) return null;
+    row.usedAt = new Date(at);
+    return { userId: row.userId, email: row.email };
+  }
+  async withdrawAll(userId: string, at: Date): Promise<void> {
+    for (const row of this.rows) if (row.userId === userId && !row.usedAt) row.usedAt = new Date(at);
   }
 }
 
