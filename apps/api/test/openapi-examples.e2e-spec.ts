@@ -86,7 +86,7 @@ describe('documented request examples against the running server', () => {
     const client = { client_id: account.client.clientId, client_secret: account.client.clientSecret };
     switch (key) {
       case 'POST /oauth/token':
-        return { account, path: '/oauth/token', token: null, body: { client_id: account.client.clientId, username: account.email, password: account.password } };
+        return { account, path: '/oauth/token', token: null, body: { ...client, username: account.email, password: account.password } };
       case 'POST /oauth/revoke':
         return { account, path: '/oauth/revoke', token: null, body: { token: account.refreshToken, ...client } };
       case 'POST /oauth/introspect':
@@ -212,7 +212,7 @@ describe('documented request examples against the running server', () => {
   it('takes the token request form-encoded as documented, and refuses it without grant_type the RFC 6749 way', async () => {
     const account = await createAccount(t);
     const form = (fields: Record<string, string>) => t.request('POST', '/oauth/token', { raw: { body: new URLSearchParams(fields).toString(), contentType: FORM } });
-    const fields = { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password };
+    const fields = { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password };
     const granted = await form(fields);
     expect(granted.status).toBe(200);
     expect(granted.body).toMatchObject({ access_token: expect.stringMatching(/^at_/), token_type: expect.stringMatching(/^bearer$/i) });

@@ -29,6 +29,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   publicBaseUrl: string;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** PAT_LIMIT: active personal access tokens an account may hold. */
+  patLimit: number;
   /** 32-byte master key; sealing and signing keys are derived from it. Null: a key file under DATA_DIR (never in production). */
   secretKey: Buffer | null;
   dataDir: string;
@@ -117,6 +119,7 @@ export const CONFIG_VARIABLES = {
   PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at', parse: optional(baseUrl({ path: true })) },
   ACCESS_TOKEN_TTL: { default: '3600', description: 'OAuth access token lifetime in seconds', parse: integer(60, 86_400) },
   REFRESH_TOKEN_TTL: { default: '2592000', description: 'OAuth refresh token lifetime in seconds (30 days)', parse: integer(300, 365 * 86_400) },
+  PAT_LIMIT: { default: '100', description: 'active personal access tokens (not revoked, not expired) an account may hold; one more is refused with 403 QUOTA_EXCEEDED', parse: integer(1, 10_000) },
   SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex: the master key the keys sealing TOTP secrets and signing authorization pages are derived from; the same on every instance; required in production; unset: a key file made once under DATA_DIR', parse: optional(secretKey) },
   SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log', parse: optional(url('smtp:', 'smtps:')) },
   MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail', parse: text },
@@ -201,6 +204,7 @@ export function loadConfig(env: Env): AppConfig {
     publicBaseUrl,
     accessTokenSeconds: v.ACCESS_TOKEN_TTL,
     refreshTokenSeconds: v.REFRESH_TOKEN_TTL,
+    patLimit: v.PAT_LIMIT,
     secretKey: v.SECRET_KEY,
     dataDir,
     smtpUrl: v.SMTP_URL,
