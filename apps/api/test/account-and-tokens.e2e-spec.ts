@@ -9,7 +9,8 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+    // The limits GET /user/me/limits is checked against below.
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, DEFAULT_MAX_DOMAINS: '1', DEFAULT_MAX_LINKS: '100', DEFAULT_MAX_TAGS: '10' } });
   });
   afterAll(async () => {
     await t?.close();

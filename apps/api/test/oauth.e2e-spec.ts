@@ -6,7 +6,8 @@ const form = (fields: Record<string, string>) => ({ raw: { body: new URLSearchPa
 
 describe('OAuth 2.0 endpoints', () => {
   let t: TestApp;
-  useTestApp((app) => (t = app));
+  // The limits the password grant's answer is checked against below.
+  useTestApp((app) => (t = app), { env: { DEFAULT_MAX_DOMAINS: '1', DEFAULT_MAX_LINKS: '100' } });
 
   describe('password grant', () => {
     it('answers spec 2.6 with the user and the account limits', async () => {

@@ -48,7 +48,8 @@ describe('documented request examples against the running server', () => {
     // The webhook example's host, resolved by a DNS server of the test's to a public address (the app checks it is not internal).
     dns = await startDnsServer();
     dns.as.set('crm.example.com', ['93.184.215.14']);
-    t = await startTestApp({ env: { SMTP_URL: smtp.url, DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false' } });
+    // The sandbox takes the checkout an example pays for.
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false', BILLING: 'sandbox' } });
     document = (await t.request('GET', '/openapi.json')).body;
     const resolve = (schema: SchemaObject | ReferenceObject): SchemaObject =>
       '$ref' in schema ? (document.components?.schemas?.[schema.$ref.split('/').pop() as string] as SchemaObject) : schema;

@@ -225,11 +225,11 @@ export interface SpawnedApp {
 }
 
 /**
- * Starts `node <script>` with `env`, keeping what it writes, and waits until `ready()` answers true (or
- * the process exits, or 60 s pass: then it is stopped and the error carries its output).
+ * Starts `node <script>` with `env` (in `cwd`, the repository by default), keeping what it writes, and waits
+ * until `ready()` answers true (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root): Promise<SpawnedProcess> {
+  const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -259,8 +259,8 @@ async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv
   return { child, output, exited, running: () => exit === null, stop };
 }
 
-/** Starts `node <script>` from dist with `env` on `port`, ready once `readyPath` answers 200. */
-async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+/** Starts `node <script>` from dist with `env` on `port` (in `cwd`, the repository by default), ready once `readyPath` answers 200. */
+export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -269,7 +269,7 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
       return false; // not listening yet
     }
   };
-  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100)) };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, cwd)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
