@@ -1,17 +1,36 @@
 import { Clock } from '@lnk/shared/kernel';
+import { nextInFlightLimit } from '../model/in-flight-limit';
 import { RetryPolicy, retryDelayMs } from '../model/retry-schedule';
 import { WebhookChangeListener, WebhookSecretBox, WebhookSender, WebhookSigner } from '../ports/outbound.ports';
 import { AttemptOutcome, ClaimedDelivery, WebhookOutbox } from '../ports/webhook-outbox.port';
 
 export interface DeliveryOptions extends RetryPolicy {
-  /** Deliveries taken per run. */
+  /** Sends this worker has in flight at most; each look takes what is free of them. */
   batchSize: number;
+  /** Deliveries to one webhook in flight at once, across workers (fewer for a slow receiver: nextInFlightLimit). */
+  maxInFlightPerWebhook: number;
+  /** An exchange longer than this (a 2xx included) is a slow answer: the webhook's in-flight limit halves. */
+  slowAnswerMs: number;
   /** Longer than the sender's timeout: a delivery taken by a worker that died is taken again after it. */
   leaseMs: number;
   /** Failed attempts in a row (no success between) after which the webhook is turned off. */
   disableAfterFailures: number;
   /** Delivered and failed deliveries are kept this long for the owner's list, then deleted. */
   retentionMs: number;
+}
+
+export interface DeliveryDeps {
+  outbox: WebhookOutbox;
+  sender: WebhookSender;
+  signer: WebhookSigner;
+  box: WebhookSecretBox;
+  clock: Clock;
+  /** In [0, 1), for the retries' jitter. */
+  random?: () => number;
+  /** Told when a webhook is turned off after failures (its owner may have no webhook left for some events). */
+  changes?: WebhookChangeListener;
+  /** Told when an outcome could not be recorded: the delivery is sent again after its lease. */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -21,12 +40,12 @@ export interface DeliveryOptions extends RetryPolicy {
  */
 export const EXPAND_WHILE_DUE_BELOW_BATCHES = 10;
 /**
- * While claims come back full, the expansion step is taken once in this many runs, not before each claim:
- * the statement that counts the due deliveries to decide cost PostgreSQL more than the expansions themselves
- * (63 µs against 21 µs per delivery sent, measured with a backlog). A full claim means a batch or more was
- * due, and these runs send at most this many batches of it before the next look, so the claims do not run
- * dry meanwhile; a claim that is not full (the due deliveries ran low, other workers took them) makes the
- * next run look at once.
+ * While claims come back full, the expansion step is taken once per this many batches' worth of
+ * deliveries claimed, not before each claim: the statement that counts the due deliveries to decide cost
+ * PostgreSQL more than the expansions themselves (63 µs against 21 µs per delivery sent, measured with a
+ * backlog). A full claim means more was due; until the next look these claims send at most this many
+ * batches of it, so they do not run dry meanwhile; a claim that is not full (the due deliveries ran low,
+ * other workers took them) makes the next run look at once.
  */
 export const EXPAND_CHECK_EVERY_FULL_RUNS = 5;
 /** At most this many batches are expanded per run (each holds up to one click write's events for one webhook). */
@@ -37,74 +56,135 @@ type Success = { delivery: ClaimedDelivery; outcome: AttemptOutcome };
 export interface DeliveryRun {
   /** Deliveries made from batched events before the claim. */
   expanded: number;
+  /** Deliveries taken, now being sent. */
   claimed: number;
-  delivered: number;
-  failed: number;
+  /** Sends that were free for the claim: claimed < room means no more was due that this worker could take. */
+  room: number;
 }
 
 /**
- * One run of the delivery worker: makes batched events into deliveries while few are due, takes due deliveries, sends each signed POST, and records the outcome:
- * done on a 2xx, else retried on the backoff schedule (retry-schedule.ts) until the attempts run out.
- * A webhook whose deliveries fail `disableAfterFailures` times in a row is turned off, with the reason.
+ * The delivery worker's step: makes batched events into deliveries while few are due, takes due deliveries
+ * into the sends this worker has free (in turns per webhook, each webhook within its in-flight limit: see
+ * WebhookOutbox.claimDue) and starts them, without waiting for them: a slow receiver holds its own sends,
+ * not the worker. Each outcome is recorded as it comes: done on a 2xx, else retried on the backoff schedule
+ * (retry-schedule.ts) until the attempts run out; a webhook whose deliveries fail `disableAfterFailures`
+ * times in a row is turned off, with the reason. A slow answer (over `slowAnswerMs`, a 2xx included) halves
+ * the webhook's in-flight limit, a prompt one raises it back (nextInFlightLimit).
  */
 export class DeliverWebhooksUseCase {
-  constructor(
-    private readonly outbox: WebhookOutbox,
-    private readonly sender: WebhookSender,
-    private readonly signer: WebhookSigner,
-    private readonly box: WebhookSecretBox,
-    private readonly clock: Clock,
-    private readonly options: DeliveryOptions,
-    private readonly random: () => number = Math.random,
-    private readonly changes: WebhookChangeListener | null = null,
-  ) {}
-
-  /** Runs since the expansion step was last taken; the first run takes it. */
-  private runsSinceExpansion = EXPAND_CHECK_EVERY_FULL_RUNS;
+  private readonly random: () => number;
+  private readonly onError: (error: Error) => void;
+  /** Deliveries claimed since the expansion step was last taken; the first run takes it. */
+  private claimedSinceExpansion: number;
   private lastClaimFull = false;
+  private readonly sends = new Set<Promise<void>>();
+  /** Settled when a send ends (its outcome recorded), then replaced: one promise however many wait on it. */
+  private ended = signal();
+  /** Successes waiting for the statement that records them, and whether one is running. */
+  private toRecord: { success: Success; recorded: () => void }[] = [];
+  private recording = false;
+
+  constructor(
+    private readonly deps: DeliveryDeps,
+    private readonly options: DeliveryOptions,
+  ) {
+    this.random = deps.random ?? Math.random;
+    this.onError = deps.onError ?? (() => undefined);
+    this.claimedSinceExpansion = EXPAND_CHECK_EVERY_FULL_RUNS * options.batchSize;
+  }
 
   async execute(): Promise<DeliveryRun> {
+    const room = this.options.batchSize - this.sends.size;
+    if (room <= 0) return { expanded: 0, claimed: 0, room: 0 };
+    const { outbox, clock } = this.deps;
     let expanded = 0;
-    if (!this.lastClaimFull || this.runsSinceExpansion >= EXPAND_CHECK_EVERY_FULL_RUNS) {
-      this.runsSinceExpansion = 0;
-      expanded = await this.outbox.expandBatches(this.clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
+    if (!this.lastClaimFull || this.claimedSinceExpansion >= EXPAND_CHECK_EVERY_FULL_RUNS * this.options.batchSize) {
+      this.claimedSinceExpansion = 0;
+      expanded = await outbox.expandBatches(clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
     }
-    this.runsSinceExpansion++;
-    const claimed = await this.outbox.claimDue(this.clock.now(), this.options.batchSize, this.options.leaseMs);
-    this.lastClaimFull = claimed.length >= this.options.batchSize;
-    const results = await Promise.all(claimed.map((d) => this.deliver(d)));
-    // Successes are recorded together once every send of the run is answered (within the sender's timeout,
-    // well inside the lease): one statement, not one per delivery. A worker that dies before it sends them
-    // again after the lease: at least once, as receivers expect (the `webhook-id` header is the same).
-    const successes = results.filter((r): r is Success => r !== null);
-    if (successes.length > 0) await this.outbox.recordSuccesses(successes);
-    return { expanded, claimed: claimed.length, delivered: successes.length, failed: results.length - successes.length };
+    const claimed = await outbox.claimDue(clock.now(), room, this.options.leaseMs, this.options.maxInFlightPerWebhook);
+    this.claimedSinceExpansion += claimed.length;
+    this.lastClaimFull = claimed.length >= room;
+    for (const delivery of claimed) this.start(delivery);
+    return { expanded, claimed: claimed.length, room };
+  }
+
+  /** Settles when one of the sends in flight ends, its outcome recorded (a slot is free); never while none is in flight. */
+  sendEnded(): Promise<void> {
+    return this.ended.promise;
+  }
+
+  /** Settles once every send in flight has ended and its outcome is recorded (a stop waits for it). */
+  async idle(): Promise<void> {
+    while (this.sends.size > 0) await Promise.all([...this.sends]);
   }
 
   async purge(): Promise<number> {
-    return this.outbox.purgeFinished(new Date(this.clock.now().getTime() - this.options.retentionMs));
+    return this.deps.outbox.purgeFinished(new Date(this.deps.clock.now().getTime() - this.options.retentionMs));
   }
 
-  /** Sends it; answers the success to record, or null once a failure is recorded. */
-  private async deliver(delivery: ClaimedDelivery): Promise<Success | null> {
-    const secret = this.box.open(delivery.sealedSecret);
-    const sentAt = this.clock.now();
+  private start(delivery: ClaimedDelivery): void {
+    const send: Promise<void> = this.deliver(delivery)
+      .catch((error: Error) => this.onError(error))
+      .finally(() => {
+        this.sends.delete(send);
+        const ended = this.ended;
+        this.ended = signal();
+        ended.settle();
+      });
+    this.sends.add(send);
+  }
+
+  /** Sends it and records the outcome. */
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { sender, box, clock, outbox } = this.deps;
+    const secret = box.open(delivery.sealedSecret);
+    const sentAt = clock.now();
     const result = secret
-      ? await this.sender.send(delivery.url, this.headers(delivery, secret, sentAt), delivery.body)
+      ? await sender.send(delivery.url, this.headers(delivery, secret, sentAt), delivery.body)
       : { status: null, error: 'the signing secret does not open with this service key: rotate the secret' };
-    const at = this.clock.now();
+    const at = clock.now();
+    // Stored before the outcome, so that the next claim (which this one's end may start) sees it.
+    const limit = nextInFlightLimit(delivery.inFlightLimit, at.getTime() - sentAt.getTime() > this.options.slowAnswerMs, this.options.maxInFlightPerWebhook);
+    if (limit !== delivery.inFlightLimit) await outbox.setInFlightLimit(delivery.webhookId, limit);
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      return { delivery, outcome: { at, responseStatus: result.status, error: null } };
+      return this.recordSuccess({ delivery, outcome: { at, responseStatus: result.status, error: null } });
     }
     const error = result.error ?? `HTTP ${result.status}`;
     const delay = retryDelayMs(delivery.attempts + 1, this.options, this.random());
-    const failures = await this.outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
+    const failures = await outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
     if (failures >= this.options.disableAfterFailures) {
-      await this.outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
+      await outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
       // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.
-      await this.changes?.webhooksChanged();
+      await this.deps.changes?.webhooksChanged();
     }
-    return null;
+  }
+
+  /**
+   * Successes are recorded together: the ones that come while a statement records others go in the next
+   * one (one statement for many, where a delivery each cost a third of the throughput). A worker that dies
+   * before it records them sends them again after the lease: at least once, as receivers expect (the
+   * `webhook-id` header is the same), and so does this one when the statement fails (told once to onError).
+   */
+  private recordSuccess(success: Success): Promise<void> {
+    return new Promise<void>((recorded) => {
+      this.toRecord.push({ success, recorded });
+      if (!this.recording) void this.recordWaiting();
+    });
+  }
+
+  private async recordWaiting(): Promise<void> {
+    this.recording = true;
+    while (this.toRecord.length > 0) {
+      const taken = this.toRecord.splice(0);
+      try {
+        await this.deps.outbox.recordSuccesses(taken.map((t) => t.success));
+      } catch (error) {
+        this.onError(error as Error);
+      }
+      for (const t of taken) t.recorded();
+    }
+    this.recording = false;
   }
 
   private headers(delivery: ClaimedDelivery, secret: string, at: Date): Record<string, string> {
@@ -113,7 +193,13 @@ export class DeliverWebhooksUseCase {
       'user-agent': 'lnk-webhooks/1',
       'webhook-id': delivery.messageId,
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': this.signer.sign(secret, delivery.messageId, at, delivery.body),
+      'webhook-signature': this.deps.signer.sign(secret, delivery.messageId, at, delivery.body),
     };
   }
+}
+
+function signal(): { promise: Promise<void>; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
