@@ -175,7 +175,7 @@ describe('Webhooks (issue 19)', () => {
   it('does not enqueue a link event when the change is refused (the event shares its transaction)', async () => {
     const r = await receiver();
     try {
-      const { webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
+      const webhook = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
       const slug = `taken-${Date.now()}`;
       expect((await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/1', slug } })).status).toBe(200);
       expect((await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/2', slug } })).status).toBe(400);
