@@ -47,7 +47,8 @@ class Rescheduling {
     };
     this.timer = setTimeout(go, next.ms);
     this.timer.unref();
-    void next.orWhen?.then(go);
+    // After what settled it has run its course (several groups that end together free their sends first): one look for them all.
+    void next.orWhen?.then(() => setImmediate(go));
   }
 
   async stop(): Promise<void> {

@@ -66,10 +66,13 @@ export interface DeliveryRun {
  * The delivery worker's step: makes batched events into deliveries while few are due, takes due deliveries
  * into the sends this worker has free (in turns per webhook, each webhook within its in-flight limit: see
  * WebhookOutbox.claimDue) and starts them, without waiting for them: a slow receiver holds its own sends,
- * not the worker. Each outcome is recorded as it comes: done on a 2xx, else retried on the backoff schedule
- * (retry-schedule.ts) until the attempts run out; a webhook whose deliveries fail `disableAfterFailures`
- * times in a row is turned off, with the reason. A slow answer (over `slowAnswerMs`, a 2xx included) halves
- * the webhook's in-flight limit, a prompt one raises it back (nextInFlightLimit).
+ * not the worker. The deliveries of one webhook taken by one claim are a group: a failure is recorded as it
+ * comes (retried on the backoff schedule, retry-schedule.ts, until the attempts run out; a webhook whose
+ * deliveries fail `disableAfterFailures` times in a row is turned off, with the reason), the successes
+ * together once the group is answered (one statement for the group, where one a delivery cost a third of
+ * the throughput), and then the group's sends are free again. A group with a slow answer (over
+ * `slowAnswerMs`, a 2xx included) halves the webhook's in-flight limit, a prompt one raises it by one: once
+ * per round trip, as TCP's window (nextInFlightLimit).
  */
 export class DeliverWebhooksUseCase {
   private readonly random: () => number;
@@ -77,12 +80,11 @@ export class DeliverWebhooksUseCase {
   /** Deliveries claimed since the expansion step was last taken; the first run takes it. */
   private claimedSinceExpansion: number;
   private lastClaimFull = false;
-  private readonly sends = new Set<Promise<void>>();
-  /** Settled when a send ends (its outcome recorded), then replaced: one promise however many wait on it. */
+  /** The groups being sent, and how many deliveries they hold. */
+  private readonly groups = new Set<Promise<void>>();
+  private inFlight = 0;
+  /** Settled when a group ends (its outcomes recorded), then replaced: one promise however many wait on it. */
   private ended = signal();
-  /** Successes waiting for the statement that records them, and whether one is running. */
-  private toRecord: { success: Success; recorded: () => void }[] = [];
-  private recording = false;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -94,7 +96,7 @@ export class DeliverWebhooksUseCase {
   }
 
   async execute(): Promise<DeliveryRun> {
-    const room = this.options.batchSize - this.sends.size;
+    const room = this.options.batchSize - this.inFlight;
     if (room <= 0) return { expanded: 0, claimed: 0, room: 0 };
     const { outbox, clock } = this.deps;
     let expanded = 0;
@@ -105,38 +107,56 @@ export class DeliverWebhooksUseCase {
     const claimed = await outbox.claimDue(clock.now(), room, this.options.leaseMs, this.options.maxInFlightPerWebhook);
     this.claimedSinceExpansion += claimed.length;
     this.lastClaimFull = claimed.length >= room;
-    for (const delivery of claimed) this.start(delivery);
+    const byWebhook = new Map<string, ClaimedDelivery[]>();
+    for (const d of claimed) byWebhook.set(d.webhookId, [...(byWebhook.get(d.webhookId) ?? []), d]);
+    for (const group of byWebhook.values()) this.start(group);
     return { expanded, claimed: claimed.length, room };
   }
 
-  /** Settles when one of the sends in flight ends, its outcome recorded (a slot is free); never while none is in flight. */
+  /** Settles when one of the groups in flight ends, its outcomes recorded (sends are free); never while none is in flight. */
   sendEnded(): Promise<void> {
     return this.ended.promise;
   }
 
   /** Settles once every send in flight has ended and its outcome is recorded (a stop waits for it). */
   async idle(): Promise<void> {
-    while (this.sends.size > 0) await Promise.all([...this.sends]);
+    while (this.groups.size > 0) await Promise.all([...this.groups]);
   }
 
   async purge(): Promise<number> {
     return this.deps.outbox.purgeFinished(new Date(this.deps.clock.now().getTime() - this.options.retentionMs));
   }
 
-  private start(delivery: ClaimedDelivery): void {
-    const send: Promise<void> = this.deliver(delivery)
+  private start(group: ClaimedDelivery[]): void {
+    this.inFlight += group.length;
+    const sending: Promise<void> = this.deliverGroup(group)
       .catch((error: Error) => this.onError(error))
       .finally(() => {
-        this.sends.delete(send);
+        this.groups.delete(sending);
+        this.inFlight -= group.length;
         const ended = this.ended;
         this.ended = signal();
         ended.settle();
       });
-    this.sends.add(send);
+    this.groups.add(sending);
   }
 
-  /** Sends it and records the outcome. */
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+  /** One webhook's deliveries of one claim: sent at once, each failure recorded as it comes, the successes together. */
+  private async deliverGroup(group: ClaimedDelivery[]): Promise<void> {
+    const { outbox } = this.deps;
+    const answers = await Promise.all(group.map((d) => this.deliver(d)));
+    // Stored before the outcomes free the sends, so that the next claim (which their end starts) reads it.
+    const [{ webhookId, inFlightLimit }] = group;
+    const limit = nextInFlightLimit(inFlightLimit, answers.some((a) => a.slow), this.options.maxInFlightPerWebhook);
+    if (limit !== inFlightLimit) await outbox.setInFlightLimit(webhookId, limit);
+    const successes = answers.flatMap((a) => (a.success ? [a.success] : []));
+    // A worker that dies before this sends them again after the lease: at least once, as receivers expect
+    // (the `webhook-id` header is the same).
+    if (successes.length > 0) await outbox.recordSuccesses(successes);
+  }
+
+  /** Sends it; a failure is recorded at once, a success answered to be recorded with its group's. */
+  private async deliver(delivery: ClaimedDelivery): Promise<{ success: Success | null; slow: boolean }> {
     const { sender, box, clock, outbox } = this.deps;
     const secret = box.open(delivery.sealedSecret);
     const sentAt = clock.now();
@@ -144,47 +164,24 @@ export class DeliverWebhooksUseCase {
       ? await sender.send(delivery.url, this.headers(delivery, secret, sentAt), delivery.body)
       : { status: null, error: 'the signing secret does not open with this service key: rotate the secret' };
     const at = clock.now();
-    // Stored before the outcome, so that the next claim (which this one's end may start) sees it.
-    const limit = nextInFlightLimit(delivery.inFlightLimit, at.getTime() - sentAt.getTime() > this.options.slowAnswerMs, this.options.maxInFlightPerWebhook);
-    if (limit !== delivery.inFlightLimit) await outbox.setInFlightLimit(delivery.webhookId, limit);
+    const slow = at.getTime() - sentAt.getTime() > this.options.slowAnswerMs;
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      return this.recordSuccess({ delivery, outcome: { at, responseStatus: result.status, error: null } });
+      return { success: { delivery, outcome: { at, responseStatus: result.status, error: null } }, slow };
     }
     const error = result.error ?? `HTTP ${result.status}`;
     const delay = retryDelayMs(delivery.attempts + 1, this.options, this.random());
-    const failures = await outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
-    if (failures >= this.options.disableAfterFailures) {
-      await outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
-      // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.
-      await this.deps.changes?.webhooksChanged();
-    }
-  }
-
-  /**
-   * Successes are recorded together: the ones that come while a statement records others go in the next
-   * one (one statement for many, where a delivery each cost a third of the throughput). A worker that dies
-   * before it records them sends them again after the lease: at least once, as receivers expect (the
-   * `webhook-id` header is the same), and so does this one when the statement fails (told once to onError).
-   */
-  private recordSuccess(success: Success): Promise<void> {
-    return new Promise<void>((recorded) => {
-      this.toRecord.push({ success, recorded });
-      if (!this.recording) void this.recordWaiting();
-    });
-  }
-
-  private async recordWaiting(): Promise<void> {
-    this.recording = true;
-    while (this.toRecord.length > 0) {
-      const taken = this.toRecord.splice(0);
-      try {
-        await this.deps.outbox.recordSuccesses(taken.map((t) => t.success));
-      } catch (error) {
-        this.onError(error as Error);
+    try {
+      const failures = await outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
+      if (failures >= this.options.disableAfterFailures) {
+        await outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
+        // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.
+        await this.deps.changes?.webhooksChanged();
       }
-      for (const t of taken) t.recorded();
+    } catch (e) {
+      // Not recorded: sent again after the lease. The group's successes are still recorded.
+      this.onError(e as Error);
     }
-    this.recording = false;
+    return { success: null, slow };
   }
 
   private headers(delivery: ClaimedDelivery, secret: string, at: Date): Record<string, string> {
