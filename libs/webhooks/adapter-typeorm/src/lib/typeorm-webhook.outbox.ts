@@ -94,11 +94,13 @@ const CLAIM_DUE = prepared(
       ORDER BY c.turn, c.next_attempt_at
       LIMIT $3 * ${CLAIM_CANDIDATES}),
    taken AS (
-     SELECT l.id FROM webhook_deliveries l JOIN picked p ON p.id = l.id
-      WHERE l.status = 'pending' AND l.next_attempt_at <= $1
-      ORDER BY p.turn, p.next_attempt_at
-      LIMIT $3
-      FOR UPDATE OF l SKIP LOCKED)
+     SELECT l.id
+       FROM picked p
+       CROSS JOIN LATERAL (
+         SELECT l.id FROM webhook_deliveries l
+          WHERE l.id = p.id AND l.status = 'pending' AND l.next_attempt_at <= $1
+          FOR UPDATE SKIP LOCKED) l
+      LIMIT $3)
    UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2
      FROM webhooks w
     WHERE w.id = d.webhook_id AND d.id IN (SELECT id FROM taken)

@@ -173,9 +173,8 @@ describe('DeliverWebhooksUseCase', () => {
   });
 
   // The expansion step's statement (it counts the due deliveries) cost PostgreSQL three times what the
-  // expansions did when taken before every claim of a backlog: while claims are full it is taken once per
-  // five batches' worth of deliveries claimed.
-  it('takes the expansion step once per five batches claimed while claims come back full, and at once after one that is not', async () => {
+  // expansions did when taken before every claim of a backlog.
+  it('takes the expansion step once per five batches claimed while claims come back full, once per batch while they take some, at once after one that took none', async () => {
     const outbox = new MemoryOutbox();
     outbox.add('w1', 11);
     // A batch of one: every claim is full while deliveries are due.
@@ -187,14 +186,19 @@ describe('DeliverWebhooksUseCase', () => {
     }
     expect(runs).toEqual([7, 0, 0, 0, 0, 7, 0, 0, 0, 0, 7]);
     expect(outbox.calls.filter((c) => c.startsWith('claim'))).toHaveLength(11);
-    // A batch of twenty: one delivery does not fill it, so every run looks for batches to expand.
-    outbox.calls = [];
-    outbox.add('w1', 3);
-    const notFull = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, OPTIONS);
-    for (let i = 0; i < 3; i++) {
-      await notFull.execute();
-      await notFull.idle();
+    // A batch of four, one webhook at its limit of two: each claim takes some, not all it has room for.
+    outbox.add('w2', 12);
+    const capped = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 4, maxInFlightPerWebhook: 2 });
+    const cappedRuns = [];
+    for (let i = 0; i < 6; i++) {
+      cappedRuns.push(await capped.execute());
+      await capped.idle();
     }
+    expect(cappedRuns.map((r) => [r.claimed, r.expanded])).toEqual([[2, 7], [2, 0], [2, 7], [2, 0], [2, 7], [2, 0]]);
+    // Nothing due: after a claim that took none, every run looks for batches to expand.
+    expect(await capped.execute()).toMatchObject({ claimed: 0 });
+    outbox.calls = [];
+    for (let i = 0; i < 3; i++) await capped.execute();
     expect(outbox.calls.filter((c) => c.startsWith('expand'))).toHaveLength(3);
   });
 

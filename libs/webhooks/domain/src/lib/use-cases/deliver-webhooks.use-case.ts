@@ -40,12 +40,13 @@ export interface DeliveryDeps {
  */
 export const EXPAND_WHILE_DUE_BELOW_BATCHES = 10;
 /**
- * While claims come back full, the expansion step is taken once per this many batches' worth of
- * deliveries claimed, not before each claim: the statement that counts the due deliveries to decide cost
- * PostgreSQL more than the expansions themselves (63 µs against 21 µs per delivery sent, measured with a
- * backlog). A full claim means more was due; until the next look these claims send at most this many
- * batches of it, so they do not run dry meanwhile; a claim that is not full (the due deliveries ran low,
- * other workers took them) makes the next run look at once.
+ * While claims take deliveries, the expansion step is taken once per this many batches' worth of them
+ * claimed while claims come back full, and once per batch's worth while they do not (a claim may take
+ * fewer than it has room for because each webhook is at its in-flight limit, not because few are due):
+ * not before each claim, since the statement that counts the due deliveries to decide cost PostgreSQL more
+ * than the expansions themselves (63 µs against 21 µs per delivery sent, measured with a backlog). Ten
+ * batches are kept due, so these looks come before the claims run dry; a claim that takes nothing (none
+ * due, or other workers took them) makes the next run look at once.
  */
 export const EXPAND_CHECK_EVERY_FULL_RUNS = 5;
 /** At most this many batches are expanded per run (each holds up to one click write's events for one webhook). */
@@ -77,9 +78,9 @@ export interface DeliveryRun {
 export class DeliverWebhooksUseCase {
   private readonly random: () => number;
   private readonly onError: (error: Error) => void;
-  /** Deliveries claimed since the expansion step was last taken; the first run takes it. */
-  private claimedSinceExpansion: number;
-  private lastClaimFull = false;
+  /** Deliveries claimed since the expansion step was last taken, and how the last claim came back; the first run takes it. */
+  private claimedSinceExpansion = 0;
+  private lastClaim: 'full' | 'some' | 'none' = 'none';
   /** The groups being sent, and how many deliveries they hold. */
   private readonly groups = new Set<Promise<void>>();
   private inFlight = 0;
@@ -92,7 +93,6 @@ export class DeliverWebhooksUseCase {
   ) {
     this.random = deps.random ?? Math.random;
     this.onError = deps.onError ?? (() => undefined);
-    this.claimedSinceExpansion = EXPAND_CHECK_EVERY_FULL_RUNS * options.batchSize;
   }
 
   async execute(): Promise<DeliveryRun> {
@@ -100,13 +100,14 @@ export class DeliverWebhooksUseCase {
     if (room <= 0) return { expanded: 0, claimed: 0, room: 0 };
     const { outbox, clock } = this.deps;
     let expanded = 0;
-    if (!this.lastClaimFull || this.claimedSinceExpansion >= EXPAND_CHECK_EVERY_FULL_RUNS * this.options.batchSize) {
+    const every = this.lastClaim === 'full' ? EXPAND_CHECK_EVERY_FULL_RUNS * this.options.batchSize : this.options.batchSize;
+    if (this.lastClaim === 'none' || this.claimedSinceExpansion >= every) {
       this.claimedSinceExpansion = 0;
       expanded = await outbox.expandBatches(clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
     }
     const claimed = await outbox.claimDue(clock.now(), room, this.options.leaseMs, this.options.maxInFlightPerWebhook);
     this.claimedSinceExpansion += claimed.length;
-    this.lastClaimFull = claimed.length >= room;
+    this.lastClaim = claimed.length >= room ? 'full' : claimed.length > 0 ? 'some' : 'none';
     const byWebhook = new Map<string, ClaimedDelivery[]>();
     for (const d of claimed) byWebhook.set(d.webhookId, [...(byWebhook.get(d.webhookId) ?? []), d]);
     for (const group of byWebhook.values()) this.start(group);
