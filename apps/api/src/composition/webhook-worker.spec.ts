@@ -10,26 +10,27 @@ function deferred<T>() {
 const settings = { worker: true, pollIntervalMs: 60_000, batchSize: 2, expiryScanIntervalMs: 60_000 };
 type Run = { expanded: number; claimed: number; room: number };
 
-/** The delivery use case as the worker sees it: each run, and each send's end, settled by the test. */
+/** The delivery use case as the worker sees it: each run, each send's end and each run's sends settled by the test. */
 function fakeDeliver() {
   const runs: ReturnType<typeof deferred<Run>>[] = [];
+  const sent: ReturnType<typeof deferred<void>>[] = [];
   let ended = deferred<void>();
-  let idle = 0;
   return {
     runs,
+    sent,
     endSend: () => {
       const was = ended;
       ended = deferred<void>();
       was.resolve();
     },
-    idled: () => idle,
     deliver: {
       execute: () => {
+        const sendEnded = ended.promise;
         runs.push(deferred());
-        return runs[runs.length - 1].promise;
+        sent.push(deferred());
+        const own = sent[sent.length - 1].promise;
+        return runs[runs.length - 1].promise.then((run) => ({ ...run, sendEnded, sent: own }));
       },
-      sendEnded: () => ended.promise,
-      idle: async () => void idle++,
       purge: async () => undefined,
     },
   };
@@ -61,8 +62,11 @@ describe('WebhookWorker', () => {
     expect(stopped).toBe(false); // the second run and the scan are still under way
     fake.runs[1].resolve({ expanded: 0, claimed: 2, room: 2 });
     scan.resolve(0);
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false); // the runs' sends are not answered yet
+    fake.sent[0].resolve();
+    fake.sent[1].resolve();
     await stopping;
-    expect(fake.idled()).toBe(1);
     fake.endSend();
     await new Promise((r) => setImmediate(r));
     expect([fake.runs.length, scans]).toEqual([2, 1]);
@@ -80,6 +84,7 @@ describe('WebhookWorker', () => {
     fake.endSend();
     await until(() => fake.runs.length === 2);
     fake.runs[1].resolve({ expanded: 0, claimed: 0, room: 2 });
+    for (const s of fake.sent) s.resolve();
     await worker.beforeApplicationShutdown();
     expect(fake.runs).toHaveLength(2);
   });
@@ -87,7 +92,7 @@ describe('WebhookWorker', () => {
   it('does nothing when WEBHOOKS_WORKER is off', async () => {
     let calls = 0;
     const webhooks = {
-      deliver: { execute: async () => (calls++, { expanded: 0, claimed: 0, room: 2 }), sendEnded: () => new Promise<void>(() => undefined), idle: async () => undefined, purge: async () => undefined },
+      deliver: { execute: async () => (calls++, { expanded: 0, claimed: 0, room: 2, sendEnded: new Promise<void>(() => undefined), sent: Promise.resolve() }), purge: async () => undefined },
       reportExpired: { execute: async () => (calls++, 0) },
     };
     const worker = new WebhookWorker({ webhooks } as never, { webhooks: { ...settings, worker: false } } as never);

@@ -75,6 +75,8 @@ class Rescheduling {
 export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   private readonly deliveries = new Rescheduling(() => this.run());
   private readonly expiries = new Rescheduling(() => this.scan());
+  /** What the runs sent that is not recorded yet: a stop waits for it. */
+  private readonly sending = new Set<Promise<void>>();
   private lastPurge = 0;
   private scannedUpTo = new Date(Date.now() - EXPIRY_LOOKBACK_MS);
   private readonly logger = new Logger('Webhooks');
@@ -107,10 +109,13 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   /** Takes due deliveries into the free sends and starts them; answers when to look again. */
   private async run(): Promise<NextStep> {
     const { deliver } = this.contexts.webhooks;
-    // A send that ends frees a send of this worker's and, maybe, room under its webhook's limit.
-    const next: NextStep = { ms: this.config.webhooks.pollIntervalMs, orWhen: deliver.sendEnded() };
+    const next: NextStep = { ms: this.config.webhooks.pollIntervalMs };
     try {
-      const { expanded, claimed, room } = await deliver.execute();
+      const { expanded, claimed, room, sendEnded, sent } = await deliver.execute();
+      this.sending.add(sent);
+      void sent.then(() => this.sending.delete(sent));
+      // A send that ends frees a send of this worker's and, maybe, room under its webhook's limit.
+      next.orWhen = sendEnded;
       // More may be due: look again at once (with no send free, that look waits for one to end).
       if (expanded > 0 || (room > 0 && claimed >= room)) next.ms = 0;
       if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
@@ -126,6 +131,6 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   /** No more looks, then the sends in flight are answered (within the sender's timeout) and their outcomes recorded. */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all([this.deliveries.stop(), this.expiries.stop()]);
-    await this.contexts.webhooks.deliver.idle();
+    await Promise.all([...this.sending]);
   }
 }

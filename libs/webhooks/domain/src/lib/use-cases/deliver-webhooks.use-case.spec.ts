@@ -101,6 +101,12 @@ const failing: WebhookSender = { send: async (): Promise<SendResult> => ({ statu
 const ok: WebhookSender = { send: async (): Promise<SendResult> => ({ status: 200, error: null }) };
 const signer: WebhookSigner = { sign: () => 'v1,sig' };
 const box: WebhookSecretBox = { seal: (s) => s, open: (s) => s };
+/** One look, and its sends to their end (outcomes recorded). */
+async function toTheEnd(deliver: DeliverWebhooksUseCase) {
+  const run = await deliver.execute();
+  await run.sent;
+  return run;
+}
 const OPTIONS: DeliveryOptions = { ...DEFAULT_RETRY_POLICY, batchSize: 20, maxInFlightPerWebhook: 5, slowAnswerMs: 5_000, leaseMs: 60_000, disableAfterFailures: 100, retentionMs: 1 };
 
 describe('the retry schedule', () => {
@@ -132,9 +138,7 @@ describe('DeliverWebhooksUseCase', () => {
     const clock = new FixedClock();
     const deliver = new DeliverWebhooksUseCase({ outbox, sender: failing, signer, box, clock, random: () => 0.5 }, { ...OPTIONS, maxAttempts: 3, batchSize: 1, disableAfterFailures: 5 });
     const attempt = async () => {
-      const run = await deliver.execute();
-      await deliver.idle();
-      return run;
+      return toTheEnd(deliver);
     };
     await attempt();
     expect(outbox.nextAttemptAt?.getTime()).toBe(clock.now().getTime() + 15_000);
@@ -156,8 +160,7 @@ describe('DeliverWebhooksUseCase', () => {
     let sent = 0;
     const sender: WebhookSender = { send: async () => ((sent += 1), { status: 200, error: null }) };
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box: { seal: (s) => s, open: () => null }, clock: new FixedClock() }, { ...OPTIONS, batchSize: 1 });
-    expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, room: 1 });
-    await deliver.idle();
+    expect(await toTheEnd(deliver)).toMatchObject({ expanded: 7, claimed: 1, room: 1 });
     expect(sent).toBe(0);
     expect(outbox.failuresInARow.get('w1')).toBe(1);
   });
@@ -167,8 +170,7 @@ describe('DeliverWebhooksUseCase', () => {
     const outbox = new MemoryOutbox();
     outbox.add('w1', 1);
     const deliver = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, OPTIONS);
-    expect(await deliver.execute()).toEqual({ expanded: 7, claimed: 1, room: 20 });
-    await deliver.idle();
+    expect(await toTheEnd(deliver)).toMatchObject({ expanded: 7, claimed: 1, room: 20 });
     expect(outbox.calls).toEqual(['expand 200 50', 'claim 20', 'successes 1']);
   });
 
@@ -181,8 +183,7 @@ describe('DeliverWebhooksUseCase', () => {
     const full = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 1 });
     const runs = [];
     for (let i = 0; i < 11; i++) {
-      runs.push((await full.execute()).expanded);
-      await full.idle();
+      runs.push((await toTheEnd(full)).expanded);
     }
     expect(runs).toEqual([7, 0, 0, 0, 0, 7, 0, 0, 0, 0, 7]);
     expect(outbox.calls.filter((c) => c.startsWith('claim'))).toHaveLength(11);
@@ -191,8 +192,7 @@ describe('DeliverWebhooksUseCase', () => {
     const capped = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 4, maxInFlightPerWebhook: 2 });
     const cappedRuns = [];
     for (let i = 0; i < 6; i++) {
-      cappedRuns.push(await capped.execute());
-      await capped.idle();
+      cappedRuns.push(await toTheEnd(capped));
     }
     expect(cappedRuns.map((r) => [r.claimed, r.expanded])).toEqual([[2, 7], [2, 0], [2, 7], [2, 0], [2, 7], [2, 0]]);
     // Nothing due: after a claim that took none, every run looks for batches to expand.
@@ -209,25 +209,29 @@ describe('DeliverWebhooksUseCase', () => {
     outbox.add('slow', 30);
     const sender = new HeldSender();
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 10, maxInFlightPerWebhook: 3 });
-    expect(await deliver.execute()).toMatchObject({ claimed: 3, room: 10 });
+    const slow = await deliver.execute();
+    expect(slow).toMatchObject({ claimed: 3, room: 10 });
     expect(sender.heldFor('slow')).toHaveLength(3);
     // A second webhook's delivery comes due while the slow one's three are held: the next look takes it.
     outbox.add('quick', 1);
-    expect(await deliver.execute()).toMatchObject({ claimed: 1, room: 7 });
-    const ended = deliver.sendEnded();
+    const quick = await deliver.execute();
+    expect(quick).toMatchObject({ claimed: 1, room: 7 });
     sender.answer('quick');
-    await ended;
+    await quick.sendEnded;
+    await quick.sent;
     expect(outbox.stored.filter((s) => s.delivery.webhookId === 'quick')).toEqual([]);
     expect(sender.heldFor('slow')).toHaveLength(3);
     // The slow webhook is at its limit: nothing more of it is taken until its sends are answered and recorded.
-    expect(await deliver.execute()).toMatchObject({ claimed: 0 });
-    const slowEnded = deliver.sendEnded();
+    const capped = await deliver.execute();
+    expect(capped).toMatchObject({ claimed: 0 });
     for (let i = 0; i < 3; i++) sender.answer('slow');
-    await slowEnded;
-    expect(await deliver.execute()).toMatchObject({ claimed: 3 });
+    await capped.sendEnded;
+    await slow.sent;
+    const next = await deliver.execute();
+    expect(next).toMatchObject({ claimed: 3 });
     expect(outbox.stored).toHaveLength(27);
     for (const h of sender.held.splice(0)) h.answer({ status: 204, error: null });
-    await deliver.idle();
+    await next.sent;
   });
 
   it('halves the in-flight limit of a webhook that answers slowly (a 2xx included) and raises it back as it answers promptly', async () => {
@@ -238,8 +242,7 @@ describe('DeliverWebhooksUseCase', () => {
     const sender: WebhookSender = { send: async () => (clock.advance(took), { status: 200, error: null }) };
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock }, { ...OPTIONS, batchSize: 1, maxInFlightPerWebhook: 4, slowAnswerMs: 5_000 });
     const once = async () => {
-      await deliver.execute();
-      await deliver.idle();
+      await toTheEnd(deliver);
       return outbox.limits.get('w1') ?? null;
     };
     took = 5_001;
@@ -261,8 +264,7 @@ describe('DeliverWebhooksUseCase', () => {
     const clock = new FixedClock();
     const sender: WebhookSender = { send: async () => (clock.advance(10_000), { status: null, error: 'no answer within 10 s' }) };
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock }, { ...OPTIONS, maxInFlightPerWebhook: 4 });
-    await deliver.execute();
-    await deliver.idle();
+    await toTheEnd(deliver);
     expect(outbox.limits.get('w1')).toBe(2);
     expect(outbox.failuresInARow.get('w1')).toBe(1);
   });
@@ -273,16 +275,16 @@ describe('DeliverWebhooksUseCase', () => {
     outbox.add('b', 5);
     const sender = new HeldSender();
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock: new FixedClock() }, OPTIONS);
-    expect(await deliver.execute()).toMatchObject({ claimed: 6 });
+    const run = await deliver.execute();
+    expect(run).toMatchObject({ claimed: 6 });
     for (let i = 0; i < 4; i++) sender.answer('b');
-    const ended = deliver.sendEnded();
     sender.answer('a');
-    await ended;
+    await run.sendEnded;
     // a's group is recorded while one of b's is still unanswered.
     expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1']);
     expect(await deliver.execute()).toMatchObject({ room: 15 });
     sender.answer('b');
-    await deliver.idle();
+    await run.sent;
     expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1', 'successes 5']);
     expect(outbox.stored).toEqual([]);
   });
@@ -293,8 +295,7 @@ describe('DeliverWebhooksUseCase', () => {
     const clock = new FixedClock();
     const sender: WebhookSender = { send: async () => (clock.advance(6_000), { status: 204, error: null }) };
     const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock }, { ...OPTIONS, maxInFlightPerWebhook: 4 });
-    expect(await deliver.execute()).toMatchObject({ claimed: 4 });
-    await deliver.idle();
+    expect(await toTheEnd(deliver)).toMatchObject({ claimed: 4 });
     expect(outbox.calls.filter((c) => c.startsWith('limit'))).toEqual(['limit w1 2']);
   });
 
@@ -306,8 +307,7 @@ describe('DeliverWebhooksUseCase', () => {
     };
     const errors: string[] = [];
     const deliver = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock(), onError: (e) => errors.push(e.message) }, OPTIONS);
-    await deliver.execute();
-    await deliver.idle();
+    await toTheEnd(deliver);
     expect(errors).toEqual(['database away']);
     expect(await deliver.execute()).toMatchObject({ room: 20 });
   });

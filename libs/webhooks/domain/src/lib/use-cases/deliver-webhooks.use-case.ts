@@ -61,6 +61,10 @@ export interface DeliveryRun {
   claimed: number;
   /** Sends that were free for the claim: claimed < room means no more was due that this worker could take. */
   room: number;
+  /** Settles when a send in flight ends, its outcome recorded (sends are free again, a webhook has room): the next look. Never while none is in flight. */
+  sendEnded: Promise<void>;
+  /** Settles when the sends this run started have ended and their outcomes are recorded (a stop waits for it). */
+  sent: Promise<void>;
 }
 
 /**
@@ -81,8 +85,7 @@ export class DeliverWebhooksUseCase {
   /** Deliveries claimed since the expansion step was last taken, and how the last claim came back; the first run takes it. */
   private claimedSinceExpansion = 0;
   private lastClaim: 'full' | 'some' | 'none' = 'none';
-  /** The groups being sent, and how many deliveries they hold. */
-  private readonly groups = new Set<Promise<void>>();
+  /** Deliveries being sent. */
   private inFlight = 0;
   /** Settled when a group ends (its outcomes recorded), then replaced: one promise however many wait on it. */
   private ended = signal();
@@ -96,8 +99,10 @@ export class DeliverWebhooksUseCase {
   }
 
   async execute(): Promise<DeliveryRun> {
+    // Taken first: a send that ends while this run claims makes the next look start at once.
+    const sendEnded = this.ended.promise;
     const room = this.options.batchSize - this.inFlight;
-    if (room <= 0) return { expanded: 0, claimed: 0, room: 0 };
+    if (room <= 0) return { expanded: 0, claimed: 0, room: 0, sendEnded, sent: Promise.resolve() };
     const { outbox, clock } = this.deps;
     let expanded = 0;
     const every = this.lastClaim === 'full' ? EXPAND_CHECK_EVERY_FULL_RUNS * this.options.batchSize : this.options.batchSize;
@@ -110,36 +115,25 @@ export class DeliverWebhooksUseCase {
     this.lastClaim = claimed.length >= room ? 'full' : claimed.length > 0 ? 'some' : 'none';
     const byWebhook = new Map<string, ClaimedDelivery[]>();
     for (const d of claimed) byWebhook.set(d.webhookId, [...(byWebhook.get(d.webhookId) ?? []), d]);
-    for (const group of byWebhook.values()) this.start(group);
-    return { expanded, claimed: claimed.length, room };
-  }
-
-  /** Settles when one of the groups in flight ends, its outcomes recorded (sends are free); never while none is in flight. */
-  sendEnded(): Promise<void> {
-    return this.ended.promise;
-  }
-
-  /** Settles once every send in flight has ended and its outcome is recorded (a stop waits for it). */
-  async idle(): Promise<void> {
-    while (this.groups.size > 0) await Promise.all([...this.groups]);
+    const sent = Promise.all([...byWebhook.values()].map((group) => this.start(group))).then(() => undefined);
+    return { expanded, claimed: claimed.length, room, sendEnded, sent };
   }
 
   async purge(): Promise<number> {
     return this.deps.outbox.purgeFinished(new Date(this.deps.clock.now().getTime() - this.options.retentionMs));
   }
 
-  private start(group: ClaimedDelivery[]): void {
+  /** Sends the group; settles (never rejects) once its outcomes are recorded and its sends are free. */
+  private start(group: ClaimedDelivery[]): Promise<void> {
     this.inFlight += group.length;
-    const sending: Promise<void> = this.deliverGroup(group)
+    return this.deliverGroup(group)
       .catch((error: Error) => this.onError(error))
       .finally(() => {
-        this.groups.delete(sending);
         this.inFlight -= group.length;
         const ended = this.ended;
         this.ended = signal();
         ended.settle();
       });
-    this.groups.add(sending);
   }
 
   /** One webhook's deliveries of one claim: sent at once, each failure recorded as it comes, the successes together. */
