@@ -244,10 +244,11 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     //  - picked: for each active one, its oldest due deliveries, as many as its room (its in-flight limit
     //    less those in flight, the lease not over), numbered in its order; in turns (every webhook's first,
     //    then every one's second...), so a webhook with a backlog does not hold back the others;
-    //  - taken: the first `limit` of them that no other claim holds (SKIP LOCKED), from a few times as many
-    //    candidates, so that workers claiming at the same moment take different ones rather than collide.
-    //    Two such claims each count the room before the other's lease: a webhook may then have up to twice
-    //    its limit in flight, for the time of those sends.
+    //  - taken: the first `limit` of them, in that order, that no other claim holds (SKIP LOCKED), each
+    //    locked through its primary key as it is reached (not a scan of every due delivery), from a few
+    //    times as many candidates, so that workers claiming at the same moment take different ones rather
+    //    than collide. Two such claims each count the room before the other's lease: a webhook may then
+    //    have up to twice its limit in flight, for the time of those sends.
     const result = await sql(this.dataSource, CLAIM_DUE, [now, new Date(now.getTime() + leaseMs), limit, maxInFlightPerWebhook]);
     return rowsOf(result, toClaimed);
   }

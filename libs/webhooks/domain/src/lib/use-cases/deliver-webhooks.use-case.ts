@@ -61,7 +61,10 @@ export interface DeliveryRun {
   claimed: number;
   /** Sends that were free for the claim: claimed < room means no more was due that this worker could take. */
   room: number;
-  /** Settles when a send in flight ends, its outcome recorded (sends are free again, a webhook has room): the next look. Never while none is in flight. */
+  /**
+   * Settles when a send in flight ends, its outcome recorded (sends are free again, a webhook has room):
+   * when to look again. Never while none is in flight.
+   */
   sendEnded: Promise<void>;
   /** Settles when the sends this run started have ended and their outcomes are recorded (a stop waits for it). */
   sent: Promise<void>;
@@ -74,15 +77,15 @@ export interface DeliveryRun {
  * not the worker. The deliveries of one webhook taken by one claim are a group: a failure is recorded as it
  * comes (retried on the backoff schedule, retry-schedule.ts, until the attempts run out; a webhook whose
  * deliveries fail `disableAfterFailures` times in a row is turned off, with the reason), the successes
- * together once the group is answered (one statement for the group, where one a delivery cost a third of
- * the throughput), and then the group's sends are free again. A group with a slow answer (over
+ * together once the group is answered (one statement for the group: a statement per delivery cost a third
+ * of the throughput), and then the group's sends are free again. A group with a slow answer (over
  * `slowAnswerMs`, a 2xx included) halves the webhook's in-flight limit, a prompt one raises it by one: once
  * per round trip, as TCP's window (nextInFlightLimit).
  */
 export class DeliverWebhooksUseCase {
   private readonly random: () => number;
   private readonly onError: (error: Error) => void;
-  /** Deliveries claimed since the expansion step was last taken, and how the last claim came back; the first run takes it. */
+  /** Deliveries claimed since the expansion step was last taken, and how the last claim came back (the first run takes it). */
   private claimedSinceExpansion = 0;
   private lastClaim: 'full' | 'some' | 'none' = 'none';
   /** Deliveries being sent. */
