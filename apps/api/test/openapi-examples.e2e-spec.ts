@@ -136,7 +136,7 @@ describe('documented request examples against the running server', () => {
         const link = await created('/user/link', { url: 'https://example.com/first' });
         const answer = await t.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://crm.example.com/hooks/lnk', events: ['link.created'] } });
         if (answer.status !== 200) throw new Error(`fixture /user/webhooks: ${answer.status} ${answer.text}`);
-        return { account, path: `/user/webhooks/${answer.body.data.webhook.id}`, body: { linkIds: [link] } };
+        return { account, path: `/user/webhooks/${answer.body.data.id}`, body: { linkIds: [link] } };
       }
       case 'POST /user/subscription/verify': {
         const checkout = await t.request('POST', '/user/subscription/checkout', { token: account.accessToken, body: { planId: 'pro', successUrl: 'https://app.example.com/done', cancelUrl: 'https://app.example.com/' } });

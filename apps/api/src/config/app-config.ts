@@ -92,7 +92,12 @@ export interface WebhooksSettings {
   /** A file the worker touches after each look for deliveries that reached the database (a container's healthcheck reads its age); null: none. */
   heartbeatFile: string | null;
   pollIntervalMs: number;
+  /** Sends a worker has in flight at most. */
   batchSize: number;
+  /** Deliveries to one webhook in flight at once, across workers. */
+  maxInFlight: number;
+  /** An answer slower than this halves the webhook's in-flight limit. */
+  slowAnswerMs: number;
   /** How often the worker looks for links that expired since its last look (link.expired events). */
   expiryScanIntervalMs: number;
   retryBaseDelayMs: number;
@@ -163,7 +168,9 @@ export const CONFIG_VARIABLES = {
   WEBHOOKS_WORKER_NICE: { default: '19', description: 'scheduling priority (nice, 0 to 19) the separate delivery worker (`npm run worker`) gives itself at start-up: 19, the lowest, runs it on the CPU the other processes leave; 0: the priority it was started with. The API process never changes its own', parse: integer(0, 19) },
   WEBHOOKS_WORKER_HEARTBEAT_FILE: { default: '(unset)', description: 'a file the delivery worker touches, at most every 5 seconds, after each look for due deliveries that reached the database: a healthcheck reads its age (docker/compose.yaml: older than a minute is unhealthy); unset: none', parse: optional(text) },
   WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
-  WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries one look takes and sends at once', parse: integer(1, 1000) },
+  WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries a worker sends at once (in flight at most); each look takes what is free of them', parse: integer(1, 1000) },
+  WEBHOOKS_MAX_IN_FLIGHT: { default: '5', description: 'webhook deliveries to one webhook in flight at once, across workers: a webhook with a backlog leaves the rest of a worker to the others; fewer for a receiver that answers slowly (see WEBHOOKS_SLOW_ANSWER)', parse: integer(1, 1000) },
+  WEBHOOKS_SLOW_ANSWER: { default: '5000', description: "milliseconds after which a receiver's answer (a 2xx included) or its silence is slow: each slow one halves the webhook's deliveries in flight, down to 1; each prompt one raises them by one, back to WEBHOOKS_MAX_IN_FLIGHT", parse: integer(1, 3_600_000) },
   WEBHOOKS_EXPIRY_SCAN_INTERVAL: { default: '10000', description: 'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as link.expired to owners with a webhook for it; the first look after start-up covers the last hour', parse: integer(10, 3_600_000) },
   WEBHOOKS_RETRY_BASE_DELAY: { default: '15000', description: 'milliseconds before the first retry of a failed webhook delivery; each further one waits 4 times longer (at most 8 hours), ±25 % jitter', parse: integer(1, 3_600_000) },
   WEBHOOKS_MAX_ATTEMPTS: { default: '9', description: 'attempts of one webhook delivery before it is marked failed (9 with the default base delay: about 22 hours)', parse: integer(1, 50) },
@@ -250,6 +257,8 @@ export function loadConfig(env: Env): AppConfig {
       heartbeatFile: v.WEBHOOKS_WORKER_HEARTBEAT_FILE,
       pollIntervalMs: v.WEBHOOKS_POLL_INTERVAL,
       batchSize: v.WEBHOOKS_BATCH_SIZE,
+      maxInFlight: v.WEBHOOKS_MAX_IN_FLIGHT,
+      slowAnswerMs: v.WEBHOOKS_SLOW_ANSWER,
       expiryScanIntervalMs: v.WEBHOOKS_EXPIRY_SCAN_INTERVAL,
       retryBaseDelayMs: v.WEBHOOKS_RETRY_BASE_DELAY,
       maxAttempts: v.WEBHOOKS_MAX_ATTEMPTS,
