@@ -117,7 +117,7 @@ describe('WebhookWorker', () => {
           execute: async () => {
             runs++;
             if (fail) throw new Error('connect ECONNREFUSED');
-            return { expanded: 0, claimed: 0, failed: 0 };
+            return { expanded: 0, claimed: 0, room: 2, sendEnded: new Promise<void>(() => undefined), sent: Promise.resolve() };
           },
           purge: async () => undefined,
         },
