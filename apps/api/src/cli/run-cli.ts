@@ -11,11 +11,11 @@ const HELP = new Set(['--help', '-h', 'help']);
 
 function describe(error: unknown): string {
   if (error instanceof ValidationError) return error.errors.map((e) => `${e.name}: ${e.error}`).join('; ');
-  if (error instanceof DomainError || error instanceof UsageError || error instanceof ConfigError) return error.message;
+  if (error instanceof DomainError || error instanceof UsageError) return error.message;
   return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
 }
 
-/** Runs one operator command; returns the exit code (0 done, 2 bad input, 1 anything else). */
+/** Runs one operator command; returns the exit code (0 done, 2 bad input, 1 a bad setting or anything else). */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const [name, ...args] = argv;
   if (!name || HELP.has(name)) {
@@ -47,8 +47,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.stdout(JSON.stringify(result));
     return 0;
   } catch (error) {
+    // A bad setting is the same lines and exit code as the servers give (configOrExit), not a bad command.
+    if (error instanceof ConfigError) {
+      io.stderr(error.message);
+      return 1;
+    }
     io.stderr(`error: ${describe(error)}`);
-    const badInput = error instanceof UsageError || error instanceof DomainError || error instanceof ConfigError;
+    const badInput = error instanceof UsageError || error instanceof DomainError;
     return badInput ? 2 : 1;
   } finally {
     await session?.close();

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { parseTrustProxy, TrustProxy } from '@lnk/links/adapter-http';
 import { parseUrl } from '@lnk/shared/kernel';
 
 export { ConfigError };
@@ -57,7 +58,7 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   /** REDIS_OUTAGE_CACHE_TTL: how long cached links, hosts and accepted tokens live while Redis is away. */
   redisOutageCacheTtlMs: number;
   /** Fastify's trustProxy: whether (and which) X-Forwarded-For hops are believed for the client address. */
-  trustProxy: boolean | number | string[];
+  trustProxy: TrustProxy;
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
   corsOrigins: string[];
   rateLimits: { api: RateLimit; public: RateLimit; qr: RateLimit };
@@ -123,7 +124,7 @@ export const CONFIG_VARIABLES = {
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation, rate-limit counters); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
   REDIS_OUTAGE_CACHE_TTL: { default: '2', description: 'with REDIS_URL: seconds cached links, hosts and accepted tokens live while Redis is unreachable (changes and revocations made on other instances are not heard then); every cache is emptied when Redis answers again', parse: integer(1, 300) },
-  TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs', parse: trustProxy },
+  TRUST_PROXY: { default: 'false', description: 'which X-Forwarded-For hops to believe for the client address: a number of proxy hops in front (0-32), or comma-separated proxy addresses/CIDRs (loopback, linklocal, uniquelocal name ranges), the safe forms; true believes any, so a client can name any address it likes; false: the connection\'s address', parse: parseTrustProxy },
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none", parse: optional(list(origin)) },
   RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API', parse: rateLimit },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms', parse: rateLimit },
