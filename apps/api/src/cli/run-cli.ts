@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ValidationError } from '@lnk/shared/kernel';
+import { DataDirNotPrivateError } from '@lnk/shared/database';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { openCliDatabase } from './cli-database';
 import { commandHelp, COMMANDS, CommandSession, prepare, usage, UsageError } from './commands';
@@ -11,7 +12,7 @@ const HELP = new Set(['--help', '-h', 'help']);
 
 function describe(error: unknown): string {
   if (error instanceof ValidationError) return error.errors.map((e) => `${e.name}: ${e.error}`).join('; ');
-  if (error instanceof DomainError || error instanceof UsageError) return error.message;
+  if (error instanceof DomainError || error instanceof UsageError || error instanceof DataDirNotPrivateError) return error.message;
   return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
 }
 

@@ -1,3 +1,6 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildApp, BuiltDist, runBuiltCli, runBuiltScript } from '../support/built-app';
 
 /**
@@ -48,4 +51,43 @@ describe('a bad configuration value, in every process of the built app', () => {
       expect(answer.lines).toHaveLength(2);
     }
   }, 120_000);
+
+  // The audit (issue 27, item 6): a DATA_DIR made beforehand and open to others was used as it was, and the
+  // embedded database's files in it (e-mail addresses, bcrypt hashes) were readable by every local user.
+  describe('a DATA_DIR open to other users', () => {
+    let parent: string;
+    beforeEach(() => {
+      parent = mkdtempSync(join(tmpdir(), 'lnk-open-data-'));
+    });
+    afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+    const openDataDir = () => {
+      const dataDir = join(parent, 'data');
+      mkdirSync(dataDir);
+      chmodSync(dataDir, 0o777);
+      return dataDir;
+    };
+    const refusal = (dataDir: string) => `DATA_DIR ${dataDir} is open to other users (mode 0777): make it private with chmod 700 ${dataDir}, or choose another DATA_DIR`;
+
+    it('stops the API on the embedded database with one line saying what to run, exit 1, before writing in it', async () => {
+      const dataDir = openDataDir();
+      const { code, stdout, stderr } = await runBuiltScript(dist as BuiltDist, 'apps/api/src/main.js', { DATA_DIR: dataDir });
+      expect({ code, lines: `${stdout}${stderr}`.trim().split('\n') }).toEqual({ code: 1, lines: [refusal(dataDir)] });
+      expect(readdirSync(dataDir)).toEqual([]);
+    }, 60_000);
+
+    it('stops the API on PostgreSQL too when DATA_DIR keeps the key file (no SECRET_KEY)', async () => {
+      const dataDir = openDataDir();
+      const { code, stdout, stderr } = await runBuiltScript(dist as BuiltDist, 'apps/api/src/main.js', { ...nowhere, DATA_DIR: dataDir });
+      expect({ code, lines: `${stdout}${stderr}`.trim().split('\n') }).toEqual({ code: 1, lines: [refusal(dataDir)] });
+      expect(readdirSync(dataDir)).toEqual([]);
+    }, 60_000);
+
+    it('stops an operator command on the embedded database the same way', async () => {
+      const dataDir = openDataDir();
+      const { code, stdout, stderr } = await runBuiltCli(dist as BuiltDist, ['user:list'], { DATA_DIR: dataDir });
+      expect({ code, lines: `${stdout}${stderr}`.trim().split('\n') }).toEqual({ code: 1, lines: [`error: ${refusal(dataDir)}`] });
+      expect(readdirSync(dataDir)).toEqual([]);
+    }, 60_000);
+  });
 });
