@@ -99,7 +99,7 @@ export const CONFIG_VARIABLES = {
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
   ...DATABASE_BOUNDS_VARIABLES,
   DATABASE_MIGRATION_TIMEOUT: { default: '0', description: "milliseconds a migration's statement may run (at start-up and `npm run migrate`); 0: no bound (a migration may rewrite a large table)", parse: integer(0, 24 * 3_600_000) },
-  DATA_DIR: { default: './.data', description: 'where the embedded database keeps its files', parse: text },
+  DATA_DIR: { default: './.data', description: "where the embedded database keeps its files (and the key file without SECRET_KEY); made 0700; an existing one must be the process's user's and closed to others", parse: text },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}`, parse: oneOf(LOG_LEVELS) },
   LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)', parse: boolean },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)', parse: integer(4, 15) },
