@@ -320,8 +320,9 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     const pat = await cli(['token:create', '--owner', 'ada@example.com', '--name', 'before', '--scopes', 'user:read']);
     const client = await cli(['client:create', '--name', 'Sign-in']);
     const clientId: string = client.json.clientId;
+    const clientSecret: string = client.json.clientSecret;
     const session = await withApp(async (t) => {
-      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: 'ada@example.com', password: 'piped-password-7781' } });
+      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password: 'piped-password-7781' } });
       expect(grant.status).toBe(200);
       return grant.body.data.access_token as string;
     });
@@ -336,7 +337,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
       // Whoever had the old password may have made tokens with it: they stop working.
       expect((await t.request('GET', '/user/me', { token: pat.json.token })).status).toBe(401);
       expect((await t.request('GET', '/user/me', { token: session })).status).toBe(401);
-      const signIn = (password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: 'ada@example.com', password } });
+      const signIn = (password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password } });
       expect((await signIn('piped-password-7781')).status).not.toBe(200);
       expect((await signIn(newPassword)).status).toBe(200);
     });

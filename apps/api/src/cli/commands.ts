@@ -9,6 +9,7 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { presentUser } from '../http/account/account.presenter';
 import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
 import { presentLink, presentLinkListItem } from '../http/links/links.presenter';
+import { ShortUrlBases } from '../http/links/short-url-base';
 import { presentCreatedToken } from '../http/tokens/tokens.presenter';
 
 export interface CliIo {
@@ -202,7 +203,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
       const view = await links.create.execute(owner.id, { url: text(values, 'url'), slug: text(values, 'slug'), title: text(values, 'title'), description: text(values, 'description') });
-      return presentLink(view, session.config.shortBaseUrl);
+      return presentLink(view, new ShortUrlBases(session.config).fixed);
     },
   },
   'link:list': {
@@ -212,7 +213,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
       const { page, domainNames } = await links.list.execute(owner.id, text(values, 'q'), pageOf(values));
-      return listOf(page, (link) => presentLinkListItem(link, session.config.shortBaseUrl, domainNames));
+      return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
     },
   },
   'client:create': {

@@ -39,6 +39,9 @@ import {
   RevocationListener,
   AccountChanges,
   RevokePersonalAccessTokenUseCase,
+  RevokeAllPersonalAccessTokensUseCase,
+  PatMint,
+  PersonalAccessTokenNotices,
   RevokeTokenUseCase,
   Reauthentication,
   SecondFactor,
@@ -48,6 +51,7 @@ import {
   UpdateOAuthClientUseCase,
   ValidateAuthorizationRequestUseCase,
   VerifyEmailUseCase,
+  ViewEmailVerificationUseCase,
 } from '@lnk/identity/domain';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
@@ -61,7 +65,6 @@ import {
   TypeormEmailChangeLog,
   TypeormEmailVerificationRepository,
   TypeormIdpIdentityRepository,
-  TypeormPendingEmailChanges,
   TypeormOAuthClientRepository,
   TypeormOAuthTokenRepository,
   TypeormOperatorDirectory,
@@ -155,7 +158,8 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
-  const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource, accountChanges), clock);
+  const addressClaims = new AddressClaims(users, clock);
+  const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: config.patLimit };
 
   return {
     authenticate,
@@ -184,18 +188,28 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     ),
     revokeToken: new RevokeTokenUseCase(oauthTokens, hasher, revocations, clock),
     introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, clientAuth, users, hasher, clock),
-    createPat: new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock),
+    createPat: new CreatePersonalAccessTokenUseCase({ mint: patMint, clients, users, reauthentication, notices: new PersonalAccessTokenNotices(mailer), clock }),
     listPats: new ListPersonalAccessTokensUseCase(pats),
     getPat: new GetPersonalAccessTokenUseCase(pats),
     revokePat: new RevokePersonalAccessTokenUseCase(pats, revocations),
+    revokeAllPats: new RevokeAllPersonalAccessTokensUseCase(pats, revocations),
     listClients: new ListOAuthClientsUseCase(clients),
     getClient: new GetOAuthClientUseCase(clients),
     updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
     deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
     regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
     getCurrentUser,
-    changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock, reauthentication),
-    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, addressClaims, unitOfWork, clock),
+    changeEmail: new ChangeEmailUseCase({
+      users,
+      verifications,
+      verification,
+      notices: new AddressNotices(mailer),
+      log: new TypeormEmailChangeLog(dataSource),
+      clock,
+      reauthentication,
+    }),
+    viewEmailVerification: new ViewEmailVerificationUseCase(verifications, users, hasher, clock),
+    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, clock),
     changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),
     setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, twoFactorStates),
     confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
@@ -205,7 +219,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
       findUser: new FindUserByEmailUseCase(users),
       listUsers: new ListUsersUseCase(new TypeormOperatorDirectory(dataSource)),
       listClients: new ListFirstPartyClientsUseCase(new TypeormOperatorDirectory(dataSource)),
-      createPat: new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock),
+      createPat: new CreateOperatorPatUseCase(users, patMint, clock),
       setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
     },
   };

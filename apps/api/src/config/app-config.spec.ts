@@ -108,6 +108,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads DNS_TARGET_ADDRESSES as IP addresses in one spelling each, refusing anything else', () => {
+    expect(loadConfig({}).dnsTargetAddresses).toEqual([]);
+    expect(loadConfig({ DNS_TARGET_ADDRESSES: '203.0.113.10, 2001:DB8:0:0::10,203.0.113.10' }).dnsTargetAddresses).toEqual(['203.0.113.10', '2001:db8::10']);
+    for (const bad of ['cname.lnk.test', '203.0.113.010', '203.0.113.10/24', '[2001:db8::10]']) {
+      expect(() => loadConfig({ DNS_TARGET_ADDRESSES: bad })).toThrow(/DNS_TARGET_ADDRESSES .*must be an IPv4 or IPv6 address/);
+    }
+  });
+
+  it("takes CUSTOM_DOMAIN_SCHEME as https, http or request; unset: SHORT_BASE_URL's scheme", () => {
+    expect(loadConfig({}).customDomainScheme).toBe('http');
+    expect(loadConfig({ SHORT_BASE_URL: 'https://s.lnk.test' }).customDomainScheme).toBe('https');
+    expect(loadConfig({ SHORT_BASE_URL: 'https://s.lnk.test', CUSTOM_DOMAIN_SCHEME: 'request' }).customDomainScheme).toBe('request');
+    expect(() => loadConfig({ CUSTOM_DOMAIN_SCHEME: 'HTTPS' })).toThrow(/CUSTOM_DOMAIN_SCHEME must be one of https, http, request/);
+  });
+
   // A bad provider list used to pass start-up and fail each sign-in later; it is a start-up error now.
   it('reads IDP_PROVIDERS at start-up, and refuses a bad one naming it', () => {
     const provider = { issuer: 'https://idp.test', jwksUri: 'https://idp.test/jwks', audience: 'lnk' };

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import type { DatabaseConfig } from '@lnk/shared/database';
 import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog } from '@lnk/billing/domain';
@@ -28,6 +30,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   publicBaseUrl: string;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** PAT_LIMIT: active personal access tokens an account may hold. */
+  patLimit: number;
   /** 32-byte master key; sealing and signing keys are derived from it. Null: a key file under DATA_DIR (never in production). */
   secretKey: Buffer | null;
   dataDir: string;
@@ -43,6 +47,13 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   shortBaseUrl: string;
   /** The host custom domains must CNAME to. */
   dnsTarget: string;
+  /** The service's own addresses: a custom domain (at a zone apex) may point A/AAAA records at them instead of a CNAME. */
+  dnsTargetAddresses: string[];
+  /**
+   * The scheme of custom domains' short URLs: fixed, or `request`, the scheme the API request came with
+   * (X-Forwarded-Proto from a trusted proxy). Unset: SHORT_BASE_URL's.
+   */
+  customDomainScheme: 'http' | 'https' | 'request';
   /** DNS servers asked when verifying domains (host:port); empty means the system's. */
   dnsServers: string[];
   /** Seconds between DNS re-checks of verified domains; 0: never re-checked. */
@@ -53,6 +64,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   notFoundRedirectUrl: string | null;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
+  /** Where the default short domain's links answer: SHORT_BASE_URL's host and PUBLIC_BASE_URL's (npm start serves both on one port); any other host that is not a verified custom domain answers none. */
+  shortHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
   redisUrl: string | null;
   /** REDIS_OUTAGE_CACHE_TTL: how long cached links, hosts and accepted tokens live while Redis is away. */
@@ -107,6 +120,7 @@ export const CONFIG_VARIABLES = {
   PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at', parse: optional(baseUrl({ path: true })) },
   ACCESS_TOKEN_TTL: { default: '3600', description: 'OAuth access token lifetime in seconds', parse: integer(60, 86_400) },
   REFRESH_TOKEN_TTL: { default: '2592000', description: 'OAuth refresh token lifetime in seconds (30 days)', parse: integer(300, 365 * 86_400) },
+  PAT_LIMIT: { default: '100', description: 'active personal access tokens (not revoked, not expired) an account may hold; one more is refused with 403 QUOTA_EXCEEDED', parse: integer(1, 10_000) },
   SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex: the master key the keys sealing TOTP secrets and signing authorization pages are derived from; the same on every instance; required in production; unset: a key file made once under DATA_DIR', parse: optional(secretKey) },
   SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log', parse: optional(url('smtp:', 'smtps:')) },
   MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail', parse: text },
@@ -117,8 +131,10 @@ export const CONFIG_VARIABLES = {
   STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)', parse: optional(list(priceId)) },
   BILLING_SANDBOX: { default: '(unset)', description: 'true: without STRIPE_SECRET_KEY, the built-in sandbox page takes checkouts (it pays any session: paid plans are free); unset: the sandbox runs outside production only; false: never', parse: optional(boolean) },
   STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
-  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: 'base of short URLs on the default short domain', parse: optional(baseUrl({ path: false })) },
+  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's are the only ones that answer the default short domain's links", parse: optional(baseUrl({ path: false })) },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
+  DNS_TARGET_ADDRESSES: { default: '(unset)', description: "comma-separated IPv4/IPv6 addresses of the service: a custom domain may instead have A/AAAA records, all among them (a zone apex cannot have a CNAME); unset: the CNAME only", parse: optional(list(ipAddress)) },
+  CUSTOM_DOMAIN_SCHEME: { default: '(scheme of SHORT_BASE_URL)', description: 'scheme of the short URLs of custom domains: https, http, or request (the scheme of the API request, X-Forwarded-Proto behind a TRUST_PROXY proxy)', parse: optional(oneOf(['https', 'http', 'request'] as const)) },
   ...SHORT_URL_EDGE_VARIABLES,
   SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
@@ -168,7 +184,10 @@ export function loadConfig(env: Env): AppConfig {
   const shortBaseUrl = v.SHORT_BASE_URL ?? `http://localhost:${v.PORT}`;
   const shortHost = new URL(shortBaseUrl).hostname.toLowerCase();
   const dnsTarget = v.DNS_TARGET ?? shortHost;
-  const ownHosts = [...new Set([shortHost, new URL(publicBaseUrl).hostname.toLowerCase(), dnsTarget].filter(Boolean))];
+  const publicHost = new URL(publicBaseUrl).hostname.toLowerCase();
+  const ownHosts = [...new Set([shortHost, publicHost, dnsTarget].filter(Boolean))];
+  // As a request names them: an IPv6 host without its brackets.
+  const shortHosts = [...new Set([shortHost, publicHost].map((host) => host.replace(/^\[|\]$/g, '')))];
   const dataDir = resolve(v.DATA_DIR);
   const database: DatabaseConfig = v.DATABASE_URL ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir };
 
@@ -186,6 +205,7 @@ export function loadConfig(env: Env): AppConfig {
     publicBaseUrl,
     accessTokenSeconds: v.ACCESS_TOKEN_TTL,
     refreshTokenSeconds: v.REFRESH_TOKEN_TTL,
+    patLimit: v.PAT_LIMIT,
     secretKey: v.SECRET_KEY,
     dataDir,
     smtpUrl: v.SMTP_URL,
@@ -199,12 +219,15 @@ export function loadConfig(env: Env): AppConfig {
     metricsToken: v.METRICS_TOKEN,
     shortBaseUrl,
     dnsTarget,
+    dnsTargetAddresses: [...new Set(v.DNS_TARGET_ADDRESSES ?? [])],
+    customDomainScheme: v.CUSTOM_DOMAIN_SCHEME ?? (new URL(shortBaseUrl).protocol === 'https:' ? 'https' : 'http'),
     dnsServers: v.DNS_SERVERS ?? [],
     domainRecheckSeconds: v.DOMAIN_RECHECK_INTERVAL,
     serveShortUrls: v.SERVE_SHORT_URLS,
     ...shortUrlEdgeOf(v),
     notFoundRedirectUrl: v.NOT_FOUND_REDIRECT_URL,
     ownHosts,
+    shortHosts,
     redisUrl: v.REDIS_URL,
     redisOutageCacheTtlMs: v.REDIS_OUTAGE_CACHE_TTL * 1000,
     webhooks: {
@@ -276,6 +299,12 @@ function origin(raw: string): string {
   const value = raw.replace(/\/+$/, '');
   if (value !== '*' && parseUrl(value)?.origin !== value) throw new Error(`entry "${value}" must be an origin like https://app.example`);
   return value;
+}
+
+/** An IPv4 or IPv6 address, in the one spelling the DNS adapter answers in (ipaddr.js's), so equal addresses compare equal. */
+function ipAddress(raw: string): string {
+  if (!isIP(raw)) throw new Error(`entry "${raw}" must be an IPv4 or IPv6 address`);
+  return ipaddr.parse(raw).toString();
 }
 
 function dnsServer(raw: string): string {

@@ -179,7 +179,7 @@ export interface OperatorAccount {
   password: string;
   clientId: string;
   clientSecret: string;
-  grant: { grant_type: 'password'; client_id: string; username: string; password: string };
+  grant: { grant_type: 'password'; client_id: string; client_secret: string; username: string; password: string };
 }
 
 /** `user:create` then `client:create` through the built CLI (each must exit 0), as an operator sets up a first account. */
@@ -191,7 +191,7 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
   const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', name], env);
   if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
   const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
-  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, username: email, password } };
+  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: email, password } };
 }
 
 /**

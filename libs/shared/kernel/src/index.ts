@@ -12,3 +12,4 @@ export * from './lib/ttl-lru-cache';
 export * from './lib/link-clicked';
 export * from './lib/parse-url';
 export * from './lib/entity';
+export * from './lib/event-loop';
