@@ -36,7 +36,8 @@ export const bus: Provider = {
 export const loginThrottle: Provider = {
   provide: LOGIN_THROTTLE,
   inject: [APP_CONFIG, LOGGER, AppMetrics],
-  useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics): ClosableLoginThrottle => openLoginThrottle(config, logger, (shared) => metrics.watchRedis('login_throttle', shared)),
+  useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics): ClosableLoginThrottle =>
+    openLoginThrottle(config, logger, (shared) => metrics.watchRedis('login_throttle', shared)),
 };
 
 export const contexts: Provider = {

@@ -96,7 +96,11 @@ export type ClosableLoginThrottle = LoginThrottle & { close(): Promise<void> };
  * however many instances a guesser spreads over), counted in this process while Redis does not answer.
  * `watch` reports where it counts (the metrics' lnk_redis_up{use="login_throttle"}).
  */
-export function openLoginThrottle(config: AppConfig, logger: Logger, watch: (shared: () => boolean) => void = () => undefined): ClosableLoginThrottle {
+export function openLoginThrottle(
+  config: AppConfig,
+  logger: Logger,
+  watch: (shared: () => boolean) => void = () => undefined,
+): ClosableLoginThrottle {
   if (!config.redisUrl) return Object.assign(new InMemoryLoginThrottle(), { close: async () => undefined });
   const throttle = new RedisLoginThrottle(config.redisUrl, {
     fallback: new InMemoryLoginThrottle(),
@@ -114,7 +118,13 @@ export function openLoginThrottle(config: AppConfig, logger: Logger, watch: (sha
  * The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike.
  * `loginThrottle`: the app's (openLoginThrottle); the CLI checks no password and keeps the default.
  */
-export function composeIdentity(dataSource: DataSource, config: AppConfig, logger: Logger, bridges: IdentityBridges, loginThrottle: LoginThrottle = new InMemoryLoginThrottle()) {
+export function composeIdentity(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  bridges: IdentityBridges,
+  loginThrottle: LoginThrottle = new InMemoryLoginThrottle(),
+) {
   const clock = new SystemClock();
   // Every committed change of an account evicts it from the cache of GET /user/me (with Redis, every instance's).
   const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(new TypeormUserRepository(dataSource), clock);

@@ -1,4 +1,13 @@
-import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, throttleDelayMs, ThrottleRule, throttleRuleOf } from '@lnk/identity/domain';
+import {
+  DEFAULT_LOGIN_THROTTLE,
+  familiarKeyOf,
+  LoginAttempt,
+  LoginThrottle,
+  LoginThrottlePolicy,
+  throttleDelayMs,
+  ThrottleRule,
+  throttleRuleOf,
+} from '@lnk/identity/domain';
 import { RateLimitedError } from '@lnk/shared/kernel';
 
 interface Count {
@@ -30,7 +39,9 @@ export class InMemoryLoginThrottle extends LoginThrottle {
   }
 
   async admit(keys: string[]): Promise<LoginAttempt> {
-    const ruled = keys.map((key) => ({ key, rule: throttleRuleOf(this.policy, key) })).filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
+    const ruled = keys
+      .map((key) => ({ key, rule: throttleRuleOf(this.policy, key) }))
+      .filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
     const familiarKey = familiarKeyOf(this.policy, keys);
     const familiar = familiarKey !== undefined && this.isFamiliar(familiarKey);
     const before = ruled.map(({ key, rule }) => ({ key, rule, failures: this.current(key)?.count ?? 0 }));

@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, throttleDelayMs, ThrottleRule, throttleRuleOf } from '@lnk/identity/domain';
+import {
+  DEFAULT_LOGIN_THROTTLE,
+  familiarKeyOf,
+  LoginAttempt,
+  LoginThrottle,
+  LoginThrottlePolicy,
+  throttleDelayMs,
+  ThrottleRule,
+  throttleRuleOf,
+} from '@lnk/identity/domain';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { closeRedis, LOGIN_THROTTLE_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
 
@@ -89,7 +98,12 @@ export class RedisLoginThrottle extends LoginThrottle {
     this.policy = options.policy ?? DEFAULT_LOGIN_THROTTLE;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     // No offline queue: while disconnected a command fails at once and the attempt is counted locally.
-    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: options.commandTimeoutMs ?? 500, keyPrefix: LOGIN_THROTTLE_KEY_PREFIX });
+    this.redis = new Redis(url, {
+      ...REDIS_CONNECTION_OPTIONS,
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      keyPrefix: LOGIN_THROTTLE_KEY_PREFIX,
+    });
     this.redis.on('error', (error: Error) => options.onError(error));
     this.redis.on('ready', () => (this.localUntil = 0));
   }
@@ -113,7 +127,9 @@ export class RedisLoginThrottle extends LoginThrottle {
 
   async admit(keys: string[]): Promise<LoginAttempt> {
     if (!this.shared) return this.local(keys);
-    const ruled = keys.map((key) => ({ key, rule: throttleRuleOf(this.policy, key) })).filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
+    const ruled = keys
+      .map((key) => ({ key, rule: throttleRuleOf(this.policy, key) }))
+      .filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
     const familiarKey = familiarKeyOf(this.policy, keys);
     const familiar = familiarKey === undefined ? 'familiar:none' : redisKey(familiarKey, 'familiar:');
     const redisKeys = ruled.map(({ key }) => redisKey(key));
@@ -148,7 +164,9 @@ export class RedisLoginThrottle extends LoginThrottle {
       const args = counted.flatMap(({ rule, window }) => [window, forgive && rule.forgivenBySuccess ? '1' : '0']);
       // Not awaited: the caller's answer does not wait on it. Lost (Redis gone meanwhile), the attempt
       // stays counted as a failure until its window ends: the safe side.
-      this.redis.eval(SETTLE, redisKeys.length + 1, ...redisKeys, familiar, remember, ...args).catch((error: Error) => this.options.onError(error));
+      this.redis
+        .eval(SETTLE, redisKeys.length + 1, ...redisKeys, familiar, remember, ...args)
+        .catch((error: Error) => this.options.onError(error));
     };
     return { succeeded: () => settle(true), withdraw: () => settle(false) };
   }

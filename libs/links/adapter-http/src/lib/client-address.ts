@@ -5,14 +5,23 @@ import { BlockList, isIP } from 'node:net';
 export type TrustProxy = boolean | number | string[];
 
 /** Names proxy-addr (Fastify's trustProxy) accepts for ranges of addresses. */
-const NAMED_RANGES: Record<string, string[]> = { loopback: ['127.0.0.1/8', '::1/128'], linklocal: ['169.254.0.0/16', 'fe80::/10'], uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'] };
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
 
 /** The most hops TRUST_PROXY may name: a chain of proxies is a few long, and a large count is `true` in disguise. */
 export const MAX_TRUSTED_HOPS = 32;
 
-const TRUST_PROXY_FORMS = `true (believe any X-Forwarded-For, which a client can write itself), false, a number of proxy hops from 0 to ${MAX_TRUSTED_HOPS}, or comma-separated proxy addresses and CIDRs (like 10.0.0.0/8, ::1; loopback, linklocal and uniquelocal name their ranges)`;
+const TRUST_PROXY_FORMS =
+  `true (believe any X-Forwarded-For, which a client can write itself), false, a number of proxy hops from 0 to ${MAX_TRUSTED_HOPS}, ` +
+  'or comma-separated proxy addresses and CIDRs (like 10.0.0.0/8, ::1; loopback, linklocal and uniquelocal name their ranges)';
 
-/** An address, a CIDR with a prefix its family allows, or a named range; anything else was a typo that would have trusted nothing, or thrown at the first request. */
+/**
+ * An address, a CIDR with a prefix its family allows, or a named range; anything else was a typo that
+ * would have trusted nothing, or thrown at the first request.
+ */
 function isProxyEntry(entry: string): boolean {
   if (NAMED_RANGES[entry]) return true;
   const [address, bits, ...rest] = entry.split('/');
@@ -36,7 +45,9 @@ export function parseTrustProxy(raw: string): TrustProxy {
   }
   const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
   const wrong = entries.filter((e) => !isProxyEntry(e));
-  if (entries.length === 0 || wrong.length) throw new Error(`must be ${TRUST_PROXY_FORMS} (got ${wrong.length ? wrong.map((e) => `"${e}"`).join(', ') : `"${raw}"`})`);
+  if (entries.length === 0 || wrong.length) {
+    throw new Error(`must be ${TRUST_PROXY_FORMS} (got ${wrong.length ? wrong.map((e) => `"${e}"`).join(', ') : `"${raw}"`})`);
+  }
   return entries;
 }
 
