@@ -105,8 +105,8 @@ describe('the QR code budget', () => {
   let t: TestApp;
   useTestApp((app) => (t = app), { env: { RATE_LIMIT_QR: '2/60', RATE_LIMIT_API: '1000/60' } });
 
-  // QR codes cost far more to draw than other API calls: a token has a budget of them of its own.
-  it('answers 429 with RateLimit headers once a token has used its QR budget, while its other API calls still answer', async () => {
+  // QR codes cost far more to draw than other API calls: an account has a budget of them of its own.
+  it('answers 429 with RateLimit headers once an account has used its QR budget, while its other API calls still answer', async () => {
     const ada = await createAccount(t);
     const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/limited', slug: 'qr-limited' } });
     const id = link.body.data.id;
@@ -126,8 +126,12 @@ describe('the QR code budget', () => {
     const detail = await t.request('GET', `/user/link/${id}`, { token: ada.accessToken });
     expect(detail.status).toBe(200);
     expect(detail.headers.get('ratelimit-limit')).toBe('1000');
-    // Another token of the same account has a QR budget of its own.
+    // The audit (issue 27, item 8): each token had a QR budget of its own, so a fresh PAT drew more codes.
     const pat = await createPat(t, ada, ['links:read']);
-    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: pat.token })).status).toBe(200);
+    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: pat.token })).status).toBe(429);
+    // Another account's budget is its own.
+    const grace = await createAccount(t);
+    const theirs = await t.request('POST', '/user/link', { token: grace.accessToken, body: { url: 'https://dest.example/theirs', slug: 'qr-theirs' } });
+    expect((await t.request('GET', `/user/link/${theirs.body.data.id}/qr?format=svg`, { token: grace.accessToken })).status).toBe(200);
   });
 });

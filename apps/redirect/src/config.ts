@@ -1,5 +1,5 @@
-import type { TrustProxy } from '@lnk/links/adapter-http';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, VariableTable } from '@lnk/shared/config';
+import { parseTrustProxy, type TrustProxy } from '@lnk/links/adapter-http';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, VariableTable } from '@lnk/shared/config';
 
 export { ConfigError };
 
@@ -47,7 +47,7 @@ export const REDIRECT_CONFIG_VARIABLES = {
   REDIS_OUTAGE_CACHE_TTL: { default: '2', description: "with REDIS_URL: seconds cached links and hosts live while Redis is unreachable (the API's changes are not heard then); the cache is emptied when Redis answers again", parse: integer(1, 300) },
   SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "the API's SHORT_BASE_URL: its host is the one that serves the default short domain's links (any other host a verified custom domain's, or 404); statistics name the default short domain after it; https adds HSTS to redirects", parse: optional(baseUrl({ path: false })) },
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: 'as the API: where unknown short URLs of the default short domain redirect', parse: optional(httpUrl) },
-  TRUST_PROXY: { default: 'false', description: 'as the API: which X-Forwarded-For hops to believe (the load balancer in front)', parse: trustProxy },
+  TRUST_PROXY: { default: 'false', description: 'as the API: which X-Forwarded-For hops to believe (the load balancer in front)', parse: parseTrustProxy },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'password-form posts per seconds for each client address', parse: rateLimit },
   ...SHORT_URL_EDGE_VARIABLES,
   LOG_LEVEL: { default: 'info', description: 'fatal, error, warn, info, debug, trace or silent', parse: oneOf(LOG_LEVELS) },

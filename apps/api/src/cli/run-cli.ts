@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ValidationError } from '@lnk/shared/kernel';
+import { DataDirNotPrivateError } from '@lnk/shared/database';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { openCliDatabase } from './cli-database';
 import { commandHelp, COMMANDS, CommandSession, prepare, usage, UsageError } from './commands';
@@ -11,11 +12,11 @@ const HELP = new Set(['--help', '-h', 'help']);
 
 function describe(error: unknown): string {
   if (error instanceof ValidationError) return error.errors.map((e) => `${e.name}: ${e.error}`).join('; ');
-  if (error instanceof DomainError || error instanceof UsageError || error instanceof ConfigError) return error.message;
+  if (error instanceof DomainError || error instanceof UsageError || error instanceof DataDirNotPrivateError) return error.message;
   return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
 }
 
-/** Runs one operator command; returns the exit code (0 done, 2 bad input, 1 anything else). */
+/** Runs one operator command; returns the exit code (0 done, 2 bad input, 1 a bad setting or anything else). */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const [name, ...args] = argv;
   const program = env['LNK_CLI_NAME'] || undefined;
@@ -48,8 +49,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.stdout(JSON.stringify(result));
     return 0;
   } catch (error) {
+    // A bad setting is the same lines and exit code as the servers give (configOrExit), not a bad command.
+    if (error instanceof ConfigError) {
+      io.stderr(error.message);
+      return 1;
+    }
     io.stderr(`error: ${describe(error)}`);
-    const badInput = error instanceof UsageError || error instanceof DomainError || error instanceof ConfigError;
+    const badInput = error instanceof UsageError || error instanceof DomainError;
     return badInput ? 2 : 1;
   } finally {
     await session?.close();

@@ -4,6 +4,7 @@ import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, Ti
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import type { LoginThrottle } from '@lnk/identity/domain';
 import {
   AnswerShortUrlUseCase,
   BulkCreateLinksUseCase,
@@ -84,8 +85,11 @@ const LINK_LIST_CACHE = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
  */
 const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, refusedTtlMs: 10_000 }, maxLookups: 4 };
 
-/** `bus`: where cache invalidations go to the other instances; without one they stay in process. */
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null) {
+/**
+ * `bus`: where cache invalidations go to the other instances; without one they stay in process.
+ * `loginThrottle`: the sign-in throttle (openLoginThrottle, shared through Redis); by default one of this process.
+ */
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const linkLists = new LinkListCache<LinkListAnswer>(
@@ -191,7 +195,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
           broadcastAccountChanges: (local) => broadcastAccountChanges(local, bus),
         }
       : {}),
-  });
+  }, loginThrottle);
 
   metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolFiguresOf(dataSource));

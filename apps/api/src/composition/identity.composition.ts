@@ -21,6 +21,7 @@ import {
   EmailVerificationSender,
   FindUserByEmailUseCase,
   GrantTokensUseCase,
+  LoginThrottle,
   ListFirstPartyClientsUseCase,
   ListUsersUseCase,
   GetCurrentUserUseCase,
@@ -56,6 +57,7 @@ import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecre
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
 import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
+import { RedisLoginThrottle } from '@lnk/identity/adapter-redis';
 import {
   TypeormAuthorizationCodeRepository,
   TypeormBackupCodeRepository,
@@ -85,8 +87,44 @@ export interface IdentityBridges {
   broadcastAccountChanges?: (local: AccountChanges) => AccountChanges;
 }
 
-/** The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike. */
-export function composeIdentity(dataSource: DataSource, config: AppConfig, logger: Logger, bridges: IdentityBridges) {
+/** A login throttle that can be let go of (its Redis connection). */
+export type ClosableLoginThrottle = LoginThrottle & { close(): Promise<void> };
+
+/**
+ * The throttle of every check of an account's password (sign-ins, reauthentication, password change,
+ * second factor): with REDIS_URL its counts are shared by every instance (so an account's budget is one,
+ * however many instances a guesser spreads over), counted in this process while Redis does not answer.
+ * `watch` reports where it counts (the metrics' lnk_redis_up{use="login_throttle"}).
+ */
+export function openLoginThrottle(
+  config: AppConfig,
+  logger: Logger,
+  watch: (shared: () => boolean) => void = () => undefined,
+): ClosableLoginThrottle {
+  if (!config.redisUrl) return Object.assign(new InMemoryLoginThrottle(), { close: async () => undefined });
+  const throttle = new RedisLoginThrottle(config.redisUrl, {
+    fallback: new InMemoryLoginThrottle(),
+    onError: (error) => logger.warn({ err: error.message }, 'login throttle redis'),
+    onFallback: (local) =>
+      local
+        ? logger.warn('sign-in attempts counted in this process while Redis does not answer (each instance grants an account its own budget)')
+        : logger.info('sign-in attempts counted in Redis again, shared by every instance'),
+  });
+  watch(() => throttle.shared);
+  return throttle;
+}
+
+/**
+ * The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike.
+ * `loginThrottle`: the app's (openLoginThrottle); the CLI checks no password and keeps the default.
+ */
+export function composeIdentity(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  bridges: IdentityBridges,
+  loginThrottle: LoginThrottle = new InMemoryLoginThrottle(),
+) {
   const clock = new SystemClock();
   // Every committed change of an account evicts it from the cache of GET /user/me (with Redis, every instance's).
   const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(new TypeormUserRepository(dataSource), clock);
@@ -126,7 +164,6 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);
-  const loginThrottle = new InMemoryLoginThrottle();
   const credentials = new CredentialsChecker(users, passwords, loginThrottle, secondFactor);
   const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);

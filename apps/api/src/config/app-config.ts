@@ -2,9 +2,10 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, trustProxy, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog, SELF_HOSTED_PLANS, withFreePlanLimits } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
+import { parseTrustProxy, TrustProxy } from '@lnk/links/adapter-http';
 import { parseUrl, UNLIMITED } from '@lnk/shared/kernel';
 
 export { ConfigError };
@@ -72,7 +73,7 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   /** REDIS_OUTAGE_CACHE_TTL: how long cached links, hosts and accepted tokens live while Redis is away. */
   redisOutageCacheTtlMs: number;
   /** Fastify's trustProxy: whether (and which) X-Forwarded-For hops are believed for the client address. */
-  trustProxy: boolean | number | string[];
+  trustProxy: TrustProxy;
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
   corsOrigins: string[];
   rateLimits: { api: RateLimit; public: RateLimit; qr: RateLimit };
@@ -123,7 +124,7 @@ export const CONFIG_VARIABLES = {
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
   ...DATABASE_BOUNDS_VARIABLES,
   DATABASE_MIGRATION_TIMEOUT: { default: '0', description: "milliseconds a migration's statement may run (at start-up and `npm run migrate`); 0: no bound (a migration may rewrite a large table)", parse: integer(0, 24 * 3_600_000) },
-  DATA_DIR: { default: './.data', description: 'where the embedded database keeps its files', parse: text },
+  DATA_DIR: { default: './.data', description: "where the embedded database keeps its files (and the key file without SECRET_KEY); made 0700; an existing one must be the process's user's and closed to others", parse: text },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}`, parse: oneOf(LOG_LEVELS) },
   LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)', parse: boolean },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)', parse: integer(4, 15) },
@@ -154,11 +155,11 @@ export const CONFIG_VARIABLES = {
   NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
   REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation, rate-limit counters); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
   REDIS_OUTAGE_CACHE_TTL: { default: '2', description: 'with REDIS_URL: seconds cached links, hosts and accepted tokens live while Redis is unreachable (changes and revocations made on other instances are not heard then); every cache is emptied when Redis answers again', parse: integer(1, 300) },
-  TRUST_PROXY: { default: 'false', description: 'believe X-Forwarded-For: true (any proxy), a number of hops, or comma-separated proxy addresses/CIDRs', parse: trustProxy },
+  TRUST_PROXY: { default: 'false', description: 'which X-Forwarded-For hops to believe for the client address: a number of proxy hops in front (0-32), or comma-separated proxy addresses/CIDRs (loopback, linklocal, uniquelocal name ranges), the safe forms; true believes any, so a client can name any address it likes; false: the connection\'s address', parse: parseTrustProxy },
   CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none", parse: optional(list(origin)) },
-  RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each token (or client address without one) on the API', parse: rateLimit },
+  RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each account, all its tokens together (or each client address, without a valid token) on the API', parse: rateLimit },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms', parse: rateLimit },
-  RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each token, a budget of their own (not counted in RATE_LIMIT_API)', parse: rateLimit },
+  RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each account, all its tokens together, a budget of their own (not counted in RATE_LIMIT_API)', parse: rateLimit },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)', parse: optional(boolean) },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification and webhook destinations; unset: the system resolver', parse: optional(list(dnsServer)) },

@@ -25,7 +25,8 @@ function sleep(ms: number): Promise<void> {
 function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { env: options.env ?? process.env, cwd: options.cwd ?? root, timeout: options.timeout ?? BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      // Killed (its time was up) or ended by a signal: -1, never an exit code the process could have chosen.
+      const code = error ? (typeof error.code === 'number' ? error.code : error.killed || error.signal ? -1 : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -149,6 +150,14 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
     RATE_LIMIT_PUBLIC: '1000000/60',
     ...env,
   };
+}
+
+/**
+ * Runs a built script (`apps/api/src/main.js`, `apps/redirect/src/main.js`...) to its end, with the
+ * spawned apps' settings and `env`; one still running after `timeoutMs` is killed (its code is then -1).
+ */
+export function runBuiltScript(dist: BuiltDist, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(process.execPath, [join(dist.dir, script)], { env: baseEnv(0, env), timeout: timeoutMs });
 }
 
 /** Runs the built operator CLI; its last stdout line is JSON. */
