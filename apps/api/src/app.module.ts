@@ -11,7 +11,7 @@ import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
 import { LinksBulkController } from './http/links/links-bulk.controller';
-import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
+import { CachedQrRenderer, PiscinaQrRenderer, QrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
@@ -71,7 +71,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         ShortUrlRoutes,
-        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new WorkerQrRenderer()) },
+        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new PiscinaQrRenderer()) },
       ],
     };
   }

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import qrcode from 'qrcode';
-import { QrRenderer } from '../src/http/links/qr-renderer';
+import { DEFAULT_QR_POOL, QrRenderer } from '../src/http/links/qr-renderer';
 import { createAccount, createPat } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 
@@ -98,6 +98,34 @@ describe('GET /user/link/{id}/qr', () => {
     expect(order).toHaveLength(7);
     expect(order[0]).toBe('live');
     for (const s of onMainThread) expect(s).not.toHaveBeenCalled();
+  });
+
+  // The pool's queue is bounded: past it a request is told to come back, not queued without end.
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After while every thread is drawing and the queue is full', async () => {
+    const ada = await createAccount(t);
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/full', slug: 'qr-full' } });
+    const id = link.body.data.id;
+    const renderer = t.app.get(QrRenderer);
+    const render = renderer.render.bind(renderer);
+    const filling: Promise<unknown>[] = [];
+    // Fills the threads and the queue in the same turn as the request's drawing, so it finds them full
+    // however fast the machine draws.
+    const spy = jest.spyOn(renderer, 'render').mockImplementationOnce((image) => {
+      for (let i = 0; i < DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue; i++) filling.push(render({ text: `https://s.lnk.test/filler-${i}`, size: 64, format: 'svg' }));
+      return render(image);
+    });
+    try {
+      const busy = await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken });
+      expect(busy.status).toBe(503);
+      expect(busy.body).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Too many QR codes are being drawn, try again shortly' });
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect(filling).toHaveLength(DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue);
+      await Promise.all(filling);
+    } finally {
+      spy.mockRestore();
+    }
+    // Once the queue has drained, the same request is drawn.
+    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken })).status).toBe(200);
   });
 });
 
