@@ -32,7 +32,7 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
   it("carries the service's version (package.json) as info.version, and a description of what each scope grants, in both flows", () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
     expect(document.info.version).toBe(manifest.version);
-    const oauth2 = document.components?.securitySchemes?.['oauth2'] as { flows: Record<string, { scopes: Record<string, string> }> };
+    const oauth2 = document.components?.securitySchemes?.['oauth2'] as unknown as { flows: Record<string, { scopes: Record<string, string> }> };
     expect(Object.keys(oauth2.flows).sort()).toEqual(['authorizationCode', 'password']);
     for (const { scopes } of Object.values(oauth2.flows)) {
       expect(Object.keys(scopes)).toEqual([...SCOPES]);

@@ -38,26 +38,29 @@ describeInBrowser('Swagger UI at /docs in a real browser (Chromium)', () => {
     await page.close();
   });
 
-  /** Where the open Authorize dialog stands: its body's scroll, its box and its body's box in the window, and its first field. */
+  /** Where the open Authorize dialog stands: its body's scroll, the boxes of the dialog, its body and its first field in the window, and the focus. */
   async function authorizeDialog(page: Page) {
-    const body = page.locator('.dialog-ux .modal-ux-content');
+    const dialog = page.locator('.dialog-ux .modal-ux');
+    const body = dialog.locator('.modal-ux-content');
     const firstInput = body.locator('input').first();
     await firstInput.waitFor();
     // The fields' autofocus (and the scroll it causes) happen as the dialog mounts: read once the focus is in it.
-    await page.waitForFunction(() => document.activeElement?.closest('.modal-ux') !== null);
-    const seen = await page.evaluate(() => {
-      const box = (selector: string) => {
-        const { top, bottom } = document.querySelector(selector)!.getBoundingClientRect();
-        return { top, bottom };
-      };
-      return {
-        scrollTop: document.querySelector('.dialog-ux .modal-ux-content')!.scrollTop,
-        dialog: box('.dialog-ux .modal-ux'),
-        bodyBox: box('.dialog-ux .modal-ux-content'),
-        focused: document.activeElement?.id,
-      };
-    });
-    return { ...seen, body, firstInput, input: await firstInput.boundingBox(), firstInputId: await firstInput.getAttribute('id') };
+    await page.waitForFunction("document.activeElement !== null && document.activeElement.closest('.modal-ux') !== null");
+    const boxOf = async (locator: typeof dialog) => {
+      const box = await locator.boundingBox();
+      if (!box) throw new Error('not rendered');
+      return { top: box.y, bottom: box.y + box.height };
+    };
+    return {
+      body,
+      firstInput,
+      scrollTop: await body.evaluate((element) => element.scrollTop),
+      dialogBox: await boxOf(dialog),
+      bodyBox: await boxOf(body),
+      inputBox: await boxOf(firstInput),
+      firstInputId: await firstInput.getAttribute('id'),
+      focusedId: await page.evaluate('document.activeElement.id'),
+    };
   }
 
   /**
@@ -82,13 +85,13 @@ describeInBrowser('Swagger UI at /docs in a real browser (Chromium)', () => {
       if (time === 'first') await screenshot(page, `api-docs-authorize-${viewport.width}x${viewport.height}`, { fullPage: false });
       expect(seen.scrollTop).toBe(0);
       // The whole dialog, its title included, within the window; its first field within the body's visible part.
-      expect(seen.dialog.top).toBeGreaterThanOrEqual(0);
-      expect(seen.dialog.bottom).toBeLessThanOrEqual(viewport.height);
-      expect(seen.input).not.toBeNull();
-      expect(seen.input!.y).toBeGreaterThanOrEqual(seen.bodyBox.top);
-      expect(seen.input!.y + seen.input!.height).toBeLessThanOrEqual(seen.bodyBox.bottom);
+      expect(seen.dialogBox.top).toBeGreaterThanOrEqual(0);
+      expect(seen.dialogBox.bottom).toBeLessThanOrEqual(viewport.height);
+      expect(seen.inputBox.top).toBeGreaterThanOrEqual(seen.bodyBox.top);
+      expect(seen.inputBox.bottom).toBeLessThanOrEqual(seen.bodyBox.bottom);
       expect(await seen.firstInput.isVisible()).toBe(true);
-      expect(seen.focused).toBe(seen.firstInputId);
+      expect(seen.firstInputId).toBeTruthy();
+      expect(seen.focusedId).toBe(seen.firstInputId);
       // Scrolled to its end and closed: the next opening starts at the top again.
       await seen.body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
       await page.locator('.modal-ux .close-modal').click();

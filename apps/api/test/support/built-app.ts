@@ -136,6 +136,8 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
   delete inherited['SMTP_URL'];
   // NODE_ENV=production would ask for production settings; a test that wants it says so in its env.
   delete inherited['NODE_ENV'];
+  // Tests read the JSON lines of a process whose output is a pipe; one that wants readable lines says so.
+  delete inherited['LOG_FORMAT'];
   return {
     ...inherited,
     PORT: String(port),
@@ -224,12 +226,24 @@ export interface SpawnedApp {
   stop(graceMs?: number): Promise<Exit>;
 }
 
+/** How a process is started: its output a pipe, or (`terminal`) a pseudo-terminal, as in a person's shell. */
+export interface SpawnOptions {
+  /**
+   * Runs it under util-linux `script`, whose child has a pseudo-terminal for its standard streams (what it
+   * writes comes back through `script`, lines ending in CR LF); SIGTERM to `script` is passed on to it.
+   */
+  terminal?: boolean;
+}
+
 /**
  * Starts `node <script>` with `env`, keeping what it writes, and waits until `ready()` answers true (or
  * the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, options: SpawnOptions = {}): Promise<SpawnedProcess> {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const child = options.terminal
+    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -260,7 +274,7 @@ async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv
 }
 
 /** Starts `node <script>` from dist with `env` on `port`, ready once `readyPath` answers 200. */
-async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -269,13 +283,13 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
       return false; // not listening yet
     }
   };
-  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100)) };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, options)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
-export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const port = await freePort();
-  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live');
+  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live', options);
 }
 
 export interface Answer<T = any> {
@@ -371,7 +385,7 @@ export function useBuiltApp(cleanup: () => Promise<unknown> = async () => undefi
 export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
   const port = await freePort();
   const inherited = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT']) delete inherited[name];
   return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
 }
 
