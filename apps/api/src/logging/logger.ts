@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app-config';
  * readable lines on a terminal. Credentials never reach a log line, wherever they appear in an object,
  * in either format (pino redacts before the line is formatted).
  */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, fd: number = 1): Logger {
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, fd = 1): Logger {
   return pino(
     {
     level: config.logLevel,

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { TEST_DB_ENV } from '@lnk/shared/testing';
 import { call, runBuiltCli, SpawnedApp, spawnBuiltApp, spawnBuiltRedirect, useBuiltApp } from '../support/built-app';
 import { freePort } from '../support/test-app';
@@ -76,7 +77,7 @@ describe('start-up and shutdown a person can read (built app)', () => {
   }, 120_000);
 
   /** The readable lines the app wrote: the pseudo-terminal's CR LF made LF, colours taken off. */
-  const readableLinesOf = (output: string) => output.replace(/\r\n/g, '\n').replace(/\u001b\[[\d;]*m/g, '').split('\n').filter(Boolean);
+  const readableLinesOf = (output: string) => stripVTControlCharacters(output.replace(/\r\n/g, '\n')).split('\n').filter(Boolean);
 
   /** What a person reads: a time, the level and the message in words; not one JSON object; a token in a query nowhere. */
   function expectReadable(lines: string[], port: number): void {

@@ -1,5 +1,5 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import type { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -11,11 +11,11 @@ async function written(format: LogFormat | null, log: (logger: pino.Logger) => v
   const dir = mkdtempSync(join(tmpdir(), 'lnk-log-'));
   const fd = openSync(join(dir, 'log'), 'w');
   try {
-    const destination = logDestination(format, fd) as Partial<EventEmitter & { end(): void }>;
-    log(pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination as pino.DestinationStream));
-    // pino's JSON destination writes asynchronously: ended, it writes what it holds, then closes the file.
-    if (destination.end && destination.once) {
-      const closed = new Promise((resolve) => destination.once!('close', resolve));
+    const destination = logDestination(format, fd);
+    log(pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination));
+    // pino's JSON destination (an EventEmitter) writes asynchronously: ended, it writes what it holds, then closes the file.
+    if (destination instanceof EventEmitter && 'end' in destination && typeof destination.end === 'function') {
+      const closed = once(destination, 'close');
       destination.end();
       await closed;
     } else closeSync(fd);
