@@ -6,6 +6,7 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { ContextsModule } from './composition/contexts.module';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
+import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
@@ -44,6 +45,7 @@ export const API_CONTROLLERS = [
   LinksBulkController,
   TagsController,
   DomainsController,
+  TlsAskController,
   StatsController,
   StatsInsightsController,
   SubscriptionController,

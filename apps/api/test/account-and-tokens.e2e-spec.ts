@@ -9,7 +9,8 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+    // The limits GET /user/me/limits is checked against below.
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, DEFAULT_MAX_DOMAINS: '1', DEFAULT_MAX_LINKS: '100', DEFAULT_MAX_TAGS: '10' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -17,7 +18,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
   });
 
   const signIn = (account: TestAccount, extra: Record<string, string> = {}, password = account.password) =>
-    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password, ...extra } });
+    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password, ...extra } });
 
   describe('/user/me', () => {
     it('shows the account', async () => {
@@ -245,7 +246,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
     it('creates a PAT shown once, lists without values, shows the detail, and revokes it at once', async () => {
       const ada = await createAccount(t);
       const created = await t.request('POST', '/user/tokens', { token: ada.accessToken, body: { name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'] } });
-      expect(created.body.data).toEqual({ id: expect.any(String), name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'], token: expect.stringMatching(/^tkn_/), expiresAt: expect.any(String), createdAt: expect.any(String) });
+      expect(created.body.data).toEqual({ id: expect.any(String), name: 'CI', description: 'deploys', scopes: ['user:read', 'links:read'], token: expect.stringMatching(/^tkn_/), expiresAt: null, createdAt: expect.any(String) });
       const value = created.body.data.token;
       expect((await t.request('GET', '/user/me', { token: value })).status).toBe(200);
       const list = await t.request('GET', '/user/tokens', { token: ada.accessToken });
@@ -289,20 +290,24 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const ada = await createAccount(t);
       const parentExpiry = new Date(Date.now() + 86_400_000).toISOString();
       const parent = await createPat(t, ada, ['tokens:write', 'user:read'], { expiresAt: parentExpiry });
-      const child = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'child', scopes: ['user:read'] } });
+      // A PAT is never a sign-in: minting with one takes the password.
+      const child = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'child', scopes: ['user:read'], currentPassword: ada.password } });
       expect(child.status).toBe(200);
       expect(child.body.data.expiresAt).toBe(parentExpiry);
-      const later = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'later', scopes: ['user:read'], expiresAt: new Date(Date.parse(parentExpiry) + 3_600_000).toISOString() } });
+      const later = await t.request('POST', '/user/tokens', { token: parent.token, body: { name: 'later', scopes: ['user:read'], currentPassword: ada.password, expiresAt: new Date(Date.parse(parentExpiry) + 3_600_000).toISOString() } });
       expect(later.status).toBe(400);
       expect(later.body.meta.errors[0].name).toBe('expiresAt');
     });
 
-    it('ends a PAT made through a sign-in no later than that sign-in’s refresh token', async () => {
+    // Spec 2.4: a PAT does not expire unless expiresAt is set; the sign-in that made it does not bound it.
+    it('gives a PAT made through a sign-in no expiry unless one is asked for, and the one asked for even past that sign-in’s refresh token', async () => {
       const ada = await createAccount(t);
       const pat = await createPat(t, ada, ['user:read']);
-      const session = await t.request('POST', '/oauth/introspect', { body: { token: ada.refreshToken } });
-      const detail = await t.request('GET', `/user/tokens/${pat.id}`, { token: ada.accessToken });
-      expect(Math.floor(Date.parse(detail.body.data.expiresAt) / 1000)).toBe(session.body.data.exp);
+      expect((await t.request('GET', `/user/tokens/${pat.id}`, { token: ada.accessToken })).body.data).toMatchObject({ expiresAt: null, isExpired: false });
+      const session = await t.request('POST', '/oauth/introspect', { body: { token: ada.refreshToken, client_id: ada.client.clientId, client_secret: ada.client.clientSecret } });
+      const later = new Date((session.body.data.exp + 86_400) * 1000).toISOString();
+      const lasting = await createPat(t, ada, ['user:read'], { expiresAt: later });
+      expect((await t.request('GET', `/user/tokens/${lasting.id}`, { token: ada.accessToken })).body.data.expiresAt).toBe(later);
     });
 
     // A third-party app granted tokens:write would otherwise turn its revocable grant into a lasting PAT.
@@ -351,7 +356,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const ada = await createAccount(t);
       const bob = await createAccount(t);
       const created = await t.request('POST', '/user/oauth-clients', { token: ada.accessToken, body: { name: 'Ada app', scopes: ['user:read'] } });
-      const asBob = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: created.body.data.clientId, username: bob.email, password: bob.password } });
+      const asBob = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: created.body.data.clientId, client_secret: created.body.data.clientSecret, username: bob.email, password: bob.password } });
       expect(asBob.status).toBe(400);
       expect(asBob.body.code).toBe('UNAUTHORIZED_CLIENT');
       expect((await t.request('GET', `/user/oauth-clients/${created.body.data.id}`, { token: bob.accessToken })).status).toBe(404);

@@ -14,6 +14,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let clientId: string;
+  let clientSecret: string;
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
@@ -27,7 +28,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
     smtp = await startSmtpServer();
     t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]), SMTP_URL: smtp.url } });
     const operator = await identityOf(t).registerUser.execute({ email: 'operator@example.com', password: 'operator password' });
-    clientId = (await createFirstPartyClient(t, operator.id)).clientId;
+    ({ clientId, clientSecret } = await createFirstPartyClient(t, operator.id));
   });
 
   afterAll(async () => {
@@ -79,7 +80,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   describe('which account an identity-provider sign-in enters (issue 11: account takeover through an e-mail change)', () => {
     const signIn = async (email: string, sub: string, extra: Record<string, string> = {}) =>
       t.request('POST', '/oauth/idp', { body: { token: await idToken({ email, name: 'Someone' }, { sub }), client_id: clientId, ...extra } });
-    const passwordSignIn = (username: string, password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username, password } });
+    const passwordSignIn = (username: string, password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username, password } });
     /** The verification token in the last link mailed to `address`. */
     const linkTo = (address: string) => {
       const raw = smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));

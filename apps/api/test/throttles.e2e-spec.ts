@@ -8,14 +8,14 @@ describe('sign-in throttle (guessing passwords over the password grant)', () => 
   let t: TestApp;
   useTestApp((app) => (t = app), { env: { TRUST_PROXY: 'true' } });
 
-  const grant = (account: { clientId: string; email: string }, password: string, ip: string) =>
-    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.clientId, username: account.email, password }, headers: { 'x-forwarded-for': ip } });
+  const grant = (account: { clientId: string; clientSecret: string; email: string }, password: string, ip: string) =>
+    t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.clientId, client_secret: account.clientSecret, username: account.email, password }, headers: { 'x-forwarded-for': ip } });
 
-  async function victim(): Promise<{ clientId: string; email: string; password: string }> {
+  async function victim(): Promise<{ clientId: string; clientSecret: string; email: string; password: string }> {
     const email = `victim-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
     const user = await identityOf(t).registerUser.execute({ email, password: 'the right password', name: 'Victim' });
     const client = await createFirstPartyClient(t, user.id);
-    return { clientId: client.clientId, email, password: 'the right password' };
+    return { clientId: client.clientId, clientSecret: client.clientSecret, email, password: 'the right password' };
   }
 
   // The audit: the failure was counted after the bcrypt check, so 25 parallel guesses all reached it.

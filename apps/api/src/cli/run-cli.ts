@@ -18,21 +18,22 @@ function describe(error: unknown): string {
 /** Runs one operator command; returns the exit code (0 done, 2 bad input, 1 anything else). */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const [name, ...args] = argv;
+  const program = env['LNK_CLI_NAME'] || undefined;
   if (!name || HELP.has(name)) {
     // `help <command>` is that command's help.
     const topic = name ? args[0] : undefined;
-    if (topic && COMMANDS[topic]) io.stdout(commandHelp(topic));
-    else if (name) io.stdout(usage());
-    else io.stderr(usage());
+    if (topic && COMMANDS[topic]) io.stdout(commandHelp(topic, program));
+    else if (name) io.stdout(usage(program));
+    else io.stderr(usage(program));
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`unknown command: ${name}\n\n${usage()}`);
+    io.stderr(`unknown command: ${name}\n\n${usage(program)}`);
     return 2;
   }
   if (args.some((a) => a === '--help' || a === '-h')) {
-    io.stdout(commandHelp(name));
+    io.stdout(commandHelp(name, program));
     return 0;
   }
   let dataSource: DataSource | undefined;

@@ -9,7 +9,6 @@ import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts, openBus } from './contexts.composition';
 import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
 import { ClickFlusher } from './click-flusher';
-import { RedirectsOfDomains } from '@lnk/bridges';
 import { DomainRechecker } from './domain-rechecker';
 import { WebhookWorker } from './webhook-worker';
 import { AppMetrics } from '../metrics/app-metrics';
@@ -36,7 +35,7 @@ export const contexts: Provider = {
   inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
   useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus);
-    const { links, identity, webhooks } = composed;
+    const { links, identity, webhooks, domains } = composed;
     // Read before the first request: until then every link change would take the transaction path.
     await webhooks.ready();
     if (bus) {
@@ -48,6 +47,7 @@ export const contexts: Provider = {
       };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
+        domains.certificates.forgetAll();
         links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();
@@ -58,13 +58,12 @@ export const contexts: Provider = {
           : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
       );
       metrics.watchRedis('invalidations', () => bus.up);
-      const redirectsOfDomains = new RedirectsOfDomains(links.resolveRedirect);
       await listenToOtherInstances(bus, {
         linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug),
         tokensRevoked,
         accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),
-        domainChanged: (name) => redirectsOfDomains.verificationChanged(name),
+        domainChanged: (name) => domains.hostChanges.verificationChanged(name),
         linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
       });
     }

@@ -38,6 +38,9 @@ import {
   RevocationListener,
   AccountChanges,
   RevokePersonalAccessTokenUseCase,
+  RevokeAllPersonalAccessTokensUseCase,
+  PatMint,
+  PersonalAccessTokenNotices,
   RevokeTokenUseCase,
   Reauthentication,
   SecondFactor,
@@ -129,6 +132,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
   const addressClaims = new AddressClaims(users, clock);
+  const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: config.patLimit };
 
   return {
     authenticate,
@@ -157,10 +161,11 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     ),
     revokeToken: new RevokeTokenUseCase(oauthTokens, hasher, revocations, clock),
     introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, clientAuth, users, hasher, clock),
-    createPat: new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock),
+    createPat: new CreatePersonalAccessTokenUseCase({ mint: patMint, clients, users, reauthentication, notices: new PersonalAccessTokenNotices(mailer), clock }),
     listPats: new ListPersonalAccessTokensUseCase(pats),
     getPat: new GetPersonalAccessTokenUseCase(pats),
     revokePat: new RevokePersonalAccessTokenUseCase(pats, revocations),
+    revokeAllPats: new RevokeAllPersonalAccessTokensUseCase(pats, revocations),
     listClients: new ListOAuthClientsUseCase(clients),
     getClient: new GetOAuthClientUseCase(clients),
     updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
@@ -187,7 +192,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
       findUser: new FindUserByEmailUseCase(users),
       listUsers: new ListUsersUseCase(new TypeormOperatorDirectory(dataSource)),
       listClients: new ListFirstPartyClientsUseCase(new TypeormOperatorDirectory(dataSource)),
-      createPat: new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock),
+      createPat: new CreateOperatorPatUseCase(users, patMint, clock),
       setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
     },
   };

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebhookWorker } from './webhook-worker';
 
 /** A promise the test settles. */
@@ -59,5 +62,39 @@ describe('WebhookWorker', () => {
     await new Promise((r) => setTimeout(r, 5));
     await worker.beforeApplicationShutdown();
     expect(calls).toBe(0);
+  });
+
+  // A container's healthcheck reads the file's age: it must not be written while the database cannot be reached.
+  it('writes its heartbeat file after a look that reached the database, and not after one that failed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lnk-heartbeat-'));
+    const file = join(dir, 'alive');
+    try {
+      let fail = true;
+      let runs = 0;
+      const webhooks = {
+        deliver: {
+          execute: async () => {
+            runs++;
+            if (fail) throw new Error('connect ECONNREFUSED');
+            return { expanded: 0, claimed: 0, failed: 0 };
+          },
+          purge: async () => undefined,
+        },
+        reportExpired: { execute: async () => 0 },
+      };
+      const worker = new WebhookWorker({ webhooks } as never, { webhooks: { ...settings, pollIntervalMs: 1, heartbeatFile: file } } as never);
+      worker.onModuleInit();
+      const until = async (check: () => boolean) => {
+        while (!check()) await new Promise((r) => setTimeout(r, 1));
+      };
+      await until(() => runs >= 3);
+      expect(existsSync(file)).toBe(false);
+      fail = false;
+      await until(() => existsSync(file));
+      await worker.beforeApplicationShutdown();
+      expect(new Date(readFileSync(file, 'utf8').trim()).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -10,6 +11,8 @@ const PURGE_EVERY_MS = 3_600_000;
  * late, not lost (events already enqueued are not enqueued again: their ids are derived from the expiry).
  */
 const EXPIRY_LOOKBACK_MS = 3_600_000;
+/** The heartbeat file is written at most this often: a healthcheck reads its age in tens of seconds. */
+const HEARTBEAT_EVERY_MS = 5_000;
 
 /**
  * The webhooks' delivery worker, in the API process (WEBHOOKS_WORKER) or a process of its own (worker.ts): makes batched link.clicked events
@@ -55,6 +58,7 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
   private readonly deliveries = new Rescheduling(() => this.run());
   private readonly expiries = new Rescheduling(() => this.scan());
   private lastPurge = 0;
+  private lastHeartbeat = 0;
   private scannedUpTo = new Date(Date.now() - EXPIRY_LOOKBACK_MS);
   private readonly logger = new Logger('Webhooks');
 
@@ -91,6 +95,7 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
       const { expanded, claimed, failed } = await deliver.execute();
       if (failed > 0) this.logger.debug(`${failed} of ${claimed} webhook deliveries failed; retried on the backoff schedule`);
       if (claimed >= this.config.webhooks.batchSize || expanded > 0) next = 0;
+      await this.heartbeat();
       if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
         this.lastPurge = Date.now();
         await deliver.purge();
@@ -99,6 +104,18 @@ export class WebhookWorker implements OnModuleInit, BeforeApplicationShutdown {
       this.logger.warn(`webhook deliveries not taken, next look at the next interval: ${(error as Error).message}`);
     }
     return next;
+  }
+
+  /** Tells a healthcheck (WEBHOOKS_WORKER_HEARTBEAT_FILE) that a look reached the database just now. */
+  private async heartbeat(): Promise<void> {
+    const file = this.config.webhooks.heartbeatFile;
+    if (!file || Date.now() - this.lastHeartbeat < HEARTBEAT_EVERY_MS) return;
+    this.lastHeartbeat = Date.now();
+    try {
+      await writeFile(file, `${new Date(this.lastHeartbeat).toISOString()}\n`);
+    } catch (error) {
+      this.logger.warn(`the heartbeat file ${file} could not be written: ${(error as Error).message}`);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -67,10 +67,10 @@ export interface BrowserStage {
 }
 
 /** The beforeAll/afterAll of a browser test file; the stage's fields are set once beforeAll has run. */
-export function useBrowserStage(): BrowserStage {
+export function useBrowserStage(env: Record<string, string> = {}): BrowserStage {
   const stage = {} as BrowserStage;
   beforeAll(async () => {
-    stage.t = await startTestApp();
+    stage.t = await startTestApp({ env });
     stage.landing = await startLandingServer();
     stage.browser = await launchBrowser();
   });

@@ -172,7 +172,7 @@ export interface OperatorAccount {
   password: string;
   clientId: string;
   clientSecret: string;
-  grant: { grant_type: 'password'; client_id: string; username: string; password: string };
+  grant: { grant_type: 'password'; client_id: string; client_secret: string; username: string; password: string };
 }
 
 /** `user:create` then `client:create` through the built CLI (each must exit 0), as an operator sets up a first account. */
@@ -184,7 +184,7 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
   const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', name], env);
   if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
   const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
-  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, username: email, password } };
+  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: email, password } };
 }
 
 /**
@@ -236,14 +236,14 @@ export interface SpawnOptions {
 }
 
 /**
- * Starts `node <script>` with `env`, keeping what it writes, and waits until `ready()` answers true (or
- * the process exits, or 60 s pass: then it is stopped and the error carries its output).
+ * Starts `node <script>` with `env` (in `cwd`, the repository by default), keeping what it writes, and waits
+ * until `ready()` answers true (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, options: SpawnOptions = {}): Promise<SpawnedProcess> {
+export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root, options: SpawnOptions = {}): Promise<SpawnedProcess> {
   const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
   const child = options.terminal
-    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -273,8 +273,8 @@ async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv
   return { child, output, exited, running: () => exit === null, stop };
 }
 
-/** Starts `node <script>` from dist with `env` on `port`, ready once `readyPath` answers 200. */
-async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, options: SpawnOptions = {}): Promise<SpawnedApp> {
+/** Starts `node <script>` from dist with `env` on `port` (in `cwd`, the repository by default), ready once `readyPath` answers 200. */
+export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -283,13 +283,13 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
       return false; // not listening yet
     }
   };
-  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, options)) };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, cwd, options)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
 export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const port = await freePort();
-  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live', options);
+  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live', root, options);
 }
 
 export interface Answer<T = any> {

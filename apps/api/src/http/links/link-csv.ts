@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ImportLine, LinkView } from '@lnk/links/domain';
 import { parseUrl, ValidationError } from '@lnk/shared/kernel';
 import { presentLink, shortUrlOf } from './links.presenter';
+import type { ShortUrlBase } from './short-url-base';
 
 /**
  * Links as CSV: the import's reading (our columns, and those of Bitly's and Shlink's exports) and the
@@ -164,14 +165,14 @@ function* chunksOf(text: string, size = 64 * 1024): Generator<string> {
 export const EXPORT_COLUMNS = ['url', 'slug', 'title', 'description', 'tags', 'shortUrl', 'domain', 'clicks', 'status', 'createdAt'] as const;
 
 /** A batch of links as CSV rows (with the header before the first batch), each cell neutralised. */
-export function csvRows(views: LinkView[], shortBaseUrl: string, header: boolean): string {
+export function csvRows(views: LinkView[], base: ShortUrlBase, header: boolean): string {
   const rows = views.map(({ link, domain, tags }) => [
     link.url,
     link.slug,
     link.title,
     link.description,
     tags.map((t) => t.name).join(TAG_SEPARATOR),
-    shortUrlOf(shortBaseUrl, link.slug, domain?.name ?? null),
+    shortUrlOf(base, link.slug, domain?.name ?? null),
     domain?.name ?? '',
     String(link.clicks),
     link.status ? 'true' : 'false',
@@ -181,6 +182,6 @@ export function csvRows(views: LinkView[], shortBaseUrl: string, header: boolean
 }
 
 /** A batch of links as NDJSON: one link per line, as GET /user/link/{id} presents it. */
-export function ndjsonRows(views: LinkView[], shortBaseUrl: string): string {
-  return views.map((view) => `${JSON.stringify(presentLink(view, shortBaseUrl))}\n`).join('');
+export function ndjsonRows(views: LinkView[], base: ShortUrlBase): string {
+  return views.map((view) => `${JSON.stringify(presentLink(view, base))}\n`).join('');
 }

@@ -19,6 +19,7 @@ import { BulkCreatedSchema, BulkOutcomeSchema, ImportReportSchema } from './link
 import { csvRows, EXPORT_COLUMNS, IMPORT_BODY_LIMIT, IMPORT_LINE_LIMIT, ndjsonRows, readImportCsv } from './link-csv';
 import { creationMessage, skipsByReason } from './links-bulk.messages';
 import { presentLink } from './links.presenter';
+import { CurrentScheme, type RequestScheme, ShortUrlBases } from './short-url-base';
 
 const CSV = 'text/csv';
 const NDJSON = 'application/x-ndjson';
@@ -26,10 +27,14 @@ const NDJSON = 'application/x-ndjson';
 /** Many links at once (issue 18): bulk create, delete and tagging, import from CSV and export. */
 @Controller('user/link')
 export class LinksBulkController {
+  private readonly bases: ShortUrlBases;
+
   constructor(
     @Inject(LINKS) private readonly links: Links,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.bases = new ShortUrlBases(config);
+  }
 
   @Route('POST', 'bulk', {
     scope: 'links:write',
@@ -40,7 +45,7 @@ export class LinksBulkController {
       'The links that pass are written together: if they do not all fit in your links quota, none is written (403 QUOTA_EXCEEDED). ' +
       'When some were not created, the message says how many and why ("2 created, 3 skipped: 2 invalid, 1 duplicate_slug").',
   })
-  async bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: BulkCreateLinksDto) {
+  async bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: BulkCreateLinksDto, @CurrentScheme() scheme: RequestScheme) {
     // Each item by CreateLinkDto's type rules on its own: a bad one is answered in its place.
     const checked = await Promise.all(body.links.map((item) => checkedItem(CreateLinkDto, item)));
     const valid = checked.flatMap((c, i) => ('value' in c ? [{ i, fields: c.value as LinkFields }] : []));
@@ -48,7 +53,7 @@ export class LinksBulkController {
     const results: BulkCreated[] = checked.map((c) => ({ errors: 'errors' in c ? c.errors : [], reason: 'invalid' }));
     valid.forEach((v, n) => (results[v.i] = created[n]));
     const message = creationMessage(results.length - results.filter((r) => 'errors' in r).length, skipsByReason(results), 'Links created');
-    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.config.shortBaseUrl) : { errors: r.errors })), message);
+    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.bases.of(scheme)) : { errors: r.errors })), message);
   }
 
   @Route('DELETE', 'bulk', {
@@ -97,19 +102,24 @@ export class LinksBulkController {
     description:
       'Every link of yours with its tags and clicks, oldest first, as an attachment: format=csv (the default; columns an import reads back, cells a spreadsheet would run as a formula prefixed with an apostrophe) or format=json (NDJSON: one link object per line). Streamed as it is read.',
   })
-  async export(@CurrentPrincipal() principal: Principal, @Query() query: ExportQueryDto, @Res() reply: FastifyReply) {
+  async export(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ExportQueryDto,
+    @Res() reply: FastifyReply,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
     const format = query.format ?? 'csv';
     const batches = this.links.export.execute(principal.userId);
     // The first batch is read before the answer starts: a failure there is still an error envelope.
     const first = await batches.next();
-    const shortBaseUrl = this.config.shortBaseUrl;
+    const base = this.bases.of(scheme);
     async function* body(): AsyncGenerator<string> {
       try {
-        if (format === 'csv') yield csvRows(first.done ? [] : first.value, shortBaseUrl, true);
-        else if (!first.done) yield ndjsonRows(first.value, shortBaseUrl);
+        if (format === 'csv') yield csvRows(first.done ? [] : first.value, base, true);
+        else if (!first.done) yield ndjsonRows(first.value, base);
         if (first.done) return;
         for (let step = await batches.next(); !step.done; step = await batches.next()) {
-          yield format === 'csv' ? csvRows(step.value as LinkView[], shortBaseUrl, false) : ndjsonRows(step.value as LinkView[], shortBaseUrl);
+          yield format === 'csv' ? csvRows(step.value as LinkView[], base, false) : ndjsonRows(step.value as LinkView[], base);
         }
       } finally {
         await batches.return(undefined);

@@ -8,4 +8,6 @@ export class CreateTokenDto {
   @Omittable() @IsString() @MaxLength(500) description?: string;
   @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) scopes!: string[];
   @IsOptional() @ValidateIf((_o, v) => v !== null) @IsISO8601({ strict: true }) expiresAt?: string | null;
+  @JSONSchema({ description: 'The account password: required unless the token making the request comes from a password or identity-provider sign-in in the last 10 minutes (so always when a personal access token makes the request). Never echoed.' })
+  @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }

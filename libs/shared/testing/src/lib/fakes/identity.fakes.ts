@@ -7,6 +7,7 @@ import {
   LoginThrottle,
   OAuthToken,
   OAuthTokenRepository,
+  PatRoom,
   PersonalAccessToken,
   PersonalAccessTokenRepository,
   User,
@@ -147,8 +148,18 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
   get rows(): PersonalAccessToken[] {
     return this.table.rows;
   }
-  async insert(t: PersonalAccessToken): Promise<void> {
+  /** One call at a time, as the adapter's lock makes it: nothing here awaits between the count and the insert. */
+  async insertWithinLimit(t: PersonalAccessToken, room: PatRoom, now: Date): Promise<{ stored: boolean; active: number }> {
+    const userId = t.props.userId;
+    const expired = this.table
+      .all((p) => p.userId === userId && p.expiresAt !== null && p.expiresAt <= now)
+      .sort((a, b) => (b.props.expiresAt as Date).getTime() - (a.props.expiresAt as Date).getTime() || (a.props.id < b.props.id ? 1 : -1));
+    const dropped = new Set(expired.slice(room.keptExpired).map((p) => p.props.id));
+    this.table.delete((p) => dropped.has(p.id));
+    const active = this.table.all((p) => p.userId === userId && (p.expiresAt === null || p.expiresAt > now)).length;
+    if (active >= room.maxActive) return { stored: false, active };
     this.table.insert(t);
+    return { stored: true, active };
   }
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
     return this.table.first((t) => t.tokenHash === hash);
@@ -157,14 +168,15 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
     return this.table.first((t) => t.userId === userId && t.id === id);
   }
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.table.all((t) => t.userId === userId);
-    return pageOf(mine, mine.length, page);
+    // Newest first, as the adapter orders them (ids are time-ordered).
+    const mine = this.table.all((t) => t.userId === userId).sort((a, b) => (a.props.id < b.props.id ? 1 : -1));
+    return pageOf(mine.slice(page.start, page.start + page.limit), mine.length, page);
   }
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
     return this.table.delete((t) => t.userId === userId && t.id === id) > 0;
   }
-  async deleteAllOfUser(userId: string): Promise<void> {
-    this.table.delete((t) => t.userId === userId);
+  async deleteAllOfUser(userId: string, exceptId?: string): Promise<number> {
+    return this.table.delete((t) => t.userId === userId && t.id !== exceptId);
   }
   async touch(id: string, at: Date): Promise<void> {
     this.table.change((t) => t.id === id, { lastUsedAt: at });
