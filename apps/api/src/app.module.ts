@@ -57,7 +57,7 @@ export const API_CONTROLLERS = [
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger = createLogger(config)): DynamicModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],

@@ -53,7 +53,7 @@ async function bootstrap(): Promise<void> {
   privateDataDirOrExit(config);
   // The embedded database belongs to one process: a second server is refused before it touches the files.
   const embedded = await claimEmbeddedDatabaseOrExit(config);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger, listener.serverFactory), {
     logger: new PinoNestLogger(logger),
     // The Stripe webhook's signature covers the exact bytes of the body.

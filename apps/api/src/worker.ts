@@ -17,7 +17,7 @@ import { DeliveryWorkerModule } from './worker/delivery-worker.module';
  */
 async function main(): Promise<void> {
   const config = configOrExit(() => loadConfig(process.env));
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   let nice: number | null = null;
   if (config.webhooks.workerNice > 0) {
     try {

@@ -158,12 +158,13 @@ describeRuntime('the image runtime stage: production dependencies and dist/ only
     expect([checkout.status, checkout.body.code]).toEqual([400, 'BILLING_DISABLED']);
   });
 
-  it('runs the redirect app from it, which answers the link', async () => {
+  it('runs the redirect app from it, which answers the link; readable log lines with LOG_FORMAT=pretty (pino-pretty is a production dependency)', async () => {
     const port = await freePort();
-    const redirect = await spawnBuilt('the redirect app of the runtime stage', join(app, 'dist/apps/redirect/src/main.js'), port, { ...imageEnv(port), SHORT_BASE_URL: api.baseUrl }, '/health', app);
+    const redirect = await spawnBuilt('the redirect app of the runtime stage', join(app, 'dist/apps/redirect/src/main.js'), port, { ...imageEnv(port), SHORT_BASE_URL: api.baseUrl, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, '/health', app);
     running.push(redirect);
     const answer = await fetch(`${redirect.baseUrl}/runtime`, { redirect: 'manual', headers: asBrowser() });
     expect([answer.status, answer.headers.get('location')]).toEqual([302, 'https://example.com/runtime']);
+    expect(redirect.output()).toMatch(/^\[[\d:.]+\] INFO: redirect server listening on /m);
   });
 
   it('runs the delivery worker from it, whose heartbeat file says it reaches the database', async () => {

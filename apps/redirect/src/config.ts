@@ -1,5 +1,5 @@
 import { parseTrustProxy, type TrustProxy } from '@lnk/links/adapter-http';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, LOG_FORMAT_VARIABLES, LogFormat, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, oneOf, optional, RateLimit, rateLimit, readVariables, required, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, VariableTable } from '@lnk/shared/config';
 
 export { ConfigError };
 
@@ -26,6 +26,8 @@ export interface RedirectConfig extends ShortUrlEdgeConfig {
   /** RATE_LIMIT_PUBLIC: password-form posts per address. */
   passwordFormLimit: RateLimit;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** LOG_FORMAT: JSON lines or readable ones; null: readable when standard output is a terminal (the logger decides). */
+  logFormat: LogFormat | null;
   logRequests: boolean;
   metricsToken: string | null;
   metricsPublic: boolean;
@@ -51,6 +53,7 @@ export const REDIRECT_CONFIG_VARIABLES = {
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'password-form posts per seconds for each client address', parse: rateLimit },
   ...SHORT_URL_EDGE_VARIABLES,
   LOG_LEVEL: { default: 'info', description: 'fatal, error, warn, info, debug, trace or silent', parse: oneOf(LOG_LEVELS) },
+  ...LOG_FORMAT_VARIABLES,
   LOG_REQUESTS: { default: 'false', description: 'true: one log line per request at info; false: none (the redirect path stays free of logging)', parse: boolean },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production', parse: boolean },
@@ -79,6 +82,7 @@ export function loadRedirectConfig(env: Record<string, string | undefined>): Red
     passwordFormLimit: v.RATE_LIMIT_PUBLIC,
     ...shortUrlEdgeOf(v),
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     logRequests: v.LOG_REQUESTS,
     metricsToken: v.METRICS_TOKEN,
     metricsPublic: v.METRICS_PUBLIC,

@@ -55,7 +55,7 @@ export class CommandSession {
 
   get contexts(): Contexts {
     if (!this.composed) {
-      const logger = createLogger(this.config.logLevel, 2);
+      const logger = createLogger(this.config, 2);
       this.bus = this.tellsServers ? openBus(this.config, logger) : null;
       this.composed = composeContexts(this.dataSource, this.config, logger, new AppMetrics(), this.bus);
     }

@@ -22,6 +22,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT/);
   });
 
+  it('reads LOG_FORMAT, json or pretty; unset, left to the logger (readable on a terminal)', () => {
+    expect([loadConfig({ LOG_FORMAT: 'json' }).logFormat, loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, loadConfig({}).logFormat]).toEqual(['json', 'pretty', null]);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', DATABASE_POOL_SIZE: '4' }).database).toEqual({
       kind: 'postgres',
@@ -35,6 +39,7 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['BCRYPT_COST', '3'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'fancy'],
     ['DATABASE_URL', 'mysql://x@y/z'],
     ['BODY_LIMIT', '-1'],
     ['CLICK_FLUSH_INTERVAL', '5'],

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, LOG_FORMAT_VARIABLES, LogFormat, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog, SELF_HOSTED_PLANS, withFreePlanLimits } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
 import { parseTrustProxy, TrustProxy } from '@lnk/links/adapter-http';
@@ -22,6 +22,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   /** How long each role of database work may take (requests, the click write, migrations), and connecting; PostgreSQL only. */
   databaseBounds: DatabaseBoundsConfig & { migrationTimeoutMs: number };
   logLevel: LogLevel;
+  /** LOG_FORMAT: JSON lines or readable ones; null: readable when the log goes to a terminal (the logger decides). */
+  logFormat: LogFormat | null;
   /** LOG_REQUESTS: one line per request at info; false (high traffic): at debug only. */
   logRequests: boolean;
   bcryptCost: number;
@@ -126,6 +128,7 @@ export const CONFIG_VARIABLES = {
   DATABASE_MIGRATION_TIMEOUT: { default: '0', description: "milliseconds a migration's statement may run (at start-up and `npm run migrate`); 0: no bound (a migration may rewrite a large table)", parse: integer(0, 24 * 3_600_000) },
   DATA_DIR: { default: './.data', description: "where the embedded database keeps its files (and the key file without SECRET_KEY); made 0700; an existing one must be the process's user's and closed to others", parse: text },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}`, parse: oneOf(LOG_LEVELS) },
+  ...LOG_FORMAT_VARIABLES,
   LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)', parse: boolean },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)', parse: integer(4, 15) },
   BODY_LIMIT: { default: '1048576', description: 'largest request body in bytes', parse: integer(1024, 100 * 1024 * 1024) },
@@ -219,6 +222,7 @@ export function loadConfig(env: Env): AppConfig {
     database,
     databaseBounds: { ...databaseBoundsOf(v), migrationTimeoutMs: v.DATABASE_MIGRATION_TIMEOUT },
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     logRequests: v.LOG_REQUESTS,
     bcryptCost: v.BCRYPT_COST,
     bodyLimitBytes: v.BODY_LIMIT,

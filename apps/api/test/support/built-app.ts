@@ -137,6 +137,8 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
   delete inherited['SMTP_URL'];
   // NODE_ENV=production would ask for production settings; a test that wants it says so in its env.
   delete inherited['NODE_ENV'];
+  // Tests read the JSON lines of a process whose output is a pipe; one that wants readable lines says so.
+  delete inherited['LOG_FORMAT'];
   return {
     ...inherited,
     PORT: String(port),
@@ -233,12 +235,24 @@ export interface SpawnedApp {
   stop(graceMs?: number): Promise<Exit>;
 }
 
+/** How a process is started: its output a pipe, or (`terminal`) a pseudo-terminal, as in a person's shell. */
+export interface SpawnOptions {
+  /**
+   * Runs it under util-linux `script`, whose child has a pseudo-terminal for its standard streams (what it
+   * writes comes back through `script`, lines ending in CR LF); SIGTERM to `script` is passed on to it.
+   */
+  terminal?: boolean;
+}
+
 /**
  * Starts `node <script>` with `env` (in `cwd`, the repository by default), keeping what it writes, and waits
  * until `ready()` answers true (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root, options: SpawnOptions = {}): Promise<SpawnedProcess> {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const child = options.terminal
+    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -269,7 +283,7 @@ export async function spawnProcess(what: string, script: string, env: NodeJS.Pro
 }
 
 /** Starts `node <script>` from dist with `env` on `port` (in `cwd`, the repository by default), ready once `readyPath` answers 200. */
-export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root): Promise<SpawnedApp> {
+export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -278,13 +292,13 @@ export async function spawnBuilt(what: string, script: string, port: number, env
       return false; // not listening yet
     }
   };
-  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, cwd)) };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, cwd, options)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
-export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const port = await freePort();
-  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live');
+  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live', root, options);
 }
 
 export interface Answer<T = any> {
@@ -380,7 +394,7 @@ export function useBuiltApp(cleanup: () => Promise<unknown> = async () => undefi
 export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
   const port = await freePort();
   const inherited = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT']) delete inherited[name];
   return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
 }
 
