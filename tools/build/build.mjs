@@ -4,7 +4,7 @@
 // ES modules stay ES modules in node_modules: Node's require(esm) loads @nestjs/* from CommonJS.
 import { transformFile } from '@swc/core';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -17,19 +17,22 @@ const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.js
 const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
-function sources(dir) {
+function sources(dir, wanted) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !isTest(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return sources(path, wanted);
+    return wanted(entry.name) ? [path] : [];
   });
 }
 
-const files = [...new Set(sourceRoots)].filter((dir) => existsSync(join(root, dir))).flatMap((dir) => sources(join(root, dir)));
+const roots = [...new Set(sourceRoots)].filter((dir) => existsSync(join(root, dir))).map((dir) => join(root, dir));
+const files = roots.flatMap((dir) => sources(dir, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts') && !isTest(name)));
+// Plain JavaScript beside the sources (a worker thread's entry file, which Node loads itself) is copied as it is.
+const copied = roots.flatMap((dir) => sources(dir, (name) => name.endsWith('.js')));
 
 // Skip the compile when nothing changed since the last one (npm start and npm run cli call this each time).
 const stamp = join(outDir, '.build-stamp');
-const newest = Math.max(...files.map((f) => statSync(f).mtimeMs), statSync(join(root, 'tsconfig.base.json')).mtimeMs, statSync(import.meta.filename).mtimeMs);
+const newest = Math.max(...[...files, ...copied].map((f) => statSync(f).mtimeMs), statSync(join(root, 'tsconfig.base.json')).mtimeMs, statSync(import.meta.filename).mtimeMs);
 if (!args.has('--force') && args.has('--no-typecheck') && existsSync(stamp) && Number(readFileSync(stamp, 'utf8')) >= newest) {
   log('build: up to date');
   process.exit(0);
@@ -63,5 +66,10 @@ await Promise.all(
     if (map) writeFileSync(`${target}.map`, map);
   }),
 );
+for (const file of copied) {
+  const target = join(outDir, relative(root, file));
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(file, target);
+}
 writeFileSync(stamp, String(newest));
-log(`build: compiled ${files.length} files into dist/`);
+log(`build: compiled ${files.length} files and copied ${copied.length} into dist/`);

@@ -6,11 +6,12 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { ContextsModule } from './composition/contexts.module';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
+import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { LinksController, TagsController } from './http/links/links.controller';
 import { LinksBulkController } from './http/links/links-bulk.controller';
-import { CachedQrRenderer, QrRenderer, WorkerQrRenderer } from './http/links/qr-renderer';
+import { CachedQrRenderer, PiscinaQrRenderer, QrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
@@ -44,6 +45,7 @@ export const API_CONTROLLERS = [
   LinksBulkController,
   TagsController,
   DomainsController,
+  TlsAskController,
   StatsController,
   StatsInsightsController,
   SubscriptionController,
@@ -55,7 +57,7 @@ export const API_CONTROLLERS = [
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logger: Logger = createLogger(config.logLevel)): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger = createLogger(config)): DynamicModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],
@@ -69,7 +71,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         ShortUrlRoutes,
-        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new WorkerQrRenderer()) },
+        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new PiscinaQrRenderer()) },
       ],
     };
   }

@@ -9,6 +9,7 @@ import { APP_CONFIG, LOGGER } from './config/config.module';
 import { AppMetrics } from './metrics/app-metrics';
 import { SwaggerModule } from '@nestjs/swagger';
 import { buildOpenApiDocument } from './openapi/openapi';
+import { SWAGGER_UI_CSS, SWAGGER_UI_PLUGINS } from './openapi/swagger-ui';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { SerializedOk, successBody } from './envelope/envelope';
@@ -218,8 +219,9 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     jsonDocumentUrl: '/openapi.json',
     raw: ['json'],
     customSiteTitle: 'lnk API',
+    customCss: SWAGGER_UI_CSS,
     // Public clients (no secret) must use PKCE for codes; the UI then sends a code_challenge.
-    swaggerOptions: { initOAuth: { usePkceWithAuthorizationCodeGrant: true } },
+    swaggerOptions: { initOAuth: { usePkceWithAuthorizationCodeGrant: true }, plugins: SWAGGER_UI_PLUGINS },
   });
   closeConnectionsOnceIdle(fastify);
   // Short URLs: answered in front of Fastify (SERVE_SHORT_URLS=false: by a separate redirect deployment; /{slug} is then an API 404).

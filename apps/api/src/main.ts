@@ -3,13 +3,24 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { claimEmbeddedDatabase, EmbeddedDatabaseInUseError, PgliteHost } from '@lnk/shared/database';
+import { claimEmbeddedDatabase, DataDirNotPrivateError, EmbeddedDatabaseInUseError, ensurePrivateDataDir, PgliteHost } from '@lnk/shared/database';
 import { configOrExit } from '@lnk/shared/config';
 import { AppConfig, loadConfig } from './config/app-config';
 import { configureHttpServer, createHttpAdapter } from './http-server';
 import { listenEarly, PortUnavailableError } from './http-listener';
 import { createLogger, PinoNestLogger } from './logging/logger';
 import { logShutdownSignals, logStarted } from './logging/lifecycle-log';
+
+/** DATA_DIR, where the embedded database or the key file is kept: made private, or one line and exit 1 when it is not. */
+function privateDataDirOrExit(config: AppConfig): void {
+  if (config.database.kind !== 'pglite' && config.secretKey) return;
+  try {
+    ensurePrivateDataDir(config.dataDir);
+  } catch (error) {
+    process.stderr.write(error instanceof DataDirNotPrivateError ? `${error.message}\n` : `cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
 
 async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHost | null> {
   const database = config.database;
@@ -39,9 +50,10 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+  privateDataDirOrExit(config);
   // The embedded database belongs to one process: a second server is refused before it touches the files.
   const embedded = await claimEmbeddedDatabaseOrExit(config);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger, listener.serverFactory), {
     logger: new PinoNestLogger(logger),
     // The Stripe webhook's signature covers the exact bytes of the body.

@@ -17,7 +17,7 @@ import { DeliveryWorkerModule } from './worker/delivery-worker.module';
  */
 async function main(): Promise<void> {
   const config = configOrExit(() => loadConfig(process.env));
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   let nice: number | null = null;
   if (config.webhooks.workerNice > 0) {
     try {
@@ -38,8 +38,8 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => logger.info({ signal }, `webhook delivery worker stopping (${signal}): no new deliveries taken, the ones in flight are finished and recorded`));
   }
-  const { batchSize, pollIntervalMs } = config.webhooks;
-  logger.info({ nice, batchSize, pollIntervalMs, redis: Boolean(config.redisUrl) }, `webhook delivery worker started${nice === null ? '' : ` at nice ${nice}`}`);
+  const { batchSize, maxInFlight, pollIntervalMs } = config.webhooks;
+  logger.info({ nice, batchSize, maxInFlight, pollIntervalMs, redis: Boolean(config.redisUrl) }, `webhook delivery worker started${nice === null ? '' : ` at nice ${nice}`}`);
 }
 
 void main();

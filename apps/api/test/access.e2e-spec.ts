@@ -26,6 +26,7 @@ describe('access rules of every route', () => {
       'GET /user/tokens': 'tokens:read',
       'POST /user/tokens': 'tokens:write',
       'DELETE /user/tokens/:id': 'tokens:delete',
+      'POST /user/tokens/revoke-all': 'tokens:delete',
       'PUT /user/oauth-clients/:id': 'tokens:write',
       'DELETE /user/oauth-clients/:id': 'tokens:delete',
       'POST /user/oauth-clients/:id/regenerate-secret': 'tokens:write',

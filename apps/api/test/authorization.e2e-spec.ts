@@ -77,7 +77,7 @@ describe('bearer authentication and the scope table', () => {
     const domain = await made('/user/domain', { name: names[4] });
     const hook = await t.request('POST', '/user/webhooks', { ...as, body: { url: 'http://127.0.0.1:9/victim-hook', events: ['link.created'], description: names[5] } });
     if (hook.status !== 200) throw new Error(`/user/webhooks: ${hook.status} ${hook.text}`);
-    const webhook = hook.body.data.webhook as { id: string };
+    const webhook = hook.body.data as { id: string };
     victim = { account, ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id, webhook: webhook.id }, names: [...names, 'victim-slug', 'secret-page', 'victim-hook'] };
     attacker = await createPat(t, await createAccount(t), SCOPES);
   });

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { FakeStripeApi } from '@lnk/shared/testing';
 import { sql } from '@lnk/shared/database';
+import { UNLIMITED } from '@lnk/shared/kernel';
 import { createAccount, createPat, TestAccount } from './support/identity';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
@@ -17,7 +18,7 @@ describe('billing over HTTP with the built-in sandbox provider', () => {
   let bob: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 1 }) } });
+    t = await startTestApp({ env: { BILLING: 'sandbox', PLANS: freePlanLimits({ maxLinks: 1 }) } });
     ada = await createAccount(t);
     bob = await createAccount(t);
   });
@@ -257,5 +258,87 @@ describe('billing over HTTP with Stripe (a Stripe-like API on loopback)', () => 
 
   it('has no sandbox page when Stripe takes the payments', async () => {
     expect((await t.request('GET', '/billing/sandbox/cs_sandbox_x')).status).toBe(404);
+  });
+});
+
+describe('billing off: a self-hosted instance with no payment setting', () => {
+  let t: TestApp;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    // Nothing about billing in the environment: what a self-hoster's `npm start` or container gets.
+    t = await startTestApp();
+    ada = await createAccount(t);
+  });
+  afterAll(() => t?.close());
+
+  it('is off, with one default plan and no limits, each limit the number 2147483647', async () => {
+    expect(t.config.billingMode).toBe('off');
+    const plans = await t.request('GET', '/user/plans', { token: ada.accessToken });
+    expect(plans.body.data).toEqual([{ id: 'default', name: 'Default', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: UNLIMITED, maxLinks: UNLIMITED, maxTags: UNLIMITED }]);
+    const limits = await t.request('GET', '/user/me/limits', { token: ada.accessToken });
+    expect(limits.body.data).toEqual({ domains: { used: 0, limit: UNLIMITED }, links: { used: 0, limit: UNLIMITED }, tags: { used: 0, limit: UNLIMITED } });
+  });
+
+  it("answers the account's plan as its subscription (spec 2.8)", async () => {
+    const current = await t.request('GET', '/user/subscription/current', { token: ada.accessToken });
+    expect(current.status).toBe(200);
+    expect(current.body.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      userId: ada.id,
+      planId: 'default',
+      planName: 'Default',
+      price: 0,
+      currency: 'USD',
+      status: 'active',
+      isActive: true,
+      billingCycle: 'monthly',
+      maxDomains: UNLIMITED,
+      maxTags: UNLIMITED,
+      maxLinks: UNLIMITED,
+    });
+  });
+
+  it('refuses checkout and verify with 400 BILLING_DISABLED whatever the plan, and records nothing; no sandbox page, no Stripe webhook', async () => {
+    for (const planId of ['pro', 'default', 'gold']) {
+      const refused = await t.request('POST', '/user/subscription/checkout', { token: ada.accessToken, body: { planId, ...urls } });
+      expect([refused.status, refused.body.code]).toEqual([400, 'BILLING_DISABLED']);
+      expect(refused.body.message).toContain('Billing is not enabled');
+    }
+    const verify = await t.request('POST', '/user/subscription/verify', { token: ada.accessToken, body: { sessionId: 'cs_sandbox_0123456789abcdef0123456789abcdef' } });
+    expect([verify.status, verify.body.code]).toEqual([400, 'BILLING_DISABLED']);
+    const { rows } = await sql(t.dataSource, 'SELECT 1 FROM billing_checkouts UNION ALL SELECT 1 FROM billing_sandbox_sessions');
+    expect(rows).toEqual([]);
+    expect((await t.request('GET', '/billing/sandbox/cs_sandbox_x')).status).toBe(404);
+    expect((await t.request('POST', '/billing/stripe/webhook', { body: { type: 'checkout.session.completed' } })).status).toBe(404);
+  });
+
+  // Issue 28: the free plan's 100 links used to cut a self-hoster's import short.
+  it('imports a 1,000-line CSV with no limits configured: 1,000 links', async () => {
+    const csv = ['url,slug', ...Array.from({ length: 1000 }, (_, i) => `https://example.com/page/${i},import-${i}`)].join('\n');
+    const imported = await t.request('POST', '/user/link/import', { token: ada.accessToken, raw: { body: csv, contentType: 'text/csv' } });
+    expect(imported.status).toBe(200);
+    expect(imported.body.data).toMatchObject({ created: 1000, skipped: [], skippedTotal: 0 });
+    const limits = await t.request('GET', '/user/me/limits', { token: ada.accessToken });
+    expect(limits.body.data.links).toEqual({ used: 1000, limit: UNLIMITED });
+  });
+});
+
+describe('billing off with limits from configuration (DEFAULT_MAX_*)', () => {
+  let t: TestApp;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { DEFAULT_MAX_LINKS: '2', DEFAULT_MAX_TAGS: 'unlimited' } });
+    ada = await createAccount(t);
+  });
+  afterAll(() => t?.close());
+
+  it('holds every account to them, the ones not set staying unlimited', async () => {
+    for (const n of [1, 2]) expect((await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: `https://example.com/${n}` } })).status).toBe(200);
+    const over = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/3' } });
+    expect([over.status, over.body.code, over.body.meta]).toEqual([403, 'QUOTA_EXCEEDED', { limit: { resource: 'links', used: 2, limit: 2 } }]);
+    const current = await t.request('GET', '/user/subscription/current', { token: ada.accessToken });
+    expect(current.body.data).toMatchObject({ planId: 'default', maxLinks: 2, maxDomains: UNLIMITED, maxTags: UNLIMITED });
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import type { TestDatabase } from '@lnk/shared/testing';
 import { SCOPES } from '@lnk/identity/domain';
+import { UNLIMITED } from '@lnk/shared/kernel';
 import { runCli } from '../src/cli/run-cli';
 import { useAppDatabase, useBuiltApp } from './support/built-app';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
@@ -143,7 +144,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
 
   const passwordHash = async (email: string) => (await db().query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0].password_hash;
 
-  const COMMAND_NAMES = ['user:create', 'user:list', 'user:set-password', 'token:create', 'link:create', 'link:list', 'client:create', 'client:list', 'migrate'];
+  const COMMAND_NAMES = ['user:create', 'user:list', 'user:set-password', 'token:create', 'link:create', 'link:list', 'client:create', 'client:list', 'plan:list', 'account:set-plan', 'account:set-limits', 'migrate'];
 
   it('lists every command under --help, on stdout, with exit 0', async () => {
     const { code, stdout } = await cli(['--help']);
@@ -320,8 +321,9 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     const pat = await cli(['token:create', '--owner', 'ada@example.com', '--name', 'before', '--scopes', 'user:read']);
     const client = await cli(['client:create', '--name', 'Sign-in']);
     const clientId: string = client.json.clientId;
+    const clientSecret: string = client.json.clientSecret;
     const session = await withApp(async (t) => {
-      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: 'ada@example.com', password: 'piped-password-7781' } });
+      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password: 'piped-password-7781' } });
       expect(grant.status).toBe(200);
       return grant.body.data.access_token as string;
     });
@@ -336,7 +338,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
       // Whoever had the old password may have made tokens with it: they stop working.
       expect((await t.request('GET', '/user/me', { token: pat.json.token })).status).toBe(401);
       expect((await t.request('GET', '/user/me', { token: session })).status).toBe(401);
-      const signIn = (password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: 'ada@example.com', password } });
+      const signIn = (password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password } });
       expect((await signIn('piped-password-7781')).status).not.toBe(200);
       expect((await signIn(newPassword)).status).toBe(200);
     });
@@ -346,6 +348,103 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     const { code, json } = await cli(['user:create', '--email', 'old-style@example.com', '--password', 'long-enough-pw', '--name', 'Old']);
     expect(code).toBe(0);
     expect(json).toMatchObject({ email: 'old-style@example.com', name: 'Old' });
+  });
+});
+
+describe("operator CLI: plans and limits, held at once by a running server", () => {
+  const fixture = useAppDatabase();
+  const db = () => fixture().db;
+  // The server and the CLI read the same settings, as a deployment's do: billing off, the operator's own catalogue.
+  const settings = { PLANS: freePlanLimits({ maxLinks: 3 }), DEFAULT_MAX_TAGS: '2' };
+  let t: TestApp;
+  let ada: { email: string; token: string };
+
+  async function cli(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, { ...db().env, BCRYPT_COST: '4', ...settings }, { stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
+    return { code, json: out.length ? JSON.parse(out[out.length - 1]) : undefined, stderr: err.join('\n') };
+  }
+
+  beforeAll(async () => {
+    // The embedded database on disk is served by the running app on its socket, which the CLI goes through.
+    const database: TestDatabase = db().kind === 'pglite' ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined } : fixture().database;
+    t = await startTestApp({ database, env: settings });
+    expect((await cli('user:create', '--email', 'ada@example.com', '--password', 'long-enough-pw')).code).toBe(0);
+    ada = { email: 'ada@example.com', token: (await cli('token:create', '--owner', 'ada@example.com', '--name', 'ops', '--scopes', 'links:write user:read subscription:read tags:write')).json.token };
+  });
+  afterAll(() => t?.close());
+
+  const createLink = (n: number) => t.request('POST', '/user/link', { token: ada.token, body: { url: `https://example.com/${n}` } });
+  const limits = async () => (await t.request('GET', '/user/me/limits', { token: ada.token })).body.data;
+
+  it('lists the plans with the billing mode, the default plan first', async () => {
+    const { code, json } = await cli('plan:list');
+    expect(code).toBe(0);
+    expect(json).toMatchObject({ billing: 'off', defaultPlan: 'free' });
+    expect(json.items.map((p: { id: string; maxLinks: number }) => [p.id, p.maxLinks])).toEqual([
+      ['free', 3],
+      ['pro', 5000],
+      ['business', 50000],
+    ]);
+  });
+
+  it("sets an account's limits, which the running server holds from the next request, and gives the plan's back", async () => {
+    for (const n of [1, 2, 3]) expect((await createLink(n)).status).toBe(200);
+    expect((await createLink(4)).body.code).toBe('QUOTA_EXCEEDED');
+
+    const raised = await cli('account:set-limits', '--email', 'ADA@example.com', '--links', '4', '--tags', 'unlimited');
+    expect(raised.code).toBe(0);
+    expect(raised.json).toEqual({
+      email: 'ada@example.com',
+      custom: { links: 4, domains: null, tags: UNLIMITED },
+      limits: { links: { used: 3, limit: 4 }, domains: { used: 0, limit: 1 }, tags: { used: 0, limit: UNLIMITED } },
+    });
+    expect((await createLink(4)).status).toBe(200);
+    const over = await createLink(5);
+    expect([over.status, over.body.meta]).toEqual([403, { limit: { resource: 'links', used: 4, limit: 4 } }]);
+    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({ planId: 'free', maxLinks: 4, maxTags: UNLIMITED, maxDomains: 1 });
+
+    // Lowered below what it holds: nothing is deleted, nothing more is created.
+    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', '0')).json.limits.links).toEqual({ used: 4, limit: 0 });
+    expect((await createLink(6)).body.code).toBe('QUOTA_EXCEEDED');
+    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', 'unlimited')).code).toBe(0);
+    expect((await createLink(6)).status).toBe(200);
+    // `plan` gives one limit back to the plan, --clear all of them.
+    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', 'plan')).json.custom).toEqual({ links: null, domains: null, tags: UNLIMITED });
+    const cleared = await cli('account:set-limits', '--email', 'ada@example.com', '--clear');
+    expect(cleared.json.custom).toEqual({ links: null, domains: null, tags: null });
+    expect(await limits()).toEqual({ links: { used: 5, limit: 3 }, domains: { used: 0, limit: 1 }, tags: { used: 0, limit: 2 } });
+  });
+
+  it('puts an account on another plan without a checkout; its custom limits still win', async () => {
+    const moved = await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'pro');
+    expect(moved.code).toBe(0);
+    expect(moved.json).toMatchObject({ planId: 'pro', planName: 'Pro', status: 'active', isActive: true, maxLinks: 5000, maxDomains: 5, maxTags: 100 });
+    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({ id: moved.json.id, planId: 'pro' });
+    expect((await createLink(7)).status).toBe(200);
+    await cli('account:set-limits', '--email', 'ada@example.com', '--domains', '0');
+    expect((await limits()).domains).toEqual({ used: 0, limit: 0 });
+    // Assigning the plan it is on changes nothing.
+    expect((await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'pro')).json.id).toBe(moved.json.id);
+    expect((await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'free')).json).toMatchObject({ planId: 'free', maxLinks: 3, maxDomains: 0 });
+  });
+
+  it.each([
+    [['account:set-plan', '--email', 'ada@example.com', '--plan', 'gold'], 'plan: unknown plan; one of free, pro, business'],
+    [['account:set-plan', '--email', 'ada@example.com'], 'missing --plan'],
+    [['account:set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], 'not found'],
+    [['account:set-limits', '--email', 'ada@example.com'], 'give at least one of --links, --domains, --tags, or --clear'],
+    [['account:set-limits', '--email', 'ada@example.com', '--links=-3'], '--links must be a whole number from 0 to 2147483647, unlimited, or plan'],
+    [['account:set-limits', '--email', 'ada@example.com', '--tags', 'lots'], '--tags must be a whole number'],
+    [['account:set-limits', '--email', 'ada@example.com', '--domains', '2147483648'], '--domains must be a whole number'],
+    [['account:set-limits', '--email', 'nobody@example.com', '--links', '5'], 'not found'],
+  ])('exits 2 for %j, saying why, and changes nothing', async (argv, message) => {
+    const before = await limits();
+    const { code, stderr } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(await limits()).toEqual(before);
   });
 });
 

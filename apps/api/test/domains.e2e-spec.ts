@@ -35,6 +35,7 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
       name: 'go.example.com',
       isVerified: false,
       dnsRecord: 'CNAME cname.lnk.test',
+      addressRecords: [],
       verification: { type: 'TXT', name: '_lnk-challenge.go.example.com', value: expect.stringMatching(/^[0-9a-f]{32}$/) },
       verificationLostAt: null,
       verificationLostReason: null,
@@ -177,5 +178,50 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
     expect(over.status).toBe(403);
     expect(over.body).toMatchObject({ code: 'QUOTA_EXCEEDED', meta: { limit: { resource: 'domains', used: 3, limit: 3 } } });
     for (const id of ids) await t.request('DELETE', `/user/domain/${id}`, { token: bob.accessToken });
+  });
+});
+
+describe('apex custom domains over HTTP: A/AAAA records at DNS_TARGET_ADDRESSES instead of a CNAME', () => {
+  let t: TestApp;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
+  let ada: TestAccount;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    t = await startTestApp({ env: { DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test', DNS_TARGET_ADDRESSES: '203.0.113.10,2001:DB8::10', SHORT_BASE_URL: 'https://s.lnk.test' } });
+    ada = await createAccount(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  it('tells the owner the address records besides the CNAME, and verifies a zone apex whose A and AAAA records are all the service', async () => {
+    const added = await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'example.net' } });
+    expect(added.body.data).toMatchObject({
+      dnsRecord: 'CNAME cname.lnk.test',
+      addressRecords: [
+        { type: 'A', value: '203.0.113.10' },
+        { type: 'AAAA', value: '2001:db8::10' },
+      ],
+    });
+    expect(added.body.message).toBe('Domain added: create the DNS records CNAME cname.lnk.test (or, at a zone apex, A 203.0.113.10 and AAAA 2001:db8::10) and TXT _lnk-challenge.example.net, then verify');
+    const id = added.body.data.id;
+    dns.txts.set('_lnk-challenge.example.net', [added.body.data.verification.value]);
+    // A second A record elsewhere would send some visitors (and certificate checks) away from the service.
+    dns.as.set('example.net', ['203.0.113.10', '198.51.100.7']);
+    const elsewhere = await t.request('POST', `/user/domain/${id}/verify`, { token: ada.accessToken });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toMatchObject({ code: 'DOMAIN_NOT_VERIFIED', message: 'DNS has no CNAME record example.net -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10' });
+    expect(elsewhere.text).not.toContain('198.51.100.7');
+
+    dns.as.set('example.net', ['203.0.113.10']);
+    dns.aaaas.set('example.net', ['2001:db8:0:0:0:0:0:10']);
+    const verified = await t.request('POST', `/user/domain/${id}/verify`, { token: ada.accessToken });
+    expect(verified.status).toBe(200);
+    expect(verified.body.data).toMatchObject({ name: 'example.net', isVerified: true });
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.org/apex', slug: 'apex', domainId: id } });
+    expect(link.body.data.shortUrl).toBe('https://example.net/apex');
+    expect((await visitAs(t.baseUrl, 'example.net', '/apex')).status).toBe(302);
   });
 });

@@ -14,6 +14,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let clientId: string;
+  let clientSecret: string;
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
@@ -27,7 +28,7 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
     smtp = await startSmtpServer();
     t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]), SMTP_URL: smtp.url } });
     const operator = await identityOf(t).registerUser.execute({ email: 'operator@example.com', password: 'operator password' });
-    clientId = (await createFirstPartyClient(t, operator.id)).clientId;
+    ({ clientId, clientSecret } = await createFirstPartyClient(t, operator.id));
   });
 
   afterAll(async () => {
@@ -79,34 +80,78 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   describe('which account an identity-provider sign-in enters (issue 11: account takeover through an e-mail change)', () => {
     const signIn = async (email: string, sub: string, extra: Record<string, string> = {}) =>
       t.request('POST', '/oauth/idp', { body: { token: await idToken({ email, name: 'Someone' }, { sub }), client_id: clientId, ...extra } });
-    const passwordSignIn = (username: string, password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username, password } });
+    const passwordSignIn = (username: string, password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username, password } });
     /** The verification token in the last link mailed to `address`. */
     const linkTo = (address: string) => {
       const raw = smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
       return raw.map((r) => /verify-email\?token=([A-Za-z0-9_-]+)/.exec(r)?.[1]).filter(Boolean).pop();
     };
 
-    it("a user:write token moves no one into the victim's address: the victim's first IdP sign-in gets a new account, not the attacker's", async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+    // The new address is stored at once (spec 3), but unverified it reserves nothing against the provider's verified owner.
+    it("a user:write token that moves an account to the victim's address gains nothing: the victim's first IdP sign-in gets a new account, not the attacker's", async () => {
       const attacker = await createAccount(t);
       const narrow = await createPat(t, attacker, ['user:write']);
       const changed = await t.request('PUT', '/user/me/email', { token: narrow.token, body: { email: 'Victim@Example.org', currentPassword: attacker.password } });
       expect(changed.status).toBe(200);
       expect(changed.body.data).toMatchObject({ id: attacker.id, email: 'victim@example.org', isVerified: false });
-      // The requested address signs nobody in before it is confirmed from its mailbox.
-      expect((await passwordSignIn('victim@example.org', attacker.password)).status).toBe(400);
+      expect((await passwordSignIn('victim@example.org', attacker.password)).status).toBe(200);
 
       const victim = await signIn('victim@example.org', 'victim-subject');
       expect(victim.status).toBe(200);
       expect(victim.body.data.user.id).not.toBe(attacker.id);
       const victimMe = await t.request('GET', '/user/me', { token: victim.body.data.access_token });
       expect(victimMe.body.data).toMatchObject({ id: victim.body.data.user.id, email: 'victim@example.org', isVerified: true });
-      // The attacker's account lost the request; the link mailed to the victim can no longer hand it over.
+      // The attacker's account lost the address; the link mailed to the victim can no longer hand it over.
       const attackerMe = await t.request('GET', '/user/me', { token: attacker.accessToken });
-      expect(attackerMe.body.data).toMatchObject({ id: attacker.id, email: attacker.email });
+      expect(attackerMe.body.data.email).toMatch(/^released-[0-9a-f]{24}@invalid$/);
+      expect((await passwordSignIn('victim@example.org', attacker.password)).status).toBe(400);
       const link = linkTo('victim@example.org');
       expect(link).toBeDefined();
-      expect((await t.request('GET', `/auth/verify-email?token=${link}`)).status).toBe(400);
+      expect((await t.request('POST', '/auth/verify-email', { body: { token: link } })).status).toBe(400);
       expect((await signIn('victim@example.org', 'victim-subject')).body.data.user.id).toBe(victim.body.data.user.id);
+    });
+
+    // Issue 27, item 2: the link was a GET, so the victim's mail scanner confirmed the attacker's claim, and the
+    // victim's first provider sign-in then entered the attacker's (verified) account.
+    it("an IdP-made account that takes the victim's address gets nothing from the victim's mail scanner: the victim's first IdP sign-in gets an account of their own", async () => {
+      const attacker = await signIn('attacker@idp-made.example.org', 'attacker-subject');
+      expect(attacker.status).toBe(200);
+      const attackerToken = attacker.body.data.access_token;
+      const changed = await t.request('PUT', '/user/me/email', { token: attackerToken, body: { email: 'scanned.victim@example.org' } });
+      expect(changed.body.data).toMatchObject({ email: 'scanned.victim@example.org', isVerified: false });
+
+      const link = linkTo('scanned.victim@example.org');
+      expect(link).toBeDefined();
+      for (const method of ['HEAD', 'GET']) for (const headers of [browser, {}]) await t.request(method, `/auth/verify-email?token=${link}`, { headers });
+      expect((await t.request('GET', '/user/me', { token: attackerToken })).body.data).toMatchObject({ email: 'scanned.victim@example.org', isVerified: false });
+
+      const victim = await signIn('scanned.victim@example.org', 'scanned-victim-subject');
+      expect(victim.status).toBe(200);
+      expect(victim.body.data.user.id).not.toBe(attacker.body.data.user.id);
+      expect((await t.request('GET', '/user/me', { token: victim.body.data.access_token })).body.data).toMatchObject({ email: 'scanned.victim@example.org', isVerified: true });
+      expect((await t.request('GET', '/user/me', { token: attackerToken })).body.data.email).toMatch(/^released-[0-9a-f]{24}@invalid$/);
+    });
+
+    // Issue 27, item 2: even a confirmed change (a victim talked into pressing Confirm) must not catch the
+    // victim's provider sign-in; the account's own provider identity still enters it.
+    it('never joins an IdP sign-in to an account whose address came from a change, even once confirmed: the newcomer is refused, and nothing is linked', async () => {
+      const attacker = await signIn('attacker2@idp-made.example.org', 'attacker2-subject');
+      const attackerId = attacker.body.data.user.id;
+      await t.request('PUT', '/user/me/email', { token: attacker.body.data.access_token, body: { email: 'tricked.victim@example.org' } });
+      const confirmed = await t.request('POST', '/auth/verify-email', { body: { token: linkTo('tricked.victim@example.org') } });
+      expect(confirmed.body.data).toEqual({ id: attackerId, email: 'tricked.victim@example.org', isVerified: true });
+
+      const victim = await signIn('tricked.victim@example.org', 'tricked-victim-subject');
+      expect([victim.status, victim.body.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(victim.body.message).toContain('sign in to it with its password');
+      expect(victim.body.data).toBeUndefined();
+      const links = await t.dataSource.query(`SELECT user_id FROM idp_identities WHERE subject = 'tricked-victim-subject'`);
+      expect(links).toEqual([]);
+      expect((await signIn('tricked.victim@example.org', 'tricked-victim-subject')).status).toBe(401);
+      // Linked by (issuer, subject), the account's own provider identity enters it whatever its address.
+      expect((await signIn('attacker2@idp-made.example.org', 'attacker2-subject')).body.data.user.id).toBe(attackerId);
     });
 
     it('never enters an account holding the address unverified: that account loses the address to the provider-verified owner', async () => {

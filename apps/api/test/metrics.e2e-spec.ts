@@ -59,7 +59,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 // An open /metrics shows every route's traffic to anyone: production starts only with a token (or METRICS_PUBLIC=true).
 describe('GET /metrics in production (NODE_ENV=production)', () => {
   let t: TestApp;
-  useTestApp((app) => (t = app), { env: { NODE_ENV: 'production', SECRET_KEY: 'e'.repeat(64), BILLING_SANDBOX: 'true', METRICS_TOKEN: 'scrape-secret-789' } });
+  useTestApp((app) => (t = app), { env: { NODE_ENV: 'production', SECRET_KEY: 'e'.repeat(64), METRICS_TOKEN: 'scrape-secret-789' } });
 
   it('answers 401 without the metrics token', async () => {
     expect(t.config.production).toBe(true);

@@ -6,13 +6,14 @@ const form = (fields: Record<string, string>) => ({ raw: { body: new URLSearchPa
 
 describe('OAuth 2.0 endpoints', () => {
   let t: TestApp;
-  useTestApp((app) => (t = app));
+  // The limits the password grant's answer is checked against below.
+  useTestApp((app) => (t = app), { env: { DEFAULT_MAX_DOMAINS: '1', DEFAULT_MAX_LINKS: '100' } });
 
   describe('password grant', () => {
     it('answers spec 2.6 with the user and the account limits', async () => {
       const user = await identityOf(t).registerUser.execute({ email: 'grant@example.com', password: 'long password', name: 'Grace' });
       const client = await createFirstPartyClient(t, user.id);
-      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: client.clientId, username: 'Grant@Example.com', password: 'long password' } });
+      const res = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: 'Grant@Example.com', password: 'long password' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.body).toMatchObject({ status: 200, code: 'OK', message: 'Login successful' });
@@ -30,10 +31,39 @@ describe('OAuth 2.0 endpoints', () => {
       expect(me.body.data.id).toBe(user.id);
     });
 
+    // Issue 27, item 11: a confidential client's id is no secret; knowing it must not be enough to sign people in as that client.
+    it('makes a client with a secret authenticate (RFC 6749 4.3.2), in the body or HTTP Basic, and refuses it without with 401 INVALID_CLIENT', async () => {
+      const account = await createAccount(t);
+      const body = { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password };
+      const bare = await t.request('POST', '/oauth/token', { body });
+      expect(bare.status).toBe(401);
+      expect(bare.body).toEqual({ status: 401, code: 'INVALID_CLIENT', message: 'This client must authenticate with its client secret', meta: { error: 'invalid_client' } });
+      const bareForm = await t.request('POST', '/oauth/token', form(body));
+      expect([bareForm.status, bareForm.body.error]).toEqual([401, 'invalid_client']);
+      const wrong = await t.request('POST', '/oauth/token', { body: { ...body, client_secret: 'not-the-secret' } });
+      expect([wrong.status, wrong.body.code]).toEqual([401, 'INVALID_CLIENT']);
+      expect((await t.request('POST', '/oauth/token', { body: { ...body, client_secret: account.client.clientSecret } })).status).toBe(200);
+    });
+
+    // Issue 27, item 10: the account's address is personal data a links:read client was not granted.
+    it('leaves the e-mail and name out of the user of a sign-in and of its refresh without user:read', async () => {
+      const account = await createAccount(t);
+      const credentials = { client_id: account.client.clientId, client_secret: account.client.clientSecret };
+      const narrow = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', ...credentials, username: account.email, password: account.password, scope: 'links:read' } });
+      expect(narrow.status).toBe(200);
+      expect(narrow.body.data.user).toEqual({ id: account.id });
+      expect(narrow.text).not.toContain(account.email);
+      const refreshed = await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', ...credentials, refresh_token: narrow.body.data.refresh_token } });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.data.user).toEqual({ id: account.id });
+      const profile = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', ...credentials, username: account.email, password: account.password, scope: 'links:read user:read' } });
+      expect(profile.body.data.user).toEqual({ id: account.id, email: account.email, name: 'Test User' });
+    });
+
     it('gives the same answer for a wrong password and an unknown e-mail', async () => {
       const account = await createAccount(t);
-      const wrong = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: 'not the password' } });
-      const unknown = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: 'nobody@example.com', password: 'not the password' } });
+      const wrong = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: 'not the password' } });
+      const unknown = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: 'nobody@example.com', password: 'not the password' } });
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ status: 400, code: 'INVALID_GRANT', message: 'Invalid username or password', meta: { error: 'invalid_grant' } });
@@ -42,13 +72,13 @@ describe('OAuth 2.0 endpoints', () => {
 
     it('grants only the scopes asked for, and refuses one outside the client', async () => {
       const account = await createAccount(t);
-      const narrow = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password, scope: 'links:read user:read' } });
+      const narrow = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password, scope: 'links:read user:read' } });
       expect(narrow.body.data.scope).toBe('user:read links:read');
       const reader = await createFirstPartyClient(t, account.id, { scopes: ['links:read'] });
-      const outside = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, username: account.email, password: account.password, scope: 'links:write' } });
+      const outside = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, client_secret: reader.clientSecret, username: account.email, password: account.password, scope: 'links:write' } });
       expect(outside.status).toBe(400);
       expect(outside.body.code).toBe('INVALID_SCOPE');
-      const byDefault = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, username: account.email, password: account.password } });
+      const byDefault = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: reader.clientId, client_secret: reader.clientSecret, username: account.email, password: account.password } });
       expect(byDefault.body.data.scope).toBe('links:read');
     });
 
@@ -67,10 +97,10 @@ describe('OAuth 2.0 endpoints', () => {
 
     it('answers a form-encoded request with the RFC body and no envelope', async () => {
       const account = await createAccount(t);
-      const ok = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password }));
+      const ok = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password }));
       expect(ok.status).toBe(200);
       expect(Object.keys(ok.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
-      const bad = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, username: account.email, password: 'wrong password' }));
+      const bad = await t.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: 'wrong password' }));
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid username or password' });
       const missing = await t.request('POST', '/oauth/token', form({ client_id: account.client.clientId }));
@@ -93,13 +123,13 @@ describe('OAuth 2.0 endpoints', () => {
       const account = await createAccount(t);
       let last;
       for (let i = 0; i < 12; i++) {
-        last = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: `wrong-${i}` } });
+        last = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: `wrong-${i}` } });
         if (last.status === 429) break;
       }
       expect(last?.status).toBe(429);
       expect(last?.body.code).toBe('RATE_LIMITED');
       expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
-      const right = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, username: account.email, password: account.password } });
+      const right = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password } });
       expect(right.status).toBe(429);
     }, 60_000);
   });
@@ -166,15 +196,16 @@ describe('OAuth 2.0 endpoints', () => {
   });
 
   describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
-    it('introspects an access token, then revokes it, after which it is inactive and refused', async () => {
+    it('introspects an access token for the client it was issued to, then revokes it, after which it is inactive and refused', async () => {
       const account = await createAccount(t);
-      const active = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } });
+      const asOwner = { client_id: account.client.clientId, client_secret: account.client.clientSecret };
+      const active = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, ...asOwner } });
       expect(active.status).toBe(200);
-      expect(active.body.data).toMatchObject({ active: true, token_type: 'access_token', client_id: account.client.clientId, username: account.email, exp: expect.any(Number) });
+      expect(active.body.data).toEqual({ active: true, token_type: 'access_token', scope: expect.any(String), client_id: account.client.clientId, username: account.email, sub: account.id, exp: expect.any(Number), iat: expect.any(Number) });
       expect(active.body.data.scope.split(' ')).toContain('user:read');
       const revoked = await t.request('POST', '/oauth/revoke', { body: { token: account.accessToken, token_type_hint: 'access_token' } });
       expect(revoked.body).toEqual({ status: 200, code: 'OK', message: 'Token revoked', data: { revoked: true } });
-      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } })).body.data).toEqual({ active: false });
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, ...asOwner } })).body.data).toEqual({ active: false });
       expect((await t.request('GET', '/user/me', { token: account.accessToken })).status).toBe(401);
     });
 
@@ -191,17 +222,21 @@ describe('OAuth 2.0 endpoints', () => {
       expect((await t.request('GET', '/user/me', { token: account.accessToken })).status).toBe(401);
     });
 
-    it('tells personal access tokens apart', async () => {
+    // Issue 27, item 10: a PAT was issued to no client, so no one learns its account, scopes or expiry this way.
+    it('answers a personal access token with whether it is active and nothing more, and an authenticated client not at all', async () => {
       const account = await createAccount(t);
       const pat = await t.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['links:read'] } });
       const res = await t.request('POST', '/oauth/introspect', { body: { token: pat.body.data.token } });
-      expect(res.body.data).toMatchObject({ active: true, token_type: 'personal_access_token', scope: 'links:read', username: account.email });
+      expect(res.body.data).toEqual({ active: true });
+      const asClient = await t.request('POST', '/oauth/introspect', { body: { token: pat.body.data.token, client_id: account.client.clientId, client_secret: account.client.clientSecret } });
+      expect(asClient.body.data).toEqual({ active: false });
     });
 
     it('speaks the RFC bodies to form-encoded callers', async () => {
       const account = await createAccount(t);
-      const introspect = await t.request('POST', '/oauth/introspect', form({ token: account.accessToken }));
+      const introspect = await t.request('POST', '/oauth/introspect', form({ token: account.accessToken, client_id: account.client.clientId, client_secret: account.client.clientSecret }));
       expect(introspect.body).toMatchObject({ active: true, token_type: 'access_token' });
+      expect((await t.request('POST', '/oauth/introspect', form({ token: account.accessToken }))).body).toEqual({ active: true });
       const revoke = await t.request('POST', '/oauth/revoke', form({ token: account.accessToken }));
       expect(revoke.status).toBe(200);
       expect(revoke.body).toEqual({});
@@ -217,8 +252,9 @@ describe('OAuth 2.0 endpoints', () => {
       expect((await t.request('POST', '/oauth/introspect', { body: { token: pat.token } })).body.data).toMatchObject({ active: true });
     });
 
-    // One client's resource server must learn nothing about another client's tokens (RFC 7662 section 2.2).
-    it('answers a client that authenticates only about tokens issued to it', async () => {
+    // One client's resource server must learn nothing about another client's tokens (RFC 7662 section 2.2),
+    // and whoever holds a token value nothing about whose it is (issue 27, item 10).
+    it('answers a client that authenticates only about tokens issued to it, and anyone else only whether a token is active', async () => {
       const account = await createAccount(t);
       const other = await createFirstPartyClient(t);
       const pat = await createPat(t, account, ['user:read']);
@@ -231,8 +267,17 @@ describe('OAuth 2.0 endpoints', () => {
       const badSecret = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, client_id: other.clientId, client_secret: 'wrong' } });
       expect(badSecret.status).toBe(401);
       expect(badSecret.body.code).toBe('INVALID_CLIENT');
-      // Without client authentication the spec's body is answered as before.
-      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } })).body.data).toMatchObject({ active: true });
+      // Without client authentication (the spec's body, the token alone, or a client_id without its secret), whether it is active and nothing more.
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken } })).body.data).toEqual({ active: true });
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, client_id: account.client.clientId } })).body.data).toEqual({ active: true });
+      expect((await t.request('POST', '/oauth/introspect', { body: { token: account.refreshToken } })).body.data).toEqual({ active: true });
+    });
+
+    // Issue 27, item 10: the address reaches even the owning client only with user:read, as in the token's own answer.
+    it('gives the owning client the account address as username only when the token carries user:read', async () => {
+      const account = await createAccount(t, { scope: 'links:read' });
+      const res = await t.request('POST', '/oauth/introspect', { body: { token: account.accessToken, client_id: account.client.clientId, client_secret: account.client.clientSecret } });
+      expect(res.body.data).toEqual({ active: true, token_type: 'access_token', scope: 'links:read', client_id: account.client.clientId, sub: account.id, exp: expect.any(Number), iat: expect.any(Number) });
     });
   });
 

@@ -47,8 +47,8 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
   updateTag: [invalid(['name', /already/])],
   tagLinks: [invalid(['remove', /either added or removed/], ['add', /quota/])],
   addDomain: [invalid(['name', /already|another account|of this service/])],
-  // A token cannot outlive the token that makes it (here an access token of an hour).
-  createPersonalAccessToken: [invalid(['expiresAt', /not be later than/])],
+  // A token cannot outlive the token that makes it (here an access token of an hour); a wrong currentPassword is refused even after a fresh sign-in.
+  createPersonalAccessToken: [invalid(['expiresAt', /not be later than/], ['currentPassword', /not correct/])],
   createWebhook: [invalid(['linkIds', /no such link/]), { status: 403, code: 'QUOTA_EXCEEDED' }],
   updateWebhook: [invalid(['linkIds', /no such link/])],
   changeEmail: [invalid(['email', /already|registered/], ['currentPassword', /not correct/])],
@@ -56,9 +56,12 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
   setTwoFactor: [invalid(['code', /one-time code/], ['enable', /already on/], ['currentPassword', /not correct/])],
   confirmTwoFactor: [invalid(['code', /enrolment|not valid|already on/])],
   deleteAccount: [invalid(['currentPassword', /not correct/])],
+  getEmailVerification: [invalid(['token', /invalid, used or expired/])],
   verifyEmail: [invalid(['token', /invalid, used or expired/])],
   startCheckout: [invalid(['planId', /unknown plan|free plan|already on this plan/])],
   verifyCheckout: [{ status: 404, code: 'NOT_FOUND' }, { status: 400, code: 'PAYMENT_NOT_COMPLETED' }],
+  // A well-formed host that is neither the service's nor a verified custom domain gets no certificate.
+  getCertificatePermission: [{ status: 404, code: 'NOT_FOUND' }],
   getStats: [invalid(PERIOD)],
   getStatsTimeSeries: [invalid(PERIOD), { status: 404, code: 'NOT_FOUND' }],
   getTopLinks: [invalid(PERIOD), { status: 404, code: 'NOT_FOUND' }],
@@ -75,9 +78,23 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
 
 /**
  * Operations whose generated requests cannot succeed: each needs a secret, a code or a session that no
- * schema can give, or (startCheckout) the id of a plan, which the deployment's configuration lists.
+ * schema can give, (startCheckout) the id of a plan, which the deployment's configuration lists, or
+ * (getCertificatePermission) a host this server serves, which its configuration and its verified domains name.
  */
-const NEVER_ACCEPTED = new Set(['grantTokens', 'signInWithIdentityProvider', 'startAuthorization', 'getAuthorizationPage', 'decideAuthorization', 'verifyEmail', 'verifyCheckout', 'confirmTwoFactor', 'changePassword', 'startCheckout']);
+const NEVER_ACCEPTED = new Set([
+  'grantTokens',
+  'signInWithIdentityProvider',
+  'startAuthorization',
+  'getAuthorizationPage',
+  'decideAuthorization',
+  'getEmailVerification',
+  'verifyEmail',
+  'verifyCheckout',
+  'confirmTwoFactor',
+  'changePassword',
+  'startCheckout',
+  'getCertificatePermission',
+]);
 
 /** Invalid requests the server refuses otherwise than with VALIDATION_ERROR, as a standard makes it (RFC 6749 section 5.2). */
 const OTHER_REFUSALS: Record<string, Allowed> = { 'grantTokens grant_type enum': { status: 400, code: 'UNSUPPORTED_GRANT_TYPE' } };
@@ -130,7 +147,8 @@ describe('the OpenAPI document and the server agree on every request (schema-dri
     // Every host of a generated URL is public, so a webhook's destination is checked by form only.
     for (const host of HOSTS) dns.as.set(host, ['93.184.215.14']);
     const plans = [{ id: 'free', name: 'Free', price: 0, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 }, { id: 'pro', name: 'Pro', price: 9, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 }];
-    t = await startTestApp({ env: { DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false', PLANS: JSON.stringify(plans) } });
+    // Checkouts are taken (the sandbox), so their requests are checked past BILLING_DISABLED.
+    t = await startTestApp({ env: { DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false', BILLING: 'sandbox', PLANS: JSON.stringify(plans) } });
     document = (await t.request('GET', '/openapi.json')).body;
     requests = new SchemaRequests(document);
     ada = await createAccount(t);
@@ -142,7 +160,7 @@ describe('the OpenAPI document and the server agree on every request (schema-dri
     own['link'] = (await made('/user/link', { url: 'https://example.com/first' })).id;
     own['tag'] = (await made('/user/tag', { name: 'first' })).id;
     own['oauth-clients'] = (await made('/user/oauth-clients', { name: 'first', scopes: ['links:read'] })).id;
-    own['webhooks'] = (await made('/user/webhooks', { url: 'https://hooks.example.com/first', events: ['link.created'] })).webhook.id;
+    own['webhooks'] = (await made('/user/webhooks', { url: 'https://hooks.example.com/first', events: ['link.created'] })).id;
 
     operations = Object.entries(document.paths).flatMap(([path, item]) =>
       (['get', 'post', 'put', 'delete'] as const).flatMap((method) => {

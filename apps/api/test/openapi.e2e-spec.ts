@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { SCOPES } from '@lnk/identity/domain';
 import { WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
@@ -25,6 +27,19 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     // Relative: resolved against the address the document was fetched from (issue 12: absolute localhost URLs broke other host names).
     expect(oauth2.flows.authorizationCode.tokenUrl).toBe('/oauth/token');
     expect(Object.keys(oauth2.flows.authorizationCode.scopes).sort()).toEqual([...new Set(Object.values(SCOPE_TABLE))].sort());
+  });
+
+  // Issue 28: the version badge of Swagger UI showed "1", and each scope was described by its own name.
+  it("carries the service's version (package.json) as info.version, and a description of what each scope grants, in both flows", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+    expect(document.info.version).toBe(manifest.version);
+    const oauth2 = document.components?.securitySchemes?.['oauth2'] as unknown as { flows: Record<string, { scopes: Record<string, string> }> };
+    expect(Object.keys(oauth2.flows).sort()).toEqual(['authorizationCode', 'password']);
+    for (const { scopes } of Object.values(oauth2.flows)) {
+      expect(Object.keys(scopes)).toEqual([...SCOPES]);
+      const undescribed = Object.entries(scopes).filter(([name, description]) => typeof description !== 'string' || description.trim().length < 10 || description.includes(name));
+      expect(undescribed).toEqual([]);
+    }
   });
 
   it('has every route of the app, each with its documented success answer', () => {

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import qrcode from 'qrcode';
-import { QrRenderer } from '../src/http/links/qr-renderer';
+import { DEFAULT_QR_POOL, QrRenderer } from '../src/http/links/qr-renderer';
 import { createAccount, createPat } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 
@@ -99,14 +99,42 @@ describe('GET /user/link/{id}/qr', () => {
     expect(order[0]).toBe('live');
     for (const s of onMainThread) expect(s).not.toHaveBeenCalled();
   });
+
+  // The pool's queue is bounded: past it a request is told to come back, not queued without end.
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After while every thread is drawing and the queue is full', async () => {
+    const ada = await createAccount(t);
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/full', slug: 'qr-full' } });
+    const id = link.body.data.id;
+    const renderer = t.app.get(QrRenderer);
+    const render = renderer.render.bind(renderer);
+    const filling: Promise<unknown>[] = [];
+    // Fills the threads and the queue in the same turn as the request's drawing, so it finds them full
+    // however fast the machine draws.
+    const spy = jest.spyOn(renderer, 'render').mockImplementationOnce((image) => {
+      for (let i = 0; i < DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue; i++) filling.push(render({ text: `https://s.lnk.test/filler-${i}`, size: 64, format: 'svg' }));
+      return render(image);
+    });
+    try {
+      const busy = await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken });
+      expect(busy.status).toBe(503);
+      expect(busy.body).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Too many QR codes are being drawn, try again shortly' });
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect(filling).toHaveLength(DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue);
+      await Promise.all(filling);
+    } finally {
+      spy.mockRestore();
+    }
+    // Once the queue has drained, the same request is drawn.
+    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken })).status).toBe(200);
+  });
 });
 
 describe('the QR code budget', () => {
   let t: TestApp;
   useTestApp((app) => (t = app), { env: { RATE_LIMIT_QR: '2/60', RATE_LIMIT_API: '1000/60' } });
 
-  // QR codes cost far more to draw than other API calls: a token has a budget of them of its own.
-  it('answers 429 with RateLimit headers once a token has used its QR budget, while its other API calls still answer', async () => {
+  // QR codes cost far more to draw than other API calls: an account has a budget of them of its own.
+  it('answers 429 with RateLimit headers once an account has used its QR budget, while its other API calls still answer', async () => {
     const ada = await createAccount(t);
     const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/limited', slug: 'qr-limited' } });
     const id = link.body.data.id;
@@ -126,8 +154,12 @@ describe('the QR code budget', () => {
     const detail = await t.request('GET', `/user/link/${id}`, { token: ada.accessToken });
     expect(detail.status).toBe(200);
     expect(detail.headers.get('ratelimit-limit')).toBe('1000');
-    // Another token of the same account has a QR budget of its own.
+    // The audit (issue 27, item 8): each token had a QR budget of its own, so a fresh PAT drew more codes.
     const pat = await createPat(t, ada, ['links:read']);
-    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: pat.token })).status).toBe(200);
+    expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: pat.token })).status).toBe(429);
+    // Another account's budget is its own.
+    const grace = await createAccount(t);
+    const theirs = await t.request('POST', '/user/link', { token: grace.accessToken, body: { url: 'https://dest.example/theirs', slug: 'qr-theirs' } });
+    expect((await t.request('GET', `/user/link/${theirs.body.data.id}/qr?format=svg`, { token: grace.accessToken })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { createTestDatabase } from '@lnk/shared/testing';
-import { createAccount, createPat, TestAccount } from './support/identity';
+import { createAccount, identityOf, TestAccount } from './support/identity';
 import { startTestApp, TestApp, useTestApp } from './support/test-app';
 
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -9,8 +9,11 @@ describe('rate limits (spec 7: 429)', () => {
   let ada: TestAccount;
   useTestApp(async (app) => { t = app; ada = await createAccount(app); }, { env: { RATE_LIMIT_API: '3/60', RATE_LIMIT_PUBLIC: '1000/60', TRUST_PROXY: 'true' } });
 
-  it('counts each token against its API budget and answers 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
-    const pat = await createPat(t, ada, ['user:read']);
+  /** A PAT made as the operator CLI makes it: no API request, so no budget spent on making it. */
+  const operatorPat = async (account: TestAccount, scopes = ['user:read']) => ({ token: (await identityOf(t).operator.createPat.execute(account.email, { name: 'budget test', scopes })).value });
+
+  it('counts each account against its API budget and answers 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
+    const pat = await operatorPat(ada);
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const answer = await t.request('GET', '/user/me', { token: pat.token });
@@ -27,10 +30,32 @@ describe('rate limits (spec 7: 429)', () => {
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(limited.headers.get('ratelimit-limit')).toBe('3');
 
-    // Another token has a budget of its own; health is never limited.
-    const other = await createPat(t, ada, ['user:read']);
-    expect((await t.request('GET', '/user/me', { token: other.token })).status).toBe(200);
+    // Another account has a budget of its own; health is never limited.
+    const other = await createAccount(t);
+    expect((await t.request('GET', '/user/me', { token: other.accessToken })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await t.request('GET', '/health')).status).toBe(200);
+  });
+
+  // The audit (issue 27, item 8): the budget was per token, so each PAT an account minted (120 of them)
+  // brought a fresh budget of its own.
+  it('counts every token of an account against one budget: a second PAT is refused where the first left off, while another account is not', async () => {
+    const grace = await createAccount(t);
+    const [first, second] = [await operatorPat(grace), await operatorPat(grace)];
+    const me = (token: string) => t.request('GET', '/user/me', { token });
+    const spent = [await me(first.token), await me(first.token)];
+    expect(spent.map((a) => [a.status, a.headers.get('ratelimit-remaining')])).toEqual([
+      [200, '2'],
+      [200, '1'],
+    ]);
+    const third = await me(second.token);
+    expect([third.status, third.headers.get('ratelimit-remaining')]).toEqual([200, '0']);
+    const refused = await me(second.token);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    // A new PAT, or the account's own sign-in, brings nothing more.
+    expect((await me((await operatorPat(grace)).token)).status).toBe(429);
+    expect((await me(grace.accessToken)).status).toBe(429);
+    expect((await me((await createAccount(t)).accessToken)).status).toBe(200);
   });
 
   it('counts requests without a token against the client address (X-Forwarded-For believed with TRUST_PROXY)', async () => {
@@ -52,14 +77,14 @@ describe('rate limits (spec 7: 429)', () => {
     expect(refused.body.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    // From the same address, a valid token is counted on its own budget (by its id), not the address's.
+    // From the same address, a valid token is counted on its account's budget, not the address's.
     const grace = await createAccount(t);
-    const pat = await createPat(t, grace, ['user:read']);
+    const pat = await operatorPat(grace);
     const valid = () => t.request('GET', '/user/me', { token: pat.token, headers: { 'x-forwarded-for': '203.0.113.20' } });
     expect([(await valid()).status, (await valid()).status, (await valid()).status]).toEqual([200, 200, 200]);
     expect((await valid()).status).toBe(429);
-    // Requests the token is refused (a scope it lacks) count against it too.
-    const narrow = await createPat(t, grace, ['user:read']);
+    // Requests a token is refused (a scope it lacks) count against its account too.
+    const narrow = await operatorPat(await createAccount(t));
     const denied = () => t.request('GET', '/user/link', { token: narrow.token, headers: { 'x-forwarded-for': '203.0.113.21' } });
     expect([(await denied()).status, (await denied()).status, (await denied()).status, (await denied()).status]).toEqual([403, 403, 403, 429]);
   });
@@ -116,7 +141,8 @@ describe('rate limits shared by two instances through Redis', () => {
     const b = await startTestApp({ env, database });
     try {
       const ada = await createAccount(a);
-      const pat = await createPat(a, ada, ['user:read']);
+      // Made as the CLI makes it, so that no request of the budget goes into making it.
+      const pat = { token: (await identityOf(a).operator.createPat.execute(ada.email, { name: 'shared', scopes: ['user:read'] })).value };
       const statuses = [];
       for (const app of [a, b, a, b, a, b]) statuses.push((await app.request('GET', '/user/me', { token: pat.token })).status);
       expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);

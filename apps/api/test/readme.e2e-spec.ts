@@ -11,6 +11,12 @@ describe('README', () => {
     expect(row).toContain(value);
   });
 
+  // The recipe shown is the one the proxy test runs (tls-proxies.e2e-spec.ts reads the file).
+  it('shows docs/proxy/Caddyfile as it is', () => {
+    const caddyfile = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'proxy', 'Caddyfile'), 'utf8');
+    expect(readme).toContain('```caddyfile\n' + caddyfile + '```');
+  });
+
   it('shows the two set-up commands', () => {
     expect(readme).toContain('npm start');
     expect(readme).toContain('npm test');

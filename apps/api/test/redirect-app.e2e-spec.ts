@@ -3,6 +3,8 @@ import { createAccount, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 import { buildApp, BuiltDist, eventually, SpawnedApp, spawnBuiltRedirect } from './support/built-app';
 import { startWebhookReceiver, until } from './support/webhook-receiver';
+import { startDnsServer } from './support/dns-server';
+import { visitAs } from './support/visitor';
 
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 // The redirect app runs on PostgreSQL only (N copies share it); a run on the embedded database skips this file.
@@ -19,10 +21,13 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
   let dist: BuiltDist;
   let redirect: SpawnedApp;
   let ada: TestAccount;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    [api, dist] = await Promise.all([startTestApp({ database, env: { REDIS_URL: redisUrl, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_INTERVAL: '20' } }), buildApp()]);
+    dns = await startDnsServer();
+    const env = { REDIS_URL: redisUrl, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_INTERVAL: '20', DNS_SERVERS: dns.address, DNS_TARGET: 'cname.lnk.test' };
+    [api, dist] = await Promise.all([startTestApp({ database, env }), buildApp()]);
     ada = await createAccount(api);
     const url = database.config.kind === 'postgres' ? database.config.url : '';
     redirect = await spawnBuiltRedirect(dist, { DATABASE_URL: url, REDIS_URL: redisUrl, SHORT_BASE_URL: api.config.shortBaseUrl, CLICK_FLUSH_INTERVAL: '50', RATE_LIMIT_PUBLIC: '1000/60' });
@@ -30,6 +35,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
   afterAll(async () => {
     await redirect?.stop();
     await api?.close();
+    await dns?.close();
     await database?.drop();
     dist?.remove();
   });
@@ -96,6 +102,27 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     } finally {
       await receiver.close();
     }
+  });
+
+  // Issue 27: a host that was not a verified domain fell back to the default short domain's namespace,
+  // so "Host: sep.alice.test." (a verified domain with the trailing dot DNS allows) answered other accounts' slugs.
+  it('answers a verified domain however its Host is spelled, and any host that is neither it nor SHORT_BASE_URL’s 404, never the default short domain’s links', async () => {
+    const alice = await createAccount(api);
+    const domain = (await api.request('POST', '/user/domain', { token: alice.accessToken, body: { name: 'sep.alice.test' } })).body.data;
+    dns.cnames.set('sep.alice.test', 'cname.lnk.test');
+    dns.txts.set(domain.verification.name, [domain.verification.value]);
+    expect((await api.request('POST', `/user/domain/${domain.id}/verify`, { token: alice.accessToken })).body.data.isVerified).toBe(true);
+    expect((await api.request('POST', '/user/link', { token: alice.accessToken, body: { url: 'https://dest.example/alice', slug: 'sep-alice', domainId: domain.id } })).status).toBe(200);
+    await link({ url: 'https://dest.example/default', slug: 'sep-default' });
+
+    for (const host of ['sep.alice.test.', 'SEP.Alice.TEST.:8080']) {
+      expect((await visitAs(redirect.baseUrl, host, '/sep-alice')).location).toBe('https://dest.example/alice');
+      expect((await visitAs(redirect.baseUrl, host, '/sep-default')).status).toBe(404);
+    }
+    for (const host of ['elsewhere.example.net', 'elsewhere.example.net.', 'sep.alice.test..']) expect((await visitAs(redirect.baseUrl, host, '/sep-default')).status).toBe(404);
+    // SHORT_BASE_URL's host (127.0.0.1), however spelled, serves the default short domain.
+    expect((await visitAs(redirect.baseUrl, `127.0.0.1.:${redirect.port}`, '/sep-default')).location).toBe('https://dest.example/default');
+    expect((await visit('/sep-default')).headers.get('location')).toBe('https://dest.example/default');
   });
 
   it('asks for a protected link’s password and goes on with the right one', async () => {

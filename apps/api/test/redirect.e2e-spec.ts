@@ -82,17 +82,42 @@ describe('short links answering, and the statistics they feed', () => {
     expect(await visitAs('go.bob.test', '/bob-promo')).toEqual({ status: 302, location: 'https://example.com/bob' });
   });
 
-  // A deleted custom domain's name is "any other host" again: it must not stay a custom domain in the cache.
-  it('answers the default short domain’s links on a host at once when the custom domain of that name is deleted', async () => {
+  // Issue 27: a host that was not a verified domain fell back to the default short domain's namespace.
+  it('answers a deleted custom domain’s host 404 at once, not the default short domain’s links', async () => {
     await link(ada, { url: 'https://example.com/default-namespace', slug: 'after-domain' });
     const carol = await createAccount(t);
     const added = await t.request('POST', '/user/domain', { token: carol.accessToken, body: { name: 'gone.bob.test' } });
     dns.cnames.set('gone.bob.test', 'cname.lnk.test');
     dns.txts.set(added.body.data.verification.name, [added.body.data.verification.value]);
     expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: carol.accessToken })).body.data.isVerified).toBe(true);
-    expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404); // the host is now cached as bob's domain
+    expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404); // the host is now cached as carol's domain
     expect((await t.request('DELETE', `/user/domain/${added.body.data.id}`, { token: carol.accessToken })).status).toBe(200);
-    expect(await visitAs('gone.bob.test', '/after-domain')).toEqual({ status: 302, location: 'https://example.com/default-namespace' });
+    expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404);
+    expect((await visit('/after-domain')).status).toBe(302);
+  });
+
+  // Issue 27: "Host: alice.example.org." (the name with the trailing dot DNS allows) was not found as
+  // Alice's domain, and any host that is not a verified domain fell back to the default short domain:
+  // her domain answered Mallory's slugs of the default short domain.
+  it('answers a verified domain however its Host is spelled (trailing dot, case, port), and any host that is neither it nor the service’s 404, never the default short domain’s links', async () => {
+    const [alice, mallory] = [await createAccount(t), await createAccount(t)];
+    const domain = await t.request('POST', '/user/domain', { token: alice.accessToken, body: { name: 'alice.ada.test' } });
+    dns.cnames.set('alice.ada.test', 'cname.lnk.test');
+    dns.txts.set(domain.body.data.verification.name, [domain.body.data.verification.value]);
+    expect((await t.request('POST', `/user/domain/${domain.body.data.id}/verify`, { token: alice.accessToken })).body.data.isVerified).toBe(true);
+    await link(alice, { url: 'https://example.com/alice', slug: 'alice-own', domainId: domain.body.data.id });
+    await link(mallory, { url: 'https://evil.example/phish', slug: 'mallory-promo' });
+
+    for (const host of ['alice.ada.test.', 'ALICE.ADA.TEST.', 'Alice.Ada.Test.:8080']) {
+      expect(await visitAs(host, '/alice-own')).toEqual({ status: 302, location: 'https://example.com/alice' });
+      expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
+    }
+    for (const host of ['elsewhere.example.net', 'elsewhere.example.net.', 'alice.ada.test..', `127.0.0.1.evil.example`]) {
+      expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
+    }
+    // The service's own short host (127.0.0.1 here), however spelled, serves the default short domain.
+    expect((await visit('/mallory-promo')).status).toBe(302);
+    expect((await visitAs(new URL(t.baseUrl).host, '/mallory-promo')).location).toBe('https://evil.example/phish');
   });
 
   it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {

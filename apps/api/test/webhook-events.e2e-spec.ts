@@ -71,7 +71,7 @@ describe('webhook events on two instances sharing PostgreSQL and Redis', () => {
 
   it('stops the events on B as soon as the webhook is turned off on A, and answers its test event with 400', async () => {
     const account = await createAccount(a);
-    const { webhook } = (await hook(a, account, ['link.created'])).body.data;
+    const webhook = (await hook(a, account, ['link.created'])).body.data;
     const off = await a.request('PUT', `/user/webhooks/${webhook.id}`, { token: account.accessToken, body: { isActive: false } });
     expect(off.status).toBe(200);
     const transactions = jest.spyOn(b.dataSource, 'transaction');

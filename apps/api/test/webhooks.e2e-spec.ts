@@ -7,6 +7,7 @@ import { createAccount, createPat, TestAccount } from './support/identity';
 import { freePort, startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 import { Received, startWebhookReceiver, until } from './support/webhook-receiver';
+import { startDnsServer } from './support/dns-server';
 import { ANALYTICS } from '../src/composition/contexts.module';
 import type { Analytics } from '../src/composition/contexts.composition';
 
@@ -41,10 +42,12 @@ describe('Webhooks (issue 19)', () => {
     try {
       const created = await createHook(owner.accessToken, { url: r.url, events: ['link.created'], description: 'CRM' });
       expect(created.status).toBe(200);
-      const { webhook, secret } = created.body.data;
+      // The created object is the data, its secret in it (as a token's value, a client's secret).
+      const { secret, ...webhook } = created.body.data;
       // whsec_ + base64 of 32 random bytes.
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      expect(webhook).toMatchObject({ url: r.url, events: ['link.created'], linkIds: null, description: 'CRM', isActive: true, disabledReason: null });
+      expect(webhook).toMatchObject({ url: r.url, events: ['link.created'], linkIds: null, description: 'CRM', isActive: true, disabledReason: null, consecutiveFailures: 0 });
+      expect(webhook).not.toHaveProperty('webhook');
       const shown = await t.request('GET', `/user/webhooks/${webhook.id}`, { token: owner.accessToken });
       expect(shown.status).toBe(200);
       expect(shown.text).not.toContain(secret);
@@ -63,7 +66,7 @@ describe('Webhooks (issue 19)', () => {
 
   it("answers another account's webhook as 404 on every route (no probing of ids)", async () => {
     const created = await createHook(owner.accessToken, { url: 'http://127.0.0.1:9/x', events: ['link.created'] });
-    const id = created.body.data.webhook.id;
+    const id = created.body.data.id;
     for (const [method, path, body] of [
       ['GET', `/user/webhooks/${id}`],
       ['PUT', `/user/webhooks/${id}`, { isActive: false }],
@@ -90,7 +93,7 @@ describe('Webhooks (issue 19)', () => {
       expect([refused.status, refused.body.code, refused.body.meta]).toEqual([403, 'QUOTA_EXCEEDED', { limit: { resource: 'webhooks', used: 10, limit: 10 } }]);
     }
     expect((await t.request('GET', '/user/webhooks', { token: account.accessToken })).body.meta.total).toBe(10);
-    await t.request('DELETE', `/user/webhooks/${created[0].body.data.webhook.id}`, { token: account.accessToken });
+    await t.request('DELETE', `/user/webhooks/${created[0].body.data.id}`, { token: account.accessToken });
     expect((await createHook(account.accessToken, { url: 'http://127.0.0.1:9/limit-again', events: ['link.created'] })).status).toBe(200);
     expect((await createHook(account.accessToken, { url: 'http://127.0.0.1:9/limit-over', events: ['link.created'] })).status).toBe(403);
   });
@@ -120,14 +123,17 @@ describe('Webhooks (issue 19)', () => {
 
   it('updates a webhook (turning it off), rotates its secret', async () => {
     const created = await createHook(owner.accessToken, { url: 'http://127.0.0.1:9/x', events: ['link.created'] });
-    const { webhook, secret } = created.body.data;
+    const { secret, ...webhook } = created.body.data;
     const off = await t.request('PUT', `/user/webhooks/${webhook.id}`, { token: owner.accessToken, body: { isActive: false, events: ['link.updated', 'link.deleted'] } });
     expect(off.status).toBe(200);
     expect(off.body.data).toMatchObject({ isActive: false, events: ['link.updated', 'link.deleted'] });
     const rotated = await t.request('POST', `/user/webhooks/${webhook.id}/rotate-secret`, { token: owner.accessToken });
     expect(rotated.status).toBe(200);
-    expect(rotated.body.data.secret).toMatch(/^whsec_/);
-    expect(rotated.body.data.secret).not.toBe(secret);
+    // The same shape as the creation's: the webhook, the new secret in it.
+    const { secret: rotatedSecret, ...after } = rotated.body.data;
+    expect(rotatedSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotatedSecret).not.toBe(secret);
+    expect(after).toMatchObject({ id: webhook.id, isActive: false, events: ['link.updated', 'link.deleted'] });
     await t.request('DELETE', `/user/webhooks/${webhook.id}`, { token: owner.accessToken });
     expect((await t.request('GET', `/user/webhooks/${webhook.id}`, { token: owner.accessToken })).status).toBe(404);
   });
@@ -138,7 +144,7 @@ describe('Webhooks (issue 19)', () => {
   it('sends link.created, link.updated and link.deleted, signed per Standard Webhooks (verified with the standardwebhooks package)', async () => {
     const r = await receiver();
     try {
-      const { secret, webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created', 'link.updated', 'link.deleted'] })).body.data;
+      const { secret, ...webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created', 'link.updated', 'link.deleted'] })).body.data;
       const link = (await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/a', slug: `wh-${Date.now()}` } })).body.data;
       await t.request('PUT', `/user/link/${link.id}`, { token: owner.accessToken, body: { title: 'Renamed' } });
       await t.request('DELETE', `/user/link/${link.id}`, { token: owner.accessToken });
@@ -169,7 +175,7 @@ describe('Webhooks (issue 19)', () => {
   it('does not enqueue a link event when the change is refused (the event shares its transaction)', async () => {
     const r = await receiver();
     try {
-      const { webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
+      const webhook = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
       const slug = `taken-${Date.now()}`;
       expect((await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/1', slug } })).status).toBe(200);
       expect((await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/2', slug } })).status).toBe(400);
@@ -187,7 +193,7 @@ describe('Webhooks (issue 19)', () => {
   it('retries a receiver that fails 3 times, then gets the event once more with the same webhook-id', async () => {
     const r = await receiver((n) => (n <= 3 ? 500 : 200));
     try {
-      const { secret, webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
+      const { secret, ...webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.created'] })).body.data;
       await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/retry' } });
       await until(() => r.got.length, (n) => n >= 4);
       const events = verified(secret, r.got);
@@ -241,10 +247,58 @@ describe('Webhooks (issue 19)', () => {
     }
   });
 
+  // Issue 27, finding 9: "10.1.2.3 is an internal address" and "the host … does not resolve" told a
+  // caller what the service's resolver sees (its internal DNS). One answer now, naming nothing, at creation,
+  // at update and in a delivery's lastError (the connect-time check, after the name moved: DNS rebinding).
+  it('answers one generic error for every refused destination, naming no address or host, at creation, update and in lastError', async () => {
+    const dns = await startDnsServer();
+    // A database of its own: the worker of the suite's app (which resolves names through the system) takes none of these deliveries.
+    const own = await createTestDatabase();
+    const strict = await startTestApp({ database: own, env: { ...FAST, WEBHOOKS_ALLOW_PRIVATE: 'false', DNS_SERVERS: dns.address } });
+    try {
+      dns.as.set('intranet.example.org', ['10.1.2.3']);
+      dns.as.set('mixed.example.org', ['93.184.216.34', '10.1.2.4']);
+      dns.as.set('hooks.example.org', ['93.184.216.34']);
+      dns.as.set('gone.example.org', ['93.184.216.35']);
+      const account = await createAccount(strict);
+      const refused = ['https://intranet.example.org/hook', 'https://mixed.example.org/hook', 'https://nowhere.example.org/hook', 'https://10.1.2.3/hook', 'https://localhost/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest'];
+      const answers = [];
+      for (const url of refused) answers.push([url, await strict.request('POST', '/user/webhooks', { token: account.accessToken, body: { url, events: ['link.created'] } })] as const);
+      // Public at creation: then changed to each refused destination.
+      const made = await strict.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://hooks.example.org/hook', events: ['link.created'] } });
+      expect(made.status).toBe(200);
+      for (const url of refused) answers.push([url, await strict.request('PUT', `/user/webhooks/${made.body.data.id}`, { token: account.accessToken, body: { url } })] as const);
+      const seen = answers.map(([url, a]) => [url, a.status, a.body.code, a.body.meta?.errors]);
+      expect(seen).toEqual(answers.map(([url]) => [url, 400, 'VALIDATION_ERROR', [{ name: 'url', error: 'url must resolve to public addresses only' }]]));
+      for (const [, a] of answers) expect(a.text).not.toMatch(/10\.1\.2\.|127\.0\.0\.1|::1|169\.254|example\.org|localhost|internal|private/);
+
+      // The names move after creation: one to an internal address, one to nowhere. The sender refuses both at connect time.
+      const gone = await strict.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://gone.example.org/hook', events: ['link.created'] } });
+      expect(gone.status).toBe(200);
+      dns.as.set('hooks.example.org', ['10.1.2.3']);
+      dns.as.delete('gone.example.org');
+      const lastErrors = [];
+      for (const id of [made.body.data.id, gone.body.data.id]) {
+        expect((await strict.request('POST', `/user/webhooks/${id}/test`, { token: account.accessToken })).status).toBe(200);
+        const deliveries = await until(
+          async () => await strict.request('GET', `/user/webhooks/${id}/deliveries`, { token: account.accessToken }),
+          (d) => d.body.data[0]?.attempts >= 1,
+        );
+        lastErrors.push(deliveries.body.data[0].lastError);
+        expect(deliveries.text).not.toMatch(/10\.1\.2\.3|93\.184|example\.org|ENOTFOUND|not allowed|private/);
+      }
+      expect(lastErrors).toEqual(['url must resolve to public addresses only', 'url must resolve to public addresses only']);
+    } finally {
+      await strict.close();
+      await own.drop();
+      await dns.close();
+    }
+  });
+
   it('keeps deliveries to a receiver that is down pending and retried, lists them, and loses none across a restart', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hook`;
-    const { secret, webhook } = (await createHook(owner.accessToken, { url, events: ['link.created'] })).body.data;
+    const { secret, ...webhook } = (await createHook(owner.accessToken, { url, events: ['link.created'] })).body.data;
     for (let i = 0; i < 3; i++) await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: `https://example.com/down-${i}` } });
     const pending = await until(
       async () => (await t.request('GET', `/user/webhooks/${webhook.id}/deliveries`, { token: owner.accessToken })).body.data,
@@ -273,7 +327,7 @@ describe('Webhooks (issue 19)', () => {
     const r = await receiver();
     try {
       const link = (await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/batched', slug: `bat-${Date.now()}` } })).body.data;
-      const { secret, webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.clicked'], linkIds: [link.id] })).body.data;
+      const { secret, ...webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.clicked'], linkIds: [link.id] })).body.data;
       for (let i = 0; i < clicks; i++) await fetch(`${t.baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser() }).then((res) => res.text());
       await t.app.get<Analytics>(ANALYTICS).clicks.flush();
       const stored = await t.dataSource.query('SELECT count(*)::int AS batches, coalesce(sum(events), 0)::int AS events FROM webhook_event_batches WHERE webhook_id = $1', [webhook.id]);

@@ -46,7 +46,7 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     throw new Error('the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`');
   }
   const linkRepository = new TypeormLinkRepository(dataSource);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new DomainsForLinks(new TypeormDomainRepository(dataSource)), config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new DomainsForLinks(new TypeormDomainRepository(dataSource)), config.shortHosts, config.redirectCache);
   // This app only verifies link passwords (bcrypt reads the cost from each hash): the cost given here is never used.
   const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
   let clicks: ClickBuffer | null = null;

@@ -16,6 +16,11 @@ describe('the redirect app settings', () => {
     expect(config).toMatchObject({ port: 3001, clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 50_000, ttlMs: 30_000 }, passwordFormLimit: { limit: 5, seconds: 60 }, trustProxy: 1, logRequests: false });
   });
 
+  it('reads LOG_FORMAT as the API does: json, pretty, or unset (readable on a terminal); anything else is refused by name', () => {
+    expect([loadRedirectConfig({ ...valid, LOG_FORMAT: 'pretty' }).logFormat, loadRedirectConfig(valid).logFormat]).toEqual(['pretty', null]);
+    expect(() => loadRedirectConfig({ ...valid, LOG_FORMAT: 'fancy' })).toThrow(/LOG_FORMAT must be one of json, pretty/);
+  });
+
   // One start-up error lists everything to fix, the rule between variables included.
   it('reports every problem at once', () => {
     try {

@@ -10,7 +10,7 @@ import { startRedirectApp } from './redirect-app';
  */
 async function main(): Promise<void> {
   const config = configOrExit(() => loadRedirectConfig(process.env));
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   let app;
   try {
     app = await startRedirectApp(config, logger);

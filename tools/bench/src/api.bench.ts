@@ -261,7 +261,7 @@ export async function runApiBench(): Promise<ApiResult> {
   const production = {
     NODE_ENV: 'production',
     SECRET_KEY: 'ab'.repeat(32),
-    BILLING_SANDBOX: 'true',
+    BILLING: 'sandbox',
     METRICS_PUBLIC: 'true',
     PLANS: benchPlans(10_000_000),
   };

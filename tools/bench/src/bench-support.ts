@@ -139,7 +139,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     const signIn = await fetch(`${baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: client.clientId, username: email, password }),
+      body: JSON.stringify({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: email, password }),
     });
     if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
     const token = ((await signIn.json()) as { data: { access_token: string } }).data.access_token;

@@ -21,7 +21,7 @@ export async function runPasswordGrantBench(options: { runs?: number } = {}): Pr
     const signIn = httpCall(`${app.baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: app.clientId, username: app.email, password: app.password }),
+      body: JSON.stringify({ grant_type: 'password', client_id: app.clientId, client_secret: app.clientSecret, username: app.email, password: app.password }),
     });
     const grant = latencyOf(await timeCalls(signIn, runs, 3));
     return {

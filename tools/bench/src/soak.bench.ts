@@ -215,7 +215,7 @@ export async function runSoak(log: (message: string) => void) {
     const signIn = await fetch(`${app.baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: app.clientId, username: app.email, password: app.password }),
+      body: JSON.stringify({ grant_type: 'password', client_id: app.clientId, client_secret: app.clientSecret, username: app.email, password: app.password }),
     });
     const refreshToken = ((await signIn.json()) as { data: { refresh_token: string } }).data.refresh_token;
     const chain = refreshChain(app, refreshToken, 500);

@@ -235,18 +235,18 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           log(`bench: the delivery worker runs in a process of its own (pid ${separate.pid}, nice ${workerNice}); the app only enqueues`);
         }
         // (a) one webhook that wants none of the redirect's events: only the enqueued deliveries go to it.
-        const sink = await api<{ webhook: { id: string } }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.updated'] });
+        const sink = await api<{ id: string }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.updated'] });
         let deliveries: WebhooksResult['deliveries'] = { events: 0, seconds: 0, perSecond: 0, received: 0 };
         if (hasWorker) {
           log(`bench: (a) ${events} deliveries through the ${mode === 'separate' ? 'separate ' : ''}worker (batch ${batchSize})`);
-          deliveries = await deliveriesPerSecond(app, sink.webhook.id, events, log);
+          deliveries = await deliveriesPerSecond(app, sink.id, events, log);
           deliveries.received = hook.count();
         } else log('bench: (a) skipped: this instance only enqueues (BENCH_WEBHOOK_WORKER=0)');
 
         // (b) the hot link, with a link.clicked webhook on and off in alternating rounds.
         await api(app, 'POST', '/user/link', { url: LANDING, slug: 'hot' });
-        const clicked = await api<{ webhook: { id: string } }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.clicked'] });
-        const toggle = (isActive: boolean) => api(app, 'PUT', `/user/webhooks/${clicked.webhook.id}`, { isActive });
+        const clicked = await api<{ id: string }>(app, 'POST', '/user/webhooks', { url: hook.url, events: ['link.clicked'] });
+        const toggle = (isActive: boolean) => api(app, 'PUT', `/user/webhooks/${clicked.id}`, { isActive });
         const plan = { kind: 'single' as const, path: '/hot' };
         log(`bench: (b) the hot link, ${settings.rounds} rounds of ${settings.seconds} s: bare, without a link.clicked webhook, with one`);
         await toggle(false);
@@ -288,7 +288,7 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           await untilCounted(visitsBefore, answered);
           phases.push({ phase: 'with', from, to: now() });
           const cpuWith = cpuPerRedirect(cpuBefore, await cpuCounters(app, separate), answered);
-          await settled(() => enqueuedOf(app, clicked.webhook.id));
+          await settled(() => enqueuedOf(app, clicked.id));
           await toggle(false);
           visitsWhileOn += (await visitsOf(app)) - visitsBefore;
           rounds.push({ bare: b.requestsPerSecond, without: without.requestsPerSecond, with: withHook.requestsPerSecond });
@@ -296,7 +296,7 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           const us = (c: CpuPerRedirect) => `app ${c.app} µs (main thread ${c.appMain}), db ${c.database} µs${c.worker === null ? '' : `, worker ${c.worker} µs`}`;
           log(`  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} req/s (${us(cpuWithout)}) | with ${withHook.requestsPerSecond} req/s (${us(cpuWith)})`);
         }
-        const clickDeliveries = await enqueuedOf(app, clicked.webhook.id);
+        const clickDeliveries = await enqueuedOf(app, clicked.id);
         const m = (pick: (r: (typeof rounds)[number]) => number) => Math.round(median(rounds.map(pick)));
         const mc = (pick: (r: CpuPerRedirect) => number | null, phase: 'with' | 'without') => {
           const values = cpuRounds.map((r) => pick(r[phase])).filter((v): v is number => v !== null);
@@ -308,7 +308,7 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         // The catch-up: the load over, the webhook on again, until its batches and pending deliveries are gone.
         let catchUp: WebhooksResult['catchUp'] = null;
         if (hasWorker) {
-          const delivered = async () => count(app, "webhook_id = $1 AND status = 'delivered'", [clicked.webhook.id]);
+          const delivered = async () => count(app, "webhook_id = $1 AND status = 'delivered'", [clicked.id]);
           const deliveredDuringLoad = await delivered();
           log(`bench: catch-up: ${clickDeliveries - deliveredDuringLoad} of ${clickDeliveries} link.clicked events left to deliver after the load (at most ${catchUpSeconds} s)`);
           await toggle(true);

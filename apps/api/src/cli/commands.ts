@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DataSource } from 'typeorm';
-import { PageRequest } from '@lnk/shared/kernel';
+import { PageRequest, QuotaResource, UNLIMITED } from '@lnk/shared/kernel';
+import type { CustomLimitsChange } from '@lnk/billing/domain';
 import { AppConfig } from '../config/app-config';
 import { RedisBus } from '@lnk/shared/redis';
 import { composeContexts, Contexts, openBus } from '../composition/contexts.composition';
@@ -9,7 +10,9 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { presentUser } from '../http/account/account.presenter';
 import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
 import { presentLink, presentLinkListItem } from '../http/links/links.presenter';
+import { ShortUrlBases } from '../http/links/short-url-base';
 import { presentCreatedToken } from '../http/tokens/tokens.presenter';
+import { presentPlan, presentSubscription } from '../http/billing/billing.presenter';
 
 export interface CliIo {
   stdout(line: string): void;
@@ -52,7 +55,7 @@ export class CommandSession {
 
   get contexts(): Contexts {
     if (!this.composed) {
-      const logger = createLogger(this.config.logLevel, 2);
+      const logger = createLogger(this.config, 2);
       this.bus = this.tellsServers ? openBus(this.config, logger) : null;
       this.composed = composeContexts(this.dataSource, this.config, logger, new AppMetrics(), this.bus);
     }
@@ -125,6 +128,16 @@ function dateTime(values: Values, name: string): Date | undefined {
     throw new UsageError(`--${name} must be an ISO 8601 date-time with its offset, such as 2027-01-31T00:00:00Z`);
   }
   return date;
+}
+
+/** A custom limit: a whole number, `unlimited`, or `plan` (the plan's again); absent: unchanged. */
+function limitOf(values: Values, name: QuotaResource): number | null | undefined {
+  const value = text(values, name);
+  if (value === undefined) return undefined;
+  if (value === 'plan') return null;
+  if (value === 'unlimited') return UNLIMITED;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > UNLIMITED) throw new UsageError(`--${name} must be a whole number from 0 to ${UNLIMITED}, unlimited, or plan`);
+  return Number(value);
 }
 
 function scopesOf(values: Values): string[] | undefined {
@@ -202,7 +215,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
       const view = await links.create.execute(owner.id, { url: text(values, 'url'), slug: text(values, 'slug'), title: text(values, 'title'), description: text(values, 'description') });
-      return presentLink(view, session.config.shortBaseUrl);
+      return presentLink(view, new ShortUrlBases(session.config).fixed);
     },
   },
   'link:list': {
@@ -212,7 +225,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
       const { page, domainNames } = await links.list.execute(owner.id, text(values, 'q'), pageOf(values));
-      return listOf(page, (link) => presentLinkListItem(link, session.config.shortBaseUrl, domainNames));
+      return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
     },
   },
   'client:create': {
@@ -250,6 +263,49 @@ export const COMMANDS: Record<string, CliCommand> = {
       return listOf(await session.contexts.identity.operator.listClients.execute(pageOf(values)), (client) => presentClient(client));
     },
   },
+  'plan:list': {
+    summary: 'list the plans of the catalogue (PLANS), the default one first, with the billing mode',
+    flags: [],
+    notes: [`A limit of ${UNLIMITED} means unlimited.`],
+    async run(_input, session) {
+      const plans = session.contexts.billing.plans.execute();
+      return { billing: session.config.billingMode, defaultPlan: plans.find((p) => p.price === 0)?.id, items: plans.map(presentPlan) };
+    },
+  },
+  'account:set-plan': {
+    summary: 'put an account on a plan of the catalogue, paid or not, without a checkout (its limits hold at once on every server)',
+    flags: [
+      { name: 'email', value: 'E', required: true, text: "the account's e-mail address" },
+      { name: 'plan', value: 'P', required: true, text: 'the plan id (plan:list)' },
+    ],
+    notes: ['A subscription the payment provider bills is cancelled there: the account no longer pays for a plan it does not have.'],
+    async run({ values }, session) {
+      const { identity, billing } = session.contexts;
+      const owner = await identity.operator.findUser.execute(text(values, 'email') as string);
+      const { subscription, plan, limits } = await billing.operator.assignPlan.execute(owner.id, text(values, 'plan') as string);
+      return presentSubscription(subscription, plan, limits);
+    },
+  },
+  'account:set-limits': {
+    summary: "give an account limits of its own in place of its plan's (they outlive plan changes until cleared)",
+    flags: [
+      { name: 'email', value: 'E', required: true, text: "the account's e-mail address" },
+      { name: 'links', value: 'N', text: 'links it may hold: a number, unlimited, or plan (the plan\'s again)' },
+      { name: 'domains', value: 'N', text: 'custom domains it may have: a number, unlimited, or plan' },
+      { name: 'tags', value: 'N', text: 'tags it may have: a number, unlimited, or plan' },
+      { name: 'clear', text: "drop every custom limit first: the plan's hold (then the limits given, if any)" },
+    ],
+    notes: ['A lowered limit deletes nothing: an account over it just cannot create more.', `Prints the custom limits (null: the plan's) and the account's usage beside its limits (${UNLIMITED}: unlimited).`],
+    async run({ values }, session) {
+      const change: CustomLimitsChange = { links: limitOf(values, 'links'), domains: limitOf(values, 'domains'), tags: limitOf(values, 'tags') };
+      const clear = values['clear'] === true;
+      if (!clear && Object.values(change).every((v) => v === undefined)) throw new UsageError('give at least one of --links, --domains, --tags, or --clear');
+      const { identity, billing } = session.contexts;
+      const owner = await identity.operator.findUser.execute(text(values, 'email') as string);
+      const custom = await billing.operator.setCustomLimits.execute(owner.id, change, clear);
+      return { email: owner.email, custom, limits: await billing.limits.execute(owner.id) };
+    },
+  },
   migrate: {
     summary: 'apply pending database migrations and list the applied ones',
     flags: [],
@@ -261,7 +317,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
 };
 
-const PROGRAM = 'npm run -s cli --';
+/** How the CLI is started, for its help: `npm run -s cli --` in a clone, `lnk` in the image (its script says so in LNK_CLI_NAME). */
+export const DEFAULT_PROGRAM = 'npm run -s cli --';
 
 function synopsis(flag: Flag): string {
   const body = flag.value ? `--${flag.name} ${flag.value}` : `--${flag.name}`;
@@ -269,28 +326,28 @@ function synopsis(flag: Flag): string {
 }
 
 /** `--help`: every command with its one-line summary. */
-export function usage(): string {
+export function usage(program = DEFAULT_PROGRAM): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
   return [
-    `usage: ${PROGRAM} <command> [options]`,
+    `usage: ${program} <command> [options]`,
     '',
     'commands:',
     ...lines,
     '',
-    `A command's own options: ${PROGRAM} <command> --help`,
+    `A command's own options: ${program} <command> --help`,
     'Each command prints one JSON object as its last line; errors go to stderr (exit 2: bad input, 1: anything else).',
   ].join('\n');
 }
 
 /** `<command> --help`: the command's options, each with what it does. */
-export function commandHelp(name: string): string {
+export function commandHelp(name: string, program = DEFAULT_PROGRAM): string {
   const command = COMMANDS[name];
   const passwordChoice = command.newPassword ? ' [--password-stdin | --password P]' : '';
   const plain = command.flags.filter((f) => !(command.newPassword && (f.name === 'password' || f.name === 'password-stdin')));
   const width = Math.max(0, ...command.flags.map((f) => synopsis({ ...f, required: true }).length));
   return [
-    `usage: ${PROGRAM} ${name}${plain.length ? ' ' : ''}${plain.map(synopsis).join(' ')}${passwordChoice}`,
+    `usage: ${program} ${name}${plain.length ? ' ' : ''}${plain.map(synopsis).join(' ')}${passwordChoice}`,
     '',
     command.summary,
     ...(command.flags.length ? ['', 'options:', ...command.flags.map((f) => `  ${synopsis({ ...f, required: true }).padEnd(width)}  ${f.text}${f.required ? ' (required)' : ''}`)] : []),

@@ -4,6 +4,7 @@ import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, Ti
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import type { LoginThrottle } from '@lnk/identity/domain';
 import {
   AnswerShortUrlUseCase,
   BulkCreateLinksUseCase,
@@ -32,7 +33,15 @@ import {
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import { AddDomainUseCase, DeleteDomainUseCase, ListDomainsUseCase, RecheckDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
+import {
+  AddDomainUseCase,
+  AllowCertificateUseCase,
+  DeleteDomainUseCase,
+  DomainVerificationListener,
+  ListDomainsUseCase,
+  RecheckDomainsUseCase,
+  VerifyDomainUseCase,
+} from '@lnk/domains/domain';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
@@ -70,8 +79,17 @@ export function openBus(config: AppConfig, logger: Logger): RedisBus | null {
 /** The list cache's bounds: answers held across all accounts, and about the memory they take. */
 const LINK_LIST_CACHE = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
 
-/** `bus`: where cache invalidations go to the other instances; without one they stay in process. */
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null) {
+/**
+ * TLS asks: answers kept per host (a flood of made-up names cannot push out the allowed ones; refusals
+ * live shorter, though a verification tells them at once), and database lookups running at once.
+ */
+const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, refusedTtlMs: 10_000 }, maxLookups: 4 };
+
+/**
+ * `bus`: where cache invalidations go to the other instances; without one they stay in process.
+ * `loginThrottle`: the sign-in throttle (openLoginThrottle, shared through Redis); by default one of this process.
+ */
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const linkLists = new LinkListCache<LinkListAnswer>(
@@ -90,12 +108,24 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linksConfig = { ownHosts: config.ownHosts };
   const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.shortHosts, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
-  // A domain verified or unverified: every instance's redirect cache forgets its host at once.
+  // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
+  const certificates = new AllowCertificateUseCase(domainRepository, clock, {
+    servedHosts: [config.publicBaseUrl, config.shortBaseUrl].map((url) => new URL(url).hostname.toLowerCase()),
+    ownHosts: config.ownHosts,
+    ...CERTIFICATE_ASKS,
+  });
+  // A domain verified or unverified: every instance's redirect cache and certificate answers forget its host at once.
   const redirectHosts = new RedirectsOfDomains(resolveRedirect);
-  const domainChanges = bus ? broadcastDomainChanges(redirectHosts, bus) : redirectHosts;
+  const hostChanges: DomainVerificationListener = {
+    verificationChanged(name) {
+      redirectHosts.verificationChanged(name);
+      certificates.forget(name);
+    },
+  };
+  const domainChanges = bus ? broadcastDomainChanges(hostChanges, bus) : hostChanges;
   const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
@@ -134,12 +164,16 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
+  const routing = { host: config.dnsTarget, addresses: config.dnsTargetAddresses };
   const domains = {
     add: new AddDomainUseCase(domainRepository, quota, ids, new CryptoChallengeGenerator(), clock, { ownHosts: config.ownHosts }),
     list: new ListDomainsUseCase(domainRepository),
-    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget }),
-    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: config.dnsTarget, batchSize: 20 }),
+    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: routing }),
+    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
     delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
+    certificates,
+    /** What a domain change on another instance is told to here. */
+    hostChanges,
   };
 
   const statsFilters = new StatsFilters(new LinksForStats(linkRepository, tagRepository));
@@ -161,7 +195,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
           broadcastAccountChanges: (local) => broadcastAccountChanges(local, bus),
         }
       : {}),
-  });
+  }, loginThrottle);
 
   metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolFiguresOf(dataSource));

@@ -9,10 +9,10 @@ import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts, openBus } from './contexts.composition';
 import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
 import { ClickFlusher } from './click-flusher';
-import { RedirectsOfDomains } from '@lnk/bridges';
 import { DomainRechecker } from './domain-rechecker';
 import { WebhookWorker } from './webhook-worker';
 import { AppMetrics } from '../metrics/app-metrics';
+import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition';
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
@@ -23,6 +23,7 @@ export const BILLING = 'BILLING';
 export const WEBHOOKS = 'WEBHOOKS';
 
 export const BUS = 'BUS';
+export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
 
 /** With several instances, cache invalidations travel through Redis; alone, they stay in process. */
 export const bus: Provider = {
@@ -31,12 +32,20 @@ export const bus: Provider = {
   useFactory: (config: AppConfig, logger: Logger): RedisBus | null => openBus(config, logger),
 };
 
+/** The sign-in throttle, its counts shared through Redis with several instances; closed with the app. */
+export const loginThrottle: Provider = {
+  provide: LOGIN_THROTTLE,
+  inject: [APP_CONFIG, LOGGER, AppMetrics],
+  useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics): ClosableLoginThrottle =>
+    openLoginThrottle(config, logger, (shared) => metrics.watchRedis('login_throttle', shared)),
+};
+
 export const contexts: Provider = {
   provide: CONTEXTS,
-  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS],
-  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null): Promise<Contexts> => {
-    const composed = composeContexts(dataSource, config, logger, metrics, bus);
-    const { links, identity, webhooks } = composed;
+  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS, LOGIN_THROTTLE],
+  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null, throttle: ClosableLoginThrottle): Promise<Contexts> => {
+    const composed = composeContexts(dataSource, config, logger, metrics, bus, throttle);
+    const { links, identity, webhooks, domains } = composed;
     // Read before the first request: until then every link change would take the transaction path.
     await webhooks.ready();
     if (bus) {
@@ -48,6 +57,7 @@ export const contexts: Provider = {
       };
       bus.guardCaches(() => {
         links.resolveRedirect.forgetAll();
+        domains.certificates.forgetAll();
         links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();
@@ -58,13 +68,12 @@ export const contexts: Provider = {
           : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
       );
       metrics.watchRedis('invalidations', () => bus.up);
-      const redirectsOfDomains = new RedirectsOfDomains(links.resolveRedirect);
       await listenToOtherInstances(bus, {
         linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug),
         tokensRevoked,
         accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),
-        domainChanged: (name) => redirectsOfDomains.verificationChanged(name),
+        domainChanged: (name) => domains.hostChanges.verificationChanged(name),
         linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
       });
     }
@@ -78,6 +87,7 @@ export const contexts: Provider = {
   imports: [PassportModule],
   providers: [
     bus,
+    loginThrottle,
     contexts,
     { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
     { provide: LINKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links },
@@ -94,9 +104,12 @@ export const contexts: Provider = {
   exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
-  constructor(@Inject(BUS) private readonly bus: RedisBus | null) {}
+  constructor(
+    @Inject(BUS) private readonly bus: RedisBus | null,
+    @Inject(LOGIN_THROTTLE) private readonly loginThrottle: ClosableLoginThrottle,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.bus?.close();
+    await Promise.all([this.bus?.close(), this.loginThrottle.close()]);
   }
 }

@@ -21,6 +21,7 @@ import {
   EmailVerificationSender,
   FindUserByEmailUseCase,
   GrantTokensUseCase,
+  LoginThrottle,
   ListFirstPartyClientsUseCase,
   ListUsersUseCase,
   GetCurrentUserUseCase,
@@ -38,6 +39,9 @@ import {
   RevocationListener,
   AccountChanges,
   RevokePersonalAccessTokenUseCase,
+  RevokeAllPersonalAccessTokensUseCase,
+  PatMint,
+  PersonalAccessTokenNotices,
   RevokeTokenUseCase,
   Reauthentication,
   SecondFactor,
@@ -47,11 +51,13 @@ import {
   UpdateOAuthClientUseCase,
   ValidateAuthorizationRequestUseCase,
   VerifyEmailUseCase,
+  ViewEmailVerificationUseCase,
 } from '@lnk/identity/domain';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
 import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
+import { RedisLoginThrottle } from '@lnk/identity/adapter-redis';
 import {
   TypeormAuthorizationCodeRepository,
   TypeormBackupCodeRepository,
@@ -59,7 +65,6 @@ import {
   TypeormEmailChangeLog,
   TypeormEmailVerificationRepository,
   TypeormIdpIdentityRepository,
-  TypeormPendingEmailChanges,
   TypeormOAuthClientRepository,
   TypeormOAuthTokenRepository,
   TypeormOperatorDirectory,
@@ -82,8 +87,44 @@ export interface IdentityBridges {
   broadcastAccountChanges?: (local: AccountChanges) => AccountChanges;
 }
 
-/** The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike. */
-export function composeIdentity(dataSource: DataSource, config: AppConfig, logger: Logger, bridges: IdentityBridges) {
+/** A login throttle that can be let go of (its Redis connection). */
+export type ClosableLoginThrottle = LoginThrottle & { close(): Promise<void> };
+
+/**
+ * The throttle of every check of an account's password (sign-ins, reauthentication, password change,
+ * second factor): with REDIS_URL its counts are shared by every instance (so an account's budget is one,
+ * however many instances a guesser spreads over), counted in this process while Redis does not answer.
+ * `watch` reports where it counts (the metrics' lnk_redis_up{use="login_throttle"}).
+ */
+export function openLoginThrottle(
+  config: AppConfig,
+  logger: Logger,
+  watch: (shared: () => boolean) => void = () => undefined,
+): ClosableLoginThrottle {
+  if (!config.redisUrl) return Object.assign(new InMemoryLoginThrottle(), { close: async () => undefined });
+  const throttle = new RedisLoginThrottle(config.redisUrl, {
+    fallback: new InMemoryLoginThrottle(),
+    onError: (error) => logger.warn({ err: error.message }, 'login throttle redis'),
+    onFallback: (local) =>
+      local
+        ? logger.warn('sign-in attempts counted in this process while Redis does not answer (each instance grants an account its own budget)')
+        : logger.info('sign-in attempts counted in Redis again, shared by every instance'),
+  });
+  watch(() => throttle.shared);
+  return throttle;
+}
+
+/**
+ * The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike.
+ * `loginThrottle`: the app's (openLoginThrottle); the CLI checks no password and keeps the default.
+ */
+export function composeIdentity(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  bridges: IdentityBridges,
+  loginThrottle: LoginThrottle = new InMemoryLoginThrottle(),
+) {
   const clock = new SystemClock();
   // Every committed change of an account evicts it from the cache of GET /user/me (with Redis, every instance's).
   const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(new TypeormUserRepository(dataSource), clock);
@@ -123,12 +164,12 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
   const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
   const clientAuth = new ClientAuthenticator(clients, hasher);
   const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);
-  const loginThrottle = new InMemoryLoginThrottle();
   const credentials = new CredentialsChecker(users, passwords, loginThrottle, secondFactor);
   const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
   const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
   const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
-  const addressClaims = new AddressClaims(users, new TypeormPendingEmailChanges(dataSource, accountChanges), clock);
+  const addressClaims = new AddressClaims(users, clock);
+  const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: config.patLimit };
 
   return {
     authenticate,
@@ -157,18 +198,28 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
     ),
     revokeToken: new RevokeTokenUseCase(oauthTokens, hasher, revocations, clock),
     introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, clientAuth, users, hasher, clock),
-    createPat: new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock),
+    createPat: new CreatePersonalAccessTokenUseCase({ mint: patMint, clients, users, reauthentication, notices: new PersonalAccessTokenNotices(mailer), clock }),
     listPats: new ListPersonalAccessTokensUseCase(pats),
     getPat: new GetPersonalAccessTokenUseCase(pats),
     revokePat: new RevokePersonalAccessTokenUseCase(pats, revocations),
+    revokeAllPats: new RevokeAllPersonalAccessTokensUseCase(pats, revocations),
     listClients: new ListOAuthClientsUseCase(clients),
     getClient: new GetOAuthClientUseCase(clients),
     updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
     deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
     regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
     getCurrentUser,
-    changeEmail: new ChangeEmailUseCase(users, verification, new AddressNotices(mailer), new TypeormEmailChangeLog(dataSource), clock, reauthentication),
-    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, addressClaims, unitOfWork, clock),
+    changeEmail: new ChangeEmailUseCase({
+      users,
+      verifications,
+      verification,
+      notices: new AddressNotices(mailer),
+      log: new TypeormEmailChangeLog(dataSource),
+      clock,
+      reauthentication,
+    }),
+    viewEmailVerification: new ViewEmailVerificationUseCase(verifications, users, hasher, clock),
+    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, clock),
     changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),
     setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, twoFactorStates),
     confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
@@ -178,7 +229,7 @@ export function composeIdentity(dataSource: DataSource, config: AppConfig, logge
       findUser: new FindUserByEmailUseCase(users),
       listUsers: new ListUsersUseCase(new TypeormOperatorDirectory(dataSource)),
       listClients: new ListFirstPartyClientsUseCase(new TypeormOperatorDirectory(dataSource)),
-      createPat: new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock),
+      createPat: new CreateOperatorPatUseCase(users, patMint, clock),
       setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
     },
   };

@@ -71,14 +71,27 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     rotateSecret: new RotateWebhookSecretUseCase(management),
     test: new SendTestEventUseCase(management),
     deliveries: new ListDeliveriesUseCase(webhooks, outbox),
-    deliver: new DeliverWebhooksUseCase(outbox, new HttpWebhookSender({ allowPrivate: settings.allowPrivate, ...(lookup ? { lookup: lookup.connect } : {}) }), new StandardWebhooksSigner(), box, clock, {
-      batchSize: settings.batchSize,
-      leaseMs: DELIVERY_LEASE_MS,
-      baseDelayMs: settings.retryBaseDelayMs,
-      maxAttempts: settings.maxAttempts,
-      disableAfterFailures: settings.disableAfterFailures,
-      retentionMs: settings.retentionMs,
-    }, Math.random, changes),
+    deliver: new DeliverWebhooksUseCase(
+      {
+        outbox,
+        sender: new HttpWebhookSender({ allowPrivate: settings.allowPrivate, ...(lookup ? { lookup: lookup.connect } : {}) }),
+        signer: new StandardWebhooksSigner(),
+        box,
+        clock,
+        changes,
+        onError: (error) => logger.warn({ err: error.message }, 'webhooks: a delivery outcome was not recorded; it is sent again after its lease'),
+      },
+      {
+        batchSize: settings.batchSize,
+        maxInFlightPerWebhook: settings.maxInFlight,
+        slowAnswerMs: settings.slowAnswerMs,
+        leaseMs: DELIVERY_LEASE_MS,
+        baseDelayMs: settings.retryBaseDelayMs,
+        maxAttempts: settings.maxAttempts,
+        disableAfterFailures: settings.disableAfterFailures,
+        retentionMs: settings.retentionMs,
+      },
+    ),
     /** For the links use cases: link changes and their events in one transaction. */
     linkEvents: { events: sinks.linkEvents, unitOfWork: new TypeormUnitOfWork(dataSource) },
     /** For the click buffer. */

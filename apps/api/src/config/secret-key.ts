@@ -1,6 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDataDir } from '@lnk/shared/database';
 import { AppConfig } from './app-config';
 
 /**
@@ -11,12 +12,13 @@ import { AppConfig } from './app-config';
 export function secretKeyOf(config: AppConfig): Buffer {
   if (config.secretKey) return config.secretKey;
   const file = join(config.dataDir, 'secret.key');
+  // The key file is only as private as its folder (another user could swap it in one they own).
+  ensurePrivateDataDir(config.dataDir);
   if (existsSync(file)) {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
     return key;
   }
-  mkdirSync(config.dataDir, { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   return key;

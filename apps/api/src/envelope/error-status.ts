@@ -22,4 +22,6 @@ export const ERROR_STATUS = {
   REAUTHENTICATION_REQUIRED: HttpStatus.FORBIDDEN,
   DOMAIN_NOT_VERIFIED: HttpStatus.BAD_REQUEST,
   PAYMENT_NOT_COMPLETED: HttpStatus.BAD_REQUEST,
+  // A request this service cannot take as configured (no payment provider), not a fault of its fields.
+  BILLING_DISABLED: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;

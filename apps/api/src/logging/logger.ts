@@ -1,12 +1,17 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
-import type { LogLevel } from '../config/app-config';
+import { logDestination } from '@lnk/shared/logging';
+import type { AppConfig } from '../config/app-config';
 
-/** JSON lines on stdout. Credentials never reach a log line, wherever they appear in an object. */
-export function createLogger(level: LogLevel, fd: 1 | 2 = 1): Logger {
+/**
+ * The log on stdout (the CLI: stderr, its stdout is its answer), as LOG_FORMAT says: JSON lines, or
+ * readable lines on a terminal. Credentials never reach a log line, wherever they appear in an object,
+ * in either format (pino redacts before the line is formatted).
+ */
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, fd = 1): Logger {
   return pino(
     {
-    level,
+    level: config.logLevel,
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
@@ -28,7 +33,7 @@ export function createLogger(level: LogLevel, fd: 1 | 2 = 1): Logger {
       censor: '[redacted]',
     },
     },
-    pino.destination({ fd, sync: fd === 2 }),
+    logDestination(config.logFormat, fd),
   );
 }
 

@@ -3,13 +3,13 @@ import { ModulesContainer } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import { SCOPES } from '@lnk/identity/domain';
+import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { openApiPath, RegisteredRoute, routesOf } from '../http/declared-routes';
 import type { PathParameter } from '../http/route.decorator';
 import { ignoresUnknownFields } from '../envelope/validation.pipe';
-import { SERVICE_LICENSE } from '../version';
+import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import type { RouteResponse } from './responds.decorator';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
 import { named, nameOf } from './schema';
@@ -156,7 +156,7 @@ const FORM = 'application/x-www-form-urlencoded';
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = app.get<AppConfig>(APP_CONFIG);
   const base = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, '');
-  const scopes = Object.fromEntries(SCOPES.map((s) => [s, s]));
+  const scopes = SCOPE_DESCRIPTIONS;
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -166,9 +166,21 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
           'a refused request answers 400 VALIDATION_ERROR with `meta.errors`, one `{name, error}` per failing field. Bodies are JSON; the `/oauth/*` endpoints also take form-encoded bodies (RFC 6749). ' +
           'The same routes answer under `/v1`.',
       )
-      .setVersion('1')
+      // Swagger UI's version badge: the release running, not the API's path version (that is /v1).
+      .setVersion(SERVICE_VERSION)
       .addServer(base || '/', 'This service, at the address this document was fetched from')
       .addServer(`${base}/v1`, 'The same routes under the version prefix')
+      // Swagger UI's Authorize dialog lists the schemes in this order and opens on the first one's field: a
+      // token to paste is the quickest way in; the OAuth flows follow, each with its list of scopes.
+      .addBearerAuth(
+        {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An opaque token, not a JWT: a personal access token (`tkn_…`, from POST /user/tokens or `npm run cli -- token:create`) or an OAuth access token (`at_…`). The scope each operation needs is in its x-required-scope.',
+        },
+        'bearer',
+      )
       .addOAuth2(
         {
           type: 'oauth2',
@@ -182,15 +194,6 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
           },
         },
         'oauth2',
-      )
-      .addBearerAuth(
-        {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'An opaque token, not a JWT: a personal access token (`tkn_…`, from POST /user/tokens or `npm run cli -- token:create`) or an OAuth access token (`at_…`). The scope each operation needs is in its x-required-scope.',
-        },
-        'bearer',
       )
       .build(),
   );

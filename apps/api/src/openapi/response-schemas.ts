@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { ERROR_CODES } from '@lnk/shared/kernel';
-import { dateTime, integer, list, named, object, string } from './schema';
+import { ERROR_CODES, UNLIMITED } from '@lnk/shared/kernel';
+import { dateTime, described, integer, list, named, object, string } from './schema';
 
 /**
  * The pieces of the answers that several HTTP folders share: the envelopes, paging meta, a deletion's
@@ -8,8 +8,11 @@ import { dateTime, integer, list, named, object, string } from './schema';
  * (`http/<name>/<name>.schemas.ts`), named there with `named(...)` when it is a component.
  */
 
+/** A limit of a plan or an account: always a number, the largest integer PostgreSQL stores when there is none. */
+export const LIMIT = described(integer, `${UNLIMITED} means unlimited`);
+
 /** A quota: how much of it the account uses (account limits, the password grant's sign-in). */
-export const USAGE = object({ used: integer, limit: integer });
+export const USAGE = object({ used: integer, limit: LIMIT });
 
 /** Account and link deletions (spec 4.3). */
 export const DeletedSchema = object({ deletedAt: dateTime });

@@ -18,12 +18,14 @@ export const RateLimitBudget = (kind: Exclude<RateLimitKind, 'public'>): MethodD
 
 /**
  * Who a request counts against. On the API, once its bearer token is known to be valid (the access guard
- * runs first and charges refused requests itself), the token by its id; otherwise the client address (an
- * IPv6 address as its /64), so a made-up token gets no budget of its own.
+ * runs first and charges refused requests itself), the token's account: every token of an account (its
+ * sign-ins, its PATs, the apps it authorised) spends one budget, so minting tokens buys no more requests
+ * nor QR codes. Otherwise the client address (an IPv6 address as its /64), so a made-up token gets no
+ * budget of its own.
  */
 export function trackerOf(request: FastifyRequest, kind: RateLimitKind): string {
   const principal = (request as FastifyRequest & { user?: Principal }).user;
-  if (kind !== 'public' && principal) return `token:${principal.tokenId}`;
+  if (kind !== 'public' && principal) return `account:${principal.userId}`;
   return `ip:${clientAddressKey(request.ip)}`;
 }
 
@@ -43,7 +45,7 @@ export function consumeRateLimit(storage: ThrottlerStorage, config: AppConfig, r
   return consumeBudget(storage, config, kind, trackerOf(request, kind));
 }
 
-/** Counts one request of `kind` against `tracker`'s budget (`ip:<address key>` or `token:<id>`); the short-URL handler's password form too. */
+/** Counts one request of `kind` against `tracker`'s budget (`ip:<address key>` or `account:<user id>`); the short-URL handler's password form too. */
 export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig, kind: RateLimitKind, tracker: string): Promise<RateLimitOutcome> {
   const budget = config.rateLimits[kind];
   const ttl = budget.seconds * 1000;
@@ -55,7 +57,7 @@ export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig
 
 /**
  * The guard of @nestjs/throttler's counters (its storage, its @SkipThrottle()) with the service's two
- * budgets: each token (or address) on the API, each address on the public endpoints (OAuth,
+ * budgets: each account (or address) on the API, each address on the public endpoints (OAuth,
  * authorization page, forms). A budget is shared by all routes of its kind. Over it: 429 RATE_LIMITED
  * with Retry-After and the RateLimit-* headers.
  *

@@ -50,6 +50,7 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
       await passwordFlow.locator('#oauth_password').fill(account.password);
       await passwordFlow.locator('#password_type').selectOption('request-body');
       await passwordFlow.locator('#client_id_password').fill(account.client.clientId);
+      await passwordFlow.locator('#client_secret_password').fill(account.client.clientSecret);
       await passwordFlow.locator('label[for="user:read-password-checkbox-oauth2"]').click();
       const [token] = await Promise.all([
         page.waitForResponse((response) => new URL(response.url()).pathname === '/oauth/token'),

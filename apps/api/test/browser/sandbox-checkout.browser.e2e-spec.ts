@@ -2,7 +2,7 @@ import { createAccount } from '../support/identity';
 import { describeInBrowser, screenshot, useBrowserStage } from '../support/browser';
 
 describeInBrowser('sandbox checkout in a real browser (Chromium)', () => {
-  const stage = useBrowserStage();
+  const stage = useBrowserStage({ BILLING: 'sandbox' });
 
 
   it('shows the plan and price, pays with the one form, lands on the success URL, then verifies', async () => {

@@ -47,7 +47,12 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
       }
     };
     const visitors = Array.from({ length: 8 }, () => visitor(baseUrl));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // At least two seconds (several writes) and enough answers that the interval matters, however
+    // slowly a loaded machine answers; bounded, so a stalled app fails the assertions below instead.
+    const loadStarted = Date.now();
+    while (Date.now() - loadStarted < 2000 || (answeredAt.length <= 200 && Date.now() - loadStarted < 20_000)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const killedAt = Date.now();
     app.child.kill('SIGKILL');
     crashed = true;

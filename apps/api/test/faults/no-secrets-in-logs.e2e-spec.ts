@@ -30,7 +30,7 @@ describe('secrets never reach the log, even at LOG_LEVEL=trace', () => {
     app = await spawnBuiltApp(dist, env);
     const { baseUrl } = app;
     const clientId: string = client.json.clientId;
-    const grant = (extra: Record<string, string> = {}) => call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: email, password: secrets['user password'], ...extra } });
+    const grant = (extra: Record<string, string> = {}) => call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: secrets['first-party client secret'], username: email, password: secrets['user password'], ...extra } });
 
     // Password grant, and the same as a form, as off-the-shelf OAuth clients send it.
     const signIn = await grant();
@@ -40,7 +40,7 @@ describe('secrets never reach the log, even at LOG_LEVEL=trace', () => {
     const formSignIn = await fetch(`${baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', client_id: clientId, username: email, password: secrets['user password'] }).toString(),
+      body: new URLSearchParams({ grant_type: 'password', client_id: clientId, client_secret: secrets['first-party client secret'], username: email, password: secrets['user password'] }).toString(),
     });
     expect(formSignIn.status).toBe(200);
     // A form-encoded request gets the RFC's body, without the envelope.
@@ -105,7 +105,7 @@ describe('secrets never reach the log, even at LOG_LEVEL=trace', () => {
 
     // Failures: a wrong password at sign-in, a wrong current password, a bogus bearer token (in the header and in the query).
     secrets['wrong password'] = 'Wrong-Horse-Battery-5519';
-    expect((await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, username: email, password: secrets['wrong password'], otp: '000000' } })).status).toBe(400);
+    expect((await call(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: secrets['first-party client secret'], username: email, password: secrets['wrong password'], otp: '000000' } })).status).toBe(400);
     expect((await call(baseUrl, 'PUT', '/user/me/password', { token, body: { currentPassword: secrets['wrong password'], newPassword: 'Another-Horse-2207' } })).status).toBeGreaterThanOrEqual(400);
     secrets['bogus bearer token'] = 'at_ThisIsNotARealTokenButLooksLikeOne1234567';
     const bogus = await call(baseUrl, 'GET', '/user/me', { token: secrets['bogus bearer token'], headers: { 'x-request-id': 'bogus-bearer-1' } });

@@ -35,11 +35,11 @@ export const LANDING_HOST = 'landing.lnk.test';
 
 const ARTIFACTS = join(__dirname, '..', '..', '..', '..', 'test-artifacts', 'browser');
 
-/** Saves a screenshot as a test artifact (test-artifacts/browser/<name>.png). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot as a test artifact (test-artifacts/browser/<name>.png): the whole page, or what the window shows. */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
@@ -67,10 +67,10 @@ export interface BrowserStage {
 }
 
 /** The beforeAll/afterAll of a browser test file; the stage's fields are set once beforeAll has run. */
-export function useBrowserStage(): BrowserStage {
+export function useBrowserStage(env: Record<string, string> = {}): BrowserStage {
   const stage = {} as BrowserStage;
   beforeAll(async () => {
-    stage.t = await startTestApp();
+    stage.t = await startTestApp({ env });
     stage.landing = await startLandingServer();
     stage.browser = await launchBrowser();
   });

@@ -25,7 +25,8 @@ function sleep(ms: number): Promise<void> {
 function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { env: options.env ?? process.env, cwd: options.cwd ?? root, timeout: options.timeout ?? BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      // Killed (its time was up) or ended by a signal: -1, never an exit code the process could have chosen.
+      const code = error ? (typeof error.code === 'number' ? error.code : error.killed || error.signal ? -1 : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -136,6 +137,8 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
   delete inherited['SMTP_URL'];
   // NODE_ENV=production would ask for production settings; a test that wants it says so in its env.
   delete inherited['NODE_ENV'];
+  // Tests read the JSON lines of a process whose output is a pipe; one that wants readable lines says so.
+  delete inherited['LOG_FORMAT'];
   return {
     ...inherited,
     PORT: String(port),
@@ -149,6 +152,14 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
     RATE_LIMIT_PUBLIC: '1000000/60',
     ...env,
   };
+}
+
+/**
+ * Runs a built script (`apps/api/src/main.js`, `apps/redirect/src/main.js`...) to its end, with the
+ * spawned apps' settings and `env`; one still running after `timeoutMs` is killed (its code is then -1).
+ */
+export function runBuiltScript(dist: BuiltDist, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(process.execPath, [join(dist.dir, script)], { env: baseEnv(0, env), timeout: timeoutMs });
 }
 
 /** Runs the built operator CLI; its last stdout line is JSON. */
@@ -170,7 +181,7 @@ export interface OperatorAccount {
   password: string;
   clientId: string;
   clientSecret: string;
-  grant: { grant_type: 'password'; client_id: string; username: string; password: string };
+  grant: { grant_type: 'password'; client_id: string; client_secret: string; username: string; password: string };
 }
 
 /** `user:create` then `client:create` through the built CLI (each must exit 0), as an operator sets up a first account. */
@@ -182,7 +193,7 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
   const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', name], env);
   if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
   const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
-  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, username: email, password } };
+  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: email, password } };
 }
 
 /**
@@ -224,12 +235,24 @@ export interface SpawnedApp {
   stop(graceMs?: number): Promise<Exit>;
 }
 
+/** How a process is started: its output a pipe, or (`terminal`) a pseudo-terminal, as in a person's shell. */
+export interface SpawnOptions {
+  /**
+   * Runs it under util-linux `script`, whose child has a pseudo-terminal for its standard streams (what it
+   * writes comes back through `script`, lines ending in CR LF); SIGTERM to `script` is passed on to it.
+   */
+  terminal?: boolean;
+}
+
 /**
- * Starts `node <script>` with `env`, keeping what it writes, and waits until `ready()` answers true (or
- * the process exits, or 60 s pass: then it is stopped and the error carries its output).
+ * Starts `node <script>` with `env` (in `cwd`, the repository by default), keeping what it writes, and waits
+ * until `ready()` answers true (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root, options: SpawnOptions = {}): Promise<SpawnedProcess> {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const child = options.terminal
+    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -259,8 +282,8 @@ async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv
   return { child, output, exited, running: () => exit === null, stop };
 }
 
-/** Starts `node <script>` from dist with `env` on `port`, ready once `readyPath` answers 200. */
-async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<SpawnedApp> {
+/** Starts `node <script>` from dist with `env` on `port` (in `cwd`, the repository by default), ready once `readyPath` answers 200. */
+export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -269,13 +292,13 @@ async function spawnBuilt(what: string, script: string, port: number, env: NodeJ
       return false; // not listening yet
     }
   };
-  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100)) };
+  return { baseUrl, port, ...(await spawnProcess(what, script, env, { probe: answers, as: 'answered' }, 100, cwd, options)) };
 }
 
 /** Starts the built app and waits until it answers /health/live. */
-export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
+export async function spawnBuiltApp(dist: BuiltDist, env: Record<string, string>, options: SpawnOptions = {}): Promise<SpawnedApp> {
   const port = await freePort();
-  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live');
+  return spawnBuilt('the app', join(dist.dir, 'apps/api/src/main.js'), port, baseEnv(port, env), '/health/live', root, options);
 }
 
 export interface Answer<T = any> {
@@ -371,7 +394,7 @@ export function useBuiltApp(cleanup: () => Promise<unknown> = async () => undefi
 export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedApp> {
   const port = await freePort();
   const inherited = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV']) delete inherited[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT']) delete inherited[name];
   return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
 }
 

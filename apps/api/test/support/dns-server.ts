@@ -2,11 +2,12 @@ import dns2 from 'dns2';
 
 const { Packet } = dns2;
 
-/** A real DNS server on a loopback UDP port that answers CNAME, TXT and A questions from tables a test fills. */
-export async function startDnsServer(): Promise<{ address: string; cnames: Map<string, string>; txts: Map<string, string[]>; as: Map<string, string[]>; close(): Promise<void> }> {
+/** A real DNS server on a loopback UDP port that answers CNAME, TXT, A and AAAA questions from tables a test fills. */
+export async function startDnsServer(): Promise<{ address: string; cnames: Map<string, string>; txts: Map<string, string[]>; as: Map<string, string[]>; aaaas: Map<string, string[]>; close(): Promise<void> }> {
   const cnames = new Map<string, string>();
   const txts = new Map<string, string[]>();
   const as = new Map<string, string[]>();
+  const aaaas = new Map<string, string[]>();
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
@@ -21,6 +22,11 @@ export async function startDnsServer(): Promise<{ address: string; cnames: Map<s
           response.answers.push({ name: question.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address } as unknown as (typeof response.answers)[number]);
         }
       }
+      if (question.type === Packet.TYPE.AAAA) {
+        for (const address of aaaas.get(question.name.toLowerCase()) ?? []) {
+          response.answers.push({ name: question.name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address } as unknown as (typeof response.answers)[number]);
+        }
+      }
       if (question.type === Packet.TYPE.TXT) {
         for (const data of txts.get(question.name.toLowerCase()) ?? []) {
           response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as unknown as (typeof response.answers)[number]);
@@ -31,5 +37,5 @@ export async function startDnsServer(): Promise<{ address: string; cnames: Map<s
   });
   await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
   const { udp } = server.addresses() as { udp: { port: number } };
-  return { address: `127.0.0.1:${udp.port}`, cnames, txts, as, close: async () => void (await server.close()) };
+  return { address: `127.0.0.1:${udp.port}`, cnames, txts, as, aaaas, close: async () => void (await server.close()) };
 }

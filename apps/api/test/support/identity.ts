@@ -54,13 +54,13 @@ export async function createAccount(t: TestApp, options: { email?: string; passw
   const user = await identityOf(t).registerUser.execute({ email, password, name: 'Test User', verified: options.verified });
   const client = options.client ?? (await createFirstPartyClient(t, user.id));
   const res = await t.request('POST', '/oauth/token', {
-    body: { grant_type: 'password', client_id: client.clientId, username: email, password, ...(options.scope ? { scope: options.scope } : {}) },
+    body: { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: email, password, ...(options.scope ? { scope: options.scope } : {}) },
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   return { id: user.id, email, password, accessToken: res.body.data.access_token, refreshToken: res.body.data.refresh_token, client };
 }
 
-/** A PAT with exactly these scopes, made over HTTP by an account holding every scope. */
+/** A PAT with exactly these scopes, made over HTTP by an account holding every scope, with its sign-in (fresh for 10 minutes: no password needed). */
 export async function createPat(t: TestApp, account: TestAccount, scopes: readonly string[], extra: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
   const res = await t.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'test', scopes, ...extra } });
   if (res.status !== 200) throw new Error(`PAT creation failed: ${res.status} ${res.text}`);

@@ -85,7 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const port = await freePort();
   const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SHORT_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...GENEROUS_RATE_LIMITS, ...options.env };
   const config: AppConfig = { ...loadConfig(env), database: database.config };
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config, logger)],
     controllers: options.controllers ?? [],

@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -47,4 +47,62 @@ export async function until<T>(what: () => T | Promise<T>, ok: (v: T) => boolean
     if (ok(value) || Date.now() > end) return value;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface HoldingReceiver extends WebhookReceiver {
+  /** Requests received and not answered yet. */
+  open(): number;
+  /** The most requests it held open at once. */
+  maxOpen(): number;
+  /** Requests the sender gave up on (closed before an answer): its timeout fired. */
+  abandoned(): number;
+  /** Answers every held request (204), and from now on answers at once. */
+  release(): void;
+}
+
+/**
+ * A slow receiver whose slowness the test controls, so no test waits on a clock: it holds every request
+ * unanswered until `release()`. What it holds at a given moment is what the sender has in flight to it.
+ */
+export async function startHoldingReceiver(): Promise<HoldingReceiver> {
+  const got: Received[] = [];
+  const held: ServerResponse[] = [];
+  let holding = true;
+  let maxOpen = 0;
+  let abandoned = 0;
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      if (!holding) return void res.writeHead(204).end();
+      held.push(res);
+      maxOpen = Math.max(maxOpen, held.length);
+      res.on('close', () => {
+        const at = held.indexOf(res);
+        if (at < 0) return;
+        held.splice(at, 1);
+        if (!res.writableEnded) abandoned++;
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    got,
+    events: () => got.map((g) => JSON.parse(g.body)),
+    open: () => held.length,
+    maxOpen: () => maxOpen,
+    abandoned: () => abandoned,
+    release: () => {
+      holding = false;
+      for (const res of held.splice(0)) res.writeHead(204).end();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

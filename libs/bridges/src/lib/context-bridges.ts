@@ -111,13 +111,16 @@ export class VisitorsOfClickDimensions extends VisitorLocator {
 
 /**
  * Guesses at a link's password, for the throttle behind ThrottledPasswordAttempts: a run of wrong ones
- * from one address (an IPv6 /64) is refused for the window, and so are all guesses at a link that many
- * addresses together got wrong 100 times in it. Both apps that answer short URLs use this rule.
+ * from one address (an IPv6 /64) is refused for the window. Failures at a link from all addresses together
+ * only slow its guesses down, each request by at most maxDelayMs (a wait of its own, not a lock on the
+ * link): refusing them let anyone lock every visitor out (issue 27), as sign-in treats an account. Both
+ * apps that answer short URLs use this rule; the public budget per address (RATE_LIMIT_PUBLIC) bounds
+ * how many requests can be waiting.
  */
 export const LINK_PASSWORD_THROTTLE = {
   rules: [
     { prefix: 'link-ip:', maxFailures: 10, freeFailures: 3, forgivenBySuccess: true },
-    { prefix: 'link:', maxFailures: 100, freeFailures: 20, forgivenBySuccess: false },
+    { prefix: 'link:', maxFailures: Infinity, freeFailures: 20, forgivenBySuccess: false },
   ],
   windowMs: 15 * 60_000,
   delayStepMs: 100,

@@ -11,3 +11,5 @@ export * from './lib/use-cases/list-domains.use-case';
 export * from './lib/use-cases/verify-domain.use-case';
 export * from './lib/use-cases/recheck-domains.use-case';
 export * from './lib/use-cases/delete-domain.use-case';
+export * from './lib/use-cases/allow-certificate.use-case';
+export * from './lib/model/domain-errors';

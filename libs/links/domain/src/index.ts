@@ -1,4 +1,5 @@
 export * from './lib/model/slug';
+export * from './lib/model/short-host';
 export * from './lib/model/destination-url';
 export * from './lib/model/link.entity';
 export * from './lib/model/tag.entity';

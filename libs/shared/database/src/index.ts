@@ -2,6 +2,7 @@ export * from './lib/database-config';
 export * from './lib/create-data-source';
 export * from './lib/pglite-driver';
 export * from './lib/embedded-database';
+export * from './lib/private-data-dir';
 export * from './lib/unique-violation';
 export * from './lib/database-unavailable';
 export * from './lib/unit-of-work';

@@ -13,3 +13,4 @@ export * from './lib/ttl-lru-cache';
 export * from './lib/link-clicked';
 export * from './lib/parse-url';
 export * from './lib/entity';
+export * from './lib/event-loop';

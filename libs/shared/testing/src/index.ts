@@ -9,6 +9,8 @@ export * from './lib/fakes/domains.fakes';
 export * from './lib/contracts/domains.contract';
 export * from './lib/fakes/identity.fakes';
 export * from './lib/contracts/identity.contract';
+export * from './lib/contracts/login-throttle.contract';
+export * from './lib/contracts/personal-access-tokens.contract';
 export * from './lib/fakes/password-hasher.fake';
 export * from './lib/fakes/analytics.fakes';
 export * from './lib/quota-race';

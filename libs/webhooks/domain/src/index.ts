@@ -1,6 +1,7 @@
 export * from './lib/model/webhook-event';
 export * from './lib/model/webhook.entity';
 export * from './lib/model/retry-schedule';
+export * from './lib/model/in-flight-limit';
 export * from './lib/ports/webhook.repository';
 export * from './lib/ports/webhook-outbox.port';
 export * from './lib/ports/outbound.ports';

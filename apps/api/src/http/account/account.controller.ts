@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, User } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { CurrentPrincipal, Public } from '../../auth/access.decorators';
+import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
 import { DeletedSchema } from '../../openapi/response-schemas';
 import {
   AccountLimitsSchema,
@@ -19,8 +19,16 @@ import type { Identity } from '../../composition/identity.composition';
 import { ok, SerializedOk, serializedOk } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
-import { emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
-import { ChangeEmailDto, ChangePasswordDto, ConfirmTwoFactorDto, DeleteAccountDto, SetTwoFactorDto, VerifyEmailQueryDto } from './account.request.dto';
+import { emailConfirmationPage, emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
+import {
+  ChangeEmailDto,
+  ChangePasswordDto,
+  ConfirmTwoFactorDto,
+  DeleteAccountDto,
+  SetTwoFactorDto,
+  VerifyEmailDto,
+  VerifyEmailQueryDto,
+} from './account.request.dto';
 import { Route } from '../route.decorator';
 
 /** The signed-in user's own account (spec 4.3). */
@@ -45,13 +53,22 @@ export class AccountController {
   /** The JSON of GET /user/me for the shared accounts of the current-user cache: gone with them. */
   private readonly presentedUsers = new WeakMap<User, SerializedOk<ReturnType<typeof presentUser>>>();
 
-  @Route('PUT', 'email', { operationId: 'changeEmail', scope: 'user:write', answers: ChangedEmailSchema, reauthentication: true, summary: 'Change your e-mail address', description: 'Sets a new address, unverified until the link mailed to it is opened. A sign-in older than ten minutes needs currentPassword.' })
+  @Route('PUT', 'email', {
+    operationId: 'changeEmail',
+    scope: 'user:write',
+    answers: ChangedEmailSchema,
+    reauthentication: true,
+    summary: 'Change your e-mail address',
+    description:
+      'Stores the new address at once: the account\'s address and sign-in name from then on, unverified until the link ' +
+      'mailed to it is confirmed; the old address is told. An address another account uses is refused (VALIDATION_ERROR on ' +
+      'email). At most 5 requests an hour. A sign-in older than ten minutes needs currentPassword.',
+  })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
     const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
-    // The same answer whether or not another account holds the address (spec 3: new address, unverified).
     return ok(
-      { id: user.id, ...user.shownAddress, updatedAt: user.updatedAt.toISOString() },
-      'E-mail address changed; follow the link mailed to it to confirm it, after which it is used to sign in',
+      { id: user.id, email: user.email, isVerified: user.isVerified, updatedAt: user.updatedAt.toISOString() },
+      'E-mail address changed: sign in with it from now on, and follow the link mailed to it to confirm it',
     );
   }
 
@@ -89,30 +106,70 @@ export class AccountController {
   }
 }
 
-/** The link sent to a new address. */
+/** The link mailed to an address, and the page it opens. */
 @Controller('auth')
 @Public()
 export class EmailVerificationController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
   /**
-   * A person's browser (Accept ranks text/html first) gets a page, whether the link worked or not; API
-   * clients get the envelope, and a bad link the VALIDATION_ERROR envelope.
+   * Opening the link changes nothing, whoever fetches it (a mail scanner's HEAD or GET): a person's
+   * browser (Accept ranks text/html first) gets a page whose button confirms, an API client the account
+   * the link would confirm; a bad link the "not valid" page or the VALIDATION_ERROR envelope.
    */
-  @Route('GET', 'verify-email', { operationId: 'verifyEmail', answers: VerifiedEmailSchema, page: true, errors: { 400: 'html or json' }, summary: 'Verify an e-mail address', description: 'The link of the verification e-mail: a page for a browser, the envelope for an API client.' })
-  async verify(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  @Route('GET', 'verify-email', {
+    operationId: 'getEmailVerification',
+    answers: VerifiedEmailSchema,
+    page: true,
+    errors: { 400: 'html or json' },
+    summary: 'Open an e-mail verification link',
+    description:
+      'The link of the verification e-mail. It changes nothing: a browser gets a page whose button confirms the address ' +
+      '(POST /auth/verify-email), an API client the account the link would confirm.',
+  })
+  async view(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const page = prefersHtml(request.headers.accept);
     let user;
     try {
-      user = await this.identity.verifyEmail.execute(query.token);
+      user = await this.identity.viewEmailVerification.execute(query.token);
+    } catch (error) {
+      if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
+      throw error;
+    }
+    if (page) return void reply.code(200).headers(pageHeaders()).send(emailConfirmationPage(user.email, query.token));
+    sendVerifiedEmail(reply, user, 'This link confirms the address when its token is posted to POST /auth/verify-email');
+  }
+
+  /** What the page's button posts (form-encoded), or an API client (JSON): the token, used once. */
+  @Route('POST', 'verify-email', {
+    operationId: 'verifyEmail',
+    answers: VerifiedEmailSchema,
+    page: true,
+    errors: { 400: 'html or json' },
+    summary: 'Confirm an e-mail address',
+    description:
+      'Confirms the address with the token of the link mailed to it: what the page that link opens posts. ' +
+      'A browser gets a page, an API client the envelope.',
+  })
+  @AcceptsForm()
+  async verify(@Body() body: VerifyEmailDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const page = prefersHtml(request.headers.accept);
+    let user;
+    try {
+      user = await this.identity.verifyEmail.execute(body.token);
     } catch (error) {
       if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
       throw error;
     }
     if (page) return void reply.code(200).headers(pageHeaders()).send(emailVerifiedPage(user.email));
-    void reply
-      .code(200)
-      .type('application/json; charset=utf-8')
-      .send({ status: 200, code: 'OK', message: 'E-mail address confirmed', data: { id: user.id, email: user.email, isVerified: user.isVerified } });
+    sendVerifiedEmail(reply, user, 'E-mail address confirmed');
   }
+}
+
+/** The envelope of VerifiedEmailSchema, sent through the reply the page answers also use. */
+function sendVerifiedEmail(reply: FastifyReply, user: User, message: string): void {
+  void reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .send({ status: 200, code: 'OK', message, data: { id: user.id, email: user.email, isVerified: user.isVerified } });
 }

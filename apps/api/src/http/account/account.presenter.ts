@@ -6,9 +6,9 @@ import type { UserSchema } from './account.schemas';
 export function presentUser(user: User): Static<typeof UserSchema> {
   return {
     id: user.id,
-    email: user.shownAddress.email,
+    email: user.email,
     name: user.name,
-    isVerified: user.shownAddress.isVerified,
+    isVerified: user.isVerified,
     isActive: user.isActive,
     createdAt: user.createdAt.toISOString(),
   };

@@ -42,3 +42,10 @@ export class VerifyEmailQueryDto {
   @JSONSchema({ description: 'The token of the link the verification e-mail carried.', example: 'ev_2b4f9c0e7d1a' })
   @IsString() @MaxLength(256) token!: string;
 }
+
+/** What the page of the verification link posts (form-encoded), or an API client (JSON). */
+@JSONSchema({ example: { token: 'ev_2b4f9c0e7d1a' } })
+export class VerifyEmailDto {
+  @JSONSchema({ description: 'The token of the link the verification e-mail carried.' })
+  @IsString() @MaxLength(256) token!: string;
+}

@@ -27,19 +27,19 @@ export class SubscriptionController {
     return ok(this.billing.plans.execute().map(presentPlan));
   }
 
-  @Route('GET', 'subscription/current', { operationId: 'getSubscription', scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits.' })
+  @Route('GET', 'subscription/current', { operationId: 'getSubscription', scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits (the operator may have set limits of your own in place of the plan\'s).' })
   async current(@CurrentPrincipal() principal: Principal) {
-    const { subscription: s, plan } = await this.billing.current.execute(principal.userId);
-    return ok(presentSubscription(s, plan));
+    const { subscription: s, plan, limits } = await this.billing.current.execute(principal.userId);
+    return ok(presentSubscription(s, plan, limits));
   }
 
-  @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl.' })
+  @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
   async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
     const session = await this.billing.checkout.execute(principal.userId, body);
     return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');
   }
 
-  @Route('POST', 'subscription/verify', { operationId: 'verifyCheckout', scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid.' })
+  @Route('POST', 'subscription/verify', { operationId: 'verifyCheckout', scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
   async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
     return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
   }
@@ -82,7 +82,7 @@ const SANDBOX_SESSION = { type: 'string', description: 'The sessionId of a check
 export class SandboxCheckoutController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @Route('GET', ':sessionId', { operationId: 'getSandboxCheckoutPage', params: { sessionId: SANDBOX_SESSION }, raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), when no payment provider is configured.' })
+  @Route('GET', ':sessionId', { operationId: 'getSandboxCheckoutPage', params: { sessionId: SANDBOX_SESSION }, raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), with BILLING=sandbox.' })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     const sandbox = this.billing.sandbox;
     const session = sandbox ? await sandbox.session(sessionId) : null;

@@ -1,4 +1,5 @@
 import type { CheckoutSession, Plan, Subscription } from '@lnk/billing/domain';
+import type { QuotaResource } from '@lnk/shared/kernel';
 import type { Static } from '../../openapi/schema';
 import type { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema } from './billing.schemas';
 
@@ -15,8 +16,8 @@ export function presentPlan(plan: Plan): Static<typeof PlanSchema> {
   };
 }
 
-/** The account's subscription with its plan's name, price and limits (spec 2.9). */
-export function presentSubscription(s: Subscription, plan: Plan): Static<typeof SubscriptionSchema> {
+/** The account's subscription with its plan's name and price, and its limits: the plan's or the operator's custom ones (spec 2.8). */
+export function presentSubscription(s: Subscription, plan: Plan, limits: Record<QuotaResource, number>): Static<typeof SubscriptionSchema> {
   return {
     id: s.id,
     userId: s.userId,
@@ -27,9 +28,9 @@ export function presentSubscription(s: Subscription, plan: Plan): Static<typeof 
     status: s.status,
     isActive: s.isActive,
     billingCycle: plan.billingCycle,
-    maxDomains: plan.maxDomains,
-    maxTags: plan.maxTags,
-    maxLinks: plan.maxLinks,
+    maxDomains: limits.domains,
+    maxTags: limits.tags,
+    maxLinks: limits.links,
   };
 }
 

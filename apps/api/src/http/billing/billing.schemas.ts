@@ -1,8 +1,9 @@
-import { boolean, dateTime, id, integer, named, number, object, oneOfValues, string } from '../../openapi/schema';
+import { boolean, dateTime, id, named, number, object, oneOfValues, string } from '../../openapi/schema';
+import { LIMIT } from '../../openapi/response-schemas';
 
 const subscriptionStatus = oneOfValues('active', 'past_due', 'canceled');
 
-export const PlanSchema = named('Plan', object({ id: string, name: string, price: number, currency: string, billingCycle: string, maxDomains: integer, maxLinks: integer, maxTags: integer }));
+export const PlanSchema = named('Plan', object({ id: string, name: string, price: number, currency: string, billingCycle: string, maxDomains: LIMIT, maxLinks: LIMIT, maxTags: LIMIT }));
 export const SubscriptionSchema = named(
   'Subscription',
   object({
@@ -15,9 +16,9 @@ export const SubscriptionSchema = named(
     status: subscriptionStatus,
     isActive: boolean,
     billingCycle: string,
-    maxDomains: integer,
-    maxTags: integer,
-    maxLinks: integer,
+    maxDomains: LIMIT,
+    maxTags: LIMIT,
+    maxLinks: LIMIT,
   }),
 );
 export const CheckoutSessionSchema = named('CheckoutSession', object({ sessionId: string, url: string, expiresAt: dateTime }));

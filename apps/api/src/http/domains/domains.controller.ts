@@ -1,6 +1,6 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { dnsRecordFor } from '@lnk/domains/domain';
+import { addressRecordsFor, dnsRecordFor } from '@lnk/domains/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { list } from '../../openapi/schema';
 import { PAGE_META } from '../../openapi/response-schemas';
@@ -26,16 +26,25 @@ export class DomainsController {
   @Route('GET', '', { operationId: 'listDomains', scope: 'domains:read', answers: list(DomainSchema), meta: PAGE_META, summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.domains.list.execute(principal.userId, query.q, query.toPageRequest());
-    return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.config.dnsTarget)) });
+    return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.config)) });
   }
 
   @Route('POST', '', { operationId: 'addDomain', scope: 'domains:write', answers: DomainSchema, summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
   async add(@CurrentPrincipal() principal: Principal, @Body() body: AddDomainDto) {
     const domain = await this.domains.add.execute(principal.userId, body.name);
-    return ok(presentDomain(domain, this.config.dnsTarget), `Domain added: create the DNS records ${dnsRecordFor(this.config.dnsTarget)} and TXT ${domain.challengeName}, then verify`);
+    const addresses = addressRecordsFor(this.config.dnsTargetAddresses).map((r) => `${r.type} ${r.value}`);
+    const apex = addresses.length ? ` (or, at a zone apex, ${addresses.join(' and ')})` : '';
+    const records = `${dnsRecordFor(this.config.dnsTarget)}${apex} and TXT ${domain.challengeName}`;
+    return ok(presentDomain(domain, this.config), `Domain added: create the DNS records ${records}, then verify`);
   }
 
-  @Route('POST', ':id/verify', { operationId: 'verifyDomain', scope: 'domains:write', answers: VerifiedDomainSchema, summary: 'Verify a custom domain', description: 'Looks up the DNS TXT record now; the domain is verified when it is found.' })
+  @Route('POST', ':id/verify', {
+    operationId: 'verifyDomain',
+    scope: 'domains:write',
+    answers: VerifiedDomainSchema,
+    summary: 'Verify a custom domain',
+    description: 'Looks up the DNS records now (the TXT challenge, and the CNAME or the address records); the domain is verified when they are found.',
+  })
   async verify(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const domain = await this.domains.verify.execute(principal.userId, id);
     return ok(presentVerifiedDomain(domain), 'Domain verified');

@@ -1,17 +1,19 @@
-import { dnsRecordFor, type Domain } from '@lnk/domains/domain';
+import { addressRecordsFor, dnsRecordFor, type Domain } from '@lnk/domains/domain';
+import type { AppConfig } from '../../config/app-config';
 import type { Static } from '../../openapi/schema';
 import type { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A custom domain with the records that route it here and prove it is the caller's (spec 4.6). */
-export function presentDomain(domain: Domain, dnsTarget: string): Static<typeof DomainSchema> {
+export function presentDomain(domain: Domain, routing: Pick<AppConfig, 'dnsTarget' | 'dnsTargetAddresses'>): Static<typeof DomainSchema> {
   return {
     id: domain.id,
     name: domain.name,
     isVerified: domain.isVerified,
     createdAt: domain.createdAt.toISOString(),
-    dnsRecord: dnsRecordFor(dnsTarget),
+    dnsRecord: dnsRecordFor(routing.dnsTarget),
+    addressRecords: addressRecordsFor(routing.dnsTargetAddresses),
     // Proof that this account controls the name: the value is this account's own, published in DNS.
     verification: { type: 'TXT', name: domain.challengeName, value: domain.challenge },
     verifiedAt: iso(domain.verifiedAt),

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ImportLine, LinkView } from '@lnk/links/domain';
 import { parseUrl, ValidationError } from '@lnk/shared/kernel';
 import { presentLink, shortUrlOf } from './links.presenter';
+import type { ShortUrlBase } from './short-url-base';
 
 /**
  * Links as CSV: the import's reading (our columns, and those of Bitly's and Shlink's exports) and the
@@ -17,6 +18,11 @@ import { presentLink, shortUrlOf } from './links.presenter';
 
 /** The largest CSV an import takes (a larger body: 413 PAYLOAD_TOO_LARGE). */
 export const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
+/**
+ * The most links (records after the header) one import takes: a file of more is refused (400), so the
+ * work one request can cause is bounded whatever its lines hold (10 MB of short lines were 5 million).
+ */
+export const IMPORT_LINE_LIMIT = 100_000;
 export const TAG_SEPARATOR = '|';
 
 type Field = 'url' | 'slug' | 'shortLink' | 'customLinks' | 'title' | 'description' | 'tags';
@@ -92,14 +98,20 @@ function textOf(body: unknown): string {
 }
 
 /**
- * The lines of an import, from a text/csv body: its header names the columns (see COLUMNS), one link per
- * record after it. A file that is not UTF-8 text, holds NUL bytes, has no url column or is malformed
- * (an unclosed quote, say) is refused as a whole, with the line; a record's own faults are the domain's
- * to report. Parsed as a stream over the text, so a large file does not hold the event loop in one go.
+ * The lines of an import, from a text/csv body, read as they are asked for: its header names the columns
+ * (see COLUMNS), one link per record after it, at most IMPORT_LINE_LIMIT records. A file that is not
+ * UTF-8 text, holds NUL bytes, has no url column, is malformed (an unclosed quote, say) or has too many
+ * lines is refused as a whole, with the line, when the reading gets there (the import writes nothing
+ * before it has read every line); a record's own faults are the domain's to report. Parsed as a stream
+ * over the text, a chunk at a time: the import's pace, which lets the event loop turn between slices.
  */
-export async function readImportCsv(body: unknown): Promise<ImportLine[]> {
+export function readImportCsv(body: unknown): AsyncGenerator<ImportLine> {
   const text = textOf(body);
   if (text.trim() === '') throw bad('the file is empty: its first line names the columns (url, slug, title, description, tags)');
+  return importLinesOf(text);
+}
+
+async function* importLinesOf(text: string): AsyncGenerator<ImportLine> {
   let fields: (Field | null)[] = [];
   const parser = parse({
     bom: true,
@@ -114,25 +126,26 @@ export async function readImportCsv(body: unknown): Promise<ImportLine[]> {
     info: true,
     max_record_size: 64 * 1024,
   });
-  const lines: ImportLine[] = [];
   const source = Readable.from(chunksOf(text));
   source.pipe(parser);
+  let records = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string | undefined>; info: { lines: number } }>) {
+      if (++records > IMPORT_LINE_LIMIT) throw bad(`the file has more than ${IMPORT_LINE_LIMIT.toLocaleString('en')} lines of links: split it into several imports`);
       const cell = (field: Field): string | undefined => {
         const index = fields.indexOf(field);
         const value = index < 0 ? undefined : record[String(index)];
         return value === undefined ? undefined : unneutralised(value.trim());
       };
       const slug = cell('slug') || slugOfShortLink(cell('customLinks') ?? '') || slugOfShortLink(cell('shortLink') ?? '');
-      lines.push({
+      yield {
         line: info.lines,
         url: cell('url') ?? '',
         ...(slug ? { slug } : {}),
         ...(cell('title') ? { title: cell('title') } : {}),
         ...(cell('description') ? { description: cell('description') } : {}),
         tags: (cell('tags') ?? '').split(TAG_SEPARATOR).map((t) => t.trim()).filter((t) => t !== ''),
-      });
+      };
     }
   } catch (error) {
     if (error instanceof ValidationError) throw error;
@@ -140,8 +153,8 @@ export async function readImportCsv(body: unknown): Promise<ImportLine[]> {
     throw error;
   } finally {
     source.destroy();
+    parser.destroy();
   }
-  return lines;
 }
 
 function* chunksOf(text: string, size = 64 * 1024): Generator<string> {
@@ -152,14 +165,14 @@ function* chunksOf(text: string, size = 64 * 1024): Generator<string> {
 export const EXPORT_COLUMNS = ['url', 'slug', 'title', 'description', 'tags', 'shortUrl', 'domain', 'clicks', 'status', 'createdAt'] as const;
 
 /** A batch of links as CSV rows (with the header before the first batch), each cell neutralised. */
-export function csvRows(views: LinkView[], shortBaseUrl: string, header: boolean): string {
+export function csvRows(views: LinkView[], base: ShortUrlBase, header: boolean): string {
   const rows = views.map(({ link, domain, tags }) => [
     link.url,
     link.slug,
     link.title,
     link.description,
     tags.map((t) => t.name).join(TAG_SEPARATOR),
-    shortUrlOf(shortBaseUrl, link.slug, domain?.name ?? null),
+    shortUrlOf(base, link.slug, domain?.name ?? null),
     domain?.name ?? '',
     String(link.clicks),
     link.status ? 'true' : 'false',
@@ -169,6 +182,6 @@ export function csvRows(views: LinkView[], shortBaseUrl: string, header: boolean
 }
 
 /** A batch of links as NDJSON: one link per line, as GET /user/link/{id} presents it. */
-export function ndjsonRows(views: LinkView[], shortBaseUrl: string): string {
-  return views.map((view) => `${JSON.stringify(presentLink(view, shortBaseUrl))}\n`).join('');
+export function ndjsonRows(views: LinkView[], base: ShortUrlBase): string {
+  return views.map((view) => `${JSON.stringify(presentLink(view, base))}\n`).join('');
 }

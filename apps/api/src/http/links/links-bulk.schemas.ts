@@ -13,10 +13,14 @@ export const BulkCreatedSchema = discriminated('outcome', { created: BulkCreated
 /** An id of a bulk delete or retag: whether it named a link of yours (only those were touched). */
 export const BulkOutcomeSchema = named('BulkOutcome', object({ id, found: boolean }));
 
+const SKIP_REASON = oneOfValues('invalid', 'duplicate_slug', 'quota');
+
 export const ImportReportSchema = named(
   'ImportReport',
   object({
     created: integer,
-    skipped: list(object({ line: integer, reason: oneOfValues('invalid', 'duplicate_slug', 'quota'), errors: FIELD_ERRORS })),
+    skipped: described(list(object({ line: integer, reason: SKIP_REASON, errors: FIELD_ERRORS })), 'The first 100 skipped lines, by line number'),
+    skippedTotal: described(integer, 'Every skipped line, listed or not'),
+    skippedByReason: described(object({ invalid: integer, duplicate_slug: integer, quota: integer }), 'Skipped lines counted by reason'),
   }),
 );

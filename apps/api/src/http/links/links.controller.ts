@@ -16,39 +16,53 @@ import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { SearchPageQueryDto } from '../paging.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
+import { CurrentScheme, type RequestScheme, type ShortUrlBase, ShortUrlBases } from './short-url-base';
 import { Route } from '../route.decorator';
 import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
+
+type PresentedList = ReturnType<typeof presentLinkListItem>[];
 
 /** Short links (spec 4.5). */
 @Controller('user/link')
 export class LinksController {
+  private readonly bases: ShortUrlBases;
+
   constructor(
     @Inject(LINKS) private readonly links: Links,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly qrCodes: QrRenderer,
-  ) {}
+  ) {
+    this.bases = new ShortUrlBases(config);
+  }
 
-  /** The JSON of the list answers the list cache shares (frozen): gone with them. */
-  private readonly presentedLists = new WeakMap<LinkListAnswer, SerializedOk<ReturnType<typeof presentLinkListItem>[]>>();
+  /**
+   * The JSON of the list answers the list cache shares (frozen): gone with them. One map per short-URL
+   * base: with CUSTOM_DOMAIN_SCHEME=request an answer's JSON differs by the request's scheme.
+   */
+  private readonly presentedLists = new Map<ShortUrlBase, WeakMap<LinkListAnswer, SerializedOk<PresentedList>>>();
 
   @Route('GET', '', { operationId: 'listLinks', scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto) {
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
     const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
     const answer = await this.links.list.execute(principal.userId, query.q, query.toPageRequest(), filter);
-    // A cached answer (frozen, shared) comes back as the same object: presented and serialised once, while the list cache holds it.
-    const presented = this.presentedLists.get(answer);
+    const base = this.bases.of(scheme);
+    let presentedLists = this.presentedLists.get(base);
+    if (!presentedLists) this.presentedLists.set(base, (presentedLists = new WeakMap()));
+    // A cached answer (frozen, shared) comes back as the same object: presented and serialised once per
+    // base, while the list cache holds it.
+    const presented = presentedLists.get(answer);
     if (presented) return presented;
     const { page, domainNames } = answer;
-    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, this.config.shortBaseUrl, domainNames)) });
+    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, base, domainNames)) });
     if (!Object.isFrozen(answer)) return body;
     const serialized = serializedOk(body);
-    this.presentedLists.set(answer, serialized);
+    presentedLists.set(answer, serialized);
     return serialized;
   }
 
   @Route('GET', ':id', { operationId: 'getLink', scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })
-  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return ok(presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl));
+  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @CurrentScheme() scheme: RequestScheme) {
+    return ok(presentLink(await this.links.get.execute(principal.userId, id), this.bases.of(scheme)));
   }
 
   /**
@@ -57,8 +71,14 @@ export class LinksController {
    */
   @Route('GET', ':id/qr', { operationId: 'getLinkQrCode', scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
   @RateLimitBudget('qr')
-  async qr(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: QrQueryDto, @Res() reply: FastifyReply) {
-    const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.config.shortBaseUrl);
+  async qr(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: QrQueryDto,
+    @Res() reply: FastifyReply,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
+    const { shortUrl } = presentLink(await this.links.get.execute(principal.userId, id), this.bases.of(scheme));
     // The marker makes a visit through the code count as a `qr` one; the redirect takes it out of the query.
     const body = await this.qrCodes.render({ text: `${shortUrl}?${QR_MARKER_PARAM}=1`, size: query.size ?? 300, format: query.format ?? 'png' });
     void reply
@@ -70,13 +90,18 @@ export class LinksController {
   }
 
   @Route('POST', '', { operationId: 'createLink', scope: 'links:write', answers: LinkSchema, summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto) {
-    return ok(presentLink(await this.links.create.execute(principal.userId, body), this.config.shortBaseUrl), 'Link created');
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto, @CurrentScheme() scheme: RequestScheme) {
+    return ok(presentLink(await this.links.create.execute(principal.userId, body), this.bases.of(scheme)), 'Link created');
   }
 
   @Route('PUT', ':id', { operationId: 'updateLink', scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateLinkDto) {
-    return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.config.shortBaseUrl), 'Link updated');
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: UpdateLinkDto,
+    @CurrentScheme() scheme: RequestScheme,
+  ) {
+    return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.bases.of(scheme)), 'Link updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteLink', scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })

@@ -1,20 +1,21 @@
 import type { Link, LinkView, TagWithCount } from '@lnk/links/domain';
 import type { Static } from '../../openapi/schema';
 import type { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
+import type { ShortUrlBase } from './short-url-base';
 
-/** `<scheme>://<domain>/<slug>`: the default short domain, or the link's custom domain on the same scheme. */
-export function shortUrlOf(shortBaseUrl: string, slug: string, domainName: string | null): string {
-  if (!domainName) return `${shortBaseUrl}/${slug}`;
-  return `${new URL(shortBaseUrl).protocol}//${domainName}/${slug}`;
+/** `<SHORT_BASE_URL>/<slug>` on the default short domain, `<scheme>://<domain>/<slug>` on the link's custom domain. */
+export function shortUrlOf(base: ShortUrlBase, slug: string, domainName: string | null): string {
+  if (!domainName) return `${base.shortBaseUrl}/${slug}`;
+  return `${base.customDomainScheme}://${domainName}/${slug}`;
 }
 
-function linkFields(link: Link, shortBaseUrl: string, domainName: string | null) {
+function linkFields(link: Link, base: ShortUrlBase, domainName: string | null) {
   return {
     id: link.id,
     title: link.title,
     slug: link.slug,
     url: link.url,
-    shortUrl: shortUrlOf(shortBaseUrl, link.slug, domainName),
+    shortUrl: shortUrlOf(base, link.slug, domainName),
     description: link.description,
     status: link.status,
     domainId: link.domainId,
@@ -41,13 +42,13 @@ function optionFields(link: Link) {
  * the spread's copy was the presenter's larger part of a list request's CPU profile (4-5%). A link's options
  * (rare) are added only when it has any.
  */
-export function presentLinkListItem(link: Link, shortBaseUrl: string, domainNames: Map<string, string>): Static<typeof LinkListItemSchema> {
+export function presentLinkListItem(link: Link, base: ShortUrlBase, domainNames: Map<string, string>): Static<typeof LinkListItemSchema> {
   const item = {
     id: link.id,
     title: link.title,
     slug: link.slug,
     url: link.url,
-    shortUrl: shortUrlOf(shortBaseUrl, link.slug, link.domainId ? (domainNames.get(link.domainId) ?? null) : null),
+    shortUrl: shortUrlOf(base, link.slug, link.domainId ? (domainNames.get(link.domainId) ?? null) : null),
     description: link.description,
     status: link.status,
     domainId: link.domainId,
@@ -60,9 +61,9 @@ export function presentLinkListItem(link: Link, shortBaseUrl: string, domainName
 }
 
 /** The detail of spec 4.5, with clicks and the link's tags. */
-export function presentLink(view: LinkView, shortBaseUrl: string): Static<typeof LinkSchema> {
+export function presentLink(view: LinkView, base: ShortUrlBase): Static<typeof LinkSchema> {
   return {
-    ...linkFields(view.link, shortBaseUrl, view.domain?.name ?? null),
+    ...linkFields(view.link, base, view.domain?.name ?? null),
     clicks: view.link.clicks,
     tags: view.tags.map((t) => ({ id: t.id, name: t.name })),
     updatedAt: view.link.updatedAt.toISOString(),

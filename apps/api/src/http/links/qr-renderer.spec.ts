@@ -1,4 +1,4 @@
-import { CachedQrRenderer, QrBusyError, QrImage, QrRenderer, WorkerQrRenderer } from './qr-renderer';
+import { CachedQrRenderer, PiscinaQrRenderer, QrBusyError, QrImage, QrRenderer } from './qr-renderer';
 
 class CountingRenderer extends QrRenderer {
   calls: QrImage[] = [];
@@ -63,12 +63,12 @@ describe('CachedQrRenderer', () => {
   });
 });
 
-describe('WorkerQrRenderer', () => {
-  let renderer: WorkerQrRenderer;
+describe('PiscinaQrRenderer', () => {
+  let renderer: PiscinaQrRenderer;
   afterEach(() => renderer?.onApplicationShutdown());
 
   it('draws PNG and SVG on a worker thread', async () => {
-    renderer = new WorkerQrRenderer({ threads: 1, maxQueued: 4 });
+    renderer = new PiscinaQrRenderer({ maxThreads: 1, maxQueue: 4 });
     const png = await renderer.render({ text: 'https://s.example/x', size: 128, format: 'png' });
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     const svg = await renderer.render({ text: 'https://s.example/x', size: 128, format: 'svg' });
@@ -76,13 +76,27 @@ describe('WorkerQrRenderer', () => {
   });
 
   // Bounded concurrency: a burst of drawings must neither start a thread each nor queue without end.
-  it('draws at most `threads` at once and refuses beyond its queue', async () => {
-    renderer = new WorkerQrRenderer({ threads: 2, maxQueued: 3 });
+  it('draws at most `maxThreads` at once and refuses beyond its queue', async () => {
+    renderer = new PiscinaQrRenderer({ maxThreads: 2, maxQueue: 3 });
     const images = Array.from({ length: 5 }, (_, i) => renderer.render({ text: `https://s.example/${i}`, size: 512, format: 'png' }));
-    expect(renderer.busy).toBe(2);
+    expect(renderer.threads).toBe(2);
+    expect(renderer.queued).toBe(3);
     await expect(renderer.render({ text: 'https://s.example/too-many', size: 64, format: 'png' })).rejects.toBeInstanceOf(QrBusyError);
     const drawn = await Promise.all(images);
     expect(drawn.every((png) => png.subarray(1, 4).toString() === 'PNG')).toBe(true);
-    expect(renderer.busy).toBe(0);
+    expect(renderer.threads).toBeLessThanOrEqual(2);
+    expect(renderer.queued).toBe(0);
+  });
+
+  // A shutdown must not leave requests waiting on threads that are gone, nor start new ones.
+  it('refuses the waiting drawings at shutdown, and every drawing after it', async () => {
+    renderer = new PiscinaQrRenderer({ maxThreads: 1, maxQueue: 3 });
+    const waiting = Promise.allSettled(Array.from({ length: 3 }, (_, i) => renderer.render({ text: `https://s.example/${i}`, size: 512, format: 'png' })));
+    await renderer.onApplicationShutdown();
+    const outcomes = await waiting;
+    expect(outcomes).toHaveLength(3);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(QrBusyError) });
+    await expect(renderer.render({ text: 'https://s.example/late', size: 64, format: 'png' })).rejects.toBeInstanceOf(QrBusyError);
+    expect(renderer.threads).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
 import { DomainError } from '@lnk/shared/kernel';
 
 export interface QrImage {
@@ -15,42 +16,14 @@ export abstract class QrRenderer {
   abstract render(image: QrImage): Promise<Buffer>;
 }
 
-/**
- * The worker's program, plain CommonJS so it runs the same from the built app and under the tests
- * (which compile TypeScript on the fly, for the main thread only). `qrcode` is loaded by the path the
- * main thread resolved.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const qrcode = require(workerData.qrcode);
-parentPort.on('message', ({ id, text, size, format }) => {
-  const options = { errorCorrectionLevel: 'M', margin: 2, width: size };
-  const drawn = format === 'svg' ? qrcode.toString(text, { ...options, type: 'svg' }).then((svg) => Buffer.from(svg)) : qrcode.toBuffer(text, { ...options, type: 'png' });
-  drawn.then(
-    (body) => parentPort.postMessage({ id, body }),
-    (error) => parentPort.postMessage({ id, error: String(error && error.message) }),
-  );
-});
-`;
-
-interface Job {
-  id: number;
-  image: QrImage;
-  resolve: (body: Buffer) => void;
-  reject: (error: Error) => void;
-}
-
-interface Thread {
-  worker: Worker;
-  job: Job | null;
-}
-
-export interface WorkerQrRendererOptions {
-  /** Worker threads drawing at once. */
-  threads: number;
+export interface PiscinaQrRendererOptions {
+  /** Worker threads drawing at once (started on first use, each leaving after a minute idle). */
+  maxThreads: number;
   /** Drawings waiting for a thread; beyond, a request is answered 503 at once. */
-  maxQueued: number;
+  maxQueue: number;
 }
+
+export const DEFAULT_QR_POOL: PiscinaQrRendererOptions = { maxThreads: Math.max(1, Math.min(4, availableParallelism() - 1)), maxQueue: 64 };
 
 export class QrBusyError extends DomainError {
   constructor() {
@@ -59,76 +32,54 @@ export class QrBusyError extends DomainError {
 }
 
 /**
- * Draws QR codes on a small pool of worker threads, one drawing per thread at a time: a large PNG
+ * Draws QR codes on a piscina pool of worker threads, one drawing per thread at a time: a large PNG
  * takes a good part of a second of CPU, which on the main thread would hold up every other request.
- * Threads start on first use and are replaced when one fails; the queue in front of them is bounded.
+ * Piscina replaces a thread that fails; its queue is bounded.
  */
-export class WorkerQrRenderer extends QrRenderer implements OnApplicationShutdown {
-  private readonly threads: Thread[] = [];
-  private readonly queue: Job[] = [];
-  private nextId = 1;
+export class PiscinaQrRenderer extends QrRenderer implements OnApplicationShutdown {
+  // The worker answers a Buffer, which arrives here as a plain Uint8Array.
+  private readonly pool: Piscina<QrImage, Uint8Array>;
   private closed = false;
 
-  constructor(private readonly options: WorkerQrRendererOptions = { threads: Math.max(1, Math.min(4, availableParallelism() - 1)), maxQueued: 64 }) {
+  constructor(private readonly options: PiscinaQrRendererOptions = DEFAULT_QR_POOL) {
     super();
-  }
-
-  render(image: QrImage): Promise<Buffer> {
-    if (this.closed) return Promise.reject(new QrBusyError());
-    if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QrBusyError());
-    return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, image, resolve, reject });
-      this.dispatch();
+    if (!(options.maxQueue >= 1)) throw new RangeError('maxQueue must be at least 1');
+    this.pool = new Piscina({
+      filename: join(__dirname, 'qr-draw.worker.js'),
+      minThreads: 0,
+      maxThreads: options.maxThreads,
+      maxQueue: options.maxQueue,
+      idleTimeout: 60_000,
+      recordTiming: false,
     });
   }
 
-  /** Drawings in progress (at most `threads`). */
-  get busy(): number {
-    return this.threads.filter((t) => t.job).length;
+  render(image: QrImage): Promise<Buffer> {
+    // The same bound piscina applies (its queue less the threads still starting), checked first so a
+    // full queue is our 503 rather than the pool's own error.
+    if (this.closed || this.pool.queueSize >= this.options.maxQueue) return Promise.reject(new QrBusyError());
+    return this.pool.run({ text: image.text, size: image.size, format: image.format }).then(
+      (drawn) => Buffer.from(drawn.buffer, drawn.byteOffset, drawn.byteLength),
+      (error: unknown) => {
+        throw this.closed ? new QrBusyError() : new Error(`QR code drawing failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  /** Threads started (at most `maxThreads`). */
+  get threads(): number {
+    return this.pool.threads.length;
+  }
+
+  /** Drawings waiting for a thread. */
+  get queued(): number {
+    return this.pool.queueSize;
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new QrBusyError());
-    await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
-  }
-
-  private dispatch(): void {
-    while (this.queue.length) {
-      const thread = this.threads.find((t) => !t.job) ?? (this.threads.length < this.options.threads ? this.spawn() : null);
-      if (!thread) return;
-      const job = this.queue.shift() as Job;
-      thread.job = job;
-      thread.worker.ref();
-      thread.worker.postMessage({ id: job.id, ...job.image });
-    }
-  }
-
-  private spawn(): Thread {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { qrcode: require.resolve('qrcode') } });
-    const thread: Thread = { worker, job: null };
-    worker.unref();
-    worker.on('message', (message: { id: number; body?: Uint8Array; error?: string }) => {
-      const job = thread.job;
-      if (!job || job.id !== message.id) return;
-      thread.job = null;
-      worker.unref();
-      if (message.body) job.resolve(Buffer.from(message.body.buffer, message.body.byteOffset, message.body.byteLength));
-      else job.reject(new Error(`QR code drawing failed: ${message.error}`));
-      this.dispatch();
-    });
-    const fail = (error: Error) => {
-      const index = this.threads.indexOf(thread);
-      if (index < 0) return;
-      this.threads.splice(index, 1);
-      thread.job?.reject(error);
-      thread.job = null;
-      if (!this.closed) this.dispatch();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`QR code worker exited (${code})`)));
-    this.threads.push(thread);
-    return thread;
+    // Waiting drawings are refused (503), running ones end with their threads.
+    await this.pool.destroy();
   }
 }
 

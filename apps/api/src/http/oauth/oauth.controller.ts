@@ -68,7 +68,7 @@ export class OAuthController {
     this.signer = new RequestSigner(applicationKeys(config).signing);
   }
 
-  @Route('POST', 'token', { operationId: 'grantTokens', answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749). A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
+  @Route('POST', 'token', { operationId: 'grantTokens', answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749); a client with a secret authenticates on each. `user.email` and `user.name` come only with the user:read scope. A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
@@ -97,7 +97,7 @@ export class OAuthController {
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
-  @Route('POST', 'introspect', { operationId: 'introspectToken', answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active, with its scopes, client and expiry; the caller authenticates as a client.' })
+  @Route('POST', 'introspect', { operationId: 'introspectToken', answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active. Its kind, scopes, client, expiry and account (`username` only with user:read) go only to the client it was issued to, authenticated with its secret (HTTP Basic or the body); anyone else gets `{active}` alone.' })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));

@@ -1,4 +1,5 @@
 import type { AccountLimits, IssuedTokens, User } from '@lnk/identity/domain';
+import { accountSeenWith } from '@lnk/identity/domain';
 import type { Static } from '../../openapi/schema';
 import type { SignInSchema, TokenResponseSchema } from './oauth.schemas';
 
@@ -13,11 +14,15 @@ export function presentTokens(tokens: IssuedTokens): Static<typeof TokenResponse
   };
 }
 
-/** Spec 2.6: the token response with the signed-in user, and the account limits for the password grant. */
+/**
+ * Spec 2.6: the token response with the signed-in user, and the account limits for the password grant.
+ * The user's address and name only when the tokens carry `user:read`: an app granted `links:read`
+ * learns no more of the account by signing in than its tokens could read.
+ */
 export function presentSignIn(tokens: IssuedTokens, user: User, limits?: AccountLimits): Static<typeof SignInSchema> {
   return {
     ...presentTokens(tokens),
-    user: { id: user.id, email: user.shownAddress.email, name: user.name },
+    user: accountSeenWith(user, tokens.scopes),
     ...(limits ? { limits: { domains: limits.domains, links: limits.links } } : {}),
   };
 }

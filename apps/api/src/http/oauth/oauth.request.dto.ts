@@ -8,10 +8,10 @@ const S = 4096;
 /** Every parameter a token request may carry (RFC 6749, RFC 7636, plus `otp` for two-factor accounts). */
 @JSONSchema({
   description:
-    'grant_type `password`: client_id (and client_secret for a confidential client), username, password, optional scope and otp. ' +
+    'grant_type `password`: client_id (and client_secret for a confidential client: one without it is refused with invalid_client), username, password, optional scope and otp. ' +
     '`authorization_code`: code, redirect_uri, client_id, client_secret or code_verifier. `refresh_token`: refresh_token, client_id (and client_secret). ' +
     'The client may authenticate with HTTP Basic instead of client_id/client_secret. Unknown parameters are ignored (RFC 6749).',
-  example: { grant_type: 'password', client_id: 'cli_4f0c2d9a8b7e', username: 'ada@example.com', password: 'correct horse battery', scope: 'links:read links:write' },
+  example: { grant_type: 'password', client_id: 'cli_4f0c2d9a8b7e', client_secret: 'cs_secret_of_the_client', username: 'ada@example.com', password: 'correct horse battery', scope: 'links:read links:write' },
 })
 @IgnoresUnknownFields()
 export class TokenRequestDto {

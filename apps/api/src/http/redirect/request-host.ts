@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { shortUrlHost } from '@lnk/links/domain';
 
-/** The request's host name, lower-case, without port or IPv6 brackets. */
+/** The request's host name, without port or IPv6 brackets, as short URLs compare hosts (lower case, no trailing dot). */
 export function hostOf(request: FastifyRequest): string {
-  return (request.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  return shortUrlHost((request.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, ''));
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Ip, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { list } from '../../openapi/schema';
 import { PAGE_META } from '../../openapi/response-schemas';
-import { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema } from './tokens.schemas';
+import { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema, RevokedTokensSchema } from './tokens.schemas';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
 import { ok, okPage } from '../../envelope/envelope';
@@ -23,10 +23,37 @@ export class TokensController {
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
   }
 
-  @Route('POST', '', { operationId: 'createPersonalAccessToken', scope: 'tokens:write', answers: CreatedPersonalAccessTokenSchema, summary: 'Create a personal access token', description: 'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request.' })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto) {
-    const { token, value } = await this.identity.createPat.execute(principal, { ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+  @Route('POST', '', {
+    operationId: 'createPersonalAccessToken',
+    scope: 'tokens:write',
+    answers: CreatedPersonalAccessTokenSchema,
+    reauthentication: true,
+    summary: 'Create a personal access token',
+    description:
+      'The answer carries the token value (`tkn_…`) this once; store it. Scopes may not exceed those of the token making the request. ' +
+      'It works until its `expiresAt` (none: until revoked); one made by an expiring personal access token ends no later than it. ' +
+      'A sensitive action: `currentPassword` is required unless the token comes from a password or identity-provider sign-in in the last 10 minutes, so always from a personal access token ' +
+      '(an account without a password signs in again with its identity provider). The account is told of every new token by mail. ' +
+      'A token of a third-party application is refused (403 FORBIDDEN); an account holds at most PAT_LIMIT (100) active tokens (403 QUOTA_EXCEEDED with meta.limit).',
+  })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto, @Ip() ip: string) {
+    const { currentPassword, expiresAt, ...fields } = body;
+    const { token, value } = await this.identity.createPat.execute(principal, { ...fields, expiresAt: expiresAt ? new Date(expiresAt) : null }, { currentPassword, ip });
     return ok(presentCreatedToken(token, value), 'Token created');
+  }
+
+  @Route('POST', 'revoke-all', {
+    operationId: 'revokeAllPersonalAccessTokens',
+    scope: 'tokens:delete',
+    answers: RevokedTokensSchema,
+    summary: 'Revoke all your personal access tokens',
+    description:
+      'Every personal access token of the account stops working at once, except the one making the request when a personal access token makes it ' +
+      '(as DELETE /user/tokens/{id}, a request never revokes its own token: call it from a sign-in to end them all). Sessions (OAuth tokens) are not touched.',
+  })
+  async revokeAll(@CurrentPrincipal() principal: Principal) {
+    const { revoked, keptTokenId } = await this.identity.revokeAllPats.execute(principal);
+    return ok({ revoked, keptTokenId }, revoked === 1 ? '1 token revoked' : `${revoked} tokens revoked`);
   }
 
   @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })

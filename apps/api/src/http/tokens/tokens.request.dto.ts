@@ -12,4 +12,6 @@ export class CreateTokenDto {
   @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @Checked((value) => checkPatScopes(value as string[]), { minItems: 1, items: { enum: [...SCOPES] } }) scopes!: string[];
   @JSONSchema({ description: 'When the token stops working, in the future; null or left out: never.' })
   @Nullable() @IsDateTime() expiresAt?: string | null;
+  @JSONSchema({ description: 'The account password: required unless the token making the request comes from a password or identity-provider sign-in in the last 10 minutes (so always when a personal access token makes the request). Never echoed.' })
+  @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }

@@ -17,7 +17,7 @@ import { WebhookDeliverySchema, WebhookSchema, WebhookTestSchema, WebhookWithSec
 export class WebhooksController {
   constructor(@Inject(WEBHOOKS) private readonly webhooks: Webhooks) {}
 
-  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: 'Create a webhook', description: 'Answers the signing secret, shown only now. The url must be https and resolve to public addresses only.' })
+  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: 'Create a webhook', description: 'Answers the webhook with its signing secret in it (`secret`), shown only now. The url must be https and resolve to public addresses only.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookDto) {
     return ok(presentWebhookWithSecret(await this.webhooks.create.execute(principal.userId, body)), 'Webhook created: keep the secret, it is not shown again');
   }
@@ -44,7 +44,7 @@ export class WebhooksController {
     return ok(undefined, 'Webhook deleted');
   }
 
-  @Route('POST', ':id/rotate-secret', { operationId: 'rotateWebhookSecret', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: "Rotate a webhook's signing secret", description: 'Answers the new secret, shown only now; deliveries are signed with it from now on, retries included.' })
+  @Route('POST', ':id/rotate-secret', { operationId: 'rotateWebhookSecret', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: "Rotate a webhook's signing secret", description: 'Answers the webhook with its new signing secret in it (`secret`), shown only now; deliveries are signed with it from now on, retries included.' })
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentWebhookWithSecret(await this.webhooks.rotateSecret.execute(principal.userId, id)), 'Secret rotated: keep it, it is not shown again');
   }

@@ -20,8 +20,9 @@ export function presentWebhook(w: Webhook): Static<typeof WebhookSchema> {
   };
 }
 
+/** Creation and rotation: the webhook with its plain secret in it, shown this once. */
 export function presentWebhookWithSecret(w: WebhookWithSecret): Static<typeof WebhookWithSecretSchema> {
-  return { webhook: presentWebhook(w.webhook), secret: w.secret };
+  return { ...presentWebhook(w.webhook), secret: w.secret };
 }
 
 export function presentDelivery(d: Delivery): Static<typeof WebhookDeliverySchema> {

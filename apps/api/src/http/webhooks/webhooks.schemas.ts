@@ -1,27 +1,27 @@
 import { WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
 import { boolean, dateTime, described, id, integer, list, named, nullable, object, oneOfValues, string } from '../../openapi/schema';
 
-export const WebhookSchema = named(
-  'Webhook',
-  object({
-    id,
-    url: string,
-    events: list(oneOfValues(...WEBHOOK_EVENT_TYPES)),
-    linkIds: described(nullable(list(string)), 'only events of these links; null: every link'),
-    description: string,
-    isActive: boolean,
-    disabledReason: described(nullable(string), 'why the service turned it off (a run of failed deliveries); null when on or turned off by you'),
-    consecutiveFailures: described(integer, 'failed delivery attempts since the last success'),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  }),
-);
+const WEBHOOK_FIELDS = {
+  id,
+  url: string,
+  events: list(oneOfValues(...WEBHOOK_EVENT_TYPES)),
+  linkIds: described(nullable(list(string)), 'only events of these links; null: every link'),
+  description: string,
+  isActive: boolean,
+  disabledReason: described(nullable(string), 'why the service turned it off (a run of failed deliveries); null when on or turned off by you'),
+  consecutiveFailures: described(integer, 'failed delivery attempts since the last success'),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+};
 
+export const WebhookSchema = named('Webhook', object(WEBHOOK_FIELDS));
+
+/** The created object is the data, its secret in it, as a token's value and a client's secret are (spec 2.4, 2.5). */
 export const WebhookWithSecretSchema = named(
   'WebhookWithSecret',
   object({
-    webhook: WebhookSchema,
-    secret: described(string, 'the signing secret (whsec_ + base64), shown only now: deliveries are signed with it (Standard Webhooks)'),
+    ...WEBHOOK_FIELDS,
+    secret: described(string, 'the signing secret (whsec_ + base64), shown only in this answer: deliveries are signed with it (Standard Webhooks)'),
   }),
 );
 

@@ -1,8 +1,8 @@
-import { ActivateCheckout, DEFAULT_PLANS, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanCatalog, PlanQuotaPolicy, StartCheckoutUseCase, VerifyCheckoutUseCase } from '@lnk/billing/domain';
-import { ObjectIdGenerator } from '@lnk/shared/kernel';
+import { ActivateCheckout, AssignPlanUseCase, DEFAULT_PLANS, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanCatalog, PlanQuotaPolicy, SetCustomLimitsUseCase, StartCheckoutUseCase, VerifyCheckoutUseCase } from '@lnk/billing/domain';
+import { ObjectIdGenerator, UNLIMITED } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
 import { FixedClock, useTestDataSource } from '@lnk/shared/testing';
-import { billingPersistence, TypeormCheckoutRepository, TypeormSubscriptionRepository } from './typeorm-billing.repositories';
+import { billingPersistence, TypeormAccountQuotaRepository, TypeormCheckoutRepository, TypeormSubscriptionRepository } from './typeorm-billing.repositories';
 import { SandboxPaymentGateway } from './sandbox-payment.gateway';
 
 const ids = new ObjectIdGenerator();
@@ -19,10 +19,16 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     const subscriptions = new TypeormSubscriptionRepository(dataSource());
     const checkouts = new TypeormCheckoutRepository(dataSource());
     const uow = new TypeormUnitOfWork(dataSource());
+    const quotas = new TypeormAccountQuotaRepository(dataSource());
     const activation = new ActivateCheckout(subscriptions, sandbox, uow, ids, clock);
+    const quota = new PlanQuotaPolicy(quotas, catalog);
+    const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
     return {
-      current: new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock),
-      quota: new PlanQuotaPolicy(subscriptions, catalog),
+      current,
+      quota,
+      quotas,
+      assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway: sandbox, uow, ids, clock, current }),
+      setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
       checkout: new StartCheckoutUseCase(subscriptions, checkouts, sandbox, catalog, clock),
       verify: new VerifyCheckoutUseCase(subscriptions, checkouts, sandbox, activation),
       events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
@@ -102,5 +108,35 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     expect(await rowsOf(user)).toEqual([]);
     expect(await uc.checkouts.find(session.sessionId)).toBeNull();
     expect(await sandbox.session(session.sessionId)).toBeNull();
+  });
+
+  it("reads the current plan and the custom limits in one statement, none of either as nulls", async () => {
+    const user = ids.next();
+    expect(await uc.quotas.quotaOf(user)).toEqual({ planId: null, custom: { links: null, domains: null, tags: null } });
+    await uc.current.execute(user);
+    await uc.quotas.saveCustomLimits(user, { links: UNLIMITED, domains: null, tags: 0 }, clock.now());
+    expect(await uc.quotas.quotaOf(user)).toEqual({ planId: 'free', custom: { links: UNLIMITED, domains: null, tags: 0 } });
+    await uc.assignPlan.execute(user, 'pro');
+    expect(await uc.quotas.quotaOf(user)).toEqual({ planId: 'pro', custom: { links: UNLIMITED, domains: null, tags: 0 } });
+    expect(await uc.quota.limitsOf(user)).toEqual({ links: UNLIMITED, domains: 5, tags: 0 });
+    // No custom limit left: no row left.
+    await uc.quotas.saveCustomLimits(user, { links: null, domains: null, tags: null }, clock.now());
+    expect((await sql(dataSource(), 'SELECT 1 FROM billing_account_limits WHERE user_id = $1', [user])).rows).toEqual([]);
+    expect(await uc.quota.limitsOf(user)).toEqual({ links: 5000, domains: 5, tags: 100 });
+  });
+
+  it("keeps both operators' changes when two set different limits of one account at once", async () => {
+    const user = ids.next();
+    await Promise.all([uc.setLimits.execute(user, { links: 10 }), uc.setLimits.execute(user, { domains: 3 }), uc.setLimits.execute(user, { tags: 4 })]);
+    expect((await uc.quotas.quotaOf(user)).custom).toEqual({ links: 10, domains: 3, tags: 4 });
+    await uc.quotas.deleteAllOfOwner(user);
+    expect((await uc.quotas.quotaOf(user)).custom).toEqual({ links: null, domains: null, tags: null });
+  });
+
+  it('makes one current subscription however many plan assignments race', async () => {
+    const user = ids.next();
+    await Promise.all(['pro', 'business', 'pro', 'free'].map((plan) => uc.assignPlan.execute(user, plan)));
+    const current = (await rowsOf(user)).filter(([, status]) => status !== 'canceled');
+    expect(current).toHaveLength(1);
   });
 });

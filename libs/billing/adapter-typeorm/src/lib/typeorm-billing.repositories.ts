@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
-import { CheckoutRecord, CheckoutRepository, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
-import { firstOf, lockKey, oneOf, PersistenceModule, prepared, PreparedStatement, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { AccountQuota, AccountQuotaRepository, CheckoutRecord, CheckoutRepository, CustomLimits, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
+import { firstOf, int, lockKey, nullable, oneOf, PersistenceModule, prepared, PreparedStatement, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
+import { BillingCustomLimits1764390500000 } from './migrations/1764390500000-billing-custom-limits';
 
 const subscriptionStatus = oneOf(SUBSCRIPTION_STATUSES);
 const subscriptionProps = (r: Row): SubscriptionProps => ({
@@ -28,7 +29,7 @@ const BY_CHECKOUT_SESSION = latestSubscription('checkout_session_id = $1');
 const BY_PROVIDER_SUBSCRIPTION = latestSubscription('provider_subscription_id = $1');
 
 export const billingPersistence: PersistenceModule = {
-  migrations: [BillingSubscriptions1763800500000],
+  migrations: [BillingSubscriptions1763800500000, BillingCustomLimits1764390500000],
 };
 
 export class TypeormSubscriptionRepository extends SubscriptionRepository {
@@ -103,5 +104,46 @@ export class TypeormCheckoutRepository extends CheckoutRepository {
 
   async deleteAllOfOwner(userId: string): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM billing_checkouts WHERE user_id = $1', [userId]);
+  }
+}
+
+const intOrNull = nullable(int);
+const accountQuota = (r: Row): AccountQuota => ({
+  planId: textOrNull(r, 'plan_id'),
+  custom: { links: intOrNull(r, 'max_links'), domains: intOrNull(r, 'max_domains'), tags: intOrNull(r, 'max_tags') },
+});
+
+/** The current plan and the custom limits in one round trip, prepared: it precedes every creation. */
+const QUOTA_OF = prepared(`
+  SELECT (SELECT plan_id FROM billing_subscriptions WHERE user_id = $1 AND status <> 'canceled' ORDER BY start_date DESC, id DESC LIMIT 1) AS plan_id,
+         l.max_links, l.max_domains, l.max_tags
+    FROM (SELECT 1) AS one LEFT JOIN billing_account_limits l ON l.user_id = $1`);
+
+export class TypeormAccountQuotaRepository extends AccountQuotaRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async quotaOf(userId: string): Promise<AccountQuota> {
+    // Always one row (FROM a one-row table): no subscription yet or no custom limits read as nulls.
+    const { rows } = await sql(this.dataSource, QUOTA_OF, [userId]);
+    return accountQuota(rows[0]);
+  }
+
+  async saveCustomLimits(userId: string, custom: CustomLimits, now: Date): Promise<void> {
+    if (custom.links === null && custom.domains === null && custom.tags === null) {
+      await this.deleteAllOfOwner(userId);
+      return;
+    }
+    await sql(
+      this.dataSource,
+      `INSERT INTO billing_account_limits (user_id, max_links, max_domains, max_tags, updated_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (user_id) DO UPDATE SET max_links = EXCLUDED.max_links, max_domains = EXCLUDED.max_domains, max_tags = EXCLUDED.max_tags, updated_at = EXCLUDED.updated_at`,
+      [userId, custom.links, custom.domains, custom.tags, now],
+    );
+  }
+
+  async deleteAllOfOwner(userId: string): Promise<void> {
+    await sql(this.dataSource, 'DELETE FROM billing_account_limits WHERE user_id = $1', [userId]);
   }
 }

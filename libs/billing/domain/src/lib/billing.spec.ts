@@ -1,7 +1,11 @@
-import { Clock, IdGenerator, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, UNLIMITED, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { clockReading } from '@lnk/shared/testing';
-import { DEFAULT_PLANS, Plan, PlanCatalog } from './model/plan';
-import { PaymentNotCompletedError, Subscription } from './model/subscription';
+import { CustomLimits, DEFAULT_PLANS, NO_CUSTOM_LIMITS, Plan, PlanCatalog, SELF_HOSTED_PLANS, withFreePlanLimits } from './model/plan';
+import { BillingDisabledError, PaymentNotCompletedError, Subscription } from './model/subscription';
+import { AccountQuota, AccountQuotaRepository } from './ports/account-quota.repository';
+import { NoPaymentProvider } from './services/no-payment-provider';
+import { AssignPlanUseCase } from './use-cases/assign-plan.use-case';
+import { SetCustomLimitsUseCase } from './use-cases/set-custom-limits.use-case';
 import { CheckoutRecord, CheckoutRepository } from './ports/checkout.repository';
 import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from './ports/payment-gateway.port';
 import { SubscriptionRepository } from './ports/subscription.repository';
@@ -51,6 +55,25 @@ class MemorySubscriptions extends SubscriptionRepository {
   }
 }
 
+/** As the adapter: the current subscription's plan and the custom limits, read together; all-null limits are no row. */
+class MemoryAccountQuotas extends AccountQuotaRepository {
+  readonly custom = new Map<string, CustomLimits>();
+  constructor(private readonly subscriptions: MemorySubscriptions) {
+    super();
+  }
+  async quotaOf(userId: string): Promise<AccountQuota> {
+    const current = await this.subscriptions.findCurrent(userId);
+    return { planId: current?.planId ?? null, custom: { ...(this.custom.get(userId) ?? NO_CUSTOM_LIMITS) } };
+  }
+  async saveCustomLimits(userId: string, custom: CustomLimits) {
+    if (Object.values(custom).every((v) => v === null)) this.custom.delete(userId);
+    else this.custom.set(userId, { ...custom });
+  }
+  async deleteAllOfOwner(userId: string) {
+    this.custom.delete(userId);
+  }
+}
+
 class MemoryCheckouts extends CheckoutRepository {
   readonly rows = new Map<string, CheckoutRecord>();
   async insert(r: CheckoutRecord) {
@@ -97,24 +120,31 @@ const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
 const clock: Clock = clockReading(() => now);
 const uow: UnitOfWork = { run: (work) => work() };
 
-function setup(plans: readonly Plan[] = DEFAULT_PLANS) {
+function setupWith<G extends PaymentGateway>(gateway: G, plans: readonly Plan[] = DEFAULT_PLANS) {
   const catalog = new PlanCatalog(plans);
   const subscriptions = new MemorySubscriptions();
   const checkouts = new MemoryCheckouts();
-  const gateway = new FakeGateway();
+  const quotas = new MemoryAccountQuotas(subscriptions);
   const activation = new ActivateCheckout(subscriptions, gateway, uow, ids, clock);
+  const quota = new PlanQuotaPolicy(quotas, catalog);
+  const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
   return {
     catalog,
     subscriptions,
     checkouts,
+    quotas,
     gateway,
-    current: new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock),
-    quota: new PlanQuotaPolicy(subscriptions, catalog),
+    current,
+    quota,
     checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
     verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
     events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
+    assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway, uow, ids, clock, current }),
+    setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
   };
 }
+
+const setup = (plans: readonly Plan[] = DEFAULT_PLANS) => setupWith(new FakeGateway(), plans);
 
 /** Counts as the links and domains contexts would report them. */
 class FixedUsage extends AccountUsage {
@@ -282,7 +312,7 @@ describe('account limits', () => {
 describe("billing's part of deleting an account", () => {
   function eraser(s: ReturnType<typeof setup>) {
     const incidents = new RecordedIncidents();
-    return { incidents, erase: new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents) };
+    return { incidents, erase: new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents, s.quotas) };
   }
 
   // The provider is called only by the follow-up the deletion runs after its commit: a rolled-back deletion never cancels a plan.
@@ -322,5 +352,127 @@ describe("billing's part of deleting an account", () => {
     await (await erase.execute('u1'))();
     expect(s.subscriptions.of('u1')).toEqual([]);
     expect(incidents.failures).toEqual([]);
+  });
+});
+
+describe('billing off: no payment provider, plans and limits from the operator', () => {
+  const off = (plans: readonly Plan[] = SELF_HOSTED_PLANS) => setupWith(new NoPaymentProvider(), plans);
+
+  it('refuses every checkout and verify with BILLING_DISABLED, whatever plan is named, and records nothing', async () => {
+    const s = off(DEFAULT_PLANS);
+    for (const planId of ['pro', 'free', 'no-such-plan']) {
+      await expect(s.checkout.execute('u1', { planId, ...urls })).rejects.toBeInstanceOf(BillingDisabledError);
+    }
+    await expect(s.verify.execute('u1', 'cs_anything')).rejects.toMatchObject({ code: 'BILLING_DISABLED' });
+    expect(s.checkouts.rows.size).toBe(0);
+    expect(s.subscriptions.of('u1')).toEqual([]);
+  });
+
+  it('puts every account on the one default plan, unlimited, as a number', async () => {
+    const s = off();
+    const { subscription, plan, limits } = await s.current.execute('u1');
+    expect([subscription.planId, subscription.status, plan.price]).toEqual(['default', 'active', 0]);
+    expect(limits).toEqual({ links: UNLIMITED, domains: UNLIMITED, tags: UNLIMITED });
+    expect(await s.quota.limitFor('u2', 'links')).toBe(UNLIMITED);
+  });
+
+  it("takes the default plan's limits from configuration where given (DEFAULT_MAX_*), the others staying as they were", async () => {
+    const s = off(withFreePlanLimits(SELF_HOSTED_PLANS, { links: 500, domains: null, tags: 0 }));
+    expect(await s.quota.limitsOf('u1')).toEqual({ links: 500, domains: UNLIMITED, tags: 0 });
+    const paid = withFreePlanLimits(DEFAULT_PLANS, { links: 20, domains: null, tags: null });
+    expect(paid.map((p) => [p.id, p.maxLinks, p.maxDomains])).toEqual([
+      ['free', 20, 1],
+      ['pro', 5_000, 5],
+      ['business', 50_000, 25],
+    ]);
+  });
+
+  // A subscription Stripe billed before billing was turned off cannot be cancelled without a provider: an operator must hear of it.
+  it("reports a deleted account's provider subscription it cannot cancel", async () => {
+    const s = off(DEFAULT_PLANS);
+    await s.subscriptions.insert(Subscription.start({ id: ids.next(), userId: 'u1', planId: 'pro', checkoutSessionId: 'cs_old', providerSubscriptionId: 'sub_old', now }));
+    const incidents = new RecordedIncidents();
+    await (await new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents, s.quotas).execute('u1'))();
+    expect(s.subscriptions.of('u1')).toEqual([]);
+    expect(incidents.failures).toEqual([{ providerSubscriptionId: 'sub_old', reason: expect.stringContaining('billing is off') }]);
+  });
+});
+
+describe("the operator's plans and custom limits", () => {
+  it('assigns a plan of the catalogue: the current subscription ends, the new one holds at once; the same plan again changes nothing', async () => {
+    const s = setup();
+    await s.current.execute('u1');
+    const assigned = await s.assignPlan.execute('u1', 'business');
+    expect(assigned.subscription).toMatchObject({ planId: 'business', status: 'active', checkoutSessionId: null, providerSubscriptionId: null });
+    expect(assigned.limits).toEqual({ links: 50_000, domains: 25, tags: 1_000 });
+    expect(await s.quota.limitFor('u1', 'links')).toBe(50_000);
+    expect((await s.assignPlan.execute('u1', 'business')).subscription.id).toBe(assigned.subscription.id);
+    expect(s.subscriptions.of('u1').map((x) => [x.planId, x.status])).toEqual([
+      ['free', 'canceled'],
+      ['business', 'active'],
+    ]);
+    // Back to the free plan by name, as any other.
+    expect((await s.assignPlan.execute('u1', 'free')).limits.links).toBe(100);
+  });
+
+  it('refuses a plan not in the catalogue, naming the ones there are, and changes nothing', async () => {
+    const s = setup();
+    await s.current.execute('u1');
+    await expect(s.assignPlan.execute('u1', 'gold')).rejects.toMatchObject({ errors: [{ name: 'plan', error: 'unknown plan; one of free, pro, business' }] });
+    expect(s.subscriptions.of('u1').map((x) => x.planId)).toEqual(['free']);
+  });
+
+  // Otherwise the account would go on paying for a plan it no longer has.
+  it('stops the replaced paid subscription at the provider', async () => {
+    const s = setup();
+    await paidAccount(s, 'u1');
+    await s.assignPlan.execute('u1', 'business');
+    expect(s.gateway.cancelled).toEqual(['sub_u1']);
+  });
+
+  it('says what is left to do when the provider will not cancel the replaced subscription, the plan assigned all the same', async () => {
+    const s = setup();
+    await paidAccount(s, 'u1');
+    s.gateway.failCancellations = new Error('connect ECONNREFUSED');
+    await expect(s.assignPlan.execute('u1', 'business')).rejects.toThrow('the plan is assigned, but the payment provider did not cancel the replaced subscription sub_u1: connect ECONNREFUSED');
+    expect((await s.current.execute('u1')).plan.id).toBe('business');
+  });
+
+  it("overrides the plan's limits one by one, keeps them across plan changes, and gives the plan's back on null or clear", async () => {
+    const s = setup();
+    expect(await s.setLimits.execute('u1', { links: 3 })).toEqual({ links: 3, domains: null, tags: null });
+    expect(await s.quota.limitsOf('u1')).toEqual({ links: 3, domains: 1, tags: 10 });
+    // A change of one limit keeps the others.
+    await s.setLimits.execute('u1', { tags: UNLIMITED });
+    expect(await s.quota.limitsOf('u1')).toEqual({ links: 3, domains: 1, tags: UNLIMITED });
+    await s.assignPlan.execute('u1', 'pro');
+    expect(await s.quota.limitsOf('u1')).toEqual({ links: 3, domains: 5, tags: UNLIMITED });
+    expect((await s.current.execute('u1')).limits).toEqual({ links: 3, domains: 5, tags: UNLIMITED });
+    await s.setLimits.execute('u1', { links: null });
+    expect(await s.quota.limitsOf('u1')).toEqual({ links: 5_000, domains: 5, tags: UNLIMITED });
+    expect(await s.setLimits.execute('u1', { domains: 2 }, true)).toEqual({ links: null, domains: 2, tags: null });
+    expect(await s.setLimits.execute('u1', {}, true)).toEqual(NO_CUSTOM_LIMITS);
+    expect(s.quotas.custom.has('u1')).toBe(false);
+    expect(await s.quota.limitsOf('u2')).toEqual({ links: 100, domains: 1, tags: 10 });
+  });
+
+  it('refuses limits that are not whole numbers from 0 to UNLIMITED, naming each, and keeps the ones it had', async () => {
+    const s = setup();
+    await s.setLimits.execute('u1', { links: 7 });
+    await expect(s.setLimits.execute('u1', { links: -1, tags: 1.5, domains: UNLIMITED + 1 })).rejects.toMatchObject({
+      errors: [
+        { name: 'links', error: expect.stringContaining('whole number') },
+        { name: 'tags', error: expect.stringContaining('whole number') },
+        { name: 'domains', error: expect.stringContaining('whole number') },
+      ],
+    });
+    expect(await s.quota.limitFor('u1', 'links')).toBe(7);
+  });
+
+  it("erases an account's custom limits with the account", async () => {
+    const s = setup();
+    await s.setLimits.execute('u1', { links: 7 });
+    await (await new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, new RecordedIncidents(), s.quotas).execute('u1'))();
+    expect(s.quotas.custom.has('u1')).toBe(false);
   });
 });

@@ -24,6 +24,12 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
             response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as unknown as (typeof response.answers)[number]);
           }
         }
+        if (question.name === 'apex.example.com' && question.type === Packet.TYPE.A) {
+          response.answers.push({ name: question.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: '203.0.113.10' } as unknown as (typeof response.answers)[number]);
+        }
+        if (question.name === 'apex.example.com' && question.type === Packet.TYPE.AAAA) {
+          response.answers.push({ name: question.name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address: '2001:0DB8:0:0:0:0:0:0010' } as unknown as (typeof response.answers)[number]);
+        }
         send(response);
       },
     });
@@ -46,6 +52,13 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
   it('reads TXT records, joining the strings of each record', async () => {
     const answer = await new NodeDnsResolver({ servers: [address] }).txtOf('_lnk-challenge.go.example.com');
     expect(answer.kind === 'txt' && [...answer.records].sort()).toEqual(['abcdef', 'v=spf1 -all']);
+  });
+
+  it('reads A and AAAA records, each address in one canonical spelling', async () => {
+    const resolver = new NodeDnsResolver({ servers: [address] });
+    await expect(resolver.addressesOf('apex.example.com', 'A')).resolves.toEqual({ kind: 'addresses', addresses: ['203.0.113.10'] });
+    await expect(resolver.addressesOf('apex.example.com', 'AAAA')).resolves.toEqual({ kind: 'addresses', addresses: ['2001:db8::10'] });
+    await expect(resolver.addressesOf('none.example.com', 'AAAA')).resolves.toEqual({ kind: 'none' });
   });
 
   it('gives up on a server that never answers', async () => {

@@ -1,5 +1,6 @@
 import { promises as dns } from 'node:dns';
-import { DnsAnswer, DnsResolver, TxtAnswer } from '@lnk/domains/domain';
+import ipaddr from 'ipaddr.js';
+import { AddressAnswer, DnsAnswer, DnsResolver, TxtAnswer } from '@lnk/domains/domain';
 
 type Failure = { kind: 'none' } | { kind: 'timeout' } | { kind: 'error'; message: string };
 
@@ -32,6 +33,16 @@ export class NodeDnsResolver extends DnsResolver {
     try {
       // A TXT record may be split into several strings of at most 255 bytes: they form one value.
       return { kind: 'txt', records: (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join('')) };
+    } catch (error) {
+      return failureOf(error);
+    }
+  }
+
+  async addressesOf(name: string, type: 'A' | 'AAAA'): Promise<AddressAnswer> {
+    try {
+      const addresses = type === 'A' ? await this.resolver.resolve4(name) : await this.resolver.resolve6(name);
+      // One spelling per address (ipaddr.js's, as the configured addresses are written), so equal addresses compare equal.
+      return { kind: 'addresses', addresses: addresses.map((a) => ipaddr.parse(a).toString()) };
     } catch (error) {
       return failureOf(error);
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { RateLimitedError } from '@lnk/shared/kernel';
+import { describeLoginThrottleContract } from '@lnk/shared/testing';
 import { AesGcmSecretBox } from './aes-gcm-secret.box';
 import { InMemoryLoginThrottle } from './in-memory-login.throttle';
 import { S256PkceVerifier } from './s256-pkce.verifier';
@@ -100,6 +101,18 @@ describe('AesGcmSecretBox', () => {
     // The master key opens no v2 value, and a v1 value opens only with the legacy key.
     expect(new AesGcmSecretBox(master).open(fresh)).toBeNull();
     expect(new AesGcmSecretBox(Buffer.alloc(32, 10)).open(sealedTheOldWay(master, 'x'))).toBeNull();
+  });
+});
+
+describe('InMemoryLoginThrottle under the LoginThrottle contract', () => {
+  describeLoginThrottleContract((policy, sleep) => {
+    let now = 1_700_000_000_000;
+    return {
+      throttle: new InMemoryLoginThrottle(policy, () => now, sleep),
+      passTime: async (ms) => {
+        now += ms;
+      },
+    };
   });
 });
 

@@ -7,7 +7,7 @@ import { bool, Row, text, textArray, textOrNull, timestamp, timestampOrNull } fr
 /** The users columns an account is made of (the two-factor enrolment columns are read on their own). */
 const scopesOf = (r: Row) => parseScopes(textArray(r, 'scopes'));
 
-export const USER_COLUMNS = 'id, email, name, password_hash, is_verified, is_active, two_factor_secret, pending_email, created_at, updated_at';
+export const USER_COLUMNS = 'id, email, name, password_hash, is_verified, is_active, two_factor_secret, email_changed_at, created_at, updated_at';
 
 const userProps = (r: Row): UserProps => ({
   id: text(r, 'id'),
@@ -17,7 +17,7 @@ const userProps = (r: Row): UserProps => ({
   isVerified: bool(r, 'is_verified'),
   isActive: bool(r, 'is_active'),
   twoFactorSecret: textOrNull(r, 'two_factor_secret'),
-  pendingEmail: textOrNull(r, 'pending_email'),
+  emailChangedAt: timestampOrNull(r, 'email_changed_at'),
   createdAt: timestamp(r, 'created_at'),
   updatedAt: timestamp(r, 'updated_at'),
 });

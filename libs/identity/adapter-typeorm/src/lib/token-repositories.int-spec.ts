@@ -82,7 +82,7 @@ describe('TypeORM token and account repositories', () => {
     expect(await repos.clients.deleteOfOwner(user.id, client.id)).toBe(true);
     expect(await repos.tokens.findByRefreshHash(t.props.refreshHash)).toBeNull();
     const pat = new PersonalAccessToken({ id: ids.next(), userId: user.id, name: 'ci', description: '', scopes: ['links:read'], tokenHash: hash(`p${user.id}`), lastUsedAt: null, expiresAt: null, createdAt: now, updatedAt: now });
-    await repos.pats.insert(pat);
+    await repos.pats.insertWithinLimit(pat, { maxActive: 10, keptExpired: 10 }, now);
     expect(await repos.users.delete(user.id)).toBe(true);
     expect(await repos.pats.findByHash(pat.props.tokenHash)).toBeNull();
     expect(await repos.users.delete(user.id)).toBe(false);
@@ -94,7 +94,7 @@ describe('TypeORM token and account repositories', () => {
     const made: PersonalAccessToken[] = [];
     for (let i = 0; i < 5; i++) {
       const p = new PersonalAccessToken({ id: ids.next(), userId: user.id, name: `t${i}`, description: '', scopes: ['links:read'], tokenHash: hash(`pat${user.id}${i}`), lastUsedAt: null, expiresAt: i === 0 ? later(60) : null, createdAt: now, updatedAt: now });
-      await repos.pats.insert(p);
+      await repos.pats.insertWithinLimit(p, { maxActive: 10, keptExpired: 10 }, now);
       made.push(p);
     }
     const page = await repos.pats.listOfUser(user.id, PageRequest.of(1, 2));

@@ -55,9 +55,9 @@ describe('TypeORM two-factor state, sign-in times and PAT revocation', () => {
 
     const pats = new TypeormPersonalAccessTokenRepository(dataSource());
     const pat = (userId: string, hash: string) => new PersonalAccessToken({ id: ids.next(), userId, name: 'ci', description: '', scopes: ['user:read'], tokenHash: hash, lastUsedAt: null, expiresAt: null, createdAt: now, updatedAt: now });
-    await pats.insert(pat(ada, 'd'.repeat(64)));
-    await pats.insert(pat(ada, 'e'.repeat(64)));
-    await pats.insert(pat(bob, 'f'.repeat(64)));
+    await pats.insertWithinLimit(pat(ada, 'd'.repeat(64)), { maxActive: 10, keptExpired: 10 }, now);
+    await pats.insertWithinLimit(pat(ada, 'e'.repeat(64)), { maxActive: 10, keptExpired: 10 }, now);
+    await pats.insertWithinLimit(pat(bob, 'f'.repeat(64)), { maxActive: 10, keptExpired: 10 }, now);
     await pats.deleteAllOfUser(ada);
     expect(await pats.findByHash('d'.repeat(64))).toBeNull();
     expect(await pats.findByHash('e'.repeat(64))).toBeNull();

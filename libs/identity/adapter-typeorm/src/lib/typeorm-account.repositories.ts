@@ -17,6 +17,15 @@ export class TypeormEmailVerificationRepository extends EmailVerificationReposit
     );
   }
 
+  async find(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
+    const result = await sql(
+      this.dataSource,
+      `SELECT user_id, email FROM email_verifications WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
+      [tokenHash, at],
+    );
+    return firstOf(result, verifiedAddress);
+  }
+
   async consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
     const result = await sql(
       this.dataSource,
@@ -24,6 +33,10 @@ export class TypeormEmailVerificationRepository extends EmailVerificationReposit
       [tokenHash, at],
     );
     return firstOf(result, verifiedAddress);
+  }
+
+  async withdrawAll(userId: string, at: Date): Promise<void> {
+    await sql(this.dataSource, 'UPDATE email_verifications SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [userId, at]);
   }
 }
 

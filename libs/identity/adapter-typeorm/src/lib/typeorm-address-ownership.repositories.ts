@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { AccountChanges, EmailChangeLog, IdpIdentity, IdpIdentityRepository, PendingEmailChanges } from '@lnk/identity/domain';
-import { int, Row, sql, text, timestampOrNull, whenTransactionEnds } from '@lnk/shared/database';
+import { EmailChangeLog, IdpIdentity, IdpIdentityRepository } from '@lnk/identity/domain';
+import { int, Row, sql, text, timestampOrNull } from '@lnk/shared/database';
 
 const changeRequests = (r: Row) => ({ count: int(r, 'count'), oldest: timestampOrNull(r, 'oldest') });
 
@@ -21,27 +21,6 @@ export class TypeormIdpIdentityRepository extends IdpIdentityRepository {
       [identity.issuer, identity.subject, identity.userId, identity.createdAt],
     );
     return affected === 1;
-  }
-}
-
-/** `changes` hears of the accounts whose pending address was withdrawn (shown by GET /user/me), once committed. */
-export class TypeormPendingEmailChanges extends PendingEmailChanges {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly changes: AccountChanges | null = null,
-  ) {
-    super();
-  }
-
-  async withdrawAll(email: string, exceptUserId: string | null, at: Date): Promise<void> {
-    const { rows } = await sql(
-      this.dataSource,
-      'UPDATE users SET pending_email = NULL, updated_at = $3 WHERE pending_email = $1 AND id IS DISTINCT FROM $2 RETURNING id',
-      [email, exceptUserId, at],
-    );
-    const changes = this.changes;
-    if (changes) for (const row of rows) whenTransactionEnds(() => changes.accountChanged(text(row, 'id')));
-    await sql(this.dataSource, 'UPDATE email_verifications SET used_at = $3 WHERE email = $1 AND used_at IS NULL AND user_id IS DISTINCT FROM $2', [email, exceptUserId, at]);
   }
 }
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
+import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PatRoom, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { countOf, firstOf, rowsOf, sql } from '@lnk/shared/database';
+import { countOf, firstOf, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
 import { toAuthorizationCode, toOAuthToken, toPersonalAccessToken } from './identity.decoders';
 
 // Only tokens of active accounts authenticate: the join answers that in the same indexed lookup.
@@ -68,14 +68,31 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
     super();
   }
 
-  async insert(token: PersonalAccessToken): Promise<void> {
+  /**
+   * Under a lock of the user's PATs (an advisory lock until the transaction ends: creations for one user
+   * run one after another, each counting what the one before left), so that concurrent creations cannot
+   * all see room for themselves.
+   */
+  insertWithinLimit(token: PersonalAccessToken, room: PatRoom, now: Date): Promise<{ stored: boolean; active: number }> {
     const p = token.props;
-    await sql(
-      this.dataSource,
-      `INSERT INTO personal_access_tokens (id, user_id, name, description, scopes, token_hash, last_used_at, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [p.id, p.userId, p.name, p.description, p.scopes, p.tokenHash, p.lastUsedAt, p.expiresAt, p.createdAt, p.updatedAt],
-    );
+    return inTransaction(this.dataSource, async () => {
+      await lockKey(this.dataSource, `personal_access_tokens:${p.userId}`);
+      await sql(
+        this.dataSource,
+        `DELETE FROM personal_access_tokens WHERE id IN (
+           SELECT id FROM personal_access_tokens WHERE user_id = $1 AND expires_at <= $2 ORDER BY expires_at DESC, id DESC OFFSET $3)`,
+        [p.userId, now, room.keptExpired],
+      );
+      const active = await countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [p.userId, now]);
+      if (active >= room.maxActive) return { stored: false, active };
+      await sql(
+        this.dataSource,
+        `INSERT INTO personal_access_tokens (id, user_id, name, description, scopes, token_hash, last_used_at, expires_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [p.id, p.userId, p.name, p.description, p.scopes, p.tokenHash, p.lastUsedAt, p.expiresAt, p.createdAt, p.updatedAt],
+      );
+      return { stored: true, active };
+    });
   }
 
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
@@ -99,8 +116,8 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
     return (await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE id = $1 AND user_id = $2', [id, userId])).affected > 0;
   }
 
-  async deleteAllOfUser(userId: string): Promise<void> {
-    await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE user_id = $1', [userId]);
+  async deleteAllOfUser(userId: string, exceptId?: string): Promise<number> {
+    return (await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE user_id = $1 AND id <> $2', [userId, exceptId ?? ''])).affected;
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -1,10 +1,9 @@
-import { FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { FixedClock, MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/shared/testing';
 import { RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { OAuthError, TwoFactorRequiredError } from './model/oauth-error';
 import { Principal } from './model/tokens';
 import { isReleasedEmail, User, UserProps } from './model/user.entity';
-import { EmailVerification, EmailVerificationRepository } from './ports/account.repositories';
 import { EmailChangeLog } from './ports/email-change-log';
 import { IdTokenVerifier, VerifiedIdentity } from './ports/id-token-verifier';
 import { IdpIdentity, IdpIdentityRepository } from './ports/idp-identity.repository';
@@ -12,10 +11,10 @@ import { LoginThrottle } from './ports/login-throttle';
 import { MailMessage, Mailer } from './ports/mailer';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
 import { PasswordHasher } from '@lnk/shared/kernel';
-import { PendingEmailChanges } from './ports/pending-email-changes';
 import { EmailVerificationSender } from './services/email-verification-sender';
 import { ChangeEmailUseCase, EMAIL_CHANGES_PER_HOUR } from './use-cases/change-email.use-case';
 import { VerifyEmailUseCase } from './use-cases/verify-email.use-case';
+import { ViewEmailVerificationUseCase } from './use-cases/view-email-verification.use-case';
 import { ClientAuthenticator } from './services/client-authenticator';
 import { AddressClaims, AddressNotices } from './services/email-address';
 import { IdpSignInUseCase } from './use-cases/idp-sign-in.use-case';
@@ -34,32 +33,6 @@ class Identities extends IdpIdentityRepository {
     if (this.rows.some((r) => r.issuer === identity.issuer && r.subject === identity.subject)) return false;
     this.rows.push({ ...identity });
     return true;
-  }
-}
-
-class Verifications extends EmailVerificationRepository {
-  rows: (EmailVerification & { usedAt: Date | null })[] = [];
-  async insert(v: EmailVerification) {
-    this.rows.push({ ...v, usedAt: null });
-  }
-  async consume(tokenHash: string, at: Date) {
-    const row = this.rows.find((r) => r.tokenHash === tokenHash && !r.usedAt && r.expiresAt > at);
-    if (!row) return null;
-    row.usedAt = at;
-    return { userId: row.userId, email: row.email };
-  }
-}
-
-class Pending extends PendingEmailChanges {
-  constructor(
-    private readonly users: MemoryUserRepository,
-    private readonly verifications: Verifications,
-  ) {
-    super();
-  }
-  async withdrawAll(email: string, exceptUserId: string | null, at: Date) {
-    for (const [id, row] of this.users.rows) if (row.pendingEmail === email && id !== exceptUserId) this.users.rows.set(id, { ...row, pendingEmail: null, updatedAt: at });
-    for (const row of this.verifications.rows) if (row.email === email && !row.usedAt && row.userId !== exceptUserId) row.usedAt = at;
   }
 }
 
@@ -106,18 +79,19 @@ describe('who owns an e-mail address', () => {
   let clock: FixedClock;
   let users: MemoryUserRepository;
   let identities: Identities;
-  let verifications: Verifications;
+  let verifications: MemoryEmailVerificationRepository;
   let mail: Mailbox;
   let log: ChangeLog;
   let verification: EmailVerificationSender;
   let changeEmail: ChangeEmailUseCase;
   let verifyEmail: VerifyEmailUseCase;
+  let viewEmailVerification: ViewEmailVerificationUseCase;
   let register: RegisterUserUseCase;
   let addressClaims: AddressClaims;
 
   const account = (props: Partial<UserProps> & { email: string }): User => {
     const now = clock.now();
-    const user = new User({ id: ids.next(), name: '', passwordHash: 'bcrypt:pw', isVerified: true, isActive: true, twoFactorSecret: null, pendingEmail: null, createdAt: now, updatedAt: now, ...props });
+    const user = new User({ id: ids.next(), name: '', passwordHash: 'bcrypt:pw', isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now, ...props });
     users.rows.set(user.id, user.toProps());
     return user;
   };
@@ -126,13 +100,14 @@ describe('who owns an e-mail address', () => {
     clock = new FixedClock(new Date('2026-03-01T00:00:00.000Z'));
     users = new MemoryUserRepository();
     identities = new Identities();
-    verifications = new Verifications();
+    verifications = new MemoryEmailVerificationRepository();
     mail = new Mailbox();
     log = new ChangeLog();
     verification = new EmailVerificationSender(verifications, mail, secrets, hasher, ids, clock, (token) => `https://lnk.test/auth/verify-email?token=${token}`);
-    addressClaims = new AddressClaims(users, new Pending(users, verifications), clock);
-    changeEmail = new ChangeEmailUseCase(users, verification, new AddressNotices(mail), log, clock, fresh);
-    verifyEmail = new VerifyEmailUseCase(verifications, users, hasher, addressClaims, passthrough, clock);
+    addressClaims = new AddressClaims(users, clock);
+    changeEmail = new ChangeEmailUseCase({ users, verifications, verification, notices: new AddressNotices(mail), log, clock, reauthentication: fresh });
+    verifyEmail = new VerifyEmailUseCase(verifications, users, hasher, clock);
+    viewEmailVerification = new ViewEmailVerificationUseCase(verifications, users, hasher, clock);
     register = new RegisterUserUseCase(users, passwords, ids, clock, verification, addressClaims);
   });
 
@@ -172,16 +147,33 @@ describe('who owns an e-mail address', () => {
       expect(await identities.findUserId(issuer, 'sub-1')).toBe(user.id);
     });
 
-    it('a pending change to the address reserves nothing: the IdP user gets the address and the pending change can no longer be confirmed', async () => {
+    it('an address taken by a change reserves nothing while unverified: the IdP user gets it, and the link mailed to it confirms nothing', async () => {
       const attacker = account({ email: 'attacker@example.com' });
       await changeEmail.execute(principalOf(attacker.id), 'victim@example.com', proof);
+      expect(users.get(attacker.id)).toMatchObject({ email: 'victim@example.com', isVerified: false });
       const link = mail.linkTo('victim@example.com');
       const { user } = await signIn();
       expect(user.id).not.toBe(attacker.id);
-      expect(users.get(attacker.id)).toMatchObject({ email: 'attacker@example.com', pendingEmail: null });
+      expect(isReleasedEmail(users.get(attacker.id).email)).toBe(true);
       // The link went to the victim's mailbox; even followed, it cannot hand the address to the attacker.
       await expect(verifyEmail.execute(link)).rejects.toBeInstanceOf(ValidationError);
-      expect(users.get(user.id).email).toBe('victim@example.com');
+      expect(users.get(user.id)).toMatchObject({ email: 'victim@example.com', isVerified: true });
+    });
+
+    // Issue 27: a person talked into confirming (or a scanner, before confirmation took a button) made the
+    // attacker's address verified, and the victim's first provider sign-in then entered the attacker's account.
+    it('never joins a sign-in to an account whose address came from a change, even once confirmed: refused, nothing linked or made', async () => {
+      const attacker = account({ email: 'attacker@example.com' });
+      await changeEmail.execute(principalOf(attacker.id), 'victim@example.com', proof);
+      await verifyEmail.execute(mail.linkTo('victim@example.com'));
+      expect(users.get(attacker.id)).toMatchObject({ email: 'victim@example.com', isVerified: true, emailChangedAt: clock.now() });
+      await expect(signIn()).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(identities.rows).toEqual([]);
+      expect(users.rows.size).toBe(1);
+      // Its own provider identity, linked by (issuer, subject), still enters it.
+      identities.rows.push({ issuer, subject: 'attacker-sub', userId: attacker.id, createdAt: clock.now() });
+      claims = { ...claims, subject: 'attacker-sub' };
+      expect((await signIn()).user.id).toBe(attacker.id);
     });
 
     it('enters and links an account that has verified the address, then follows the provider account (issuer, subject) when its e-mail changes', async () => {
@@ -222,35 +214,81 @@ describe('who owns an e-mail address', () => {
   });
 
   describe('changing the address', () => {
-    it('shows the new address unverified at once, but sign-in keeps the confirmed one until the link is followed (a user:write token cannot move the account)', async () => {
+    it('stores the new address at once, unverified, as the sign-in name; tells the old address; the link mailed to the new one confirms it', async () => {
       const ada = account({ email: 'ada@example.com' });
-      const changed = await changeEmail.execute(principalOf(ada.id), 'ada@new.example.com', proof);
-      expect(changed.shownAddress).toEqual({ email: 'ada@new.example.com', isVerified: false });
-      expect(users.get(ada.id)).toMatchObject({ email: 'ada@example.com', isVerified: true, pendingEmail: 'ada@new.example.com' });
-      expect(await users.findByEmail('ada@new.example.com')).toBeNull();
+      const changed = await changeEmail.execute(principalOf(ada.id), 'Ada@New.Example.com', proof);
+      expect(changed).toMatchObject({ email: 'ada@new.example.com', isVerified: false, emailChangedAt: clock.now() });
+      expect(users.get(ada.id)).toMatchObject({ email: 'ada@new.example.com', isVerified: false });
+      expect((await users.findByEmail('ada@new.example.com'))?.id).toBe(ada.id);
+      expect(await users.findByEmail('ada@example.com')).toBeNull();
 
       const notice = mail.to('ada@example.com');
-      expect(notice).toHaveLength(1);
+      expect(notice.map((m) => m.subject)).toEqual(['The e-mail address of your account was changed']);
       expect(notice[0].text).toContain('a***@n***.com');
       expect(notice[0].text).not.toContain('ada@new.example.com');
+      const asked = mail.to('ada@new.example.com');
+      expect(asked).toHaveLength(1);
+      expect(asked[0].text).toContain('An account asked to use this address');
+      expect(asked[0].text).toContain('If it was not you, ignore this message');
 
+      clock.advance(60_000);
       const confirmed = await verifyEmail.execute(mail.linkTo('ada@new.example.com'));
-      expect(confirmed.shownAddress).toEqual({ email: 'ada@new.example.com', isVerified: true });
-      expect(users.get(ada.id)).toMatchObject({ email: 'ada@new.example.com', isVerified: true, pendingEmail: null });
+      expect(confirmed).toMatchObject({ email: 'ada@new.example.com', isVerified: true });
+      expect(users.get(ada.id)).toMatchObject({ email: 'ada@new.example.com', isVerified: true, updatedAt: clock.now() });
     });
 
-    it('answers alike whether or not another account holds the address (no registration oracle), and tells only the holder', async () => {
+    // Issue 27 (a): a mail scanner fetches the link; only the page's button, posting the token, confirms.
+    it('opening a link changes nothing and leaves it usable; a bad or stale one opens nothing', async () => {
       const ada = account({ email: 'ada@example.com' });
-      const bob = account({ email: 'bob@example.com' });
-      const carol = account({ email: 'carol@example.com' });
-      const free = await changeEmail.execute(principalOf(ada.id), 'nobody@example.com', proof);
-      const taken = await changeEmail.execute(principalOf(carol.id), 'bob@example.com', proof);
-      expect(taken.shownAddress).toEqual({ email: 'bob@example.com', isVerified: false });
-      expect(free.shownAddress).toEqual({ email: 'nobody@example.com', isVerified: false });
-      expect(users.get(bob.id)).toMatchObject({ email: 'bob@example.com', isVerified: true, pendingEmail: null });
-      expect(mail.linkTo('bob@example.com')).toBeUndefined();
-      expect(mail.to('bob@example.com').map((m) => m.subject)).toEqual(['Someone tried to use your e-mail address']);
-      expect(mail.to('carol@example.com')).toHaveLength(1); // the change notice, as for any address
+      await changeEmail.execute(principalOf(ada.id), 'ada@new.example.com', proof);
+      const link = mail.linkTo('ada@new.example.com');
+      for (let i = 0; i < 3; i++) expect((await viewEmailVerification.execute(link)).id).toBe(ada.id);
+      expect(users.get(ada.id).isVerified).toBe(false);
+      await verifyEmail.execute(link);
+      expect(users.get(ada.id).isVerified).toBe(true);
+      await expect(viewEmailVerification.execute(link)).rejects.toBeInstanceOf(ValidationError);
+      await expect(viewEmailVerification.execute(undefined)).rejects.toBeInstanceOf(ValidationError);
+      await expect(viewEmailVerification.execute('x'.repeat(257))).rejects.toBeInstanceOf(ValidationError);
+    });
+
+    // Issue 27 (c): a request proves nothing, so it cannot take an address from another account, even an unverified one.
+    it('refuses an address another account uses, verified or not, with a validation error on email, changing and mailing nothing', async () => {
+      const ada = account({ email: 'ada@example.com' });
+      account({ email: 'bob@example.com' });
+      account({ email: 'carol@example.com', isVerified: false });
+      for (const taken of ['bob@example.com', 'Carol@Example.com']) {
+        const refused = await changeEmail.execute(principalOf(ada.id), taken, proof).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(ValidationError);
+        expect((refused as ValidationError).errors).toEqual([{ name: 'email', error: 'email is already used by another account' }]);
+      }
+      expect(users.get(ada.id)).toMatchObject({ email: 'ada@example.com', isVerified: true, emailChangedAt: null });
+      expect(mail.sent).toEqual([]);
+      expect(log.rows).toHaveLength(2); // counted against the hourly limit all the same
+    });
+
+    // Issue 27 (d): a link proves the mailbox of the address it was sent to, for as long as the account has that address.
+    it('a link confirms only the address the account has now: one for an address it left confirms nothing, even after it comes back', async () => {
+      const ada = account({ email: 'ada@example.com' });
+      await changeEmail.execute(principalOf(ada.id), 'first@example.com', proof);
+      const left = mail.linkTo('first@example.com');
+      await changeEmail.execute(principalOf(ada.id), 'second@example.com', proof);
+      await expect(verifyEmail.execute(left)).rejects.toBeInstanceOf(ValidationError);
+      await changeEmail.execute(principalOf(ada.id), 'first@example.com', proof);
+      await expect(verifyEmail.execute(left)).rejects.toBeInstanceOf(ValidationError);
+      expect(users.get(ada.id)).toMatchObject({ email: 'first@example.com', isVerified: false });
+      await verifyEmail.execute(mail.linkTo('first@example.com'));
+      expect(users.get(ada.id)).toMatchObject({ email: 'first@example.com', isVerified: true });
+    });
+
+    it('asked for its own address, changes nothing, and mails a fresh link only while the address is unverified', async () => {
+      const ada = account({ email: 'ada@example.com' });
+      const same = await changeEmail.execute(principalOf(ada.id), 'ada@example.com', proof);
+      expect(same.toProps()).toEqual(ada.toProps());
+      expect(mail.sent).toEqual([]);
+      const bob = account({ email: 'bob@example.com', isVerified: false });
+      await changeEmail.execute(principalOf(bob.id), 'bob@example.com', proof);
+      await verifyEmail.execute(mail.linkTo('bob@example.com'));
+      expect(users.get(bob.id)).toMatchObject({ isVerified: true, emailChangedAt: null });
     });
 
     it('limits requests per account (each one mails two addresses): RATE_LIMITED with the wait, then allowed again after an hour', async () => {
@@ -266,22 +304,6 @@ describe('who owns an e-mail address', () => {
       expect(mail.sent.length).toBe(sentBefore);
       clock.advance(3_600_000);
       await expect(changeEmail.execute(principalOf(ada.id), 'ada-more@example.com', proof)).resolves.toBeDefined();
-    });
-
-    it('following a link takes the address from an account that holds it unverified, but never from one that verified it', async () => {
-      const ada = account({ email: 'ada@example.com' });
-      const squatter = account({ email: 'ada@new.example.com', isVerified: false });
-      await changeEmail.execute(principalOf(ada.id), 'ada@new.example.com', proof);
-      await verifyEmail.execute(mail.linkTo('ada@new.example.com'));
-      expect(users.get(ada.id).email).toBe('ada@new.example.com');
-      expect(isReleasedEmail(users.get(squatter.id).email)).toBe(true);
-
-      const bob = account({ email: 'bob@example.com' });
-      await changeEmail.execute(principalOf(bob.id), 'carol@example.com', proof);
-      const link = mail.linkTo('carol@example.com');
-      account({ email: 'carol@example.com' }); // Carol verified the address in the meantime
-      await expect(verifyEmail.execute(link)).rejects.toBeInstanceOf(ValidationError);
-      expect(users.get(bob.id).email).toBe('bob@example.com');
     });
   });
 

@@ -1,5 +1,5 @@
 import { clockReading, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
-import { Clock, ForbiddenError, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { AuthorizationCode, Principal } from './model/tokens';
 import { OAuthClientRepository } from './ports/oauth-client.repository';
@@ -16,11 +16,13 @@ import { GetOAuthClientUseCase } from './use-cases/get-oauth-client.use-case';
 import { ListOAuthClientsUseCase } from './use-cases/list-oauth-clients.use-case';
 import { RegenerateClientSecretUseCase } from './use-cases/regenerate-client-secret.use-case';
 import { UpdateOAuthClientUseCase } from './use-cases/update-oauth-client.use-case';
-import { CreatePersonalAccessTokenUseCase } from './use-cases/create-personal-access-token.use-case';
 import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
 import { IntrospectTokenUseCase } from './use-cases/introspect-token.use-case';
 import { RevokeTokenUseCase } from './use-cases/revoke-token.use-case';
 import { TokenIssuer } from './services/token-issuer';
+import { mintPat } from './services/personal-access-token-mint';
+import { accountSeenWith } from './model/profile';
+import { User } from './model/user.entity';
 
 // Small in-memory fakes that copy on read and write, honouring the ports' contracts.
 const now = new Date('2026-03-01T00:00:00.000Z');
@@ -78,9 +80,6 @@ function client(over: Partial<OAuthClientProps>): OAuthClient {
 function principal(over: Partial<Principal>): Principal {
   return { userId: 'u1', scopes: ['tokens:write', 'user:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, ...over } as Principal;
 }
-
-const inOneDay = new Date(now.getTime() + 86_400_000);
-const inTwoDays = new Date(now.getTime() + 2 * 86_400_000);
 
 describe('first-party clients belong to the service', () => {
   // Defends against the account the operator made a client for deactivating it (every user's tokens
@@ -193,46 +192,6 @@ describe('client authentication on refresh and code exchange', () => {
   });
 });
 
-describe('personal access tokens live no longer than what made them', () => {
-  let clients: Clients;
-  let create: CreatePersonalAccessTokenUseCase;
-  const firstParty = client({});
-  const thirdParty = client({ isFirstParty: false, ownerId: 'u2' });
-
-  beforeEach(async () => {
-    clients = new Clients();
-    await clients.insert(firstParty);
-    await clients.insert(thirdParty);
-    create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
-  });
-
-  // Defends against an expiring PAT minting a never-expiring one that outlives it.
-  it('caps a PAT made by an expiring PAT at its parent: by default, and refusing a later expiry', async () => {
-    const parent = principal({ grantExpiresAt: inOneDay });
-    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toEqual(inOneDay);
-    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: null })).token.props.expiresAt).toEqual(inOneDay);
-    await expect(create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: inTwoDays })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
-    const earlier = new Date(now.getTime() + 3_600_000);
-    expect((await create.execute(parent, { name: 'x', scopes: ['user:read'], expiresAt: earlier })).token.props.expiresAt).toEqual(earlier);
-  });
-
-  it('makes a never-expiring PAT only from a never-expiring one', async () => {
-    expect((await create.execute(principal({}), { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toBeNull();
-  });
-
-  it("caps a PAT made by a first-party sign-in at that sign-in's refresh token", async () => {
-    const signedIn = principal({ via: 'oauth', tokenId: 't1', clientId: firstParty.id, grantExpiresAt: inOneDay });
-    expect((await create.execute(signedIn, { name: 'x', scopes: ['user:read'] })).token.props.expiresAt).toEqual(inOneDay);
-    await expect(create.execute(signedIn, { name: 'x', scopes: ['user:read'], expiresAt: inTwoDays })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
-  });
-
-  // Defends against a third-party app granted tokens:write turning its revocable grant into a PAT.
-  it("refuses a third-party application's token", async () => {
-    const app = principal({ via: 'oauth', tokenId: 't2', clientId: thirdParty.id, grantExpiresAt: inOneDay });
-    await expect(create.execute(app, { name: 'x', scopes: ['user:read'], expiresAt: new Date(now.getTime() + 1000) })).rejects.toBeInstanceOf(ForbiddenError);
-  });
-});
-
 describe('revocation and introspection', () => {
   let clients: Clients;
   let tokens: MemoryOAuthTokenRepository;
@@ -252,22 +211,52 @@ describe('revocation and introspection', () => {
     introspect = new IntrospectTokenUseCase(tokens, pats, clients, new ClientAuthenticator(clients, hasher), users, hasher, clock);
   });
 
+  const makePat = async () => (await mintPat({ pats, secrets, hasher, ids, maxActive: 10 }, 'u1', { name: 'x', description: '', scopes: ['user:read'] }, null, now)).value;
+  const asMine = { clientId: mine.clientId, clientSecret: 'secret' };
+
   // Defends against /oauth/revoke bypassing the rule that a PAT cannot revoke itself.
   it('leaves a PAT alone when it is sent to the OAuth revocation endpoint', async () => {
-    const { value } = await new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock).execute(principal({}), { name: 'x', scopes: ['user:read'] });
+    const value = await makePat();
     await new RevokeTokenUseCase(tokens, hasher, { tokensRevoked: () => undefined }, clock).execute(value);
     expect(pats.rows).toHaveLength(1);
-    expect(await introspect.execute(value)).toMatchObject({ active: true });
+    expect(await introspect.execute(value)).toEqual({ active: true });
   });
 
-  // Defends against one client's resource server learning about another client's tokens (RFC 7662 2.2).
-  it('answers an authenticated client only about tokens issued to it, anyone else as the spec says', async () => {
+  // Defends against one client's resource server learning about another client's tokens (RFC 7662 2.2),
+  // and anyone holding a token value learning whose account it is and what it may do.
+  it('details a token only to the client it was issued to; anyone else learns at most whether it is active', async () => {
     const issued = await issuer.issue({ userId: 'u1', clientId: mine.id, scopes: ['user:read'] });
-    const { value: pat } = await new CreatePersonalAccessTokenUseCase(clients, pats, secrets, hasher, ids, clock).execute(principal({}), { name: 'x', scopes: ['user:read'] });
-    expect(await introspect.execute(issued.accessToken)).toMatchObject({ active: true, client_id: mine.clientId });
-    expect(await introspect.execute(issued.accessToken, { clientId: mine.clientId, clientSecret: 'secret' })).toMatchObject({ active: true });
+    const pat = await makePat();
+    expect(await introspect.execute(issued.accessToken, asMine)).toEqual({
+      active: true, token_type: 'access_token', scope: 'user:read', client_id: mine.clientId, username: 'u1@example.com', sub: 'u1', exp: expect.any(Number), iat: expect.any(Number),
+    });
+    expect(await introspect.execute(issued.refreshToken, asMine)).toMatchObject({ active: true, token_type: 'refresh_token' });
+    expect(await introspect.execute(issued.accessToken)).toEqual({ active: true });
+    expect(await introspect.execute(issued.accessToken, { clientId: mine.clientId })).toEqual({ active: true });
+    expect(await introspect.execute(pat)).toEqual({ active: true });
     expect(await introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'secret' })).toEqual({ active: false });
-    expect(await introspect.execute(pat, { clientId: mine.clientId, clientSecret: 'secret' })).toEqual({ active: false });
+    expect(await introspect.execute(pat, asMine)).toEqual({ active: false });
     await expect(introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'wrong' })).rejects.toMatchObject({ error: 'invalid_client' });
+    await tokens.revoke(issued.token.props.id, now);
+    expect(await introspect.execute(issued.accessToken, asMine)).toEqual({ active: false });
+    expect(await introspect.execute(issued.accessToken)).toEqual({ active: false });
+  });
+
+  // Defends against the account's e-mail reaching a client whose grant does not include user:read.
+  it("gives the owning client the account's address as username only when the token carries user:read", async () => {
+    const narrow = await issuer.issue({ userId: 'u1', clientId: mine.id, scopes: ['links:read'] });
+    const answer = await introspect.execute(narrow.accessToken, asMine);
+    expect(answer).toMatchObject({ active: true, scope: 'links:read', sub: 'u1' });
+    expect(answer).not.toHaveProperty('username');
+  });
+});
+
+describe('the account as a grant shows it (spec 2.6 user)', () => {
+  const ada = new User({ id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now });
+
+  // Defends against a links:read client learning the account's address and name by signing in or refreshing.
+  it('carries the e-mail address and name only with user:read, the id always', () => {
+    expect(accountSeenWith(ada, ['user:read', 'links:read'])).toEqual({ id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace' });
+    expect(accountSeenWith(ada, ['links:read', 'user:write'])).toEqual({ id: 'u1' });
   });
 });

@@ -25,7 +25,6 @@ import { GrantTokensUseCase } from './use-cases/grant-tokens.use-case';
 import { PasswordGrantUseCase } from './use-cases/password-grant.use-case';
 import { Reauthentication } from './services/reauthentication';
 import { ClientAuthenticator } from './services/client-authenticator';
-import { CreatePersonalAccessTokenUseCase } from './use-cases/create-personal-access-token.use-case';
 import { RevokePersonalAccessTokenUseCase } from './use-cases/revoke-personal-access-token.use-case';
 import { RefreshGrantUseCase } from './use-cases/refresh-grant.use-case';
 import { SecondFactor } from './services/second-factor';
@@ -40,7 +39,8 @@ const secrets: SecretGenerator = { generate: () => `r${++n}` };
 const user = new User({ id: 'u1', email: 'ada@example.com', name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: 'sealed:SECRET', createdAt: new Date(), updatedAt: new Date() });
 const client = new OAuthClient({ id: 'c1', clientId: 'cl_1', secretHash: 'h:secret', ownerId: null, requestedBy: 'u1', name: 'App', description: '', scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: new Date(), updatedAt: new Date() });
 const users: UserRepository = { findById: async (id) => (id === 'u1' ? user : null), findByEmail: async () => user, insert: async () => undefined, update: async () => undefined, delete: async () => true };
-const clients = { findByClientId: async (id: string) => (id === 'cl_1' ? client : null) } as unknown as OAuthClientRepository;
+const publicClient = new OAuthClient({ ...client.toProps(), id: 'c2', clientId: 'cl_public', secretHash: null });
+const clients = { findByClientId: async (id: string) => ({ cl_1: client, cl_public: publicClient })[id] ?? null } as unknown as OAuthClientRepository;
 
 describe('identity domain rules', () => {
   let clock: FixedClock;
@@ -59,26 +59,6 @@ describe('identity domain rules', () => {
 
   describe('personal access tokens', () => {
     const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, authTime: null };
-
-    it('grants no scope beyond those of the token creating it', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
-      await expect(create.execute(principal, { name: 'x', scopes: ['links:write'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
-      await expect(create.execute(principal, { name: 'x', scopes: ['nope'] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
-      await expect(create.execute(principal, { name: 'x', scopes: [] })).rejects.toMatchObject({ errors: [{ name: 'scopes' }] });
-      const { token, value } = await create.execute(principal, { name: 'x', scopes: ['links:read'] });
-      expect(value.startsWith('tkn_')).toBe(true);
-      expect(token.props.tokenHash).toBe(`h:${value}`);
-    });
-
-    it('refuses an expiry in the past, and expires when its time comes', async () => {
-      const create = new CreatePersonalAccessTokenUseCase(clients, new MemoryPersonalAccessTokenRepository(), secrets, hasher, ids, clock);
-      await expect(create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: clock.now() })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
-      const { token } = await create.execute(principal, { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) });
-      expect(token.isExpired(clock.now())).toBe(false);
-      clock.advance(1_000);
-      expect(token.isExpired(clock.now())).toBe(true);
-      expect(token.isActive(clock.now())).toBe(false);
-    });
 
     it('cannot revoke the PAT that authenticates the request', async () => {
       const revoke = new RevokePersonalAccessTokenUseCase(new MemoryPersonalAccessTokenRepository(), listener);
@@ -173,15 +153,17 @@ describe('identity domain rules', () => {
   describe('the token endpoint', () => {
     const limitsOfAda: AccountLimits = { domains: { used: 0, limit: 1 }, links: { used: 2, limit: 100 }, tags: { used: 0, limit: 10 } };
     let limitReads: string[];
+    let passwordChecks: number;
     let codes: MemoryAuthorizationCodeRepository;
     let grantTokens: GrantTokensUseCase;
 
     beforeEach(() => {
       limitReads = [];
+      passwordChecks = 0;
       codes = new MemoryAuthorizationCodeRepository();
       const limits: AccountLimitsReader = { limitsOf: async (userId) => (limitReads.push(userId), limitsOfAda) };
       // The password and its throttle are CredentialsChecker's own tests; here it signs Ada in.
-      const credentials = { check: async () => user } as unknown as CredentialsChecker;
+      const credentials = { check: async () => (passwordChecks++, user) } as unknown as CredentialsChecker;
       const clientAuth = new ClientAuthenticator(clients, hasher);
       grantTokens = new GrantTokensUseCase(
         new PasswordGrantUseCase(clientAuth, credentials, issuer),
@@ -193,13 +175,23 @@ describe('identity domain rules', () => {
 
     // Spec 2.6: a password sign-in answers the user and the account limits, read through identity's own port.
     it('answers a password sign-in with the user and the account limits, and reads no limits for a tokens-only answer', async () => {
-      const signIn = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' });
+      const signIn = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', clientSecret: 'secret', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' });
       expect(signIn).toMatchObject({ grantType: 'password', user: { id: 'u1' }, limits: limitsOfAda });
       expect(signIn.tokens.accessToken).toBeTruthy();
       expect(limitReads).toEqual(['u1']);
-      const plain = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1', tokensOnly: true });
+      const plain = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', clientSecret: 'secret', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1', tokensOnly: true });
       expect(plain.limits).toBeUndefined();
       expect(limitReads).toEqual(['u1']);
+    });
+
+    // Defends against anyone who knows a confidential client's id (it is no secret) signing people in as that client (RFC 6749 4.3.2).
+    it('makes a client with a secret authenticate on the password grant, before any password is checked, while a public client signs in with its id', async () => {
+      const ada = { grantType: 'password', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' };
+      await expect(grantTokens.execute({ ...ada, clientId: 'cl_1' })).rejects.toMatchObject({ error: 'invalid_client' });
+      await expect(grantTokens.execute({ ...ada, clientId: 'cl_1', clientSecret: 'wrong' })).rejects.toMatchObject({ error: 'invalid_client' });
+      expect(passwordChecks).toBe(0);
+      expect(tokens.rows).toEqual([]);
+      expect((await grantTokens.execute({ ...ada, clientId: 'cl_public' })).tokens.token.props.clientId).toBe('c2');
     });
 
     // The controller presents the grant's user: no second read of the account outside the use case.

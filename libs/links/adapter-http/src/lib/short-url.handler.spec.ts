@@ -213,6 +213,11 @@ describe('hostNameOf', () => {
     const hosts = ['S.Example:8080', 'S.Example:8080', 'go.brand.example', '[::1]:3000', undefined, 'S.Example:8080', '', 'go.brand.example'];
     expect(hosts.map(hostNameOf)).toEqual(['s.example', 's.example', 'go.brand.example', '::1', '', 's.example', '', 'go.brand.example']);
   });
+
+  // Issue 27: "go.brand.example." was not the verified go.brand.example, and fell to the default short domain.
+  it('names a host spelled with the trailing dot of a fully qualified name as the name without it', () => {
+    expect(['Go.Brand.Example.', 'go.brand.example.:443', 'go.brand.example..'].map(hostNameOf)).toEqual(['go.brand.example', 'go.brand.example', 'go.brand.example.']);
+  });
 });
 
 describe('clientAddressOf (TRUST_PROXY as Fastify reads it)', () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { shortUrlHost } from '@lnk/links/domain';
 import type { ShortUrlAnswer, ShortUrlRequest } from '@lnk/links/domain';
 import { clientAddressKey } from '@lnk/shared/kernel';
 import { DOCUMENT_SECURITY_HEADERS, pageHeaders } from './html-page';
@@ -75,11 +76,11 @@ export function shortUrlSlugOf(url: string | undefined): string | null {
 let lastHost: string | undefined = '';
 let lastHostName = '';
 
-/** The request's host name, lower-case, without port or IPv6 brackets. */
+/** The request's host name, without port or IPv6 brackets, as the links domain compares hosts (lower case, no trailing dot). */
 export function hostNameOf(host: string | undefined): string {
   // Nearly every request names the host the one before named: its answer is kept (one entry).
   if (host === lastHost) return lastHostName;
-  const name = (host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  const name = shortUrlHost((host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, ''));
   lastHost = host;
   lastHostName = name;
   return name;

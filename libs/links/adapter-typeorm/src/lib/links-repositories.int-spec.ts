@@ -1,6 +1,6 @@
 import { Link, NO_LINK_OPTIONS, Tag } from '@lnk/links/domain';
 import { sql } from '@lnk/shared/database';
-import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { ObjectIdGenerator, PageRequest, QuotaExceededError, UNLIMITED, ValidationError } from '@lnk/shared/kernel';
 import { createdInRace, TEST_DB_ENV, testMigration, useTestRepositories } from '@lnk/shared/testing';
 import { linksPersistence } from './links.persistence';
 import { LinksAndTags1763800300000 } from './migrations/1763800300000-links-and-tags';
@@ -99,6 +99,25 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       expect(await linksOf(owner)).toBe(22);
       await expect(repos.links.insertWithinQuota(link(owner), 22)).rejects.toBeInstanceOf(QuotaExceededError);
       expect(await race(owner, 10, 1000)).toBe(10);
+    });
+
+    // A self-hosted account has no limit (UNLIMITED, PostgreSQL's largest integer): the escrow must neither
+    // overflow nor rebalance again and again, which would queue every creation of the account on one row.
+    it('takes an unlimited quota as a number: every creation passes, and once each row holds its share none rebalances', async () => {
+      const owner = ids.next();
+      expect(await race(owner, 60, UNLIMITED)).toBe(60);
+      expect([await linksOf(owner), await repos.links.countOfOwner(owner)]).toEqual([60, 60]);
+      const shares = async () =>
+        (await dataSource().query(`SELECT stripe, allowance::text, quota::text FROM links_usage WHERE owner_id = $1 AND resource = 'links' ORDER BY stripe`, [owner])) as { stripe: number; allowance: string; quota: string }[];
+      const before = await shares();
+      expect(before.every((row) => row.quota === String(UNLIMITED))).toBe(true);
+      // The allowances handed out never add up to more than the quota.
+      expect(before.reduce((sum, row) => sum + BigInt(row.allowance), 0n)).toBeLessThanOrEqual(BigInt(UNLIMITED));
+      for (let i = 0; i < 20; i++) await repos.links.insertWithinQuota(link(owner), UNLIMITED);
+      // A rebalance rewrites every row's allowance: none happened.
+      expect(await shares()).toEqual(before);
+      expect(await repos.links.countOfOwner(owner)).toBe(80);
+      await expect(repos.tags.insertWithinQuota(tag(owner, 'unlimited'), UNLIMITED)).resolves.toBeUndefined();
     });
 
     it('gives back what deletions on any connection free, and no more', async () => {

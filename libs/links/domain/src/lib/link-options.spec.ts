@@ -102,7 +102,7 @@ describe('link options through the use cases and the stored link', () => {
     const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     const getLink = new GetLinkUseCase(links, tags, domains);
-    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
     const clicks: string[] = [];
     const recorder: ClickRecorder = { record: (c) => clicks.push(`${c.kind}:${c.linkId}`) };
     const bots: BotDetector = { isBot: () => false };

@@ -230,7 +230,7 @@ describe('redirect cache eviction by the link use cases', () => {
     let now = 0;
     const { links, tags } = memoryLinksRepositories();
     // The cache reads the same store the use cases write, as the apps bind them.
-    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000, notFoundTtlMs: 5_000 }, () => now);
+    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundTtlMs: 5_000 }, () => now);
     const slugs = ['aaaaaaa'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     const getLink = new GetLinkUseCase(links, tags, domains);

@@ -103,14 +103,6 @@ export const rateLimit: Parse<RateLimit> = (raw) => {
   return { limit: Number(match[1]), seconds: Number(match[2]) };
 };
 
-/** Which X-Forwarded-For hops are believed: true (any), false (none), a number of hops, or proxy addresses. */
-export const trustProxy: Parse<boolean | number | string[]> = (raw) => {
-  const value = raw.trim();
-  if (value === 'true' || value === 'false') return value === 'true';
-  if (/^\d+$/.test(value)) return Number(value);
-  return list()(value);
-};
-
 function isHttp(value: string): boolean {
   return /^https?:$/.test(parseUrl(value)?.protocol ?? '');
 }

@@ -1,5 +1,5 @@
-import { baseUrl, boolean, httpUrl, integer, list, oneOf, optional, rateLimit, required, text, trustProxy, url } from './parsers';
-import { readVariables } from './variables';
+import { baseUrl, boolean, httpUrl, integer, list, oneOf, optional, rateLimit, required, text, url } from './parsers';
+import { ConfigError, readVariables } from './variables';
 
 describe('readVariables', () => {
   const table = {
@@ -77,10 +77,9 @@ describe('the shared parsers', () => {
     for (const bad of ['0/60', '600/0', '600', 'a/b']) expect(() => rateLimit(bad)).toThrow(/requests\/seconds/);
   });
 
-  it('trustProxy: a boolean, a hop count or addresses', () => {
-    expect(trustProxy('true')).toBe(true);
-    expect(trustProxy('false')).toBe(false);
-    expect(trustProxy('2')).toBe(2);
-    expect(trustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  // Each process prints the message as it is: one line per problem, each naming its variable, no header alone on a line.
+  it('words a ConfigError as one line per problem', () => {
+    expect(new ConfigError(['TRUST_PROXY must be true or false']).message).toBe('Invalid configuration: TRUST_PROXY must be true or false');
+    expect(new ConfigError(['PORT must be a number', 'LOUD must be true or false']).message.split('\n')).toEqual(['Invalid configuration: PORT must be a number', 'Invalid configuration: LOUD must be true or false']);
   });
 });

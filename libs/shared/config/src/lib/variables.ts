@@ -28,9 +28,10 @@ export type VariableTable = Readonly<Record<string, Variable>>;
 /** The value each variable of the table was read as. */
 export type ValuesOf<T extends VariableTable> = { -readonly [K in keyof T]: T[K]['parse'] extends (raw: never) => infer R ? R : never };
 
+/** One line per problem, each whole on its own (`Invalid configuration: TRUST_PROXY must be ...`), so a log or a grep shows it all. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(problems.map((p) => `Invalid configuration: ${p}`).join('\n'));
   }
 }
 

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { DataSource, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
 import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
@@ -42,8 +41,8 @@ export function createDataSource(config: DatabaseConfig, modules: PersistenceMod
   }
   const dataDir = config.dataDir;
   if (!dataDir) return new DataSource({ ...common, driver: createPgliteDriver(async () => privatePgliteHost(() => openPglite(null))) });
-  mkdirSync(dataDir, { recursive: true });
-  // On disk the database belongs to one process: opening it takes the lock (EmbeddedDatabaseInUseError when taken).
+  // On disk the database belongs to one process: opening it takes the lock (EmbeddedDatabaseInUseError when
+  // taken), in a DATA_DIR made private (or refused) first.
   return new DataSource({ ...common, driver: createPgliteDriver(() => claimEmbeddedDatabase(dataDir, holder)) });
 }
 

@@ -4,6 +4,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, PgliteHost, Session } from './pglite-driver';
+import { ensurePrivateDataDir } from './private-data-dir';
 
 /**
  * The embedded database belongs to one process. Whoever opens it (the server, or an operator command
@@ -140,6 +141,8 @@ async function lock(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Se
   if (!windows && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR ${dataDir} is too long a path for the embedded database's socket (${path} must be at most ${MAX_SOCKET_PATH} bytes): choose a shorter DATA_DIR`);
   }
+  // Refused before anything is written in it when it is another user's or open to others.
+  ensurePrivateDataDir(dataDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   return exclusively(dir, async () => {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { removeOthersAccess } from './private-data-dir';
 
 /**
  * Lets TypeORM's postgres driver run on PGlite. PGlite is one session, so a connection taken from
@@ -146,7 +147,7 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
 
 /** PGlite options matching `pg`: booleans as SQL literals, 64-bit integers as strings. */
 export async function openPglite(dataDir: string | null): Promise<PGlite> {
-  return PGlite.create({
+  const db = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     // Trigram indexes (per owner: btree_gin) make link search fast on the embedded database too.
     extensions: { pg_trgm, btree_gin },
@@ -155,4 +156,7 @@ export async function openPglite(dataDir: string | null): Promise<PGlite> {
     },
     parsers: { [types.INT8]: (value: string) => value },
   });
+  // PGlite's files are left readable by others whatever the umask: the owner's alone from here on.
+  if (dataDir && process.platform !== 'win32') removeOthersAccess(dataDir);
+  return db;
 }

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'REAUTHENTICATION_REQUIRED',
   'DOMAIN_NOT_VERIFIED',
   'PAYMENT_NOT_COMPLETED',
+  'BILLING_DISABLED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,11 @@
 import { QuotaExceededError } from './errors';
 
+/**
+ * The limit that means "no limit": PostgreSQL's largest integer. A number, not null, so every answer
+ * keeps `limit` a JSON number (spec 2.7, 2.8) and `used < limit` needs no special case anywhere.
+ */
+export const UNLIMITED = 2_147_483_647;
+
 /** The resources an account's plan limits. */
 export type QuotaResource = 'links' | 'domains' | 'tags';
 

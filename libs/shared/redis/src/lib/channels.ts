@@ -23,6 +23,12 @@ export const CACHE_CHANNELS = {
 export const RATE_LIMIT_KEY_PREFIX = 'lnk:rl:';
 
 /**
+ * Prefix of the sign-in throttle's keys in Redis: `${LOGIN_THROTTLE_KEY_PREFIX}<kind>:<SHA-256 of the key>`
+ * counts failures (kind `account`, `ip`, `account-ip`), `...familiar:<SHA-256>` remembers a success.
+ */
+export const LOGIN_THROTTLE_KEY_PREFIX = 'lnk:login:';
+
+/**
  * One round trip, atomic: count the hit in a fixed window (KEYS[1], window ARGV[1] ms); past the limit
  * (ARGV[2]), block (KEYS[2]) for ARGV[3] ms. Returns { hits, window ms left, block ms left }.
  */

@@ -35,6 +35,8 @@ function withDatabase(url: string, database: string): string {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const kind = process.env[TEST_DB_ENV.kind];
+  // `npm run test:unit` sets 'none': the unit loop stays fast only while no unit spec opens a database.
+  if (kind === 'none') throw new Error('A unit spec (*.spec.ts) asked for a database: name it *.int-spec.ts, or use the in-memory fakes');
   const adminUrl = process.env[TEST_DB_ENV.adminUrl];
   if (kind !== 'postgres' || !adminUrl) return { config: { kind: 'pglite', dataDir: null }, drop: async () => undefined };
   const name = `lnk_test_${process.env[TEST_DB_ENV.runId] ?? 'adhoc'}_${randomBytes(4).toString('hex')}`;

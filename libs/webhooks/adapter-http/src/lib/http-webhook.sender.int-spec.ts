@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo, LookupFunction } from 'node:net';
+import { DESTINATION_REFUSED } from '@lnk/webhooks/domain';
 import { HttpWebhookSender } from './http-webhook.sender';
 import { NodeDestinationGuard } from './node-destination.guard';
 
@@ -27,10 +28,9 @@ describe('HttpWebhookSender: safe outbound requests', () => {
       // The name passed the creation check once (public then); now it resolves to 127.0.0.1.
       const rebound = new HttpWebhookSender({ allowPrivate: false, lookup: resolvingTo('127.0.0.1') });
       const result = await rebound.send(`http://hooks.example.com:${s.port}/x`, {}, '{}');
-      expect(result.status).toBeNull();
-      expect(result.error).toMatch(/not allowed/);
+      expect(result).toEqual({ status: null, error: DESTINATION_REFUSED });
       const viaLocalhost = await new HttpWebhookSender({ allowPrivate: false }).send(`http://localhost:${s.port}/x`, {}, '{}');
-      expect(viaLocalhost.status).toBeNull();
+      expect(viaLocalhost).toEqual({ status: null, error: DESTINATION_REFUSED });
       expect(s.hits()).toBe(0);
       // With WEBHOOKS_ALLOW_PRIVATE the same request goes through.
       expect((await new HttpWebhookSender({ allowPrivate: true }).send(`http://localhost:${s.port}/x`, {}, '{}')).status).toBe(200);
@@ -42,9 +42,32 @@ describe('HttpWebhookSender: safe outbound requests', () => {
 
   it('refuses link-local and metadata addresses even when private ones are allowed, by name or literal', async () => {
     const sender = new HttpWebhookSender({ allowPrivate: true, lookup: resolvingTo('169.254.169.254'), timeoutMs: 2000 });
-    expect((await sender.send('http://metadata.example/latest', {}, '{}')).error).toMatch(/not allowed/);
-    expect((await sender.send('http://169.254.169.254/latest', {}, '{}')).error).toMatch(/not allowed/);
-    expect((await sender.send('http://[fd00:ec2::254]/latest', {}, '{}')).error).toMatch(/not allowed/);
+    expect((await sender.send('http://metadata.example/latest', {}, '{}')).error).toBe(DESTINATION_REFUSED);
+    expect((await sender.send('http://169.254.169.254/latest', {}, '{}')).error).toBe(DESTINATION_REFUSED);
+    expect((await sender.send('http://[fd00:ec2::254]/latest', {}, '{}')).error).toBe(DESTINATION_REFUSED);
+  });
+
+  // Issue 27, finding 9: the owner reads lastError. Node's messages name what the resolver and the network
+  // saw ("getaddrinfo ENOTFOUND intranet.corp", "DNS lookup 10.1.2.3 ... is not allowed", "connect
+  // ECONNREFUSED 10.0.0.5:443"): fixed texts instead, one for a host refused or not resolving.
+  it('words every failure in a fixed text naming no address or host', async () => {
+    const nowhere = ((_host: string, _options: object, callback: (e: Error | null) => void) =>
+      callback(Object.assign(new Error('getaddrinfo ENOTFOUND intranet.corp'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
+    const strict = new HttpWebhookSender({ allowPrivate: false, lookup: resolvingTo('10.1.2.3') });
+    const closed = await server((res) => res.end());
+    await closed.close();
+    const results = [
+      await new HttpWebhookSender({ allowPrivate: true, lookup: nowhere }).send('http://intranet.corp/x', {}, '{}'),
+      await strict.send('https://intranet.corp/x', {}, '{}'),
+      await strict.send('https://10.1.2.3/x', {}, '{}'),
+      await new HttpWebhookSender({ allowPrivate: true }).send(`http://127.0.0.1:${closed.port}/x`, {}, '{}'),
+    ];
+    expect(results).toEqual([
+      { status: null, error: DESTINATION_REFUSED },
+      { status: null, error: DESTINATION_REFUSED },
+      { status: null, error: DESTINATION_REFUSED },
+      { status: null, error: 'the connection was refused' },
+    ]);
   });
 
   it('does not follow redirects, stops after the timeout, and reads at most 64 KB of the answer', async () => {
@@ -74,15 +97,17 @@ describe('HttpWebhookSender: safe outbound requests', () => {
 });
 
 describe('NodeDestinationGuard: the creation-time check', () => {
-  it('refuses names resolving to internal addresses unless allowed, and metadata ones always', async () => {
+  it('refuses names resolving to internal addresses unless allowed, metadata ones always, and names that do not resolve', async () => {
     const strict = new NodeDestinationGuard(false);
-    expect(await strict.problemWith('https://localhost/x')).toMatch(/internal/);
-    expect(await strict.problemWith('https://[::ffff:127.0.0.1]/x')).toMatch(/internal/);
-    expect(await new NodeDestinationGuard(false, async () => [{ address: '10.1.2.3' }]).problemWith('https://intranet.example/x')).toMatch(/private/);
-    expect(await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }]).problemWith('https://example.com/x')).toBeNull();
+    expect(await strict.allows('https://localhost/x')).toBe(false);
+    expect(await strict.allows('https://[::ffff:127.0.0.1]/x')).toBe(false);
+    expect(await new NodeDestinationGuard(false, async () => [{ address: '10.1.2.3' }]).allows('https://intranet.example/x')).toBe(false);
+    expect(await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }, { address: '10.1.2.3' }]).allows('https://mixed.example/x')).toBe(false);
+    expect(await new NodeDestinationGuard(false, async () => Promise.reject(new Error('ENOTFOUND'))).allows('https://nowhere.example/x')).toBe(false);
+    expect(await new NodeDestinationGuard(false, async () => []).allows('https://empty.example/x')).toBe(false);
+    expect(await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }]).allows('https://example.com/x')).toBe(true);
     const relaxed = new NodeDestinationGuard(true);
-    expect(await relaxed.problemWith('http://127.0.0.1/x')).toBeNull();
-    expect(await new NodeDestinationGuard(true, async () => [{ address: '93.184.216.34' }, { address: '169.254.169.254' }]).problemWith('https://mixed.example/x')).toMatch(/metadata/);
+    expect(await relaxed.allows('http://127.0.0.1/x')).toBe(true);
+    expect(await new NodeDestinationGuard(true, async () => [{ address: '93.184.216.34' }, { address: '169.254.169.254' }]).allows('https://mixed.example/x')).toBe(false);
   });
 });
-

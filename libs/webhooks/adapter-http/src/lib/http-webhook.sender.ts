@@ -3,9 +3,9 @@ import { request as httpsRequest } from 'node:https';
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { SendResult, WebhookSender } from '@lnk/webhooks/domain';
+import { DESTINATION_REFUSED, SendResult, WebhookSender } from '@lnk/webhooks/domain';
 import { parseUrl } from '@lnk/shared/kernel';
-import { internalAddressProblem } from './internal-addresses';
+import { isAllowedAddress } from './internal-addresses';
 
 export interface SenderOptions {
   /** WEBHOOKS_ALLOW_PRIVATE: loopback and private addresses may be connected to (never link-local or metadata ones). */
@@ -36,9 +36,9 @@ export class HttpWebhookSender extends WebhookSender {
 
   constructor(private readonly options: SenderOptions) {
     super();
-    // The agents refuse private and loopback addresses (unless allowed) and the unspecified one; the
-    // always-denied link-local and metadata ranges are refused by the lookup below (the agents' own deny
-    // list warns on every address of the other IP version) and, for an address in the URL, before sending.
+    // The lookup below refuses what isAllowedAddress refuses (and an address in the URL is checked before
+    // sending), so its refusal is ours to word; the agents check again, a second line behind it (their
+    // own deny list warns on every address of the other IP version, hence the link-local ranges are ours).
     const filter = { allowPrivateIPAddress: options.allowPrivate, allowMetaIPAddress: false, keepAlive: true };
     this.httpAgent = new RequestFilteringHttpAgent(filter);
     this.httpsAgent = new RequestFilteringHttpsAgent(filter);
@@ -63,9 +63,8 @@ export class HttpWebhookSender extends WebhookSender {
         return;
       }
       const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-      const literal = isIP(host) ? internalAddressProblem(host, this.options.allowPrivate) : null;
-      if (literal) {
-        finish({ status: null, error: `address not allowed: ${literal}` });
+      if (isIP(host) && !isAllowedAddress(host, this.options.allowPrivate)) {
+        finish({ status: null, error: DESTINATION_REFUSED });
         return;
       }
       const secure = target.protocol === 'https:';
@@ -76,14 +75,14 @@ export class HttpWebhookSender extends WebhookSender {
           method: 'POST',
           agent: secure ? this.httpsAgent : this.httpAgent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          lookup: refusingDenied(this.options.lookup ?? (dnsLookup as LookupFunction)),
+          lookup: refusing(this.options.lookup ?? (dnsLookup as LookupFunction), this.options.allowPrivate),
         },
         (res: IncomingMessage) => this.drain(res, () => finish({ status: res.statusCode ?? null, error: null })),
       );
       deadline.timer = setTimeout(() => {
-        req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`));
+        req.destroy(new NoAnswer(this.timeoutMs));
       }, this.timeoutMs);
-      req.on('error', (error) => finish({ status: null, error: error.message }));
+      req.on('error', (error) => finish({ status: null, error: failureText(error) }));
       req.end(body);
     });
   }
@@ -104,16 +103,50 @@ export class HttpWebhookSender extends WebhookSender {
   }
 }
 
-/** A lookup that fails when the name resolves to a link-local or metadata address (refused even with allowPrivate). */
-function refusingDenied(lookup: LookupFunction): LookupFunction {
+/** The host did not resolve, or resolved to an address a webhook may not reach: which, and to what, is not told. */
+class DestinationRefused extends Error {
+  constructor() {
+    super(DESTINATION_REFUSED);
+  }
+}
+
+class NoAnswer extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs / 1000} s`);
+  }
+}
+
+/** A lookup that fails with DestinationRefused when the name does not resolve or any address it resolves to is not allowed. */
+function refusing(lookup: LookupFunction, allowPrivate: boolean): LookupFunction {
   return ((hostname: string, options: object, callback: (error: Error | null, address?: unknown, family?: number) => void) =>
     lookup(hostname, options as never, ((error: Error | null, address: string | { address: string }[], family?: number) => {
-      if (error) return callback(error);
+      if (error) return callback(new DestinationRefused());
       const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      for (const a of addresses) {
-        const problem = internalAddressProblem(a, true);
-        if (problem) return callback(new Error(`address not allowed: ${problem}`));
-      }
+      if (addresses.length === 0 || !addresses.every((a) => isAllowedAddress(a, allowPrivate))) return callback(new DestinationRefused());
       callback(null, address, family);
     }) as never)) as LookupFunction;
+}
+
+/** Network errors by code, in words that name no address (Node's own messages do: "connect ECONNREFUSED 10.0.0.5:443"). */
+const FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was closed before an answer',
+  EPIPE: 'the connection was closed before an answer',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the host is unreachable',
+};
+
+/**
+ * The owner's `lastError` for a failed exchange: a fixed text, never the error's own message, so that
+ * nothing the network or the resolver said (addresses, names, resolution details) reaches the owner.
+ */
+function failureText(error: Error): string {
+  if (error instanceof DestinationRefused || error instanceof NoAnswer) return error.message;
+  const code = typeof (error as NodeJS.ErrnoException).code === 'string' ? (error as NodeJS.ErrnoException).code ?? '' : '';
+  const known = FAILURES[code];
+  if (known) return known;
+  const safeCode = /^[A-Z][A-Z0-9_]{1,60}$/.test(code) ? code : '';
+  if (/^ERR_TLS_|^ERR_SSL_|CERT/.test(safeCode)) return `the TLS handshake failed (${safeCode})`;
+  return safeCode ? `the request failed (${safeCode})` : 'the request failed';
 }

@@ -9,21 +9,20 @@ export const ALWAYS_DENIED_RANGES = ['169.254.0.0/16', '::ffff:169.254.0.0/112',
 const denied = ALWAYS_DENIED_RANGES.map((cidr) => ipaddr.parseCIDR(cidr));
 
 /**
- * Why a webhook may not be sent to this address, or null. Without `allowPrivate` only public unicast
- * addresses pass (ipaddr.js's `unicast` range: not loopback, private, link-local, unique-local, CGNAT,
- * multicast, reserved...), as request-filtering-agent decides at connect time; the unspecified address
- * and ALWAYS_DENIED_RANGES never pass.
+ * Whether a webhook may be sent to this address. Without `allowPrivate` only public unicast addresses
+ * pass (ipaddr.js's `unicast` range: not loopback, private, link-local, unique-local, CGNAT, multicast,
+ * reserved...), as request-filtering-agent decides at connect time; the unspecified address and
+ * ALWAYS_DENIED_RANGES never pass. Which rule refused it is not told: no answer names an address.
  */
-export function internalAddressProblem(address: string, allowPrivate: boolean): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+export function isAllowedAddress(address: string, allowPrivate: boolean): boolean {
+  if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
   // An IPv4-mapped IPv6 address is judged as the IPv4 address it is.
   const plain = ipaddr.process(address);
   for (const candidate of [parsed, plain]) {
-    if (denied.some(([range, bits]) => candidate.kind() === range.kind() && candidate.match(range, bits))) return `${address} is a link-local or metadata address`;
+    if (denied.some(([range, bits]) => candidate.kind() === range.kind() && candidate.match(range, bits))) return false;
   }
   const range = plain.range();
-  if (range === 'unspecified') return `${address} is the unspecified address`;
-  if (!allowPrivate && range !== 'unicast') return `${address} is an internal address (${range})`;
-  return null;
+  if (range === 'unspecified') return false;
+  return allowPrivate || range === 'unicast';
 }

@@ -1,16 +1,18 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { DestinationGuard } from '@lnk/webhooks/domain';
-import { internalAddressProblem } from './internal-addresses';
+import { isAllowedAddress } from './internal-addresses';
 
 export type LookupAll = (host: string) => Promise<{ address: string }[]>;
 
 const systemLookup: LookupAll = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /**
- * Resolves a webhook URL's host when it is created or changed and refuses it when any of its addresses is
- * internal (internal-addresses.ts): the owner learns at once. The sender checks again at connect time,
- * since the name may resolve elsewhere later (DNS rebinding).
+ * Resolves a webhook URL's host when it is created or changed and refuses it when it does not resolve or
+ * any of its addresses is internal (internal-addresses.ts): the owner learns at once, with one answer for
+ * both (an "internal" answer for a name that resolves and a "does not resolve" for one that does not would
+ * map the internal DNS). The sender checks again at connect time, since the name may resolve elsewhere
+ * later (DNS rebinding).
  */
 export class NodeDestinationGuard extends DestinationGuard {
   constructor(
@@ -20,7 +22,7 @@ export class NodeDestinationGuard extends DestinationGuard {
     super();
   }
 
-  async problemWith(url: string): Promise<string | null> {
+  async allows(url: string): Promise<boolean> {
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
     let addresses: string[];
     if (isIP(host)) addresses = [host];
@@ -28,14 +30,9 @@ export class NodeDestinationGuard extends DestinationGuard {
       try {
         addresses = (await this.lookup(host)).map((a) => a.address);
       } catch {
-        return `the host ${host} does not resolve`;
+        return false;
       }
     }
-    if (addresses.length === 0) return `the host ${host} does not resolve`;
-    for (const address of addresses) {
-      const problem = internalAddressProblem(address, this.allowPrivate);
-      if (problem) return `url points at an internal address: ${problem}`;
-    }
-    return null;
+    return addresses.length > 0 && addresses.every((address) => isAllowedAddress(address, this.allowPrivate));
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { useTestDataSource } from '@lnk/shared/testing';
-import { eventBody, eventBodyParts, EventSeries, Webhook } from '@lnk/webhooks/domain';
+import { ClaimedDelivery, eventBody, eventBodyParts, EventSeries, Webhook } from '@lnk/webhooks/domain';
 import { TypeormWebhookOutbox } from './typeorm-webhook.outbox';
 import { TypeormWebhookRepository } from './typeorm-webhook.repository';
 import { webhooksPersistence } from './webhooks.persistence';
@@ -37,17 +37,17 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
     const events = Array.from({ length: 40 }, (_, i) => ({ id: hex(1000 + i), type: 'link.clicked' as const, ownerId: hex(901), linkId: hex(5), at: now, data: {} }));
     await outbox.enqueue(events);
     const later = new Date(now.getTime() + 1000);
-    const claims = await Promise.all(Array.from({ length: 4 }, () => outbox.claimDue(later, 15, 60_000)));
+    const claims = await Promise.all(Array.from({ length: 4 }, () => outbox.claimDue(later, 15, 60_000, 100)));
     const ids = claims.flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(40);
     // Leased: not due again until the lease ends.
-    expect(await outbox.claimDue(later, 100, 60_000)).toEqual(expect.not.arrayContaining([expect.objectContaining({ id: ids[0] })]));
+    expect(await outbox.claimDue(later, 100, 60_000, 100)).toEqual(expect.not.arrayContaining([expect.objectContaining({ id: ids[0] })]));
   });
 
   it('counts failures in a row, and a success ends the run', async () => {
     const outbox = new TypeormWebhookOutbox(db());
-    const [a, b] = await outbox.claimDue(new Date(now.getTime() + 3_600_000), 2, 60_000);
+    const [a, b] = await outbox.claimDue(new Date(now.getTime() + 3_600_000), 2, 60_000, 100);
     expect(await outbox.recordFailure(a, { at: now, responseStatus: 500, error: 'HTTP 500' }, new Date(now.getTime() + 1000))).toBe(1);
     await outbox.recordSuccesses([{ delivery: b, outcome: { at: now, responseStatus: 200, error: null } }]);
     const done = await db().query('SELECT status, attempts, response_status FROM webhook_deliveries WHERE id = $1', [b.id]);
@@ -202,5 +202,76 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
     const fresh = new TypeormWebhookOutbox(db());
     expect(await fresh.expandBatches(later, 100_000, 50)).toBe(50);
     expect((await deliveriesOf(hex(6001))).map((d) => d.created_at.getTime())).toEqual(moments(30_000, 50).map((m) => m.getTime()));
+  });
+});
+
+// Issue 27, finding 4: the claim took the oldest due deliveries of all webhooks, so one webhook's backlog
+// (two slow receivers and 90 links created in bulk) held every other account's deliveries behind it.
+describe('TypeormWebhookOutbox fair claims: in turns per webhook, each within its in-flight limit', () => {
+  const db = useTestDataSource([webhooksPersistence]);
+  const at = new Date('2024-06-01T00:00:00Z');
+  const hook = (id: number) =>
+    new Webhook({ id: hex(id), ownerId: hex(id + 50_000), url: `https://example.com/${id}`, events: ['link.created'], linkIds: null, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
+  /** `n` events of the webhook's owner, the first `offsetMs` after `at`, one a millisecond. */
+  const events = (webhookId: number, first: number, n: number, offsetMs = 0) =>
+    Array.from({ length: n }, (_, i) => ({ id: hex(first + i), type: 'link.created' as const, ownerId: hex(webhookId + 50_000), linkId: hex(1), at: new Date(at.getTime() + offsetMs + i), data: {} }));
+  const later = new Date(at.getTime() + 3_600_000);
+  const lease = 60_000;
+  const ok = (delivery: ClaimedDelivery) => ({ delivery, outcome: { at: later, responseStatus: 204, error: null } });
+  const byWebhook = (claimed: ClaimedDelivery[]) => claimed.reduce<Record<string, number>>((n, c) => ({ ...n, [c.webhookId]: (n[c.webhookId] ?? 0) + 1 }), {});
+
+  it("takes each webhook's oldest due deliveries in turns: a backlog does not hold back a later delivery of another webhook", async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    for (const id of [101, 102, 103]) await repo.insertWithinLimit(hook(id), 10);
+    // Two webhooks with 90 due each, all older than the third's one.
+    await outbox.enqueue([...events(101, 10_000, 90), ...events(102, 20_000, 90), ...events(103, 30_000, 1, 60_000)]);
+    const claimed = await outbox.claimDue(later, 5, lease, 100);
+    expect(byWebhook(claimed)).toEqual({ [hex(101)]: 2, [hex(102)]: 2, [hex(103)]: 1 });
+    // Each webhook's in its own order, oldest first.
+    const own = await db().query(`SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 ORDER BY d.created_at LIMIT 2`, [hex(101)]);
+    expect(claimed.filter((c) => c.webhookId === hex(101)).map((c) => c.id).sort()).toEqual(own.map((r: { id: string }) => r.id).sort());
+    await outbox.recordSuccesses(claimed.map(ok));
+  });
+
+  it('takes no more of a webhook than its limit less what is in flight, whichever claim took it, until an outcome is recorded or the lease ends', async () => {
+    const outbox = new TypeormWebhookOutbox(db());
+    // Another worker's claim at the same moment: what the first took counts against the second's room.
+    const first = await outbox.claimDue(later, 20, lease, 3);
+    expect(byWebhook(first)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
+    expect(byWebhook(await outbox.claimDue(later, 20, lease, 3))).toEqual({});
+    // One answered, one failed: room for two.
+    await outbox.recordSuccesses([ok(first[0])]);
+    await outbox.recordFailure(first[1], { at: later, responseStatus: 503, error: 'HTTP 503' }, new Date(later.getTime() + 3_600_000));
+    const again = await outbox.claimDue(later, 20, lease, 3);
+    expect(again).toHaveLength(2);
+    // A worker that died: once the lease is over its deliveries are not in flight any more, and are due again.
+    const afterLease = new Date(later.getTime() + lease + 1);
+    const retaken = await outbox.claimDue(afterLease, 20, lease, 3);
+    expect(byWebhook(retaken)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
+    await outbox.recordSuccesses(retaken.map(ok));
+  });
+
+  it("keeps a webhook's stored in-flight limit (lowered after slow answers) under the cap, and tells it with each claimed delivery", async () => {
+    const repo = new TypeormWebhookRepository(db());
+    const outbox = new TypeormWebhookOutbox(db());
+    const now = new Date(later.getTime() + 10 * lease);
+    await outbox.setInFlightLimit(hex(101), 1);
+    await outbox.setInFlightLimit(hex(102), 50);
+    const claimed = await outbox.claimDue(now, 20, lease, 4);
+    expect(byWebhook(claimed)).toEqual({ [hex(101)]: 1, [hex(102)]: 4 });
+    expect(claimed.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
+    expect(claimed.find((c) => c.webhookId === hex(102))?.inFlightLimit).toBe(50);
+    await outbox.recordSuccesses(claimed.map(ok));
+    // Its receiver changed: how slow the last one was says nothing of the new one.
+    const webhook = (await repo.findOfOwner(hex(101 + 50_000), hex(101))) as Webhook;
+    webhook.change({ description: 'same receiver' }, now);
+    await repo.update(webhook);
+    expect((await outbox.claimDue(now, 20, lease, 4)).find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
+    webhook.change({ url: 'https://example.com/elsewhere' }, now);
+    await repo.update(webhook);
+    const after = await outbox.claimDue(new Date(now.getTime() + lease + 1), 20, lease, 4);
+    expect(byWebhook(after)[hex(101)]).toBe(4);
+    expect(after.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBeNull();
   });
 });

@@ -1,13 +1,15 @@
 import { DataSource } from 'typeorm';
 import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, EventSeries, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, prepared, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 
 const EVENT_COLUMNS: JsonColumn[] = [['event_id', 'char(24)'], ['type', 'text'], ['owner_id', 'char(24)'], ['link_id', 'char(24)'], ['at', 'timestamptz'], ['body', 'text']];
 /** Events per statement: a click write of a busy second can carry thousands. */
 const ENQUEUE_CHUNK = 2_000;
 /** The most events one batch holds: what one step of the worker's expansion makes at most. */
 const BATCH_EVENTS = 1_000;
+/** A claim of n deliveries chooses among this many times n, the first in turn that no concurrent claim holds. */
+const CLAIM_CANDIDATES = 4;
 /** The longest error text kept for the owner to read. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -53,6 +55,7 @@ const toClaimed = (r: Row): ClaimedDelivery => ({
   sealedSecret: text(r, 'sealed_secret'),
   body: text(r, 'body'),
   attempts: int(r, 'attempts'),
+  inFlightLimit: intOrNull(r, 'in_flight_limit'),
 });
 
 const errorText = (error: string | null) => (error === null ? null : error.slice(0, MAX_ERROR_LENGTH));
@@ -65,6 +68,66 @@ const eventRows = (events: WebhookEvent[]) => events.map((e) => [e.id, e.type, e
  * past) goes to the webhooks that existed then.
  */
 const SUBSCRIBED = `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' OR w.created_at <= e.at)`;
+
+/**
+ * The claim (see claimDue), prepared once per connection: its plan (a loose scan, two lateral probes per
+ * webhook, a window) took PostgreSQL several times longer to make than to run.
+ */
+const CLAIM_DUE = prepared(
+  `WITH RECURSIVE hooks(id) AS (
+     SELECT min(webhook_id) FROM webhook_deliveries WHERE status = 'pending'
+     UNION ALL
+     SELECT (SELECT min(p.webhook_id) FROM webhook_deliveries p WHERE p.status = 'pending' AND p.webhook_id > h.id)
+       FROM hooks h WHERE h.id IS NOT NULL),
+   picked AS (
+     SELECT c.id, c.turn, c.next_attempt_at
+       FROM hooks h
+       JOIN webhooks w ON w.id = h.id AND w.is_active
+       CROSS JOIN LATERAL (
+         SELECT least(coalesce(w.in_flight_limit, $4), $4) - count(*)::int AS room
+           FROM webhook_deliveries f WHERE f.webhook_id = w.id AND f.leased_until > $1) r
+       CROSS JOIN LATERAL (
+         SELECT q.id, q.next_attempt_at, row_number() OVER (ORDER BY q.next_attempt_at) AS turn
+           FROM (SELECT q.id, q.next_attempt_at FROM webhook_deliveries q
+                  WHERE q.webhook_id = w.id AND q.status = 'pending' AND q.next_attempt_at <= $1
+                  ORDER BY q.next_attempt_at LIMIT greatest(r.room, 0)) q) c
+      ORDER BY c.turn, c.next_attempt_at
+      LIMIT $3 * ${CLAIM_CANDIDATES}),
+   taken AS (
+     SELECT l.id
+       FROM picked p
+       CROSS JOIN LATERAL (
+         SELECT l.id FROM webhook_deliveries l
+          WHERE l.id = p.id AND l.status = 'pending' AND l.next_attempt_at <= $1
+          FOR UPDATE SKIP LOCKED) l
+      LIMIT $3)
+   UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2
+     FROM webhooks w
+    WHERE w.id = d.webhook_id AND d.id IN (SELECT id FROM taken)
+    RETURNING d.id, d.webhook_id, d.body, d.attempts, w.url, w.sealed_secret, w.in_flight_limit`,
+);
+
+/** A run's successes, one statement for many (see recordSuccesses). */
+const RECORD_SUCCESSES = prepared(
+  `WITH d AS (
+     UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status, last_error = NULL, finished_at = o.at,
+            leased_until = NULL
+       FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[]) AS o(id, at, status)
+      WHERE d.id = o.id RETURNING d.webhook_id)
+   UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
+);
+
+/** A failed attempt (see recordFailure). */
+const RECORD_FAILURE = prepared(
+  `WITH d AS (
+     UPDATE webhook_deliveries
+        SET attempts = attempts + 1, last_attempt_at = $2, response_status = $3, last_error = $4, leased_until = NULL,
+            status = CASE WHEN $5::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+            next_attempt_at = COALESCE($5::timestamptz, next_attempt_at),
+            finished_at = CASE WHEN $5::timestamptz IS NULL THEN $2::timestamptz END
+      WHERE id = $1 RETURNING webhook_id)
+   UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = (SELECT webhook_id FROM d) RETURNING consecutive_failures`,
+);
 
 /**
  * The outbox in PostgreSQL (or the embedded PGlite, which runs the same statements): deliveries are rows
@@ -172,51 +235,36 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     return made;
   }
 
-  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    // One statement: the rows are locked while it runs (others skip them) and, once it commits, are not
-    // due before the lease ends; a competing claim that waited re-reads them and finds them not due.
-    const result = await sql(
-      this.dataSource,
-      `UPDATE webhook_deliveries d SET next_attempt_at = $2
-         FROM webhooks w
-        WHERE w.id = d.webhook_id AND d.id IN (
-          SELECT q.id FROM webhook_deliveries q JOIN webhooks qw ON qw.id = q.webhook_id AND qw.is_active
-           WHERE q.status = 'pending' AND q.next_attempt_at <= $1
-           ORDER BY q.next_attempt_at LIMIT $3
-           FOR UPDATE OF q SKIP LOCKED)
-        RETURNING d.id, d.webhook_id, d.body, d.attempts, w.url, w.sealed_secret`,
-      [now, new Date(now.getTime() + leaseMs), limit],
-    );
+  async claimDue(now: Date, limit: number, leaseMs: number, maxInFlightPerWebhook: number): Promise<ClaimedDelivery[]> {
+    // One statement: the rows are locked while it runs (others skip them) and, once it commits, are in
+    // flight (leased_until) and not due before the lease ends; a competing claim that waited re-reads them
+    // and finds them not due.
+    //  - hooks: the webhooks with pending deliveries, one index probe each (a loose scan of the pending
+    //    index), rather than a scan of the whole backlog;
+    //  - picked: for each active one, its oldest due deliveries, as many as its room (its in-flight limit
+    //    less those in flight, the lease not over), numbered in its order; in turns (every webhook's first,
+    //    then every one's second...), so a webhook with a backlog does not hold back the others;
+    //  - taken: the first `limit` of them, in that order, that no other claim holds (SKIP LOCKED), each
+    //    locked through its primary key as it is reached (not a scan of every due delivery), from a few
+    //    times as many candidates, so that workers claiming at the same moment take different ones rather
+    //    than collide. Two such claims each count the room before the other's lease: a webhook may then
+    //    have up to twice its limit in flight, for the time of those sends.
+    const result = await sql(this.dataSource, CLAIM_DUE, [now, new Date(now.getTime() + leaseMs), limit, maxInFlightPerWebhook]);
     return rowsOf(result, toClaimed);
   }
 
   async recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
     if (successes.length === 0) return;
-    await sql(
-      this.dataSource,
-      `WITH d AS (
-         UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status, last_error = NULL, finished_at = o.at
-           FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[]) AS o(id, at, status)
-          WHERE d.id = o.id RETURNING d.webhook_id)
-       UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
-      [successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus)],
-    );
+    await sql(this.dataSource, RECORD_SUCCESSES, [successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus)]);
   }
 
   async recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number> {
-    const result = await sql(
-      this.dataSource,
-      `WITH d AS (
-         UPDATE webhook_deliveries
-            SET attempts = attempts + 1, last_attempt_at = $2, response_status = $3, last_error = $4,
-                status = CASE WHEN $5::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
-                next_attempt_at = COALESCE($5::timestamptz, next_attempt_at),
-                finished_at = CASE WHEN $5::timestamptz IS NULL THEN $2::timestamptz END
-          WHERE id = $1 RETURNING webhook_id)
-       UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = (SELECT webhook_id FROM d) RETURNING consecutive_failures`,
-      [delivery.id, outcome.at, outcome.responseStatus, errorText(outcome.error), nextAttemptAt],
-    );
+    const result = await sql(this.dataSource, RECORD_FAILURE, [delivery.id, outcome.at, outcome.responseStatus, errorText(outcome.error), nextAttemptAt]);
     return result.rows.length ? int(result.rows[0] as Row, 'consecutive_failures') : 0;
+  }
+
+  async setInFlightLimit(webhookId: string, limit: number | null): Promise<void> {
+    await sql(this.dataSource, 'UPDATE webhooks SET in_flight_limit = $2 WHERE id = $1 AND in_flight_limit IS DISTINCT FROM $2', [webhookId, limit]);
   }
 
   async disableWebhook(webhookId: string, reason: string, at: Date): Promise<void> {

@@ -1,4 +1,4 @@
-import { QuotaResource, ValidationError } from '@lnk/shared/kernel';
+import { QuotaResource, UNLIMITED, ValidationError } from '@lnk/shared/kernel';
 
 export type BillingCycle = 'monthly';
 
@@ -21,6 +21,28 @@ export const DEFAULT_PLANS: readonly Plan[] = [
   { id: 'business', name: 'Business', price: 29, currency: 'USD', billingCycle: 'monthly', maxDomains: 25, maxLinks: 50_000, maxTags: 1_000 },
 ];
 
+/**
+ * The catalogue of a service that takes no payments (billing off) when configuration names none: one plan,
+ * no limits. An operator limits it with DEFAULT_MAX_*, or an account with `account:set-limits`.
+ */
+export const SELF_HOSTED_PLANS: readonly Plan[] = [
+  { id: 'default', name: 'Default', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: UNLIMITED, maxLinks: UNLIMITED, maxTags: UNLIMITED },
+];
+
+/** Limits of one account that differ from its plan's, each null where the plan's holds. */
+export type CustomLimits = Record<QuotaResource, number | null>;
+
+export const NO_CUSTOM_LIMITS: CustomLimits = { links: null, domains: null, tags: null };
+
+/** The catalogue with the free plan's limits replaced where `limits` gives one (DEFAULT_MAX_*). */
+export function withFreePlanLimits(plans: readonly Plan[], limits: CustomLimits): Plan[] {
+  return plans.map((plan) =>
+    plan.price === 0
+      ? { ...plan, maxLinks: limits.links ?? plan.maxLinks, maxDomains: limits.domains ?? plan.maxDomains, maxTags: limits.tags ?? plan.maxTags }
+      : { ...plan },
+  );
+}
+
 const PLAN_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 /**
@@ -42,7 +64,7 @@ export class PlanCatalog {
       if (!/^[A-Z]{3}$/.test(plan.currency)) problems.push(`plan "${plan.id}" needs a three-letter currency code`);
       if (plan.billingCycle !== 'monthly') problems.push(`plan "${plan.id}" billingCycle must be "monthly"`);
       for (const key of ['maxDomains', 'maxLinks', 'maxTags'] as const) {
-        if (!(Number.isInteger(plan[key]) && plan[key] >= 0)) problems.push(`plan "${plan.id}" ${key} must be a whole number of 0 or more`);
+        if (!(Number.isInteger(plan[key]) && plan[key] >= 0 && plan[key] <= UNLIMITED)) problems.push(`plan "${plan.id}" ${key} must be a whole number from 0 to ${UNLIMITED} (unlimited)`);
       }
       this.byId.set(plan.id, { ...plan });
     }
@@ -65,18 +87,22 @@ export class PlanCatalog {
     return this.byId.get(planId) ?? this.free;
   }
 
+  /** A plan of the catalogue, else a ValidationError on `field` naming the plans there are. */
+  known(id: string, field = 'planId'): Plan {
+    const plan = this.find(id);
+    if (!plan) throw ValidationError.field(field, `unknown plan; one of ${this.list().map((p) => p.id).join(', ')}`);
+    return plan;
+  }
+
   /** A plan one can pay for: known and not free, else a ValidationError on `planId`. */
   purchasable(id: string): Plan {
-    const plan = this.find(id);
-    if (!plan) throw ValidationError.field('planId', `unknown plan; one of ${this.list().map((p) => p.id).join(', ')}`);
+    const plan = this.known(id);
     if (plan.price === 0) throw ValidationError.field('planId', 'the free plan needs no checkout');
     return plan;
   }
 }
 
-/** The field of a plan that limits each resource. */
-const LIMIT_FIELDS = { links: 'maxLinks', domains: 'maxDomains', tags: 'maxTags' } as const satisfies Record<QuotaResource, keyof Plan>;
-
-export function limitOf(plan: Plan, resource: QuotaResource): number {
-  return plan[LIMIT_FIELDS[resource]];
+/** An account's limits: its plan's, each replaced by the operator's custom limit where there is one. */
+export function effectiveLimits(plan: Plan, custom: CustomLimits): Record<QuotaResource, number> {
+  return { links: custom.links ?? plan.maxLinks, domains: custom.domains ?? plan.maxDomains, tags: custom.tags ?? plan.maxTags };
 }

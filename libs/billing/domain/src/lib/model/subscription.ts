@@ -70,3 +70,10 @@ export class PaymentNotCompletedError extends DomainError {
     super('PAYMENT_NOT_COMPLETED', message);
   }
 }
+
+/** Billing is off (BILLING=off): the service takes no payments, its operator assigns plans and limits. */
+export class BillingDisabledError extends DomainError {
+  constructor() {
+    super('BILLING_DISABLED', 'Billing is not enabled on this service: no checkout can start; its operator assigns plans and limits');
+  }
+}

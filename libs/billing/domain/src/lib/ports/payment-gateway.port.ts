@@ -21,8 +21,11 @@ export interface CheckoutState {
   providerSubscriptionId: string | null;
 }
 
-/** A payment provider: Stripe, or the built-in sandbox. */
+/** A payment provider: Stripe, or the built-in sandbox; NoPaymentProvider when billing is off. */
 export abstract class PaymentGateway {
+  /** False only when billing is off: no checkout can start, plans are the operator's to assign. */
+  readonly takesPayments: boolean = true;
+
   abstract createCheckout(checkout: NewCheckout): Promise<CheckoutSession>;
   /** Null when the provider does not know the session. */
   abstract checkoutState(sessionId: string): Promise<CheckoutState | null>;

@@ -1,3 +1,4 @@
+import { AccountQuotaRepository } from '../ports/account-quota.repository';
 import { BillingIncidents } from '../ports/billing-incidents.port';
 import { CheckoutRepository } from '../ports/checkout.repository';
 import { PaymentGateway } from '../ports/payment-gateway.port';
@@ -19,12 +20,14 @@ export class EraseBillingAccountUseCase {
     private readonly checkouts: CheckoutRepository,
     private readonly gateway: PaymentGateway,
     private readonly incidents: BillingIncidents,
+    private readonly quotas: AccountQuotaRepository,
   ) {}
 
   async execute(userId: string): Promise<AfterAccountErased> {
     const providerSubscriptionId = (await this.subscriptions.findCurrent(userId))?.providerSubscriptionId ?? null;
     await this.subscriptions.deleteAllOfOwner(userId);
     await this.checkouts.deleteAllOfOwner(userId);
+    await this.quotas.deleteAllOfOwner(userId);
     await this.gateway.forgetOwner(userId);
     return async () => {
       if (!providerSubscriptionId) return;

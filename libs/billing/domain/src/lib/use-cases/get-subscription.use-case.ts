@@ -1,11 +1,14 @@
-import { Clock, IdGenerator, UnitOfWork } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, QuotaResource, UnitOfWork } from '@lnk/shared/kernel';
 import { Plan, PlanCatalog } from '../model/plan';
 import { Subscription } from '../model/subscription';
 import { SubscriptionRepository } from '../ports/subscription.repository';
+import { PlanQuotaPolicy } from '../services/plan-quota-policy';
 
 export interface CurrentSubscription {
   subscription: Subscription;
   plan: Plan;
+  /** The plan's limits with the operator's custom limits of the account in their place: its quotas. */
+  limits: Record<QuotaResource, number>;
 }
 
 /** The account's current subscription; an account that never paid gets its free one on first read. */
@@ -16,6 +19,7 @@ export class GetSubscriptionUseCase {
     private readonly uow: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly quota: PlanQuotaPolicy,
   ) {}
 
   async execute(userId: string): Promise<CurrentSubscription> {
@@ -29,6 +33,6 @@ export class GetSubscriptionUseCase {
         await this.subscriptions.insert(free);
         return free;
       }));
-    return { subscription, plan: this.catalog.limitsOf(subscription.planId) };
+    return { subscription, plan: this.catalog.limitsOf(subscription.planId), limits: await this.quota.limitsOf(userId) };
   }
 }

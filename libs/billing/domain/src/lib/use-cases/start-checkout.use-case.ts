@@ -1,5 +1,6 @@
 import { Clock, ValidationError } from '@lnk/shared/kernel';
 import { PlanCatalog } from '../model/plan';
+import { BillingDisabledError } from '../model/subscription';
 import { CheckoutRepository } from '../ports/checkout.repository';
 import { CheckoutSession, PaymentGateway } from '../ports/payment-gateway.port';
 import { SubscriptionRepository } from '../ports/subscription.repository';
@@ -15,6 +16,8 @@ export class StartCheckoutUseCase {
   ) {}
 
   async execute(userId: string, input: { planId: string; successUrl: string; cancelUrl: string }): Promise<CheckoutSession> {
+    // Said before anything about the plan: with billing off no plan can be bought, whichever is named.
+    if (!this.gateway.takesPayments) throw new BillingDisabledError();
     const plan = this.catalog.purchasable(input.planId);
     const current = await this.subscriptions.findCurrent(userId);
     if (current?.isActive && current.planId === plan.id) throw ValidationError.field('planId', 'your subscription is already on this plan');

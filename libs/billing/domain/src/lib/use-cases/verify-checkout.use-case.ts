@@ -1,5 +1,5 @@
 import { found, NotFoundError } from '@lnk/shared/kernel';
-import { PaymentNotCompletedError, Subscription } from '../model/subscription';
+import { BillingDisabledError, PaymentNotCompletedError, Subscription } from '../model/subscription';
 import { CheckoutRepository } from '../ports/checkout.repository';
 import { PaymentGateway } from '../ports/payment-gateway.port';
 import { SubscriptionRepository } from '../ports/subscription.repository';
@@ -14,6 +14,7 @@ export class VerifyCheckoutUseCase {
   ) {}
 
   async execute(userId: string, sessionId: string): Promise<Subscription> {
+    if (!this.gateway.takesPayments) throw new BillingDisabledError();
     const record = await this.checkouts.find(sessionId);
     // Another account's session is answered exactly like one that does not exist.
     if (!record || record.userId !== userId) throw new NotFoundError('Checkout session');

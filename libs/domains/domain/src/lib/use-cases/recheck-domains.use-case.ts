@@ -3,7 +3,7 @@ import { Domain } from '../model/domain.entity';
 import { DnsResolver } from '../ports/dns-resolver.port';
 import { DomainVerificationListener } from '../ports/domain-verification-listener.port';
 import { DomainRepository } from '../ports/domain.repository';
-import { checkDomainRecords } from '../services/domain-records';
+import { checkDomainRecords, RoutingTarget } from '../services/domain-records';
 
 export interface RecheckResult {
   checked: number;
@@ -11,7 +11,7 @@ export interface RecheckResult {
 }
 
 /**
- * Re-checks verified domains in DNS, in batches: one whose TXT challenge or CNAME is definitely gone
+ * Re-checks verified domains in DNS, in batches: one whose TXT challenge or route (CNAME, A/AAAA) is definitely gone
  * loses its verification (its links stop answering at once, the domain says why and when); a lookup
  * that did not complete changes nothing but the time of the check.
  */
@@ -21,7 +21,7 @@ export class RecheckDomainsUseCase {
     private readonly dns: DnsResolver,
     private readonly clock: Clock,
     private readonly listener: DomainVerificationListener,
-    private readonly config: { target: string; batchSize: number },
+    private readonly config: { target: RoutingTarget; batchSize: number },
   ) {}
 
   /** Checks every verified domain not checked in the last `minAgeMs` (0: all of them). */

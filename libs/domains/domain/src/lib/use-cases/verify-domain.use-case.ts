@@ -4,11 +4,12 @@ import { Domain, DomainNotVerifiedError } from '../model/domain.entity';
 import { DnsResolver } from '../ports/dns-resolver.port';
 import { DomainVerificationListener } from '../ports/domain-verification-listener.port';
 import { DomainRepository } from '../ports/domain.repository';
-import { checkDomainRecords } from '../services/domain-records';
+import { checkDomainRecords, RoutingTarget } from '../services/domain-records';
 
 /**
- * Checks in DNS that the name carries this account's TXT challenge (proof of control) and a CNAME to
- * the service's target (traffic routing); then the domain serves links.
+ * Checks in DNS that the name carries this account's TXT challenge (proof of control) and routes to the
+ * service (a CNAME to its target, or at a zone apex A/AAAA records at its addresses); then the domain
+ * serves links.
  */
 export class VerifyDomainUseCase {
   constructor(
@@ -16,7 +17,7 @@ export class VerifyDomainUseCase {
     private readonly dns: DnsResolver,
     private readonly clock: Clock,
     private readonly listener: DomainVerificationListener,
-    private readonly config: { target: string },
+    private readonly config: { target: RoutingTarget },
   ) {}
 
   async execute(ownerId: string, id: string): Promise<Domain> {

@@ -27,7 +27,8 @@ export interface Principal {
   /**
    * When what authenticated the request ends for good: a PAT's expiry (null: never), or for an OAuth
    * token the expiry of the refresh token issued with it (the sign-in session, not the hour-long access
-   * token). A PAT made with this principal may not outlive it.
+   * token). A PAT made by a PAT may not outlive it; one made through a sign-in is not bound by the
+   * session (spec 2.4: a PAT ends at its own `expiresAt` only).
    */
   grantExpiresAt: Date | null;
   /**

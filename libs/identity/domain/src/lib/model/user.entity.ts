@@ -44,8 +44,11 @@ export interface UserProps {
   isActive: boolean;
   /** The TOTP secret, sealed (encrypted); null when two-factor sign-in is off. */
   twoFactorSecret: string | null;
-  /** An address the user asked to move to, not yet confirmed from its mailbox: it signs nobody in. */
-  pendingEmail?: string | null;
+  /**
+   * When the account last moved to a new address (PUT /user/me/email); null while it keeps the address it
+   * was made with. An address that came from a change is never joined to an identity provider's sign-in.
+   */
+  emailChangedAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -53,40 +56,39 @@ export interface UserProps {
 /** An account. Passwords are only ever held as hashes. */
 export class User extends EntityOf<UserProps>()('id', 'email', 'name', 'passwordHash', 'isVerified', 'isActive', 'twoFactorSecret', 'createdAt', 'updatedAt') {
   constructor(props: UserProps) {
-    super({ ...props, pendingEmail: props.pendingEmail ?? null });
+    super({ ...props, emailChangedAt: props.emailChangedAt ?? null });
   }
 
   get isTwoFactorEnabled(): boolean {
     return this.props.twoFactorSecret !== null;
   }
 
-  get pendingEmail(): string | null {
-    return this.props.pendingEmail ?? null;
+  get emailChangedAt(): Date | null {
+    return this.props.emailChangedAt ?? null;
   }
 
   /**
-   * The address as the API shows it (spec section 3: after a change the new address shows, unverified).
-   * Sign-in keeps using `email` until the new address is confirmed, so a change nobody confirmed from
-   * the new mailbox claims that address for nothing.
+   * True when the account took its address by asking for it, not when it was made (by the operator, who
+   * vouches for it, or by an identity provider's sign-in). Such an account may hold someone else's
+   * address (even confirmed, by a person tricked into confirming it), so no provider sign-in for the
+   * address is ever joined to it on the strength of the address alone.
    */
-  get shownAddress(): { email: string; isVerified: boolean } {
-    const pending = this.pendingEmail;
-    return pending ? { email: pending, isVerified: false } : { email: this.props.email, isVerified: this.props.isVerified };
+  get emailCameFromChange(): boolean {
+    return this.emailChangedAt !== null;
   }
 
-  /** Asks to move to a new address; asking for the current one withdraws a pending change. */
-  requestEmailChange(email: string, now: Date): void {
-    this.props = { ...this.props, pendingEmail: email === this.props.email ? null : email, updatedAt: now };
+  /**
+   * Moves the account to a new address (spec section 3): it is the account's address and sign-in name
+   * at once, unverified until the link mailed to it is confirmed.
+   */
+  changeEmail(email: string, now: Date): void {
+    this.props = { ...this.props, email, isVerified: false, emailChangedAt: now, updatedAt: now };
   }
 
-  /** Its owner proved the address: a pending change to it takes effect, or the current address is verified. */
+  /** Its owner proved the address: true when it is still the account's address, which is now verified. */
   confirmEmail(email: string, now: Date): boolean {
-    if (email === this.pendingEmail) {
-      this.props = { ...this.props, email, pendingEmail: null, isVerified: true, updatedAt: now };
-      return true;
-    }
     if (email !== this.props.email) return false;
-    this.props = { ...this.props, isVerified: true, updatedAt: now };
+    if (!this.props.isVerified) this.props = { ...this.props, isVerified: true, updatedAt: now };
     return true;
   }
 

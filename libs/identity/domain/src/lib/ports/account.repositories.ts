@@ -7,10 +7,15 @@ export interface EmailVerification {
   createdAt: Date;
 }
 
+/** The links mailed to prove an address; only their tokens' hashes are kept. */
 export abstract class EmailVerificationRepository {
   abstract insert(verification: EmailVerification): Promise<void>;
+  /** The user and address of a verification not yet used nor expired, or null; it stays unused. */
+  abstract find(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null>;
   /** Uses the verification once, if it has not expired: its user and address, or null. */
   abstract consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null>;
+  /** Ends every unused verification of the user (its address changed: old links prove nothing now). */
+  abstract withdrawAll(userId: string, at: Date): Promise<void>;
 }
 
 export abstract class BackupCodeRepository {

@@ -15,15 +15,28 @@ export abstract class OAuthTokenRepository {
   abstract revokeAllOfClient(clientId: string, at: Date): Promise<void>;
 }
 
+/** How many PATs an account may hold (see `PatLimits` in personal-access-token-mint.ts). */
+export interface PatRoom {
+  /** Active ones: not revoked, not expired at `now`. */
+  maxActive: number;
+  /** Expired ones kept (listed with isExpired) beyond which the longest expired are deleted. */
+  keptExpired: number;
+}
+
 export abstract class PersonalAccessTokenRepository {
-  abstract insert(token: PersonalAccessToken): Promise<void>;
+  /**
+   * Stores the token unless its user already holds `room.maxActive` active PATs (answering how many they
+   * hold either way); concurrent calls for one user are serialised, so together they cannot pass the
+   * bound. The user's expired PATs beyond the `room.keptExpired` most recently expired are deleted.
+   */
+  abstract insertWithinLimit(token: PersonalAccessToken, room: PatRoom, now: Date): Promise<{ stored: boolean; active: number }>;
   abstract findByHash(hash: string): Promise<PersonalAccessToken | null>;
   abstract findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null>;
   abstract listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>>;
   /** Deletes the user's token; false when the user has no such token. */
   abstract deleteOfUser(userId: string, id: string): Promise<boolean>;
-  /** Deletes every token of the user (a password change ends them all). */
-  abstract deleteAllOfUser(userId: string): Promise<void>;
+  /** Deletes every token of the user but `exceptId` when given (a password change ends them all); answers how many. */
+  abstract deleteAllOfUser(userId: string, exceptId?: string): Promise<number>;
   abstract touch(id: string, at: Date): Promise<void>;
 }
 

@@ -6,9 +6,10 @@ import { SecretHasher } from '../ports/secret-hasher';
 
 /**
  * Finds the client a request names. A presented secret is always checked. Where the grant allows client
- * authentication (code exchange, refresh, introspection), `mustAuthenticate` makes a confidential client
- * (one with a secret) present it (RFC 6749 sections 2.3.1, 4.1.3 and 6): a stolen refresh token or code
- * is then useless without the secret. A public client has no secret; PKCE stands in for it.
+ * authentication (password, code exchange, refresh, introspection), `mustAuthenticate` makes a
+ * confidential client (one with a secret) present it (RFC 6749 sections 2.3.1, 4.1.3, 4.3.2 and 6): a
+ * stolen refresh token or code, or a client_id, is then useless without the secret. A public client has
+ * no secret; PKCE stands in for it.
  */
 export class ClientAuthenticator {
   constructor(

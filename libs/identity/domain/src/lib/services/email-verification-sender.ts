@@ -8,7 +8,11 @@ import { SecretHasher } from '../ports/secret-hasher';
 
 export const EMAIL_VERIFICATION_HOURS = 24;
 
-/** Sends a single-use link that proves the user reads mail at their address; only its hash is kept. */
+/**
+ * Sends a single-use link that proves the user reads mail at the account's address; only its hash is
+ * kept. The link opens a page whose button confirms (a mail scanner fetching the link confirms nothing),
+ * and the mail says how to refuse, for the owner of a mailbox someone else typed in.
+ */
 export class EmailVerificationSender {
   constructor(
     private readonly verifications: EmailVerificationRepository,
@@ -20,22 +24,25 @@ export class EmailVerificationSender {
     private readonly verifyUrl: (token: string) => string,
   ) {}
 
-  /** To `email`: the address the user asked to move to, or (by default) the one they sign in with. */
-  async send(user: User, email = user.email): Promise<void> {
+  async send(user: User): Promise<void> {
     const token = this.secrets.generate(TOKEN_BYTES);
     const now = this.clock.now();
     await this.verifications.insert({
       id: this.ids.next(),
       userId: user.id,
-      email,
+      email: user.email,
       tokenHash: this.hasher.hash(token),
       expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_HOURS * 3600_000),
       createdAt: now,
     });
     await this.mailer.send({
-      to: email,
+      to: user.email,
       subject: 'Confirm your e-mail address',
-      text: `Follow this link within ${EMAIL_VERIFICATION_HOURS} hours to confirm your address:\n\n${this.verifyUrl(token)}\n\nIf you did not ask for this, ignore this message.`,
+      text:
+        `An account asked to use this address (${user.email}) as its e-mail address and to sign in with it.\n\n` +
+        `If it was you, open this link within ${EMAIL_VERIFICATION_HOURS} hours and press Confirm:\n\n${this.verifyUrl(token)}\n\n` +
+        `If it was not you, ignore this message: the address stays unconfirmed and the link expires. An unconfirmed address ` +
+        `gives that account nothing: signing in with an identity provider that knows this address gives you an account of your own.`,
     });
   }
 }

@@ -1,4 +1,4 @@
-import { IdGenerator, ValidationError } from '@lnk/shared/kernel';
+import { DomainError, IdGenerator, ValidationError } from '@lnk/shared/kernel';
 import { parseScopes, Scope } from '../model/scope';
 import { PersonalAccessToken, TOKEN_BYTES, TOKEN_PREFIX } from '../model/tokens';
 import { SecretGenerator } from '../ports/secret-generator';
@@ -21,6 +21,25 @@ export function checkPatScopes(values: readonly string[]): Scope[] {
   return parseScopes(values);
 }
 
+/**
+ * Active PATs (not revoked, not expired) an account may hold unless configured otherwise (PAT_LIMIT):
+ * each one is a credential with a rate-limit budget of its own, so without a bound one account could
+ * multiply its budgets at will.
+ */
+export const DEFAULT_MAX_ACTIVE_PATS = 100;
+
+/** Expired PATs an account keeps (listed with isExpired): beyond them, the longest expired go, so storage stays bounded. */
+export const KEPT_EXPIRED_PATS = 100;
+
+/** QUOTA_EXCEEDED, shaped as the plan quotas' answer (meta.limit), but for a bound that no plan changes. */
+export class PersonalAccessTokenLimitError extends DomainError {
+  constructor(active: number, limit: number) {
+    super('QUOTA_EXCEEDED', `The account holds ${active} active personal access tokens, the most it may hold (${limit}): revoke one before making another`, {
+      limit: { resource: 'personalAccessTokens', used: active, limit },
+    });
+  }
+}
+
 /** The checks every new PAT passes, whoever makes it. */
 export function checkPatFields(command: CreatePatCommand): { name: string; description: string; scopes: Scope[] } {
   const name = checkPatName(command.name);
@@ -38,9 +57,11 @@ export interface PatMint {
   readonly secrets: SecretGenerator;
   readonly hasher: SecretHasher;
   readonly ids: IdGenerator;
+  /** The most active PATs an account may hold (DEFAULT_MAX_ACTIVE_PATS unless configured). */
+  readonly maxActive: number;
 }
 
-/** Stores a new PAT (only the hash of its value) and returns the value, shown once. */
+/** Stores a new PAT (only the hash of its value) within the account's bound, and returns the value, shown once. */
 export async function mintPat(
   mint: PatMint,
   userId: string,
@@ -59,6 +80,7 @@ export async function mintPat(
     createdAt: now,
     updatedAt: now,
   });
-  await mint.pats.insert(token);
+  const { stored, active } = await mint.pats.insertWithinLimit(token, { maxActive: mint.maxActive, keptExpired: KEPT_EXPIRED_PATS }, now);
+  if (!stored) throw new PersonalAccessTokenLimitError(active, mint.maxActive);
   return { token, value };
 }

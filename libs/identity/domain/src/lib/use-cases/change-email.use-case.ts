@@ -1,7 +1,8 @@
-import { Clock, RateLimitedError } from '@lnk/shared/kernel';
+import { Clock, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import { normalizeEmail } from '../model/email';
 import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
+import { EmailVerificationRepository } from '../ports/account.repositories';
 import { EmailChangeLog } from '../ports/email-change-log';
 import { UserRepository } from '../ports/user.repository';
 import { currentUser } from '../services/current-user';
@@ -12,49 +13,65 @@ import { OwnerProof, Reauthentication } from '../services/reauthentication';
 /** How many e-mail changes an account may ask for in an hour: each one mails two addresses. */
 export const EMAIL_CHANGES_PER_HOUR = 5;
 
+export interface ChangeEmailDeps {
+  users: UserRepository;
+  verifications: EmailVerificationRepository;
+  verification: EmailVerificationSender;
+  notices: AddressNotices;
+  log: EmailChangeLog;
+  clock: Clock;
+  reauthentication: Reauthentication;
+}
+
+const inUse = () => ValidationError.field('email', 'email is already used by another account');
+
 /**
- * Asks to move the account to a new address. The new address shows at once (unverified) but signs in
- * only after the link mailed to it is followed, so a token that may write the account cannot take an
- * address, or the account, by changing it. The answer is the same whether or not another account
- * already holds the address: a verified holder is told by mail instead of the asker. The current
- * address is told of every request.
+ * Moves the account to a new address (spec section 3): stored at once as its address and sign-in name,
+ * unverified until the link mailed to it is confirmed; the old address is told. An address another
+ * account uses is refused, also when that account has not verified it: a request proves nothing, so it
+ * cannot take an address from another request (only a proof does: an identity provider's, or the
+ * operator's). What the refusal reveals is bounded by the fresh sign-in it needs and by the hourly
+ * limit, which refused requests count against too.
  */
 export class ChangeEmailUseCase {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly verification: EmailVerificationSender,
-    private readonly notices: AddressNotices,
-    private readonly log: EmailChangeLog,
-    private readonly clock: Clock,
-    private readonly reauthentication: Reauthentication,
-  ) {}
+  constructor(private readonly deps: ChangeEmailDeps) {}
 
   async execute(principal: Principal, email: string, proof: OwnerProof): Promise<User> {
-    const user = await currentUser(this.users, principal);
+    const { users, verifications, verification, notices, clock, reauthentication } = this.deps;
+    const user = await currentUser(users, principal);
     // Before anything else: a token without a fresh sign-in (or the password) learns and changes nothing.
-    await this.reauthentication.confirm(user, principal, proof);
+    await reauthentication.confirm(user, principal, proof);
     const normalized = normalizeEmail(email);
-    const now = this.clock.now();
+    const now = clock.now();
     await this.admit(user.id, now);
-    user.requestEmailChange(normalized, now);
-    await this.users.update(user);
     if (normalized === user.email) {
-      // Back to the current address: the pending change is withdrawn; an unproven address gets a link.
-      if (!user.isVerified) await this.verification.send(user);
+      // The account's own address again: an unproven one gets a fresh link.
+      if (!user.isVerified) await verification.send(user);
       return user;
     }
-    const holder = await this.users.findByEmail(normalized);
-    if (holder?.isVerified) await this.notices.addressInUse(normalized);
-    else await this.verification.send(user, normalized);
-    await this.notices.changeRequested(user.email, normalized);
+    if (await users.findByEmail(normalized)) throw inUse();
+    const previous = user.email;
+    user.changeEmail(normalized, now);
+    try {
+      await users.update(user);
+    } catch (error) {
+      // Taken by another account a moment ago.
+      if (error instanceof ValidationError) throw inUse();
+      throw error;
+    }
+    // Links mailed to the address it left prove nothing about the one it has now.
+    await verifications.withdrawAll(user.id, now);
+    await verification.send(user);
+    await notices.changed(previous, normalized);
     return user;
   }
 
   private async admit(userId: string, now: Date): Promise<void> {
-    const { count, oldest } = await this.log.since(userId, new Date(now.getTime() - 3600_000));
+    const { log } = this.deps;
+    const { count, oldest } = await log.since(userId, new Date(now.getTime() - 3600_000));
     if (count >= EMAIL_CHANGES_PER_HOUR && oldest) {
       throw new RateLimitedError(Math.max(1, Math.ceil((oldest.getTime() + 3600_000 - now.getTime()) / 1000)));
     }
-    await this.log.record(userId, now);
+    await log.record(userId, now);
   }
 }

@@ -1,48 +1,59 @@
-import { Clock, ForbiddenError, IdGenerator, ValidationError } from '@lnk/shared/kernel';
+import { Clock, ForbiddenError, ValidationError } from '@lnk/shared/kernel';
 import { PersonalAccessToken, Principal } from '../model/tokens';
 import { OAuthClientRepository } from '../ports/oauth-client.repository';
-import { SecretGenerator } from '../ports/secret-generator';
-import { SecretHasher } from '../ports/secret-hasher';
-import { PersonalAccessTokenRepository } from '../ports/token.repositories';
+import { UserRepository } from '../ports/user.repository';
+import { currentUser } from '../services/current-user';
 import { checkFutureExpiry, checkPatFields, mintPat, PatMint } from '../services/personal-access-token-mint';
+import { OwnerProof, Reauthentication } from '../services/reauthentication';
+import { PersonalAccessTokenNotices } from '../services/token-notices';
 import { CreatePatCommand } from './personal-access-token.types';
 
+export interface PatCreation {
+  mint: PatMint;
+  clients: OAuthClientRepository;
+  users: UserRepository;
+  reauthentication: Reauthentication;
+  notices: PersonalAccessTokenNotices;
+  clock: Clock;
+}
+
 /**
- * Creates a PAT with at most the scopes and at most the lifetime of the token creating it: no one mints
- * more power, or longer power, than they hold. A PAT made by a PAT ends no later than it (one without an
- * expiry only from one without); one made by an OAuth token ends no later than that sign-in's refresh
- * token. Without an `expiresAt` the PAT gets that limit. Only the service's own (first-party) clients
- * may make PATs: a third-party app granted `tokens:write` would otherwise turn its revocable grant into
- * a credential that outlives it.
+ * Creates a PAT with at most the scopes of the token creating it. A PAT lives until its `expiresAt` or
+ * its revocation (spec 2.4): one made through a sign-in does not end with that session, and has no
+ * expiry unless asked for. So that a stolen session (or PAT) cannot leave behind a credential that
+ * outlives it unnoticed, minting is a sensitive action, as an e-mail change is (a sign-in in the last
+ * ten minutes, or `currentPassword`; a PAT never counts as a sign-in), and the account is told by mail
+ * of every new PAT. A PAT made by an expiring PAT still ends no later than it. Only the service's own
+ * (first-party) clients may make PATs: a third-party app granted `tokens:write` would otherwise turn
+ * its revocable grant into a credential that outlives it. An account holds a bounded number of PATs.
  */
 export class CreatePersonalAccessTokenUseCase {
-  constructor(
-    private readonly clients: OAuthClientRepository,
-    private readonly pats: PersonalAccessTokenRepository,
-    private readonly secrets: SecretGenerator,
-    private readonly hasher: SecretHasher,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly d: PatCreation) {}
 
-  async execute(principal: Principal, command: CreatePatCommand): Promise<{ token: PersonalAccessToken; value: string }> {
+  async execute(principal: Principal, command: CreatePatCommand, proof: OwnerProof): Promise<{ token: PersonalAccessToken; value: string }> {
     const fields = checkPatFields(command);
     const beyond = fields.scopes.filter((s) => !principal.scopes.includes(s));
     if (beyond.length) throw ValidationError.field('scopes', `scopes beyond those of the token making the request: ${beyond.join(', ')}`);
     if (principal.via === 'oauth') {
-      const client = principal.clientId ? await this.clients.findById(principal.clientId) : null;
+      const client = principal.clientId ? await this.d.clients.findById(principal.clientId) : null;
       if (!client?.isFirstParty) throw new ForbiddenError('A token issued to a third-party application cannot create personal access tokens');
     }
-    const now = this.clock.now();
+    const now = this.d.clock.now();
     checkFutureExpiry(command.expiresAt, now);
-    const limit = principal.grantExpiresAt;
-    if (command.expiresAt && limit && command.expiresAt > limit) {
-      throw ValidationError.field('expiresAt', `expiresAt must not be later than ${limit.toISOString()}, when the token making the request expires`);
+    const parentExpiry = principal.via === 'pat' ? principal.grantExpiresAt : null;
+    if (command.expiresAt && parentExpiry && command.expiresAt > parentExpiry) {
+      throw ValidationError.field('expiresAt', `expiresAt must not be later than ${parentExpiry.toISOString()}, when the token making the request expires`);
     }
-    return mintPat(this.mint(), principal.userId, fields, command.expiresAt ?? limit, now);
-  }
-
-  private mint(): PatMint {
-    return { pats: this.pats, secrets: this.secrets, hasher: this.hasher, ids: this.ids };
+    const user = await currentUser(this.d.users, principal);
+    await this.d.reauthentication.confirm(user, principal, proof);
+    const created = await mintPat(this.d.mint, user.id, fields, command.expiresAt ?? parentExpiry, now);
+    try {
+      await this.d.notices.created(user, created.token, proof.ip);
+    } catch (error) {
+      // No PAT the owner was not told of: one whose notice could not be sent is taken back (its value was never shown).
+      await this.d.mint.pats.deleteOfUser(user.id, created.token.props.id);
+      throw error;
+    }
+    return created;
   }
 }

@@ -14,7 +14,7 @@ describe('GetCurrentUserUseCase', () => {
 
   const store = (changes: Partial<ReturnType<User['toProps']>> = {}) => {
     const now = clock.now();
-    users.rows.set('u1', { id: 'u1', email: 'ada@example.com', name: 'Ada', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, pendingEmail: null, createdAt: now, updatedAt: now, ...changes });
+    users.rows.set('u1', { id: 'u1', email: 'ada@example.com', name: 'Ada', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now, ...changes });
   };
 
   beforeEach(() => {
@@ -53,11 +53,11 @@ describe('GetCurrentUserUseCase', () => {
     const first = await getCurrentUser.shared(principal);
     expect(await getCurrentUser.shared(principal)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
-    expect(() => first.requestEmailChange('eve@example.com', clock.now())).toThrow(TypeError);
+    expect(() => first.changeEmail('eve@example.com', clock.now())).toThrow(TypeError);
     const own = await getCurrentUser.execute(principal);
     expect(own).not.toBe(first);
-    own.requestEmailChange('eve@example.com', clock.now());
-    expect((await getCurrentUser.shared(principal)).shownAddress.email).toBe('ada@example.com');
+    own.changeEmail('eve@example.com', clock.now());
+    expect((await getCurrentUser.shared(principal)).email).toBe('ada@example.com');
     store({ name: 'Grace' });
     getCurrentUser.accountChanged('u1');
     const changed = await getCurrentUser.shared(principal);
@@ -98,10 +98,10 @@ describe('GetCurrentUserUseCase', () => {
   // The cached entity is the cache's own: a caller changing what it got changes nothing cached.
   it('hands out copies', async () => {
     const first = await getCurrentUser.execute(principal);
-    first.requestEmailChange('eve@example.com', clock.now());
-    expect((await getCurrentUser.execute(principal)).shownAddress.email).toBe('ada@example.com');
+    first.changeEmail('eve@example.com', clock.now());
+    expect((await getCurrentUser.execute(principal)).email).toBe('ada@example.com');
     const second = await getCurrentUser.execute(principal);
-    second.requestEmailChange('eve@example.com', clock.now());
-    expect((await getCurrentUser.execute(principal)).shownAddress.email).toBe('ada@example.com');
+    second.changeEmail('eve@example.com', clock.now());
+    expect((await getCurrentUser.execute(principal)).email).toBe('ada@example.com');
   });
 });

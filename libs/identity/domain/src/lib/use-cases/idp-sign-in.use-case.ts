@@ -23,10 +23,12 @@ export interface IdpSignInCommand {
 /**
  * Signs in with an identity provider's ID token. The provider's account (issuer and subject) enters the
  * account it is linked to. Unlinked, it enters the account whose address it has verified only if that
- * account has verified the address too, and is then linked to it. An account holding the address
- * unverified is never entered: it loses the address (an unverified address reserves nothing) and the
- * provider's user gets a new account, verified, without a password. Accounts with two-factor sign-in
- * need `otp`. The token gets every scope of the client.
+ * account has verified the address too and was made with it, and is then linked to it. An account holding
+ * the address unverified is never entered: it loses the address (an unverified address reserves nothing)
+ * and the provider's user gets a new account, verified, without a password. An account that took the
+ * address by a change is never joined automatically, even verified (its owner may have talked the
+ * mailbox's owner into confirming it): the sign-in is refused, and that account's own sign-in stays the
+ * way in. Accounts with two-factor sign-in need `otp`. The token gets every scope of the client.
  */
 export class IdpSignInUseCase {
   constructor(
@@ -78,7 +80,14 @@ export class IdpSignInUseCase {
     const linked = linkedId ? await this.users.findById(linkedId) : null;
     if (linked) return { user: linked, linked: true };
     const holder = await this.users.findByEmail(identity.email);
-    return holder?.isVerified ? { user: holder, linked: false } : null;
+    if (!holder?.isVerified) return null;
+    if (holder.emailCameFromChange) {
+      throw new UnauthorizedError(
+        'An account of this service took this address by changing its own, so a sign-in with your identity provider is not joined to it. ' +
+          'If it is yours, sign in to it with its password',
+      );
+    }
+    return { user: holder, linked: false };
   }
 
   private mayEnter(client: OAuthClient, user: User): void {

@@ -1,4 +1,5 @@
 import { Clock } from '@lnk/shared/kernel';
+import { mayReadProfile } from '../model/profile';
 import { TokenKind } from '../model/tokens';
 import { OAuthClientRepository } from '../ports/oauth-client.repository';
 import { SecretHasher } from '../ports/secret-hasher';
@@ -8,8 +9,8 @@ import { ClientAuthenticator } from '../services/client-authenticator';
 import { findToken } from '../services/token-lookup';
 
 export type Introspection =
-  | { active: false }
-  | { active: true; token_type: TokenKind; scope: string; client_id?: string; username: string; sub: string; exp?: number; iat: number };
+  | { active: boolean }
+  | { active: true; token_type: TokenKind; scope: string; client_id: string; username?: string; sub: string; exp: number; iat: number };
 
 /** Client credentials sent with an introspection request, by HTTP Basic or in the body. */
 export interface IntrospectionCaller {
@@ -18,10 +19,14 @@ export interface IntrospectionCaller {
 }
 
 /**
- * Token introspection (RFC 7662): anything not currently valid is just `active: false`. The spec's body
- * (the token alone) still works: whoever holds a token can already use it. A client that authenticates
- * is answered only about OAuth tokens issued to it (RFC 7662 section 2.2), so a resource server of one
- * client learns nothing about another's tokens or about PATs; failed client authentication is refused.
+ * Token introspection (RFC 7662). The details of a token (its kind, scopes, client, account, expiry)
+ * go only to the client it was issued to, authenticated with its secret: that is the resource server
+ * the spec's answer is for (section 4.1), and it gets the account's address as `username` only when the
+ * token carries `user:read`, as the token itself would. Anyone else learns at most whether the token is
+ * active: a caller without client authentication (the spec's body, the token alone) learns that much,
+ * which whoever holds a token can learn by using it; a client that authenticates is answered about its
+ * own tokens only (RFC 7662 section 2.2), so it learns nothing of another client's tokens or of PATs,
+ * which no client was issued. Failed client authentication is refused.
  */
 export class IntrospectTokenUseCase {
   constructor(
@@ -40,21 +45,29 @@ export class IntrospectTokenUseCase {
     const found = await findToken(value, this.oauthTokens, this.pats, this.hasher);
     const now = this.clock.now();
     if (!found) return { active: false };
-    if (asker && (found.kind === 'personal_access_token' || found.token.props.clientId !== asker.id)) return { active: false };
-    const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
     if (found.kind === 'personal_access_token') {
-      if (!found.token.isActive(now)) return { active: false };
-      const user = await this.users.findById(found.token.props.userId);
-      if (!user?.isActive) return { active: false };
-      const { expiresAt, scopes, createdAt } = found.token.props;
-      return { active: true, token_type: found.kind, scope: scopes.join(' '), username: user.email, sub: user.id, ...(expiresAt ? { exp: seconds(expiresAt) } : {}), iat: seconds(createdAt) };
+      if (asker || !found.token.isActive(now)) return { active: false };
+      return { active: (await this.users.findById(found.token.props.userId))?.isActive === true };
     }
     const token = found.token;
+    if (asker && token.props.clientId !== asker.id) return { active: false };
     const active = found.kind === 'access_token' ? token.isAccessActive(now) : token.isRefreshUsable(now);
     if (!active) return { active: false };
     const [user, client] = await Promise.all([this.users.findById(token.props.userId), this.clients.findById(token.props.clientId)]);
     if (!user?.isActive || !client) return { active: false };
+    if (!asker) return { active: true };
+    const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+    const { scopes, createdAt } = token.props;
     const exp = found.kind === 'access_token' ? token.props.accessExpiresAt : token.props.refreshExpiresAt;
-    return { active: true, token_type: found.kind, scope: token.props.scopes.join(' '), client_id: client.clientId, username: user.email, sub: user.id, exp: seconds(exp), iat: seconds(token.props.createdAt) };
+    return {
+      active: true,
+      token_type: found.kind,
+      scope: scopes.join(' '),
+      client_id: client.clientId,
+      ...(mayReadProfile(scopes) ? { username: user.email } : {}),
+      sub: user.id,
+      exp: seconds(exp),
+      iat: seconds(createdAt),
+    };
   }
 }

@@ -60,7 +60,7 @@ describe('CreateOperatorPatUseCase (token:create)', () => {
   beforeEach(async () => {
     users = new MemoryUserRepository();
     pats = new MemoryPersonalAccessTokenRepository();
-    useCase = new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock);
+    useCase = new CreateOperatorPatUseCase(users, { pats, secrets, hasher, ids, maxActive: 2 }, clock);
     ada = user();
     await users.insert(ada);
   });
@@ -90,6 +90,17 @@ describe('CreateOperatorPatUseCase (token:create)', () => {
     expect(pats.rows).toEqual([]);
   });
 
+  // The operator vouches for a token's power, not for more tokens than any account may hold.
+  it('holds the account to the bound on active PATs, with QUOTA_EXCEEDED', async () => {
+    await useCase.execute('ada@example.com', { name: 'one', scopes: ['links:read'] });
+    await useCase.execute('ada@example.com', { name: 'two', scopes: ['links:read'] });
+    await expect(useCase.execute('ada@example.com', { name: 'three', scopes: ['links:read'] })).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      meta: { limit: { resource: 'personalAccessTokens', used: 2, limit: 2 } },
+    });
+    expect(pats.rows).toHaveLength(2);
+  });
+
   it('refuses an unknown account and a deactivated one: a token for them would be a way back in', async () => {
     await expect(useCase.execute('nobody@example.com', { name: 'x', scopes: ['links:read'] })).rejects.toBeInstanceOf(NotFoundError);
     await users.insert(user({ email: 'gone@example.com', isActive: false }));
@@ -114,7 +125,7 @@ describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
     useCase = new SetPasswordByOperatorUseCase(users, passwords, tokens, pats, revocations, unitOfWork, clock);
     ada = user();
     await users.insert(ada);
-    await new CreateOperatorPatUseCase(users, pats, secrets, hasher, ids, clock).execute('ada@example.com', { name: 'old', scopes: ['links:read'] });
+    await new CreateOperatorPatUseCase(users, { pats, secrets, hasher, ids, maxActive: 10 }, clock).execute('ada@example.com', { name: 'old', scopes: ['links:read'] });
   });
 
   // Whoever had the old password may have signed in or made tokens with it: a reset ends all of them.

@@ -17,8 +17,10 @@ export interface PasswordGrantCommand {
 
 /**
  * Resource owner password credentials (RFC 6749 section 4.3). First-party clients (made by an operator)
- * may sign in any account; a client a user made, only its owner. The spec's body names only the client
- * (a first-party app may be public); a secret, when sent, is checked.
+ * may sign in any account; a client a user made, only its owner. A client with a secret authenticates
+ * with it (RFC 6749 section 4.3.2, in the body or HTTP Basic), as on the other grants: its client_id is
+ * no secret, and whoever knows it must not sign people in as that client. The spec's body (client_id
+ * alone) is a public client's: a first-party browser or native app, which has no secret to keep.
  */
 export class PasswordGrantUseCase {
   constructor(
@@ -28,7 +30,7 @@ export class PasswordGrantUseCase {
   ) {}
 
   async execute(command: PasswordGrantCommand): Promise<{ user: User; client: OAuthClient; tokens: IssuedTokens }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: false });
+    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     const scopes = grantScopes(command.scope, client.scopes);
     const user = await this.credentials.check({ email: command.username, password: command.password, otp: command.otp, ip: command.ip });
     if (!client.maySignIn(user.id)) {

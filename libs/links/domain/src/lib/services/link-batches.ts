@@ -12,8 +12,15 @@ export const SLUG_ATTEMPTS = 5;
 export const SLUG_TAKEN_MESSAGE = 'slug is already taken on this domain';
 export const SLUG_REPEATED_MESSAGE = 'slug is already used by an earlier link of this request';
 
+/**
+ * Why a line of an import or an item of a bulk creation was not created: its fields (invalid), its slug
+ * (duplicate_slug: repeated in the request or taken already), or no room left in a quota (quota).
+ */
+export type SkipReason = 'invalid' | 'duplicate_slug' | 'quota';
+export const SKIP_REASONS: readonly SkipReason[] = ['invalid', 'duplicate_slug', 'quota'];
+
 /** One item of a bulk answer: the created link, or why it was not. */
-export type BulkCreated = { view: LinkView } | { errors: FieldError[] };
+export type BulkCreated = { view: LinkView } | { errors: FieldError[]; reason: SkipReason };
 
 export const slugKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${slug}`;
 

@@ -106,7 +106,7 @@ function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: L
   const repository = new MemoryRedirects();
   const verified = new Map((options.customDomains ?? []).map((d) => [d.name, d]));
   const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-  const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+  const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
   const clicks = new RecordedClicks();
   const limits = new CountedLimits();
   const visitors = new TableVisitors();
@@ -227,6 +227,8 @@ describe('AnswerShortUrlUseCase', () => {
     const { answer } = setUp({ notFoundRedirectUrl: 'https://lnk.example/start', customDomains: [{ id: 'd1', name: 'go.example.com' }] });
     expect(await answer.execute(request({ slug: 'nothing' }))).toEqual({ kind: 'not-found', redirectTo: 'https://lnk.example/start' });
     expect(await answer.execute(request({ slug: 'nothing', host: 'go.example.com' }))).toEqual({ kind: 'not-found' });
+    // Nor one of a host that is neither the service's nor a verified domain: it has no short URLs at all.
+    expect(await answer.execute(request({ slug: 'nothing', host: 'elsewhere.example.net' }))).toEqual({ kind: 'not-found' });
   });
 
   // A destination stored before destinations were checked as now: CR/LF would split the Location header.

@@ -13,7 +13,7 @@ import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
 export interface ShortUrlRequest {
   /** 'GET' | 'HEAD' | 'POST' (POST is the password form). */
   method: string;
-  /** The Host header, lower-cased, port (and IPv6 brackets) stripped. */
+  /** The Host header, port (and IPv6 brackets) stripped, as `shortUrlHost` spells it (lower case, no trailing dot). */
   host: string;
   /** The path without its leading '/', not percent-decoded. */
   slug: string;
@@ -280,11 +280,12 @@ export class AnswerShortUrlUseCase {
 
   /**
    * An unknown (or turned off) short URL of the default short domain goes to NOT_FOUND_REDIRECT_URL when it
-   * is set; a verified custom domain's stays the page (its owner's domain does not send visitors to the operator's page).
+   * is set; a verified custom domain's stays the page (its owner's domain does not send visitors to the
+   * operator's page), and so does any other host's (it is not the service's).
    */
-  private async notFound(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
+  private notFound(request: ShortUrlRequest): ShortUrlAnswer {
     const redirectTo = this.config.notFoundRedirectUrl;
-    if (!redirectTo || (await this.resolve.isCustomDomain(request.host))) return { kind: 'not-found' };
+    if (!redirectTo || !this.resolve.isShortHost(request.host)) return { kind: 'not-found' };
     return { kind: 'not-found', redirectTo };
   }
 

@@ -32,7 +32,7 @@ export class BulkCreateLinksUseCase {
         drafts.set(i, await this.drafts.draft(ownerId, fields, now));
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
-        results[i] = { errors: error.errors };
+        results[i] = { errors: error.errors, reason: 'invalid' };
       }
     }
     // A chosen slug once per domain in the request: the later items that repeat it are refused.
@@ -41,7 +41,7 @@ export class BulkCreateLinksUseCase {
       if (draft.chosenSlug === null) continue;
       const key = slugKey(draft.domain?.id ?? null, draft.chosenSlug);
       if (used.has(key)) {
-        results[i] = { errors: [{ name: 'slug', error: SLUG_REPEATED_MESSAGE }] };
+        results[i] = { errors: [{ name: 'slug', error: SLUG_REPEATED_MESSAGE }], reason: 'duplicate_slug' };
         drafts.delete(i);
       } else used.add(key);
     }
@@ -71,7 +71,7 @@ export class BulkCreateLinksUseCase {
         await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
         return outcome;
       });
-      for (const link of taken) results[item(link)] = { errors: [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }] };
+      for (const link of taken) results[item(link)] = { errors: [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }], reason: 'duplicate_slug' };
       for (const link of written) {
         const draft = drafts.get(item(link)) as LinkDraft;
         results[item(link)] = { view: { link, domain: draft.domain, tags: draft.tags } };

@@ -67,6 +67,8 @@ describe('BulkCreateLinksUseCase', () => {
     // The same slug on another domain is another short URL.
     expect('view' in out[4] && out[4].view.domain).toEqual({ id: 'dom-verified', name: 'go.example.com' });
     expect(errorsOf(out[5])?.map((e) => e.name)).toEqual(['tags']);
+    // Why each was not created, for the answer's message (issue 28).
+    expect(out.map((o) => ('reason' in o ? o.reason : 'created'))).toEqual(['created', 'invalid', 'duplicate_slug', 'duplicate_slug', 'created', 'invalid']);
     expect(await links.countOfOwner('ada')).toBe(2);
   });
 
@@ -168,8 +170,45 @@ describe('ImportLinksUseCase', () => {
   it('skips the lines past the remaining quota as quota, and makes no tag for them', async () => {
     const { importLinks, tags } = setUp({ links: 2 });
     const report = await importLinks.execute('ada', [line(2), line(3), line(4, { tags: ['late'] })]);
-    expect(report).toEqual({ created: 2, skipped: [{ line: 4, reason: 'quota', errors: [expect.objectContaining({ name: 'links' })] }] });
+    expect(report).toEqual({ created: 2, skipped: [{ line: 4, reason: 'quota', errors: [expect.objectContaining({ name: 'links' })] }], skippedTotal: 1, skippedByReason: { invalid: 0, duplicate_slug: 0, quota: 1 } });
     expect(await tags.countOfOwner('ada')).toBe(0);
+  });
+
+  // Issue 27: every line of a file was checked, however little room the quota left.
+  it('stops checking lines once those that passed fill the room the quota leaves: the rest are quota, bad or not', async () => {
+    const { importLinks } = setUp({ links: 2 });
+    const report = await importLinks.execute('ada', [line(2, { url: 'ftp://bad' }), line(3), line(4), line(5, { url: 'ftp://bad' }), line(6)]);
+    expect(report.created).toBe(2);
+    expect(report.skipped.map((s) => [s.line, s.reason])).toEqual([[2, 'invalid'], [5, 'quota'], [6, 'quota']]);
+  });
+
+  // Issue 27: a report listing each of 5 million skipped lines was a 523 MB answer.
+  it('lists the first 100 skipped lines by line number, whatever the order they were skipped in, and counts them all by reason', async () => {
+    const { importLinks, links } = setUp();
+    await links.insertWithinQuota(othersLink('taken-early'), 10);
+    // Line 2's slug is found taken only when it is written, after lines 3 to 252 were skipped as invalid.
+    const lines = [line(2, { slug: 'taken-early' }), ...Array.from({ length: 250 }, (_v, i) => line(i + 3, { url: 'not a url' }))];
+    const report = await importLinks.execute('ada', lines);
+    expect(report.skippedTotal).toBe(251);
+    expect(report.skippedByReason).toEqual({ invalid: 250, duplicate_slug: 1, quota: 0 });
+    expect(report.skipped).toHaveLength(100);
+    expect(report.skipped[0]).toEqual({ line: 2, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already taken on this domain' }] });
+    expect(report.skipped.map((s) => s.line)).toEqual(Array.from({ length: 100 }, (_v, i) => i + 2));
+  });
+
+  it('reads lines as they come, and writes nothing when the reading fails part-way (a malformed file is refused whole)', async () => {
+    const { importLinks, links } = setUp();
+    async function* read() {
+      yield line(2);
+      yield line(3);
+      throw ValidationError.field('body', 'the file is not valid CSV');
+    }
+    await expect(importLinks.execute('ada', read())).rejects.toBeInstanceOf(ValidationError);
+    expect(await links.countOfOwner('ada')).toBe(0);
+    async function* good() {
+      for (let n = 2; n < 702; n++) yield line(n);
+    }
+    expect(await importLinks.execute('ada', good())).toMatchObject({ created: 700, skippedTotal: 0 });
   });
 });
 

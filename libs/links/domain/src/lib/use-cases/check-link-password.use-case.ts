@@ -4,7 +4,7 @@ import { PasswordAttempts } from '../ports/password-attempts.port';
 /**
  * Checks the password of a protected link. Guesses are counted per link and address (an IPv6 address
  * as its /64), so one visitor's run of wrong passwords is refused, and per link across all addresses,
- * so guessing from many addresses is capped too.
+ * so guessing from many addresses is slowed down (never refused: that would lock every visitor out).
  */
 export class CheckLinkPasswordUseCase {
   constructor(

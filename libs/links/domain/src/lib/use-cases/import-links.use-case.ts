@@ -1,10 +1,10 @@
-import { FieldError, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { FieldError, QuotaExceededError, UnitOfWork, ValidationError, yieldToEventLoop } from '@lnk/shared/kernel';
 import { Link } from '../model/link.entity';
 import { checkTagName, Tag } from '../model/tag.entity';
 import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';
 import { LinkCreation, LinkDraft, LinkDrafts } from '../services/link-drafts';
 import { tagKey, TagsByName } from '../services/tags-by-name';
-import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SLUG_TAKEN_MESSAGE } from '../services/link-batches';
+import { insertDrawingSlugs, MAX_TAGS_PER_LINK, SkipReason, SLUG_TAKEN_MESSAGE } from '../services/link-batches';
 
 /** One line of an import, its columns already mapped to a link's fields (the CSV is the HTTP layer's). */
 export interface ImportLine {
@@ -18,7 +18,7 @@ export interface ImportLine {
   tags: string[];
 }
 
-export type ImportSkipReason = 'invalid' | 'duplicate_slug' | 'quota';
+export type ImportSkipReason = SkipReason;
 
 export interface ImportSkip {
   line: number;
@@ -28,17 +28,48 @@ export interface ImportSkip {
 
 export interface ImportReport {
   created: number;
+  /** The first IMPORT_LISTED_SKIPS skipped lines, by line number. */
   skipped: ImportSkip[];
+  /** Every skipped line, listed or not. */
+  skippedTotal: number;
+  skippedByReason: Record<ImportSkipReason, number>;
 }
 
 /** Links per insert statement: 10,000 lines are 10 statements, not 10,000 requests. */
 export const IMPORT_BATCH = 1000;
+/** Skipped lines the report lists (the others are counted): a file of bad lines is not answered line by line. */
+export const IMPORT_LISTED_SKIPS = 100;
+/** Lines checked between two turns of the event loop: a long file does not hold the process. */
+export const IMPORT_SLICE = 500;
+
+/** The skipped lines of an import: counted by reason, the first IMPORT_LISTED_SKIPS by line number kept. */
+class SkippedLines {
+  private kept: ImportSkip[] = [];
+  total = 0;
+  readonly byReason: Record<ImportSkipReason, number> = { invalid: 0, duplicate_slug: 0, quota: 0 };
+
+  add(line: number, reason: ImportSkipReason, errors: FieldError[]): void {
+    this.total++;
+    this.byReason[reason]++;
+    this.kept.push({ line, reason, errors });
+    // Lines are skipped out of order (quota and taken slugs are known only when writing): trimmed now and then, not per line.
+    if (this.kept.length >= 2 * IMPORT_LISTED_SKIPS) this.kept = this.listed();
+  }
+
+  listed(): ImportSkip[] {
+    return this.kept.sort((a, b) => a.line - b.line).slice(0, IMPORT_LISTED_SKIPS);
+  }
+}
 
 /**
  * POST /user/link/import: every line checked by the rules of one creation (LinkDrafts), on the service's
- * short domain. A bad line, a slug repeated in the file or taken already, and the lines past what the quota
- * leaves are reported by line number and skipped; the rest is written in batches of IMPORT_BATCH, each
- * all or nothing under the quota (`batchSize`: tests make it small). Tags are named: the caller's tag of that name (any case), else a new one.
+ * short domain. A bad line and a slug repeated in the file or taken already are skipped; once the lines
+ * that passed fill what the quota leaves, the remaining lines are skipped as quota without being checked.
+ * The rest is written in batches of IMPORT_BATCH, each all or nothing under the quota (`batchSize`: tests
+ * make it small). Tags are named: the caller's tag of that name (any case), else a new one. Lines are
+ * read as they come (an async iterable: the file's reader may still be parsing) and checked in slices of
+ * IMPORT_SLICE with a turn of the event loop between two. The report counts every skipped line and lists
+ * the first IMPORT_LISTED_SKIPS.
  */
 export class ImportLinksUseCase {
   private readonly drafts: LinkDrafts;
@@ -54,48 +85,29 @@ export class ImportLinksUseCase {
     this.named = new TagsByName(creation.tags, creation.quota, creation.ids, creation.clock);
   }
 
-  async execute(ownerId: string, lines: ImportLine[]): Promise<ImportReport> {
+  async execute(ownerId: string, lines: Iterable<ImportLine> | AsyncIterable<ImportLine>): Promise<ImportReport> {
     const now = this.drafts.now();
-    const skipped: ImportSkip[] = [];
-    const skip = (line: ImportLine, reason: ImportSkipReason, errors: FieldError[]) => skipped.push({ line: line.line, reason, errors });
-
-    // Each line by the rules of one creation; a chosen slug once in the file.
-    let valid: { line: ImportLine; draft: Omit<LinkDraft, 'tags'> }[] = [];
-    const slugLines = new Map<string, number>();
-    for (const line of lines) {
-      try {
-        const { password: _none, ...checked } = this.drafts.checkFields({ url: line.url, slug: line.slug || undefined, title: line.title, description: line.description }, now);
-        const errors: FieldError[] = [];
-        if (line.tags.length > MAX_TAGS_PER_LINK) errors.push({ name: 'tags', error: `a link carries at most ${MAX_TAGS_PER_LINK} tags` });
-        for (const name of line.tags) {
-          try {
-            checkTagName(name);
-          } catch {
-            errors.push({ name: 'tags', error: `a tag name is 1 to 64 characters: "${name.slice(0, 80)}"` });
-          }
-        }
-        if (errors.length) throw new ValidationError(errors);
-        if (checked.chosenSlug !== null) {
-          const first = slugLines.get(checked.chosenSlug);
-          if (first !== undefined) {
-            skip(line, 'duplicate_slug', [{ name: 'slug', error: `slug is already used by line ${first} of this file` }]);
-            continue;
-          }
-          slugLines.set(checked.chosenSlug, line.line);
-        }
-        valid.push({ line, draft: { ...checked, passwordHash: null, domain: null } });
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        skip(line, 'invalid', error.errors);
-      }
-    }
-
-    // The lines past what the quota leaves now are skipped before anything is made for them.
+    const skipped = new SkippedLines();
+    const skip = (line: ImportLine, reason: ImportSkipReason, errors: FieldError[]) => skipped.add(line.line, reason, errors);
     const limit = await this.creation.quota.limitFor(ownerId, 'links');
+    const quotaErrors = [{ name: 'links', error: `the links quota of your plan is used up (${limit})` }];
+    const overQuota = (line: ImportLine) => skip(line, 'quota', quotaErrors);
     const room = Math.max(0, limit - (await this.creation.links.countOfOwner(ownerId)));
-    const overQuota = (line: ImportLine) => skip(line, 'quota', [{ name: 'links', error: `the links quota of your plan is used up (${limit})` }]);
-    for (const { line } of valid.slice(room)) overQuota(line);
-    valid = valid.slice(0, room);
+
+    // Each line by the rules of one creation, until the lines that passed fill the room; a chosen slug once in the file.
+    const valid: { line: ImportLine; draft: Omit<LinkDraft, 'tags'> }[] = [];
+    const slugLines = new Map<string, number>();
+    let read = 0;
+    for await (const line of lines) {
+      if (++read % IMPORT_SLICE === 0) await yieldToEventLoop();
+      if (valid.length >= room) {
+        overQuota(line);
+        continue;
+      }
+      const checked = this.checked(line, now, slugLines);
+      if ('reason' in checked) skip(line, checked.reason, checked.errors);
+      else valid.push({ line, draft: checked });
+    }
 
     const { tags, refused } = await this.named.resolve(ownerId, valid.flatMap((v) => v.line.tags), true);
     const drafts: { line: ImportLine; draft: LinkDraft }[] = [];
@@ -121,8 +133,33 @@ export class ImportLinksUseCase {
         }
       }
     }
-    skipped.sort((a, b) => a.line - b.line);
-    return { created, skipped };
+    return { created, skipped: skipped.listed(), skippedTotal: skipped.total, skippedByReason: skipped.byReason };
+  }
+
+  /** A line's draft, or why it is skipped; a chosen slug is remembered (in `slugLines`) with the first line that has it. */
+  private checked(line: ImportLine, now: Date, slugLines: Map<string, number>): Omit<LinkDraft, 'tags'> | { reason: ImportSkipReason; errors: FieldError[] } {
+    try {
+      const { password: _none, ...checked } = this.drafts.checkFields({ url: line.url, slug: line.slug || undefined, title: line.title, description: line.description }, now);
+      const errors: FieldError[] = [];
+      if (line.tags.length > MAX_TAGS_PER_LINK) errors.push({ name: 'tags', error: `a link carries at most ${MAX_TAGS_PER_LINK} tags` });
+      for (const name of line.tags) {
+        try {
+          checkTagName(name);
+        } catch {
+          errors.push({ name: 'tags', error: `a tag name is 1 to 64 characters: "${name.slice(0, 80)}"` });
+        }
+      }
+      if (errors.length) throw new ValidationError(errors);
+      if (checked.chosenSlug !== null) {
+        const first = slugLines.get(checked.chosenSlug);
+        if (first !== undefined) return { reason: 'duplicate_slug', errors: [{ name: 'slug', error: `slug is already used by line ${first} of this file` }] };
+        slugLines.set(checked.chosenSlug, line.line);
+      }
+      return { ...checked, passwordHash: null, domain: null };
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return { reason: 'invalid', errors: error.errors };
+    }
   }
 
   /** One batch in one unit of work (all or nothing under the quota); answers how many links it wrote. */

@@ -9,7 +9,7 @@ describe('ResolveRedirectUseCase host cache', () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const links = { findForRedirect: async (domainId: string | null, slug: string) => (domainId === 'd1' && slug === 'promo' ? target('d1', 'promo') : null) } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('GO.example.com', 'promo'))?.domainId).toBe('d1');
     verified.delete('go.example.com');
@@ -17,6 +17,35 @@ describe('ResolveRedirectUseCase host cache', () => {
     expect((await resolve.execute('go.example.com', 'promo'))?.domainId).toBe('d1');
     resolve.forgetHost('Go.Example.com');
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
+  });
+});
+
+// Issue 27: any host that was not a verified domain was given the default short domain's links, so a
+// verified domain spelled with a trailing dot ("alice.example.org.") answered other accounts' slugs.
+describe('ResolveRedirectUseCase namespaces', () => {
+  const verified = new Map<string, LinkDomain>([['alice.example.org', { id: 'd1', name: 'alice.example.org' }]]);
+  const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
+  const rows = new Map<string, RedirectTarget>([['d1/own', target('d1', 'own')], ['/mallory', target(null, 'mallory')]]);
+  const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
+  const resolve = new ResolveRedirectUseCase(links, domains, ['S.lnk.test', '127.0.0.1'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+
+  it('finds a verified domain by its name with or without one trailing dot, in any case, and never the default short domain’s links there', async () => {
+    for (const host of ['alice.example.org', 'alice.example.org.', 'ALICE.Example.ORG.']) {
+      expect((await resolve.execute(host, 'own'))?.domainId).toBe('d1');
+      expect(await resolve.execute(host, 'mallory')).toBeNull();
+      expect(await resolve.isCustomDomain(host)).toBe(true);
+    }
+  });
+
+  it('serves the default short domain’s links on the service’s own short hosts only: any other host has none', async () => {
+    for (const host of ['s.lnk.test', 'S.LNK.TEST.', '127.0.0.1']) {
+      expect((await resolve.execute(host, 'mallory'))?.slug).toBe('mallory');
+      expect(resolve.isShortHost(host)).toBe(true);
+    }
+    for (const host of ['elsewhere.example.net', 'alice.example.org..', 's.lnk.test.evil.example', '']) {
+      expect(await resolve.execute(host, 'mallory')).toBeNull();
+      expect(resolve.isShortHost(host)).toBe(false);
+    }
   });
 });
 
@@ -31,22 +60,22 @@ describe('ResolveRedirectUseCase when the database fails', () => {
     const domains = { verifiedDomainByName: () => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['/home', target(null, 'home')]]);
     const links = { findForRedirect: (domainId: string | null, slug: string) => (down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null)) } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 1_000 }, () => time);
+    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 1_000 }, () => time);
 
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
-    expect(await resolve.execute('lnk.test', 'gone')).toBeNull();
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('s.lnk.test', 'gone')).toBeNull();
     down = true;
     time += 60_000;
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
-    expect(await resolve.execute('lnk.test', 'gone')).toBeNull();
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('s.lnk.test', 'gone')).toBeNull();
     // Never known: the failure is the answer.
-    await expect(resolve.execute('lnk.test', 'never-seen')).rejects.toThrow('database unavailable');
+    await expect(resolve.execute('s.lnk.test', 'never-seen')).rejects.toThrow('database unavailable');
     // A change evicts its entry: no stale answer for it.
     resolve.linkChanged(null, 'home');
-    await expect(resolve.execute('lnk.test', 'home')).rejects.toThrow('database unavailable');
+    await expect(resolve.execute('s.lnk.test', 'home')).rejects.toThrow('database unavailable');
     down = false;
     rows.set('/home', { ...target(null, 'home'), url: 'https://example.org/' });
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.org/');
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.org/');
   });
 });
 
@@ -58,20 +87,20 @@ describe('ResolveRedirectUseCase.forgetAll', () => {
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['d1/promo', target('d1', 'promo')], ['/home', target(null, 'home')]]);
     const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('go.example.com', 'promo'))?.url).toBe('https://example.com/');
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
-    expect(await resolve.execute('lnk.test', 'new')).toBeNull();
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect(await resolve.execute('s.lnk.test', 'new')).toBeNull();
     verified.delete('go.example.com');
     rows.set('/home', { ...target(null, 'home'), url: 'https://example.org/' });
     rows.set('/new', target(null, 'new'));
     // Still cached: the clock has not moved.
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.com/');
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
     resolve.forgetAll();
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
-    expect((await resolve.execute('lnk.test', 'home'))?.url).toBe('https://example.org/');
-    expect((await resolve.execute('lnk.test', 'new'))?.slug).toBe('new');
+    expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.org/');
+    expect((await resolve.execute('s.lnk.test', 'new'))?.slug).toBe('new');
   });
 });
 
@@ -81,7 +110,7 @@ describe('ResolveRedirectUseCase.isCustomDomain', () => {
   it('names only verified custom domains, whatever the case of the host, and forgets a domain that lost its verification', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-    const resolve = new ResolveRedirectUseCase({ findForRedirect: async () => null } as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = new ResolveRedirectUseCase({ findForRedirect: async () => null } as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect(await resolve.isCustomDomain('GO.example.com')).toBe(true);
     expect(await resolve.isCustomDomain('localhost')).toBe(false);
@@ -119,7 +148,7 @@ describe('ResolveRedirectUseCase link cache', () => {
   const setUp = (options = { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10, notFoundTtlMs: 5_000 }) => {
     let now = 0;
     const repository = new SlowRedirects();
-    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, noDomains, options, () => now);
+    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, noDomains, ['s.lnk.test'], options, () => now);
     return { repository, resolve, advance: (ms: number) => (now += ms) };
   };
 
@@ -240,7 +269,7 @@ describe('ResolveRedirectUseCase link cache', () => {
         return name === 'go.example.com' ? { id: 'd1', name } : null;
       },
     } as unknown as LinkDomains;
-    const resolve = new ResolveRedirectUseCase(new SlowRedirects() as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
+    const resolve = new ResolveRedirectUseCase(new SlowRedirects() as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
     expect(await resolve.isCustomDomain('go.example.com')).toBe(true);
     for (let i = 0; i < 20_000; i++) await resolve.isCustomDomain(`scan${i}.example.net`);
     const before = asked;
@@ -254,7 +283,7 @@ describe('ResolveRedirectUseCase link cache', () => {
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const repository = new SlowRedirects();
     repository.put(target('d1', 'promo'));
-    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
     expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
     verified.set('go.example.com', { id: 'd1', name: 'go.example.com' });

@@ -1,4 +1,5 @@
 import { TtlLruCache } from '@lnk/shared/kernel';
+import { shortUrlHost } from '../model/short-host';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 
@@ -85,22 +86,27 @@ class LookupCache<V> {
 }
 
 /**
- * Finds the link a short URL names: the host picks the namespace (a verified custom domain, or the
- * default short domain for any other host), the slug the link. Answers come from an in-process cache
- * (bounded, with a TTL; "not found" kept apart, smaller and shorter-lived); a change to a link evicts it
- * at once through `linkChanged`, a domain's verification or loss of it through `forgetHost` (the apps wire
- * both to the events that tell them).
+ * Finds the link a short URL names: the host picks the namespace, the slug the link. The service's own
+ * short hosts (`shortHosts`) serve the default short domain's links, a verified custom domain its own,
+ * and any other host none (issue 27: it served the default short domain's, so a custom domain spelled
+ * with a trailing dot answered other accounts' slugs). Hosts are compared as `shortUrlHost` spells them.
+ * Answers come from an in-process cache (bounded, with a TTL; "not found" kept apart, smaller and
+ * shorter-lived); a change to a link evicts it at once through `linkChanged`, a domain's verification
+ * or loss of it through `forgetHost` (the apps wire both to the events that tell them).
  */
 export class ResolveRedirectUseCase {
   private readonly hosts: LookupCache<string>;
   private readonly links: LookupCache<RedirectTarget>;
+  private readonly shortHosts: ReadonlySet<string>;
 
   constructor(
     private readonly repository: LinkRepository,
     private readonly domains: LinkDomains,
+    shortHosts: readonly string[],
     options: RedirectCacheOptions = { maxEntries: 50_000, ttlMs: 60_000 },
     now: () => number = Date.now,
   ) {
+    this.shortHosts = new Set(shortHosts.map(shortUrlHost));
     const notFound = { maxEntries: options.notFoundMaxEntries ?? 10_000, ttlMs: Math.min(options.notFoundTtlMs ?? 5_000, options.ttlMs) };
     this.hosts = new LookupCache(new TtlLruCache({ maxEntries: 10_000, ttlMs: Math.min(options.ttlMs, 30_000) }, now), new TtlLruCache(notFound, now));
     this.links = new LookupCache(new TtlLruCache(options, now), new TtlLruCache(notFound, now));
@@ -112,7 +118,7 @@ export class ResolveRedirectUseCase {
 
   /** Forgets which domain a host names (it was verified, or lost its verification): the next request asks again. */
   forgetHost(host: string): void {
-    this.hosts.delete(host.toLowerCase());
+    this.hosts.delete(shortUrlHost(host));
   }
 
   /** Forgets every link and host: changes may have been missed (the bus that tells them was away). */
@@ -127,9 +133,11 @@ export class ResolveRedirectUseCase {
 
   /** As `execute`, but the answer itself when it is cached (the hot path awaits nothing). */
   lookup(host: string, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {
-    const domainId = this.domainOf(host.toLowerCase());
-    if (domainId instanceof Promise) return domainId.then((id) => this.linkOf(id, slug));
-    return this.linkOf(domainId, slug);
+    const name = shortUrlHost(host);
+    if (this.shortHosts.has(name)) return this.linkOf(null, slug);
+    const domainId = this.domainOf(name);
+    if (domainId instanceof Promise) return domainId.then((id) => (id === null ? null : this.linkOf(id, slug)));
+    return domainId === null ? null : this.linkOf(domainId, slug);
   }
 
   private linkOf(domainId: string | null, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {
@@ -139,9 +147,15 @@ export class ResolveRedirectUseCase {
     return known !== undefined ? known : this.links.get(key, () => this.repository.findForRedirect(domainId, slug));
   }
 
+  /** Whether the host is one of the service's own short hosts, whose links are the default short domain's. */
+  isShortHost(host: string): boolean {
+    return this.shortHosts.has(shortUrlHost(host));
+  }
+
   /** Whether the host is a verified custom domain (its `/` and unknown slugs are its own, not the service's). */
   async isCustomDomain(host: string): Promise<boolean> {
-    return (await this.domainOf(host.toLowerCase())) !== null;
+    const name = shortUrlHost(host);
+    return !this.shortHosts.has(name) && (await this.domainOf(name)) !== null;
   }
 
   private domainOf(host: string): string | null | Promise<string | null> {

@@ -1,4 +1,4 @@
-import { User, UserProps, UserRepository } from '@lnk/identity/domain';
+import { EmailVerificationRepository, User, UserProps, UserRepository } from '@lnk/identity/domain';
 import { ObjectIdGenerator, ValidationError } from '@lnk/shared/kernel';
 
 // One behaviour for the in-memory fake and the TypeORM adapter (see links.contract.ts). Addresses carry
@@ -10,7 +10,7 @@ const later = new Date('2026-03-05T00:00:00.001Z');
 const freshEmail = (label = 'ada') => `${label}.${ids.next().slice(-12)}@example.com`;
 
 function user(over: Partial<UserProps> = {}): User {
-  return new User({ id: ids.next(), email: freshEmail(), name: 'Ada', passwordHash: '$2b$04$hash', isVerified: false, isActive: true, twoFactorSecret: null, pendingEmail: null, createdAt: now, updatedAt: now, ...over });
+  return new User({ id: ids.next(), email: freshEmail(), name: 'Ada', passwordHash: '$2b$04$hash', isVerified: false, isActive: true, twoFactorSecret: null, emailChangedAt: null, createdAt: now, updatedAt: now, ...over });
 }
 
 const fieldOf = (error: unknown) => (error instanceof ValidationError ? error.errors[0]?.name : undefined);
@@ -22,7 +22,7 @@ export function describeUserRepositoryContract(makeRepo: () => UserRepository): 
     beforeEach(() => (users = makeRepo()));
 
     it('reads back what it stored, by id and by e-mail, dates to the millisecond', async () => {
-      const ada = user({ twoFactorSecret: 'sealed', pendingEmail: freshEmail('next') });
+      const ada = user({ twoFactorSecret: 'sealed', emailChangedAt: later });
       await users.insert(ada);
       expect((await users.findById(ada.id))?.toProps()).toEqual(ada.toProps());
       expect((await users.findByEmail(ada.email))?.id).toBe(ada.id);
@@ -58,6 +58,59 @@ export function describeUserRepositoryContract(makeRepo: () => UserRepository): 
       expect(await users.delete(ada.id)).toBe(false);
       expect(await users.findById(ada.id)).toBeNull();
       expect(await users.findByEmail(ada.email)).toBeNull();
+    });
+  });
+}
+
+/**
+ * The EmailVerificationRepository port's behaviour; `make` is called before each test (`users` holds
+ * the accounts the links belong to, as the adapter's foreign key needs).
+ */
+export function describeEmailVerificationRepositoryContract(
+  make: () => { verifications: EmailVerificationRepository; users: UserRepository },
+): void {
+  describe('EmailVerificationRepository contract', () => {
+    let verifications: EmailVerificationRepository;
+    let users: UserRepository;
+    beforeEach(() => ({ verifications, users } = make()));
+
+    const link = async (owner: User, label: string, expiresAt = later) => {
+      const tokenHash = `${label}${ids.next()}`.padEnd(64, '0');
+      await verifications.insert({ id: ids.next(), userId: owner.id, email: owner.email, tokenHash, expiresAt, createdAt: now });
+      return tokenHash;
+    };
+
+    // Opening a link (its page) must leave it usable; only the confirmation uses it.
+    it('finds a usable link without using it, then uses it once', async () => {
+      const ada = user();
+      await users.insert(ada);
+      const hash = await link(ada, 'a');
+      expect(await verifications.find(hash, now)).toEqual({ userId: ada.id, email: ada.email });
+      expect(await verifications.find(hash, now)).toEqual({ userId: ada.id, email: ada.email });
+      expect(await verifications.consume(hash, now)).toEqual({ userId: ada.id, email: ada.email });
+      expect(await verifications.consume(hash, now)).toBeNull();
+      expect(await verifications.find(hash, now)).toBeNull();
+      expect(await verifications.find('f'.repeat(64), now)).toBeNull();
+    });
+
+    it('neither finds nor uses an expired link', async () => {
+      const ada = user();
+      await users.insert(ada);
+      const hash = await link(ada, 'b', now);
+      expect(await verifications.find(hash, now)).toBeNull();
+      expect(await verifications.consume(hash, now)).toBeNull();
+    });
+
+    it("withdraws every unused link of one account, and no other account's", async () => {
+      const ada = user();
+      const bob = user();
+      await users.insert(ada);
+      await users.insert(bob);
+      const [first, second, bobs] = [await link(ada, 'c'), await link(ada, 'd'), await link(bob, 'e')];
+      await verifications.withdrawAll(ada.id, now);
+      expect(await verifications.find(first, now)).toBeNull();
+      expect(await verifications.consume(second, now)).toBeNull();
+      expect(await verifications.find(bobs, now)).toEqual({ userId: bob.id, email: bob.email });
     });
   });
 }

@@ -1,8 +1,28 @@
-import { AuthorizationCode, AuthorizationCodeRepository, LoginAttempt, LoginThrottle, OAuthToken, OAuthTokenRepository, PersonalAccessToken, PersonalAccessTokenRepository, User, UserProps, UserRepository } from '@lnk/identity/domain';
+import {
+  AuthorizationCode,
+  AuthorizationCodeRepository,
+  EmailVerification,
+  EmailVerificationRepository,
+  LoginAttempt,
+  LoginThrottle,
+  OAuthToken,
+  OAuthTokenRepository,
+  PatRoom,
+  PersonalAccessToken,
+  PersonalAccessTokenRepository,
+  User,
+  UserProps,
+  UserRepository,
+} from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new User, so a change is stored only by update.
-const copy = (p: UserProps): UserProps => ({ ...p, pendingEmail: p.pendingEmail ?? null, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
+const copy = (p: UserProps): UserProps => ({
+  ...p,
+  emailChangedAt: p.emailChangedAt ? new Date(p.emailChangedAt) : null,
+  createdAt: new Date(p.createdAt),
+  updatedAt: new Date(p.updatedAt),
+});
 const emailTaken = () => ValidationError.field('email', 'email is already registered');
 
 export class MemoryUserRepository extends UserRepository {
@@ -128,8 +148,18 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
   get rows(): PersonalAccessToken[] {
     return this.table.rows;
   }
-  async insert(t: PersonalAccessToken): Promise<void> {
+  /** One call at a time, as the adapter's lock makes it: nothing here awaits between the count and the insert. */
+  async insertWithinLimit(t: PersonalAccessToken, room: PatRoom, now: Date): Promise<{ stored: boolean; active: number }> {
+    const userId = t.props.userId;
+    const expired = this.table
+      .all((p) => p.userId === userId && p.expiresAt !== null && p.expiresAt <= now)
+      .sort((a, b) => (b.props.expiresAt as Date).getTime() - (a.props.expiresAt as Date).getTime() || (a.props.id < b.props.id ? 1 : -1));
+    const dropped = new Set(expired.slice(room.keptExpired).map((p) => p.props.id));
+    this.table.delete((p) => dropped.has(p.id));
+    const active = this.table.all((p) => p.userId === userId && (p.expiresAt === null || p.expiresAt > now)).length;
+    if (active >= room.maxActive) return { stored: false, active };
     this.table.insert(t);
+    return { stored: true, active };
   }
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
     return this.table.first((t) => t.tokenHash === hash);
@@ -138,14 +168,15 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
     return this.table.first((t) => t.userId === userId && t.id === id);
   }
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
-    const mine = this.table.all((t) => t.userId === userId);
-    return pageOf(mine, mine.length, page);
+    // Newest first, as the adapter orders them (ids are time-ordered).
+    const mine = this.table.all((t) => t.userId === userId).sort((a, b) => (a.props.id < b.props.id ? 1 : -1));
+    return pageOf(mine.slice(page.start, page.start + page.limit), mine.length, page);
   }
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
     return this.table.delete((t) => t.userId === userId && t.id === id) > 0;
   }
-  async deleteAllOfUser(userId: string): Promise<void> {
-    this.table.delete((t) => t.userId === userId);
+  async deleteAllOfUser(userId: string, exceptId?: string): Promise<number> {
+    return this.table.delete((t) => t.userId === userId && t.id !== exceptId);
   }
   async touch(id: string, at: Date): Promise<void> {
     this.table.change((t) => t.id === id, { lastUsedAt: at });
@@ -165,6 +196,30 @@ export class MemoryAuthorizationCodeRepository extends AuthorizationCodeReposito
   }
   async consume(id: string, at: Date): Promise<boolean> {
     return this.table.change((c) => c.id === id && !c.consumedAt, { consumedAt: at }) > 0;
+  }
+}
+
+/** Verification links as the TypeORM adapter keeps them: usable while unused and unexpired, used once. */
+export class MemoryEmailVerificationRepository extends EmailVerificationRepository {
+  readonly rows: (EmailVerification & { usedAt: Date | null })[] = [];
+  private usable(tokenHash: string, at: Date) {
+    return this.rows.find((r) => r.tokenHash === tokenHash && !r.usedAt && r.expiresAt > at);
+  }
+  async insert(v: EmailVerification): Promise<void> {
+    this.rows.push({ ...v, expiresAt: new Date(v.expiresAt), createdAt: new Date(v.createdAt), usedAt: null });
+  }
+  async find(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
+    const row = this.usable(tokenHash, at);
+    return row ? { userId: row.userId, email: row.email } : null;
+  }
+  async consume(tokenHash: string, at: Date): Promise<{ userId: string; email: string } | null> {
+    const row = this.usable(tokenHash, at);
+    if (!row) return null;
+    row.usedAt = new Date(at);
+    return { userId: row.userId, email: row.email };
+  }
+  async withdrawAll(userId: string, at: Date): Promise<void> {
+    for (const row of this.rows) if (row.userId === userId && !row.usedAt) row.usedAt = new Date(at);
   }
 }
 

@@ -16,16 +16,29 @@ export abstract class WebhookSigner {
 }
 
 /**
+ * The one answer for every destination refused, at creation, at update and in a delivery's `lastError`:
+ * the same whether the host does not resolve or resolves to a loopback, private, link-local or metadata
+ * address, and naming neither the host's addresses nor how it resolved, so that it tells nothing of the
+ * service's internal network or DNS.
+ */
+export const DESTINATION_REFUSED = 'url must resolve to public addresses only';
+
+/**
  * Where a webhook may point: resolves the URL's host and refuses internal addresses (loopback, private,
- * link-local, metadata). Answers what is wrong, or null. The sender checks again at connect time.
+ * link-local, metadata) and hosts that do not resolve. Answers only whether it is allowed (the reason is
+ * never shown: see DESTINATION_REFUSED). The sender checks again at connect time.
  */
 export abstract class DestinationGuard {
-  abstract problemWith(url: string): Promise<string | null>;
+  abstract allows(url: string): Promise<boolean>;
 }
 
 export interface SendResult {
   /** The receiver's HTTP status; null when there was no answer (refused, timed out, address not allowed). */
   status: number | null;
+  /**
+   * What went wrong, shown to the owner as `lastError`: a fixed text per kind of failure, never a
+   * network error's own message (it may hold addresses); a refused or unresolvable host is DESTINATION_REFUSED.
+   */
   error: string | null;
 }
 

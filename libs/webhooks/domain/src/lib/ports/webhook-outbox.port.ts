@@ -31,6 +31,8 @@ export interface ClaimedDelivery {
   body: string;
   /** Attempts made before this one. */
   attempts: number;
+  /** The webhook's in-flight limit when it was claimed (see nextInFlightLimit); null: the cap. */
+  inFlightLimit: number | null;
 }
 
 export interface AttemptOutcome {
@@ -66,15 +68,21 @@ export abstract class WebhookOutbox {
    */
   abstract expandBatches(now: Date, maxDue: number, maxBatches: number): Promise<number>;
   /**
-   * Takes up to `limit` due deliveries of active webhooks (FOR UPDATE SKIP LOCKED: concurrent workers take
-   * different ones) and pushes their next attempt `leaseMs` ahead, so that one whose worker dies is taken
-   * again after the lease, and no other worker takes it meanwhile.
+   * Takes up to `limit` due deliveries of active webhooks, in turns: each webhook's oldest due one, then
+   * each one's second, and so on (a webhook with a backlog does not hold back the others' deliveries), and
+   * for each webhook no more than its in-flight limit (its stored one, at most `maxInFlightPerWebhook`)
+   * less those of its deliveries already in flight, whichever worker took them. FOR UPDATE SKIP LOCKED:
+   * concurrent workers take different ones. Each is leased: in flight, and its next attempt `leaseMs` ahead,
+   * so that one whose worker dies is taken again after the lease (and counts as in flight no longer), and
+   * no other worker takes it meanwhile.
    */
-  abstract claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** 2xx answers, recorded together (one statement for a run's): each delivery is done and its webhook's failure run ends. */
+  abstract claimDue(now: Date, limit: number, leaseMs: number, maxInFlightPerWebhook: number): Promise<ClaimedDelivery[]>;
+  /** 2xx answers, recorded together (one statement for many): each delivery is done, in flight no longer, and its webhook's failure run ends. */
   abstract recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void>;
-  /** A failed attempt; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
+  /** A failed attempt, in flight no longer; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
   abstract recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number>;
+  /** Stores the webhook's in-flight limit (see nextInFlightLimit); null: the cap. */
+  abstract setInFlightLimit(webhookId: string, limit: number | null): Promise<void>;
   /** Turns the webhook off with the reason its owner sees. */
   abstract disableWebhook(webhookId: string, reason: string, at: Date): Promise<void>;
   /** Newest first. */

@@ -23,6 +23,7 @@ class SubscriptionsOutbox extends WebhookOutbox {
   async recordSuccesses() { return; }
   async recordFailure() { return 0; }
   async disableWebhook() { return; }
+  async setInFlightLimit() { return; }
   async listOfWebhook(): Promise<Page<Delivery>> { throw new Error('not used'); }
   async purgeFinished() { return 0; }
 }

@@ -1,6 +1,6 @@
 import { ValidationError } from '@lnk/shared/kernel';
 import { checkWebhookLinkIds, checkWebhookUrl } from '../model/webhook.entity';
-import { DestinationGuard, WebhookLinks } from '../ports/outbound.ports';
+import { DESTINATION_REFUSED, DestinationGuard, WebhookLinks } from '../ports/outbound.ports';
 
 /** The checks creation and update share: a destination that is not internal, links that are the caller's. */
 export class WebhookRules {
@@ -12,8 +12,7 @@ export class WebhookRules {
 
   async url(value: unknown): Promise<string> {
     const url = checkWebhookUrl(value, this.allowPrivate);
-    const problem = await this.guard.problemWith(url);
-    if (problem) throw ValidationError.field('url', problem);
+    if (!(await this.guard.allows(url))) throw ValidationError.field('url', DESTINATION_REFUSED);
     return url;
   }
 

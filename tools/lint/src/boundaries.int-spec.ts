@@ -49,6 +49,8 @@ const BRIDGE_FILE = 'libs/bridges/src/lib/fixture.ts';
 const bridgeDomains = snippet(BRIDGE_FILE, `import { LinkRepository } from '@lnk/links/domain';\nimport { DomainRepository } from '@lnk/domains/domain';\nexport const x = [LinkRepository, DomainRepository];\n`);
 const bridgeAdapter = snippet(BRIDGE_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`);
 const bridgeFramework = snippet(BRIDGE_FILE, `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`);
+// shared-config imports the kernel, so the kernel importing shared-config closes a cycle the tags allow.
+const kernelCycle = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { readVariables } from '@lnk/shared/config';\nexport const x = readVariables;\n`);
 const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport const x = FixedClock;\n`;
 const testingInProduction = snippet(DOMAIN_FILE, testingSource);
 const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
@@ -87,6 +89,11 @@ describe('module boundaries', () => {
 
   it('lets the app import adapters', () => {
     expect(messagesOf(appAdapter)).toEqual([]);
+  });
+
+  // Only seen since the project graph has its edges (nx.json turns on the analysis of imports).
+  it('reports a cycle between libraries that the tags would allow', () => {
+    expect(messagesOf(kernelCycle)).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('Circular dependency between "shared-kernel" and "shared-config"') })]);
   });
 
   it('keeps test support out of production code but lets tests use it', () => {

@@ -1,0 +1,27 @@
+import { Clock } from '@lnk/shared/kernel';
+import { User } from '../model/user.entity';
+import { EmailVerificationRepository } from '../ports/account.repositories';
+import { SecretHasher } from '../ports/secret-hasher';
+import { UserRepository } from '../ports/user.repository';
+import { invalidVerificationLink, verificationToken } from './verify-email.use-case';
+
+/**
+ * What a verification link would confirm, for the page it opens: the account whose address it is, as
+ * it is now. Reading it changes nothing, and the token stays usable.
+ */
+export class ViewEmailVerificationUseCase {
+  constructor(
+    private readonly verifications: EmailVerificationRepository,
+    private readonly users: UserRepository,
+    private readonly hasher: SecretHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(token: string | undefined): Promise<User> {
+    const verification = await this.verifications.find(this.hasher.hash(verificationToken(token)), this.clock.now());
+    if (!verification) throw invalidVerificationLink();
+    const user = await this.users.findById(verification.userId);
+    if (!user || user.email !== verification.email) throw invalidVerificationLink();
+    return user;
+  }
+}
