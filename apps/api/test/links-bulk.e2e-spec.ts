@@ -213,7 +213,7 @@ describe('links in bulk over HTTP', () => {
     it('refuses a request that names no tag, or a bad name', async () => {
       const res = await as(ada).post('/user/link/bulk/tags', { ids: ['0123456789abcdef01234567'], add: ['  '] });
       expect(res.status).toBe(400);
-      expect(res.body.meta.errors.map((e: { name: string }) => e.name)).toEqual(['add[0]']);
+      expect(res.body.meta.errors.map((e: { name: string }) => e.name)).toEqual(['add.0']);
       expect((await as(ada).post('/user/link/bulk/tags', { ids: ['0123456789abcdef01234567'] })).status).toBe(400);
     });
   });

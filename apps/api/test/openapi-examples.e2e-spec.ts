@@ -95,6 +95,12 @@ describe('documented request examples against the running server', () => {
       case 'POST /oauth/idp':
         // No identity provider is configured here: the documented outcome is a refusal of the sign-in, not of the request's shape.
         return { account, path: '/oauth/idp', token: null, body: { client_id: account.client.clientId }, status: 401 };
+      case 'GET /oauth/authorize':
+      case 'GET /oauth/authorize/page': {
+        // The example's client and redirect URI, registered: the request then goes on to the page (302), or is the page.
+        const app = await createFirstPartyClient(t, account.id, { redirectUris: [REDIRECT_URI] });
+        return { account, path: key.split(' ')[1], token: null, query: { client_id: app.clientId, redirect_uri: REDIRECT_URI }, ...(key.endsWith('page') ? {} : { status: 302 }) };
+      }
       case 'GET /tls/ask':
         // The example's host is well formed but no verified domain of this server: refused as such, not as input.
         return { account, path: '/tls/ask', token: null, status: 404 };

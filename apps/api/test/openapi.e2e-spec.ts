@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { SCOPES } from '@lnk/identity/domain';
+import { WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
 import { ROUTE_RESPONSES, ROUTE_SCOPES as SCOPE_TABLE } from '../src/app-routes';
 import { openApiPath, registeredRoutes } from '../src/openapi/openapi';
 import { startTestApp, TestApp } from './support/test-app';
@@ -77,7 +78,8 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
 
   it('wraps answers in the envelope, with the error envelope for errors', () => {
     const me = operationOf('GET', '/user/me');
-    expect(me?.responses['200']).toMatchObject({ content: { 'application/json': { schema: { required: ['status', 'code', 'message', 'data'], properties: { data: { $ref: '#/components/schemas/User' } } } } } });
+    expect(me?.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/GetAccountAnswer' } } } });
+    expect(document.components?.schemas?.['GetAccountAnswer']).toMatchObject({ required: ['status', 'code', 'message', 'data'], properties: { data: { $ref: '#/components/schemas/User' } } });
     for (const status of ['401', '403', '429', '503']) expect(me?.responses[status]).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
   });
 
@@ -123,7 +125,7 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
   // Issue 12: an absolute http://localhost:<PORT> made Swagger UI's calls cross-origin from any other host name.
   it('has relative server URLs, so Swagger UI calls the origin it was opened on', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' }), expect.objectContaining({ url: '/v1' })]);
-    expect(JSON.stringify(document)).not.toContain('localhost');
+    expect(JSON.stringify(document)).not.toContain('//localhost');
     expect(JSON.stringify(document)).not.toContain(t.baseUrl);
   });
 
@@ -142,5 +144,93 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     const docs = await t.request('GET', '/docs');
     expect([docs.status, docs.headers.get('location')]).toEqual([302, 'docs/']);
     expect((await t.request('GET', '/v1/docs')).headers.get('location')).toBe('docs/');
+  });
+
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, OperationObject>).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    );
+  const schemaOf = (name: string) => document.components?.schemas?.[name] as SchemaObject & { properties: Record<string, SchemaObject> };
+
+  // Issue 30: operation ids were the framework's (LinksController_create), which generated clients turn into function names.
+  it('gives every operation a unique operationId, a verb first in camelCase', () => {
+    const ids = operations().map(({ operation }) => operation.operationId as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    const verbs = 'get|list|create|add|update|change|set|delete|revoke|regenerate|rotate|confirm|verify|grant|introspect|sign|start|decide|tag|import|export|send|receive|pay';
+    expect(ids.filter((id) => !new RegExp(`^(${verbs})[A-Z][A-Za-z]*$`).test(id))).toEqual([]);
+    expect(operations().find(({ key }) => key === 'POST /user/link')?.operation.operationId).toBe('createLink');
+  });
+
+  it('names every JSON answer schema, and the licence of the API', () => {
+    const unnamed = operations().flatMap(({ key, operation }) =>
+      Object.entries(operation.responses).flatMap(([status, response]) => {
+        const schema = (response as ResponseObject).content?.['application/json']?.schema as SchemaObject | ReferenceObject | undefined;
+        const refs = schema && ('$ref' in schema ? [schema] : (schema.oneOf ?? [schema]));
+        return (refs ?? []).filter((s) => !('$ref' in s)).map(() => `${key} ${status}`);
+      }),
+    );
+    expect(unnamed).toEqual([]);
+    expect(document.info.license?.name).toEqual(expect.any(String));
+  });
+
+  it('describes every path parameter with an example, and the statistics dimension with the names it takes', () => {
+    const bare = operations().flatMap(({ key, operation }) => ((operation.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'path' && p.example === undefined).map((p) => `${key} ${p.name}`));
+    expect(bare).toEqual([]);
+    const dimension = (operationOf('GET', '/user/stats/:dimension')?.parameters as ParameterObject[]).find((p) => p.name === 'dimension');
+    expect((dimension?.schema as SchemaObject).enum).toEqual(['referrers', 'countries', 'devices', 'browsers', 'os', 'triggers', 'referrer', 'country', 'device', 'browser', 'trigger']);
+  });
+
+  // Issue 27: a client generated from the document sent what the server refused, and the other way round.
+  it('closes every request body the server closes, and leaves the OAuth ones open (RFC 6749 ignores unknown parameters)', () => {
+    const bodies = new Set(operations().flatMap(({ operation }) => Object.values((operation.requestBody as { content?: Record<string, { schema: ReferenceObject | SchemaObject }> } | undefined)?.content ?? {}).flatMap((m) => ('$ref' in m.schema ? [m.schema.$ref.split('/').pop() as string] : []))));
+    const open = [...bodies].filter((name) => schemaOf(name).additionalProperties !== false).sort();
+    expect(open).toEqual(['AuthorizeDecisionDto', 'TokenHintRequestDto', 'TokenRequestDto']);
+    expect(operationOf('GET', '/user/link')).toMatchObject({ 'x-additional-query-parameters': false });
+    expect(operationOf('GET', '/oauth/authorize')).not.toHaveProperty('x-additional-query-parameters');
+  });
+
+  it('states closed sets as enums, and the rules written in prose as schema', () => {
+    expect(schemaOf('CreateTokenDto').properties['scopes']).toMatchObject({ minItems: 1, items: { enum: [...SCOPES] } });
+    expect(schemaOf('CreateOAuthClientDto').properties['scopes']).toMatchObject({ items: { enum: [...SCOPES] } });
+    expect(schemaOf('CreateOAuthClientDto').properties['redirectUris']).toMatchObject({ items: { format: 'uri', pattern: expect.stringContaining('localhost') } });
+    expect(schemaOf('CreateWebhookDto').properties['events']).toMatchObject({ minItems: 1, items: { enum: [...WEBHOOK_EVENT_TYPES] } });
+    expect(schemaOf('TokenRequestDto').properties['grant_type']).toMatchObject({ enum: ['password', 'authorization_code', 'refresh_token'] });
+    const authorize = operationOf('GET', '/oauth/authorize')?.parameters as ParameterObject[];
+    expect(authorize.filter((p) => p.required).map((p) => p.name)).toEqual(['response_type', 'client_id', 'redirect_uri']);
+    expect(authorize.find((p) => p.name === 'response_type')?.schema).toMatchObject({ enum: ['code'] });
+    expect(schemaOf('CreateLinkDto').properties['slug']).toMatchObject({ pattern: '^[A-Za-z0-9_-]{1,64}$', not: { pattern: expect.stringContaining('[aA][dD][mM][iI][nN]') } });
+    expect(schemaOf('CreateLinkDto').properties['url']).toMatchObject({ format: 'uri', pattern: expect.stringMatching(/^\^/) });
+    expect(schemaOf('BulkLinkIdsDto').properties['ids']).toMatchObject({ minItems: 1 });
+    expect(schemaOf('CheckoutRequestDto').properties['successUrl']).toMatchObject({ pattern: expect.stringMatching(/^\^/) });
+    expect(schemaOf('AddDomainDto').properties['name']).toMatchObject({ maxLength: 253, pattern: expect.any(String) });
+    expect(schemaOf('CreateTagDto').properties['name']).toMatchObject({ pattern: '\\S' });
+    const stats = operationOf('GET', '/user/stats')?.parameters as ParameterObject[];
+    expect(stats.find((p) => p.name === 'startDate')?.schema).toMatchObject({ format: 'date' });
+  });
+
+  it('says which fields take null, and gives expiresAt of a token one schema', () => {
+    expect(schemaOf('CreateLinkDto').properties['domainId']).toMatchObject({ type: 'string', nullable: true });
+    expect(schemaOf('CreateWebhookDto').properties['linkIds']).toMatchObject({ type: 'array', nullable: true, minItems: 1 });
+    expect(schemaOf('CreateTokenDto').properties['expiresAt']).toEqual({ type: 'string', format: 'date-time', nullable: true, description: expect.any(String) });
+    expect(schemaOf('CreateLinkDto').properties['title'].nullable).toBeUndefined();
+  });
+
+  it('documents the body of every status: a 302 envelope says 302, a form-encoded OAuth request gets the RFC body at 429 too', () => {
+    const redirect = (operationOf('GET', '/oauth/authorize')?.responses['302'] as ResponseObject).content?.['application/json']?.schema as ReferenceObject;
+    expect(schemaOf(redirect.$ref.split('/').pop() as string).properties['status']).toEqual({ type: 'integer', enum: [302] });
+    for (const status of ['400', '401', '429']) {
+      expect((operationOf('POST', '/oauth/token')?.responses[status] as ResponseObject).content?.['application/json']?.schema).toEqual({ oneOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { $ref: '#/components/schemas/OAuthError' }] });
+    }
+    // Operations whose success is a redirect say why they answer no 2xx.
+    const no2xx = operations().filter(({ operation }) => !Object.keys(operation.responses).some((s) => s.startsWith('2')));
+    expect(no2xx.map(({ key }) => key).sort()).toEqual(['GET /oauth/authorize', 'POST /billing/sandbox/{sessionId}', 'POST /oauth/authorize']);
+    for (const { operation } of no2xx) expect(operation.description).toMatch(/answers no 2xx/);
+  });
+
+  it('tells the items of a bulk creation apart by outcome, and gives the two-factor change one shape', () => {
+    const answer = schemaOf('CreateLinksAnswer').properties['data'].items as SchemaObject;
+    expect(answer.discriminator).toEqual({ propertyName: 'outcome', mapping: { created: '#/components/schemas/BulkCreatedLink', refused: '#/components/schemas/BulkItemErrors' } });
+    expect(schemaOf('SetTwoFactorAnswer').properties['data']).toEqual({ $ref: '#/components/schemas/TwoFactorChange' });
+    expect(schemaOf('TwoFactorChange').oneOf).toBeUndefined();
   });
 });

@@ -111,6 +111,36 @@ describe('statistics by dimension, over time and by link (issue 17)', () => {
     expect((await get(ada, `/user/stats/planets?${period}`)).status).toBe(404);
   });
 
+  // Issue 28: a wrong name was a bare 404 that named nothing, and the singular a client would guess was one.
+  it('answers an unknown dimension 404 NOT_FOUND listing the names it takes, and takes the singular of each', async () => {
+    const created = await link(ada, { url: 'https://example.com/singular', slug: 'singular' });
+    await visit('/singular', { headers: { 'user-agent': IPHONE, referer: 'https://news.example.com/', 'x-forwarded-for': UK_ADDRESS } });
+    await flush();
+    const only = `linkId=${created.id}`;
+    for (const [singular, plural] of [['referrer', 'referrers'], ['country', 'countries'], ['device', 'devices'], ['browser', 'browsers'], ['os', 'os'], ['trigger', 'triggers']]) {
+      expect([singular, await values(ada, singular, only)]).toEqual([singular, await values(ada, plural, only)]);
+    }
+    expect(await values(ada, 'country', only)).toEqual({ GB: 1 });
+    for (const name of ['planets', 'Countries', 'countrie', 'timeserie']) {
+      const res = await get(ada, `/user/stats/${name}?${period}`);
+      expect([name, res.status, res.body.code, res.body.meta]).toEqual([name, 404, 'NOT_FOUND', { dimensions: ['referrers', 'countries', 'devices', 'browsers', 'os', 'triggers'] }]);
+      expect(res.body.message).toContain('referrers, countries, devices, browsers, os, triggers');
+    }
+  });
+
+  // Date.parse reads 2026-02-30 as March 2: a day that does not exist is refused, by name, whatever else is wrong.
+  it('refuses a day that does not exist, naming the field, beside any other bad field', async () => {
+    for (const [path, fields] of [
+      ['/user/stats/countries?startDate=2026-02-30&endDate=2026-03-31', ['startDate']],
+      ['/user/stats?startDate=2026-01-01&endDate=2026-04-31', ['endDate']],
+      ['/user/stats/links?startDate=2026-02-29&endDate=2026-03-01&limit=0', ['limit', 'startDate']],
+      ['/user/stats/timeseries?startDate=2026-02-30&endDate=2026-03-01&interval=year', ['interval', 'startDate']],
+    ] as const) {
+      const res = await get(ada, path);
+      expect([path, res.status, res.body.code, res.body.meta?.errors?.map((e: { name: string }) => e.name).sort()]).toEqual([path, 400, 'VALIDATION_ERROR', fields]);
+    }
+  });
+
   it('refuses a bad period, interval or limit as GET /user/stats does, naming the field', async () => {
     for (const [path, field] of [
       [`/user/stats/countries?startDate=${today}`, 'endDate'],

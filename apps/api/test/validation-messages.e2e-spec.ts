@@ -48,6 +48,58 @@ describe('validation messages say what is wrong', () => {
     expect(changed.map((e) => e.name)).toEqual(['url', 'slug', 'password']);
   });
 
+  // Issue 27: the DTO checked types and the domain the rest, so a type error on one field hid the domain's errors on
+  // the others ({"url": "not a url", "slug": "!!bad!!", "tags": "x"} was told of tags only).
+  it('reports every failing field of a link at once: a wrong type on one does not hide a bad URL or slug on others', async () => {
+    const res = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'not a url', slug: '!!bad!!', tags: 'x' } });
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        { name: 'tags', error: 'tags must be an array' },
+        { name: 'url', error: 'url must be an absolute URL' },
+        { name: 'slug', error: 'slug must be 1 to 64 characters of letters, digits, "-" and "_"' },
+      ]),
+    );
+    expect(errorsOf(res)).toHaveLength(3);
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/' } });
+    const changed = errorsOf(await t.request('PUT', `/user/link/${link.body.data.id}`, { token: ada.accessToken, body: { url: 'ftp://example.com/', slug: 'admin', status: 'on', expiresAt: '2030-02-30T00:00:00Z', utm: { source: ' ' } } }));
+    expect(changed.map((e) => e.name).sort()).toEqual(['expiresAt', 'slug', 'status', 'url', 'utm.source']);
+    // A bulk item is checked as one body is.
+    const bulk = await t.request('POST', '/user/link/bulk', { token: ada.accessToken, body: { links: [{ url: 'not a url', slug: '!!bad!!', tags: 'x' }] } });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.data[0].errors.map((e: { name: string }) => e.name).sort()).toEqual(['slug', 'tags', 'url']);
+  });
+
+  it('reports the domain rules of every other route alongside a type error, each naming its field', async () => {
+    const as = { token: ada.accessToken };
+    const link = await t.request('POST', '/user/link', { ...as, body: { url: 'https://example.com/' } });
+    const tag = await t.request('POST', '/user/tag', { ...as, body: { name: 'kept' } });
+    const cases: [string, string, unknown, string[]][] = [
+      ['POST', '/user/tag', { name: '   ', isFavorite: 'yes' }, ['isFavorite', 'name']],
+      ['PUT', `/user/tag/${tag.body.data.id}`, { name: ' ', isFavorite: 1 }, ['isFavorite', 'name']],
+      ['POST', '/user/domain', { name: 'no_such host', extra: true }, ['extra', 'name']],
+      ['POST', '/user/tokens', { name: '  ', scopes: ['links:read', 'nope'], description: 5 }, ['description', 'name', 'scopes']],
+      ['POST', '/user/tokens', { name: 'ci', scopes: [], expiresAt: 5 }, ['expiresAt', 'scopes']],
+      ['POST', '/user/oauth-clients', { name: ' ', scopes: ['nope'], redirectUris: ['http://example.com/cb'], description: 5 }, ['description', 'name', 'redirectUris.0', 'scopes']],
+      ['POST', '/user/webhooks', { url: 'ftp://hooks.example.com/', events: 'link.created', linkIds: [] }, ['events', 'linkIds', 'url']],
+      ['PUT', '/user/me/email', { email: 'not an address', currentPassword: 5 }, ['currentPassword', 'email']],
+      ['PUT', '/user/me/password', { currentPassword: 5, newPassword: 'short' }, ['currentPassword', 'newPassword']],
+      ['PUT', `/user/link/${link.body.data.id}`, { expiredUrl: 'mailto:a@example.com', targets: { device: { ios: 'nope' } }, maxVisits: 0 }, ['expiredUrl', 'maxVisits', 'targets.device.ios']],
+    ];
+    for (const [method, path, body, fields] of cases) {
+      const res = await t.request(method, path, { ...as, body });
+      expect([method, path, res.status, res.body.code, (res.body.meta?.errors ?? []).map((e: { name: string }) => e.name).sort()]).toEqual([method, path, 400, 'VALIDATION_ERROR', fields]);
+    }
+  });
+
+  // Date.parse reads 2030-02-30 as March 2: a link would have expired two days late, a token lived two days longer.
+  it('refuses an expiry on a day that does not exist, for links and tokens alike', async () => {
+    const link = errorsOf(await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/', expiresAt: '2030-02-30T00:00:00Z' } }));
+    expect(link.map((e) => e.name)).toEqual(['expiresAt']);
+    const pat = errorsOf(await t.request('POST', '/user/tokens', { token: ada.accessToken, body: { name: 'ci', scopes: ['links:read'], expiresAt: '2030-02-30T00:00:00Z' } }));
+    expect(pat.map((e) => e.name)).toEqual(['expiresAt']);
+    expect((await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/', expiresAt: '2028-02-29T00:00:00Z' } })).status).toBe(200);
+  });
+
   it('tells a date in the wrong format the format it expects (an ISO date-time read "longer than 10 characters")', async () => {
     const res = await t.request('GET', '/user/stats?startDate=2026-01-01T00:00:00Z&endDate=2026-01-31T00:00:00.000Z', { token: ada.accessToken });
     expect(errorsOf(res)).toEqual([

@@ -2,6 +2,7 @@ import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, V
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidateIf } from 'class-validator';
 import { FieldError, TtlLruCache, ValidationError } from '@lnk/shared/kernel';
+import { fieldCheckErrors } from './field-checks';
 import { cacheValidationRules } from './validation-rules-cache';
 
 cacheValidationRules();
@@ -77,6 +78,25 @@ function tooDeep(value: unknown, depth = 0): boolean {
  */
 export const Omittable = (): PropertyDecorator => ValidateIf((_object, value) => value !== undefined);
 
+const NULLABLE = new WeakMap<object, Set<string>>();
+
+/**
+ * The field may be left out, or be null with a meaning (no custom domain, no expiry, every link); any
+ * other value must pass its rules. The OpenAPI document writes it `nullable` (nullableFieldsOf).
+ */
+export const Nullable = (): PropertyDecorator => (target, key) => {
+  ValidateIf((_object, value) => value !== undefined && value !== null)(target, key);
+  const own = NULLABLE.get(target.constructor) ?? new Set<string>();
+  own.add(String(key));
+  NULLABLE.set(target.constructor, own);
+};
+
+/** The fields of a DTO (its ancestors' included) declared Nullable. */
+export function nullableFieldsOf(type: object): Set<string> {
+  const parent = Object.getPrototypeOf(type) as object | null;
+  return new Set([...(parent && parent !== Function.prototype ? nullableFieldsOf(parent) : []), ...(NULLABLE.get(type) ?? [])]);
+}
+
 const IGNORES_UNKNOWN_FIELDS = 'lnk:ignores-unknown-fields';
 
 /**
@@ -87,7 +107,7 @@ export const IgnoresUnknownFields = (): ClassDecorator => (target) => Reflect.de
 
 /** Whether a DTO is IgnoresUnknownFields, read once per class (Reflect's lookup walks the prototype chain: 1% of a list page). */
 const ignoring = new WeakMap<object, boolean>();
-function ignoresUnknownFields(metatype: object): boolean {
+export function ignoresUnknownFields(metatype: object): boolean {
   let ignores = ignoring.get(metatype);
   if (ignores === undefined) {
     ignores = Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metatype) === true;
@@ -137,12 +157,33 @@ function isFlat(checked: unknown): checked is Flat {
 }
 
 /**
+ * class-validator's errors of a refused object, and the domain's errors (Checked fields) on the fields
+ * those did not name: every failing field of a request at once, whichever layer owns its rule. An object
+ * the DTO accepts is not checked here: its use case runs the same domain rules.
+ */
+function withFieldChecks(object: object, errors: ClassValidatorError[]): ClassValidatorError[] {
+  if (!errors.length) return errors;
+  const fields = object as Record<string, unknown>;
+  const found = fieldCheckErrors(object.constructor, fields, new Set(errors.map((e) => e.property)));
+  // The value is that of the top field (a nested name is dotted), read only to tell a sent field from a missing one.
+  const domainErrors = found.map(({ name, error }): ClassValidatorError => ({ property: name, value: fields[name.split('.')[0]], constraints: { domainRule: error }, children: [] }));
+  return [...errors, ...domainErrors];
+}
+
+/** Nest's pipe, with the domain's field checks added to a refusal. */
+class FieldCheckingPipe extends ValidationPipe {
+  protected override async validate(object: object, options?: Parameters<typeof validate>[1]): Promise<ClassValidatorError[]> {
+    return withFieldChecks(object, await super.validate(object, options));
+  }
+}
+
+/**
  * The global pipe: unknown fields are refused, types are strict (no implicit conversion), and every
  * failure becomes a VALIDATION_ERROR naming its fields.
  */
 @Injectable()
-export class ApiValidationPipe extends ValidationPipe {
-  private readonly lenient = new ValidationPipe({ ...OPTIONS, forbidNonWhitelisted: false });
+export class ApiValidationPipe extends FieldCheckingPipe {
+  private readonly lenient = new FieldCheckingPipe({ ...OPTIONS, forbidNonWhitelisted: false });
   private readonly queries = new WeakMap<object, TtlLruCache<string, Flat>>();
 
   constructor() {
@@ -204,6 +245,6 @@ export async function checkedItem<T extends object>(metatype: new () => T, value
   const nul = nulField(value, '');
   if (nul !== null) return { errors: [{ name: nul, error: `${nul} must not contain a NUL character` }] };
   const instance = plainToInstance(metatype, value, OPTIONS.transformOptions);
-  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true }, stopAtFirstError: false });
+  const errors = withFieldChecks(instance, await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true }, stopAtFirstError: false }));
   return errors.length ? { errors: toFieldErrors(errors) } : { value: instance };
 }

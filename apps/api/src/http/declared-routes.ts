@@ -4,6 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Scope } from '@lnk/identity/domain';
 import { FORM_BODY, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../auth/access.decorators';
 import { ROUTE_RESPONSE, RouteResponse } from '../openapi/responds.decorator';
+import { PathParameter, ROUTE_PARAMS } from './route.decorator';
 
 /** One handler of a controller, with what its decorators declare. */
 export interface RegisteredRoute {
@@ -19,6 +20,8 @@ export interface RegisteredRoute {
   acceptsForm: boolean;
   query: Type | null;
   body: Type | null;
+  /** Path parameters the route describes itself (@Route's params). */
+  params: Record<string, PathParameter>;
 }
 
 /** Handler metadata, else the controller's (as Nest's Reflector.getAllAndOverride reads it). */
@@ -49,6 +52,7 @@ export function routesOf(controllers: readonly Type[]): RegisteredRoute[] {
         acceptsForm: Boolean(declared(FORM_BODY, handler, controller)),
         query: argOf(RouteParamtypes.QUERY),
         body: argOf(RouteParamtypes.BODY),
+        params: (Reflect.getMetadata(ROUTE_PARAMS, handler) as Record<string, PathParameter> | undefined) ?? {},
       });
     }
   }

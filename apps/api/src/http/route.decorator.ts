@@ -1,4 +1,4 @@
-import { Delete, Get, Post, Put } from '@nestjs/common';
+import { Delete, Get, Post, Put, SetMetadata } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Scope } from '@lnk/identity/domain';
@@ -8,10 +8,19 @@ import type { Schema } from '../openapi/schema';
 
 const METHODS = { GET: Get, POST: Post, PUT: Put, DELETE: Delete };
 
+export const ROUTE_PARAMS = 'lnk:route-params';
+
+/** A path parameter as the document describes it: its schema, an example a client can send. */
+export type PathParameter = SchemaObject & { example: string };
+
 /** What a route declares besides its answer. */
 interface RouteDeclaration extends ResponseOptions {
+  /** The OpenAPI operation's id, what a generated client names its function: a verb, then what it acts on (`createLink`). */
+  operationId: string;
   /** The scope its bearer token must hold (@RequireScope); left out only on a @Public() controller. */
   scope?: Scope;
+  /** Path parameters other than the usual ones (an id; openapi.ts describes those), by name. */
+  params?: Record<string, PathParameter>;
   /** The OpenAPI operation's summary and description. */
   summary: string;
   description: string;
@@ -32,8 +41,8 @@ export function Route(
   path: string,
   route: RouteDeclaration & ({ answers: Schema<unknown> | null } | { raw: Record<string, SchemaObject> }),
 ): HandlerDecorator<unknown> {
-  const { scope, summary, description, ...answer } = route;
-  const decorators: MethodDecorator[] = [ApiOperation({ summary, description }), METHODS[method](path), ...(scope ? [RequireScope(scope)] : [])];
+  const { operationId, scope, params, summary, description, ...answer } = route;
+  const decorators: MethodDecorator[] = [ApiOperation({ operationId, summary, description }), METHODS[method](path), ...(scope ? [RequireScope(scope)] : []), ...(params ? [SetMetadata(ROUTE_PARAMS, params)] : [])];
   return (target, key, descriptor) => {
     for (const decorate of decorators) decorate(target, key, descriptor as PropertyDescriptor);
     respondsOf(answer)(target, key, descriptor as never);

@@ -22,7 +22,7 @@ export class MetricsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Route('GET', '', { raw: { 'text/plain': string }, errors: { 401: 'json' }, summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
+  @Route('GET', '', { operationId: 'getMetrics', raw: { 'text/plain': string }, errors: { 401: 'json' }, summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply) {
     if (this.config.metricsToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';

@@ -94,8 +94,12 @@ describe('OpenAPI components from named schemas', () => {
     });
     expect(schemas['Author']).toEqual(AuthorSchema);
     expect(schemas['ReportCount']).toEqual(ReportCountSchema);
-    const envelopeOf = (path: string) =>
-      (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> }).content['application/json']?.schema.properties;
+    // Each answer is a component of its own (named for its operation), so a generated client names its type.
+    const envelopeOf = (path: string) => {
+      const answer = (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']?.schema.$ref;
+      expect(answer).toMatch(/^#\/components\/schemas\/\w+Answer$/);
+      return (schemas[answer.split('/').pop() as string] as { properties: Record<string, unknown> }).properties;
+    };
     expect(envelopeOf('/reports/{id}')?.['data']).toEqual({ $ref: '#/components/schemas/Report' });
     expect(envelopeOf('/reports')).toMatchObject({ data: { type: 'array', items: { $ref: '#/components/schemas/Report' } }, meta: { $ref: '#/components/schemas/ReportCount' } });
     // The error bodies every operation refers to are components too.

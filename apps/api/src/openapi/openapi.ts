@@ -3,15 +3,17 @@ import { ModulesContainer } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { openApiPath, RegisteredRoute, routesOf } from '../http/declared-routes';
-import { SERVICE_VERSION } from '../version';
+import type { PathParameter } from '../http/route.decorator';
+import { ignoresUnknownFields } from '../envelope/validation.pipe';
+import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import type { RouteResponse } from './responds.decorator';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
 import { named, nameOf } from './schema';
+import { requestSchema } from './request-schema';
 
 export { openApiPath, type RegisteredRoute };
 
@@ -84,13 +86,53 @@ export function namedSchemas(routes: readonly RegisteredRoute[], shared: readonl
   return new Map([...found].map(([name, { schema }]) => [name, schema]));
 }
 
-function successResponse(answer: RouteResponse): ResponseObject {
+/**
+ * The success answer of a route: its envelope (its status in `status`, 302 for a redirect's), given a
+ * component name by `name` so that generated clients name its type; a form-encoded OAuth request's RFC
+ * body beside it (oneOf: the request's content type decides, which OpenAPI 3.0 cannot key an answer on).
+ */
+function successResponse(answer: RouteResponse, name: (schema: SchemaObject) => ReferenceObject): ResponseObject {
   if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema: documented(schema) }])) };
-  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta && documented(answer.meta));
-  if (answer.status && answer.status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: envelope } } } : {}) };
+  const status = answer.status ?? 200;
+  const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta && documented(answer.meta), status);
+  if (status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: name(envelope) } } } : {}) };
+  const json = name(envelope);
   const form = answer.form && documented(answer.form);
   const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};
-  return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [envelope, form] } : envelope }, ...page } };
+  return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [json, form] } : json }, ...page } };
+}
+
+/** An error answer of an OAuth endpoint: the envelope to a JSON request, the RFC 6749 body (section 5.2) to a form-encoded one. */
+function withFormError(response: ResponseObject): ResponseObject {
+  const json = response.content?.['application/json']?.schema;
+  if (!json) return response;
+  return {
+    ...response,
+    description: `${response.description}; to a form-encoded request, the RFC 6749 error body`,
+    content: { ...response.content, 'application/json': { schema: { oneOf: [json, documented(OAUTH_ERROR)] } } },
+  };
+}
+
+/** The path parameters most routes share, described once; any other is described by its route (@Route's params). */
+const PATH_PARAMETERS: Record<string, PathParameter> = {
+  id: { type: 'string', description: 'The id of one of your resources: 24 hex characters (another account\'s, or none: 404).', example: '665f1c2e9b1e8a0012345678' },
+};
+
+function pathParameter(parameter: ParameterObject, route: RegisteredRoute): ParameterObject {
+  const declared = route.params[parameter.name] ?? PATH_PARAMETERS[parameter.name];
+  if (!declared) throw new Error(`The path parameter ${parameter.name} of ${route.method} ${route.path} is not described: give it in its @Route's params`);
+  const { description, example, ...schema } = declared;
+  return { name: parameter.name, in: 'path', required: true, ...(description ? { description } : {}), example, schema };
+}
+
+/** A query DTO's fields, each a query parameter with its schema (its description and example beside it). */
+function queryParameters(type: object): ParameterObject[] {
+  const schema = requestSchema(type);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, example, ...rest } = property as SchemaObject;
+    return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), ...(example === undefined ? {} : { example }), schema: rest };
+  });
 }
 
 /** Where Swagger UI at /docs sends the browser back after the authorization page (swagger-ui-dist's own page). */
@@ -154,7 +196,6 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         'oauth2',
       )
       .build(),
-    { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` },
   );
   // @nestjs/swagger writes bearerFormat: 'JWT' into every bearer scheme; these tokens are opaque.
   delete (document.components?.securitySchemes?.['bearer'] as { bearerFormat?: string } | undefined)?.bearerFormat;
@@ -164,15 +205,21 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     ...(document.components?.schemas ?? {}),
     ...Object.fromEntries([...components].map(([name, schema]) => [name, documented(schema, true)])),
   };
+  const component = (name: string, schema: SchemaObject, usedBy: string): ReferenceObject => {
+    if (schemas[name]) throw new Error(`The component name ${name} (of ${usedBy}) is taken: rename the operation or the schema`);
+    schemas[name] = schema;
+    return ref(name);
+  };
 
   for (const route of routes) {
     const path = openApiPath(route.path);
-    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as OperationObject | undefined;
+    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as (OperationObject & Record<`x-${string}`, unknown>) | undefined;
     if (!operation) continue;
+    const usedBy = `${route.method} ${route.path}`;
     if (route.body) {
       // A request DTO is a component under its class name: a response schema of that name would replace it.
-      if (components.has(route.body.name)) throw new Error(`The request body ${route.body.name} of ${route.method} ${route.path} has the name of a response schema: rename one of them`);
-      const schema = targetConstructorToSchema(route.body) as SchemaObject;
+      if (components.has(route.body.name)) throw new Error(`The request body ${route.body.name} of ${usedBy} has the name of a response schema: rename one of them`);
+      const schema = requestSchema(route.body);
       schemas[route.body.name] = schema;
       const media = { schema: ref(route.body.name), ...(schema.example === undefined ? {} : { example: schema.example }) };
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody : { content: {} };
@@ -180,23 +227,24 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       const required = !Reflect.getMetadata('lnk:body-may-be-omitted', route.body);
       operation.requestBody = { ...body, required, content: { 'application/json': media, ...(route.acceptsForm ? { [FORM]: media } : {}) } };
     }
-    if (route.query) {
-      const schema = targetConstructorToSchema(route.query) as SchemaObject;
-      const required = new Set(schema.required ?? []);
-      const query: ParameterObject[] = Object.entries(schema.properties ?? {}).map(([name, property]) => {
-        const { description, example, ...rest } = property as SchemaObject;
-        return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), ...(example === undefined ? {} : { example }), schema: rest };
-      });
-      operation.parameters = [...(operation.parameters ?? []).filter((p: ParameterObject | ReferenceObject) => !('in' in p && p.in === 'query')), ...query];
+    const pathParameters = ((operation.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'path').map((p) => pathParameter(p, route));
+    operation.parameters = [...pathParameters, ...(route.query ? queryParameters(route.query) : [])];
+    if (route.query && !ignoresUnknownFields(route.query)) {
+      // OpenAPI 3.0 cannot close a list of query parameters: said in words, and for tools in an extension.
+      operation['x-additional-query-parameters'] = false;
+      operation.description = `${operation.description ?? ''} Query parameters other than these are refused (VALIDATION_ERROR).`.trim();
     }
     const scope = route.isPublic ? null : route.scope;
     operation.security = scope ? [{ oauth2: [scope] }, { bearer: [] }] : [];
-    if (scope) (operation as OperationObject & { 'x-required-scope'?: string })['x-required-scope'] = scope;
+    if (scope) operation['x-required-scope'] = scope;
     if (scope) operation.description = `Needs the \`${scope}\` scope.${operation.description ? ` ${operation.description}` : ''}`;
 
     // A route without @Responds fails the route walk's test; it is documented with an empty schema meanwhile.
     const answer: RouteResponse = route.response ?? { data: {} };
-    const responses: Record<string, ResponseObject> = { [String(answer.status ?? 200)]: successResponse(answer) };
+    const status = answer.status ?? 200;
+    const answerName = `${operation.operationId?.replace(/^./, (c) => c.toUpperCase())}Answer`;
+    const responses: Record<string, ResponseObject> = { [String(status)]: successResponse(answer, (schema) => component(answerName, schema, usedBy)) };
+    if (status >= 300) operation.description = `${operation.description ?? ''} Its success is a redirect (${status}, Location header) for the browser to follow, so it answers no 2xx.`.trim();
     if (answer.redirect) responses['302'] = { description: `Redirect (Location header): ${answer.redirect}` };
     if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
     if (scope) {
@@ -218,18 +266,11 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: documented(ERROR_ENVELOPE) } } };
       else responses[status] = errorAnswer('See the error code');
     }
-    // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body (OAuthProtocolFilter).
-    if (route.acceptsForm && route.body) {
-      for (const status of ['400', '401']) {
-        const page = responses[status]?.content?.['text/html'];
-        responses[status] = {
-          description: `Envelope for JSON requests; RFC 6749 error body for form-encoded ones${page ? '; an HTML page for the browser' : ''}`,
-          content: { ...(page ? { 'text/html': page } : {}), 'application/json': { schema: { oneOf: [documented(ERROR_ENVELOPE), documented(OAUTH_ERROR)] } } },
-        };
-      }
-    }
+    // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body, whatever the status (OAuthProtocolFilter).
+    if (route.acceptsForm && route.body) for (const [status, response] of Object.entries(responses)) if (Number(status) >= 400) responses[status] = withFormError(response);
     operation.responses = responses;
   }
   document.components = { ...document.components, schemas };
+  document.info.license = { name: SERVICE_LICENSE };
   return document;
 }

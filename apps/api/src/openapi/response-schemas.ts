@@ -20,12 +20,13 @@ export const DeletedSchema = object({ deletedAt: dateTime });
 /** `meta` of a page of a list (spec 2.2). */
 export const PAGE_META = object({ total: integer, start: integer, limit: integer });
 
-export const SUCCESS_ENVELOPE = (data: SchemaObject | { $ref: string } | null, meta?: SchemaObject | { $ref: string }): SchemaObject => ({
+/** The envelope of a success: `status` repeats the answer's (200, or 302 for a redirect that also answers the envelope). */
+export const SUCCESS_ENVELOPE = (data: SchemaObject | { $ref: string } | null, meta?: SchemaObject | { $ref: string }, status = 200): SchemaObject => ({
   type: 'object',
   additionalProperties: false,
   required: ['status', 'code', 'message', ...(data ? ['data'] : []), ...(meta ? ['meta'] : [])],
   properties: {
-    status: { type: 'integer', enum: [200] },
+    status: { type: 'integer', enum: [status] },
     code: { type: 'string', enum: ['OK'] },
     message: string,
     ...(data ? { data } : {}),

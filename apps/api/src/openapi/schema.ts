@@ -59,8 +59,22 @@ export const nullable = <T>(of: Schema<T>): Schema<T | null> => ({ ...of, nullab
 
 export const list = <T>(items: Schema<T>): Schema<T[]> => schema({ type: 'array', items });
 
-/** Either shape (`oneOf`). */
-export const either = <A, B>(a: Schema<A>, b: Schema<B>): Schema<A | B> => schema({ oneOf: [a, b] });
+/**
+ * One of named shapes told apart by the value of one property (`oneOf` with a `discriminator`), each
+ * shape's value of it the key it is given under: what a generated client switches on.
+ */
+export function discriminated<S extends Record<string, AnySchema>>(propertyName: string, shapes: S): Schema<Static<S[keyof S]>> {
+  const mapping = Object.fromEntries(
+    Object.entries(shapes).map(([value, shape]) => {
+      const name = nameOf(shape);
+      if (!name) throw new Error(`A shape told apart by ${propertyName} must be named (the mapping refers to its component): ${value}`);
+      const values = (shape.properties?.[propertyName] as SchemaObject | undefined)?.enum;
+      if (!values || values.length !== 1 || values[0] !== value) throw new Error(`The shape ${name} must have ${propertyName} with the one value ${value}`);
+      return [value, `#/components/schemas/${name}`];
+    }),
+  );
+  return schema({ oneOf: Object.values(shapes), discriminator: { propertyName, mapping } });
+}
 
 /** The same schema with a description (or another annotation) added. */
 export const described = <S extends AnySchema>(of: S, description: string): S => ({ ...of, description });

@@ -7,6 +7,7 @@ export * from './lib/unit-of-work';
 export * from './lib/quota';
 export * from './lib/client-address';
 export * from './lib/field-checks';
+export * from './lib/date-time';
 export * from './lib/password-hasher';
 export * from './lib/ttl-lru-cache';
 export * from './lib/link-clicked';

@@ -39,7 +39,7 @@ export class AccountController {
     @Inject(BILLING) private readonly billing: Billing,
   ) {}
 
-  @Route('GET', '', { scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
+  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
     const user = await this.identity.getCurrentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.
@@ -54,6 +54,7 @@ export class AccountController {
   private readonly presentedUsers = new WeakMap<User, SerializedOk<ReturnType<typeof presentUser>>>();
 
   @Route('PUT', 'email', {
+    operationId: 'changeEmail',
     scope: 'user:write',
     answers: ChangedEmailSchema,
     reauthentication: true,
@@ -71,34 +72,34 @@ export class AccountController {
     );
   }
 
-  @Route('PUT', 'password', { scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
+  @Route('PUT', 'password', { operationId: 'changePassword', scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
-  @Route('POST', 'enable-twofactor', { scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
+  @Route('POST', 'enable-twofactor', { operationId: 'setTwoFactor', scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
     const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
     return ok(
-      { qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
+      { isTwoFactorEnabled: false, qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
       'Add the secret to your authenticator app, then send a code from it to POST /user/me/twofactor/confirm: two-factor sign-in is on from then. Keep the backup codes safe',
     );
   }
 
-  @Route('POST', 'twofactor/confirm', { scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
+  @Route('POST', 'twofactor/confirm', { operationId: 'confirmTwoFactor', scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
-  @Route('GET', 'limits', { scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
+  @Route('GET', 'limits', { operationId: 'getAccountLimits', scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.billing.limits.execute(principal.userId));
   }
 
-  @Route('DELETE', '', { scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
+  @Route('DELETE', '', { operationId: 'deleteAccount', scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
@@ -117,6 +118,7 @@ export class EmailVerificationController {
    * the link would confirm; a bad link the "not valid" page or the VALIDATION_ERROR envelope.
    */
   @Route('GET', 'verify-email', {
+    operationId: 'getEmailVerification',
     answers: VerifiedEmailSchema,
     page: true,
     errors: { 400: 'html or json' },
@@ -140,6 +142,7 @@ export class EmailVerificationController {
 
   /** What the page's button posts (form-encoded), or an API client (JSON): the token, used once. */
   @Route('POST', 'verify-email', {
+    operationId: 'verifyEmail',
     answers: VerifiedEmailSchema,
     page: true,
     errors: { 400: 'html or json' },

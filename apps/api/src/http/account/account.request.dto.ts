@@ -1,19 +1,22 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normalizeEmail } from '@lnk/identity/domain';
+import { Checked } from '../../envelope/field-checks';
 import { Omittable, OmittableBody } from '../../envelope/validation.pipe';
 
 // `currentPassword` on sensitive actions: needed when the token's sign-in is older than ten minutes.
 
 @JSONSchema({ example: { email: 'ada.lovelace@example.com', currentPassword: 'correct horse battery' } })
 export class ChangeEmailDto {
-  @IsString() @MaxLength(320) email!: string;
+  @IsString() @MaxLength(320) @Checked((value, field) => normalizeEmail(value, field), { format: 'email', maxLength: MAX_EMAIL_LENGTH }) email!: string;
   @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
 }
 
 @JSONSchema({ example: { currentPassword: 'correct horse battery', newPassword: 'a longer passphrase of mine' } })
 export class ChangePasswordDto {
   @IsString() @MaxLength(1024) currentPassword!: string;
-  @IsString() @MaxLength(1024) newPassword!: string;
+  @JSONSchema({ description: `${MIN_PASSWORD_LENGTH} characters or more, at most ${MAX_PASSWORD_LENGTH} bytes in UTF-8 (what bcrypt reads), different from the current one.` })
+  @IsString() @MaxLength(1024) @Checked((value, field) => checkNewPassword(value, field), { minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }) newPassword!: string;
 }
 
 @JSONSchema({ example: { enable: true, currentPassword: 'correct horse battery' } })

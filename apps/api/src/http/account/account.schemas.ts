@@ -1,5 +1,5 @@
 import { USAGE } from '../../openapi/response-schemas';
-import { boolean, dateTime, either, id, named, nullable, object, oneOfValues, string, strings } from '../../openapi/schema';
+import { boolean, dateTime, described, id, named, nullable, object, oneOfValues, string, strings } from '../../openapi/schema';
 
 /** The `data` of the account's answers (spec 4.3). */
 export const UserSchema = named('User', object({ id, email: string, name: nullable(string), isVerified: boolean, isActive: boolean, createdAt: dateTime }));
@@ -7,9 +7,18 @@ export const AccountLimitsSchema = named('AccountLimits', object({ domains: USAG
 
 export const ChangedEmailSchema = object({ id, email: string, isVerified: boolean, updatedAt: dateTime });
 export const ChangedPasswordSchema = object({ id, updatedAt: dateTime });
-export const TwoFactorChangeSchema = either(
-  object({ qrCode: { ...string, pattern: '^data:image/png;base64,' }, secret: string, backupCodes: strings }),
-  object({ isTwoFactorEnabled: oneOfValues(false) }),
+/** Turning two-factor sign-in on answers the enrolment (in force once a code is confirmed); turning it off, none. One shape either way. */
+export const TwoFactorChangeSchema = named(
+  'TwoFactorChange',
+  object(
+    {
+      isTwoFactorEnabled: described(oneOfValues(false), 'false: off, or on only once POST /user/me/twofactor/confirm takes a code.'),
+      qrCode: described({ ...string, pattern: '^data:image/png;base64,' }, 'When enabling: the secret as a PNG QR code (data URI).'),
+      secret: described(string, 'When enabling: the TOTP secret (base32).'),
+      backupCodes: described(strings, 'When enabling: single-use codes for when the app is lost.'),
+    },
+    ['qrCode', 'secret', 'backupCodes'],
+  ),
 );
 export const TwoFactorConfirmedSchema = object({ isTwoFactorEnabled: oneOfValues(true) });
 export const VerifiedEmailSchema = object({ id, email: string, isVerified: boolean });

@@ -22,24 +22,24 @@ import { Route } from '../route.decorator';
 export class SubscriptionController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @Route('GET', 'plans', { scope: 'subscription:read', answers: list(PlanSchema), summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
+  @Route('GET', 'plans', { operationId: 'listPlans', scope: 'subscription:read', answers: list(PlanSchema), summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
   plans() {
     return ok(this.billing.plans.execute().map(presentPlan));
   }
 
-  @Route('GET', 'subscription/current', { scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits (the operator may have set limits of your own in place of the plan\'s).' })
+  @Route('GET', 'subscription/current', { operationId: 'getSubscription', scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits (the operator may have set limits of your own in place of the plan\'s).' })
   async current(@CurrentPrincipal() principal: Principal) {
     const { subscription: s, plan, limits } = await this.billing.current.execute(principal.userId);
     return ok(presentSubscription(s, plan, limits));
   }
 
-  @Route('POST', 'subscription/checkout', { scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
+  @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
   async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
     const session = await this.billing.checkout.execute(principal.userId, body);
     return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');
   }
 
-  @Route('POST', 'subscription/verify', { scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
+  @Route('POST', 'subscription/verify', { operationId: 'verifyCheckout', scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
   async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
     return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
   }
@@ -52,7 +52,7 @@ export class SubscriptionController {
 export class StripeWebhookController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @Route('POST', 'webhook', { answers: WebhookReceiptSchema, errors: { 400: 'json', 404: 'json' }, summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
+  @Route('POST', 'webhook', { operationId: 'receiveStripeEvent', answers: WebhookReceiptSchema, errors: { 400: 'json', 404: 'json' }, summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
   @HttpCode(200)
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
     const reader = this.billing.stripeWebhooks;
@@ -69,6 +69,9 @@ export class StripeWebhookController {
   }
 }
 
+/** The session a sandbox checkout answered (its url ends with it). */
+const SANDBOX_SESSION = { type: 'string', description: 'The sessionId of a checkout made with the sandbox provider.', example: 'cs_sandbox_4f0c2d9a8b7e6d5c4b3a29180f7e6d5c' };
+
 /**
  * The built-in sandbox provider's payment page: shows the plan and price; submitting its one form pays
  * the session and sends the browser to the success URL. Served only when Stripe is not configured.
@@ -79,7 +82,7 @@ export class StripeWebhookController {
 export class SandboxCheckoutController {
   constructor(@Inject(BILLING) private readonly billing: Billing) {}
 
-  @Route('GET', ':sessionId', { raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), with BILLING=sandbox.' })
+  @Route('GET', ':sessionId', { operationId: 'getSandboxCheckoutPage', params: { sessionId: SANDBOX_SESSION }, raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), with BILLING=sandbox.' })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     const sandbox = this.billing.sandbox;
     const session = sandbox ? await sandbox.session(sessionId) : null;
@@ -88,7 +91,7 @@ export class SandboxCheckoutController {
     void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
   }
 
-  @Route('POST', ':sessionId', { answers: null, status: 303, errors: { 404: 'html', 410: 'html' }, summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
+  @Route('POST', ':sessionId', { operationId: 'paySandboxCheckout', params: { sessionId: SANDBOX_SESSION }, answers: null, status: 303, errors: { 404: 'html', 410: 'html' }, summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
     // With Stripe configured there is no sandbox: every session is unknown here.
     const sandbox = this.billing.sandbox;

@@ -23,13 +23,13 @@ export class DomainsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Route('GET', '', { scope: 'domains:read', answers: list(DomainSchema), meta: PAGE_META, summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
+  @Route('GET', '', { operationId: 'listDomains', scope: 'domains:read', answers: list(DomainSchema), meta: PAGE_META, summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.domains.list.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.config)) });
   }
 
-  @Route('POST', '', { scope: 'domains:write', answers: DomainSchema, summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
+  @Route('POST', '', { operationId: 'addDomain', scope: 'domains:write', answers: DomainSchema, summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
   async add(@CurrentPrincipal() principal: Principal, @Body() body: AddDomainDto) {
     const domain = await this.domains.add.execute(principal.userId, body.name);
     const addresses = addressRecordsFor(this.config.dnsTargetAddresses).map((r) => `${r.type} ${r.value}`);
@@ -39,6 +39,7 @@ export class DomainsController {
   }
 
   @Route('POST', ':id/verify', {
+    operationId: 'verifyDomain',
     scope: 'domains:write',
     answers: VerifiedDomainSchema,
     summary: 'Verify a custom domain',
@@ -49,7 +50,7 @@ export class DomainsController {
     return ok(presentVerifiedDomain(domain), 'Domain verified');
   }
 
-  @Route('DELETE', ':id', { scope: 'domains:write', answers: null, summary: 'Delete a custom domain', description: 'Refused while links still use the domain: move or delete them first.' })
+  @Route('DELETE', ':id', { operationId: 'deleteDomain', scope: 'domains:write', answers: null, summary: 'Delete a custom domain', description: 'Refused while links still use the domain: move or delete them first.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.domains.delete.execute(principal.userId, id);
     return ok(undefined, 'Domain deleted');

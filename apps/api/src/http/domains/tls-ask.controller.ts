@@ -22,6 +22,7 @@ export class TlsAskController {
   constructor(@Inject(DOMAINS) private readonly domains: Domains) {}
 
   @Route('GET', 'ask', {
+    operationId: 'getCertificatePermission',
     answers: CertificateHostSchema,
     errors: { 404: 'json' },
     summary: 'May a TLS proxy obtain a certificate for this host',

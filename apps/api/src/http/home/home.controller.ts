@@ -42,6 +42,7 @@ export class HomeController {
   }
 
   @Route('GET', '', {
+    operationId: 'getHome',
     answers: HomeSchema,
     page: true,
     redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set",

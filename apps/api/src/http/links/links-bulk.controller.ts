@@ -37,6 +37,7 @@ export class LinksBulkController {
   }
 
   @Route('POST', 'bulk', {
+    operationId: 'createLinks',
     scope: 'links:write',
     answers: list(BulkCreatedSchema),
     summary: 'Create up to 100 links',
@@ -53,10 +54,12 @@ export class LinksBulkController {
     const results: BulkCreated[] = checked.map((c) => ({ errors: 'errors' in c ? c.errors : [], reason: 'invalid' }));
     valid.forEach((v, n) => (results[v.i] = created[n]));
     const message = creationMessage(results.length - results.filter((r) => 'errors' in r).length, skipsByReason(results), 'Links created');
-    return ok(results.map((r) => ('view' in r ? presentLink(r.view, this.bases.of(scheme)) : { errors: r.errors })), message);
+    const base = this.bases.of(scheme);
+    return ok(results.map((r) => ('view' in r ? { outcome: 'created' as const, ...presentLink(r.view, base) } : { outcome: 'refused' as const, errors: r.errors })), message);
   }
 
   @Route('DELETE', 'bulk', {
+    operationId: 'deleteLinks',
     scope: 'links:write',
     answers: list(BulkOutcomeSchema),
     summary: 'Delete up to 100 links',
@@ -67,6 +70,7 @@ export class LinksBulkController {
   }
 
   @Route('POST', 'bulk/tags', {
+    operationId: 'tagLinks',
     scope: 'links:write',
     answers: list(BulkOutcomeSchema),
     summary: 'Tag or untag up to 100 links',
@@ -77,6 +81,7 @@ export class LinksBulkController {
   }
 
   @Route('POST', 'import', {
+    operationId: 'importLinks',
     scope: 'links:write',
     answers: ImportReportSchema,
     errors: { 400: 'json', 413: 'json' },
@@ -95,6 +100,7 @@ export class LinksBulkController {
   }
 
   @Route('GET', 'export', {
+    operationId: 'exportLinks',
     scope: 'links:read',
     raw: { [CSV]: { type: 'string', description: `Columns ${EXPORT_COLUMNS.join(', ')}` }, [NDJSON]: { type: 'string', description: 'One link per line, as GET /user/link/{id} presents it' } },
     errors: { 400: 'json' },

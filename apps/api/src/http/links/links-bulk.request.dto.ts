@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { MAX_BULK_ITEMS, MAX_TAGS_PER_LINK } from '@lnk/links/domain';
+import { NOT_BLANK } from '../../envelope/documented-rules';
 import { Omittable } from '../../envelope/validation.pipe';
 
 /**
@@ -22,14 +23,16 @@ export class BulkLinkIdsDto {
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BULK_ITEMS) @IsString({ each: true }) @MaxLength(64, { each: true }) ids!: string[];
 }
 
-/** POST /user/link/bulk/tags. */
-@JSONSchema({ example: { ids: ['665f1c2e9b1e8a0012345678'], add: ['spring'], remove: ['draft'] } })
+const NAMED = (field: string) => ({ required: [field], properties: { [field]: { minItems: 1 } } });
+
+/** POST /user/link/bulk/tags: add or remove names a tag (the use case's rule, stated for the document). */
+@JSONSchema({ example: { ids: ['665f1c2e9b1e8a0012345678'], add: ['spring'], remove: ['draft'] }, anyOf: [NAMED('add'), NAMED('remove')] })
 export class BulkTagLinksDto {
   @JSONSchema({ description: IDS_DESCRIPTION })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BULK_ITEMS) @IsString({ each: true }) @MaxLength(64, { each: true }) ids!: string[];
-  @JSONSchema({ description: 'Tag names to put on each link: one of your tags of that name whatever its case, else a new tag (counted against your tag quota).' })
+  @JSONSchema({ description: 'Tag names to put on each link: one of your tags of that name whatever its case, else a new tag (counted against your tag quota).', items: { pattern: NOT_BLANK } })
   @Omittable() @IsArray() @ArrayMaxSize(MAX_TAGS_PER_LINK) @IsString({ each: true }) @MaxLength(64, { each: true }) add?: string[];
-  @JSONSchema({ description: 'Tag names to take off each link (a name that is none of your tags is nothing to remove).' })
+  @JSONSchema({ description: 'Tag names to take off each link (a name that is none of your tags is nothing to remove); a name is in add or in remove, not both.', items: { pattern: NOT_BLANK } })
   @Omittable() @IsArray() @ArrayMaxSize(MAX_TAGS_PER_LINK) @IsString({ each: true }) @MaxLength(64, { each: true }) remove?: string[];
 }
 

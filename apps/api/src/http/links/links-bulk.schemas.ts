@@ -1,11 +1,14 @@
-import { boolean, described, either, id, integer, list, named, object, oneOfValues, string } from '../../openapi/schema';
-import { LinkSchema } from './links.schemas';
+import { boolean, described, discriminated, id, integer, list, named, object, oneOfValues, string } from '../../openapi/schema';
+import { LINK_DETAIL_FIELDS, LINK_OPTIONAL_FIELDS } from './links.schemas';
 
 const FIELD_ERRORS = list(object({ name: string, error: string }));
 
+/** An item of a bulk creation that was created: the link as POST /user/link answers it. */
+export const BulkCreatedLinkSchema = named('BulkCreatedLink', object({ outcome: described(oneOfValues('created'), 'This link was created.'), ...LINK_DETAIL_FIELDS }, LINK_OPTIONAL_FIELDS));
 /** An item of a bulk creation that was not created: its errors, as VALIDATION_ERROR's meta.errors. */
-export const BulkItemErrorsSchema = named('BulkItemErrors', object({ errors: FIELD_ERRORS }));
-export const BulkCreatedSchema = either(LinkSchema, BulkItemErrorsSchema);
+export const BulkItemErrorsSchema = named('BulkItemErrors', object({ outcome: described(oneOfValues('refused'), 'This link was not created.'), errors: FIELD_ERRORS }));
+/** Each item of a bulk creation's answer, told apart by `outcome`. */
+export const BulkCreatedSchema = discriminated('outcome', { created: BulkCreatedLinkSchema, refused: BulkItemErrorsSchema });
 
 /** An id of a bulk delete or retag: whether it named a link of yours (only those were touched). */
 export const BulkOutcomeSchema = named('BulkOutcome', object({ id, found: boolean }));

@@ -41,7 +41,7 @@ export class LinksController {
    */
   private readonly presentedLists = new Map<ShortUrlBase, WeakMap<LinkListAnswer, SerializedOk<PresentedList>>>();
 
-  @Route('GET', '', { scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
+  @Route('GET', '', { operationId: 'listLinks', scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
     const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
     const answer = await this.links.list.execute(principal.userId, query.q, query.toPageRequest(), filter);
@@ -60,7 +60,7 @@ export class LinksController {
     return serialized;
   }
 
-  @Route('GET', ':id', { scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })
+  @Route('GET', ':id', { operationId: 'getLink', scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.links.get.execute(principal.userId, id), this.bases.of(scheme)));
   }
@@ -69,7 +69,7 @@ export class LinksController {
    * The short URL as a QR code, PNG or SVG (every peer product offers one). Drawn off the event loop
    * (a large PNG is a good part of a second of CPU), kept once drawn, and counted against a budget of its own.
    */
-  @Route('GET', ':id/qr', { scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
+  @Route('GET', ':id/qr', { operationId: 'getLinkQrCode', scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
   @RateLimitBudget('qr')
   async qr(
     @CurrentPrincipal() principal: Principal,
@@ -89,12 +89,12 @@ export class LinksController {
       .send(body);
   }
 
-  @Route('POST', '', { scope: 'links:write', answers: LinkSchema, summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
+  @Route('POST', '', { operationId: 'createLink', scope: 'links:write', answers: LinkSchema, summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateLinkDto, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.links.create.execute(principal.userId, body), this.bases.of(scheme)), 'Link created');
   }
 
-  @Route('PUT', ':id', { scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
+  @Route('PUT', ':id', { operationId: 'updateLink', scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -104,7 +104,7 @@ export class LinksController {
     return ok(presentLink(await this.links.update.execute(principal.userId, id, body), this.bases.of(scheme)), 'Link updated');
   }
 
-  @Route('DELETE', ':id', { scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
+  @Route('DELETE', ':id', { operationId: 'deleteLink', scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const deletedAt = await this.links.delete.execute(principal.userId, id);
     return ok({ deletedAt: deletedAt.toISOString() }, 'Link deleted');
@@ -116,28 +116,28 @@ export class LinksController {
 export class TagsController {
   constructor(@Inject(LINKS) private readonly links: Links) {}
 
-  @Route('GET', '', { scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
+  @Route('GET', '', { operationId: 'listTags', scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const page = await this.links.listTags.execute(principal.userId, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTag) });
   }
 
-  @Route('GET', 'favorite', { scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
+  @Route('GET', 'favorite', { operationId: 'listFavoriteTags', scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
   async favorites(@CurrentPrincipal() principal: Principal) {
     return ok((await this.links.favoriteTags.execute(principal.userId)).map(presentTag));
   }
 
-  @Route('POST', '', { scope: 'tags:write', answers: TagSchema, summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
+  @Route('POST', '', { operationId: 'createTag', scope: 'tags:write', answers: TagSchema, summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTagDto) {
     return ok(presentTag(await this.links.createTag.execute(principal.userId, body)), 'Tag created');
   }
 
-  @Route('PUT', ':id', { scope: 'tags:write', answers: TagSchema, summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
+  @Route('PUT', ':id', { operationId: 'updateTag', scope: 'tags:write', answers: TagSchema, summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateTagDto) {
     return ok(presentTag(await this.links.updateTag.execute(principal.userId, id, body)), 'Tag updated');
   }
 
-  @Route('DELETE', ':id', { scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
+  @Route('DELETE', ':id', { operationId: 'deleteTag', scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.links.deleteTag.execute(principal.userId, id);
     return ok(undefined, 'Tag deleted');

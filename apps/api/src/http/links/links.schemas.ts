@@ -40,6 +40,10 @@ const OPTION_FIELDS = {
 };
 const OPTIONAL = Object.keys(OPTION_FIELDS) as (keyof typeof OPTION_FIELDS)[];
 
-export const LinkSchema = named('Link', object({ ...LINK_FIELDS, tags: list(object({ id, name: string })), ...OPTION_FIELDS }, OPTIONAL));
+/** A link as one is answered (spec 2.10, with its tags and options), and the fields it may leave out. */
+export const LINK_DETAIL_FIELDS = { ...LINK_FIELDS, tags: list(object({ id, name: string })), ...OPTION_FIELDS };
+export const LINK_OPTIONAL_FIELDS = OPTIONAL;
+
+export const LinkSchema = named('Link', object(LINK_DETAIL_FIELDS, OPTIONAL));
 export const LinkListItemSchema = named('LinkListItem', object({ ...LINK_FIELDS, ...OPTION_FIELDS }, OPTIONAL));
 export const TagSchema = named('Tag', object({ id, name: string, isFavorite: boolean, createdAt: dateTime, linkCount: integer }));

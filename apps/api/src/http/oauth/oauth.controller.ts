@@ -68,7 +68,7 @@ export class OAuthController {
     this.signer = new RequestSigner(applicationKeys(config).signing);
   }
 
-  @Route('POST', 'token', { answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749); a client with a secret authenticates on each. `user.email` and `user.name` come only with the user:read scope. A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
+  @Route('POST', 'token', { operationId: 'grantTokens', answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749); a client with a secret authenticates on each. `user.email` and `user.name` come only with the user:read scope. A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
@@ -91,20 +91,20 @@ export class OAuthController {
     return ok(presentSignIn(grant.tokens, grant.user, grant.limits), grant.grantType === 'refresh_token' ? 'Token refreshed' : 'Login successful');
   }
 
-  @Route('POST', 'revoke', { answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
+  @Route('POST', 'revoke', { operationId: 'revokeOAuthToken', answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   async revoke(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
     return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
-  @Route('POST', 'introspect', { answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active. Its kind, scopes, client, expiry and account (`username` only with user:read) go only to the client it was issued to, authenticated with its secret (HTTP Basic or the body); anyone else gets `{active}` alone.' })
+  @Route('POST', 'introspect', { operationId: 'introspectToken', answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active. Its kind, scopes, client, expiry and account (`username` only with user:read) go only to the client it was issued to, authenticated with its secret (HTTP Basic or the body); anyone else gets `{active}` alone.' })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
     return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 
-  @Route('POST', 'idp', { answers: SignInSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
+  @Route('POST', 'idp', { operationId: 'signInWithIdentityProvider', answers: SignInSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
   @Header('Cache-Control', 'no-store')
   async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
     const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
@@ -112,7 +112,7 @@ export class OAuthController {
   }
 
   /** Checks the request, then sends the browser to the service's own authorization page. */
-  @Route('GET', 'authorize', { answers: AuthorizationRedirectSchema, status: 302, summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
+  @Route('GET', 'authorize', { operationId: 'startAuthorization', answers: AuthorizationRedirectSchema, status: 302, summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
   async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     await this.identity.validateAuthorization.execute(authorizationParams(query));
     const page = new URL(`${this.config.publicBaseUrl}/oauth/authorize/page`);
@@ -126,7 +126,7 @@ export class OAuthController {
       .send({ status: 302, code: 'OK', message: 'Redirecting to the authorization page', data: { redirect_url: redirectUrl } });
   }
 
-  @Route('GET', 'authorize/page', { raw: { 'text/html': string }, errors: { 400: 'html or json' }, summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
+  @Route('GET', 'authorize/page', { operationId: 'getAuthorizationPage', raw: { 'text/html': string }, errors: { 400: 'html or json' }, summary: 'Authorization page', description: 'The HTML page where a person signs in and approves or denies the client\'s request.' })
   async authorizationPage(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
     const params = authorizationParams(query);
     let request;
@@ -139,7 +139,7 @@ export class OAuthController {
   }
 
   /** The page's answer: 302 to the client with a code (or access_denied), or the page again with the error. */
-  @Route('POST', 'authorize', { answers: null, status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' }, summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
+  @Route('POST', 'authorize', { operationId: 'decideAuthorization', answers: null, status: 302, errors: { 400: 'html or json', 401: 'html', 429: 'html' }, summary: 'Approve or deny an authorization request', description: 'What the authorization page posts (form-encoded): a redirect (302) to the client with a code or access_denied, or the page again with the error.' })
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);
     if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));

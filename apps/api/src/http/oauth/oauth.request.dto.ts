@@ -1,5 +1,6 @@
-import { IsIn, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { GRANT_TYPES, PKCE_CHALLENGE } from '@lnk/identity/domain';
 import { IgnoresUnknownFields, Omittable } from '../../envelope/validation.pipe';
 
 const S = 4096;
@@ -14,6 +15,8 @@ const S = 4096;
 })
 @IgnoresUnknownFields()
 export class TokenRequestDto {
+  // Documented, not checked here: another grant is the token endpoint's unsupported_grant_type (RFC 6749 section 5.2), not a validation error.
+  @JSONSchema({ enum: [...GRANT_TYPES] })
   @IsString() @MaxLength(64) grant_type!: string;
   @Omittable() @IsString() @MaxLength(256) client_id?: string;
   @Omittable() @IsString() @MaxLength(256) client_secret?: string;
@@ -45,15 +48,26 @@ export class IdpRequestDto {
   @Omittable() @IsString() @MaxLength(64) otp?: string;
 }
 
+/**
+ * An authorization request (RFC 6749 section 4.1.1, RFC 7636 section 4.3). The client and its redirect URI
+ * are looked up by the use case; what a request must hold to be one is checked here, so a malformed one is
+ * told which parameters are wrong, all at once.
+ */
 @IgnoresUnknownFields()
 export class AuthorizeQueryDto {
-  @Omittable() @IsString() @MaxLength(64) response_type?: string;
-  @Omittable() @IsString() @MaxLength(256) client_id?: string;
-  @Omittable() @IsString() @MaxLength(S) redirect_uri?: string;
+  @JSONSchema({ example: 'code' })
+  @IsIn(['code']) response_type!: 'code';
+  @JSONSchema({ description: 'A client registered with this service.', example: 'cli_4f0c2d9a8b7e' })
+  @IsString() @MaxLength(256) client_id!: string;
+  @JSONSchema({ description: 'One of the client\'s registered redirect URIs, exactly.', example: 'https://app.example.com/callback' })
+  @IsString() @MaxLength(S) redirect_uri!: string;
+  @JSONSchema({ description: 'Space-separated scopes, within the client\'s; left out: all of the client\'s.', example: 'links:read' })
   @Omittable() @IsString() @MaxLength(1024) scope?: string;
+  @JSONSchema({ description: 'Given back with the code, for the client to match its request.', example: 'af0ifjsldkj' })
   @Omittable() @IsString() @MaxLength(1024) state?: string;
-  @Omittable() @IsString() @MaxLength(128) code_challenge?: string;
-  @Omittable() @IsString() @MaxLength(16) code_challenge_method?: string;
+  @JSONSchema({ description: 'PKCE (RFC 7636): the base64url SHA-256 digest of the code verifier; required for a public client.' })
+  @Omittable() @IsString() @Matches(PKCE_CHALLENGE, { message: '$property must be a base64url SHA-256 digest (43 characters)' }) code_challenge?: string;
+  @Omittable() @IsIn(['S256']) code_challenge_method?: 'S256';
 }
 
 /** What the authorization page posts back. */

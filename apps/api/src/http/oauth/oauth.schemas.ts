@@ -30,4 +30,4 @@ export const IntrospectionSchema = named(
 export const RevokedSchema = object({ revoked: boolean });
 export const AuthorizationRedirectSchema = object({ redirect_url: string });
 /** The RFC 7009 answer to a form-encoded revocation: an empty object. */
-export const EmptySchema = object({});
+export const EmptySchema = named('EmptyObject', object({}));

@@ -1,6 +1,6 @@
 import { Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { NotFoundError } from '@lnk/shared/kernel';
+import { DomainError } from '@lnk/shared/kernel';
 import { CurrentPrincipal } from '../../auth/access.decorators';
 import { list } from '../../openapi/schema';
 import { ANALYTICS } from '../../composition/contexts.module';
@@ -9,7 +9,7 @@ import { ok } from '../../envelope/envelope';
 import { Route } from '../route.decorator';
 import { StatsIntervalSchema, StatsTopLinkSchema, StatsValueSchema, COUNT_META } from './stats-insights.schemas';
 import { StatsTimeSeriesQueryDto, StatsTopQueryDto } from './stats-insights.request.dto';
-import { DIMENSION_OF_PATH, presentStatsInterval, presentStatsTopLink, presentStatsValue } from './stats-insights.presenter';
+import { DIMENSION_NAMES, DIMENSION_PATHS, dimensionOfPath, presentStatsInterval, presentStatsTopLink, presentStatsValue } from './stats-insights.presenter';
 
 /** A linkId or tagId that is not the caller's is NOT_FOUND (routes without a path parameter document it here). */
 const NOT_FOUND = { 404: 'json' } as const;
@@ -21,28 +21,39 @@ const FILTERS = 'Same period rules as GET /user/stats (startDate and endDate req
 export class StatsInsightsController {
   constructor(@Inject(ANALYTICS) private readonly analytics: Analytics) {}
 
-  @Route('GET', 'timeseries', { scope: 'stats:read', answers: list(StatsIntervalSchema), meta: COUNT_META, errors: NOT_FOUND, summary: 'Visits over time', description: `Visits per day, week (from Monday) or month (interval), every interval of the period present, oldest first. ${FILTERS}` })
+  @Route('GET', 'timeseries', { operationId: 'getStatsTimeSeries', scope: 'stats:read', answers: list(StatsIntervalSchema), meta: COUNT_META, errors: NOT_FOUND, summary: 'Visits over time', description: `Visits per day, week (from Monday) or month (interval), every interval of the period present, oldest first. ${FILTERS}` })
   async timeSeries(@CurrentPrincipal() principal: Principal, @Query() query: StatsTimeSeriesQueryDto) {
     const data = (await this.analytics.timeSeries.execute(principal.userId, query)).map(presentStatsInterval);
     return ok(data, 'Request successful', { total: data.length });
   }
 
-  @Route('GET', 'links', { scope: 'stats:read', answers: list(StatsTopLinkSchema), meta: COUNT_META, errors: NOT_FOUND, summary: 'Top links', description: `Your links with the most visits in the period, most first (limit, 10 by default). ${FILTERS}` })
+  @Route('GET', 'links', { operationId: 'getTopLinks', scope: 'stats:read', answers: list(StatsTopLinkSchema), meta: COUNT_META, errors: NOT_FOUND, summary: 'Top links', description: `Your links with the most visits in the period, most first (limit, 10 by default). ${FILTERS}` })
   async topLinks(@CurrentPrincipal() principal: Principal, @Query() query: StatsTopQueryDto) {
     const data = (await this.analytics.topLinks.execute(principal.userId, query)).map(presentStatsTopLink);
     return ok(data, 'Request successful', { total: data.length });
   }
 
   @Route('GET', ':dimension', {
+    operationId: 'getStatsByDimension',
     scope: 'stats:read',
     answers: list(StatsValueSchema),
     meta: COUNT_META,
+    params: {
+      dimension: {
+        type: 'string',
+        enum: [...DIMENSION_NAMES],
+        example: 'countries',
+        description: 'referrers, countries, devices, browsers, os or triggers; the singular (referrer, country, ...) names the same dimension. Another name: 404 NOT_FOUND listing these.',
+      },
+    },
     summary: 'Visits by dimension',
     description: `Visits by one dimension, most first (limit, 10 by default): dimension is referrers, countries, devices, browsers, os or triggers (link or qr). Counted from the day dimensions were introduced. ${FILTERS}`,
   })
   async breakdown(@CurrentPrincipal() principal: Principal, @Param('dimension') dimension: string, @Query() query: StatsTopQueryDto) {
-    const of = Object.hasOwn(DIMENSION_OF_PATH, dimension) ? DIMENSION_OF_PATH[dimension] : undefined;
-    if (!of) throw new NotFoundError('Statistics dimension');
+    const of = dimensionOfPath(dimension);
+    // The name is not echoed: the answer lists what the path takes.
+    const names = Object.values(DIMENSION_PATHS);
+    if (!of) throw new DomainError('NOT_FOUND', `No such statistics dimension: use one of ${names.join(', ')} (or the singular)`, { dimensions: names });
     const data = (await this.analytics.breakdown.execute(principal.userId, of, query)).map(presentStatsValue);
     return ok(data, 'Request successful', { total: data.length });
   }

@@ -20,6 +20,7 @@ export class StatsController {
   constructor(@Inject(ANALYTICS) private readonly analytics: Analytics) {}
 
   @Route('GET', '', {
+    operationId: 'getStats',
     scope: 'stats:read',
     answers: list(StatsRecordSchema),
     meta: STATS_META,

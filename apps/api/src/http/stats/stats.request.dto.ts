@@ -1,12 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { checkCalendarDate } from '@lnk/analytics/domain';
+import { Checked } from '../../envelope/field-checks';
 import { Omittable } from '../../envelope/validation.pipe';
 import { PageQueryDto } from '../paging.request.dto';
 
-/** A calendar date; an ISO date-time is told the expected format (it used to read "longer than 10 characters"). */
+/**
+ * A calendar date; an ISO date-time is told the expected format (it used to read "longer than 10
+ * characters"), and a day that does not exist (2026-02-30) is refused by the analytics domain's rule.
+ */
 const AS_DATE = { message: '$property must be a date as YYYY-MM-DD' };
-const calendarDate = (description: string, example: string): PropertyDecorator => applyDecorators(Matches(/^\d{4}-\d{2}-\d{2}$/, AS_DATE), IsString(), JSONSchema({ description, example }));
+const calendarDate = (description: string, example: string): PropertyDecorator =>
+  applyDecorators(Matches(/^\d{4}-\d{2}-\d{2}$/, AS_DATE), IsString(), Checked(checkCalendarDate, { format: 'date' }), JSONSchema({ description, example }));
 
 /** The period every statistics view takes, both dates required (the range is at most 366 days, inclusive): GET /user/stats and the insights. */
 export const StartDate = (): PropertyDecorator => calendarDate('First day, as YYYY-MM-DD (UTC).', '2026-01-01');

@@ -17,13 +17,14 @@ import { Route } from '../route.decorator';
 export class TokensController {
   constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
 
-  @Route('GET', '', { scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
+  @Route('GET', '', { operationId: 'listPersonalAccessTokens', scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
     const page = await this.identity.listPats.execute(principal, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
   }
 
   @Route('POST', '', {
+    operationId: 'createPersonalAccessToken',
     scope: 'tokens:write',
     answers: CreatedPersonalAccessTokenSchema,
     reauthentication: true,
@@ -42,6 +43,7 @@ export class TokensController {
   }
 
   @Route('POST', 'revoke-all', {
+    operationId: 'revokeAllPersonalAccessTokens',
     scope: 'tokens:delete',
     answers: RevokedTokensSchema,
     summary: 'Revoke all your personal access tokens',
@@ -54,12 +56,12 @@ export class TokensController {
     return ok({ revoked, keptTokenId }, revoked === 1 ? '1 token revoked' : `${revoked} tokens revoked`);
   }
 
-  @Route('GET', ':id', { scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
+  @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentTokenDetail(await this.identity.getPat.execute(principal, id), new Date()));
   }
 
-  @Route('DELETE', ':id', { scope: 'tokens:delete', answers: null, summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
+  @Route('DELETE', ':id', { operationId: 'revokePersonalAccessToken', scope: 'tokens:delete', answers: null, summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     await this.identity.revokePat.execute(principal, id);
     return ok(undefined, 'Token revoked');

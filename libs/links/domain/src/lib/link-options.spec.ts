@@ -47,7 +47,7 @@ describe('link option rules', () => {
     expect(checkLinkOptions({ expiresAt: null }, { ...NO_LINK_OPTIONS, expiresAt: new Date('2030-01-01T00:00:00Z') }, now, OWN).expiresAt).toBeNull();
   });
   // "Now" is already the past: a link that expires as it is made would never answer.
-  it.each(['2026-02-03T04:05:06.007Z', '2020-01-01T00:00:00Z', '2026-02-04', '2026-02-04T00:00:00', 'tomorrow', 1893456000000, '2026-13-01T00:00:00Z'])('refuses expiresAt %p', (value) =>
+  it.each(['2026-02-03T04:05:06.007Z', '2020-01-01T00:00:00Z', '2026-02-04', '2026-02-04T00:00:00', 'tomorrow', 1893456000000, '2026-13-01T00:00:00Z', '2027-02-30T00:00:00Z'])('refuses expiresAt %p', (value) =>
     expect(check({ expiresAt: value })).toEqual(['expiresAt']),
   );
 

@@ -1,6 +1,8 @@
 import { ValidationError } from '@lnk/shared/kernel';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The longest name DNS carries (RFC 1035), in its ASCII form. */
+export const MAX_DOMAIN_NAME_LENGTH = 253;
 
 /**
  * A host name as stored and compared: lowercased, without a trailing dot, internationalised labels in
@@ -18,7 +20,7 @@ function hostName(value: unknown, field: string): string {
   } catch {
     throw invalid(`${field} must be a valid host name`);
   }
-  if (ascii.length > 253) throw invalid(`${field} must be at most 253 characters`);
+  if (ascii.length > MAX_DOMAIN_NAME_LENGTH) throw invalid(`${field} must be at most ${MAX_DOMAIN_NAME_LENGTH} characters`);
   const labels = ascii.split('.');
   if (labels.some((l) => !LABEL.test(l))) throw invalid(`each part of the ${field} must be 1-63 letters, digits or inner hyphens`);
   if (/^\d+$/.test(labels[labels.length - 1])) throw invalid(`${field} must be a host name, not an IP address`);

@@ -8,6 +8,19 @@ import { CreatePatCommand } from '../use-cases/personal-access-token.types';
 
 export const MAX_PAT_DESCRIPTION = 500;
 
+/** A new PAT's name, trimmed: 1 to 100 characters. */
+export function checkPatName(value: string): string {
+  const name = value.trim();
+  if (!name || name.length > 100) throw ValidationError.field('name', 'name must be 1 to 100 characters');
+  return name;
+}
+
+/** A new PAT's scopes: at least one, each a known scope. */
+export function checkPatScopes(values: readonly string[]): Scope[] {
+  if (values.length === 0) throw ValidationError.field('scopes', 'at least one scope is required');
+  return parseScopes(values);
+}
+
 /**
  * Active PATs (not revoked, not expired) an account may hold unless configured otherwise (PAT_LIMIT):
  * each one is a credential with a rate-limit budget of its own, so without a bound one account could
@@ -29,12 +42,10 @@ export class PersonalAccessTokenLimitError extends DomainError {
 
 /** The checks every new PAT passes, whoever makes it. */
 export function checkPatFields(command: CreatePatCommand): { name: string; description: string; scopes: Scope[] } {
-  const name = command.name.trim();
-  if (!name || name.length > 100) throw ValidationError.field('name', 'name must be 1 to 100 characters');
+  const name = checkPatName(command.name);
   const description = (command.description ?? '').trim();
   if (description.length > MAX_PAT_DESCRIPTION) throw ValidationError.field('description', `description must be at most ${MAX_PAT_DESCRIPTION} characters`);
-  if (command.scopes.length === 0) throw ValidationError.field('scopes', 'at least one scope is required');
-  return { name, description, scopes: parseScopes(command.scopes) };
+  return { name, description, scopes: checkPatScopes(command.scopes) };
 }
 
 export function checkFutureExpiry(expiresAt: Date | null | undefined, now: Date): void {

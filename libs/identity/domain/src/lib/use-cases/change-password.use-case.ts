@@ -1,4 +1,4 @@
-import { Clock, PasswordHasher, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Clock, PasswordHasher, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
 import { checkNewPassword, User } from '../model/user.entity';
 import { RevocationListener } from '../ports/revocation-listener';
@@ -26,7 +26,13 @@ export class ChangePasswordUseCase {
 
   async execute(principal: Principal, currentPassword: string, newPassword: string, ip: string): Promise<User> {
     const user = await currentUser(this.users, principal);
-    await this.reauthentication.checkPassword(user, currentPassword, ip);
+    try {
+      await this.reauthentication.checkPassword(user, currentPassword, ip);
+    } catch (error) {
+      // A wrong current password does not hide a new one of the wrong form: both are told at once.
+      if (error instanceof ValidationError) checkEach(() => { throw error; }, () => checkNewPassword(newPassword, 'newPassword'));
+      throw error;
+    }
     checkNewPassword(newPassword, 'newPassword');
     if (currentPassword === newPassword) throw ValidationError.field('newPassword', 'the new password must differ from the current one');
     const now = this.clock.now();

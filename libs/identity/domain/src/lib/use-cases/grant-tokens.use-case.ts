@@ -36,6 +36,9 @@ export interface TokenGrant {
 }
 
 /** The token endpoint: one grant per request, answered with the tokens and the account they are for. */
+/** The grants the token endpoint knows (RFC 6749 sections 4.1.3, 4.3.2, 6); any other is unsupported_grant_type. */
+export const GRANT_TYPES = ['password', 'authorization_code', 'refresh_token'] as const;
+
 export class GrantTokensUseCase {
   constructor(
     private readonly passwordGrant: PasswordGrantUseCase,

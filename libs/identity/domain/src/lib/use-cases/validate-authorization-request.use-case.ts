@@ -3,7 +3,8 @@ import { OAuthError } from '../model/oauth-error';
 import { Scope } from '../model/scope';
 import { ClientAuthenticator, grantScopes } from '../services/client-authenticator';
 
-const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+/** A PKCE S256 challenge: the base64url SHA-256 digest of the verifier (RFC 7636 section 4.2). */
+export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface AuthorizationRequestParams {
   responseType?: string;

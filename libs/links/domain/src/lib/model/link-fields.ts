@@ -3,8 +3,8 @@ import { ValidationError } from '@lnk/shared/kernel';
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 1000;
 // Anyone may guess at a protected link from many addresses: at least 8 characters keeps the per-link cap meaningful.
-const MIN_LINK_PASSWORD = 8;
-const MAX_LINK_PASSWORD = 72;
+export const MIN_LINK_PASSWORD = 8;
+export const MAX_LINK_PASSWORD = 72;
 
 export function checkText(value: string | undefined, field: string, max: number): string | undefined {
   if (value === undefined) return undefined;

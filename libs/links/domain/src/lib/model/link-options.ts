@@ -1,4 +1,4 @@
-import { hasControlCharacter, ValidationError } from '@lnk/shared/kernel';
+import { hasControlCharacter, parseDateTime, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from './destination-url';
 
 /**
@@ -63,7 +63,6 @@ export interface LinkOptionFields {
   targets?: unknown;
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 const COUNTRY = /^[A-Z]{2}$/;
 /** Two letters that name no country: user-assigned (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) and the reserved EU, EZ, UN, UK (Britain is GB). */
 const NOT_A_COUNTRY = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ|EU|EZ|UN|UK)$/;
@@ -92,14 +91,18 @@ export function checkRedirectType(value: unknown): RedirectType {
   return value as RedirectType;
 }
 
+/** An ISO 8601 date-time with its offset, of a day that exists (the form alone: no clock); null clears. */
+export function parseExpiresAt(value: unknown): Date | null {
+  if (value === null) return null;
+  const at = typeof value === 'string' ? parseDateTime(value) : null;
+  if (!at) throw ValidationError.field('expiresAt', 'expiresAt must be an ISO 8601 date-time with its offset (e.g. 2030-01-31T12:00:00Z), or null');
+  return at;
+}
+
 /** An ISO 8601 date-time with its offset, later than `now`; null clears. */
 export function checkExpiresAt(value: unknown, now: Date): Date | null {
-  if (value === null) return null;
-  if (typeof value !== 'string' || !ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) {
-    throw ValidationError.field('expiresAt', 'expiresAt must be an ISO 8601 date-time with its offset (e.g. 2030-01-31T12:00:00Z), or null');
-  }
-  const at = new Date(value);
-  if (at.getTime() <= now.getTime()) throw ValidationError.field('expiresAt', 'expiresAt must be in the future');
+  const at = parseExpiresAt(value);
+  if (at && at.getTime() <= now.getTime()) throw ValidationError.field('expiresAt', 'expiresAt must be in the future');
   return at;
 }
 

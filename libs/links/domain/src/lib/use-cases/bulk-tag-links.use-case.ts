@@ -41,7 +41,7 @@ export class BulkTagLinksUseCase {
         try {
           checkTagName(name);
         } catch {
-          errors.push({ name: `${field}[${i}]`, error: 'a tag name is 1 to 64 characters' });
+          errors.push({ name: `${field}.${i}`, error: 'a tag name is 1 to 64 characters' });
         }
       });
     }

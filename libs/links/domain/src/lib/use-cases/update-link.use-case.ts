@@ -44,7 +44,9 @@ export class UpdateLinkUseCase {
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),
       () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH),
       () => {
-        if (fields.hasPassword === false && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+        if (fields.password === undefined) return;
+        if (fields.hasPassword === false) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+        checkLinkPassword(fields.password);
       },
       () => (sendsOptions(fields) ? checkLinkOptions(fields, link.options, now, this.config.ownHosts) : undefined),
     );

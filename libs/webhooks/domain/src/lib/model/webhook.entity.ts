@@ -83,6 +83,16 @@ export function checkWebhookUrl(value: unknown, allowPlainHttp: boolean): string
   return url.toString();
 }
 
+/** A link filter's form, its ids distinct (whose they are is the use case's lookup); null or absent: every link. */
+export function checkWebhookLinkIds(value: unknown): string[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw ValidationError.field('linkIds', 'linkIds must be an array of link ids');
+  const ids = [...new Set(value as string[])];
+  if (ids.length === 0) throw ValidationError.field('linkIds', 'linkIds must name at least one link, or be null for every link');
+  if (ids.length > MAX_WEBHOOK_LINK_IDS) throw ValidationError.field('linkIds', `linkIds must name at most ${MAX_WEBHOOK_LINK_IDS} links`);
+  return ids;
+}
+
 export function checkWebhookEvents(value: unknown): WebhookEventType[] {
   if (!Array.isArray(value) || value.length === 0) throw ValidationError.field('events', `events must list at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   const unknown = value.filter((v) => !(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(v));

@@ -1,5 +1,5 @@
 import { ValidationError } from '@lnk/shared/kernel';
-import { checkWebhookUrl, MAX_WEBHOOK_LINK_IDS } from '../model/webhook.entity';
+import { checkWebhookLinkIds, checkWebhookUrl } from '../model/webhook.entity';
 import { DESTINATION_REFUSED, DestinationGuard, WebhookLinks } from '../ports/outbound.ports';
 
 /** The checks creation and update share: a destination that is not internal, links that are the caller's. */
@@ -18,11 +18,8 @@ export class WebhookRules {
 
   /** Null or absent: every link. Another account's link is refused as if it did not exist. */
   async linkIds(ownerId: string, value: unknown): Promise<string[] | null> {
-    if (value === undefined || value === null) return null;
-    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw ValidationError.field('linkIds', 'linkIds must be an array of link ids');
-    const ids = [...new Set(value as string[])];
-    if (ids.length === 0) throw ValidationError.field('linkIds', 'linkIds must name at least one link, or be null for every link');
-    if (ids.length > MAX_WEBHOOK_LINK_IDS) throw ValidationError.field('linkIds', `linkIds must name at most ${MAX_WEBHOOK_LINK_IDS} links`);
+    const ids = checkWebhookLinkIds(value);
+    if (ids === null) return null;
     const owned = new Set(await this.links.ownedOf(ownerId, ids));
     const unknown = ids.filter((id) => !owned.has(id));
     if (unknown.length) throw ValidationError.field('linkIds', `no such link: ${unknown.join(', ')}`);
