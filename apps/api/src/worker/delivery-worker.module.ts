@@ -5,7 +5,8 @@ import { connectDatabase, createDataSource, databaseBounds } from '@lnk/shared/d
 import { RedisBus } from '@lnk/shared/redis';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, ConfigModule } from '../config/config.module';
-import { BUS, bus, contexts } from '../composition/contexts.module';
+import { BUS, bus, contexts, LOGIN_THROTTLE, loginThrottle } from '../composition/contexts.module';
+import type { ClosableLoginThrottle } from '../composition/identity.composition';
 import { WebhookWorker } from '../composition/webhook-worker';
 import { PERSISTENCE_MODULES } from '../database/persistence-modules';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -42,18 +43,20 @@ export class DeliveryWorkerModule implements OnApplicationShutdown {
     return {
       module: DeliveryWorkerModule,
       imports: [ConfigModule.forRoot(config, logger), MetricsModule],
-      providers: [workerDatabase, bus, contexts, WebhookWorker],
+      // The contexts are composed as in the API, the sign-in throttle included (no sign-in reaches a worker).
+      providers: [workerDatabase, bus, loginThrottle, contexts, WebhookWorker],
     };
   }
 
   constructor(
     @Inject(BUS) private readonly bus: RedisBus | null,
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(LOGIN_THROTTLE) private readonly loginThrottle: ClosableLoginThrottle,
   ) {}
 
   /** After the worker's own hook (it waits for the run in flight, whose results it records). */
   async onApplicationShutdown(): Promise<void> {
-    await this.bus?.close();
+    await Promise.all([this.bus?.close(), this.loginThrottle.close()]);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }
