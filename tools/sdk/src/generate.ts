@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { generateSdk, SDK_DOCUMENT, SDK_GENERATED } from './sdk-generation';
+import { generateSdk } from './sdk-generation';
+import { SDK_DOCUMENT, SDK_GENERATED } from './stale-files';
 
 /**
  * `npm run sdk:generate`: libs/sdk/openapi.json from the app built in-process (no server to run, and an

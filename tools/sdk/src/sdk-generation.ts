@@ -4,17 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DatabaseConfig } from '@lnk/shared/database';
 import { buildApiDocument, documentText } from './api-document';
-
-/** Where the committed SDK lives, relative to the repository. */
-export const SDK_DOCUMENT = join('libs', 'sdk', 'openapi.json');
-export const SDK_GENERATED = join('libs', 'sdk', 'src', 'generated');
-
-export interface SdkTarget {
-  /** The document's file. */
-  document: string;
-  /** The generated client's folder (emptied first). */
-  generated: string;
-}
+import type { SdkTarget } from './stale-files';
 
 /**
  * The document of the app built in-process, written to `target.document`, then the client the generator
