@@ -14,7 +14,7 @@ const quiet = args.has('--quiet');
 const log = (message) => quiet || process.stderr.write(`${message}\n`);
 
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
-const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', 'tools/sdk/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
+const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
 function sources(dir, wanted) {

@@ -3,11 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { AppModule } from '../../../apps/api/src/app.module';
-import { AppConfig, loadConfig } from '../../../apps/api/src/config/app-config';
-import { configureHttpServer, createHttpAdapter } from '../../../apps/api/src/http-server';
-import { createLogger } from '../../../apps/api/src/logging/logger';
-import { buildOpenApiDocument } from '../../../apps/api/src/openapi/openapi';
+import { AppModule } from '../app.module';
+import { AppConfig, loadConfig } from '../config/app-config';
+import { configureHttpServer, createHttpAdapter } from '../http-server';
+import { createLogger } from '../logging/logger';
+import { buildOpenApiDocument } from './openapi';
 
 /**
  * The settings the document is made with: the defaults, never this machine's environment, so that every
@@ -45,7 +45,7 @@ function sorted(value: unknown): unknown {
   );
 }
 
-/** The document as it is committed (libs/sdk/openapi.json): sorted keys, two-space indent, a final newline. */
+/** The document as a file (libs/sdk/openapi.json, which the SDK is generated from): sorted keys, two-space indent, a final newline. */
 export function documentText(document: OpenAPIObject): string {
   return `${JSON.stringify(sorted(document), null, 2)}\n`;
 }

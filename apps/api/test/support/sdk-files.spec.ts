@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SDK_DOCUMENT, SDK_GENERATED, staleFiles } from './stale-files';
+import { SDK_DOCUMENT, SDK_GENERATED, staleFiles } from './sdk-files';
 
 describe('staleFiles: how a committed SDK differs from a fresh one', () => {
   let dir: string;
