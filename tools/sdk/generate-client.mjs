@@ -1,7 +1,7 @@
-// Runs the generator on a committed OpenAPI document: `node tools/sdk/generate-client.mjs <openapi.json> <out dir>`.
+// Runs the generator on an OpenAPI document file: `node tools/sdk/generate-client.mjs <openapi.json> <out dir>`.
 // Plain Node (the generator ships ES modules only), shared by `npm run sdk:generate` and the check that the
-// committed client is what the generator makes of the committed document. Every option that shapes the
-// output is here, so both write the same bytes.
+// committed client is what it makes now (apps/api/test/sdk-generated.e2e-spec.ts). Every option that shapes
+// the output is here, so both write the same bytes.
 import { createClient } from '@hey-api/openapi-ts';
 import { resolve } from 'node:path';
 

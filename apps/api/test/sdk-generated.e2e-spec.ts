@@ -16,6 +16,9 @@ describe('libs/sdk, generated from the OpenAPI document', () => {
   it('is, byte for byte, what `npm run sdk:generate` makes of the app as it is now', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lnk-sdk-'));
     const database = await createTestDatabase();
+    // Settings of the shell the generation runs in must not reach the document (its servers are relative).
+    const shell = { PORT: process.env['PORT'], PUBLIC_BASE_URL: process.env['PUBLIC_BASE_URL'] };
+    Object.assign(process.env, { PORT: '4999', PUBLIC_BASE_URL: 'https://elsewhere.example/base' });
     try {
       const fresh = { document: join(out, 'openapi.json'), generated: join(out, 'generated') };
       writeFileSync(fresh.document, documentText(await buildApiDocument(database.config)));
@@ -24,6 +27,10 @@ describe('libs/sdk, generated from the OpenAPI document', () => {
       const advice = stale.length ? ['the committed SDK is not what the app declares now: run `npm run sdk:generate` and commit libs/sdk'] : [];
       expect([...stale, ...advice]).toEqual([]);
     } finally {
+      for (const [name, value] of Object.entries(shell)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       rmSync(out, { recursive: true, force: true });
       await database.drop();
     }

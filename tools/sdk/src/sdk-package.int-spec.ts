@@ -53,8 +53,11 @@ describe('@lnk/sdk as an npm package', () => {
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/lnk-client.js', 'dist/generated/sdk.gen.js', 'dist/generated/types.gen.d.ts', 'dist/generated/client/client.gen.js']));
     expect(files.filter((file) => !file.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'package.json']);
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8')) as { name: string; license: string; type: string; exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8')) as { name: string; version: string; license: string; type: string; exports: Record<string, unknown> };
     expect(manifest).toMatchObject({ name: '@lnk/sdk', license: 'MIT', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } });
+    // The SDK of a release is numbered as the release whose document it was generated from.
+    const document = JSON.parse(readFileSync(join(sdk, 'openapi.json'), 'utf8')) as { info: { version: string } };
+    expect(manifest.version).toBe(document.info.version);
   });
 
   it('loads in Node as an ES module from the installed tarball', () => {

@@ -5,10 +5,11 @@ import { join, relative } from 'node:path';
 export const SDK_DOCUMENT = join('libs', 'sdk', 'openapi.json');
 export const SDK_GENERATED = join('libs', 'sdk', 'src', 'generated');
 
-export interface SdkTarget {
-  /** The document's file. */
+/** One copy of the SDK's generated files. */
+export interface SdkFiles {
+  /** The OpenAPI document it is generated from. */
   document: string;
-  /** The generated client's folder (emptied first). */
+  /** The folder of the generated client. */
   generated: string;
 }
 
@@ -22,7 +23,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** How `committed` differs from `fresh`, file by file (missing, left over, other bytes), each named as in the repository. */
-export function staleFiles(committed: SdkTarget, fresh: SdkTarget): string[] {
+export function staleFiles(committed: SdkFiles, fresh: SdkFiles): string[] {
   const problems: string[] = [];
   if (!existsSync(committed.document)) problems.push(`${SDK_DOCUMENT} is missing`);
   else if (!readFileSync(committed.document).equals(readFileSync(fresh.document))) problems.push(`${SDK_DOCUMENT} differs`);
