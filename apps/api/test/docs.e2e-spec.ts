@@ -120,7 +120,7 @@ describe('the documentation, every command run', () => {
 
   for (const page of withCommands) {
     const needsPostgres = page.server === 'postgres';
-    (needsPostgres && !onPostgres ? it.skip : it)(`${page.file}: every command as written${needsPostgres ? '' : ''}`, async () => {
+    (needsPostgres && !onPostgres ? it.skip : it)(`${page.file}: every command as written`, async () => {
       await runPage(page, dist as BuiltDist);
     }, 240_000);
   }

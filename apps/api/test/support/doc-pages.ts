@@ -99,10 +99,9 @@ export function readPage(file: string): Page {
     if (token.type === 'inline') {
       for (const child of token.children ?? []) {
         const href = child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
-        if (href) page.links.push({ line, href });
+        if (href !== null && href !== '') page.links.push({ line, href: String(href) });
       }
     }
-    if (token.type === 'html_block' || token.type === 'html_inline') return;
     if (token.type === 'fence') {
       const language = token.info.trim().split(/\s+/)[0] ?? '';
       const previous = page.blocks[page.blocks.length - 1];
