@@ -22,9 +22,10 @@ describe('libs/sdk, generated from the OpenAPI document', () => {
     try {
       const fresh = { document: join(out, 'openapi.json'), generated: join(out, 'generated') };
       writeFileSync(fresh.document, documentText(await buildApiDocument(database.config)));
-      await promisify(execFile)(process.execPath, [join(root, 'tools', 'sdk', 'generate-client.mjs'), fresh.document, fresh.generated], { cwd: root, timeout: 60_000 });
+      const generator = join(root, 'tools', 'sdk', 'generate-client.mjs');
+      await promisify(execFile)(process.execPath, [generator, fresh.document, fresh.generated], { cwd: root, timeout: 60_000 });
       const stale = staleFiles({ document: join(root, SDK_DOCUMENT), generated: join(root, SDK_GENERATED) }, fresh);
-      const advice = stale.length ? ['the committed SDK is not what the app declares now: run `npm run sdk:generate` and commit libs/sdk'] : [];
+      const advice = stale.length ? ['the committed SDK is not what the app declares now: run `npm run sdk:generate`, commit libs/sdk'] : [];
       expect([...stale, ...advice]).toEqual([]);
     } finally {
       for (const [name, value] of Object.entries(shell)) {

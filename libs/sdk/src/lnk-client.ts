@@ -17,7 +17,8 @@ export interface LnkClientOptions {
  * `error`, so that `error` is always what the server said.
  */
 export function createLnkClient(options: LnkClientOptions): Client {
-  const client = createClient(createConfig<ClientOptions>({ baseUrl: options.baseUrl, auth: options.token, ...(options.fetch ? { fetch: options.fetch } : {}) }));
+  const ownFetch = options.fetch ? { fetch: options.fetch } : {};
+  const client = createClient(createConfig<ClientOptions>({ baseUrl: options.baseUrl, auth: options.token, ...ownFetch }));
   client.interceptors.error.use((error, response) => {
     if (!response) throw error;
     return error;

@@ -24,7 +24,8 @@ const DOCUMENT_ENV = { LOG_LEVEL: 'silent', SECRET_KEY: '0'.repeat(64), WEBHOOKS
 export async function buildApiDocument(database: DatabaseConfig = { kind: 'pglite', dataDir: null }): Promise<OpenAPIObject> {
   const config: AppConfig = { ...loadConfig(DOCUMENT_ENV), database };
   const logger = createLogger(config);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), { logger: false, abortOnError: false });
+  const options = { logger: false as const, abortOnError: false };
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), options);
   try {
     await configureHttpServer(app);
     await app.init();

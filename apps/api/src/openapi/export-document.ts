@@ -13,7 +13,8 @@ if (!file) {
 buildApiDocument().then(
   (document) => writeFileSync(file, documentText(document)),
   (error: unknown) => {
-    process.stderr.write(`the OpenAPI document could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`the OpenAPI document could not be built: ${detail}\n`);
     process.exitCode = 1;
   },
 );

@@ -28,17 +28,19 @@ describe('staleFiles: how a committed SDK differs from a fresh one', () => {
   });
 
   it('names a changed, a missing and a left-over file, and a changed or missing document', () => {
-    const fresh = tree('fresh', '{"a":1}\n', { 'sdk.gen.ts': 'new', 'client/index.ts': 'b', 'types.gen.ts': 't' });
+    const generated = { 'sdk.gen.ts': 'new', 'client/index.ts': 'b', 'types.gen.ts': 't' };
+    const fresh = tree('fresh', '{"a":1}\n', generated);
     expect(staleFiles(tree('committed', '{}\n', { 'sdk.gen.ts': 'old', 'client/index.ts': 'b', 'old.gen.ts': 'o' }), fresh)).toEqual([
       `${SDK_DOCUMENT} differs`,
       `${join(SDK_GENERATED, 'sdk.gen.ts')} differs`,
       `${join(SDK_GENERATED, 'types.gen.ts')} is missing`,
       `${join(SDK_GENERATED, 'old.gen.ts')} is not generated any more`,
     ]);
-    expect(staleFiles(tree('undocumented', null, { 'sdk.gen.ts': 'new', 'client/index.ts': 'b', 'types.gen.ts': 't' }), fresh)).toEqual([`${SDK_DOCUMENT} is missing`]);
+    expect(staleFiles(tree('undocumented', null, generated), fresh)).toEqual([`${SDK_DOCUMENT} is missing`]);
   });
 
   it('sees a difference of whitespace only (a formatter run on the generated files)', () => {
-    expect(staleFiles(tree('committed', '{}\n', { 'sdk.gen.ts': 'a;\n' }), tree('fresh', '{}\n', { 'sdk.gen.ts': 'a;' }))).toEqual([`${join(SDK_GENERATED, 'sdk.gen.ts')} differs`]);
+    const formatted = tree('committed', '{}\n', { 'sdk.gen.ts': 'a;\n' });
+    expect(staleFiles(formatted, tree('fresh', '{}\n', { 'sdk.gen.ts': 'a;' }))).toEqual([`${join(SDK_GENERATED, 'sdk.gen.ts')} differs`]);
   });
 });

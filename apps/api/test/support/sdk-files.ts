@@ -27,11 +27,12 @@ export function staleFiles(committed: SdkFiles, fresh: SdkFiles): string[] {
   const problems: string[] = [];
   if (!existsSync(committed.document)) problems.push(`${SDK_DOCUMENT} is missing`);
   else if (!readFileSync(committed.document).equals(readFileSync(fresh.document))) problems.push(`${SDK_DOCUMENT} differs`);
+  const same = (file: string) => readFileSync(join(committed.generated, file)).equals(readFileSync(join(fresh.generated, file)));
   const kept = new Set(filesUnder(committed.generated));
   for (const file of filesUnder(fresh.generated)) {
     const name = join(SDK_GENERATED, file);
     if (!kept.delete(file)) problems.push(`${name} is missing`);
-    else if (!readFileSync(join(committed.generated, file)).equals(readFileSync(join(fresh.generated, file)))) problems.push(`${name} differs`);
+    else if (!same(file)) problems.push(`${name} differs`);
   }
   for (const file of kept) problems.push(`${join(SDK_GENERATED, file)} is not generated any more`);
   return problems;
