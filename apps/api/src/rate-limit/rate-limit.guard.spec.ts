@@ -7,14 +7,20 @@ import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RateLimitGuard, skipThrottleKey } from './rate-limit.guard';
 
 class Counted {
-  handle(): void {}
+  handle(): string {
+    return 'counted';
+  }
   @SkipThrottle()
-  skipped(): void {}
+  skipped(): string {
+    return 'skipped';
+  }
 }
 
 @SkipThrottle()
 class SkippedController {
-  handle(): void {}
+  handle(): string {
+    return 'skipped with its controller';
+  }
 }
 
 const config = { rateLimits: { api: { limit: 2, seconds: 60 }, public: { limit: 2, seconds: 60 }, qr: { limit: 2, seconds: 60 } } } as unknown as AppConfig;
