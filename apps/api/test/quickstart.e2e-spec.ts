@@ -1,8 +1,9 @@
-import { ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, BuiltDist, SpawnedApp, spawnBuiltApp } from './support/built-app';
+import { matchesShown as matches, Shell } from './support/doc-shell';
 
 /**
  * The README's Quickstart, run as written: its ```sh blocks in order, in one shell (variables carry from
@@ -47,58 +48,6 @@ function quickstartSteps(readme: string): Step[] {
     }
   }
   return steps;
-}
-
-/** The expected output as a pattern: literal text, `…` any text (the shortest that fits). */
-function matches(expected: string, actual: string): boolean {
-  const pattern = expected
-    .split('…')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[\\s\\S]*?');
-  return new RegExp(`^${pattern}$`).test(actual);
-}
-
-/** One bash for every step, so that `TOKEN=…` in one block is there in the next. */
-class Shell {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private stdout = '';
-  private stderr = '';
-  private count = 0;
-
-  constructor(
-    private readonly cwd: string,
-    env: NodeJS.ProcessEnv,
-    prelude: string,
-  ) {
-    this.child = spawn('bash', ['--noprofile', '--norc'], { cwd, env });
-    this.child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString('utf8')));
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
-    this.child.stdin.write(`${prelude}\n`);
-  }
-
-  /** Runs one block (its commands read no input of ours), answering what it printed and its status. */
-  async run(command: string, timeoutMs = 60_000): Promise<{ output: string; status: number; stderr: string }> {
-    const id = ++this.count;
-    const file = join(this.cwd, `step-${id}.sh`);
-    writeFileSync(file, `${command}\n`);
-    const marker = new RegExp(`\\n<<<quickstart-step ${id} (\\d+)>>>\\n`);
-    this.stdout = '';
-    this.stderr = '';
-    this.child.stdin.write(`source ${JSON.stringify(file)} </dev/null; printf '\\n<<<quickstart-step ${id} %s>>>\\n' "$?"\n`);
-    const started = Date.now();
-    for (;;) {
-      const found = marker.exec(this.stdout);
-      if (found) return { output: this.stdout.slice(0, found.index).trim(), status: Number(found[1]), stderr: this.stderr };
-      if (this.child.exitCode !== null) throw new Error(`the shell exited (${this.child.exitCode}):\n${this.stderr}`);
-      if (Date.now() - started > timeoutMs) throw new Error(`the step did not finish within ${timeoutMs} ms:\n${command}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  close(): void {
-    this.child.stdin.end();
-    this.child.kill();
-  }
 }
 
 describe('the README Quickstart', () => {

@@ -34,7 +34,7 @@ export interface RedirectConfig extends ShortUrlEdgeConfig {
   production: boolean;
 }
 
-/** One row per variable: the README's table of the redirect app's settings; each is read by its `parse`. */
+/** One row per variable: docs/configuration.md's table of the redirect app's settings; each is read by its `parse`. */
 export const REDIRECT_CONFIG_VARIABLES = {
   DATABASE_URL: {
     default: '(required)',

@@ -80,7 +80,7 @@ describeWithCompose('docker/compose.yaml', () => {
     }
   });
 
-  it('is started as the README tells an operator to', () => {
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('docker compose --env-file .env -f docker/compose.yaml up -d --build');
+  it('is started as docs/self-hosting.md tells an operator to', () => {
+    expect(readFileSync(join(root, 'docs', 'self-hosting.md'), 'utf8')).toContain('docker compose --env-file .env -f docker/compose.yaml up -d --build');
   });
 });

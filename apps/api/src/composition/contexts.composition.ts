@@ -93,7 +93,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const linkLists = new LinkListCache<LinkListAnswer>(
-    // The click totals in an answer are not invalidated (see the README): it lives as long as they take to be written.
+    // The click totals in an answer are not invalidated (see docs/links.md): it lives as long as they take to be written.
     { ...LINK_LIST_CACHE, maxAgeMs: config.clickFlushIntervalMs },
     // The answer and the controller's presentation of it, about as large again.
     (answer) => 2 * weighLinkListAnswer(answer),

@@ -117,7 +117,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
 
-/** One row per variable: the README's configuration table is this list; each is read by its `parse`. */
+/** One row per variable: docs/configuration.md's table is this list; each is read by its `parse`. */
 export const CONFIG_VARIABLES = {
   NODE_ENV: { default: '(unset)', description: 'production: SECRET_KEY and a /metrics setting (METRICS_TOKEN or METRICS_PUBLIC=true) must be set, or the service refuses to start', parse: optional(text) },
   PORT: { default: '3000', description: 'HTTP port', parse: integer(0, 65535) },

@@ -82,7 +82,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     expect(afterCrash.visits).toBeGreaterThan(0);
     // Never a click counted that was not answered (a batch written twice would show here).
     expect(lost).toBeGreaterThanOrEqual(0);
-    // What was lost was answered in the last interval (plus the write under way): the bound the README states.
+    // What was lost was answered in the last interval (plus the write under way): the bound docs/operations.md states.
     expect(lost).toBeLessThanOrEqual(answeredInLastWindow);
     // A batch is one transaction: the daily rollups and the link's total moved together, never half of it.
     expect(afterCrash.clicks).toBe(afterCrash.visits);

@@ -110,8 +110,8 @@ export class TypeormStatsRepository extends StatsRepository {
    *
    * The table is kept at fill factor 50 (migration 1764000100000): an upsert then rewrites a row on its
    * own page (a HOT update) without touching the three indexes; at fill factor 100 every click total of
-   * a busy second was also three index insertions, and the write took most of a core (see the README,
-   * Benchmark: redirects).
+   * a busy second was also three index insertions, and the write took most of a core (see docs/performance.md,
+   * Redirects).
    */
   async addCounts(counts: ClickCounts[], maxUtmCombinations: number, dimensions: DimensionCounts[] = [], maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY): Promise<void> {
     if (!counts.length && !dimensions.length) return;

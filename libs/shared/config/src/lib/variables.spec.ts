@@ -9,7 +9,7 @@ describe('readVariables', () => {
     DATABASE_URL: { default: '(required)', description: 'the database', parse: required(url('postgres:'), 'there is no embedded database') },
   };
 
-  // The documented default is the value used: the README cannot show one default while the app uses another.
+  // The documented default is the value used: the documentation cannot show one default while the app uses another.
   it('reads an unset or empty variable as its documented default, and optional ones as null', () => {
     const { values, problems } = readVariables(table, { PORT: '', DATABASE_URL: 'postgres://db/app' });
     expect(problems).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * An app's configuration as one table: each environment variable with the default and description the
- * README shows, and the parser that reads it. `readVariables` reads the whole table and collects every
+ * documentation (docs/configuration.md) shows, and the parser that reads it. `readVariables` reads the whole table and collects every
  * problem, so a bad configuration stops the start with one error naming each variable at fault.
  */
 
@@ -15,7 +15,7 @@ export interface ParseUnset<T> {
 
 export interface Variable<T = unknown> {
   /**
-   * What an unset (or empty) variable means, as the README shows it. A plain parser reads this text as the
+   * What an unset (or empty) variable means, as docs/configuration.md shows it. A plain parser reads this text as the
    * value, so the documented default is the one used; `optional` and `required` parsers get nothing instead.
    */
   readonly default: string;

@@ -61,6 +61,30 @@ describe('RedisBus against the Redis server', () => {
     }
   });
 
+  // A CLI command opens a bus, publishes and closes it at once, often while the connections are still coming
+  // up: its message must still go out (a revoked token the servers would otherwise keep accepting), and a
+  // subscription the close overtook is no fault to report (the CLI's stderr is its answer to the operator).
+  it('sends what was published before a close that came right after the open, and reports nothing', async () => {
+    const channel = `lnk-test-${Date.now()}`;
+    const listener = new RedisBus(url);
+    const received: unknown[] = [];
+    const errors: string[] = [];
+    try {
+      await listener.subscribe(channel, (message) => received.push(message));
+      for (let n = 0; n < 40; n++) {
+        const bus = new RedisBus(url, (error) => errors.push(error.message));
+        bus.publish(channel, { n });
+        if (n % 20) await new Promise((resolve) => setTimeout(resolve, n % 20));
+        else await new Promise((resolve) => setImmediate(resolve));
+        await bus.close();
+      }
+      await until('every message arrived', () => received.length === 40);
+      expect(errors).toEqual([]);
+    } finally {
+      await listener.close();
+    }
+  });
+
   // A connection that stays open while Redis no longer answers delivers nothing: without the heartbeat the
   // bus would call itself up, and the caches keep their full TTL, for as long as the partition lasts.
   it('counts a connection that stops answering as lost within the heartbeat, and subscribes again by itself when it answers', async () => {

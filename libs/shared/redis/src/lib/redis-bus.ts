@@ -54,6 +54,8 @@ export class RedisBus {
   private everSubscribed = false;
   /** Publishes that failed since the publisher was last connected: the others are told to resync. */
   private unsent = 0;
+  /** Publishes not answered yet: a close waits for them (a CLI command publishes, then closes at once). */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(
@@ -67,8 +69,8 @@ export class RedisBus {
     this.publisher = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, commandTimeout: 2000 });
     // The subscriber sends nothing but SUBSCRIBE (on every connection) and PING; it resubscribes itself.
     this.subscriber = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, autoResubscribe: false });
-    this.publisher.on('error', onError);
-    this.subscriber.on('error', onError);
+    this.publisher.on('error', (error: Error) => this.report(error));
+    this.subscriber.on('error', (error: Error) => this.report(error));
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel === CACHE_CHANNELS.resync) return this.missed();
       let message: unknown;
@@ -112,19 +114,21 @@ export class RedisBus {
   async subscribe(channel: string, handler: Handler): Promise<void> {
     this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
     if (this.subscriber.status === 'ready') {
-      await this.subscriber.subscribe(channel).catch((error: Error) => this.onError(error));
+      await this.subscriber.subscribe(channel).catch((error: Error) => this.report(error));
     }
     // Waits for the first connection only: once an attempt has failed, Redis is away and start-up goes on.
     if (!this.subscribed && ['wait', 'connecting', 'connect'].includes(this.subscriber.status)) await this.whenUp(this.connectTimeoutMs);
   }
 
   publish(channel: string, message: unknown): void {
-    this.publisher.publish(channel, JSON.stringify(message)).catch((error: Error) => {
+    const sent = this.publisher.publish(channel, JSON.stringify(message)).catch((error: Error) => {
       this.unsent++;
-      this.onError(error);
+      this.report(error);
       // Timed out on a connection that looks open: made again, so that the resync goes out once it answers.
       if (this.publisher.status === 'ready' && !this.closed) this.publisher.disconnect(true);
     });
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
   }
 
   /**
@@ -140,10 +144,12 @@ export class RedisBus {
     this.timers.push(timer);
   }
 
+  /** Closes both connections once the publishes made so far are answered (each within its command timeout). */
   async close(): Promise<void> {
-    this.closed = true;
     clearInterval(this.heartbeat);
     for (const timer of this.timers) clearInterval(timer);
+    await Promise.allSettled([...this.inFlight]);
+    this.closed = true;
     await Promise.all([closeRedis(this.publisher), closeRedis(this.subscriber)]);
   }
 
@@ -152,8 +158,16 @@ export class RedisBus {
       await this.subscriber.subscribe(CACHE_CHANNELS.resync, ...this.handlers.keys());
       this.setSubscribed(true);
     } catch (error) {
-      this.onError(error as Error);
+      this.report(error as Error);
     }
+  }
+
+  /**
+   * An error of a connection, told unless the bus is closing: a command that a close overtook (a
+   * subscription made as the connection came up while a short CLI command already closed it) is no fault.
+   */
+  private report(error: Error): void {
+    if (!this.closed) this.onError(error);
   }
 
   private setSubscribed(up: boolean): void {
@@ -183,7 +197,7 @@ export class RedisBus {
     ]);
     clearTimeout(timer);
     if (answered || this.closed || this.subscriber.status !== 'ready') return;
-    this.onError(new Error(`no answer to a ping within ${timeoutMs} ms: reconnecting`));
+    this.report(new Error(`no answer to a ping within ${timeoutMs} ms: reconnecting`));
     this.setSubscribed(false);
     this.subscriber.disconnect(true);
   }
