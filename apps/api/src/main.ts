@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { claimEmbeddedDatabase, DataDirNotPrivateError, EmbeddedDatabaseInUseError, ensurePrivateDataDir, PgliteHost } from '@lnk/shared/database';
+import { claimEmbeddedDatabase, DataDirNotPrivateError, EmbeddedDatabaseInUseError, ensurePrivateDataDir, PgliteHost } from '@lnk/shared/embedded-database';
 import { configOrExit } from '@lnk/shared/config';
 import { AppConfig, loadConfig } from './config/app-config';
 import { configureHttpServer, createHttpAdapter } from './http-server';

@@ -1,8 +1,9 @@
-import { DOCUMENT_SECURITY_HEADERS } from '@lnk/links/adapter-http';
+import { helmetHeaders } from '@lnk/links/adapter-http';
 
 /**
- * The headers of every API answer, errors and 404s included: Helmet's defaults, the same list the short-URL
- * pages send (DOCUMENT_SECURITY_HEADERS), with the API's Content-Security-Policy. Pages set their own CSP
+ * The headers of every API answer, errors and 404s included: Helmet's defaults, computed from the `helmet`
+ * package once at start-up, with the API's Content-Security-Policy (JSON needs no source of any kind). The
+ * other headers are the ones the short-URL pages send (DOCUMENT_SECURITY_HEADERS); pages set their own CSP
  * over it. Lower-case names, as Fastify keeps them.
  *
  * Written on the Fastify reply by the service's request hook (http-server.ts), not by Nest's security hook:
@@ -11,7 +12,6 @@ import { DOCUMENT_SECURITY_HEADERS } from '@lnk/links/adapter-http';
  * of Fastify's headers the same way before writing them all. On the reply, the headers are one object that
  * `writeHead` writes in one pass.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none'",
-  ...DOCUMENT_SECURITY_HEADERS,
+export const SECURITY_HEADERS = helmetHeaders({
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
 });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ValidationError } from '@lnk/shared/kernel';
-import { DataDirNotPrivateError } from '@lnk/shared/database';
+import { DataDirNotPrivateError } from '@lnk/shared/embedded-database';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { openCliDatabase } from './cli-database';
 import { commandHelp, COMMANDS, CommandSession, prepare, usage, UsageError } from './commands';

@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDataDir } from '@lnk/shared/database';
+import { ensurePrivateDataDir } from '@lnk/shared/embedded-database';
 import { AppConfig } from './app-config';
 
 /**

@@ -1,7 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
 
 /** When each live hit of one throttler on one key expires, ascending, from `head` on (the ones before it have expired). */
 interface Hits {
@@ -15,6 +14,9 @@ interface Entry {
   isBlocked: boolean;
   hits: Map<string, Hits>;
 }
+
+/** What a storage answers a hit with (the package exports the storage interface, not this record's type). */
+export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 const SWEEP_INTERVAL_MS = 60_000;
 

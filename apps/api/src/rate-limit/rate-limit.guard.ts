@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants.js';
+import { InjectThrottlerOptions, InjectThrottlerStorage, SkipThrottle, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
-import { clientAddressKey, RateLimitedError } from '@lnk/shared/kernel';
+import { clientAddressKey } from '@lnk/shared/client-address';
+import { RateLimitedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE } from '../auth/access.decorators';
 import { perRoute } from '../auth/route-metadata';
 import { AppConfig, RateLimit } from '../config/app-config';
@@ -27,6 +27,20 @@ export function trackerOf(request: FastifyRequest, kind: RateLimitKind): string 
   const principal = (request as FastifyRequest & { user?: Principal }).user;
   if (kind !== 'public' && principal) return `account:${principal.userId}`;
   return `ip:${clientAddressKey(request.ip)}`;
+}
+
+/**
+ * The metadata key @SkipThrottle() writes for the throttler `name`. The package exports the decorator but
+ * not its key (a constant of its dist/ folder), so the key is read off a class decorated once, at start-up:
+ * what the decorator marks is what the guard reads. A release that marks targets otherwise fails here, at
+ * start-up and in rate-limit.guard.spec.ts, rather than counting the routes meant to be skipped.
+ */
+export function skipThrottleKey(name: string): string | symbol {
+  class Probe {}
+  SkipThrottle({ [name]: true })(Probe);
+  const keys = Reflect.getOwnMetadataKeys(Probe).filter((key) => Reflect.getOwnMetadata(key, Probe) === true);
+  if (keys.length !== 1) throw new Error(`@SkipThrottle() of @nestjs/throttler no longer marks its target with one metadata entry per throttler (found ${keys.length}): the rate-limit guard cannot read it`);
+  return keys[0] as string | symbol;
 }
 
 /** RateLimit-* headers (IETF draft names) of one counted request. */
@@ -69,11 +83,12 @@ export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly throttlerNames: string[];
+  /** The key @SkipThrottle() marks a route with, per throttler. */
+  private readonly skipKeys: (string | symbol)[];
   private readonly countedOf = perRoute((handler, controller) => {
     const targets = [handler, controller];
     const kind: RateLimitKind = this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ?? (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
-    const times = this.throttlerNames.filter((name) => !this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets)).length;
+    const times = this.skipKeys.filter((key) => !this.reflector.getAllAndOverride<boolean>(key, targets)).length;
     return { kind, times };
   });
 
@@ -83,7 +98,7 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.throttlerNames = (Array.isArray(options) ? options : options.throttlers).map((throttler) => throttler.name ?? 'default');
+    this.skipKeys = (Array.isArray(options) ? options : options.throttlers).map((throttler) => skipThrottleKey(throttler.name ?? 'default'));
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {

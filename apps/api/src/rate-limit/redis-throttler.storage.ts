@@ -1,7 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { MemoryThrottlerStorage } from './memory-throttler.storage';
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
+import { MemoryThrottlerStorage, ThrottlerStorageRecord } from './memory-throttler.storage';
 import { Redis } from 'ioredis';
 import { closeRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
 

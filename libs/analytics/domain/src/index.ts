@@ -1,4 +1,5 @@
 export * from './lib/model/click';
+export * from './lib/model/click-to-count';
 export * from './lib/model/click-dimension';
 export * from './lib/model/stats-period';
 export * from './lib/ports/click-dimensions.port';

@@ -1,4 +1,5 @@
 export * from './lib/html-page';
+export * from './lib/security-headers';
 export * from './lib/short-url.pages';
 export * from './lib/client-address';
 export * from './lib/short-url.handler';

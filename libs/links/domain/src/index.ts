@@ -4,6 +4,7 @@ export * from './lib/model/destination-url';
 export * from './lib/model/link.entity';
 export * from './lib/model/tag.entity';
 export * from './lib/model/link-options';
+export * from './lib/model/link-clicked.event';
 export { checkLinkPassword, MAX_DESCRIPTION_LENGTH, MAX_LINK_PASSWORD, MAX_TITLE_LENGTH, MIN_LINK_PASSWORD } from './lib/model/link-fields';
 export * from './lib/ports/link.repository';
 export * from './lib/ports/tag.repository';

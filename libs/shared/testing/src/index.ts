@@ -12,5 +12,6 @@ export * from './lib/contracts/identity.contract';
 export * from './lib/contracts/login-throttle.contract';
 export * from './lib/contracts/personal-access-tokens.contract';
 export * from './lib/fakes/password-hasher.fake';
+export * from './lib/fakes/address-key.fake';
 export * from './lib/fakes/analytics.fakes';
 export * from './lib/quota-race';

@@ -18,7 +18,7 @@ import { SearchPageQueryDto } from '../paging.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
 import { CurrentScheme, type RequestScheme, type ShortUrlBase, ShortUrlBases } from './short-url-base';
 import { Route } from '../route.decorator';
-import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
+import { QR_MARKER_PARAM } from '@lnk/links/domain';
 
 type PresentedList = ReturnType<typeof presentLinkListItem>[];
 

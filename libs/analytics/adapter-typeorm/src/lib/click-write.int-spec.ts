@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { ClickBuffer, ClickMetrics, LinkClickTotals } from '@lnk/analytics/domain';
-import { LinkClicked, ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
+import { ClickBuffer, ClickMetrics, ClickToCount, LinkClickTotals } from '@lnk/analytics/domain';
+import { ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
 import { FakeClickDimensions, useTestDataSource } from '@lnk/shared/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
@@ -32,7 +32,7 @@ class SqlLinkTotals extends LinkClickTotals {
 }
 
 const at = new Date('2026-07-01T10:00:00.000Z');
-const event = (linkId: string, ownerId: string, over: Partial<LinkClicked> = {}): LinkClicked => ({
+const event = (linkId: string, ownerId: string, over: Partial<ClickToCount> = {}): ClickToCount => ({
   linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
 });
 

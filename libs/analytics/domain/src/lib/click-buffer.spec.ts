@@ -1,4 +1,5 @@
-import { LinkClicked, PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
+import { PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
+import { ClickToCount } from './model/click-to-count';
 import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/shared/testing';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickEvent, ClickEvents, ClickSeries } from './ports/click-events.port';
@@ -38,7 +39,7 @@ class Stats extends StatsRepository {
   }
 }
 
-const event = (over: Partial<LinkClicked> = {}): LinkClicked => ({
+const event = (over: Partial<ClickToCount> = {}): ClickToCount => ({
   linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', at: new Date('2026-05-01T10:00:00Z'), utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
 });
 

@@ -8,6 +8,7 @@ import {
   ThrottleRule,
   throttleRuleOf,
 } from '@lnk/identity/domain';
+import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
 
 interface Count {
@@ -74,6 +75,10 @@ export class InMemoryLoginThrottle extends LoginThrottle {
       if (forgive && familiarKey !== undefined && this.policy.familiar) this.remember(familiarKey, this.now() + this.policy.familiar.forMs);
     };
     return { succeeded: () => settle(true), withdraw: () => settle(false) };
+  }
+
+  addressKey(address: string): string {
+    return clientAddressKey(address);
   }
 
   /** Kept in the order last remembered, so that past the bound the longest unused go first. */

@@ -10,6 +10,7 @@ import {
   ThrottleRule,
   throttleRuleOf,
 } from '@lnk/identity/domain';
+import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { closeRedis, LOGIN_THROTTLE_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
 
@@ -123,6 +124,11 @@ export class RedisLoginThrottle extends LoginThrottle {
         resolve();
       });
     });
+  }
+
+  // The same key in Redis and in the fallback: an address counts alike wherever it is counted.
+  addressKey(address: string): string {
+    return clientAddressKey(address);
   }
 
   async admit(keys: string[]): Promise<LoginAttempt> {

@@ -1,4 +1,4 @@
-import { FixedClock, MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { clientAddressKey, FixedClock, MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/shared/testing';
 import { RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { OAuthError, TwoFactorRequiredError } from './model/oauth-error';
@@ -130,6 +130,7 @@ describe('who owns an e-mail address', () => {
           attempts.push(keys[0]);
           return { succeeded: () => void attempts.push('ok'), withdraw: () => undefined };
         },
+        addressKey: clientAddressKey,
       };
       const issuerOfTokens = { issue: async (grant: { userId: string }) => ({ accessToken: `at-${grant.userId}` }) } as unknown as TokenIssuer;
       idp = new IdpSignInUseCase(verifier, new ClientAuthenticator(clients, hasher), users, identities, addressClaims, factor, throttle, passthrough, issuerOfTokens, ids, clock);

@@ -240,20 +240,26 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     await repos.links.insertWithinQuota(link(owner, { slug: 'redirect-me', title: 'On a domain', domainId: domain }), 10);
 
     const statements: { text: string; params: unknown[]; prepared?: boolean }[] = [];
-    // What reaches the database's connections, however sql() gets one (a pooled connection outside a transaction).
+    // What reaches the database's connections: sql() outside a transaction runs on the connection a query runner's connect() answers.
     type Query = string | { text: string; name?: string; values?: unknown[] };
-    const driver = dataSource().driver as unknown as { obtainMasterConnection(): Promise<[{ query(query: Query, params?: unknown[]): Promise<unknown> }, unknown]> };
-    const obtain = driver.obtainMasterConnection.bind(driver);
-    const spy = jest.spyOn(driver, 'obtainMasterConnection').mockImplementation(async () => {
-      const [connection, release] = await obtain();
-      const seen = Object.create(connection) as typeof connection;
-      seen.query = (query: Query, params?: unknown[]) => {
-        // A prepared statement comes as a query object (its text and name inherited, see sql()).
-        if (typeof query === 'string') statements.push({ text: query, params: params ?? [] });
-        else statements.push({ text: query.text, params: query.values ?? [], prepared: query.name !== undefined });
-        return connection.query(query, params);
+    type Connection = { query(query: Query, params?: unknown[]): Promise<unknown> };
+    const source = dataSource();
+    const create = source.createQueryRunner.bind(source);
+    const spy = jest.spyOn(source, 'createQueryRunner').mockImplementation((mode) => {
+      const runner = create(mode);
+      const connect = runner.connect.bind(runner);
+      runner.connect = async () => {
+        const connection = (await connect()) as Connection;
+        const seen = Object.create(connection) as Connection;
+        seen.query = (query: Query, params?: unknown[]) => {
+          // A prepared statement comes as a query object (its text and name inherited, see sql()).
+          if (typeof query === 'string') statements.push({ text: query, params: params ?? [] });
+          else statements.push({ text: query.text, params: query.values ?? [], prepared: query.name !== undefined });
+          return connection.query(query, params);
+        };
+        return seen;
       };
-      return [seen, release];
+      return runner;
     });
     let found: Awaited<ReturnType<TypeormLinkRepository['findForRedirect']>>;
     let onDomain: typeof found;

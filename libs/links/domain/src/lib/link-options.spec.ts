@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, PasswordHasher, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clockReading, memoryLinksRepositories, MemoryVisitLimits } from '@lnk/shared/testing';
+import { clientAddressKey, clockReading, memoryLinksRepositories, MemoryVisitLimits } from '@lnk/shared/testing';
 import { checkLinkOptions, checkTargets, checkUtm, NO_LINK_OPTIONS } from './model/link-options';
 import { LinkDomains } from './ports/link-domains.port';
 import { SlugGenerator } from './ports/slug-generator.port';
@@ -107,7 +107,7 @@ describe('link options through the use cases and the stored link', () => {
     const recorder: ClickRecorder = { record: (c) => clicks.push(`${c.kind}:${c.linkId}`) };
     const bots: BotDetector = { isBot: () => false };
     const visitors: VisitorLocator = { locate: () => ({ device: null, country: null }) };
-    const attempts: PasswordAttempts = { admit: async () => ({ succeeded: () => undefined }) };
+    const attempts: PasswordAttempts = { admit: async () => ({ succeeded: () => undefined }), addressKey: clientAddressKey };
     return {
       store,
       clicks,

@@ -1,5 +1,5 @@
 import { Clock, IdGenerator, NotFoundError, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clockReading, MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/shared/testing';
+import { clientAddressKey, clockReading, MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/shared/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
@@ -280,6 +280,9 @@ class OpenAttempts extends PasswordAttempts {
   async admit() {
     this.admitted++;
     return { succeeded: () => undefined };
+  }
+  addressKey(address: string): string {
+    return clientAddressKey(address);
   }
 }
 

@@ -1,7 +1,6 @@
 import { DataSource, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
-import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError } from './embedded-database';
-import { createPgliteDriver, openPglite, privatePgliteHost } from './pglite-driver';
+import { claimEmbeddedDatabase, createPgliteDriver, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError, openPglite, privatePgliteHost } from '@lnk/shared/embedded-database';
 import { poolOptionsOf, QueryBounds, UNBOUNDED } from './query-bounds';
 import { withoutPreparedStatements } from './sql';
 

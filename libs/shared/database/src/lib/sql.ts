@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { managerOf } from './unit-of-work';
 
 export interface SqlResult<T> {
@@ -48,10 +47,9 @@ export function prepared(text: string): PreparedStatement {
   return Object.freeze({ text, name: `lnk_${createHash('sha256').update(text).digest('hex').slice(0, 32)}` });
 }
 
-interface PooledConnection {
+/** The driver's connection a query runner answers `connect()` with: node-pg's client, or the PGlite driver's. */
+interface DriverConnection {
   query(query: string | (PreparedStatement & { values: unknown[] }), params?: unknown[]): Promise<RawResult>;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
@@ -60,55 +58,39 @@ interface PooledConnection {
  * rows through the field readers of row-decoder.ts; `T` is unchecked and only types tests' own reads.
  */
 export async function sql<T = Record<string, unknown>>(dataSource: DataSource, statement: string | PreparedStatement, params: unknown[] = []): Promise<SqlResult<T>> {
-  const manager = managerOf(dataSource);
   const text = typeof statement === 'string' ? statement : statement.text;
-  if (!manager.queryRunner && runsPooled(dataSource)) {
-    const named = typeof statement === 'string' || sharedSessions.has(dataSource) ? null : statement;
-    return pooled<T>(dataSource.driver as PostgresDriver, text, named, params);
-  }
-  const runner = manager.queryRunner ?? dataSource.createQueryRunner();
-  try {
-    const result = await runner.query(text, params, true);
+  const transaction = managerOf(dataSource).queryRunner;
+  if (transaction) {
+    const result = await transaction.query(text, params, true);
     const rows = (Array.isArray(result.records) ? result.records : []) as T[];
     return { rows, affected: result.affected ?? rows.length };
-  } finally {
-    if (!manager.queryRunner) await runner.release();
   }
-}
-
-/** Both databases are TypeORM's PostgreSQL driver (PGlite through a pg-like module, pglite-driver.ts). */
-function runsPooled(dataSource: DataSource): boolean {
-  return dataSource.driver.options.type === 'postgres';
+  const named = typeof statement === 'string' || sharedSessions.has(dataSource) ? null : statement;
+  return pooled<T>(dataSource, text, named, params);
 }
 
 /**
- * A statement outside any transaction, on a connection of the pool, as TypeORM's PostgresQueryRunner
- * runs it (the same connection from the same pool, the same error, the connection released the same
- * way: with the error when the connection itself failed, else back to the pool) without making a query
- * runner for it: a runner object, its broadcaster and result objects, and its place in the driver's list
- * of connected runners, for every read. No entity subscriber or query logging is configured
- * (createDataSource), which are what a runner would add.
+ * A statement outside any transaction, on a connection of the pool. `QueryRunner.query()` takes text only,
+ * so a prepared statement could not keep its name through it: the runner's `connect()` (public: it answers
+ * the driver's connection, taken from the pool with TypeORM's own error handling) gives the connection the
+ * statement runs on, and `release()` hands it back (with the error when the connection itself failed).
  */
-async function pooled<T>(driver: PostgresDriver, text: string, named: PreparedStatement | null, params: unknown[]): Promise<SqlResult<T>> {
-  const [connection, release] = (await driver.obtainMasterConnection()) as [PooledConnection, (error?: Error) => void];
-  let released = false;
-  const releaseOnce = (error?: Error) => {
-    if (released) return;
-    released = true;
-    connection.removeListener('error', releaseOnce);
-    release(error);
-  };
-  connection.on('error', releaseOnce);
+async function pooled<T>(dataSource: DataSource, text: string, named: PreparedStatement | null, params: unknown[]): Promise<SqlResult<T>> {
+  const runner = dataSource.createQueryRunner();
   try {
-    // The prepared statement's text and name are inherited, not copied: node-pg copies a query object's own
-    // properties descriptor by descriptor (3% of a link creation's CPU with three of them).
-    const raw = await (named ? connection.query(Object.assign(Object.create(named) as PreparedStatement, { values: params })) : connection.query(text, params));
+    const connection = (await runner.connect()) as DriverConnection;
+    let raw: RawResult | undefined;
+    try {
+      // The prepared statement's text and name are inherited, not copied: node-pg copies a query object's own
+      // properties descriptor by descriptor (3% of a link creation's CPU with three of them).
+      raw = await (named ? connection.query(Object.assign(Object.create(named) as PreparedStatement, { values: params })) : connection.query(text, params));
+    } catch (error) {
+      throw new QueryFailedError(text, params, error as Error);
+    }
     const rows = takeRows<T>(raw);
     return { rows, affected: raw?.rowCount ?? rows.length };
-  } catch (error) {
-    throw new QueryFailedError(text, params, error as Error);
   } finally {
-    releaseOnce();
+    await runner.release();
   }
 }
 

@@ -43,7 +43,8 @@ export class TypeormUnitOfWork extends UnitOfWork {
 
 /** The transaction's statements get the role's timeouts (SET LOCAL: they end with it), its connection the role's read timeout. */
 async function withBounds<T>(manager: EntityManager, bounds: QueryBounds, work: () => Promise<T>): Promise<T> {
-  const connection = (manager.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
+  // The transaction's runner is connected already: connect() (public) answers its driver connection.
+  const connection: unknown = await manager.queryRunner?.connect();
   if (!(connection instanceof BoundedClient)) return work();
   const restore = connection.withReadTimeout(bounds.readTimeoutMs);
   try {

@@ -1,4 +1,4 @@
-import { ClickTrigger } from '@lnk/shared/kernel';
+import { ClickTrigger } from '../model/click-to-count';
 
 /** One counted visit as told to subscribers (webhooks): the link, the time and the visit's derived dimensions, never its address. */
 export interface ClickEvent {

@@ -1,7 +1,8 @@
 import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
 import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
 import { LinkDayDimensions } from './link-day-dimensions';
-import { LinkClicked, UnitOfWork } from '@lnk/shared/kernel';
+import { UnitOfWork } from '@lnk/shared/kernel';
+import { ClickToCount } from '../model/click-to-count';
 import { ClickDimensions } from '../ports/click-dimensions.port';
 import { ClickEvents, ClickSeries } from '../ports/click-events.port';
 import { VisitorTraits } from '../model/click-dimension';
@@ -38,7 +39,7 @@ interface PendingRow extends ClickCounts {
 const DAY_MS = 86_400_000;
 
 /** Whether a visit is of a series' kind: its moment aside, the same event (mostly the same strings, compared by reference). */
-function sameKind(series: ClickSeries, event: LinkClicked, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): boolean {
+function sameKind(series: ClickSeries, event: ClickToCount, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): boolean {
   const k = series.kind;
   return (
     k.linkId === event.linkId &&
@@ -145,7 +146,7 @@ export class ClickBuffer {
     return this.pending.size;
   }
 
-  record(event: LinkClicked): void {
+  record(event: ClickToCount): void {
     const date = this.dateOf(event.at);
     const utmSource = normaliseUtm(event.utmSource);
     const utmMedium = normaliseUtm(event.utmMedium);
@@ -177,7 +178,7 @@ export class ClickBuffer {
   }
 
   /** A counted visit's dimensions (derived once) go to its row's counts and, if its owner's events are wanted, to its event. */
-  private visited(row: PendingRow, event: LinkClicked, utmSource: string, utmMedium: string, utmCampaign: string): void {
+  private visited(row: PendingRow, event: ClickToCount, utmSource: string, utmMedium: string, utmCampaign: string): void {
     const wanted = this.clickEvents !== null && this.clickEvents.wants(event.ownerId);
     if (!this.options.dimensions && !wanted) return;
     const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
@@ -191,7 +192,7 @@ export class ClickBuffer {
    * of thousands of clicks under load); beyond `maxEvents` unwritten (the database away), an event is
    * dropped and counted (ClickMetrics.eventsDropped), its click still counted.
    */
-  private keepEvent(event: LinkClicked, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): void {
+  private keepEvent(event: ClickToCount, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): void {
     if (this.eventsHeld >= this.options.maxEvents) {
       this.eventsDropped++;
       return;

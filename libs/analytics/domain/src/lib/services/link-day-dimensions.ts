@@ -1,4 +1,4 @@
-import type { ClickTrigger } from '@lnk/shared/kernel';
+import type { ClickTrigger } from '../model/click-to-count';
 import { ClickCounts } from '../model/click';
 import { CLICK_DIMENSIONS, DimensionCounts, isBoundedValue, OTHER_VALUE, VisitorTraits } from '../model/click-dimension';
 

@@ -1,5 +1,3 @@
-import { clientAddressKey } from '@lnk/shared/kernel';
-
 /**
  * One attempt at a secret, admitted by the throttle. It counts as a failure from the moment it is
  * admitted, so attempts racing in parallel see each other before any of them is checked; a caller that
@@ -24,6 +22,12 @@ export abstract class LoginThrottle {
    * refused.
    */
   abstract admit(keys: string[]): Promise<LoginAttempt>;
+
+  /**
+   * The key a client address is counted under: every address of one subscriber together (an IPv6 address
+   * as its /64), so a fresh address buys no fresh budget. Reading addresses is a library's work, the adapter's.
+   */
+  abstract addressKey(address: string): string;
 }
 
 /** How one kind of key (by prefix: `account:`, `ip:`, `account-ip:`) is throttled. */
@@ -98,10 +102,10 @@ export function throttleDelayMs(policy: LoginThrottlePolicy, counted: readonly {
 
 /**
  * The keys one sign-in attempt counts against: the account (refused after a budget of failures from
- * anywhere, except from an address it signed in from lately), the caller's address (an IPv6 address as
- * its /64) and the pair of both. `account` is any stable name of the account: its e-mail or its id.
+ * anywhere, except from an address it signed in from lately), the caller's address (its key,
+ * `LoginThrottle.addressKey`: an IPv6 address as its /64) and the pair of both. `account` is any stable
+ * name of the account: its e-mail or its id.
  */
-export function loginThrottleKeys(account: string, ip: string): string[] {
-  const address = clientAddressKey(ip);
-  return [`account:${account}`, `ip:${address}`, `account-ip:${account}|${address}`];
+export function loginThrottleKeys(account: string, addressKey: string): string[] {
+  return [`account:${account}`, `ip:${addressKey}`, `account-ip:${account}|${addressKey}`];
 }

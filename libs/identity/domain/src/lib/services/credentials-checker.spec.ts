@@ -57,7 +57,10 @@ describe('CredentialsChecker with the login throttle', () => {
     expect([...throttle.counts.values()].every((n) => n === 0)).toBe(true);
   });
 
-  it('counts an IPv6 caller by its /64 and pairs the account with that address', () => {
-    expect(loginThrottleKeys('ada@example.com', '2001:db8:1:2:aaaa::1')).toEqual(['account:ada@example.com', 'ip:2001:db8:1:2::/64', 'account-ip:ada@example.com|2001:db8:1:2::/64']);
+  it("counts a caller under the throttle's key of its address (an IPv6 caller by its /64), paired with the account", async () => {
+    const throttle = new CappedLoginThrottle(10);
+    const checker = new CredentialsChecker(usersWith(ada(false)), new CountingPasswordHasher(), throttle, codes);
+    await expect(checker.check({ email: 'ada@example.com', password: 'wrong', ip: '2001:db8:1:2:aaaa::1' })).rejects.toBeInstanceOf(OAuthError);
+    expect([...throttle.counts.keys()]).toEqual(['account:ada@example.com', 'ip:2001:db8:1:2::/64', 'account-ip:ada@example.com|2001:db8:1:2::/64']);
   });
 });

@@ -39,7 +39,7 @@ export class CredentialsChecker {
     } catch {
       email = credentials.email.trim().toLowerCase();
     }
-    const attempt = await this.throttle.admit(loginThrottleKeys(email, credentials.ip));
+    const attempt = await this.throttle.admit(loginThrottleKeys(email, this.throttle.addressKey(credentials.ip)));
     try {
       const user = await this.verify(email, credentials.password, credentials.otp);
       attempt.succeeded();

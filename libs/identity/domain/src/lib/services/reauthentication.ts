@@ -65,7 +65,7 @@ export class Reauthentication {
    * (RATE_LIMITED once the keys are refused), forgiven when right, left counted when wrong.
    */
   async throttled(user: User, ip: string, check: () => Promise<boolean>): Promise<boolean> {
-    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, ip));
+    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, this.throttle.addressKey(ip)));
     let right: boolean;
     try {
       right = await check();

@@ -99,7 +99,7 @@ export class IdpSignInUseCase {
   private async checkSecondFactor(user: User, command: IdpSignInCommand): Promise<void> {
     if (!user.isTwoFactorEnabled) return;
     if (!command.otp) throw new TwoFactorRequiredError();
-    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, command.ip));
+    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, this.throttle.addressKey(command.ip)));
     let valid: boolean;
     try {
       valid = await this.secondFactor.verify(user, command.otp);

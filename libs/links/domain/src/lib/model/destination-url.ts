@@ -1,4 +1,5 @@
-import { hasControlCharacter, parseUrl, ValidationError } from '@lnk/shared/kernel';
+import { parseUrl, ValidationError } from '@lnk/shared/kernel';
+import { hasControlCharacter } from './control-characters';
 
 export const MAX_URL_LENGTH = 2048;
 

@@ -1,4 +1,5 @@
-import { hasControlCharacter, parseDateTime, ValidationError } from '@lnk/shared/kernel';
+import { parseDateTime, ValidationError } from '@lnk/shared/kernel';
+import { hasControlCharacter } from './control-characters';
 import { checkDestinationUrl } from './destination-url';
 
 /**

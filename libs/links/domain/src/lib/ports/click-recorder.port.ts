@@ -1,4 +1,4 @@
-import { LinkClicked } from '@lnk/shared/kernel';
+import { LinkClicked } from '../model/link-clicked.event';
 
 /** Where clicks go (bridged to statistics in the app); must not wait on anything. */
 export abstract class ClickRecorder {

@@ -9,4 +9,7 @@ export interface PasswordAttempt {
  */
 export abstract class PasswordAttempts {
   abstract admit(keys: string[]): Promise<PasswordAttempt>;
+
+  /** The key a visitor's address is counted under: every address of one subscriber together (an IPv6 address as its /64). */
+  abstract addressKey(address: string): string;
 }

@@ -1,5 +1,6 @@
-import { Clock, LinkClicked, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
-import { clockReading } from '@lnk/shared/testing';
+import { Clock, PasswordHasher, RateLimitedError } from '@lnk/shared/kernel';
+import { LinkClicked } from '../model/link-clicked.event';
+import { clientAddressKey, clockReading } from '@lnk/shared/testing';
 import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository, RedirectTarget } from '../ports/link.repository';
 import { BotDetector } from '../ports/bot-detector.port';
@@ -50,6 +51,9 @@ class CappedAttempts extends PasswordAttempts {
     if (keys.some((k) => (this.counts.get(k) ?? 0) >= this.cap)) throw new RateLimitedError(42);
     for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     return { succeeded: () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1)) };
+  }
+  addressKey(address: string): string {
+    return clientAddressKey(address);
   }
 }
 

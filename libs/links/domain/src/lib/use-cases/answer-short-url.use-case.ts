@@ -1,4 +1,6 @@
-import { ClickTrigger, Clock, hasControlCharacter, LinkClicked, parseUrl, QR_MARKER_PARAM, RateLimitedError } from '@lnk/shared/kernel';
+import { Clock, parseUrl, RateLimitedError } from '@lnk/shared/kernel';
+import { hasControlCharacter } from '../model/control-characters';
+import { ClickTrigger, LinkClicked, QR_MARKER_PARAM } from '../model/link-clicked.event';
 import { BotDetector } from '../ports/bot-detector.port';
 import { ClickRecorder } from '../ports/click-recorder.port';
 import { RedirectOptions, RedirectTarget } from '../ports/link.repository';

@@ -1,4 +1,4 @@
-import { CountingPasswordHasher } from '@lnk/shared/testing';
+import { clientAddressKey, CountingPasswordHasher } from '@lnk/shared/testing';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase, linkPasswordKeys } from './check-link-password.use-case';
@@ -14,6 +14,9 @@ class CappedAttempts extends PasswordAttempts {
     for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     return { succeeded: () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1)) };
   }
+  addressKey(address: string): string {
+    return clientAddressKey(address);
+  }
 }
 
 const link = { id: 'l1', passwordHash: 'hashed:open sesame' };
@@ -24,9 +27,13 @@ describe('CheckLinkPasswordUseCase', () => {
   });
 
   // Without grouping, each of the 2^64 addresses of one IPv6 subscriber got its own allowance of guesses.
-  it('counts the addresses of one IPv6 /64 as one', () => {
-    expect(linkPasswordKeys('l1', '2001:db8:1:2:aaaa::1')).toEqual(linkPasswordKeys('l1', '2001:db8:1:2:bbbb::2'));
-    expect(linkPasswordKeys('l1', '2001:db8:1:3::1')).not.toEqual(linkPasswordKeys('l1', '2001:db8:1:2::1'));
+  it("counts a guess under the attempts' key of its address: the addresses of one IPv6 /64 as one", async () => {
+    const attempts = new CappedAttempts(() => 10);
+    const check = new CheckLinkPasswordUseCase(new CountingPasswordHasher(), attempts);
+    await check.execute(link, 'wrong', '2001:db8:1:2:aaaa::1');
+    await check.execute(link, 'wrong', '2001:db8:1:2:bbbb::2');
+    await check.execute(link, 'wrong', '2001:db8:1:3::1');
+    expect(Object.fromEntries(attempts.counts)).toEqual({ 'link:l1': 3, 'link-ip:l1|2001:db8:1:2::/64': 2, 'link-ip:l1|2001:db8:1:3::/64': 1 });
   });
 
   // The audit: guesses were only counted per (link, address), so many addresses guessed unseen. Issue 27:

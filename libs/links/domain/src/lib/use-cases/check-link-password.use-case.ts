@@ -1,4 +1,4 @@
-import { clientAddressKey, PasswordHasher } from '@lnk/shared/kernel';
+import { PasswordHasher } from '@lnk/shared/kernel';
 import { PasswordAttempts } from '../ports/password-attempts.port';
 
 /**
@@ -14,14 +14,14 @@ export class CheckLinkPasswordUseCase {
 
   async execute(target: { id: string; passwordHash: string | null }, password: string | undefined, ip: string): Promise<boolean> {
     if (!target.passwordHash) return true;
-    const attempt = await this.attempts.admit(linkPasswordKeys(target.id, ip));
+    const attempt = await this.attempts.admit(linkPasswordKeys(target.id, this.attempts.addressKey(ip)));
     const ok = typeof password === 'string' && password.length <= 1024 && (await this.passwords.verify(password, target.passwordHash));
     if (ok) attempt.succeeded();
     return ok;
   }
 }
 
-/** The keys a guess at a link's password counts against: the link, and the link from one address. */
-export function linkPasswordKeys(linkId: string, ip: string): string[] {
-  return [`link:${linkId}`, `link-ip:${linkId}|${clientAddressKey(ip)}`];
+/** The keys a guess at a link's password counts against: the link, and the link from one address (its key, `PasswordAttempts.addressKey`). */
+export function linkPasswordKeys(linkId: string, addressKey: string): string[] {
+  return [`link:${linkId}`, `link-ip:${linkId}|${addressKey}`];
 }

@@ -1,4 +1,5 @@
-import { FieldError, QuotaExceededError, UnitOfWork, ValidationError, yieldToEventLoop } from '@lnk/shared/kernel';
+import { FieldError, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { yieldToEventLoop } from '../services/event-loop';
 import { Link } from '../model/link.entity';
 import { checkTagName, Tag } from '../model/tag.entity';
 import { LinkEventSink, recordLinkEvents } from '../ports/link-events.port';

@@ -45,7 +45,7 @@ export function describeLoginThrottleContract(make: (policy: LoginThrottlePolicy
       });
     });
     afterEach(() => subject.close?.());
-    const admit = (account: string, ip: string) => subject.throttle.admit(loginThrottleKeys(account, ip));
+    const admit = (account: string, ip: string) => subject.throttle.admit(loginThrottleKeys(account, subject.throttle.addressKey(ip)));
     const outcomes = (attempts: Promise<unknown>[]) =>
       Promise.allSettled(attempts).then((settled) => ({
         admitted: settled.filter((o) => o.status === 'fulfilled').length,
@@ -109,6 +109,15 @@ export function describeLoginThrottleContract(make: (policy: LoginThrottlePolicy
       for (let i = 0; i < 5; i++) await admit(account, freshIp());
       // The account had 0 to 4 failures before each (1 free): none, none, 10, 20 ms, then the 25 ms cap.
       expect(waits).toEqual([10, 20, 25]);
+    });
+
+    // Without grouping, each of the 2^64 addresses of one IPv6 subscriber had an allowance of its own.
+    it('counts an address by its subscriber: the addresses of one IPv6 /64 as one, an IPv4-mapped address as the IPv4 one', async () => {
+      const account = freshAccount();
+      const network = freshIp().replace(/::1$/, '');
+      expect(await outcomes([1, 2, 3, 4].map((i) => admit(account, `${network}:${i}::${i}`)))).toEqual({ admitted: 3, refused: 1 });
+      expect(subject.throttle.addressKey('::ffff:192.0.2.1')).toBe(subject.throttle.addressKey('192.0.2.1'));
+      expect(subject.throttle.addressKey(`${network}::1`)).not.toBe(subject.throttle.addressKey('2001:db8:ffff:ffff::1'));
     });
 
     it('lets keys without a rule through uncounted', async () => {

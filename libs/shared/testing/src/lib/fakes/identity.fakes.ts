@@ -14,6 +14,7 @@ import {
   UserProps,
   UserRepository,
 } from '@lnk/identity/domain';
+import { clientAddressKey } from '@lnk/shared/client-address';
 import { Page, PageRequest, pageOf, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new User, so a change is stored only by update.
@@ -234,5 +235,8 @@ export class CappedLoginThrottle extends LoginThrottle {
     for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     const takeBack = () => keys.forEach((k) => this.counts.set(k, (this.counts.get(k) ?? 1) - 1));
     return { succeeded: takeBack, withdraw: takeBack };
+  }
+  addressKey(address: string): string {
+    return clientAddressKey(address);
   }
 }

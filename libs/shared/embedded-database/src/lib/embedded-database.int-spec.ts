@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { claimEmbeddedDatabase, EMBEDDED_SOCKET_PORT, embeddedSocketDir, lastReadyStatus } from './embedded-database';
-import { createSocketDataSource } from './create-data-source';
 import { PgliteHost } from './pglite-driver';
-import { prepared, sql } from './sql';
 
 describe('lastReadyStatus', () => {
   const ready = (status: string) => [0x5a, 0, 0, 0, 5, status.charCodeAt(0)];
@@ -95,23 +93,6 @@ describe('the socket the holder of the embedded database serves it on', () => {
     await write;
     await client.end();
     expect(await bodies()).toEqual(['cli', 'cli, kept', 'holder']);
-  });
-
-  // The operator CLI runs the app's statements over this socket, into the one session every client shares
-  // (handed from client to client between statements): a statement one client prepared by name would be
-  // there for the next, whose node-pg would prepare the name again ("already exists": a second CLI
-  // command creating a link failed so).
-  it("runs the app's prepared statements as text for every socket client, two at once included", async () => {
-    const count = prepared("SELECT count(*)::int AS n FROM notes WHERE body <> 'none'");
-    const clients = [createSocketDataSource(embeddedSocketDir(dataDir), []), createSocketDataSource(embeddedSocketDir(dataDir), [])];
-    await Promise.all(clients.map((client) => client.initialize()));
-    try {
-      for (let call = 0; call < 2; call++) {
-        for (const client of clients) expect((await sql<{ n: number }>(client, count)).rows[0].n).toBeGreaterThan(0);
-      }
-    } finally {
-      await Promise.all(clients.map((client) => client.destroy()));
-    }
   });
 
   it('rolls back what a client that went away left open, and hands the session on', async () => {

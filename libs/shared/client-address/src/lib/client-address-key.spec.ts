@@ -1,4 +1,4 @@
-import { clientAddressKey } from './client-address';
+import { clientAddressKey } from './client-address-key';
 
 describe('clientAddressKey', () => {
   it('keeps an IPv4 address as it is', () => {

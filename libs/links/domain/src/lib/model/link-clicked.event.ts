@@ -1,6 +1,7 @@
 /**
- * One answered redirect or password attempt: the event links publish and statistics count. It is the
- * published language between the two contexts, so it lives here rather than in either of them.
+ * One answered redirect or password attempt: the event links publish (ClickRecorder) and statistics count.
+ * The publisher owns it; statistics declare what they read of a click (analytics' ClickToCount), and the
+ * bridge between the two (libs/bridges) is where the compiler checks that the one is the other.
  */
 export interface LinkClicked {
   linkId: string;
