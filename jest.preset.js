@@ -28,6 +28,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi|jose|content-disposition|request-filtering-agent)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,
+  resolver: path.join(root, 'tools/jest/resolver.js'),
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
   // Generous for the embedded database, which takes seconds to create on disk.
   testTimeout: 30_000,

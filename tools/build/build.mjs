@@ -14,7 +14,9 @@ const quiet = args.has('--quiet');
 const log = (message) => quiet || process.stderr.write(`${message}\n`);
 
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
-const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))];
+// libs/sdk is a package of its own (ES modules, `npm run sdk:build`) that no app runs: not part of dist/.
+const PACKAGED_APART = new Set(['libs/sdk/src']);
+const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))].filter((dir) => !PACKAGED_APART.has(dir));
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
 function sources(dir, wanted) {

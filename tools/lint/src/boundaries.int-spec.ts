@@ -55,6 +55,19 @@ const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport
 const testingInProduction = snippet(DOMAIN_FILE, testingSource);
 const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
 
+// libs/sdk: the generated client, published on its own. Apps and their tests use it; no library does, and it
+// uses nothing of ours, no package and no Node built-in (it runs in browsers).
+const sdkSource = `import { createLink } from '@lnk/sdk';\nexport const x = createLink;\n`;
+const sdkInDomain = snippet(DOMAIN_FILE, sdkSource);
+const sdkInAdapter = snippet('libs/links/adapter-typeorm/src/lib/fixture.ts', sdkSource);
+const sdkInDomainTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', sdkSource);
+const sdkInAppTest = snippet('apps/api/test/fixture.e2e-spec.ts', sdkSource);
+const SDK_FILE = 'libs/sdk/src/fixture.ts';
+const sdkUsesKernel = snippet(SDK_FILE, `import { ValidationError } from '@lnk/shared/kernel';\nexport const x = ValidationError;\n`);
+const sdkUsesPackage = snippet(SDK_FILE, `import { Pool } from 'pg';\nexport const x = Pool;\n`);
+const sdkUsesNode = snippet(SDK_FILE, `import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n`);
+const sdkOwn = snippet(SDK_FILE, `import { createLink } from './generated/index.js';\nexport const x = createLink;\n`);
+
 describe('module boundaries', () => {
   beforeAll(() => {
     // The Nx rule reads the cached project graph; make sure there is one, as `nx run-many -t lint` does.
@@ -94,6 +107,20 @@ describe('module boundaries', () => {
   // Only seen since the project graph has its edges (nx.json turns on the analysis of imports).
   it('reports a cycle between libraries that the tags would allow', () => {
     expect(messagesOf(kernelCycle)).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('Circular dependency between "shared-kernel" and "shared-config"') })]);
+  });
+
+  it('lets the apps and their tests use the SDK, and no library (not even in its tests)', () => {
+    expect(messagesOf(sdkInAppTest)).toEqual([]);
+    expect(ruleOf(sdkInDomain)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sdkInAdapter)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sdkInDomainTest)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('keeps the SDK to its own files: no library of ours, no package, no Node built-in', () => {
+    expect(messagesOf(sdkOwn)).toEqual([]);
+    expect(ruleOf(sdkUsesKernel)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sdkUsesPackage)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sdkUsesNode)).toContain('no-restricted-imports');
   });
 
   it('keeps test support out of production code but lets tests use it', () => {
