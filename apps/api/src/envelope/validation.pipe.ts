@@ -6,6 +6,7 @@ import { cacheValidationRules } from './validation-rules-cache';
 
 cacheValidationRules();
 
+/** Nest's pipe with the request checks of @lnk/shared/http: the DTO made from the request, every failing field named. */
 const OPTIONS = {
   ...VALIDATOR_OPTIONS,
   transform: true,

@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, User } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, Public, Route, SerializedOk, serializedOk } from '@lnk/shared/http';
+import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,

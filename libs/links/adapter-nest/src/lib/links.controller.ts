@@ -14,7 +14,7 @@ import {
   UpdateTagUseCase,
 } from '@lnk/links/domain';
 import { QR_MARKER_PARAM } from '@lnk/shared/kernel';
-import { binary, type Caller, CurrentPrincipal, DeletedSchema, list, ok, okPage, PAGE_META, RateLimitBudget, Route, SearchPageQueryDto, SerializedOk, serializedOk, string } from '@lnk/shared/http';
+import { binary, type Caller, CurrentPrincipal, DeletedSchema, list, ok, okPage, PAGE_META, RateLimitBudget, Route, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
 import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
