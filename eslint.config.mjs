@@ -16,7 +16,11 @@ const builtins = [...new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))];
 export const depConstraints = [
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], ...pureDomain },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
-  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
+  // Adapters implement ports with their technology; the HTTP framework is the apps' and the adapter-nest libraries'.
+  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'], bannedExternalImports: ['@nestjs/*'] },
+  // A context's HTTP face (libs/<context>/adapter-nest): Nest, its own domain and the platform (the shared
+  // HTTP library), never an adapter nor another context's face. No constraint but the apps' lists it, so only apps import it.
+  { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:util'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing', 'type:platform'] },
   // Bridges implement one context's port with another context's ports: domain code of several contexts, nothing else.

@@ -2,7 +2,7 @@
 // would escape every module-boundary rule.
 import { workspaceProjects } from './workspace-projects.mjs';
 
-const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'bridge', 'platform', 'util', 'testing', 'client']);
+const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'nest', 'bridge', 'platform', 'util', 'testing', 'client']);
 
 export function tagProblems(projects) {
   return projects.flatMap(({ name, root, tags }) => {

@@ -1,5 +1,5 @@
 import { API_CONTROLLERS } from './app.module';
-import { responseTable, routesOf, scopeTable } from './http/declared-routes';
+import { responseTable, routesOf, scopeTable } from '@lnk/shared/http';
 
 /**
  * The app's routes as their handlers declare them, for the e2e suites, which list them before any app

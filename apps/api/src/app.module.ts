@@ -3,15 +3,14 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
-import { ContextsModule } from './composition/contexts.module';
+import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { ContextsModule, CONTEXTS } from './composition/contexts.module';
+import type { Contexts } from './composition/contexts.composition';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
 import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
-import { LinksController, TagsController } from './http/links/links.controller';
-import { LinksBulkController } from './http/links/links-bulk.controller';
-import { CachedQrRenderer, PiscinaQrRenderer, QrRenderer } from './http/links/qr-renderer';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
@@ -31,8 +30,8 @@ import { MetricsModule } from './metrics/metrics.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
-/** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [
+/** The app's own controllers; each context module brings its own (LinksModule: links and tags). */
+export const APP_CONTROLLERS = [
   HomeController,
   HealthController,
   MetricsController,
@@ -41,9 +40,6 @@ export const API_CONTROLLERS = [
   OAuthClientsController,
   AccountController,
   EmailVerificationController,
-  LinksController,
-  LinksBulkController,
-  TagsController,
   DomainsController,
   TlsAskController,
   StatsController,
@@ -54,14 +50,25 @@ export const API_CONTROLLERS = [
   WebhooksController,
 ];
 
+/** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS];
+
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, logger: Logger = createLogger(config)): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config, logger), DatabaseModule, ContextsModule, RateLimitModule, MetricsModule],
-      controllers: API_CONTROLLERS,
+      imports: [
+        ConfigModule.forRoot(config, logger),
+        DatabaseModule,
+        ContextsModule,
+        RateLimitModule,
+        MetricsModule,
+        // Each context's HTTP face, given the ports the composition root bound.
+        LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+      ],
+      controllers: APP_CONTROLLERS,
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
@@ -71,7 +78,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         ShortUrlRoutes,
-        { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new PiscinaQrRenderer()) },
       ],
     };
   }

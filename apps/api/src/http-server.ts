@@ -12,9 +12,8 @@ import { buildOpenApiDocument } from './openapi/openapi';
 import { SWAGGER_UI_CSS, SWAGGER_UI_PLUGINS } from './openapi/swagger-ui';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { ShortUrlDispatch } from './http/short-url-dispatch';
-import { SerializedOk, successBody } from './envelope/envelope';
 import { RequestLogger } from './logging/request-logger';
-import { IMPORT_BODY_LIMIT } from './http/links/link-csv';
+import { IMPORT_BODY_LIMIT } from '@lnk/links/adapter-nest';
 import { SECURITY_HEADERS } from './security-headers';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
@@ -101,13 +100,11 @@ function closeConnectionsOnceIdle(fastify: FastifyInstance): void {
 }
 
 /**
- * Nest's Fastify adapter, with every handler's result answered in the envelope (envelope.ts). Nest hands
- * each result of a route handler to `reply()` (without a status: the route's is set on the reply before),
- * so the envelope is made here, once per request, instead of in an interceptor (which costs each request
- * an rxjs chain: defer, mergeAll, map, lastValueFrom and their subscriptions). Errors never come here (the
- * exception filter sends those itself); a body given with a status of 400 or more is passed as it is.
+ * Nest's Fastify adapter, with the security headers on the not-found answers Nest's own hook sends. Handler
+ * results need nothing here: a handler returns its envelope whole (ok(), @lnk/shared/http), which Fastify
+ * serialises as it is, and the exception filter sends the errors.
  */
-class EnvelopingFastifyAdapter extends FastifyAdapter {
+class HeadersOnNotFoundFastifyAdapter extends FastifyAdapter {
   /**
    * The request Nest's adapter sends to the not-found handler from its own onRequest hook, ahead of the
    * hook that writes the security headers (a request target that is not a path, "GET *users", "OPTIONS *"),
@@ -115,16 +112,6 @@ class EnvelopingFastifyAdapter extends FastifyAdapter {
    */
   override setNotFoundHandler(handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0]): ReturnType<FastifyAdapter['setNotFoundHandler']> {
     return super.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => handler(request, reply.headers(SECURITY_HEADERS)));
-  }
-
-  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
-    const answer = statusCode === undefined || statusCode < 400 ? successBody(body) : body;
-    if (answer instanceof SerializedOk) {
-      // A string body with a JSON content type is sent as it is (Fastify serialises objects only).
-      this.setHeader(response, 'content-type', 'application/json; charset=utf-8');
-      return super.reply(response, answer.json, statusCode);
-    }
-    return super.reply(response, answer, statusCode);
   }
 }
 
@@ -134,7 +121,7 @@ class EnvelopingFastifyAdapter extends FastifyAdapter {
  */
 export function createHttpAdapter(config: AppConfig, logger: Logger, serverFactory?: EarlyListener['serverFactory']): FastifyAdapter {
   const dispatch = new ShortUrlDispatch();
-  const adapter = new EnvelopingFastifyAdapter({
+  const adapter = new HeadersOnNotFoundFastifyAdapter({
     // Short URLs are answered in front of Fastify's handler, on the early-bound server or a plain one.
     serverFactory: dispatch.serverFactory(serverFactory),
     // Fastify's own lines ("Server listening at", one per address) below info: main says where it listens,

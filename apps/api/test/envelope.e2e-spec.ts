@@ -2,8 +2,7 @@ import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { DomainError, NotFoundError, QuotaExceededError, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
-import { Public } from '../src/auth/access.decorators';
-import { ok, okPage } from '../src/envelope/envelope';
+import { integer, object, ok, okPage, Public, Route, serializedOk } from '@lnk/shared/http';
 import { TestApp, useTestApp } from './support/test-app';
 
 class Inner {
@@ -21,13 +20,16 @@ class ProbeQuery {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
 }
 
+const COUNT = object({ count: integer });
+const KEPT = serializedOk(ok({ count: 1 }, 'Counted'));
+
 /** Routes that raise each kind of error, so the envelope is tested through real HTTP. */
 @Controller('probe')
 @Public()
 class ProbeController {
   @Post('echo')
   echo(@Body() body: ProbeBody) {
-    return body;
+    return ok(body);
   }
   @Get('page')
   page(@Query() query: ProbeQuery) {
@@ -39,7 +41,11 @@ class ProbeController {
   }
   @Get('nothing')
   nothing() {
-    return undefined;
+    return ok(undefined);
+  }
+  @Route('GET', 'kept', { operationId: 'probeKept', answers: COUNT, serialized: true, summary: 'Kept', description: 'Its JSON made once, or made again with fresh=1.' })
+  kept(@Query('fresh') fresh?: string) {
+    return fresh ? ok({ count: 1 }, 'Counted') : KEPT;
   }
   @Get('validation')
   validation() {
@@ -91,7 +97,18 @@ describe('response envelope and errors over HTTP', () => {
     expect(res.body).toEqual({ status: 200, code: 'OK', message: 'Custom message', data: { at: '2026-05-06T07:08:09.010Z' } });
   });
 
-  it('omits data when a handler returns nothing', async () => {
+  // An answer kept as its JSON text (serializedOk: a string) would go out as text/plain without its route's `serialized: true`.
+  it('sends an answer kept as JSON text as application/json, the same bytes as one serialised at once', async () => {
+    const [kept, fresh] = [await t.request('GET', '/probe/kept'), await t.request('GET', '/probe/kept?fresh=1')];
+    for (const answer of [kept, fresh]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+    expect(kept.text).toBe(fresh.text);
+    expect(kept.body).toEqual({ status: 200, code: 'OK', message: 'Counted', data: { count: 1 } });
+  });
+
+  it('omits data when the answer has none', async () => {
     const res = await t.request('GET', '/probe/nothing');
     expect(res.body).toEqual({ status: 200, code: 'OK', message: 'Request successful' });
   });

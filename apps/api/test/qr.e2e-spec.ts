@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import qrcode from 'qrcode';
-import { DEFAULT_QR_POOL, QrRenderer } from '../src/http/links/qr-renderer';
+import { DEFAULT_QR_POOL, QrRenderer } from '@lnk/links/adapter-nest';
 import { createAccount, createPat } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 

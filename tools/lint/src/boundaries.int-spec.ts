@@ -45,6 +45,20 @@ const kernelCrypto = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { 
 const adapterOwn = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { DataSource } from 'typeorm';\nimport { User } from '@lnk/identity/domain';\nexport const x = [DataSource, User];\n`);
 const adapterOther = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';\nexport const x = BcryptPasswordHasher;\n`);
 const appAdapter = snippet('apps/api/src/fixture.ts', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`);
+const adapterFramework = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`);
+const NEST_FILE = 'libs/links/adapter-nest/src/lib/fixture.ts';
+const nestOwn = snippet(NEST_FILE, `import { Controller } from '@nestjs/common';\nimport { GetLinkUseCase } from '@lnk/links/domain';\nimport { Route } from '@lnk/shared/http';\nexport const x = [Controller, GetLinkUseCase, Route];\n`);
+const nestViolations = [
+  ['an adapter', `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`],
+  ['another context', `import { Principal } from '@lnk/identity/domain';\nexport type X = Principal;\n`],
+].map(([what, source]) => ({ what, code: snippet(NEST_FILE, source) }));
+const nestSource = `import { LinksModule } from '@lnk/links/adapter-nest';\nexport const x = LinksModule;\n`;
+const nestImporters = [
+  ['an adapter', 'libs/links/adapter-typeorm/src/lib/fixture.ts'],
+  ['the shared HTTP library', 'libs/shared/http/src/lib/fixture.ts'],
+  ['a domain library', DOMAIN_FILE],
+].map(([what, filePath]) => ({ what, code: snippet(filePath, nestSource) }));
+const appNest = snippet('apps/api/src/fixture.ts', nestSource);
 const BRIDGE_FILE = 'libs/bridges/src/lib/fixture.ts';
 const bridgeDomains = snippet(BRIDGE_FILE, `import { LinkRepository } from '@lnk/links/domain';\nimport { DomainRepository } from '@lnk/domains/domain';\nexport const x = [LinkRepository, DomainRepository];\n`);
 const bridgeAdapter = snippet(BRIDGE_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`);
@@ -102,6 +116,26 @@ describe('module boundaries', () => {
 
   it('lets the app import adapters', () => {
     expect(messagesOf(appAdapter)).toEqual([]);
+  });
+
+  it('keeps Nest out of adapters (a context\'s HTTP face is its adapter-nest library)', () => {
+    expect(ruleOf(adapterFramework)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('lets an adapter-nest library use Nest, its own domain and the shared HTTP library', () => {
+    expect(messagesOf(nestOwn)).toEqual([]);
+  });
+
+  it.each(nestViolations)('stops an adapter-nest library importing $what', ({ code }) => {
+    expect(ruleOf(code)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it.each(nestImporters)('stops $what importing an adapter-nest library (only apps do)', ({ code }) => {
+    expect(ruleOf(code)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('lets the app import an adapter-nest library', () => {
+    expect(messagesOf(appNest)).toEqual([]);
   });
 
   // Only seen since the project graph has its edges (nx.json turns on the analysis of imports).

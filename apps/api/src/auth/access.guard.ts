@@ -2,12 +2,12 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal, Scope } from '@lnk/identity/domain';
+import type { Principal } from '@lnk/identity/domain';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@lnk/shared/kernel';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { consumeRateLimit } from '../rate-limit/rate-limit.guard';
-import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './access.decorators';
+import { type Caller, PUBLIC_ROUTE, REQUIRED_SCOPE } from '@lnk/shared/http';
 import { BearerStrategy } from './bearer.strategy';
 import { perRoute } from './route-metadata';
 
@@ -27,7 +27,7 @@ import { perRoute } from './route-metadata';
 export class AccessGuard implements CanActivate {
   private readonly accessOf = perRoute((handler, controller) => ({
     isPublic: Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, controller])),
-    scope: this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, handler),
+    scope: this.reflector.get<string | undefined>(REQUIRED_SCOPE, handler),
   }));
 
   constructor(
@@ -42,7 +42,7 @@ export class AccessGuard implements CanActivate {
     return access.isPublic || this.checked(context, access.scope);
   }
 
-  private async checked(context: ExecutionContext, scope: Scope | undefined): Promise<boolean> {
+  private async checked(context: ExecutionContext, scope: string | undefined): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
     try {
@@ -55,14 +55,15 @@ export class AccessGuard implements CanActivate {
     }
   }
 
-  private async authorize(request: FastifyRequest & { user?: Principal }, scope: Scope | undefined): Promise<boolean> {
+  private async authorize(request: FastifyRequest & { user?: Principal }, scope: string | undefined): Promise<boolean> {
     if (!scope) throw new ForbiddenError('This route is not open to any scope');
     if (!/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) throw new UnauthorizedError();
     // A bad token is a failure (401); an error is a fault, not a bad token, and the exception filter
     // renders it (an unreachable database is a 503): clients must keep the token and retry.
     const principal = await this.bearer.principalOf(request);
-    request.user = principal;
-    if (!principal.scopes.includes(scope)) {
+    // The Caller every context's routes read (@CurrentPrincipal) is identity's Principal, or a part of it.
+    request.user = principal satisfies Caller;
+    if (!(principal.scopes as readonly string[]).includes(scope)) {
       throw new ForbiddenError(`This request needs the ${scope} scope, which the token does not carry`, { requiredScope: scope });
     }
     return true;

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '@lnk/shared/kernel';
-import { FORM_BODY } from './access.decorators';
+import { FORM_BODY } from '@lnk/shared/http';
 
 /** The API speaks JSON; only routes marked @AcceptsForm() take form-encoded bodies. */
 @Injectable()

@@ -9,8 +9,8 @@ import { createLogger } from '../logging/logger';
 import { AppMetrics } from '../metrics/app-metrics';
 import { presentUser } from '../http/account/account.presenter';
 import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
-import { presentLink, presentLinkListItem } from '../http/links/links.presenter';
-import { ShortUrlBases } from '../http/links/short-url-base';
+import { CreateLinkUseCase, ListLinksUseCase } from '@lnk/links/domain';
+import { presentLink, presentLinkListItem, ShortUrlBases } from '@lnk/links/adapter-nest';
 import { presentCreatedToken } from '../http/tokens/tokens.presenter';
 import { presentPlan, presentSubscription } from '../http/billing/billing.presenter';
 
@@ -214,7 +214,10 @@ export const COMMANDS: Record<string, CliCommand> = {
     async run({ values }, session) {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
-      const view = await links.create.execute(owner.id, { url: text(values, 'url'), slug: text(values, 'slug'), title: text(values, 'title'), description: text(values, 'description') });
+      // The ports the API's LinksModule builds its use case from (the same checks, quota and events).
+      const { ports, settings } = links;
+      const create = new CreateLinkUseCase({ ...ports, config: { ownHosts: settings.ownHosts } }, { events: ports.events, unitOfWork: ports.unitOfWork });
+      const view = await create.execute(owner.id, { url: text(values, 'url'), slug: text(values, 'slug'), title: text(values, 'title'), description: text(values, 'description') });
       return presentLink(view, new ShortUrlBases(session.config).fixed);
     },
   },
@@ -224,7 +227,8 @@ export const COMMANDS: Record<string, CliCommand> = {
     async run({ values }, session) {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
-      const { page, domainNames } = await links.list.execute(owner.id, text(values, 'q'), pageOf(values));
+      const list = new ListLinksUseCase(links.ports.links, links.ports.domains, links.ports.clock, links.ports.lists);
+      const { page, domainNames } = await list.execute(owner.id, text(values, 'q'), pageOf(values));
       return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
     },
   },

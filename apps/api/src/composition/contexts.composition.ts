@@ -5,31 +5,8 @@ import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/anal
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import {
-  AnswerShortUrlUseCase,
-  BulkCreateLinksUseCase,
-  BulkDeleteLinksUseCase,
-  BulkTagLinksUseCase,
-  CheckLinkPasswordUseCase,
-  ExportLinksUseCase,
-  ImportLinksUseCase,
-  ResolveRedirectUseCase,
-  CreateLinkUseCase,
-  LinkCreation,
-  CreateTagUseCase,
-  DeleteLinkUseCase,
-  DeleteTagUseCase,
-  FavoriteTagsUseCase,
-  GetLinkUseCase,
-  LinkChanges,
-  LinkListAnswer,
-  LinkListCache,
-  ListLinksUseCase,
-  weighLinkListAnswer,
-  ListTagsUseCase,
-  UpdateLinkUseCase,
-  UpdateTagUseCase,
-} from '@lnk/links/domain';
+import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkChanges, LinkListAnswer, LinkListCache, ResolveRedirectUseCase, weighLinkListAnswer } from '@lnk/links/domain';
+import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
@@ -105,8 +82,6 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const domainRepository = new TypeormDomainRepository(dataSource);
   const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new UsageOfAccounts(linkRepository, tagRepository, domainRepository));
   const linkDomains = new DomainsForLinks(domainRepository);
-  const linksConfig = { ownHosts: config.ownHosts };
-  const getLink = new GetLinkUseCase(linkRepository, tagRepository, linkDomains);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.shortHosts, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
@@ -133,34 +108,33 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
-  const slugs = new CryptoSlugGenerator();
-  // Every way of creating links (one, a bulk batch, an import) with the same rules and collaborators.
-  const creation: LinkCreation = { links: linkRepository, tags: tagRepository, domains: linkDomains, quota, passwords: linkPasswords, slugs, ids, clock, config: linksConfig, changes: linkChanges };
+  // The ports of the links use cases (LinksModule builds them); the redirect path is composed here, for
+  // the short-URL dispatch, as apps/redirect composes it.
+  const ports: LinksPorts = {
+    links: linkRepository,
+    tags: tagRepository,
+    domains: linkDomains,
+    quota,
+    passwords: linkPasswords,
+    slugs: new CryptoSlugGenerator(),
+    ids,
+    clock,
+    changes: linkChanges,
+    events: webhooks.linkEvents,
+    unitOfWork: new TypeormUnitOfWork(dataSource),
+    lists: linkLists,
+  };
+  const settings: LinksSettings = { ownHosts: config.ownHosts, shortBaseUrl: config.shortBaseUrl, customDomainScheme: config.customDomainScheme };
   const links = {
-    create: new CreateLinkUseCase(creation, webhooks.linkEvents),
-    // Many at once (issue 18): a batch's writes in one transaction (a slug drawn again is written in it too).
-    bulkCreate: new BulkCreateLinksUseCase(creation, new TypeormUnitOfWork(dataSource), webhooks.linkEvents),
-    bulkDelete: new BulkDeleteLinksUseCase(linkRepository, linkChanges, clock, webhooks.linkEvents),
-    bulkTag: new BulkTagLinksUseCase(linkRepository, tagRepository, quota, ids, clock, webhooks.linkEvents),
-    import: new ImportLinksUseCase(creation, new TypeormUnitOfWork(dataSource), undefined, webhooks.linkEvents),
-    export: new ExportLinksUseCase(linkRepository, tagRepository, linkDomains),
-    get: getLink,
-    list: new ListLinksUseCase(linkRepository, linkDomains, clock, linkLists),
+    ports,
+    settings,
     linkLists,
-    update: new UpdateLinkUseCase(linkRepository, tagRepository, linkDomains, linkPasswords, clock, linksConfig, getLink, linkChanges, webhooks.linkEvents),
-    delete: new DeleteLinkUseCase(linkRepository, clock, linkChanges, webhooks.linkEvents),
     resolveRedirect,
-    checkPassword,
     // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
     answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
       defaultDomainName: new URL(config.shortBaseUrl).hostname,
       notFoundRedirectUrl: config.notFoundRedirectUrl,
     }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
-    createTag: new CreateTagUseCase(tagRepository, quota, ids, clock),
-    listTags: new ListTagsUseCase(tagRepository),
-    favoriteTags: new FavoriteTagsUseCase(tagRepository),
-    updateTag: new UpdateTagUseCase(tagRepository, clock),
-    deleteTag: new DeleteTagUseCase(tagRepository),
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
@@ -204,7 +178,6 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
 }
 
 export type Contexts = ReturnType<typeof composeContexts>;
-export type Links = Contexts['links'];
 export type Domains = Contexts['domains'];
 export type Analytics = Contexts['analytics'];
 export type { Webhooks } from './webhooks.composition';

@@ -3,6 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
+import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
@@ -16,7 +17,6 @@ import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
-export const LINKS = 'LINKS';
 export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
@@ -81,7 +81,7 @@ export const contexts: Provider = {
   },
 };
 
-/** The composed contexts, built once; controllers take the use cases of their context. */
+/** The composed contexts, built once; controllers take the use cases of their context (links': from LinksModule). */
 @Global()
 @Module({
   imports: [PassportModule],
@@ -90,7 +90,10 @@ export const contexts: Provider = {
     loginThrottle,
     contexts,
     { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
-    { provide: LINKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links },
+    // The redirect path, composed for the short-URL dispatch (and a custom domain's home page); the links
+    // use cases are LinksModule's, built from the ports in c.links.
+    { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
+    { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
     { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
     { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
     { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
@@ -101,7 +104,7 @@ export const contexts: Provider = {
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [IDENTITY, LINKS, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, IDENTITY, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(

@@ -4,7 +4,6 @@ import { AesGcmSecretBox } from '@lnk/identity/adapter-crypto';
 import { LinkRepository, ReportExpiredLinksUseCase } from '@lnk/links/domain';
 import { TypeormExpiringLinks } from '@lnk/links/adapter-typeorm';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
-import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { WebhookLinksOfLinks, webhookEventSinks } from '@lnk/bridges';
 import {
   CreateWebhookUseCase,
@@ -92,8 +91,8 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
         retentionMs: settings.retentionMs,
       },
     ),
-    /** For the links use cases: link changes and their events in one transaction. */
-    linkEvents: { events: sinks.linkEvents, unitOfWork: new TypeormUnitOfWork(dataSource) },
+    /** For the links use cases: each link change's event, recorded in the change's unit of work. */
+    linkEvents: sinks.linkEvents,
     /** For the click buffer. */
     clickEvents: sinks.clickEvents,
     /** For the short URLs: a link's last allowed visit. */

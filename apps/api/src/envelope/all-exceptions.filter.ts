@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, RateLimitedError } from '@lnk/shared/kernel';
 import { isDatabaseTimeout, isDatabaseUnavailable } from '@lnk/shared/database';
-import { ErrorEnvelope } from './envelope';
+import type { ErrorEnvelope } from '@lnk/shared/http';
 import { ERROR_STATUS } from './error-status';
 
 interface Rendered {

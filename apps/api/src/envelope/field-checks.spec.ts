@@ -1,9 +1,8 @@
 import { IsBoolean, IsInt, IsString, MaxLength } from 'class-validator';
 import { ValidationError } from '@lnk/shared/kernel';
 import { requestSchema } from '../openapi/request-schema';
-import { HTTP_URL_PATTERN, IsHttpUrl } from './documented-rules';
-import { Checked, fieldCheckErrors } from './field-checks';
-import { ApiValidationPipe, checkedItem, IgnoresUnknownFields, Nullable, Omittable } from './validation.pipe';
+import { Checked, checkedItem, fieldCheckErrors, HTTP_URL_PATTERN, IgnoresUnknownFields, IsHttpUrl, Nullable, Omittable } from '@lnk/shared/http';
+import { ApiValidationPipe } from './validation.pipe';
 
 // A domain rule as a model function is written: it throws the domain's ValidationError naming the field.
 const checkCode = (value: unknown) => {

@@ -34,6 +34,28 @@ describe('cacheValidationRules', () => {
     expect(await failing(bad, ['other'])).toEqual(['undefined:unknownValue']);
   });
 
+  // The patch replaces two methods of class-validator's metadata storage, which validate() is known to
+  // call, as this version does (ValidationExecutor.execute). An upgrade fails here until the patch is
+  // checked against it again, or taken out (docs/adr/2026-11-27-class-validator-rules-cache.md).
+  it('is written against class-validator 0.15: an upgrade of it fails here', () => {
+    expect((require('class-validator/package.json') as { version: string }).version).toMatch(/^0\.15\./);
+  });
+
+  // Defends: a class-validator that no longer asks the storage for a class's rules, leaving the cache dead.
+  it("sits where validate() looks up a class's rules", async () => {
+    const storage = getMetadataStorage();
+    const lookups = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    const groupings = jest.spyOn(storage, 'groupByPropertyName');
+    try {
+      await failing(child());
+      expect(lookups).toHaveBeenCalledWith(Child, undefined, false, false, undefined);
+      expect(groupings).toHaveBeenCalledWith(lookups.mock.results[0].value);
+    } finally {
+      lookups.mockRestore();
+      groupings.mockRestore();
+    }
+  });
+
   // Defends: a rule registered after a class was first validated (a class loaded late) never applied.
   it('forgets what it kept when a rule is registered later', async () => {
     expect(await failing(child({ name: 'a very long name' }))).toEqual([]);

@@ -15,6 +15,9 @@ const INSTALLED = Symbol('lnk.validationRulesCache');
  * Only the form the pipe uses is kept: a class (no schema by name), no groups, `always` and `strictGroups`
  * off; any other call goes to class-validator as it is. What is kept is what class-validator answered;
  * its validator only reads the lists and the grouping (ValidationExecutor.execute and whitelist).
+ *
+ * A patch of the library's internals, kept for its measured cost (docs/adr/2026-11-27-class-validator-rules-cache.md):
+ * its spec fails on an upgrade of class-validator, or when validate() stops asking these methods.
  */
 export function cacheValidationRules(storage: Storage = getMetadataStorage()): void {
   const patched = storage as Storage & { [INSTALLED]?: true };

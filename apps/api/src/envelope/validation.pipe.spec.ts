@@ -1,6 +1,6 @@
 import { ValidationError } from '@lnk/shared/kernel';
-import { LinkListQueryDto } from '../http/links/links.request.dto';
-import { SearchPageQueryDto } from '../http/paging.request.dto';
+import { LinkListQueryDto } from '@lnk/links/adapter-nest';
+import { SearchPageQueryDto } from '@lnk/shared/http';
 import { ApiValidationPipe } from './validation.pipe';
 
 const asQuery = (metatype: object) => ({ type: 'query' as const, metatype: metatype as never, data: undefined });

@@ -1,135 +1,16 @@
 import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate, ValidateIf } from 'class-validator';
-import { FieldError, TtlLruCache, ValidationError } from '@lnk/shared/kernel';
-import { fieldCheckErrors } from './field-checks';
+import { validate } from 'class-validator';
+import { TtlLruCache, ValidationError } from '@lnk/shared/kernel';
+import { bodyMayBeOmitted, ignoresUnknownFields, MAX_DEPTH, nulField, toFieldErrors, tooDeep, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS, withFieldChecks } from '@lnk/shared/http';
 import { cacheValidationRules } from './validation-rules-cache';
 
 cacheValidationRules();
 
-/**
- * What a failing field is told, in one place. A field left out is "required" whatever rule it broke
- * first (a missing name used to read "must be shorter than or equal to 64 characters"); a value of the
- * wrong type is told its type before any rule about its size; other rules keep class-validator's words.
- */
-const TYPE_MESSAGES: Record<string, (name: string) => string> = {
-  isString: (name) => `${name} must be a string`,
-  isBoolean: (name) => `${name} must be true or false`,
-  isInt: (name) => `${name} must be a whole number`,
-  isNumber: (name) => `${name} must be a number`,
-  isArray: (name) => `${name} must be an array`,
-  isObject: (name) => `${name} must be an object`,
-};
-
-/** The one message for a field that broke `constraints` (class-validator's, in its order) with `value`. */
-export function fieldMessage(name: string, value: unknown, constraints: Record<string, string>): string | undefined {
-  const broken = Object.keys(constraints);
-  if (!broken.length) return undefined;
-  if (value === undefined) return `${name} is required`;
-  // An array's own type first; "each value in ..." messages (rules on its items) come after.
-  const type = broken.find((constraint) => constraint in TYPE_MESSAGES && !constraints[constraint].startsWith('each value in '));
-  if (type) return TYPE_MESSAGES[type](name);
-  return constraints[broken[0]];
-}
-
-/**
- * class-validator's tree of errors as one `{name, error}` per failing field, nested names dotted: every
- * failing field at once, so a caller fixes a request in one round.
- */
-export function toFieldErrors(errors: ClassValidatorError[], parent = ''): FieldError[] {
-  return errors.flatMap((error) => {
-    const name = parent ? `${parent}.${error.property}` : error.property;
-    // One entry per field: its most telling message is enough to act on.
-    const own = fieldMessage(name, error.value, error.constraints ?? {});
-    const children = error.children?.length ? toFieldErrors(error.children, name) : [];
-    return [...(own === undefined ? [] : [{ name, error: own }]), ...children];
-  });
-}
-
-/** No request of this API nests deeper; deeper input is refused before it reaches the transformer. */
-const MAX_DEPTH = 16;
-
-/**
- * The name of the first string holding a NUL character (a value or a key, nested names dotted), or null.
- * PostgreSQL stores no NUL in text: such a value used to reach the database and fail there as a 500.
- */
-export function nulField(value: unknown, name: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? name : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const childName = name ? `${name}.${key}` : key;
-    if (key.includes('\u0000')) return childName;
-    const found = nulField(child, childName);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-function tooDeep(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (depth >= MAX_DEPTH) return true;
-  return Object.values(value as Record<string, unknown>).some((child) => tooDeep(child, depth + 1));
-}
-
-/**
- * The field may be left out; when it is sent it must pass its rules, `null` included (class-validator's
- * IsOptional would let a null through to the domain as if it were a value). A field that takes null says
- * so with its own ValidateIf.
- */
-export const Omittable = (): PropertyDecorator => ValidateIf((_object, value) => value !== undefined);
-
-const NULLABLE = new WeakMap<object, Set<string>>();
-
-/**
- * The field may be left out, or be null with a meaning (no custom domain, no expiry, every link); any
- * other value must pass its rules. The OpenAPI document writes it `nullable` (nullableFieldsOf).
- */
-export const Nullable = (): PropertyDecorator => (target, key) => {
-  ValidateIf((_object, value) => value !== undefined && value !== null)(target, key);
-  const own = NULLABLE.get(target.constructor) ?? new Set<string>();
-  own.add(String(key));
-  NULLABLE.set(target.constructor, own);
-};
-
-/** The fields of a DTO (its ancestors' included) declared Nullable. */
-export function nullableFieldsOf(type: object): Set<string> {
-  const parent = Object.getPrototypeOf(type) as object | null;
-  return new Set([...(parent && parent !== Function.prototype ? nullableFieldsOf(parent) : []), ...(NULLABLE.get(type) ?? [])]);
-}
-
-const IGNORES_UNKNOWN_FIELDS = 'lnk:ignores-unknown-fields';
-
-/**
- * The DTO drops fields it does not know instead of refusing them: OAuth 2.0 requests, whose servers
- * "MUST ignore unrecognized request parameters" (RFC 6749 sections 3.1 and 3.2).
- */
-export const IgnoresUnknownFields = (): ClassDecorator => (target) => Reflect.defineMetadata(IGNORES_UNKNOWN_FIELDS, true, target);
-
-/** Whether a DTO is IgnoresUnknownFields, read once per class (Reflect's lookup walks the prototype chain: 1% of a list page). */
-const ignoring = new WeakMap<object, boolean>();
-export function ignoresUnknownFields(metatype: object): boolean {
-  let ignores = ignoring.get(metatype);
-  if (ignores === undefined) {
-    ignores = Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metatype) === true;
-    ignoring.set(metatype, ignores);
-  }
-  return ignores;
-}
-
-const BODY_MAY_BE_OMITTED = 'lnk:body-may-be-omitted';
-
-/** The request may come without a body (a DELETE usually does): none reads as `{}`, then is validated. */
-export const OmittableBody = (): ClassDecorator => (target) => Reflect.defineMetadata(BODY_MAY_BE_OMITTED, true, target);
-
+/** Nest's pipe with the request checks of @lnk/shared/http: the DTO made from the request, every failing field named. */
 const OPTIONS = {
-  whitelist: true,
-  forbidUnknownValues: true,
+  ...VALIDATOR_OPTIONS,
   transform: true,
-  transformOptions: { enableImplicitConversion: false },
-  // The value is read to tell a missing field from a wrong one; it never reaches a message.
-  validationError: { target: false, value: true },
-  // Every rule of every field is checked: all failing fields are reported at once.
-  stopAtFirstError: false,
+  transformOptions: TRANSFORM_OPTIONS,
   exceptionFactory: (errors: ClassValidatorError[]) => new ValidationError(toFieldErrors(errors)),
 };
 
@@ -154,20 +35,6 @@ function isFlat(checked: unknown): checked is Flat {
   if (checked === null || typeof checked !== 'object') return false;
   const primitive = (v: unknown) => v === null || v === undefined || typeof v !== 'object';
   return Object.values(checked).every((field) => primitive(field) || (Array.isArray(field) && field.every(primitive)));
-}
-
-/**
- * class-validator's errors of a refused object, and the domain's errors (Checked fields) on the fields
- * those did not name: every failing field of a request at once, whichever layer owns its rule. An object
- * the DTO accepts is not checked here: its use case runs the same domain rules.
- */
-function withFieldChecks(object: object, errors: ClassValidatorError[]): ClassValidatorError[] {
-  if (!errors.length) return errors;
-  const fields = object as Record<string, unknown>;
-  const found = fieldCheckErrors(object.constructor, fields, new Set(errors.map((e) => e.property)));
-  // The value is that of the top field (a nested name is dotted), read only to tell a sent field from a missing one.
-  const domainErrors = found.map(({ name, error }): ClassValidatorError => ({ property: name, value: fields[name.split('.')[0]], constraints: { domainRule: error }, children: [] }));
-  return [...errors, ...domainErrors];
 }
 
 /** Nest's pipe, with the domain's field checks added to a refusal. */
@@ -204,7 +71,7 @@ export class ApiValidationPipe extends FieldCheckingPipe {
     const expectsObject = metadata.metatype && this.toValidate(metadata) && (metadata.type === 'body' || metadata.type === 'query');
     if (expectsObject && (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value))) {
       if (metadata.type === 'query' && (value === undefined || value === null)) return super.transform({}, metadata);
-      if (value === undefined && metadata.metatype && Reflect.getMetadata(BODY_MAY_BE_OMITTED, metadata.metatype)) return super.transform({}, metadata);
+      if (value === undefined && metadata.metatype && bodyMayBeOmitted(metadata.metatype)) return super.transform({}, metadata);
       throw ValidationError.field('body', 'the request body must be a JSON object');
     }
     if (deep) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);
@@ -235,16 +102,4 @@ export class ApiValidationPipe extends FieldCheckingPipe {
     if (isFlat(checked)) kept.set(key, copyOfQuery(checked));
     return checked;
   }
-}
-
-/**
- * One item of a bulk body checked by a DTO's rules as the pipe checks a body (unknown fields refused,
- * strict types): the item, or its `{name, error}`s, so a bulk answer gives each bad item its errors in its place.
- */
-export async function checkedItem<T extends object>(metatype: new () => T, value: unknown): Promise<{ value: T } | { errors: FieldError[] }> {
-  const nul = nulField(value, '');
-  if (nul !== null) return { errors: [{ name: nul, error: `${nul} must not contain a NUL character` }] };
-  const instance = plainToInstance(metatype, value, OPTIONS.transformOptions);
-  const errors = withFieldChecks(instance, await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: true }, stopAtFirstError: false }));
-  return errors.length ? { errors: toFieldErrors(errors) } : { value: instance };
 }

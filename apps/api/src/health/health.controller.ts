@@ -3,10 +3,8 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@lnk/shared/kernel';
 import { isDatabaseUp } from '@lnk/shared/database';
-import { Public } from '../auth/access.decorators';
+import { ok, Public, Route, serializedOk } from '@lnk/shared/http';
 import { HealthSchema } from './health.schemas';
-import { ok, serializedOk } from '../envelope/envelope';
-import { Route } from '../http/route.decorator';
 
 /** Liveness never changes: its answer is serialised once. */
 const LIVE = serializedOk(ok({ status: 'ok' }, 'Service is alive'));
@@ -26,7 +24,7 @@ export class HealthController {
   }
 
   /** Liveness: the process answers. A failing database does not make it worth restarting. */
-  @Route('GET', 'live', { operationId: 'getLiveness', answers: HealthSchema, summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
+  @Route('GET', 'live', { operationId: 'getLiveness', answers: HealthSchema, serialized: true, summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
   live() {
     return LIVE;
   }

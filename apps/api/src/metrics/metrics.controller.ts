@@ -3,12 +3,10 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { UnauthorizedError } from '@lnk/shared/kernel';
-import { Public } from '../auth/access.decorators';
-import { string } from '../openapi/schema';
+import { Public, Route, string } from '@lnk/shared/http';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AppMetrics } from './app-metrics';
-import { Route } from '../http/route.decorator';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

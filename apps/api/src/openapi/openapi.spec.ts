@@ -3,13 +3,10 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Test } from '@nestjs/testing';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
-import { RequireScope } from '../auth/access.decorators';
+import { id, integer, list, named, nameOf, object, ok, RequireScope, Responds, string } from '@lnk/shared/http';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { ok } from '../envelope/envelope';
 import { buildOpenApiDocument } from './openapi';
-import { Responds } from './responds.decorator';
-import { id, integer, list, named, nameOf, object, string } from './schema';
 
 // An endpoint written the way a new one is: its schemas where it is defined, named there, nothing listed elsewhere.
 const AuthorSchema = named('Author', object({ id, name: string }));

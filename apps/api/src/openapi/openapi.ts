@@ -6,13 +6,9 @@ import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject,
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { openApiPath, RegisteredRoute, routesOf } from '../http/declared-routes';
-import type { PathParameter } from '../http/route.decorator';
-import { ignoresUnknownFields } from '../envelope/validation.pipe';
+import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, type RouteResponse, routesOf } from '@lnk/shared/http';
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
-import type { RouteResponse } from './responds.decorator';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
-import { named, nameOf } from './schema';
 import { requestSchema } from './request-schema';
 
 export { openApiPath, type RegisteredRoute };
@@ -224,7 +220,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       const media = { schema: ref(route.body.name), ...(schema.example === undefined ? {} : { example: schema.example }) };
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody : { content: {} };
       // A DELETE /user/me may come without a body (@OmittableBody, read by the validation pipe).
-      const required = !Reflect.getMetadata('lnk:body-may-be-omitted', route.body);
+      const required = !bodyMayBeOmitted(route.body);
       operation.requestBody = { ...body, required, content: { 'application/json': media, ...(route.acceptsForm ? { [FORM]: media } : {}) } };
     }
     const pathParameters = ((operation.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'path').map((p) => pathParameter(p, route));

@@ -1,9 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { ruleSchemaOf } from '../envelope/documented-rules';
-import { fieldChecksOf } from '../envelope/field-checks';
-import { ignoresUnknownFields, nullableFieldsOf } from '../envelope/validation.pipe';
+import { fieldChecksOf, ignoresUnknownFields, nullableFieldsOf, ruleSchemaOf } from '@lnk/shared/http';
 
 type Meta = { constraints?: unknown[]; target: unknown; propertyName: string };
 

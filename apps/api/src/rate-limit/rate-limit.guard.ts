@@ -1,20 +1,17 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, SkipThrottle, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
-import { PUBLIC_ROUTE } from '../auth/access.decorators';
+import { PUBLIC_ROUTE, RATE_LIMIT_BUDGET } from '@lnk/shared/http';
 import { perRoute } from '../auth/route-metadata';
 import { AppConfig, RateLimit } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
+/** The budgets: the API's, the public endpoints', and the ones routes take with @RateLimitBudget (QR codes). */
 export type RateLimitKind = 'api' | 'public' | 'qr';
-
-export const RATE_LIMIT_BUDGET = 'lnk:rate-limit-budget';
-/** The route counts against a budget of its own instead of the API's (QR codes: costly to draw). */
-export const RateLimitBudget = (kind: Exclude<RateLimitKind, 'public'>): MethodDecorator & ClassDecorator => SetMetadata(RATE_LIMIT_BUDGET, kind);
 
 /**
  * Who a request counts against. On the API, once its bearer token is known to be valid (the access guard

@@ -2,8 +2,7 @@ import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, User } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
-import { DeletedSchema } from '../../openapi/response-schemas';
+import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
@@ -16,7 +15,6 @@ import {
 import { BILLING, IDENTITY } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
 import type { Identity } from '../../composition/identity.composition';
-import { ok, SerializedOk, serializedOk } from '../../envelope/envelope';
 import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
 import { emailConfirmationPage, emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
@@ -29,7 +27,6 @@ import {
   VerifyEmailDto,
   VerifyEmailQueryDto,
 } from './account.request.dto';
-import { Route } from '../route.decorator';
 
 /** The signed-in user's own account (spec 4.3). */
 @Controller('user/me')
@@ -39,7 +36,7 @@ export class AccountController {
     @Inject(BILLING) private readonly billing: Billing,
   ) {}
 
-  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
+  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
     const user = await this.identity.getCurrentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.

@@ -1,5 +1,5 @@
 import type { User } from '@lnk/identity/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { UserSchema } from './account.schemas';
 
 /** A user as the API shows it (spec 2.3). */

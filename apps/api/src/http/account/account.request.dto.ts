@@ -1,8 +1,7 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normalizeEmail } from '@lnk/identity/domain';
-import { Checked } from '../../envelope/field-checks';
-import { Omittable, OmittableBody } from '../../envelope/validation.pipe';
+import { Checked, Omittable, OmittableBody } from '@lnk/shared/http';
 
 // `currentPassword` on sensitive actions: needed when the token's sign-in is older than ten minutes.
 

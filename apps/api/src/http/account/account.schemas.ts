@@ -1,5 +1,4 @@
-import { USAGE } from '../../openapi/response-schemas';
-import { boolean, dateTime, described, id, named, nullable, object, oneOfValues, string, strings } from '../../openapi/schema';
+import { boolean, dateTime, described, id, named, nullable, object, oneOfValues, string, strings, USAGE } from '@lnk/shared/http';
 
 /** The `data` of the account's answers (spec 4.3). */
 export const UserSchema = named('User', object({ id, email: string, name: nullable(string), isVerified: boolean, isActive: boolean, createdAt: dateTime }));

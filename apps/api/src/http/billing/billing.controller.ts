@@ -5,17 +5,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@lnk/identity/domain';
 import { InvalidWebhookError } from '@lnk/billing/adapter-stripe';
 import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, Public } from '../../auth/access.decorators';
-import { list, string } from '../../openapi/schema';
+import { AcceptsForm, CurrentPrincipal, list, ok, Public, Route, string } from '@lnk/shared/http';
 import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from './billing.schemas';
 import { BILLING } from '../../composition/contexts.module';
 import type { Billing } from '../../composition/billing.composition';
-import { ok } from '../../envelope/envelope';
 import { pageHeaders } from '../html-page';
 import { CheckoutRequestDto, VerifyCheckoutRequestDto } from './billing.request.dto';
 import { sandboxGonePage, sandboxPaymentPage } from './sandbox.pages';
 import { presentCheckoutSession, presentPlan, presentSubscription, presentVerified } from './billing.presenter';
-import { Route } from '../route.decorator';
 
 /** Plans and the account's subscription (spec 4.4, 2.8, 2.9). */
 @Controller('user')

@@ -1,6 +1,6 @@
 import type { CheckoutSession, Plan, Subscription } from '@lnk/billing/domain';
 import type { QuotaResource } from '@lnk/shared/kernel';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema } from './billing.schemas';
 
 export function presentPlan(plan: Plan): Static<typeof PlanSchema> {

@@ -1,6 +1,6 @@
 import { IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { IsHttpUrl } from '../../envelope/documented-rules';
+import { IsHttpUrl } from '@lnk/shared/http';
 
 @JSONSchema({ example: { planId: 'pro', successUrl: 'https://app.example.com/billing/done?session={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/billing' } })
 export class CheckoutRequestDto {

@@ -1,5 +1,4 @@
-import { boolean, dateTime, id, named, number, object, oneOfValues, string } from '../../openapi/schema';
-import { LIMIT } from '../../openapi/response-schemas';
+import { boolean, dateTime, id, LIMIT, named, number, object, oneOfValues, string } from '@lnk/shared/http';
 
 const subscriptionStatus = oneOfValues('active', 'past_due', 'canceled');
 

@@ -1,19 +1,14 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { addressRecordsFor, dnsRecordFor } from '@lnk/domains/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
-import { PAGE_META } from '../../openapi/response-schemas';
+import { CurrentPrincipal, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DOMAINS } from '../../composition/contexts.module';
 import type { Domains } from '../../composition/contexts.composition';
-import { ok, okPage } from '../../envelope/envelope';
-import { SearchPageQueryDto } from '../paging.request.dto';
 import { AddDomainDto } from './domains.request.dto';
 import { presentDomain, presentVerifiedDomain } from './domains.presenter';
-import { Route } from '../route.decorator';
 
 /** Custom domains (spec 4.6), with delete. */
 @Controller('user/domain')

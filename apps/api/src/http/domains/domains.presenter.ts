@@ -1,6 +1,6 @@
 import { addressRecordsFor, dnsRecordFor, type Domain } from '@lnk/domains/domain';
 import type { AppConfig } from '../../config/app-config';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

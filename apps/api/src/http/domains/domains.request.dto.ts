@@ -1,8 +1,7 @@
 import { IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { certificateHostOf, MAX_DOMAIN_NAME_LENGTH, normalizeDomainName } from '@lnk/domains/domain';
-import { HOST_LABEL } from '../../envelope/documented-rules';
-import { Checked } from '../../envelope/field-checks';
+import { Checked, HOST_LABEL } from '@lnk/shared/http';
 
 /**
  * normalizeDomainName's rule in the document: two or more labels of 1 to 63 letters, digits and inner

@@ -1,4 +1,4 @@
-import { boolean, dateTime, described, id, list, named, nullable, object, oneOfValues, string } from '../../openapi/schema';
+import { boolean, dateTime, described, id, list, named, nullable, object, oneOfValues, string } from '@lnk/shared/http';
 
 export const DomainSchema = named(
   'Domain',

@@ -1,10 +1,8 @@
 import { Controller, Inject, Query } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
-import { Public } from '../../auth/access.decorators';
+import { ok, Public, Route } from '@lnk/shared/http';
 import { DOMAINS } from '../../composition/contexts.module';
 import type { Domains } from '../../composition/contexts.composition';
-import { ok } from '../../envelope/envelope';
-import { Route } from '../route.decorator';
 import { TlsAskQueryDto } from './domains.request.dto';
 import { CertificateHostSchema } from './domains.schemas';
 

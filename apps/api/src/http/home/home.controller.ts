@@ -1,9 +1,8 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../auth/access.decorators';
+import { Public, Route } from '@lnk/shared/http';
 import { HomeSchema } from './home.schemas';
-import { LINKS } from '../../composition/contexts.module';
-import type { Links } from '../../composition/contexts.composition';
+import { ResolveRedirectUseCase } from '@lnk/links/domain';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SERVICE_VERSION } from '../../version';
@@ -11,7 +10,6 @@ import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
 import { hostOf } from '../redirect/request-host';
 import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';
-import { Route } from '../route.decorator';
 
 function homePage(version: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,7 +32,7 @@ export class HomeController {
   private readonly publicHost: string;
 
   constructor(
-    @Inject(LINKS) private readonly links: Links,
+    private readonly redirects: ResolveRedirectUseCase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.shortHost = new URL(config.shortBaseUrl).hostname.toLowerCase();
@@ -52,7 +50,7 @@ export class HomeController {
   })
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const host = hostOf(request);
-    if (host !== this.publicHost && (await this.links.resolveRedirect.isCustomDomain(host))) {
+    if (host !== this.publicHost && (await this.redirects.isCustomDomain(host))) {
       return void reply.code(404).headers(pageHeaders()).send(notFoundPage());
     }
     const redirect = this.config.notFoundRedirectUrl;

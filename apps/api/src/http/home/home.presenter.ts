@@ -1,4 +1,4 @@
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { HomeSchema } from './home.schemas';
 
 export const SERVICE_NAME = 'lnk';

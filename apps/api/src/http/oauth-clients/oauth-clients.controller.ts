@@ -1,16 +1,11 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
-import { PAGE_META } from '../../openapi/response-schemas';
+import { CurrentPrincipal, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
-import { ok, okPage } from '../../envelope/envelope';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
-import { SearchPageQueryDto } from '../paging.request.dto';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './oauth-clients.request.dto';
-import { Route } from '../route.decorator';
 
 /** OAuth clients a user registers (spec 4.2). */
 @Controller('user/oauth-clients')

@@ -1,5 +1,5 @@
 import type { OAuthClient } from '@lnk/identity/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 
 /** An OAuth client as the API shows it (spec 2.5); the secret only where it was just made. */

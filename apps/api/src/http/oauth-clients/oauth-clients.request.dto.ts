@@ -1,9 +1,7 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkClientName, checkRedirectUris, parseScopes, SCOPES } from '@lnk/identity/domain';
-import { NOT_BLANK } from '../../envelope/documented-rules';
-import { Checked } from '../../envelope/field-checks';
-import { Omittable } from '../../envelope/validation.pipe';
+import { Checked, NOT_BLANK, Omittable } from '@lnk/shared/http';
 
 /** The identity domain's rules of a client's fields, each with what the document says of it. */
 const NAME = Checked(checkClientName, { pattern: NOT_BLANK });

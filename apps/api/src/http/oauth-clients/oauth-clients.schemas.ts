@@ -1,4 +1,4 @@
-import { boolean, dateTime, id, named, nullable, object, string, strings } from '../../openapi/schema';
+import { boolean, dateTime, id, named, nullable, object, string, strings } from '@lnk/shared/http';
 
 export const OAuthClientSchema = named(
   'OAuthClient',

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter } from '../../envelope/all-exceptions.filter';
-import type { ErrorEnvelope } from '../../envelope/envelope';
+import type { ErrorEnvelope } from '@lnk/shared/http';
 
 /** The RFC error name for each envelope code a token, revoke or introspect request can end in. */
 const RFC_ERRORS: Record<string, string> = {

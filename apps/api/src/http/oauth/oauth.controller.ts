@@ -3,21 +3,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import type { AuthorizationRequestParams } from '@lnk/identity/domain';
 import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
-import { AcceptsForm, Public } from '../../auth/access.decorators';
-import { string } from '../../openapi/schema';
+import { AcceptsForm, ok, Public, raw, Route, string } from '@lnk/shared/http';
 import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from './oauth.schemas';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { applicationKeys } from '../../config/secret-key';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
-import { ok, Raw } from '../../envelope/envelope';
 import { renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';
 import { pageHeaders } from '../html-page';
 import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, TokenHintRequestDto, TokenRequestDto } from './oauth.request.dto';
 import { isFormRequest, OAuthProtocolFilter } from './oauth-protocol.filter';
 import { presentSignIn, presentTokens } from './oauth.presenter';
-import { Route } from '../route.decorator';
 
 /** Client credentials from HTTP Basic (RFC 6749 section 2.3.1), when sent that way. */
 function basicCredentials(request: FastifyRequest): { clientId?: string; clientSecret?: string } {
@@ -87,21 +84,21 @@ export class OAuthController {
       codeVerifier: body.code_verifier,
       tokensOnly: form,
     });
-    if (form) return new Raw(presentTokens(grant.tokens));
+    if (form) return raw(presentTokens(grant.tokens));
     return ok(presentSignIn(grant.tokens, grant.user, grant.limits), grant.grantType === 'refresh_token' ? 'Token refreshed' : 'Login successful');
   }
 
   @Route('POST', 'revoke', { operationId: 'revokeOAuthToken', answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   async revoke(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     await this.identity.revokeToken.execute(body.token);
-    return isFormRequest(request) ? new Raw({}) : ok({ revoked: true }, 'Token revoked');
+    return isFormRequest(request) ? raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
   @Route('POST', 'introspect', { operationId: 'introspectToken', answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active. Its kind, scopes, client, expiry and account (`username` only with user:read) go only to the client it was issued to, authenticated with its secret (HTTP Basic or the body); anyone else gets `{active}` alone.' })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
     const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
-    return isFormRequest(request) ? new Raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
+    return isFormRequest(request) ? raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 
   @Route('POST', 'idp', { operationId: 'signInWithIdentityProvider', answers: SignInSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })

@@ -1,6 +1,6 @@
 import type { AccountLimits, IssuedTokens, User } from '@lnk/identity/domain';
 import { accountSeenWith } from '@lnk/identity/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { SignInSchema, TokenResponseSchema } from './oauth.schemas';
 
 /** The token response of RFC 6749 section 5.1. */

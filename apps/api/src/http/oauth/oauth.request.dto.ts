@@ -1,7 +1,7 @@
 import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { GRANT_TYPES, PKCE_CHALLENGE } from '@lnk/identity/domain';
-import { IgnoresUnknownFields, Omittable } from '../../envelope/validation.pipe';
+import { IgnoresUnknownFields, Omittable } from '@lnk/shared/http';
 
 const S = 4096;
 

@@ -1,5 +1,4 @@
-import { USAGE } from '../../openapi/response-schemas';
-import { boolean, described, id, integer, named, object, oneOfValues, string } from '../../openapi/schema';
+import { boolean, described, id, integer, named, object, oneOfValues, string, USAGE } from '@lnk/shared/http';
 
 const TOKEN_FIELDS = { access_token: string, refresh_token: string, token_type: oneOfValues('Bearer'), expires_in: integer, scope: string };
 /** The token response of RFC 6749 section 5.1. */

@@ -3,8 +3,7 @@ import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { callerRequestId, clientAddressOf, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
-import { LINKS } from '../../composition/contexts.module';
-import type { Links } from '../../composition/contexts.composition';
+import { AnswerShortUrlUseCase } from '@lnk/links/domain';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG, LOGGER } from '../../config/config.module';
 import { consumeBudget } from '../../rate-limit/rate-limit.guard';
@@ -21,7 +20,7 @@ export class ShortUrlRoutes {
   readonly handler: ShortUrlHandler;
 
   constructor(
-    @Inject(LINKS) links: Links,
+    answer: AnswerShortUrlUseCase,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) logger: Logger,
     @InjectThrottlerStorage() rateCounters: ThrottlerStorage,
@@ -31,7 +30,7 @@ export class ShortUrlRoutes {
     const level = config.logRequests ? 'info' : 'debug';
     const logsRequests = logger.isLevelEnabled(level);
     this.handler = new ShortUrlHandler({
-      answer: links.answerShortUrl,
+      answer,
       shortBaseUrl: config.shortBaseUrl,
       clientAddress: clientAddressOf(config.trustProxy),
       host: requestHostOf(config.trustProxy),

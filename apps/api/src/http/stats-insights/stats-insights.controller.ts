@@ -1,12 +1,9 @@
 import { Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
 import { DomainError } from '@lnk/shared/kernel';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
+import { CurrentPrincipal, list, ok, Route } from '@lnk/shared/http';
 import { ANALYTICS } from '../../composition/contexts.module';
 import type { Analytics } from '../../composition/contexts.composition';
-import { ok } from '../../envelope/envelope';
-import { Route } from '../route.decorator';
 import { StatsIntervalSchema, StatsTopLinkSchema, StatsValueSchema, COUNT_META } from './stats-insights.schemas';
 import { StatsTimeSeriesQueryDto, StatsTopQueryDto } from './stats-insights.request.dto';
 import { DIMENSION_NAMES, DIMENSION_PATHS, dimensionOfPath, presentStatsInterval, presentStatsTopLink, presentStatsValue } from './stats-insights.presenter';

@@ -1,5 +1,5 @@
 import { CLICK_DIMENSIONS, ClickDimension, IntervalVisits, LinkVisits, ValueVisits } from '@lnk/analytics/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { StatsIntervalSchema, StatsTopLinkSchema, StatsValueSchema } from './stats-insights.schemas';
 
 /** The path segment of each dimension's breakdown (`GET /user/stats/{dimension}`): plural, as the list of its values. */

@@ -1,4 +1,4 @@
-import { dateTime, described, id, integer, named, nullable, object, string } from '../../openapi/schema';
+import { dateTime, described, id, integer, named, nullable, object, string } from '@lnk/shared/http';
 
 export const StatsValueSchema = named(
   'StatsValue',

@@ -1,15 +1,11 @@
 import { Controller, Inject, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
+import { CurrentPrincipal, list, okPage, okStream, Route, streamedList } from '@lnk/shared/http';
 import { StatsRecordSchema, STATS_META } from './stats.schemas';
 import { ANALYTICS } from '../../composition/contexts.module';
 import type { Analytics } from '../../composition/contexts.composition';
-import { okPage, okStream } from '../../envelope/envelope';
-import { streamedList } from '../../envelope/streamed-list';
 import { StatsQueryDto } from './stats.request.dto';
 import { presentStatsBatches, presentStatsRecord } from './stats.presenter';
-import { Route } from '../route.decorator';
 
 /**
  * Click statistics (spec 4.8): daily records of the caller's links. Without start and limit, all of the

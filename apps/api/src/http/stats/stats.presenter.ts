@@ -1,5 +1,5 @@
 import type { StatsRecord } from '@lnk/analytics/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { StatsRecordSchema } from './stats.schemas';
 
 /** One day's row of a link (spec 4.8); the day as midnight UTC. */

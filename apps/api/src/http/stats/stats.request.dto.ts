@@ -2,9 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkCalendarDate } from '@lnk/analytics/domain';
-import { Checked } from '../../envelope/field-checks';
-import { Omittable } from '../../envelope/validation.pipe';
-import { PageQueryDto } from '../paging.request.dto';
+import { Checked, Omittable, PageQueryDto } from '@lnk/shared/http';
 
 /**
  * A calendar date; an ISO date-time is told the expected format (it used to read "longer than 10

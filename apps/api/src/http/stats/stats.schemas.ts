@@ -1,4 +1,4 @@
-import { dateTime, id, integer, named, nullable, object, string } from '../../openapi/schema';
+import { dateTime, id, integer, named, nullable, object, string } from '@lnk/shared/http';
 
 export const StatsRecordSchema = named(
   'StatsRecord',

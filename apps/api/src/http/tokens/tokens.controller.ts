@@ -1,16 +1,11 @@
 import { Body, Controller, Inject, Ip, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
-import { PAGE_META } from '../../openapi/response-schemas';
+import { CurrentPrincipal, list, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema, RevokedTokensSchema } from './tokens.schemas';
 import { IDENTITY } from '../../composition/contexts.module';
 import type { Identity } from '../../composition/identity.composition';
-import { ok, okPage } from '../../envelope/envelope';
-import { PageQueryDto } from '../paging.request.dto';
 import { CreateTokenDto } from './tokens.request.dto';
 import { presentCreatedToken, presentTokenDetail, presentTokenListItem } from './tokens.presenter';
-import { Route } from '../route.decorator';
 
 /** Personal access tokens (spec 4.2). */
 @Controller('user/tokens')

@@ -1,5 +1,5 @@
 import type { PersonalAccessToken } from '@lnk/identity/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema } from './tokens.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

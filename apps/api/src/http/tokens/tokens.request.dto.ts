@@ -1,9 +1,7 @@
 import { ArrayMaxSize, IsArray, IsString, MaxLength, MinLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkPatName, checkPatScopes, SCOPES } from '@lnk/identity/domain';
-import { IsDateTime, NOT_BLANK } from '../../envelope/documented-rules';
-import { Checked } from '../../envelope/field-checks';
-import { Nullable, Omittable } from '../../envelope/validation.pipe';
+import { Checked, IsDateTime, NOT_BLANK, Nullable, Omittable } from '@lnk/shared/http';
 
 @JSONSchema({ example: { name: 'Deploy script', description: 'Creates links from CI', scopes: ['links:read', 'links:write'] } })
 export class CreateTokenDto {

@@ -1,4 +1,4 @@
-import { boolean, dateTime, described, id, integer, named, nullable, object, string, strings } from '../../openapi/schema';
+import { boolean, dateTime, described, id, integer, named, nullable, object, string, strings } from '@lnk/shared/http';
 
 /** A personal access token as lists show it (spec 2.4); never its value but at creation. */
 const PAT_FIELDS = { id, name: string, description: nullable(string), scopes: strings, lastUsedAt: nullable(dateTime), expiresAt: nullable(dateTime), createdAt: dateTime };

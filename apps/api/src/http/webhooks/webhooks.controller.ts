@@ -1,13 +1,8 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import type { Principal } from '@lnk/identity/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
-import { PAGE_META } from '../../openapi/response-schemas';
+import { CurrentPrincipal, list, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { WEBHOOKS } from '../../composition/contexts.module';
 import type { Webhooks } from '../../composition/webhooks.composition';
-import { ok, okPage } from '../../envelope/envelope';
-import { PageQueryDto } from '../paging.request.dto';
-import { Route } from '../route.decorator';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhooks.request.dto';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './webhooks.presenter';
 import { WebhookDeliverySchema, WebhookSchema, WebhookTestSchema, WebhookWithSecretSchema } from './webhooks.schemas';

@@ -1,5 +1,5 @@
 import type { Delivery, Webhook, WebhookWithSecret } from '@lnk/webhooks/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhooks.schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

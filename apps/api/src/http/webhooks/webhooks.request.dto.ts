@@ -1,9 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { checkWebhookLinkIds, checkWebhookUrl, MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_LINK_IDS, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
-import { urlPattern } from '../../envelope/documented-rules';
-import { Checked } from '../../envelope/field-checks';
-import { Nullable, Omittable } from '../../envelope/validation.pipe';
+import { Checked, Nullable, Omittable, urlPattern } from '@lnk/shared/http';
 
 /**
  * The webhooks domain's rules of a destination and a link filter, with what the document says of them.

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@lnk/webhooks/domain';
-import { boolean, dateTime, described, id, integer, list, named, nullable, object, oneOfValues, string } from '../../openapi/schema';
+import { boolean, dateTime, described, id, integer, list, named, nullable, object, oneOfValues, string } from '@lnk/shared/http';
 
 const WEBHOOK_FIELDS = {
   id,

@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import type { OkStream } from './envelope';
 
 /**
- * A streamed list's answer, as the handler returns it (Fastify's adapter pipes a StreamableFile as it is:
- * envelope.ts successBody leaves it alone). `T`, the items' type, lets the route's declared schema check
- * what the handler streams (responds.decorator.ts).
+ * A streamed list's answer, as the handler returns it (Nest's Fastify adapter pipes a StreamableFile as
+ * it is). `T`, the items' type, lets the route's declared schema check what the handler streams
+ * (responds.decorator.ts).
  */
 export class StreamedList<T> extends StreamableFile {
   declare private readonly items?: T[];

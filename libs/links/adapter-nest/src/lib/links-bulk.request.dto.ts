@@ -1,8 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { MAX_BULK_ITEMS, MAX_TAGS_PER_LINK } from '@lnk/links/domain';
-import { NOT_BLANK } from '../../envelope/documented-rules';
-import { Omittable } from '../../envelope/validation.pipe';
+import { NOT_BLANK, Omittable } from '@lnk/shared/http';
 
 /**
  * POST /user/link/bulk. Each item is checked on its own (as the body of POST /user/link, CreateLinkDto),

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { AppConfig } from '../../config/app-config';
+import type { LinksSettings } from './links.settings';
 
 /** How short URLs are written: the default short domain's base (SHORT_BASE_URL), and the scheme of custom domains' ones. */
 export interface ShortUrlBase {
@@ -28,7 +28,7 @@ export class ShortUrlBases {
   /** Without a request (the CLI): the configured scheme, SHORT_BASE_URL's for `request`. */
   readonly fixed: ShortUrlBase;
 
-  constructor(private readonly config: Pick<AppConfig, 'shortBaseUrl' | 'customDomainScheme'>) {
+  constructor(private readonly config: Pick<LinksSettings, 'shortBaseUrl' | 'customDomainScheme'>) {
     const { shortBaseUrl, customDomainScheme } = config;
     this.byScheme = { http: { shortBaseUrl, customDomainScheme: 'http' }, https: { shortBaseUrl, customDomainScheme: 'https' } };
     const fallback: RequestScheme = new URL(shortBaseUrl).protocol === 'https:' ? 'https' : 'http';

@@ -22,11 +22,8 @@ import {
   TARGET_DEVICES,
   UTM_FIELDS,
 } from '@lnk/links/domain';
-import { HTTP_URL_PATTERN, NOT_BLANK } from '../../envelope/documented-rules';
-import { Checked } from '../../envelope/field-checks';
-import { Nullable, Omittable } from '../../envelope/validation.pipe';
+import { Checked, HTTP_URL_PATTERN, NOT_BLANK, Nullable, Omittable, SearchPageQueryDto } from '@lnk/shared/http';
 import { Type } from 'class-transformer';
-import { SearchPageQueryDto } from '../paging.request.dto';
 
 /** `word` in any case, as a pattern (JSON Schema patterns take no flags). */
 const anyCase = (word: string) => word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);

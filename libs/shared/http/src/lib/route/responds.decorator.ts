@@ -1,8 +1,8 @@
 import { SetMetadata } from '@nestjs/common';
 import type { SchemaObject } from '@nestjs/swagger';
-import type { Ok, Raw, SerializedOk } from '../envelope/envelope';
-import type { StreamedList } from '../envelope/streamed-list';
-import type { Schema } from './schema';
+import type { Raw, SerializedOk, SuccessEnvelope } from '../answers/envelope';
+import type { StreamedList } from '../answers/streamed-list';
+import type { Schema } from '../schemas/schema';
 
 export const ROUTE_RESPONSE = 'lnk:response';
 
@@ -33,12 +33,14 @@ export interface RouteResponse extends ResponseOptions {
 }
 
 // A list may also be streamed: its items must still be those of the declared schema.
-type Answer<T> = Ok<T> | SerializedOk<T> | (T extends (infer E)[] ? StreamedList<E> : never) | Raw | void;
+export type Answer<T> = SuccessEnvelope<T> | (T extends (infer E)[] ? StreamedList<E> : never) | Raw | void;
+/** The answer of a route that says `serialized: true` (@Route): also its JSON text made beforehand. */
+export type SerializedAnswer<T> = Answer<T> | SerializedOk<T>;
 // never[]: a handler takes whatever its parameter decorators inject
-type Handler<T> = (...args: never[]) => Answer<T> | Promise<Answer<T>>;
+type Handler<A> = (...args: never[]) => A | Promise<A>;
 // The descriptor's value only (not TypedPropertyDescriptor, whose setter would make the check invariant):
 // the handler's answer must be assignable to the declared one.
-export type HandlerDecorator<T> = (target: object, key: string | symbol, descriptor: { value?: Handler<T> }) => void;
+export type HandlerDecorator<T, A = Answer<T>> = (target: object, key: string | symbol, descriptor: { value?: Handler<A> }) => void;
 
 function declare<T>(response: RouteResponse): HandlerDecorator<T> {
   return (target, key, descriptor) => void SetMetadata(ROUTE_RESPONSE, response)(target, key, descriptor as PropertyDescriptor);

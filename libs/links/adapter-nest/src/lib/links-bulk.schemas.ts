@@ -1,4 +1,4 @@
-import { boolean, described, discriminated, id, integer, list, named, object, oneOfValues, string } from '../../openapi/schema';
+import { boolean, described, discriminated, id, integer, list, named, object, oneOfValues, string } from '@lnk/shared/http';
 import { LINK_DETAIL_FIELDS, LINK_OPTIONAL_FIELDS } from './links.schemas';
 
 const FIELD_ERRORS = list(object({ name: string, error: string }));

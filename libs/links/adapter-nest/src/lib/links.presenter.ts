@@ -1,5 +1,5 @@
 import type { Link, LinkView, TagWithCount } from '@lnk/links/domain';
-import type { Static } from '../../openapi/schema';
+import type { Static } from '@lnk/shared/http';
 import type { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
 import type { ShortUrlBase } from './short-url-base';
 

@@ -1,9 +1,8 @@
 import { RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
-import type { Scope } from '@lnk/identity/domain';
-import { FORM_BODY, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../auth/access.decorators';
-import { ROUTE_RESPONSE, RouteResponse } from '../openapi/responds.decorator';
+import { FORM_BODY, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../access/access.decorators';
+import { ROUTE_RESPONSE, RouteResponse } from './responds.decorator';
 import { PathParameter, ROUTE_PARAMS } from './route.decorator';
 
 /** One handler of a controller, with what its decorators declare. */
@@ -13,7 +12,7 @@ export interface RegisteredRoute {
   path: string;
   isPublic: boolean;
   /** @RequireScope; null on public routes (and on a route that forgot it, which undeclaredRoutes names). */
-  scope: Scope | null;
+  scope: string | null;
   /** @Responds or @RespondsRaw. */
   response: RouteResponse | null;
   /** Takes `application/x-www-form-urlencoded` bodies besides JSON (@AcceptsForm). */
@@ -47,7 +46,7 @@ export function routesOf(controllers: readonly Type[]): RegisteredRoute[] {
         method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod],
         path: `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler)].flat().join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
         isPublic: Boolean(declared(PUBLIC_ROUTE, handler, controller)),
-        scope: (Reflect.getMetadata(REQUIRED_SCOPE, handler) as Scope | undefined) ?? null,
+        scope: (Reflect.getMetadata(REQUIRED_SCOPE, handler) as string | undefined) ?? null,
         response: (Reflect.getMetadata(ROUTE_RESPONSE, handler) as RouteResponse | undefined) ?? null,
         acceptsForm: Boolean(declared(FORM_BODY, handler, controller)),
         query: argOf(RouteParamtypes.QUERY),
@@ -61,22 +60,24 @@ export function routesOf(controllers: readonly Type[]): RegisteredRoute[] {
 
 /**
  * Deny by default, and documented by construction: what is wrong with each route's declarations. A
- * route must be either @Public() or @RequireScope(…), never both nor neither, and must declare its
+ * route must be either @Public() or @RequireScope(…), never both nor neither, with a scope among
+ * `scopes` (those a token can carry: a misspelt one would refuse every caller), and must declare its
  * success answer (@Responds or @RespondsRaw), or its operation would be documented with no schema.
  */
-export function undeclaredRoutes(routes: readonly RegisteredRoute[]): string[] {
+export function undeclaredRoutes(routes: readonly RegisteredRoute[], scopes: readonly string[]): string[] {
   return routes.flatMap((route) => {
     const name = `${route.method} ${route.path}`;
     const problems: string[] = [];
     if (route.isPublic && route.scope) problems.push(`${name}: both @Public() and @RequireScope('${route.scope}')`);
     if (!route.isPublic && !route.scope) problems.push(`${name}: neither @Public() nor @RequireScope`);
+    if (route.scope && !scopes.includes(route.scope)) problems.push(`${name}: @RequireScope('${route.scope}'), a scope no token carries`);
     if (!route.response) problems.push(`${name}: no @Responds or @RespondsRaw`);
     return problems;
   });
 }
 
 /** `METHOD /path/:id` → the scope it needs, for every scoped route (the e2e suites walk it). */
-export function scopeTable(routes: readonly RegisteredRoute[]): Record<string, Scope> {
+export function scopeTable(routes: readonly RegisteredRoute[]): Record<string, string> {
   return Object.fromEntries(routes.flatMap((r) => (r.scope && !r.isPublic ? [[`${r.method} ${r.path}`, r.scope]] : [])));
 }
 

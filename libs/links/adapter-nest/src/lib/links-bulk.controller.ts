@@ -1,18 +1,9 @@
-import { Body, Controller, Inject, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@lnk/identity/domain';
-import type { BulkCreated, LinkFields, LinkView } from '@lnk/links/domain';
-import { CurrentPrincipal } from '../../auth/access.decorators';
-import { list } from '../../openapi/schema';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { LINKS } from '../../composition/contexts.module';
-import type { Links } from '../../composition/contexts.composition';
-import { ok } from '../../envelope/envelope';
-import { checkedItem } from '../../envelope/validation.pipe';
-import { Route } from '../route.decorator';
+import { BulkCreated, BulkCreateLinksUseCase, BulkDeleteLinksUseCase, BulkTagLinksUseCase, ExportLinksUseCase, ImportLinksUseCase, LinkFields, LinkView } from '@lnk/links/domain';
+import { type Caller, checkedItem, CurrentPrincipal, list, ok, Route } from '@lnk/shared/http';
 import { CreateLinkDto } from './links.request.dto';
 import { BulkCreateLinksDto, BulkLinkIdsDto, BulkTagLinksDto, ExportQueryDto } from './links-bulk.request.dto';
 import { BulkCreatedSchema, BulkOutcomeSchema, ImportReportSchema } from './links-bulk.schemas';
@@ -27,14 +18,14 @@ const NDJSON = 'application/x-ndjson';
 /** Many links at once (issue 18): bulk create, delete and tagging, import from CSV and export. */
 @Controller('user/link')
 export class LinksBulkController {
-  private readonly bases: ShortUrlBases;
-
   constructor(
-    @Inject(LINKS) private readonly links: Links,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.bases = new ShortUrlBases(config);
-  }
+    private readonly bulkCreateLinks: BulkCreateLinksUseCase,
+    private readonly bulkDeleteLinks: BulkDeleteLinksUseCase,
+    private readonly bulkTagLinks: BulkTagLinksUseCase,
+    private readonly importLinks: ImportLinksUseCase,
+    private readonly exportLinks: ExportLinksUseCase,
+    private readonly bases: ShortUrlBases,
+  ) {}
 
   @Route('POST', 'bulk', {
     operationId: 'createLinks',
@@ -46,11 +37,11 @@ export class LinksBulkController {
       'The links that pass are written together: if they do not all fit in your links quota, none is written (403 QUOTA_EXCEEDED). ' +
       'When some were not created, the message says how many and why ("2 created, 3 skipped: 2 invalid, 1 duplicate_slug").',
   })
-  async bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: BulkCreateLinksDto, @CurrentScheme() scheme: RequestScheme) {
+  async bulkCreate(@CurrentPrincipal() caller: Caller, @Body() body: BulkCreateLinksDto, @CurrentScheme() scheme: RequestScheme) {
     // Each item by CreateLinkDto's type rules on its own: a bad one is answered in its place.
     const checked = await Promise.all(body.links.map((item) => checkedItem(CreateLinkDto, item)));
     const valid = checked.flatMap((c, i) => ('value' in c ? [{ i, fields: c.value as LinkFields }] : []));
-    const created = valid.length ? await this.links.bulkCreate.execute(principal.userId, valid.map((v) => v.fields)) : [];
+    const created = valid.length ? await this.bulkCreateLinks.execute(caller.userId, valid.map((v) => v.fields)) : [];
     const results: BulkCreated[] = checked.map((c) => ({ errors: 'errors' in c ? c.errors : [], reason: 'invalid' }));
     valid.forEach((v, n) => (results[v.i] = created[n]));
     const message = creationMessage(results.length - results.filter((r) => 'errors' in r).length, skipsByReason(results), 'Links created');
@@ -65,8 +56,8 @@ export class LinksBulkController {
     summary: 'Delete up to 100 links',
     description: 'Deletes those of your links among ids, and answers for each id, in request order, whether it named one of yours: any other id (unknown, or another account\'s) is found: false and nothing is done to it. Their short URLs stop answering at once.',
   })
-  async bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: BulkLinkIdsDto) {
-    return ok(await this.links.bulkDelete.execute(principal.userId, body.ids), 'Links deleted');
+  async bulkDelete(@CurrentPrincipal() caller: Caller, @Body() body: BulkLinkIdsDto) {
+    return ok(await this.bulkDeleteLinks.execute(caller.userId, body.ids), 'Links deleted');
   }
 
   @Route('POST', 'bulk/tags', {
@@ -76,8 +67,8 @@ export class LinksBulkController {
     summary: 'Tag or untag up to 100 links',
     description: 'Puts the tags named in add on, and takes those named in remove off, each of your links among ids (by name, whatever the case; an added name that is none of your tags becomes a new tag). Answers for each id, in request order, whether it named one of yours; the others are not touched.',
   })
-  async bulkTags(@CurrentPrincipal() principal: Principal, @Body() body: BulkTagLinksDto) {
-    return ok(await this.links.bulkTag.execute(principal.userId, body), 'Links tagged');
+  async bulkTags(@CurrentPrincipal() caller: Caller, @Body() body: BulkTagLinksDto) {
+    return ok(await this.bulkTagLinks.execute(caller.userId, body), 'Links tagged');
   }
 
   @Route('POST', 'import', {
@@ -94,8 +85,8 @@ export class LinksBulkController {
   })
   @ApiConsumes(CSV)
   @ApiBody({ schema: { type: 'string', example: 'url,slug,title,tags\nhttps://example.com/a,spring-a,Spring A,campaign|spring\n' } })
-  async import(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
-    const report = await this.links.import.execute(principal.userId, readImportCsv(request.body));
+  async import(@CurrentPrincipal() caller: Caller, @Req() request: FastifyRequest) {
+    const report = await this.importLinks.execute(caller.userId, readImportCsv(request.body));
     return ok(report, creationMessage(report.created, report.skippedByReason, 'Links imported'));
   }
 
@@ -109,13 +100,13 @@ export class LinksBulkController {
       'Every link of yours with its tags and clicks, oldest first, as an attachment: format=csv (the default; columns an import reads back, cells a spreadsheet would run as a formula prefixed with an apostrophe) or format=json (NDJSON: one link object per line). Streamed as it is read.',
   })
   async export(
-    @CurrentPrincipal() principal: Principal,
+    @CurrentPrincipal() caller: Caller,
     @Query() query: ExportQueryDto,
     @Res() reply: FastifyReply,
     @CurrentScheme() scheme: RequestScheme,
   ) {
     const format = query.format ?? 'csv';
-    const batches = this.links.export.execute(principal.userId);
+    const batches = this.exportLinks.execute(caller.userId);
     // The first batch is read before the answer starts: a failure there is still an error envelope.
     const first = await batches.next();
     const base = this.bases.of(scheme);

@@ -1,10 +1,9 @@
-import { Delete, Get, Post, Put, SetMetadata } from '@nestjs/common';
+import { Delete, Get, Header, Post, Put, SetMetadata } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
-import type { Scope } from '@lnk/identity/domain';
-import { RequireScope } from '../auth/access.decorators';
-import { HandlerDecorator, Responds, RespondsRaw, ResponseOptions } from '../openapi/responds.decorator';
-import type { Schema } from '../openapi/schema';
+import { RequireScope } from '../access/access.decorators';
+import { HandlerDecorator, Responds, RespondsRaw, ResponseOptions, SerializedAnswer } from './responds.decorator';
+import type { Schema } from '../schemas/schema';
 
 const METHODS = { GET: Get, POST: Post, PUT: Put, DELETE: Delete };
 
@@ -18,7 +17,7 @@ interface RouteDeclaration extends ResponseOptions {
   /** The OpenAPI operation's id, what a generated client names its function: a verb, then what it acts on (`createLink`). */
   operationId: string;
   /** The scope its bearer token must hold (@RequireScope); left out only on a @Public() controller. */
-  scope?: Scope;
+  scope?: string;
   /** Path parameters other than the usual ones (an id; openapi.ts describes those), by name. */
   params?: Record<string, PathParameter>;
   /** The OpenAPI operation's summary and description. */
@@ -29,20 +28,30 @@ interface RouteDeclaration extends ResponseOptions {
 /**
  * One route, declared in one place on its handler: its method and path, the scope it needs, its
  * success answer (the schema of the envelope's `data`, null for none, or `raw` content types, as
- * @Responds and @RespondsRaw take them) and its summary. The scope table, the deny-by-default walk and
- * the OpenAPI document are read from what this sets (declared-routes.ts), and the handler must return
- * what it declares, or it does not compile.
+ * @Responds and @RespondsRaw take them; `serialized: true` when the handler may also answer its
+ * envelope's JSON text made once for many requests, serializedOk) and its summary. The scope table, the
+ * deny-by-default walk and the OpenAPI document are read from what this sets (declared-routes.ts), and
+ * the handler must return what it declares, or it does not compile.
  */
+export function Route<T>(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: Schema<T>; serialized: true }): HandlerDecorator<T, SerializedAnswer<T>>;
 export function Route<T>(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: Schema<T> }): HandlerDecorator<T>;
 export function Route(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: null }): HandlerDecorator<undefined>;
 export function Route(method: keyof typeof METHODS, path: string, route: Omit<RouteDeclaration, 'meta' | 'form'> & { raw: Record<string, SchemaObject> }): HandlerDecorator<never>;
 export function Route(
   method: keyof typeof METHODS,
   path: string,
-  route: RouteDeclaration & ({ answers: Schema<unknown> | null } | { raw: Record<string, SchemaObject> }),
+  route: RouteDeclaration & ({ answers: Schema<unknown> | null; serialized?: true } | { raw: Record<string, SchemaObject> }),
 ): HandlerDecorator<unknown> {
   const { operationId, scope, params, summary, description, ...answer } = route;
-  const decorators: MethodDecorator[] = [ApiOperation({ operationId, summary, description }), METHODS[method](path), ...(scope ? [RequireScope(scope)] : []), ...(params ? [SetMetadata(ROUTE_PARAMS, params)] : [])];
+  const serialized = 'serialized' in answer && answer.serialized === true;
+  const decorators: MethodDecorator[] = [
+    ApiOperation({ operationId, summary, description }),
+    METHODS[method](path),
+    ...(scope ? [RequireScope(scope)] : []),
+    ...(params ? [SetMetadata(ROUTE_PARAMS, params)] : []),
+    // An answer made as JSON text beforehand (serializedOk) is a string, which Fastify would send as text/plain.
+    ...(serialized ? [Header('content-type', 'application/json; charset=utf-8')] : []),
+  ];
   return (target, key, descriptor) => {
     for (const decorate of decorators) decorate(target, key, descriptor as PropertyDescriptor);
     respondsOf(answer)(target, key, descriptor as never);
@@ -50,11 +59,11 @@ export function Route(
 }
 
 // never: the answer's type was checked by Route's overloads; here only the metadata is set.
-function respondsOf(answer: ResponseOptions & ({ answers: Schema<unknown> | null } | { raw: Record<string, SchemaObject> })): HandlerDecorator<never> {
+function respondsOf(answer: ResponseOptions & ({ answers: Schema<unknown> | null; serialized?: true } | { raw: Record<string, SchemaObject> })): HandlerDecorator<never> {
   if ('raw' in answer) {
     const { raw, ...options } = answer;
     return RespondsRaw(raw, options);
   }
-  const { answers, ...options } = answer;
+  const { answers, serialized: _serialized, ...options } = answer;
   return answers === null ? Responds(null, options) : Responds(answers, options);
 }

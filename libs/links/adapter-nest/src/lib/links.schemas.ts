@@ -1,4 +1,4 @@
-import { boolean, dateTime, described, id, integer, list, named, nullable, object, schema, string } from '../../openapi/schema';
+import { boolean, dateTime, described, id, integer, list, named, nullable, object, schema, string } from '@lnk/shared/http';
 import { REDIRECT_TYPES, TARGET_DEVICES, UTM_FIELDS } from '@lnk/links/domain';
 import type { LinkTargets, LinkUtm, RedirectType } from '@lnk/links/domain';
 

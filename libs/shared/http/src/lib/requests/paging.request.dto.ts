@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Omittable } from '../envelope/validation.pipe';
+import { Omittable } from './request-dto.decorators';
 import { PageRequest } from '@lnk/shared/kernel';
 
 /** `start` and `limit` of every list endpoint (spec section 8). */

@@ -1,0 +1,20 @@
+import { SCOPES } from '@lnk/identity/domain';
+import { LinkSchema } from '@lnk/links/adapter-nest';
+import { responseTable, routesOf, scopeTable, undeclaredRoutes } from '@lnk/shared/http';
+import { API_CONTROLLERS } from './app.module';
+
+describe("the app's route declarations", () => {
+  // Deny by default and a document without holes: every route of the app (its own controllers and each
+  // context module's) says who may call it, with a scope a token can carry, and what it answers.
+  it('has every route of the app either public or scoped (never both) by a scope tokens carry, with its answer declared', () => {
+    expect(undeclaredRoutes(routesOf(API_CONTROLLERS), SCOPES)).toEqual([]);
+  });
+
+  // The tables the e2e suites walk come from the handlers, keyed as Nest and OpenAPI spell the paths.
+  it("derives the scope and answer tables from the handlers, the links context's among them", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/link/:id': 'links:read', 'DELETE /user/tag/:id': 'tags:write', 'DELETE /user/tokens/:id': 'tokens:delete' });
+    expect(scopeTable(routes)).not.toHaveProperty(['GET /health']);
+    expect(responseTable(routes)['GET /user/link/{id}']?.data).toBe(LinkSchema);
+  });
+});

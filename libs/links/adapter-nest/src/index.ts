@@ -1,0 +1,11 @@
+export * from './lib/links.module';
+export * from './lib/links.ports';
+export * from './lib/links.settings';
+export * from './lib/links.controller';
+export * from './lib/links-bulk.controller';
+export * from './lib/links.presenter';
+export * from './lib/links.schemas';
+export * from './lib/short-url-base';
+export * from './lib/qr-renderer';
+export { IMPORT_BODY_LIMIT } from './lib/link-csv';
+export * from './lib/links.request.dto';
