@@ -4,25 +4,23 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { IDENTITY_CONTROLLERS, IdentityModule } from '@lnk/identity/adapter-nest';
+import { ErrorAnswers } from '@lnk/shared/http';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
-import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { DomainsController } from './http/domains/domains.controller';
 import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
-import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
 import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
-import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
-import { TokensController } from './http/tokens/tokens.controller';
 import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { AllExceptionsFilter } from './envelope/all-exceptions.filter';
+import { EnvelopeModule } from './envelope/envelope.module';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -35,11 +33,6 @@ export const APP_CONTROLLERS = [
   HomeController,
   HealthController,
   MetricsController,
-  OAuthController,
-  TokensController,
-  OAuthClientsController,
-  AccountController,
-  EmailVerificationController,
   DomainsController,
   TlsAskController,
   StatsController,
@@ -51,7 +44,7 @@ export const APP_CONTROLLERS = [
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -61,17 +54,19 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, logger),
+        EnvelopeModule,
         DatabaseModule,
         ContextsModule,
         RateLimitModule,
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        IdentityModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ identity }: Contexts) => identity }),
       ],
       controllers: APP_CONTROLLERS,
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_FILTER, useExisting: ErrorAnswers },
         { provide: APP_GUARD, useClass: FormBodyGuard },
         // Access first: the API budget is keyed on the token once it is known valid, and the access guard
         // charges the requests it refuses to their address.

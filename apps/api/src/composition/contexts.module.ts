@@ -16,7 +16,6 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition';
 
 export const CONTEXTS = 'CONTEXTS';
-export const IDENTITY = 'IDENTITY';
 export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
@@ -89,7 +88,6 @@ export const contexts: Provider = {
     bus,
     loginThrottle,
     contexts,
-    { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
     // The redirect path, composed for the short-URL dispatch (and a custom domain's home page); the links
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
@@ -104,7 +102,7 @@ export const contexts: Provider = {
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(
