@@ -89,15 +89,20 @@ const PORTS: Provider[] = Object.entries(IDENTITY_PORTS).map(([name, port]) => (
 
 /** The domain's services several use cases share, once for the app. */
 const SERVICES: Provider[] = [
-  providerOf(TokenIssuer, [OAuthTokenRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings], (tokens, secrets, hasher, ids, clock, settings) =>
-    new TokenIssuer(tokens, secrets, hasher, ids, clock, settings.tokenLifetimes),
+  providerOf(
+    TokenIssuer,
+    [OAuthTokenRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
+    (tokens, secrets, hasher, ids, clock, settings) => new TokenIssuer(tokens, secrets, hasher, ids, clock, settings.tokenLifetimes),
   ),
   providerOf(ClientAuthenticator, [OAuthClientRepository, SecretHasher]),
   providerOf(SecondFactor, [TotpService, SecretBox, BackupCodeRepository, SecretHasher, Clock, TwoFactorStateRepository]),
   providerOf(CredentialsChecker, [UserRepository, PasswordHasher, LoginThrottle, SecondFactor]),
   providerOf(Reauthentication, [PasswordHasher, LoginThrottle, Clock]),
-  providerOf(EmailVerificationSender, [EmailVerificationRepository, Mailer, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings], (verifications, mailer, secrets, hasher, ids, clock, settings) =>
-    new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, emailVerificationLink(settings.publicBaseUrl)),
+  providerOf(
+    EmailVerificationSender,
+    [EmailVerificationRepository, Mailer, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
+    (verifications, mailer, secrets, hasher, ids, clock, settings) =>
+      new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, emailVerificationLink(settings.publicBaseUrl)),
   ),
   providerOf(AddressClaims, [UserRepository, Clock]),
   providerOf(AddressNotices, [Mailer]),
@@ -109,21 +114,60 @@ const USE_CASES: Provider[] = [
   // OAuth (spec 4.1)
   providerOf(PasswordGrantUseCase, [ClientAuthenticator, CredentialsChecker, TokenIssuer]),
   providerOf(RefreshGrantUseCase, [ClientAuthenticator, OAuthTokenRepository, UserRepository, SecretHasher, TokenIssuer, RevocationListener, Clock]),
-  providerOf(AuthorizationCodeGrantUseCase, [ClientAuthenticator, AuthorizationCodeRepository, OAuthTokenRepository, UserRepository, SecretHasher, PkceVerifier, TokenIssuer, RevocationListener, Clock]),
+  providerOf(AuthorizationCodeGrantUseCase, [
+    ClientAuthenticator,
+    AuthorizationCodeRepository,
+    OAuthTokenRepository,
+    UserRepository,
+    SecretHasher,
+    PkceVerifier,
+    TokenIssuer,
+    RevocationListener,
+    Clock,
+  ]),
   providerOf(GrantTokensUseCase, [PasswordGrantUseCase, RefreshGrantUseCase, AuthorizationCodeGrantUseCase, AccountLimitsReader]),
   providerOf(ValidateAuthorizationRequestUseCase, [ClientAuthenticator]),
-  providerOf(DecideAuthorizationUseCase, [ValidateAuthorizationRequestUseCase, CredentialsChecker, AuthorizationCodeRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings], (validate, credentials, codes, secrets, hasher, ids, clock, settings) =>
-    new DecideAuthorizationUseCase(validate, credentials, codes, secrets, hasher, ids, clock, settings.publicBaseUrl),
+  providerOf(
+    DecideAuthorizationUseCase,
+    [ValidateAuthorizationRequestUseCase, CredentialsChecker, AuthorizationCodeRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
+    // The issuer identifier (`iss`, RFC 9207) is this server's public base URL.
+    (validate, credentials, codes, secrets, hasher, ids, clock, settings) =>
+      new DecideAuthorizationUseCase(validate, credentials, codes, secrets, hasher, ids, clock, settings.publicBaseUrl),
   ),
-  providerOf(IdpSignInUseCase, [IdTokenVerifier, ClientAuthenticator, UserRepository, IdpIdentityRepository, AddressClaims, SecondFactor, LoginThrottle, UnitOfWork, TokenIssuer, IdGenerator, Clock]),
+  providerOf(IdpSignInUseCase, [
+    IdTokenVerifier,
+    ClientAuthenticator,
+    UserRepository,
+    IdpIdentityRepository,
+    AddressClaims,
+    SecondFactor,
+    LoginThrottle,
+    UnitOfWork,
+    TokenIssuer,
+    IdGenerator,
+    Clock,
+  ]),
   providerOf(RevokeTokenUseCase, [OAuthTokenRepository, SecretHasher, RevocationListener, Clock]),
   providerOf(IntrospectTokenUseCase, [OAuthTokenRepository, PersonalAccessTokenRepository, OAuthClientRepository, ClientAuthenticator, UserRepository, SecretHasher, Clock]),
   // Personal access tokens (spec 4.2)
   providerOf(
     CreatePersonalAccessTokenUseCase,
-    [PersonalAccessTokenRepository, SecretGenerator, SecretHasher, IdGenerator, IdentitySettings, OAuthClientRepository, UserRepository, Reauthentication, PersonalAccessTokenNotices, Clock],
-    (pats, secrets, hasher, ids, settings, clients, users, reauthentication, notices, clock) =>
-      new CreatePersonalAccessTokenUseCase({ mint: { pats, secrets, hasher, ids, maxActive: settings.patLimit }, clients, users, reauthentication, notices, clock }),
+    [
+      PersonalAccessTokenRepository,
+      SecretGenerator,
+      SecretHasher,
+      IdGenerator,
+      IdentitySettings,
+      OAuthClientRepository,
+      UserRepository,
+      Reauthentication,
+      PersonalAccessTokenNotices,
+      Clock,
+    ],
+    (pats, secrets, hasher, ids, settings, clients, users, reauthentication, notices, clock) => {
+      const mint = { pats, secrets, hasher, ids, maxActive: settings.patLimit };
+      return new CreatePersonalAccessTokenUseCase({ mint, clients, users, reauthentication, notices, clock });
+    },
   ),
   providerOf(ListPersonalAccessTokensUseCase, [PersonalAccessTokenRepository]),
   providerOf(GetPersonalAccessTokenUseCase, [PersonalAccessTokenRepository]),
@@ -137,13 +181,28 @@ const USE_CASES: Provider[] = [
   providerOf(DeleteOAuthClientUseCase, [OAuthClientRepository, RevocationListener]),
   providerOf(RegenerateClientSecretUseCase, [OAuthClientRepository, SecretGenerator, SecretHasher, Clock]),
   // The account (spec 4.3); GET /user/me reads the current-user cache the app bound.
-  providerOf(ChangeEmailUseCase, [UserRepository, EmailVerificationRepository, EmailVerificationSender, AddressNotices, EmailChangeLog, Clock, Reauthentication], (users, verifications, verification, notices, log, clock, reauthentication) =>
-    new ChangeEmailUseCase({ users, verifications, verification, notices, log, clock, reauthentication }),
+  providerOf(
+    ChangeEmailUseCase,
+    [UserRepository, EmailVerificationRepository, EmailVerificationSender, AddressNotices, EmailChangeLog, Clock, Reauthentication],
+    (users, verifications, verification, notices, log, clock, reauthentication) =>
+      new ChangeEmailUseCase({ users, verifications, verification, notices, log, clock, reauthentication }),
   ),
   providerOf(ViewEmailVerificationUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
   providerOf(VerifyEmailUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
   providerOf(ChangePasswordUseCase, [UserRepository, PasswordHasher, OAuthTokenRepository, RevocationListener, Clock, Reauthentication, PersonalAccessTokenRepository, UnitOfWork]),
-  providerOf(SetTwoFactorUseCase, [UserRepository, TotpService, SecretBox, BackupCodeRepository, SecondFactor, SecretGenerator, SecretHasher, UnitOfWork, Clock, Reauthentication, TwoFactorStateRepository]),
+  providerOf(SetTwoFactorUseCase, [
+    UserRepository,
+    TotpService,
+    SecretBox,
+    BackupCodeRepository,
+    SecondFactor,
+    SecretGenerator,
+    SecretHasher,
+    UnitOfWork,
+    Clock,
+    Reauthentication,
+    TwoFactorStateRepository,
+  ]),
   providerOf(ConfirmTwoFactorUseCase, [UserRepository, TotpService, SecretBox, TwoFactorStateRepository, Reauthentication, UnitOfWork, Clock]),
   providerOf(DeleteAccountUseCase, [UserRepository, AccountDataEraser, UnitOfWork, RevocationListener, Clock, Reauthentication]),
   providerOf(ViewAccountLimitsUseCase, [AccountLimitsReader]),
