@@ -52,7 +52,7 @@ export const depConstraints = [
 
 // Test files may also use test support libraries (fakes, contracts, databases); production code may not.
 // Scopes still hold in tests: a context's tests use its own testing library and libs/shared/testing (scope:shared),
-// never another context's; apps' tests (scope:api, scope:tools: any scope) use any.
+// never another context's; the API's and the tools' tests (any scope) use any.
 const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
 const testDepConstraints = depConstraints.map((c) =>
   c.sourceTag.startsWith('type:') && !c.onlyDependOnLibsWithTags.includes('*')
