@@ -4,7 +4,7 @@ import { AesGcmSecretBox } from '@lnk/identity/adapter-crypto';
 import { LinkRepository, ReportExpiredLinksUseCase } from '@lnk/links/domain';
 import { TypeormExpiringLinks } from '@lnk/links/adapter-typeorm';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
-import { WebhookLinksOfLinks, webhookEventSinks } from '@lnk/bridges';
+import { WebhookLinksViaLinks, webhookEventSinks } from '@lnk/bridges';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -52,7 +52,7 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     webhooks,
     outbox,
     guard: new NodeDestinationGuard(settings.allowPrivate, lookup?.all),
-    links: new WebhookLinksOfLinks(linkRepository),
+    links: new WebhookLinksViaLinks(linkRepository),
     secrets: new RandomWebhookSecretGenerator(),
     box,
     ids,

@@ -1,4 +1,5 @@
-import { describeLinkRepositoryContract, describeTagRepositoryContract, memoryLinksRepositories } from '@lnk/shared/testing';
+import { describeLinkRepositoryContract, describeTagRepositoryContract } from './links.contract';
+import { memoryLinksRepositories } from './links.fakes';
 
 // The in-memory repositories the unit tests use, held to the contract the TypeORM adapters pass
 // (links.contract.int-spec.ts in links/adapter-typeorm), so a unit test cannot rely on a fake's leniency.

@@ -1,4 +1,5 @@
-import { describeDomainRepositoryContract, MemoryDomainRepository } from '@lnk/shared/testing';
+import { describeDomainRepositoryContract } from './domains.contract';
+import { MemoryDomainRepository } from './domains.fakes';
 
 // The in-memory repository the unit tests use, held to the contract the TypeORM adapter passes
 // (typeorm-domain.contract.int-spec.ts in domains/adapter-typeorm).

@@ -1,4 +1,5 @@
-import { describePersonalAccessTokenRepositoryContract, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
+import { MemoryPersonalAccessTokenRepository } from './identity.fakes';
+import { describePersonalAccessTokenRepositoryContract } from './personal-access-tokens.contract';
 
 // The in-memory repository the unit tests use, held to the contract the TypeORM adapter passes
 // (typeorm-personal-access-token.contract.int-spec.ts in identity/adapter-typeorm).

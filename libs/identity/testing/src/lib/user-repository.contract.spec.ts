@@ -1,4 +1,5 @@
-import { describeUserRepositoryContract, MemoryUserRepository } from '@lnk/shared/testing';
+import { describeUserRepositoryContract } from './identity.contract';
+import { MemoryUserRepository } from './identity.fakes';
 
 // The in-memory repository the unit tests use, held to the contract the TypeORM adapter passes
 // (typeorm-user.contract.int-spec.ts in identity/adapter-typeorm).
