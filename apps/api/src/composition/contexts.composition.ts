@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, TimeSeriesStatsUseCase, TopLinksStatsUseCase } from '@lnk/analytics/domain';
+import { ClickBuffer } from '@lnk/analytics/domain';
+import type { AnalyticsPorts } from '@lnk/analytics/adapter-nest';
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
@@ -150,15 +151,13 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     hostChanges,
   };
 
-  const statsFilters = new StatsFilters(new StatsLinksViaLinks(linkRepository, tagRepository));
-  const statsInsights = new TypeormStatsInsightRepository(dataSource);
-  const analytics = {
-    clicks,
-    queryStats: new QueryStatsUseCase(statsRepository),
-    breakdown: new BreakdownStatsUseCase(statsFilters, statsInsights),
-    timeSeries: new TimeSeriesStatsUseCase(statsFilters, statsInsights),
-    topLinks: new TopLinksStatsUseCase(statsFilters, statsInsights),
+  // The ports of the statistics use cases (AnalyticsModule builds them); the click buffer is the app's, for the short URLs.
+  const analyticsPorts: AnalyticsPorts = {
+    stats: statsRepository,
+    insights: new TypeormStatsInsightRepository(dataSource),
+    links: new StatsLinksViaLinks(linkRepository, tagRepository),
   };
+  const analytics = { clicks, ports: analyticsPorts };
 
   const identity = composeIdentity(dataSource, config, logger, {
     eraser: new AccountDataEraserViaOtherContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
@@ -179,5 +178,3 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
 
 export type Contexts = ReturnType<typeof composeContexts>;
 export type Domains = Contexts['domains'];
-export type Analytics = Contexts['analytics'];
-export type { Webhooks } from './webhooks.composition';

@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { MAX_STATS_LIMIT, STATS_INTERVALS } from '@lnk/analytics/domain';
 import { Omittable } from '@lnk/shared/http';
-import { EndDate, StartDate } from '../stats/stats.request.dto';
+import { EndDate, StartDate } from './stats.request.dto';
 
 /** The period and filters every statistics view takes (the period as GET /user/stats takes it). */
 export class StatsFilterQueryDto {
