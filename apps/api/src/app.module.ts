@@ -6,6 +6,8 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
 import { IDENTITY_CONTROLLERS, IdentityModule } from '@lnk/identity/adapter-nest';
 import { ErrorAnswers } from '@lnk/shared/http';
+import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
+import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
 import { DomainsController } from './http/domains/domains.controller';
@@ -13,9 +15,6 @@ import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
-import { StatsController } from './http/stats/stats.controller';
-import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
-import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -35,16 +34,13 @@ export const APP_CONTROLLERS = [
   MetricsController,
   DomainsController,
   TlsAskController,
-  StatsController,
-  StatsInsightsController,
   SubscriptionController,
   StripeWebhookController,
   SandboxCheckoutController,
-  WebhooksController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -61,6 +57,8 @@ export class AppModule {
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),
+        WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
         IdentityModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ identity }: Contexts) => identity }),
       ],
       controllers: APP_CONTROLLERS,
