@@ -4,13 +4,12 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
+import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
-import { DomainsController } from './http/domains/domains.controller';
-import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
-import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { StatsController } from './http/stats/stats.controller';
@@ -40,18 +39,13 @@ export const APP_CONTROLLERS = [
   OAuthClientsController,
   AccountController,
   EmailVerificationController,
-  DomainsController,
-  TlsAskController,
   StatsController,
   StatsInsightsController,
-  SubscriptionController,
-  StripeWebhookController,
-  SandboxCheckoutController,
   WebhooksController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -67,6 +61,8 @@ export class AppModule {
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        BillingModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ billing }: Contexts) => billing }),
+        DomainsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ domains }: Contexts) => domains }),
       ],
       controllers: APP_CONTROLLERS,
       providers: [

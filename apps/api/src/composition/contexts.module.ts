@@ -3,6 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
+import { GetAccountLimitsUseCase } from '@lnk/billing/domain';
 import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
@@ -17,9 +18,7 @@ import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
-export const DOMAINS = 'DOMAINS';
 export const ANALYTICS = 'ANALYTICS';
-export const BILLING = 'BILLING';
 export const WEBHOOKS = 'WEBHOOKS';
 
 export const BUS = 'BUS';
@@ -94,9 +93,9 @@ export const contexts: Provider = {
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
-    { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
     { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
-    { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
+    // An account's limits, for identity's GET /user/me/limits; billing's own routes are BillingModule's.
+    { provide: GetAccountLimitsUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing.limits },
     { provide: WEBHOOKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.webhooks },
     WebhookWorker,
     ClickFlusher,
@@ -104,7 +103,7 @@ export const contexts: Provider = {
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, IDENTITY, ANALYTICS, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, GetAccountLimitsUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(
