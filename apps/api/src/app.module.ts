@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
+import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
 import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
 import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
@@ -12,11 +14,8 @@ import { AccountController, EmailVerificationController } from './http/account/a
 import { HomeController } from './http/home/home.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
-import { StatsController } from './http/stats/stats.controller';
-import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
 import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
-import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -39,13 +38,10 @@ export const APP_CONTROLLERS = [
   OAuthClientsController,
   AccountController,
   EmailVerificationController,
-  StatsController,
-  StatsInsightsController,
-  WebhooksController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -61,6 +57,8 @@ export class AppModule {
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),
+        WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
         BillingModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ billing }: Contexts) => billing }),
         DomainsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ domains }: Contexts) => domains }),
       ],

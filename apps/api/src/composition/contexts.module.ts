@@ -18,8 +18,6 @@ import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
-export const ANALYTICS = 'ANALYTICS';
-export const WEBHOOKS = 'WEBHOOKS';
 
 export const BUS = 'BUS';
 export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
@@ -93,17 +91,15 @@ export const contexts: Provider = {
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
-    { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
     // An account's limits, for identity's GET /user/me/limits; billing's own routes are BillingModule's.
     { provide: GetAccountLimitsUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing.limits },
-    { provide: WEBHOOKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.webhooks },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, ANALYTICS, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, GetAccountLimitsUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, IDENTITY, ResolveRedirectUseCase, AnswerShortUrlUseCase, GetAccountLimitsUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(
