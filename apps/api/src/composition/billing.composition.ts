@@ -77,5 +77,3 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
     eraseAccount: new EraseBillingAccountUseCase(subscriptions, checkouts, gateway, incidents, quotas),
   };
 }
-
-export type Billing = ReturnType<typeof composeBilling>['billing'];
