@@ -1,6 +1,9 @@
 import { SCOPES } from '@lnk/identity/domain';
 import { LinkSchema } from '@lnk/links/adapter-nest';
+import { SubscriptionSchema } from '@lnk/billing/adapter-nest';
+import { CertificateHostSchema } from '@lnk/domains/adapter-nest';
 import { WebhookSchema } from '@lnk/webhooks/adapter-nest';
+import { SignInSchema, UserSchema } from '@lnk/identity/adapter-nest';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from '@lnk/shared/http';
 import { API_CONTROLLERS } from './app.module';
 
@@ -24,5 +27,23 @@ describe("the app's route declarations", () => {
     const routes = routesOf(API_CONTROLLERS);
     expect(scopeTable(routes)).toMatchObject({ 'GET /user/stats': 'stats:read', 'GET /user/stats/:dimension': 'stats:read', 'POST /user/webhooks/:id/rotate-secret': 'webhooks:write' });
     expect(responseTable(routes)['GET /user/webhooks/{id}']?.data).toBe(WebhookSchema);
+  });
+
+  // A module's controllers left out of API_CONTROLLERS would still serve, unseen by the route walk and the e2e tables.
+  it("lists the billing and domains contexts' routes, public ones included, from their modules' controllers", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/subscription/current': 'subscription:read', 'POST /user/domain/:id/verify': 'domains:write' });
+    expect(responseTable(routes)['GET /user/subscription/current']?.data).toBe(SubscriptionSchema);
+    expect(responseTable(routes)['GET /tls/ask']?.data).toBe(CertificateHostSchema);
+    expect(Object.keys(responseTable(routes))).toEqual(expect.arrayContaining(['POST /billing/stripe/webhook', 'GET /billing/sandbox/{sessionId}', 'POST /billing/sandbox/{sessionId}']));
+  });
+
+  // The identity module's controllers, the public OAuth endpoints and verification pages among them.
+  it("lists the identity context's routes, public ones included, from its module's controllers", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/me': 'user:read', 'DELETE /user/me': 'user:write', 'POST /user/tokens/revoke-all': 'tokens:delete', 'POST /user/oauth-clients/:id/regenerate-secret': 'tokens:write' });
+    expect(responseTable(routes)['GET /user/me']?.data).toBe(UserSchema);
+    expect(responseTable(routes)['POST /oauth/token']?.data).toBe(SignInSchema);
+    expect(Object.keys(responseTable(routes))).toEqual(expect.arrayContaining(['GET /oauth/authorize/page', 'POST /oauth/authorize', 'GET /auth/verify-email', 'POST /auth/verify-email']));
   });
 });

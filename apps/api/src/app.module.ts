@@ -8,12 +8,11 @@ import { IDENTITY_CONTROLLERS, IdentityModule } from '@lnk/identity/adapter-nest
 import { ErrorAnswers } from '@lnk/shared/http';
 import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
 import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
+import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
+import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
-import { DomainsController } from './http/domains/domains.controller';
-import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
-import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
@@ -32,15 +31,10 @@ export const APP_CONTROLLERS = [
   HomeController,
   HealthController,
   MetricsController,
-  DomainsController,
-  TlsAskController,
-  SubscriptionController,
-  StripeWebhookController,
-  SandboxCheckoutController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -59,6 +53,8 @@ export class AppModule {
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
         AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),
         WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
+        BillingModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ billing }: Contexts) => billing }),
+        DomainsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ domains }: Contexts) => domains }),
         IdentityModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ identity }: Contexts) => identity }),
       ],
       controllers: APP_CONTROLLERS,

@@ -16,8 +16,6 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition';
 
 export const CONTEXTS = 'CONTEXTS';
-export const DOMAINS = 'DOMAINS';
-export const BILLING = 'BILLING';
 
 export const BUS = 'BUS';
 export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
@@ -90,15 +88,13 @@ export const contexts: Provider = {
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
-    { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
-    { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, DOMAINS, BILLING, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(

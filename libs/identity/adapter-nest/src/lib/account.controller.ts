@@ -14,7 +14,7 @@ import {
   ViewEmailVerificationUseCase,
 } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
+import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, pageHeaders, prefersHtml, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
@@ -24,7 +24,6 @@ import {
   UserSchema,
   VerifiedEmailSchema,
 } from './account.schemas';
-import { pageHeaders, prefersHtml } from '@lnk/shared/html';
 import { presentUser } from './account.presenter';
 import { emailConfirmationPage, emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import {

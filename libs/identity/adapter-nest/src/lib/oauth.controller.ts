@@ -12,9 +12,8 @@ import {
   TwoFactorRequiredError,
   ValidateAuthorizationRequestUseCase,
 } from '@lnk/identity/domain';
-import { AcceptsForm, ok, Public, raw, Route, string } from '@lnk/shared/http';
+import { AcceptsForm, ok, pageHeaders, Public, raw, Route, string } from '@lnk/shared/http';
 import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from './oauth.schemas';
-import { pageHeaders } from '@lnk/shared/html';
 import { renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';
 import { IdentitySettings } from './identity.settings';
 import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, TokenHintRequestDto, TokenRequestDto } from './oauth.request.dto';
