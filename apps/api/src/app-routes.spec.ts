@@ -3,6 +3,7 @@ import { LinkSchema } from '@lnk/links/adapter-nest';
 import { SubscriptionSchema } from '@lnk/billing/adapter-nest';
 import { CertificateHostSchema } from '@lnk/domains/adapter-nest';
 import { WebhookSchema } from '@lnk/webhooks/adapter-nest';
+import { SignInSchema, UserSchema } from '@lnk/identity/adapter-nest';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from '@lnk/shared/http';
 import { API_CONTROLLERS } from './app.module';
 
@@ -35,5 +36,14 @@ describe("the app's route declarations", () => {
     expect(responseTable(routes)['GET /user/subscription/current']?.data).toBe(SubscriptionSchema);
     expect(responseTable(routes)['GET /tls/ask']?.data).toBe(CertificateHostSchema);
     expect(Object.keys(responseTable(routes))).toEqual(expect.arrayContaining(['POST /billing/stripe/webhook', 'GET /billing/sandbox/{sessionId}', 'POST /billing/sandbox/{sessionId}']));
+  });
+
+  // The identity module's controllers, the public OAuth endpoints and verification pages among them.
+  it("lists the identity context's routes, public ones included, from its module's controllers", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/me': 'user:read', 'DELETE /user/me': 'user:write', 'POST /user/tokens/revoke-all': 'tokens:delete', 'POST /user/oauth-clients/:id/regenerate-secret': 'tokens:write' });
+    expect(responseTable(routes)['GET /user/me']?.data).toBe(UserSchema);
+    expect(responseTable(routes)['POST /oauth/token']?.data).toBe(SignInSchema);
+    expect(Object.keys(responseTable(routes))).toEqual(expect.arrayContaining(['GET /oauth/authorize/page', 'POST /oauth/authorize', 'GET /auth/verify-email', 'POST /auth/verify-email']));
   });
 });

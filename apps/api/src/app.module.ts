@@ -4,23 +4,21 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { IDENTITY_CONTROLLERS, IdentityModule } from '@lnk/identity/adapter-nest';
+import { ErrorAnswers } from '@lnk/shared/http';
 import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
 import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
 import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
 import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
-import { AccountController, EmailVerificationController } from './http/account/account.controller';
 import { HomeController } from './http/home/home.controller';
-import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
-import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
-import { TokensController } from './http/tokens/tokens.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { AllExceptionsFilter } from './envelope/all-exceptions.filter';
+import { EnvelopeModule } from './envelope/envelope.module';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -33,15 +31,10 @@ export const APP_CONTROLLERS = [
   HomeController,
   HealthController,
   MetricsController,
-  OAuthController,
-  TokensController,
-  OAuthClientsController,
-  AccountController,
-  EmailVerificationController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -51,6 +44,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, logger),
+        EnvelopeModule,
         DatabaseModule,
         ContextsModule,
         RateLimitModule,
@@ -61,11 +55,12 @@ export class AppModule {
         WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
         BillingModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ billing }: Contexts) => billing }),
         DomainsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ domains }: Contexts) => domains }),
+        IdentityModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ identity }: Contexts) => identity }),
       ],
       controllers: APP_CONTROLLERS,
       providers: [
         { provide: APP_PIPE, useClass: ApiValidationPipe },
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_FILTER, useExisting: ErrorAnswers },
         { provide: APP_GUARD, useClass: FormBodyGuard },
         // Access first: the API budget is keyed on the token once it is known valid, and the access guard
         // charges the requests it refuses to their address.

@@ -7,11 +7,9 @@ import { RedisBus } from '@lnk/shared/redis';
 import { composeContexts, Contexts, openBus } from '../composition/contexts.composition';
 import { createLogger } from '../logging/logger';
 import { AppMetrics } from '../metrics/app-metrics';
-import { presentUser } from '../http/account/account.presenter';
-import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
+import { presentClient, presentCreatedToken, presentUser } from '@lnk/identity/adapter-nest';
 import { CreateLinkUseCase, ListLinksUseCase } from '@lnk/links/domain';
 import { presentLink, presentLinkListItem, ShortUrlBases } from '@lnk/links/adapter-nest';
-import { presentCreatedToken } from '../http/tokens/tokens.presenter';
 import { presentPlan, presentSubscription } from '@lnk/billing/adapter-nest';
 
 export interface CliIo {

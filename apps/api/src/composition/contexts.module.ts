@@ -3,7 +3,6 @@ import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
-import { GetAccountLimitsUseCase } from '@lnk/billing/domain';
 import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
@@ -17,7 +16,6 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition';
 
 export const CONTEXTS = 'CONTEXTS';
-export const IDENTITY = 'IDENTITY';
 
 export const BUS = 'BUS';
 export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
@@ -86,20 +84,17 @@ export const contexts: Provider = {
     bus,
     loginThrottle,
     contexts,
-    { provide: IDENTITY, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity },
     // The redirect path, composed for the short-URL dispatch (and a custom domain's home page); the links
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
-    // An account's limits, for identity's GET /user/me/limits; billing's own routes are BillingModule's.
-    { provide: GetAccountLimitsUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing.limits },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, ResolveRedirectUseCase, AnswerShortUrlUseCase, GetAccountLimitsUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(

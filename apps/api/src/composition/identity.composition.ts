@@ -1,58 +1,26 @@
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import {
+  AccountChanges,
   AccountDataEraser,
-  AddressClaims,
-  AddressNotices,
   AccountLimitsReader,
+  AddressClaims,
   AuthenticateUseCase,
-  AuthorizationCodeGrantUseCase,
-  ChangeEmailUseCase,
-  ChangePasswordUseCase,
-  ConfirmTwoFactorUseCase,
-  ClientAuthenticator,
   CreateOAuthClientUseCase,
   CreateOperatorPatUseCase,
-  CreatePersonalAccessTokenUseCase,
-  CredentialsChecker,
-  DecideAuthorizationUseCase,
-  DeleteAccountUseCase,
-  DeleteOAuthClientUseCase,
   EmailVerificationSender,
   FindUserByEmailUseCase,
-  GrantTokensUseCase,
-  LoginThrottle,
+  GetCurrentUserUseCase,
   ListFirstPartyClientsUseCase,
   ListUsersUseCase,
-  GetCurrentUserUseCase,
-  GetOAuthClientUseCase,
-  GetPersonalAccessTokenUseCase,
-  IdpSignInUseCase,
-  IntrospectTokenUseCase,
-  ListOAuthClientsUseCase,
-  ListPersonalAccessTokensUseCase,
+  LoginThrottle,
   Mailer,
-  PasswordGrantUseCase,
-  RefreshGrantUseCase,
-  RegenerateClientSecretUseCase,
+  PatMint,
   RegisterUserUseCase,
   RevocationListener,
-  AccountChanges,
-  RevokePersonalAccessTokenUseCase,
-  RevokeAllPersonalAccessTokensUseCase,
-  PatMint,
-  PersonalAccessTokenNotices,
-  RevokeTokenUseCase,
-  Reauthentication,
-  SecondFactor,
   SetPasswordByOperatorUseCase,
-  SetTwoFactorUseCase,
-  TokenIssuer,
-  UpdateOAuthClientUseCase,
-  ValidateAuthorizationRequestUseCase,
-  VerifyEmailUseCase,
-  ViewEmailVerificationUseCase,
 } from '@lnk/identity/domain';
+import { emailVerificationLink, type IdentityPorts, type IdentitySettings } from '@lnk/identity/adapter-nest';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
@@ -115,7 +83,10 @@ export function openLoginThrottle(
 }
 
 /**
- * The identity context's ports bound to their adapters, for the HTTP app and the operator CLI alike.
+ * The identity context's ports bound to their adapters and its settings, for the HTTP app (IdentityModule
+ * builds the routes' use cases from them) and the operator CLI alike, with what the platform shares: the
+ * bearer authentication the access guard runs and the current-user cache, both emptied by revocations
+ * (and account changes) heard from other instances, and the operator's use cases.
  * `loginThrottle`: the app's (openLoginThrottle); the CLI checks no password and keeps the default.
  */
 export function composeIdentity(
@@ -134,10 +105,6 @@ export function composeIdentity(
   const clients = new TypeormOAuthClientRepository(dataSource);
   const oauthTokens = new TypeormOAuthTokenRepository(dataSource);
   const pats = new TypeormPersonalAccessTokenRepository(dataSource);
-  const codes = new TypeormAuthorizationCodeRepository(dataSource);
-  const backupCodes = new TypeormBackupCodeRepository(dataSource);
-  const twoFactorStates = new TypeormTwoFactorStateRepository(dataSource);
-  const verifications = new TypeormEmailVerificationRepository(dataSource);
   const unitOfWork = new TypeormUnitOfWork(dataSource);
 
   const ids = new ObjectIdGenerator();
@@ -145,8 +112,6 @@ export function composeIdentity(
   const hasher = new Sha256SecretHasher();
   const passwords = new BcryptPasswordHasher(config.bcryptCost);
   const keys = applicationKeys(config);
-  const box = new AesGcmSecretBox(keys.sealing, keys.legacySealing);
-  const totp = new SpeakeasyTotpService('lnk');
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom)
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
@@ -161,74 +126,60 @@ export function composeIdentity(
     },
   };
   const revocations = bridges.broadcastRevocations?.(principalCache) ?? principalCache;
-  const issuer = new TokenIssuer(oauthTokens, secrets, hasher, ids, clock, { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds });
-  const clientAuth = new ClientAuthenticator(clients, hasher);
-  const secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, twoFactorStates);
-  const credentials = new CredentialsChecker(users, passwords, loginThrottle, secondFactor);
-  const reauthentication = new Reauthentication(passwords, loginThrottle, clock);
-  const verification = new EmailVerificationSender(verifications, mailer, secrets, hasher, ids, clock, (token) => `${config.publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`);
-  const validateAuthorization = new ValidateAuthorizationRequestUseCase(clientAuth);
-  const addressClaims = new AddressClaims(users, clock);
-  const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: config.patLimit };
+
+  const ports: IdentityPorts = {
+    users,
+    clients,
+    oauthTokens,
+    pats,
+    codes: new TypeormAuthorizationCodeRepository(dataSource),
+    backupCodes: new TypeormBackupCodeRepository(dataSource),
+    twoFactorStates: new TypeormTwoFactorStateRepository(dataSource),
+    verifications: new TypeormEmailVerificationRepository(dataSource),
+    emailChanges: new TypeormEmailChangeLog(dataSource),
+    idpIdentities: new TypeormIdpIdentityRepository(dataSource),
+    unitOfWork,
+    ids,
+    clock,
+    secrets,
+    hasher,
+    passwords,
+    box: new AesGcmSecretBox(keys.sealing, keys.legacySealing),
+    totp: new SpeakeasyTotpService('lnk'),
+    pkce: new S256PkceVerifier(),
+    idTokens: new JoseIdTokenVerifier(config.idpProviders),
+    mailer,
+    loginThrottle,
+    revocations,
+    eraser: bridges.eraser,
+    limits: bridges.limits,
+    currentUser: getCurrentUser,
+  };
+  const settings: IdentitySettings = {
+    publicBaseUrl: config.publicBaseUrl,
+    tokenLifetimes: { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds },
+    patLimit: config.patLimit,
+    authorizationSigningKey: keys.signing,
+  };
+
+  // What the operator CLI runs, built from the same ports (IdentityModule builds its own for the routes).
+  const verification = new EmailVerificationSender(ports.verifications, mailer, secrets, hasher, ids, clock, emailVerificationLink(config.publicBaseUrl));
+  const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: settings.patLimit };
+  const directory = new TypeormOperatorDirectory(dataSource);
 
   return {
+    ports,
+    settings,
+    /** The access guard's (BearerStrategy): accepted tokens are cached, so revocations empty it. */
     authenticate,
-    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, addressClaims),
-    createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
-    grantTokens: new GrantTokensUseCase(
-      new PasswordGrantUseCase(clientAuth, credentials, issuer),
-      new RefreshGrantUseCase(clientAuth, oauthTokens, users, hasher, issuer, revocations, clock),
-      new AuthorizationCodeGrantUseCase(clientAuth, codes, oauthTokens, users, hasher, new S256PkceVerifier(), issuer, revocations, clock),
-      bridges.limits,
-    ),
-    validateAuthorization,
-    decideAuthorization: new DecideAuthorizationUseCase(validateAuthorization, credentials, codes, secrets, hasher, ids, clock, config.publicBaseUrl),
-    idpSignIn: new IdpSignInUseCase(
-      new JoseIdTokenVerifier(config.idpProviders),
-      clientAuth,
-      users,
-      new TypeormIdpIdentityRepository(dataSource),
-      addressClaims,
-      secondFactor,
-      loginThrottle,
-      unitOfWork,
-      issuer,
-      ids,
-      clock,
-    ),
-    revokeToken: new RevokeTokenUseCase(oauthTokens, hasher, revocations, clock),
-    introspectToken: new IntrospectTokenUseCase(oauthTokens, pats, clients, clientAuth, users, hasher, clock),
-    createPat: new CreatePersonalAccessTokenUseCase({ mint: patMint, clients, users, reauthentication, notices: new PersonalAccessTokenNotices(mailer), clock }),
-    listPats: new ListPersonalAccessTokensUseCase(pats),
-    getPat: new GetPersonalAccessTokenUseCase(pats),
-    revokePat: new RevokePersonalAccessTokenUseCase(pats, revocations),
-    revokeAllPats: new RevokeAllPersonalAccessTokensUseCase(pats, revocations),
-    listClients: new ListOAuthClientsUseCase(clients),
-    getClient: new GetOAuthClientUseCase(clients),
-    updateClient: new UpdateOAuthClientUseCase(clients, oauthTokens, revocations, clock),
-    deleteClient: new DeleteOAuthClientUseCase(clients, revocations),
-    regenerateClientSecret: new RegenerateClientSecretUseCase(clients, secrets, hasher, clock),
     getCurrentUser,
-    changeEmail: new ChangeEmailUseCase({
-      users,
-      verifications,
-      verification,
-      notices: new AddressNotices(mailer),
-      log: new TypeormEmailChangeLog(dataSource),
-      clock,
-      reauthentication,
-    }),
-    viewEmailVerification: new ViewEmailVerificationUseCase(verifications, users, hasher, clock),
-    verifyEmail: new VerifyEmailUseCase(verifications, users, hasher, clock),
-    changePassword: new ChangePasswordUseCase(users, passwords, oauthTokens, revocations, clock, reauthentication, pats, unitOfWork),
-    setTwoFactor: new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, twoFactorStates),
-    confirmTwoFactor: new ConfirmTwoFactorUseCase(users, totp, box, twoFactorStates, reauthentication, unitOfWork, clock),
-    deleteAccount: new DeleteAccountUseCase(users, bridges.eraser, unitOfWork, revocations, clock, reauthentication),
+    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, new AddressClaims(users, clock)),
+    createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
     /** For the operator CLI only: no HTTP route reaches these. */
     operator: {
       findUser: new FindUserByEmailUseCase(users),
-      listUsers: new ListUsersUseCase(new TypeormOperatorDirectory(dataSource)),
-      listClients: new ListFirstPartyClientsUseCase(new TypeormOperatorDirectory(dataSource)),
+      listUsers: new ListUsersUseCase(directory),
+      listClients: new ListFirstPartyClientsUseCase(directory),
       createPat: new CreateOperatorPatUseCase(users, patMint, clock),
       setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
     },

@@ -1,14 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, RateLimitedError } from '@lnk/shared/kernel';
 import { isDatabaseTimeout, isDatabaseUnavailable } from '@lnk/shared/database';
-import type { ErrorEnvelope } from '@lnk/shared/http';
+import { type ErrorEnvelope, ErrorAnswers, type RenderedError } from '@lnk/shared/http';
 import { ERROR_STATUS } from './error-status';
-
-interface Rendered {
-  envelope: ErrorEnvelope;
-  headers?: Record<string, string>;
-}
 
 const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   400: 'VALIDATION_ERROR',
@@ -67,10 +62,10 @@ function renderHttpException(exception: HttpException): ErrorEnvelope {
  * its bounds (a statement, lock or read timeout, no connection in time) a 503.
  */
 @Catch()
-export class AllExceptionsFilter implements ExceptionFilter {
+export class AllExceptionsFilter extends ErrorAnswers {
   private readonly logger = new Logger('Errors');
 
-  render(exception: unknown): Rendered {
+  render(exception: unknown): RenderedError {
     if (exception instanceof DomainError) {
       const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_HEADERS : undefined;
       return { envelope: envelope(exception.code, exception.message, exception.meta as ErrorEnvelope['meta']), headers };

@@ -1,5 +1,6 @@
 import { SCOPES } from '@lnk/identity/domain';
-import { IDENTITY } from '../../src/composition/contexts.module';
+import { CONTEXTS } from '../../src/composition/contexts.module';
+import type { Contexts } from '../../src/composition/contexts.composition';
 import type { Identity } from '../../src/composition/identity.composition';
 import type { TestApp } from './test-app';
 
@@ -22,7 +23,7 @@ export interface TestAccount {
 let counter = 0;
 
 export function identityOf(t: TestApp): Identity {
-  return t.app.get<Identity>(IDENTITY);
+  return t.app.get<Contexts>(CONTEXTS).identity;
 }
 
 /**

@@ -70,3 +70,4 @@ export * from './lib/use-cases/change-password.use-case';
 export * from './lib/use-cases/set-two-factor.use-case';
 export * from './lib/use-cases/confirm-two-factor.use-case';
 export * from './lib/use-cases/delete-account.use-case';
+export * from './lib/use-cases/view-account-limits.use-case';

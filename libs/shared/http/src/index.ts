@@ -7,6 +7,7 @@ export * from './lib/route/responds.decorator';
 export * from './lib/route/declared-routes';
 export * from './lib/answers/envelope';
 export * from './lib/answers/streamed-list';
+export * from './lib/answers/error-answers';
 export * from './lib/requests/request-dto.decorators';
 export * from './lib/requests/field-checks';
 export * from './lib/requests/field-errors';

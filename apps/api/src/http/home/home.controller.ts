@@ -1,12 +1,11 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public, Route } from '@lnk/shared/http';
+import { escapeHtml, pageHeaders, prefersHtml, Public, Route } from '@lnk/shared/http';
 import { HomeSchema } from './home.schemas';
 import { ResolveRedirectUseCase } from '@lnk/links/domain';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SERVICE_VERSION } from '../../version';
-import { escapeHtml, pageHeaders, prefersHtml } from '../html-page';
 import { hostOf } from '../redirect/request-host';
 import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { escapeHtml as escape } from '../html-page';
+import { escapeHtml as escape } from '@lnk/shared/http';
 import type { AuthorizationRequest, AuthorizationRequestParams } from '@lnk/identity/domain';
 
 /**

@@ -1,48 +1,61 @@
-import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
-import type { Principal } from '@lnk/identity/domain';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import {
+  CreateOAuthClientUseCase,
+  DeleteOAuthClientUseCase,
+  GetOAuthClientUseCase,
+  ListOAuthClientsUseCase,
+  type Principal,
+  RegenerateClientSecretUseCase,
+  UpdateOAuthClientUseCase,
+} from '@lnk/identity/domain';
 import { CurrentPrincipal, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
-import { IDENTITY } from '../../composition/contexts.module';
-import type { Identity } from '../../composition/identity.composition';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './oauth-clients.request.dto';
 
 /** OAuth clients a user registers (spec 4.2). */
 @Controller('user/oauth-clients')
 export class OAuthClientsController {
-  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+  constructor(
+    private readonly listClients: ListOAuthClientsUseCase,
+    private readonly createClient: CreateOAuthClientUseCase,
+    private readonly getClient: GetOAuthClientUseCase,
+    private readonly updateClient: UpdateOAuthClientUseCase,
+    private readonly deleteClient: DeleteOAuthClientUseCase,
+    private readonly regenerateClientSecret: RegenerateClientSecretUseCase,
+  ) {}
 
   @Route('GET', '', { operationId: 'listOAuthClients', scope: 'tokens:read', answers: list(OAuthClientSchema), meta: PAGE_META, summary: 'List your OAuth clients', description: 'The third-party applications you registered.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
-    const page = await this.identity.listClients.execute(principal, query.q, query.toPageRequest());
+    const page = await this.listClients.execute(principal, query.q, query.toPageRequest());
     return okPage({ ...page, items: page.items.map((c) => presentClient(c)) });
   }
 
   @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOAuthClientDto) {
-    const { client, clientSecret } = await this.identity.createOAuthClient.execute({ ...body, ownerId: principal.userId, redirectUris: body.redirectUris ?? [], isFirstParty: false });
+    const { client, clientSecret } = await this.createClient.execute({ ...body, ownerId: principal.userId, redirectUris: body.redirectUris ?? [], isFirstParty: false });
     return ok(presentClient(client, clientSecret), 'OAuth client created');
   }
 
   @Route('GET', ':id', { operationId: 'getOAuthClient', scope: 'tokens:read', answers: OAuthClientSchema, summary: 'One OAuth client', description: 'Its name, scopes, redirect URIs and state, without the secret.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return ok(presentClient(await this.identity.getClient.execute(principal, id)));
+    return ok(presentClient(await this.getClient.execute(principal, id)));
   }
 
   @Route('PUT', ':id', { operationId: 'updateOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, summary: 'Change an OAuth client', description: 'A partial update of name, description, scopes, redirect URIs and isActive.' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOAuthClientDto) {
-    return ok(presentClient(await this.identity.updateClient.execute(principal, id, body)), 'OAuth client updated');
+    return ok(presentClient(await this.updateClient.execute(principal, id, body)), 'OAuth client updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteOAuthClient', scope: 'tokens:delete', answers: null, summary: 'Delete an OAuth client', description: 'The client and the tokens issued to it stop working.' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    await this.identity.deleteClient.execute(principal, id);
+    await this.deleteClient.execute(principal, id);
     return ok(undefined, 'OAuth client deleted');
   }
 
   @Route('POST', ':id/regenerate-secret', { operationId: 'regenerateOAuthClientSecret', scope: 'tokens:write', answers: RegeneratedClientSecretSchema, summary: 'Replace an OAuth client\'s secret', description: 'The new secret is in the answer this once; the old one stops working.' })
   async regenerateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    const { client, clientSecret } = await this.identity.regenerateClientSecret.execute(principal, id);
+    const { client, clientSecret } = await this.regenerateClientSecret.execute(principal, id);
     return ok(presentRegeneratedSecret(client, clientSecret), 'Client secret regenerated');
   }
 }

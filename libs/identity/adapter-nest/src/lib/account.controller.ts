@@ -1,8 +1,20 @@
-import { Body, Controller, Inject, Ip, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal, User } from '@lnk/identity/domain';
+import {
+  ChangeEmailUseCase,
+  ChangePasswordUseCase,
+  ConfirmTwoFactorUseCase,
+  DeleteAccountUseCase,
+  GetCurrentUserUseCase,
+  type Principal,
+  SetTwoFactorUseCase,
+  type User,
+  VerifyEmailUseCase,
+  ViewAccountLimitsUseCase,
+  ViewEmailVerificationUseCase,
+} from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
+import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, pageHeaders, prefersHtml, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
@@ -12,10 +24,6 @@ import {
   UserSchema,
   VerifiedEmailSchema,
 } from './account.schemas';
-import { IDENTITY } from '../../composition/contexts.module';
-import { GetAccountLimitsUseCase } from '@lnk/billing/domain';
-import type { Identity } from '../../composition/identity.composition';
-import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
 import { emailConfirmationPage, emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import {
@@ -32,13 +40,18 @@ import {
 @Controller('user/me')
 export class AccountController {
   constructor(
-    @Inject(IDENTITY) private readonly identity: Identity,
-    private readonly accountLimits: GetAccountLimitsUseCase,
+    private readonly currentUser: GetCurrentUserUseCase,
+    private readonly emailChange: ChangeEmailUseCase,
+    private readonly passwordChange: ChangePasswordUseCase,
+    private readonly twoFactorChange: SetTwoFactorUseCase,
+    private readonly twoFactorConfirmation: ConfirmTwoFactorUseCase,
+    private readonly accountLimits: ViewAccountLimitsUseCase,
+    private readonly accountDeletion: DeleteAccountUseCase,
   ) {}
 
   @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
-    const user = await this.identity.getCurrentUser.shared(principal);
+    const user = await this.currentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.
     const presented = this.presentedUsers.get(user);
     if (presented) return presented;
@@ -62,7 +75,7 @@ export class AccountController {
       'email). At most 5 requests an hour. A sign-in older than ten minutes needs currentPassword.',
   })
   async changeEmail(@CurrentPrincipal() principal: Principal, @Body() body: ChangeEmailDto, @Ip() ip: string) {
-    const user = await this.identity.changeEmail.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
+    const user = await this.emailChange.execute(principal, body.email, { currentPassword: body.currentPassword, ip });
     return ok(
       { id: user.id, email: user.email, isVerified: user.isVerified, updatedAt: user.updatedAt.toISOString() },
       'E-mail address changed: sign in with it from now on, and follow the link mailed to it to confirm it',
@@ -71,13 +84,13 @@ export class AccountController {
 
   @Route('PUT', 'password', { operationId: 'changePassword', scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
-    const user = await this.identity.changePassword.execute(principal, body.currentPassword, body.newPassword, ip);
+    const user = await this.passwordChange.execute(principal, body.currentPassword, body.newPassword, ip);
     return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
   }
 
   @Route('POST', 'enable-twofactor', { operationId: 'setTwoFactor', scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
   async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
-    const change = await this.identity.setTwoFactor.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
+    const change = await this.twoFactorChange.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
     if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
     return ok(
       { isTwoFactorEnabled: false, qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
@@ -87,27 +100,35 @@ export class AccountController {
 
   @Route('POST', 'twofactor/confirm', { operationId: 'confirmTwoFactor', scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
-    await this.identity.confirmTwoFactor.execute(principal, { code: body.code, ip });
+    await this.twoFactorConfirmation.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
   @Route('GET', 'limits', { operationId: 'getAccountLimits', scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   async limits(@CurrentPrincipal() principal: Principal) {
-    return ok(await this.accountLimits.execute(principal.userId));
+    return ok(await this.accountLimits.execute(principal));
   }
 
   @Route('DELETE', '', { operationId: 'deleteAccount', scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
-    const deletedAt = await this.identity.deleteAccount.execute(principal, { currentPassword: body.currentPassword, ip });
+    const deletedAt = await this.accountDeletion.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
   }
+}
+
+/** The link an e-mail verification mails: the page of GET /auth/verify-email. */
+export function emailVerificationLink(publicBaseUrl: string): (token: string) => string {
+  return (token) => `${publicBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`;
 }
 
 /** The link mailed to an address, and the page it opens. */
 @Controller('auth')
 @Public()
 export class EmailVerificationController {
-  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+  constructor(
+    private readonly viewEmailVerification: ViewEmailVerificationUseCase,
+    private readonly verifyEmail: VerifyEmailUseCase,
+  ) {}
 
   /**
    * Opening the link changes nothing, whoever fetches it (a mail scanner's HEAD or GET): a person's
@@ -128,7 +149,7 @@ export class EmailVerificationController {
     const page = prefersHtml(request.headers.accept);
     let user;
     try {
-      user = await this.identity.viewEmailVerification.execute(query.token);
+      user = await this.viewEmailVerification.execute(query.token);
     } catch (error) {
       if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
       throw error;
@@ -153,7 +174,7 @@ export class EmailVerificationController {
     const page = prefersHtml(request.headers.accept);
     let user;
     try {
-      user = await this.identity.verifyEmail.execute(body.token);
+      user = await this.verifyEmail.execute(body.token);
     } catch (error) {
       if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
       throw error;

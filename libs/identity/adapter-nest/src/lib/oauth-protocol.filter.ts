@@ -1,7 +1,6 @@
-import { ArgumentsHost, Catch } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AllExceptionsFilter } from '../../envelope/all-exceptions.filter';
-import type { ErrorEnvelope } from '@lnk/shared/http';
+import { type ErrorEnvelope, ErrorAnswers } from '@lnk/shared/http';
 
 /** The RFC error name for each envelope code a token, revoke or introspect request can end in. */
 const RFC_ERRORS: Record<string, string> = {
@@ -30,15 +29,18 @@ function describe(envelope: ErrorEnvelope): string {
 
 /**
  * Off-the-shelf OAuth clients send form-encoded requests and expect the RFC's JSON error body
- * (`error`, `error_description`), not the envelope; JSON callers get the envelope as everywhere else.
+ * (`error`, `error_description`), not the envelope; JSON callers get the envelope as everywhere else
+ * (the app's catch-all filter, which renders both).
  */
 @Catch()
-export class OAuthProtocolFilter extends AllExceptionsFilter {
-  override catch(exception: unknown, host: ArgumentsHost): void {
+export class OAuthProtocolFilter implements ExceptionFilter {
+  constructor(private readonly errors: ErrorAnswers) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
-    if (!isFormRequest(request)) return super.catch(exception, host);
+    if (!isFormRequest(request)) return this.errors.catch(exception, host);
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { envelope, headers } = this.render(exception);
+    const { envelope, headers } = this.errors.render(exception);
     const error = RFC_ERRORS[envelope.code] ?? (envelope.status >= 500 ? 'server_error' : 'invalid_request');
     if (reply.sent) return;
     if (headers) void reply.headers(headers);

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html-page';
+import { escapeHtml } from '@lnk/shared/http';
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}.error{color:#a00}button{padding:.5rem 1rem}';

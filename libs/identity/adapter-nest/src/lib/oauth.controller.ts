@@ -1,17 +1,21 @@
-import { Body, Controller, Header, Inject, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Header, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '@lnk/shared/kernel';
-import type { AuthorizationRequestParams } from '@lnk/identity/domain';
-import { OAuthError, TwoFactorRequiredError } from '@lnk/identity/domain';
-import { AcceptsForm, ok, Public, raw, Route, string } from '@lnk/shared/http';
+import {
+  type AuthorizationRequestParams,
+  DecideAuthorizationUseCase,
+  GrantTokensUseCase,
+  IdpSignInUseCase,
+  IntrospectTokenUseCase,
+  OAuthError,
+  RevokeTokenUseCase,
+  TwoFactorRequiredError,
+  ValidateAuthorizationRequestUseCase,
+} from '@lnk/identity/domain';
+import { AcceptsForm, ok, pageHeaders, Public, raw, Route, string } from '@lnk/shared/http';
 import { AuthorizationRedirectSchema, EmptySchema, IntrospectionSchema, RevokedSchema, SignInSchema, TokenResponseSchema } from './oauth.schemas';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { applicationKeys } from '../../config/secret-key';
-import { IDENTITY } from '../../composition/contexts.module';
-import type { Identity } from '../../composition/identity.composition';
 import { renderAuthorizationPage, renderErrorPage, RequestSigner } from './authorization-page';
-import { pageHeaders } from '../html-page';
+import { IdentitySettings } from './identity.settings';
 import { AuthorizeDecisionDto, AuthorizeQueryDto, IdpRequestDto, TokenHintRequestDto, TokenRequestDto } from './oauth.request.dto';
 import { isFormRequest, OAuthProtocolFilter } from './oauth-protocol.filter';
 import { presentSignIn, presentTokens } from './oauth.presenter';
@@ -56,21 +60,23 @@ function authorizationParams(query: AuthorizeQueryDto): AuthorizationRequestPara
 @AcceptsForm()
 @UseFilters(OAuthProtocolFilter)
 export class OAuthController {
-  private readonly signer: RequestSigner;
-
   constructor(
-    @Inject(IDENTITY) private readonly identity: Identity,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.signer = new RequestSigner(applicationKeys(config).signing);
-  }
+    private readonly grantTokens: GrantTokensUseCase,
+    private readonly revokeToken: RevokeTokenUseCase,
+    private readonly introspectToken: IntrospectTokenUseCase,
+    private readonly idpSignIn: IdpSignInUseCase,
+    private readonly validateAuthorization: ValidateAuthorizationRequestUseCase,
+    private readonly decideAuthorization: DecideAuthorizationUseCase,
+    private readonly signer: RequestSigner,
+    private readonly settings: IdentitySettings,
+  ) {}
 
   @Route('POST', 'token', { operationId: 'grantTokens', answers: SignInSchema, form: TokenResponseSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Get or refresh tokens (OAuth 2.0 token endpoint)', description: 'Grants `password`, `authorization_code` and `refresh_token` (RFC 6749); a client with a secret authenticates on each. `user.email` and `user.name` come only with the user:read scope. A JSON body answers the envelope; a form-encoded one answers the RFC 6749 body and errors.' })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Body() body: TokenRequestDto, @Req() request: FastifyRequest) {
     const form = isFormRequest(request);
-    const grant = await this.identity.grantTokens.execute({
+    const grant = await this.grantTokens.execute({
       ...clientCredentials(request, body),
       grantType: body.grant_type,
       scope: body.scope,
@@ -90,29 +96,29 @@ export class OAuthController {
 
   @Route('POST', 'revoke', { operationId: 'revokeOAuthToken', answers: RevokedSchema, form: EmptySchema, errors: { 401: 'json' }, summary: 'Revoke a token (RFC 7009)', description: 'Revokes an access or refresh token; an unknown token is no error.' })
   async revoke(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
-    await this.identity.revokeToken.execute(body.token);
+    await this.revokeToken.execute(body.token);
     return isFormRequest(request) ? raw({}) : ok({ revoked: true }, 'Token revoked');
   }
 
   @Route('POST', 'introspect', { operationId: 'introspectToken', answers: IntrospectionSchema, form: IntrospectionSchema, errors: { 401: 'json' }, summary: 'Introspect a token (RFC 7662)', description: 'Whether a token is active. Its kind, scopes, client, expiry and account (`username` only with user:read) go only to the client it was issued to, authenticated with its secret (HTTP Basic or the body); anyone else gets `{active}` alone.' })
   @Header('Cache-Control', 'no-store')
   async introspect(@Body() body: TokenHintRequestDto, @Req() request: FastifyRequest) {
-    const result = await this.identity.introspectToken.execute(body.token, clientCredentials(request, body));
+    const result = await this.introspectToken.execute(body.token, clientCredentials(request, body));
     return isFormRequest(request) ? raw(result) : ok(result, result.active ? 'Token is active' : 'Token is not active');
   }
 
   @Route('POST', 'idp', { operationId: 'signInWithIdentityProvider', answers: SignInSchema, errors: { 401: 'json', 403: 'json' }, summary: 'Sign in with an identity provider', description: 'Exchanges an ID token of the configured identity provider for this service\'s access and refresh tokens.' })
   @Header('Cache-Control', 'no-store')
   async idp(@Body() body: IdpRequestDto, @Req() request: FastifyRequest) {
-    const { user, tokens } = await this.identity.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
+    const { user, tokens } = await this.idpSignIn.execute({ idToken: body.token, clientId: body.client_id, otp: body.otp, ip: request.ip });
     return ok(presentSignIn(tokens, user), 'Login successful');
   }
 
   /** Checks the request, then sends the browser to the service's own authorization page. */
   @Route('GET', 'authorize', { operationId: 'startAuthorization', answers: AuthorizationRedirectSchema, status: 302, summary: 'Start an authorization-code flow', description: 'Checks the client, redirect URI, scopes and PKCE parameters, then redirects the browser (302) to the authorization page.' })
   async authorize(@Query() query: AuthorizeQueryDto, @Res() reply: FastifyReply) {
-    await this.identity.validateAuthorization.execute(authorizationParams(query));
-    const page = new URL(`${this.config.publicBaseUrl}/oauth/authorize/page`);
+    await this.validateAuthorization.execute(authorizationParams(query));
+    const page = new URL(`${this.settings.publicBaseUrl}/oauth/authorize/page`);
     for (const [key, value] of Object.entries(query)) if (typeof value === 'string') page.searchParams.set(key, value);
     const redirectUrl = page.toString();
     void reply
@@ -128,7 +134,7 @@ export class OAuthController {
     const params = authorizationParams(query);
     let request;
     try {
-      request = await this.identity.validateAuthorization.execute(params);
+      request = await this.validateAuthorization.execute(params);
     } catch (error) {
       return this.sendPage(reply, 400, renderErrorPage((error as Error).message));
     }
@@ -140,7 +146,7 @@ export class OAuthController {
   async decide(@Body() body: AuthorizeDecisionDto, @Req() httpRequest: FastifyRequest, @Res() reply: FastifyReply) {
     const params = this.signer.open(body.request, body.signature);
     if (!params) return this.sendPage(reply, 400, renderErrorPage('The authorization form was altered; start again from the application.'));
-    const outcome = await this.identity.decideAuthorization.execute({ request: params, decision: body.decision, email: body.email, password: body.password, otp: body.otp, ip: httpRequest.ip });
+    const outcome = await this.decideAuthorization.execute({ request: params, decision: body.decision, email: body.email, password: body.password, otp: body.otp, ip: httpRequest.ip });
     switch (outcome.kind) {
       case 'invalid_request':
         return this.sendPage(reply, 400, renderErrorPage(outcome.error.message));

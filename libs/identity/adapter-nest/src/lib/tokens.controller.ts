@@ -1,20 +1,31 @@
-import { Body, Controller, Inject, Ip, Param, Query } from '@nestjs/common';
-import type { Principal } from '@lnk/identity/domain';
+import { Body, Controller, Ip, Param, Query } from '@nestjs/common';
+import {
+  CreatePersonalAccessTokenUseCase,
+  GetPersonalAccessTokenUseCase,
+  ListPersonalAccessTokensUseCase,
+  type Principal,
+  RevokeAllPersonalAccessTokensUseCase,
+  RevokePersonalAccessTokenUseCase,
+} from '@lnk/identity/domain';
 import { CurrentPrincipal, list, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema, RevokedTokensSchema } from './tokens.schemas';
-import { IDENTITY } from '../../composition/contexts.module';
-import type { Identity } from '../../composition/identity.composition';
 import { CreateTokenDto } from './tokens.request.dto';
 import { presentCreatedToken, presentTokenDetail, presentTokenListItem } from './tokens.presenter';
 
 /** Personal access tokens (spec 4.2). */
 @Controller('user/tokens')
 export class TokensController {
-  constructor(@Inject(IDENTITY) private readonly identity: Identity) {}
+  constructor(
+    private readonly listPats: ListPersonalAccessTokensUseCase,
+    private readonly createPat: CreatePersonalAccessTokenUseCase,
+    private readonly revokeAllPats: RevokeAllPersonalAccessTokensUseCase,
+    private readonly getPat: GetPersonalAccessTokenUseCase,
+    private readonly revokePat: RevokePersonalAccessTokenUseCase,
+  ) {}
 
   @Route('GET', '', { operationId: 'listPersonalAccessTokens', scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
-    const page = await this.identity.listPats.execute(principal, query.toPageRequest());
+    const page = await this.listPats.execute(principal, query.toPageRequest());
     return okPage({ ...page, items: page.items.map(presentTokenListItem) });
   }
 
@@ -33,7 +44,7 @@ export class TokensController {
   })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto, @Ip() ip: string) {
     const { currentPassword, expiresAt, ...fields } = body;
-    const { token, value } = await this.identity.createPat.execute(principal, { ...fields, expiresAt: expiresAt ? new Date(expiresAt) : null }, { currentPassword, ip });
+    const { token, value } = await this.createPat.execute(principal, { ...fields, expiresAt: expiresAt ? new Date(expiresAt) : null }, { currentPassword, ip });
     return ok(presentCreatedToken(token, value), 'Token created');
   }
 
@@ -47,18 +58,18 @@ export class TokensController {
       '(as DELETE /user/tokens/{id}, a request never revokes its own token: call it from a sign-in to end them all). Sessions (OAuth tokens) are not touched.',
   })
   async revokeAll(@CurrentPrincipal() principal: Principal) {
-    const { revoked, keptTokenId } = await this.identity.revokeAllPats.execute(principal);
+    const { revoked, keptTokenId } = await this.revokeAllPats.execute(principal);
     return ok({ revoked, keptTokenId }, revoked === 1 ? '1 token revoked' : `${revoked} tokens revoked`);
   }
 
   @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return ok(presentTokenDetail(await this.identity.getPat.execute(principal, id), new Date()));
+    return ok(presentTokenDetail(await this.getPat.execute(principal, id), new Date()));
   }
 
   @Route('DELETE', ':id', { operationId: 'revokePersonalAccessToken', scope: 'tokens:delete', answers: null, summary: 'Revoke a personal access token', description: 'The token stops working at once.' })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    await this.identity.revokePat.execute(principal, id);
+    await this.revokePat.execute(principal, id);
     return ok(undefined, 'Token revoked');
   }
 }
