@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { DASHBOARD_SESSION_CONTROLLERS, DashboardSessionModule } from '@lnk/identity/adapter-nest-web';
+import { applicationKeys } from './config/secret-key';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
@@ -20,7 +22,7 @@ import { TokensController } from './http/tokens/tokens.controller';
 import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
+import { APP_CONFIG, ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AllExceptionsFilter } from './envelope/all-exceptions.filter';
 import { ApiValidationPipe } from './envelope/validation.pipe';
@@ -51,7 +53,7 @@ export const APP_CONTROLLERS = [
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...DASHBOARD_SESSION_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -67,6 +69,15 @@ export class AppModule {
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        DashboardSessionModule.forRootAsync({
+          inject: [CONTEXTS, APP_CONFIG],
+          useFactory: ({ identity }: Contexts, config: AppConfig) => ({
+            grantTokens: identity.grantTokens,
+            revokeToken: identity.revokeToken,
+            publicBaseUrl: config.publicBaseUrl,
+            signingKey: applicationKeys(config).dashboardSignIn,
+          }),
+        }),
       ],
       controllers: APP_CONTROLLERS,
       providers: [

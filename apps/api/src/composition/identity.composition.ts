@@ -52,6 +52,10 @@ import {
   ValidateAuthorizationRequestUseCase,
   VerifyEmailUseCase,
   ViewEmailVerificationUseCase,
+  DASHBOARD_CALLBACK_PATH,
+  DASHBOARD_CLIENT_ID,
+  SCOPES,
+  WithBuiltInClients,
 } from '@lnk/identity/domain';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
@@ -131,7 +135,10 @@ export function composeIdentity(
   const accountCache: AccountChanges = { accountChanged: (userId) => getCurrentUser.accountChanged(userId) };
   const accountChanges = bridges.broadcastAccountChanges?.(accountCache) ?? accountCache;
   const users = new TypeormUserRepository(dataSource, accountChanges);
-  const clients = new TypeormOAuthClientRepository(dataSource);
+  // The dashboard's client (a migration's row) gets its redirect URI and scopes from this configuration.
+  const clients = new WithBuiltInClients(new TypeormOAuthClientRepository(dataSource), {
+    [DASHBOARD_CLIENT_ID]: { redirectUris: [`${config.publicBaseUrl}${DASHBOARD_CALLBACK_PATH}`], scopes: SCOPES },
+  });
   const oauthTokens = new TypeormOAuthTokenRepository(dataSource);
   const pats = new TypeormPersonalAccessTokenRepository(dataSource);
   const codes = new TypeormAuthorizationCodeRepository(dataSource);
