@@ -425,6 +425,27 @@ export type CreatedPersonalAccessToken = {
     token: string;
 };
 
+export type DashboardSession = {
+    /**
+     * A bearer token for the API, kept in the page's memory only; ask for a new one before `expiresIn` runs out
+     */
+    accessToken: string;
+    /**
+     * Seconds the access token is valid
+     */
+    expiresIn: number;
+    scopes: Array<string>;
+    tokenType: 'Bearer';
+    user: {
+        email: string;
+        /**
+         * 24 hex characters
+         */
+        id: string;
+        name: string;
+    };
+};
+
 export type DeleteAccountAnswer = {
     code: 'OK';
     data: {
@@ -527,6 +548,15 @@ export type Domain = {
 
 export type EmptyObject = {
     [key: string]: never;
+};
+
+export type EndDashboardSessionAnswer = {
+    code: 'OK';
+    data: {
+        signedOut: boolean;
+    };
+    message: string;
+    status: 200;
 };
 
 export type ErrorEnvelope = {
@@ -1069,6 +1099,13 @@ export type ReceiveStripeEventAnswer = {
         outcome: 'applied' | 'unchanged' | 'ignored';
         received: boolean;
     };
+    message: string;
+    status: 200;
+};
+
+export type RefreshDashboardSessionAnswer = {
+    code: 'OK';
+    data: DashboardSession;
     message: string;
     status: 200;
 };
@@ -1688,6 +1725,150 @@ export type GetHomeResponses = {
 };
 
 export type GetHomeResponse = GetHomeResponses[keyof GetHomeResponses];
+
+export type FinishDashboardSignInData = {
+    body?: never;
+    path?: never;
+    query?: {
+        code?: string;
+        state?: string;
+        error?: string;
+        iss?: string;
+    };
+    url: '/app/auth/callback';
+};
+
+export type FinishDashboardSignInErrors = {
+    /**
+     * VALIDATION_ERROR (meta.errors names each field) or another client error
+     */
+    400: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type FinishDashboardSignInError = FinishDashboardSignInErrors[keyof FinishDashboardSignInErrors];
+
+export type RefreshDashboardSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/app/auth/refresh';
+};
+
+export type RefreshDashboardSessionErrors = {
+    /**
+     * See the error code
+     */
+    401: ErrorEnvelope;
+    /**
+     * See the error code
+     */
+    403: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type RefreshDashboardSessionError = RefreshDashboardSessionErrors[keyof RefreshDashboardSessionErrors];
+
+export type RefreshDashboardSessionResponses = {
+    /**
+     * OK
+     */
+    200: RefreshDashboardSessionAnswer;
+};
+
+export type RefreshDashboardSessionResponse = RefreshDashboardSessionResponses[keyof RefreshDashboardSessionResponses];
+
+export type StartDashboardSignInData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * A path of the dashboard to open once signed in (`/app/...`); anything else: `/app/`.
+         */
+        return_to?: string;
+    };
+    url: '/app/auth/sign-in';
+};
+
+export type StartDashboardSignInErrors = {
+    /**
+     * VALIDATION_ERROR (meta.errors names each field) or another client error
+     */
+    400: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type StartDashboardSignInError = StartDashboardSignInErrors[keyof StartDashboardSignInErrors];
+
+export type EndDashboardSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/app/auth/sign-out';
+};
+
+export type EndDashboardSessionErrors = {
+    /**
+     * See the error code
+     */
+    403: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type EndDashboardSessionError = EndDashboardSessionErrors[keyof EndDashboardSessionErrors];
+
+export type EndDashboardSessionResponses = {
+    /**
+     * OK
+     */
+    200: EndDashboardSessionAnswer;
+};
+
+export type EndDashboardSessionResponse = EndDashboardSessionResponses[keyof EndDashboardSessionResponses];
 
 export type GetEmailVerificationData = {
     body?: never;
