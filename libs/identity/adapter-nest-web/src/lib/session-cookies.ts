@@ -30,10 +30,20 @@ export function newPendingSignIn(returnTo: string, now: number): PendingSignIn {
   return { state: random(), verifier: random(), returnTo, expiresAt: now + SIGN_IN_SECONDS * 1000 };
 }
 
-/** A path of the dashboard only (never another origin, nor `//host`): anything else returns to its start. */
+/**
+ * A path of the dashboard only, as the browser will resolve it (dot segments and backslashes included):
+ * never another origin, nor `//host`, nor a page outside /app; anything else returns to its start.
+ */
 export function dashboardPath(value: string | undefined): string {
-  if (!value || !/^\/app(?:\/[A-Za-z0-9\-._~%/]*)?(?:\?[A-Za-z0-9\-._~%&=+]*)?$/.test(value) || value.includes('//') || value.startsWith('/app/auth/')) return '/app/';
-  return value;
+  const base = 'http://dashboard.invalid';
+  let url: URL;
+  try {
+    url = new URL(value ?? '/app/', base);
+  } catch {
+    return '/app/';
+  }
+  const inside = url.origin === base && (url.pathname === '/app' || url.pathname.startsWith('/app/')) && !url.pathname.startsWith('/app/auth/');
+  return inside && value?.startsWith('/') && !value.startsWith('//') ? url.pathname + url.search : '/app/';
 }
 
 /**
