@@ -8,7 +8,7 @@ const answer = (n: number, expiresIn = 3600): DashboardSession => ({ accessToken
 class ServerStandIn implements SessionServer {
   refreshes = 0;
   ended = 0;
-  session: boolean = true;
+  session = true;
   failEnd = false;
   async refresh() {
     this.refreshes++;
