@@ -202,7 +202,7 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
   });
 
   it('signs in with two-factor through the same pages: the authorization page asks for the one-time code', async () => {
-    const fresh = await context.browser()!.newContext();
+    const fresh = await browser.newContext();
     const other = await fresh.newPage();
     try {
       await other.goto(`${t.baseUrl}/app/account`);
