@@ -2,6 +2,7 @@ import nx from '@nx/eslint-plugin';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
 import { workspaceProjects } from './tools/lint/workspace-projects.mjs';
+import { TYPES } from './tools/lint/check-tags.mjs';
 
 // The hexagon, enforced. Every project carries two tags, scope:<context> and type:<kind>
 // (tools/lint checks that none is missing); constraints matching a project are AND-ed.
@@ -9,7 +10,8 @@ import { workspaceProjects } from './tools/lint/workspace-projects.mjs';
 // built-in module (the Nx rule does not see built-ins, so no-restricted-imports does, for the files of
 // every project tagged type:domain or type:util).
 const pureDomain = { allowedExternalImports: [] };
-const pureRoots = workspaceProjects(import.meta.dirname)
+const projects = workspaceProjects(import.meta.dirname);
+const pureRoots = projects
   .filter(({ tags }) => tags.includes('type:domain') || tags.includes('type:util') || tags.includes('type:bridge') || tags.includes('type:client'))
   .map(({ root }) => `${root}/**/*.ts`);
 const builtins = [...new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))];
@@ -23,10 +25,13 @@ export const depConstraints = [
   // HTTP library), never an adapter nor another context's face. No constraint but the apps' lists it, so only apps import it.
   { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:util'] },
+  // Test support (a context's fakes and contract specs, or the context-free databases and clock): its
+  // scope tag keeps a context's testing library to that context, and libs/shared/testing to no context.
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing', 'type:platform'] },
   // Bridges implement one context's port with another context's ports: domain code of several contexts, nothing else.
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+  // Apps use every kind of library but test support (their tests may: see testDepConstraints).
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...TYPES].filter((t) => t !== 'testing').map((t) => `type:${t}`) },
   // The client generated from the OpenAPI document (libs/sdk), published on its own and run in browsers too:
   // it depends on no library of ours and on no package. No constraint but the apps' lets anything import it.
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: [], ...pureDomain },
@@ -39,8 +44,6 @@ export const depConstraints = [
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
   { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
   { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
-  // Test support (in-memory fakes of ports) may see every context's domain, never an adapter.
-  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
   { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
@@ -50,21 +53,29 @@ export const depConstraints = [
   { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:sdk'] },
 ];
 
-// Test files may also use the test support library (fakes, databases); production code may not.
+// Test files may also use test support libraries (fakes, contracts, databases); production code may not.
+// Scopes still hold in tests: a context's tests use its own testing library and libs/shared/testing (scope:shared),
+// never another context's; the API's and the tools' tests (any scope) use any.
 const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
 const testDepConstraints = depConstraints.map((c) =>
   c.sourceTag.startsWith('type:') && !c.onlyDependOnLibsWithTags.includes('*')
     ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] }
-    : c.sourceTag.startsWith('scope:') && !c.onlyDependOnLibsWithTags.includes('*')
-      ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:testing'] }
-      : c,
+    : c,
 );
 const boundaries = (constraints, options = {}) => ['error', { enforceBuildableLibDependency: true, allow: [], depConstraints: constraints, banTransitiveDependencies: false, ...options }];
 // The project graph counts the imports of test files too (so `nx affected` sees them), which makes one
-// cycle of test code only: domain specs use the in-memory fakes, and the fakes implement those domains'
-// ports. Production code of a domain cannot import the testing library (the tags forbid it); every other
-// cycle is still an error.
-const testSupportCycles = { ignoredCircularDependencies: [['shared-testing', 'tag:type:domain']] };
+// cycle of test code per context: its domain's specs use its in-memory fakes (libs/<context>/testing), and
+// the fakes implement that domain's ports. Only that pair is exempt, so a context's fakes never tie
+// another context in; production code of a domain cannot import a testing library (the tags forbid it),
+// and every other cycle is still an error.
+const hasTags = (...wanted) => ({ tags }) => wanted.every((t) => tags.includes(t));
+const scopeOf = ({ tags }) => tags.find((t) => t.startsWith('scope:'));
+const testingLibraries = projects.filter(hasTags('type:testing'));
+const testSupportCycles = {
+  ignoredCircularDependencies: testingLibraries.flatMap((testing) =>
+    projects.filter(hasTags('type:domain', scopeOf(testing))).map((domain) => [testing.name, domain.name]),
+  ),
+};
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/coverage', 'tmp', '.nx', '.data'] },
@@ -78,7 +89,7 @@ export default [
     },
   },
   {
-    files: ['libs/shared/testing/src/**/*.ts'],
+    files: testingLibraries.map(({ root }) => `${root}/**/*.ts`),
     rules: { '@nx/enforce-module-boundaries': boundaries(depConstraints, testSupportCycles) },
   },
   {

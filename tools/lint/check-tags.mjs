@@ -2,7 +2,8 @@
 // would escape every module-boundary rule.
 import { workspaceProjects } from './workspace-projects.mjs';
 
-const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'nest', 'bridge', 'platform', 'util', 'testing', 'client']);
+// The kinds of project; the ESLint configuration builds its lists of allowed kinds from this one.
+export const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'nest', 'bridge', 'platform', 'util', 'testing', 'client']);
 
 export function tagProblems(projects) {
   return projects.flatMap(({ name, root, tags }) => {

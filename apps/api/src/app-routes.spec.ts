@@ -1,5 +1,6 @@
 import { SCOPES } from '@lnk/identity/domain';
 import { LinkSchema } from '@lnk/links/adapter-nest';
+import { WebhookSchema } from '@lnk/webhooks/adapter-nest';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from '@lnk/shared/http';
 import { API_CONTROLLERS } from './app.module';
 
@@ -16,5 +17,12 @@ describe("the app's route declarations", () => {
     expect(scopeTable(routes)).toMatchObject({ 'GET /user/link/:id': 'links:read', 'DELETE /user/tag/:id': 'tags:write', 'DELETE /user/tokens/:id': 'tokens:delete' });
     expect(scopeTable(routes)).not.toHaveProperty(['GET /health']);
     expect(responseTable(routes)['GET /user/link/{id}']?.data).toBe(LinkSchema);
+  });
+
+  // A context module's controllers left out of the app's list would escape the walk above.
+  it("walks the analytics and webhooks contexts' routes, declared in their libraries", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/stats': 'stats:read', 'GET /user/stats/:dimension': 'stats:read', 'POST /user/webhooks/:id/rotate-secret': 'webhooks:write' });
+    expect(responseTable(routes)['GET /user/webhooks/{id}']?.data).toBe(WebhookSchema);
   });
 });

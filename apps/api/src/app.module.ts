@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
+import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
+import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
 import { DASHBOARD_SESSION_CONTROLLERS, DashboardSessionModule } from '@lnk/identity/adapter-nest-web';
 import { applicationKeys } from './config/secret-key';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
@@ -15,11 +17,8 @@ import { HomeController } from './http/home/home.controller';
 import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
-import { StatsController } from './http/stats/stats.controller';
-import { StatsInsightsController } from './http/stats-insights/stats-insights.controller';
 import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
 import { TokensController } from './http/tokens/tokens.controller';
-import { WebhooksController } from './http/webhooks/webhooks.controller';
 import { createLogger } from './logging/logger';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG, ConfigModule } from './config/config.module';
@@ -44,16 +43,13 @@ export const APP_CONTROLLERS = [
   EmailVerificationController,
   DomainsController,
   TlsAskController,
-  StatsController,
-  StatsInsightsController,
   SubscriptionController,
   StripeWebhookController,
   SandboxCheckoutController,
-  WebhooksController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...DASHBOARD_SESSION_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...DASHBOARD_SESSION_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -69,6 +65,8 @@ export class AppModule {
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
+        AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),
+        WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
         DashboardSessionModule.forRootAsync({
           inject: [CONTEXTS, APP_CONFIG],
           useFactory: ({ identity }: Contexts, config: AppConfig) => ({

@@ -1,5 +1,5 @@
-import { ANALYTICS } from '../src/composition/contexts.module';
-import type { Analytics } from '../src/composition/contexts.composition';
+import { CONTEXTS } from '../src/composition/contexts.module';
+import type { Contexts } from '../src/composition/contexts.composition';
 import { createAccount } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
@@ -36,7 +36,7 @@ describe('GET /metrics (Prometheus)', () => {
     expect(text).toContain('lnk_process_cpu_user_seconds_total');
     if (t.config.database.kind === 'postgres') expect(sample(text, 'lnk_db_pool_connections{state="total"}')).toBeGreaterThan(0);
 
-    await t.app.get<Analytics>(ANALYTICS).clicks.flush();
+    await t.app.get<Contexts>(CONTEXTS).analytics.clicks.flush();
     const after = await t.request('GET', '/metrics');
     expect(sample(after.text, 'lnk_clicks_written_total')).toBeGreaterThan(0);
     expect(sample(after.text, 'lnk_clicks_buffered_rows')).toBe(0);

@@ -8,8 +8,8 @@ import { freePort, startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 import { Received, startWebhookReceiver, until } from './support/webhook-receiver';
 import { startDnsServer } from './support/dns-server';
-import { ANALYTICS } from '../src/composition/contexts.module';
-import type { Analytics } from '../src/composition/contexts.composition';
+import { CONTEXTS } from '../src/composition/contexts.module';
+import type { Contexts } from '../src/composition/contexts.composition';
 
 const receiver = startWebhookReceiver;
 
@@ -221,7 +221,7 @@ describe('Webhooks (issue 19)', () => {
           Array.from({ length: Math.min(20, clicks - i) }, () => fetch(`${t.baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser({ referer: 'https://news.example.org/post' }) }).then((res) => res.text())),
         );
       }
-      await t.app.get<Analytics>(ANALYTICS).clicks.flush();
+      await t.app.get<Contexts>(CONTEXTS).analytics.clicks.flush();
       await until(() => r.got.length, (n) => n >= clicks, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const events = verified(secret, r.got);
@@ -329,7 +329,7 @@ describe('Webhooks (issue 19)', () => {
       const link = (await t.request('POST', '/user/link', { token: owner.accessToken, body: { url: 'https://example.com/batched', slug: `bat-${Date.now()}` } })).body.data;
       const { secret, ...webhook } = (await createHook(owner.accessToken, { url: r.url, events: ['link.clicked'], linkIds: [link.id] })).body.data;
       for (let i = 0; i < clicks; i++) await fetch(`${t.baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser() }).then((res) => res.text());
-      await t.app.get<Analytics>(ANALYTICS).clicks.flush();
+      await t.app.get<Contexts>(CONTEXTS).analytics.clicks.flush();
       const stored = await t.dataSource.query('SELECT count(*)::int AS batches, coalesce(sum(events), 0)::int AS events FROM webhook_event_batches WHERE webhook_id = $1', [webhook.id]);
       expect(stored[0].events).toBe(clicks);
       expect(stored[0].batches).toBeLessThan(clicks);

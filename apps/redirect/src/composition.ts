@@ -6,7 +6,7 @@ import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { ClicksOfLinks, VisitorsOfClickDimensions, DomainsForLinks, LINK_PASSWORD_THROTTLE, LinkClickTotalsOfLinks, ThrottledPasswordAttempts, webhookEventSinks } from '@lnk/bridges';
+import { ClickRecorderViaAnalytics, VisitorLocatorViaAnalytics, LinkDomainsViaDomains, LINK_PASSWORD_THROTTLE, LinkClickTotalsViaLinks, PasswordAttemptsViaIdentity, webhookEventSinks } from '@lnk/bridges';
 import { TypeormWebhookOutbox, webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 import { linksPersistence, TypeormLinkRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
@@ -46,9 +46,9 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     throw new Error('the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`');
   }
   const linkRepository = new TypeormLinkRepository(dataSource);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new DomainsForLinks(new TypeormDomainRepository(dataSource)), config.shortHosts, config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new LinkDomainsViaDomains(new TypeormDomainRepository(dataSource)), config.shortHosts, config.redirectCache);
   // This app only verifies link passwords (bcrypt reads the cost from each hash): the cost given here is never used.
-  const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
+  const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
   let clicks: ClickBuffer | null = null;
   const metrics = new RedirectMetrics(() => clicks?.size ?? 0, poolFiguresOf(dataSource));
 
@@ -61,11 +61,11 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
 
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
-  const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
+  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsViaLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
+  const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
     defaultDomainName: new URL(config.shortBaseUrl).hostname,
     notFoundRedirectUrl: config.notFoundRedirectUrl,
-  }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
+  }, new TypeormVisitLimits(dataSource), new VisitorLocatorViaAnalytics(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
   // The API publishes every link and domain change: this app's cache forgets them at once.
   let bus: RedisBus | null = null;
   if (config.redisUrl) {

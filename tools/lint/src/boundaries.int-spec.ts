@@ -68,6 +68,20 @@ const kernelCycle = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { r
 const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport const x = FixedClock;\n`;
 const testingInProduction = snippet(DOMAIN_FILE, testingSource);
 const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
+// A context's fakes and contracts (libs/<context>/testing): its own libraries' tests and the apps' tests use them.
+const linksFakes = `import { memoryLinksRepositories } from '@lnk/links/testing';\nexport const x = memoryLinksRepositories;\n`;
+const ownFakesInDomainSpec = snippet('libs/links/domain/src/lib/fixture.spec.ts', linksFakes);
+const ownContractInAdapterSpec = snippet('libs/links/adapter-typeorm/src/lib/fixture.int-spec.ts', `import { describeLinkRepositoryContract } from '@lnk/links/testing';\nexport const x = describeLinkRepositoryContract;\n`);
+const anyFakesInAppTest = snippet('apps/api/test/fixture.e2e-spec.ts', `import { MemoryUserRepository } from '@lnk/identity/testing';\nimport { memoryLinksRepositories } from '@lnk/links/testing';\nexport const x = [MemoryUserRepository, memoryLinksRepositories];\n`);
+const otherFakesInDomainSpec = snippet('libs/identity/domain/src/lib/fixture.spec.ts', linksFakes);
+const otherFakesInAdapterSpec = snippet('libs/identity/adapter-typeorm/src/lib/fixture.int-spec.ts', linksFakes);
+const fakesInDomain = snippet(DOMAIN_FILE, linksFakes);
+const fakesInApp = snippet('apps/api/src/fixture.ts', linksFakes);
+const sharedTestingInApp = snippet('apps/redirect/src/fixture.ts', testingSource);
+const TESTING_FILE = 'libs/links/testing/src/lib/fixture.ts';
+const testingOwnDomain = snippet(TESTING_FILE, `import { LinkRepository } from '@lnk/links/domain';\nexport const x = LinkRepository;\n`);
+const testingOtherDomain = snippet(TESTING_FILE, `import { UserRepository } from '@lnk/identity/domain';\nexport const x = UserRepository;\n`);
+const sharedTestingContext = snippet('libs/shared/testing/src/lib/fixture.ts', `import { LinkRepository } from '@lnk/links/domain';\nexport const x = LinkRepository;\n`);
 
 // libs/sdk: the generated client, published on its own. Apps and their tests use it; no library does, and it
 // uses nothing of ours, no package and no Node built-in (it runs in browsers).
@@ -160,5 +174,30 @@ describe('module boundaries', () => {
   it('keeps test support out of production code but lets tests use it', () => {
     expect(ruleOf(testingInProduction)).toContain('@nx/enforce-module-boundaries');
     expect(messagesOf(testingInTest)).toEqual([]);
+  });
+
+  // The cycle a domain's specs and its own fakes make (each imports the other) is exempt for that pair only.
+  it("lets a context's tests and the apps' tests use the context's fakes and contracts", () => {
+    expect(messagesOf(ownFakesInDomainSpec)).toEqual([]);
+    expect(messagesOf(ownContractInAdapterSpec)).toEqual([]);
+    expect(messagesOf(anyFakesInAppTest)).toEqual([]);
+    expect(messagesOf(testingOwnDomain)).toEqual([]);
+  });
+
+  it("stops a context's tests using another context's fakes", () => {
+    expect(ruleOf(otherFakesInDomainSpec)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(otherFakesInAdapterSpec)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('keeps every testing library out of production code, the apps\' included', () => {
+    expect(ruleOf(fakesInDomain)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(fakesInApp)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sharedTestingInApp)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  // What keeps `nx affected` from naming every context when one domain changes: no testing library ties two contexts.
+  it("keeps a context's testing library to its context, and the shared one to none", () => {
+    expect(ruleOf(testingOtherDomain)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(sharedTestingContext)).toContain('@nx/enforce-module-boundaries');
   });
 });

@@ -16,11 +16,14 @@ const affectedBy = (file: string) => nx('show', 'projects', '--affected', `--fil
 
 describe('the project graph behind nx affected', () => {
   let dependencies: Record<string, { target: string }[]>;
+  let tags: Record<string, string[]>;
   beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), 'lnk-graph-'));
     try {
       nx('graph', `--file=${join(dir, 'graph.json')}`);
-      dependencies = JSON.parse(readFileSync(join(dir, 'graph.json'), 'utf8')).graph.dependencies;
+      const { graph } = JSON.parse(readFileSync(join(dir, 'graph.json'), 'utf8'));
+      dependencies = graph.dependencies;
+      tags = Object.fromEntries(Object.entries(graph.nodes as Record<string, { data: { tags?: string[] } }>).map(([name, node]) => [name, node.data.tags ?? []]));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -36,6 +39,28 @@ describe('the project graph behind nx affected', () => {
     expect(targetsOf('api')).toContain('redirect');
     expect(targetsOf('shared-kernel')).toEqual([]);
   });
+
+  // The projects a change in one context may name besides its own: the apps and the bridges compose contexts.
+  const ofAnotherContext = (context: string) => (project: string) =>
+    !tags[project].includes('type:app') && !tags[project].includes('scope:bridges') && !tags[project].includes(`scope:${context}`);
+
+  // The fakes of every context once lived in libs/shared/testing, which the domains' specs import: the graph then
+  // had a path from any domain to every other context, and a change to links' domain named all 29 projects.
+  it('gives the shared test support no edge to a context', () => {
+    expect(targetsOf('shared-testing').filter((target) => !tags[target].includes('scope:shared'))).toEqual([]);
+  });
+
+  it.each(['links', 'domains', 'identity', 'billing', 'analytics', 'webhooks'])("names no other context's project when the %s domain changes", (context) => {
+    const affected = affectedBy(`libs/${context}/domain/src/index.ts`);
+    expect(affected).toEqual(expect.arrayContaining([`${context}-domain`, 'api', 'redirect']));
+    expect(affected.filter(ofAnotherContext(context))).toEqual([]);
+  }, 60_000);
+
+  it("names the context's own projects when its testing library changes", () => {
+    const affected = affectedBy('libs/links/testing/src/index.ts');
+    expect(affected).toEqual(expect.arrayContaining(['links-testing', 'links-domain', 'links-adapter-typeorm', 'api']));
+    expect(affected.filter(ofAnotherContext('links'))).toEqual([]);
+  }, 60_000);
 
   it('names a changed library and what depends on it, and nothing else', () => {
     expect(affectedBy('libs/links/adapter-crypto/src/index.ts')).toEqual(['api', 'links-adapter-crypto']);

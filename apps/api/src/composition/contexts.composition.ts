@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { BreakdownStatsUseCase, ClickBuffer, QueryStatsUseCase, StatsFilters, TimeSeriesStatsUseCase, TopLinksStatsUseCase } from '@lnk/analytics/domain';
+import { ClickBuffer } from '@lnk/analytics/domain';
+import type { AnalyticsPorts } from '@lnk/analytics/adapter-nest';
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
@@ -26,18 +27,18 @@ import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
 import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastLinkListChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
-  AccountDataOfContexts,
-  ClicksOfLinks,
-  VisitorsOfClickDimensions,
-  DomainsForLinks,
-  LimitsOfBilling,
+  AccountDataEraserViaOtherContexts,
+  ClickRecorderViaAnalytics,
+  VisitorLocatorViaAnalytics,
+  LinkDomainsViaDomains,
+  AccountLimitsReaderViaBilling,
   LINK_PASSWORD_THROTTLE,
-  LinkClickTotalsOfLinks,
-  LinksForDomains,
-  LinksForStats,
-  RedirectsOfDomains,
-  ThrottledPasswordAttempts,
-  UsageOfAccounts,
+  LinkClickTotalsViaLinks,
+  DomainUsageViaLinks,
+  StatsLinksViaLinks,
+  DomainVerificationListenerViaLinks,
+  PasswordAttemptsViaIdentity,
+  AccountUsageViaLinksAndDomains,
 } from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
@@ -80,8 +81,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(linkLists, bus) : linkLists);
   const tagRepository = new TypeormTagRepository(dataSource);
   const domainRepository = new TypeormDomainRepository(dataSource);
-  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new UsageOfAccounts(linkRepository, tagRepository, domainRepository));
-  const linkDomains = new DomainsForLinks(domainRepository);
+  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
+  const linkDomains = new LinkDomainsViaDomains(domainRepository);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.shortHosts, config.redirectCache);
   const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
@@ -93,7 +94,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ...CERTIFICATE_ASKS,
   });
   // A domain verified or unverified: every instance's redirect cache and certificate answers forget its host at once.
-  const redirectHosts = new RedirectsOfDomains(resolveRedirect);
+  const redirectHosts = new DomainVerificationListenerViaLinks(resolveRedirect);
   const hostChanges: DomainVerificationListener = {
     verificationChanged(name) {
       redirectHosts.verificationChanged(name);
@@ -105,8 +106,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsOfLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
-  const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new ThrottledPasswordAttempts(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
+  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsViaLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
+  const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   // The ports of the links use cases (LinksModule builds them); the redirect path is composed here, for
   // the short-URL dispatch, as apps/redirect composes it.
@@ -131,10 +132,10 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     linkLists,
     resolveRedirect,
     // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
-    answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClicksOfLinks(clicks), new IsbotBotDetector(), clock, {
+    answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
       defaultDomainName: new URL(config.shortBaseUrl).hostname,
       notFoundRedirectUrl: config.notFoundRedirectUrl,
-    }, new TypeormVisitLimits(dataSource), new VisitorsOfClickDimensions(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
+    }, new TypeormVisitLimits(dataSource), new VisitorLocatorViaAnalytics(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
@@ -144,25 +145,23 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     list: new ListDomainsUseCase(domainRepository),
     verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: routing }),
     recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
-    delete: new DeleteDomainUseCase(domainRepository, new LinksForDomains(linkRepository), domainChanges),
+    delete: new DeleteDomainUseCase(domainRepository, new DomainUsageViaLinks(linkRepository), domainChanges),
     certificates,
     /** What a domain change on another instance is told to here. */
     hostChanges,
   };
 
-  const statsFilters = new StatsFilters(new LinksForStats(linkRepository, tagRepository));
-  const statsInsights = new TypeormStatsInsightRepository(dataSource);
-  const analytics = {
-    clicks,
-    queryStats: new QueryStatsUseCase(statsRepository),
-    breakdown: new BreakdownStatsUseCase(statsFilters, statsInsights),
-    timeSeries: new TimeSeriesStatsUseCase(statsFilters, statsInsights),
-    topLinks: new TopLinksStatsUseCase(statsFilters, statsInsights),
+  // The ports of the statistics use cases (AnalyticsModule builds them); the click buffer is the app's, for the short URLs.
+  const analyticsPorts: AnalyticsPorts = {
+    stats: statsRepository,
+    insights: new TypeormStatsInsightRepository(dataSource),
+    links: new StatsLinksViaLinks(linkRepository, tagRepository),
   };
+  const analytics = { clicks, ports: analyticsPorts };
 
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: new AccountDataOfContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
-    limits: new LimitsOfBilling(billing.limits),
+    eraser: new AccountDataEraserViaOtherContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
+    limits: new AccountLimitsReaderViaBilling(billing.limits),
     ...(bus
       ? {
           broadcastRevocations: (local) => broadcastRevocations(local, bus),
@@ -179,5 +178,3 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
 
 export type Contexts = ReturnType<typeof composeContexts>;
 export type Domains = Contexts['domains'];
-export type Analytics = Contexts['analytics'];
-export type { Webhooks } from './webhooks.composition';

@@ -18,9 +18,7 @@ import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
 export const DOMAINS = 'DOMAINS';
-export const ANALYTICS = 'ANALYTICS';
 export const BILLING = 'BILLING';
-export const WEBHOOKS = 'WEBHOOKS';
 
 export const BUS = 'BUS';
 export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
@@ -95,16 +93,14 @@ export const contexts: Provider = {
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
     { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
-    { provide: ANALYTICS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.analytics },
     { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
-    { provide: WEBHOOKS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.webhooks },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, DOMAINS, ANALYTICS, BILLING, WEBHOOKS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, IDENTITY, DOMAINS, BILLING, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(

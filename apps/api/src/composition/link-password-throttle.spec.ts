@@ -1,5 +1,5 @@
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
-import { LINK_PASSWORD_THROTTLE, ThrottledPasswordAttempts } from '@lnk/bridges';
+import { LINK_PASSWORD_THROTTLE, PasswordAttemptsViaIdentity } from '@lnk/bridges';
 import { CheckLinkPasswordUseCase } from '@lnk/links/domain';
 import { RateLimitedError } from '@lnk/shared/kernel';
 
@@ -14,7 +14,7 @@ beforeAll(async () => (link = { id: 'l1', passwordHash: await hasher.hash('open 
 function composed() {
   const waits: number[] = [];
   const throttle = new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE, () => 0, async (ms) => void waits.push(ms));
-  return { waits, check: new CheckLinkPasswordUseCase(hasher, new ThrottledPasswordAttempts(throttle)) };
+  return { waits, check: new CheckLinkPasswordUseCase(hasher, new PasswordAttemptsViaIdentity(throttle)) };
 }
 
 describe('the link password throttle both apps compose', () => {

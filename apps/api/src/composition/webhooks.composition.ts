@@ -4,21 +4,9 @@ import { AesGcmSecretBox } from '@lnk/identity/adapter-crypto';
 import { LinkRepository, ReportExpiredLinksUseCase } from '@lnk/links/domain';
 import { TypeormExpiringLinks } from '@lnk/links/adapter-typeorm';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
-import { WebhookLinksOfLinks, webhookEventSinks } from '@lnk/bridges';
-import {
-  CreateWebhookUseCase,
-  DeleteWebhookUseCase,
-  DeliverWebhooksUseCase,
-  GetWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RotateWebhookSecretUseCase,
-  SendTestEventUseCase,
-  UpdateWebhookUseCase,
-  WebhookChangeListener,
-  WebhookManagement,
-  WebhookSecretBox,
-} from '@lnk/webhooks/domain';
+import { WebhookLinksViaLinks, webhookEventSinks } from '@lnk/bridges';
+import { DeliverWebhooksUseCase, WebhookChangeListener, WebhookSecretBox } from '@lnk/webhooks/domain';
+import type { WebhooksPorts, WebhooksSettings } from '@lnk/webhooks/adapter-nest';
 import { TypeormWebhookOutbox, TypeormWebhookRepository } from '@lnk/webhooks/adapter-typeorm';
 import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, serversLookup, StandardWebhooksSigner } from '@lnk/webhooks/adapter-http';
 import { AppConfig } from '../config/app-config';
@@ -48,28 +36,24 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
   const sinks = webhookEventSinks(outbox, ids, clock, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
   const { subscribers } = sinks;
   const changes = broadcast({ webhooksChanged: () => subscribers.changed() });
-  const management: WebhookManagement = {
+  // The ports of the management use cases (WebhooksModule builds them); delivering is composed here, for the worker.
+  const ports: WebhooksPorts = {
     webhooks,
     outbox,
     guard: new NodeDestinationGuard(settings.allowPrivate, lookup?.all),
-    links: new WebhookLinksOfLinks(linkRepository),
+    links: new WebhookLinksViaLinks(linkRepository),
     secrets: new RandomWebhookSecretGenerator(),
     box,
     ids,
     clock,
     changes,
-    config: { allowPrivate: settings.allowPrivate },
   };
+  const moduleSettings: WebhooksSettings = { allowPrivate: settings.allowPrivate };
   return {
+    ports,
+    settings: moduleSettings,
+    /** For the account eraser. */
     repository: webhooks,
-    create: new CreateWebhookUseCase(management),
-    list: new ListWebhooksUseCase(webhooks),
-    get: new GetWebhookUseCase(webhooks),
-    update: new UpdateWebhookUseCase(management),
-    delete: new DeleteWebhookUseCase(management),
-    rotateSecret: new RotateWebhookSecretUseCase(management),
-    test: new SendTestEventUseCase(management),
-    deliveries: new ListDeliveriesUseCase(webhooks, outbox),
     deliver: new DeliverWebhooksUseCase(
       {
         outbox,
@@ -105,5 +89,3 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
     ready: sinks.ready,
   };
 }
-
-export type Webhooks = ReturnType<typeof composeWebhooks>;

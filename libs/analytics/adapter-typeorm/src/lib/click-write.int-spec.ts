@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import { ClickBuffer, ClickMetrics, ClickToCount, LinkClickTotals } from '@lnk/analytics/domain';
 import { ObjectIdGenerator, PageRequest } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
-import { FakeClickDimensions, useTestDataSource } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
+import { FakeClickDimensions } from '@lnk/analytics/testing';
 import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.repository';
 
 const ids = new ObjectIdGenerator();

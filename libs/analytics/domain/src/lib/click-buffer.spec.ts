@@ -1,6 +1,6 @@
 import { PageRequest, pageOf, UnitOfWork } from '@lnk/shared/kernel';
 import { ClickToCount } from './model/click-to-count';
-import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/shared/testing';
+import { FakeClickDimensions, MemoryStatsRepository } from '@lnk/analytics/testing';
 import { MAX_UTM_LENGTH, normaliseUtm, OTHER_UTM } from './model/click';
 import { ClickEvent, ClickEvents, ClickSeries } from './ports/click-events.port';
 import { ClickMetrics } from './ports/click-metrics.port';

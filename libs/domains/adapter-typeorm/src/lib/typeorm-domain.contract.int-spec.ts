@@ -1,7 +1,8 @@
-import { describeDomainRepositoryContract, useTestDataSource } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
+import { describeDomainRepositoryContract } from '@lnk/domains/testing';
 import { domainsPersistence, TypeormDomainRepository } from './typeorm-domain.repository';
 
-// The contract the domains domain's in-memory fake also passes (domains.contract.spec.ts there).
+// The contract the in-memory fake also passes (domains.contract.spec.ts in domains/testing).
 describe('TypeormDomainRepository', () => {
   const dataSource = useTestDataSource([domainsPersistence]);
   describeDomainRepositoryContract(() => new TypeormDomainRepository(dataSource()));

@@ -9,7 +9,7 @@ const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
 const domain = (ownerId: string, name: string) => Domain.add({ id: ids.next(), ownerId, name, challenge: `challenge-${ids.next()}`, now });
 
-// What the shared contract (libs/shared/testing contracts) cannot see: the per-owner counter the
+// What the repository contract (libs/domains/testing) cannot see: the per-owner counter the
 // database's triggers keep, and the migration that fills it.
 describe('TypeormDomainRepository on PostgreSQL: the usage counter', () => {
   const { repos } = useTestRepositories([domainsPersistence], (ds) => ({ domains: new TypeormDomainRepository(ds) }));

@@ -1,5 +1,6 @@
 import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
-import { clockReading, MemoryDomainRepository } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { MemoryDomainRepository } from '@lnk/domains/testing';
 import { Domain } from './model/domain.entity';
 import { NoCertificateError } from './model/domain-errors';
 import { AllowCertificateUseCase } from './use-cases/allow-certificate.use-case';

@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, NotFoundError, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clockReading, MemoryDomainRepository } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { MemoryDomainRepository } from '@lnk/domains/testing';
 import { Domain, DomainNotVerifiedError } from './model/domain.entity';
 import { dnsRecordFor, normalizeDomainName } from './model/domain-name';
 import { ChallengeGenerator } from './ports/challenge-generator.port';

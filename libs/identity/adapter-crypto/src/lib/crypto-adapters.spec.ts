@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { RateLimitedError } from '@lnk/shared/kernel';
-import { describeLoginThrottleContract } from '@lnk/shared/testing';
+import { describeLoginThrottleContract } from '@lnk/identity/testing';
 import { AesGcmSecretBox } from './aes-gcm-secret.box';
 import { InMemoryLoginThrottle } from './in-memory-login.throttle';
 import { S256PkceVerifier } from './s256-pkce.verifier';

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { loginThrottleKeys, LoginThrottlePolicy } from '@lnk/identity/domain';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { LOGIN_THROTTLE_KEY_PREFIX } from '@lnk/shared/redis';
-import { CappedLoginThrottle, describeLoginThrottleContract } from '@lnk/shared/testing';
+import { CappedLoginThrottle, describeLoginThrottleContract } from '@lnk/identity/testing';
 import { RedisLoginThrottle } from './redis-login.throttle';
 
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

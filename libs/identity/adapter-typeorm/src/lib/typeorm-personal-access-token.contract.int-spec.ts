@@ -1,11 +1,12 @@
 import { User } from '@lnk/identity/domain';
 import { ObjectIdGenerator } from '@lnk/shared/kernel';
-import { describePersonalAccessTokenRepositoryContract, useTestDataSource } from '@lnk/shared/testing';
+import { useTestDataSource } from '@lnk/shared/testing';
+import { describePersonalAccessTokenRepositoryContract } from '@lnk/identity/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormPersonalAccessTokenRepository } from './typeorm-token.repositories';
 import { TypeormUserRepository } from './typeorm-user.repository';
 
-// The contract the identity domain's in-memory fake also passes (personal-access-token-repository.contract.spec.ts there).
+// The contract the in-memory fake also passes (personal-access-token-repository.contract.spec.ts in identity/testing).
 describe('TypeormPersonalAccessTokenRepository', () => {
   const dataSource = useTestDataSource([identityPersistence]);
   const ids = new ObjectIdGenerator();

@@ -1,4 +1,5 @@
-import { clientAddressKey, FixedClock, MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { clientAddressKey, FixedClock } from '@lnk/shared/testing';
+import { MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/identity/testing';
 import { RateLimitedError, UnauthorizedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { OAuthError, TwoFactorRequiredError } from './model/oauth-error';

@@ -1,4 +1,5 @@
-import { clockReading, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/identity/testing';
 import { Clock, NotFoundError, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { AuthorizationCode, Principal } from './model/tokens';

@@ -1,4 +1,5 @@
-import { FixedClock, MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/shared/testing';
+import { FixedClock } from '@lnk/shared/testing';
+import { MemoryAuthorizationCodeRepository, MemoryOAuthTokenRepository, MemoryPersonalAccessTokenRepository } from '@lnk/identity/testing';
 import { NotFoundError, UnauthorizedError, UnitOfWork } from '@lnk/shared/kernel';
 import { OAuthClient } from './model/oauth-client.entity';
 import { OAuthError } from './model/oauth-error';

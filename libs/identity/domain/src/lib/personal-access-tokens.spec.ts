@@ -1,4 +1,5 @@
-import { CappedLoginThrottle, CountingPasswordHasher, FixedClock, MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { CountingPasswordHasher, FixedClock } from '@lnk/shared/testing';
+import { CappedLoginThrottle, MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/identity/testing';
 import { ForbiddenError } from '@lnk/shared/kernel';
 import { OAuthClient, OAuthClientProps } from './model/oauth-client.entity';
 import { Principal } from './model/tokens';

@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, PasswordHasher, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clientAddressKey, clockReading, memoryLinksRepositories, MemoryVisitLimits } from '@lnk/shared/testing';
+import { clientAddressKey, clockReading } from '@lnk/shared/testing';
+import { memoryLinksRepositories, MemoryVisitLimits } from '@lnk/links/testing';
 import { checkLinkOptions, checkTargets, checkUtm, NO_LINK_OPTIONS } from './model/link-options';
 import { LinkDomains } from './ports/link-domains.port';
 import { SlugGenerator } from './ports/slug-generator.port';

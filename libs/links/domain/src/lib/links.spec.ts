@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, NotFoundError, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clientAddressKey, clockReading, MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/shared/testing';
+import { clientAddressKey, clockReading } from '@lnk/shared/testing';
+import { MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/links/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';

@@ -1,4 +1,5 @@
-import { CappedLoginThrottle, CountingPasswordHasher } from '@lnk/shared/testing';
+import { CountingPasswordHasher } from '@lnk/shared/testing';
+import { CappedLoginThrottle } from '@lnk/identity/testing';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { OAuthError, TwoFactorRequiredError } from '../model/oauth-error';
 import { User } from '../model/user.entity';

@@ -1,4 +1,5 @@
-import { CappedLoginThrottle, CountingPasswordHasher, FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { CountingPasswordHasher, FixedClock } from '@lnk/shared/testing';
+import { CappedLoginThrottle, MemoryUserRepository } from '@lnk/identity/testing';
 import { RateLimitedError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';

@@ -1,5 +1,6 @@
 import { UnauthorizedError } from '@lnk/shared/kernel';
-import { FixedClock, MemoryUserRepository } from '@lnk/shared/testing';
+import { FixedClock } from '@lnk/shared/testing';
+import { MemoryUserRepository } from '@lnk/identity/testing';
 import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
 import { GetCurrentUserUseCase } from './get-current-user.use-case';

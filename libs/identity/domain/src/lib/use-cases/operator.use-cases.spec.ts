@@ -1,4 +1,5 @@
-import { clockReading, MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { MemoryPersonalAccessTokenRepository, MemoryUserRepository } from '@lnk/identity/testing';
 import { Clock, NotFoundError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 import { SCOPES } from '../model/scope';
 import { OAuthToken } from '../model/tokens';

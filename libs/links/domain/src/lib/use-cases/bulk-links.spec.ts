@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, PasswordHasher, QuotaExceededError, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
-import { clockReading, memoryLinksRepositories, MemoryLinksUnitOfWork } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { memoryLinksRepositories, MemoryLinksUnitOfWork } from '@lnk/links/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';

@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork } from '@lnk/shared/kernel';
-import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { memoryLinksRepositories } from '@lnk/links/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkEvents, LinkEventSink, LinkEventType } from '../ports/link-events.port';

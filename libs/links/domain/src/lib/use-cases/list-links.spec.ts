@@ -1,5 +1,6 @@
 import { Clock, PageRequest } from '@lnk/shared/kernel';
-import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { memoryLinksRepositories } from '@lnk/links/testing';
 import { Link } from '../model/link.entity';
 import { LinkDomains } from '../ports/link-domains.port';
 import { LinkListCache } from '../services/link-list-cache';

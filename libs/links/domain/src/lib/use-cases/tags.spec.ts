@@ -1,5 +1,6 @@
 import { Clock, IdGenerator, NotFoundError, PageRequest, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
-import { clockReading, memoryLinksRepositories } from '@lnk/shared/testing';
+import { clockReading } from '@lnk/shared/testing';
+import { memoryLinksRepositories } from '@lnk/links/testing';
 import { LinkDomains } from '../ports/link-domains.port';
 import { SlugGenerator } from '../ports/slug-generator.port';
 import { CreateLinkUseCase } from './create-link.use-case';

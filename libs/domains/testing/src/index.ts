@@ -1,0 +1,2 @@
+export * from './lib/domains.fakes';
+export * from './lib/domains.contract';

@@ -1,7 +1,0 @@
-import { describeEmailVerificationRepositoryContract, MemoryEmailVerificationRepository, MemoryUserRepository } from '@lnk/shared/testing';
-
-// The in-memory links the unit tests use, held to the contract the TypeORM adapter passes
-// (typeorm-email-verification.contract.int-spec.ts in identity/adapter-typeorm).
-describe('in-memory e-mail verification repository', () => {
-  describeEmailVerificationRepositoryContract(() => ({ verifications: new MemoryEmailVerificationRepository(), users: new MemoryUserRepository() }));
-});

@@ -1,0 +1,2 @@
+export * from './lib/links.fakes';
+export * from './lib/links.contract';
