@@ -3,7 +3,8 @@
 // (@lnk/...) become relative requires, so `node dist/apps/api/src/main.js` needs nothing else.
 // ES modules stay ES modules in node_modules: Node's require(esm) loads @nestjs/* from CommonJS.
 // The dashboard (apps/web) is bundled by Vite into dist/apps/web, which the API serves at /app; each part
-// is built again only when its own sources changed.
+// is built again only when its own sources changed. --no-web: the server alone (the CLI, the worker, the
+// SDK's generation, which must not need the dashboard that uses the SDK).
 import { transformFile } from '@swc/core';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync, existsSync } from 'node:fs';
@@ -47,7 +48,7 @@ const newest = newestOf([...files, ...copied]);
 const webNewest = newestOf(webInputs);
 const fresh = (file, time) => !args.has('--force') && args.has('--no-typecheck') && existsSync(file) && Number(readFileSync(file, 'utf8')) >= time;
 const serverFresh = fresh(stamp, newest);
-const webFresh = fresh(webStamp, webNewest) && existsSync(join(webOut, 'index.html'));
+const webFresh = args.has('--no-web') || (fresh(webStamp, webNewest) && existsSync(join(webOut, 'index.html')));
 if (serverFresh && webFresh) {
   log('build: up to date');
   process.exit(0);

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createLnkClient, endDashboardSession, refreshDashboardSession } from '@lnk/sdk';
+import { createLnkClient, revokeDashboardSession, grantDashboardToken } from '@lnk/sdk';
 import { ApiError } from './errors';
 import { Session } from './session';
 import { sessionFetch } from './session-fetch';
@@ -14,13 +14,13 @@ const sessionClient = createLnkClient({ baseUrl: origin });
 
 export const session = new Session({
   async refresh() {
-    const { data, error, response } = await refreshDashboardSession({ client: sessionClient, headers: DASHBOARD_HEADER });
+    const { data, error, response } = await grantDashboardToken({ client: sessionClient, headers: DASHBOARD_HEADER });
     if (response.status === 401) return null;
     if (!data) throw new ApiError(error ?? {}, response.status);
     return data.data;
   },
   async end() {
-    const { error, response } = await endDashboardSession({ client: sessionClient, headers: DASHBOARD_HEADER });
+    const { error, response } = await revokeDashboardSession({ client: sessionClient, headers: DASHBOARD_HEADER });
     if (!response.ok) throw new ApiError(error ?? {}, response.status);
   },
 });

@@ -550,15 +550,6 @@ export type EmptyObject = {
     [key: string]: never;
 };
 
-export type EndDashboardSessionAnswer = {
-    code: 'OK';
-    data: {
-        signedOut: boolean;
-    };
-    message: string;
-    status: 200;
-};
-
 export type ErrorEnvelope = {
     code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'BAD_REQUEST';
     message: string;
@@ -717,6 +708,13 @@ export type GetTopLinksAnswer = {
 export type GetWebhookAnswer = {
     code: 'OK';
     data: Webhook;
+    message: string;
+    status: 200;
+};
+
+export type GrantDashboardTokenAnswer = {
+    code: 'OK';
+    data: DashboardSession;
     message: string;
     status: 200;
 };
@@ -1103,13 +1101,6 @@ export type ReceiveStripeEventAnswer = {
     status: 200;
 };
 
-export type RefreshDashboardSessionAnswer = {
-    code: 'OK';
-    data: DashboardSession;
-    message: string;
-    status: 200;
-};
-
 export type RegenerateOAuthClientSecretAnswer = {
     code: 'OK';
     data: {
@@ -1129,6 +1120,15 @@ export type RegenerateOAuthClientSecretAnswer = {
 export type RevokeAllPersonalAccessTokensAnswer = {
     code: 'OK';
     data: RevokedPersonalAccessTokens;
+    message: string;
+    status: 200;
+};
+
+export type RevokeDashboardSessionAnswer = {
+    code: 'OK';
+    data: {
+        signedOut: boolean;
+    };
     message: string;
     status: 200;
 };
@@ -1726,7 +1726,7 @@ export type GetHomeResponses = {
 
 export type GetHomeResponse = GetHomeResponses[keyof GetHomeResponses];
 
-export type FinishDashboardSignInData = {
+export type ConfirmDashboardSignInData = {
     body?: never;
     path?: never;
     query?: {
@@ -1738,7 +1738,7 @@ export type FinishDashboardSignInData = {
     url: '/app/auth/callback';
 };
 
-export type FinishDashboardSignInErrors = {
+export type ConfirmDashboardSignInErrors = {
     /**
      * VALIDATION_ERROR (meta.errors names each field) or another client error
      */
@@ -1757,16 +1757,16 @@ export type FinishDashboardSignInErrors = {
     503: ErrorEnvelope;
 };
 
-export type FinishDashboardSignInError = FinishDashboardSignInErrors[keyof FinishDashboardSignInErrors];
+export type ConfirmDashboardSignInError = ConfirmDashboardSignInErrors[keyof ConfirmDashboardSignInErrors];
 
-export type RefreshDashboardSessionData = {
+export type GrantDashboardTokenData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/app/auth/refresh';
 };
 
-export type RefreshDashboardSessionErrors = {
+export type GrantDashboardTokenErrors = {
     /**
      * See the error code
      */
@@ -1789,16 +1789,16 @@ export type RefreshDashboardSessionErrors = {
     503: ErrorEnvelope;
 };
 
-export type RefreshDashboardSessionError = RefreshDashboardSessionErrors[keyof RefreshDashboardSessionErrors];
+export type GrantDashboardTokenError = GrantDashboardTokenErrors[keyof GrantDashboardTokenErrors];
 
-export type RefreshDashboardSessionResponses = {
+export type GrantDashboardTokenResponses = {
     /**
      * OK
      */
-    200: RefreshDashboardSessionAnswer;
+    200: GrantDashboardTokenAnswer;
 };
 
-export type RefreshDashboardSessionResponse = RefreshDashboardSessionResponses[keyof RefreshDashboardSessionResponses];
+export type GrantDashboardTokenResponse = GrantDashboardTokenResponses[keyof GrantDashboardTokenResponses];
 
 export type StartDashboardSignInData = {
     body?: never;
@@ -1833,14 +1833,14 @@ export type StartDashboardSignInErrors = {
 
 export type StartDashboardSignInError = StartDashboardSignInErrors[keyof StartDashboardSignInErrors];
 
-export type EndDashboardSessionData = {
+export type RevokeDashboardSessionData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/app/auth/sign-out';
 };
 
-export type EndDashboardSessionErrors = {
+export type RevokeDashboardSessionErrors = {
     /**
      * See the error code
      */
@@ -1859,16 +1859,16 @@ export type EndDashboardSessionErrors = {
     503: ErrorEnvelope;
 };
 
-export type EndDashboardSessionError = EndDashboardSessionErrors[keyof EndDashboardSessionErrors];
+export type RevokeDashboardSessionError = RevokeDashboardSessionErrors[keyof RevokeDashboardSessionErrors];
 
-export type EndDashboardSessionResponses = {
+export type RevokeDashboardSessionResponses = {
     /**
      * OK
      */
-    200: EndDashboardSessionAnswer;
+    200: RevokeDashboardSessionAnswer;
 };
 
-export type EndDashboardSessionResponse = EndDashboardSessionResponses[keyof EndDashboardSessionResponses];
+export type RevokeDashboardSessionResponse = RevokeDashboardSessionResponses[keyof RevokeDashboardSessionResponses];
 
 export type GetEmailVerificationData = {
     body?: never;

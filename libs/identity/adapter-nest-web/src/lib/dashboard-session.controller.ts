@@ -59,7 +59,7 @@ export class DashboardSessionController {
   }
 
   @Route('GET', 'callback', {
-    operationId: 'finishDashboardSignIn',
+    operationId: 'confirmDashboardSignIn',
     answers: null,
     status: 302,
     summary: 'End the dashboard\'s sign-in',
@@ -87,7 +87,7 @@ export class DashboardSessionController {
   }
 
   @Route('POST', 'refresh', {
-    operationId: 'refreshDashboardSession',
+    operationId: 'grantDashboardToken',
     answers: DashboardSessionSchema,
     errors: { 401: 'json', 403: 'json' },
     summary: 'A new access token for the dashboard',
@@ -117,7 +117,7 @@ export class DashboardSessionController {
   }
 
   @Route('POST', 'sign-out', {
-    operationId: 'endDashboardSession',
+    operationId: 'revokeDashboardSession',
     answers: SignedOutSchema,
     errors: { 403: 'json' },
     summary: 'Sign out of the dashboard',
