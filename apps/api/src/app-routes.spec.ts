@@ -1,5 +1,7 @@
 import { SCOPES } from '@lnk/identity/domain';
 import { LinkSchema } from '@lnk/links/adapter-nest';
+import { SubscriptionSchema } from '@lnk/billing/adapter-nest';
+import { CertificateHostSchema } from '@lnk/domains/adapter-nest';
 import { WebhookSchema } from '@lnk/webhooks/adapter-nest';
 import { responseTable, routesOf, scopeTable, undeclaredRoutes } from '@lnk/shared/http';
 import { API_CONTROLLERS } from './app.module';
@@ -24,5 +26,14 @@ describe("the app's route declarations", () => {
     const routes = routesOf(API_CONTROLLERS);
     expect(scopeTable(routes)).toMatchObject({ 'GET /user/stats': 'stats:read', 'GET /user/stats/:dimension': 'stats:read', 'POST /user/webhooks/:id/rotate-secret': 'webhooks:write' });
     expect(responseTable(routes)['GET /user/webhooks/{id}']?.data).toBe(WebhookSchema);
+  });
+
+  // A module's controllers left out of API_CONTROLLERS would still serve, unseen by the route walk and the e2e tables.
+  it("lists the billing and domains contexts' routes, public ones included, from their modules' controllers", () => {
+    const routes = routesOf(API_CONTROLLERS);
+    expect(scopeTable(routes)).toMatchObject({ 'GET /user/subscription/current': 'subscription:read', 'POST /user/domain/:id/verify': 'domains:write' });
+    expect(responseTable(routes)['GET /user/subscription/current']?.data).toBe(SubscriptionSchema);
+    expect(responseTable(routes)['GET /tls/ask']?.data).toBe(CertificateHostSchema);
+    expect(Object.keys(responseTable(routes))).toEqual(expect.arrayContaining(['POST /billing/stripe/webhook', 'GET /billing/sandbox/{sessionId}', 'POST /billing/sandbox/{sessionId}']));
   });
 });

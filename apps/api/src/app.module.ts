@@ -6,15 +6,14 @@ import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
 import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-nest';
 import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
+import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
+import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
 import { DASHBOARD_SESSION_CONTROLLERS, DashboardSessionModule } from '@lnk/identity/adapter-nest-web';
 import { applicationKeys } from './config/secret-key';
 import { ContextsModule, CONTEXTS } from './composition/contexts.module';
 import type { Contexts } from './composition/contexts.composition';
 import { AccountController, EmailVerificationController } from './http/account/account.controller';
-import { DomainsController } from './http/domains/domains.controller';
-import { TlsAskController } from './http/domains/tls-ask.controller';
 import { HomeController } from './http/home/home.controller';
-import { SandboxCheckoutController, StripeWebhookController, SubscriptionController } from './http/billing/billing.controller';
 import { OAuthController } from './http/oauth/oauth.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
 import { OAuthClientsController } from './http/oauth-clients/oauth-clients.controller';
@@ -41,15 +40,10 @@ export const APP_CONTROLLERS = [
   OAuthClientsController,
   AccountController,
   EmailVerificationController,
-  DomainsController,
-  TlsAskController,
-  SubscriptionController,
-  StripeWebhookController,
-  SandboxCheckoutController,
 ];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...DASHBOARD_SESSION_CONTROLLERS];
+export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS, ...DASHBOARD_SESSION_CONTROLLERS];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})
@@ -67,6 +61,8 @@ export class AppModule {
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
         AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),
         WebhooksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ webhooks }: Contexts) => webhooks }),
+        BillingModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ billing }: Contexts) => billing }),
+        DomainsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ domains }: Contexts) => domains }),
         DashboardSessionModule.forRootAsync({
           inject: [CONTEXTS, APP_CONFIG],
           useFactory: ({ identity }: Contexts, config: AppConfig) => ({

@@ -99,7 +99,7 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
     expect(await statusOn('lost.example.com', '/lost-soon')).toBe(302); // the host is now in the redirect cache
 
     dns.txts.delete(added.verification.name);
-    const recheck = (t.app.get('DOMAINS') as Domains).recheck;
+    const recheck = (t.app.get('CONTEXTS') as { domains: Domains }).domains.recheck;
     expect((await recheck.execute()).lost).toBe(1);
     const lost = await domainNamed(ada, 'lost.example.com');
     expect(lost).toMatchObject({ isVerified: false, verifiedAt: null, verificationLostAt: expect.stringMatching(/Z$/), verificationLostReason: "DNS has no TXT record _lnk-challenge.lost.example.com with this domain's challenge" });

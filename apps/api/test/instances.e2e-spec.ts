@@ -82,7 +82,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect(await statusOn(b, 'multi.example.com', '/multi')).toBe(302); // the host is now cached on b for 30 s
 
     dns.cnames.delete('multi.example.com');
-    expect((await (a.app.get('DOMAINS') as Domains).recheck.execute()).lost).toBe(1);
+    expect((await (a.app.get('CONTEXTS') as { domains: Domains }).domains.recheck.execute()).lost).toBe(1);
     expect(await within(1000, async () => (await statusOn(b, 'multi.example.com', '/multi')) === 404)).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import { presentClient } from '../http/oauth-clients/oauth-clients.presenter';
 import { CreateLinkUseCase, ListLinksUseCase } from '@lnk/links/domain';
 import { presentLink, presentLinkListItem, ShortUrlBases } from '@lnk/links/adapter-nest';
 import { presentCreatedToken } from '../http/tokens/tokens.presenter';
-import { presentPlan, presentSubscription } from '../http/billing/billing.presenter';
+import { presentPlan, presentSubscription } from '@lnk/billing/adapter-nest';
 
 export interface CliIo {
   stdout(line: string): void;
@@ -272,7 +272,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     flags: [],
     notes: [`A limit of ${UNLIMITED} means unlimited.`],
     async run(_input, session) {
-      const plans = session.contexts.billing.plans.execute();
+      const plans = session.contexts.billing.operator.plans.execute();
       return { billing: session.config.billingMode, defaultPlan: plans.find((p) => p.price === 0)?.id, items: plans.map(presentPlan) };
     },
   },

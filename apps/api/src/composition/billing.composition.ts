@@ -2,22 +2,23 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import {
   AccountUsage,
-  ActivateCheckout,
   AssignPlanUseCase,
   BillingIncidents,
   EraseBillingAccountUseCase,
   GetAccountLimitsUseCase,
   GetSubscriptionUseCase,
-  HandlePaymentEventUseCase,
   ListPlansUseCase,
   NoPaymentProvider,
+  NoPaymentWebhookReader,
+  NoSandboxCheckouts,
   PaymentGateway,
+  PaymentWebhookReader,
   PlanCatalog,
   PlanQuotaPolicy,
+  SandboxCheckouts,
   SetCustomLimitsUseCase,
-  StartCheckoutUseCase,
-  VerifyCheckoutUseCase,
 } from '@lnk/billing/domain';
+import type { BillingPorts, BillingSettings } from '@lnk/billing/adapter-nest';
 import { SandboxPaymentGateway, TypeormAccountQuotaRepository, TypeormCheckoutRepository, TypeormSubscriptionRepository } from '@lnk/billing/adapter-typeorm';
 import { createStripeClient, StripePaymentGateway, StripeWebhookReader } from '@lnk/billing/adapter-stripe';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
@@ -36,36 +37,37 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
   const uow = new TypeormUnitOfWork(dataSource);
 
   let gateway: PaymentGateway = new NoPaymentProvider();
-  let sandbox: SandboxPaymentGateway | null = null;
-  let stripeWebhooks: StripeWebhookReader | null = null;
+  // Stripe's webhook endpoint and the sandbox's page answer 404 unless their provider is the one configured.
+  let sandbox: SandboxCheckouts = new NoSandboxCheckouts();
+  let webhooks: PaymentWebhookReader = new NoPaymentWebhookReader();
   if (config.stripe) {
     const client = createStripeClient(config.stripe);
     gateway = new StripePaymentGateway(client, config.stripe.priceIds, (message, error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, message));
-    stripeWebhooks = new StripeWebhookReader(client, config.stripe.webhookSecret);
+    webhooks = new StripeWebhookReader(client, config.stripe.webhookSecret);
   } else if (config.billingMode === 'sandbox') {
-    sandbox = new SandboxPaymentGateway(dataSource, clock, { pageBaseUrl: config.publicBaseUrl });
-    gateway = sandbox;
+    const sandboxGateway = new SandboxPaymentGateway(dataSource, clock, { pageBaseUrl: config.publicBaseUrl });
+    gateway = sandboxGateway;
+    sandbox = sandboxGateway;
   }
-  const activation = new ActivateCheckout(subscriptions, gateway, uow, ids, clock);
   const quota = new PlanQuotaPolicy(quotas, catalog);
   const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
   const incidents: BillingIncidents = {
     cancellationFailed: (providerSubscriptionId, reason) => logger.error({ providerSubscriptionId, err: reason }, 'payment provider did not cancel the subscription of a deleted account'),
   };
 
+  // The ports of the billing use cases BillingModule builds for its routes.
+  const ports: BillingPorts = { subscriptions, checkouts, quotas, gateway, webhooks, sandbox, unitOfWork: uow, ids, clock };
+  const settings: BillingSettings = { plans: config.plans };
+
   return {
-    /** The use cases the HTTP app calls (with the sandbox page and Stripe's webhook reader, when configured). */
     billing: {
-      plans: new ListPlansUseCase(catalog),
-      current,
-      checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
-      verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
-      paymentEvents: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
+      ports,
+      settings,
+      /** An account's limits and usage: GET /user/me/limits, the CLI, and identity's password grant (through a bridge). */
       limits: new GetAccountLimitsUseCase(quota, usage),
-      sandbox,
-      stripeWebhooks,
-      /** The operator's commands (CLI), in any mode: an account's plan, or limits of its own. */
+      /** The operator's commands (CLI), in any mode: the catalogue, an account's plan, or limits of its own. */
       operator: {
+        plans: new ListPlansUseCase(catalog),
         assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway, uow, ids, clock, current }),
         setCustomLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
       },
@@ -75,5 +77,3 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
     eraseAccount: new EraseBillingAccountUseCase(subscriptions, checkouts, gateway, incidents, quotas),
   };
 }
-
-export type Billing = ReturnType<typeof composeBilling>['billing'];

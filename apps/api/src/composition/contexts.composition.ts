@@ -11,15 +11,8 @@ import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import {
-  AddDomainUseCase,
-  AllowCertificateUseCase,
-  DeleteDomainUseCase,
-  DomainVerificationListener,
-  ListDomainsUseCase,
-  RecheckDomainsUseCase,
-  VerifyDomainUseCase,
-} from '@lnk/domains/domain';
+import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase } from '@lnk/domains/domain';
+import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
@@ -140,13 +133,24 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
   const routing = { host: config.dnsTarget, addresses: config.dnsTargetAddresses };
+  // The ports of the domains use cases DomainsModule builds for its routes; the TLS ask and the re-check
+  // (the app's timer) are composed here, as the bus and the timer use them.
+  const domainPorts: DomainsPorts = {
+    domains: domainRepository,
+    quota,
+    ids,
+    challenges: new CryptoChallengeGenerator(),
+    clock,
+    dns,
+    changes: domainChanges,
+    usage: new DomainUsageViaLinks(linkRepository),
+  };
+  const domainSettings: DomainsSettings = { ownHosts: config.ownHosts, dnsTarget: config.dnsTarget, dnsTargetAddresses: config.dnsTargetAddresses };
   const domains = {
-    add: new AddDomainUseCase(domainRepository, quota, ids, new CryptoChallengeGenerator(), clock, { ownHosts: config.ownHosts }),
-    list: new ListDomainsUseCase(domainRepository),
-    verify: new VerifyDomainUseCase(domainRepository, dns, clock, domainChanges, { target: routing }),
-    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
-    delete: new DeleteDomainUseCase(domainRepository, new DomainUsageViaLinks(linkRepository), domainChanges),
+    ports: domainPorts,
+    settings: domainSettings,
     certificates,
+    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
     /** What a domain change on another instance is told to here. */
     hostChanges,
   };

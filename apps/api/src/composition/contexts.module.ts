@@ -3,6 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
+import { GetAccountLimitsUseCase } from '@lnk/billing/domain';
 import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
@@ -17,8 +18,6 @@ import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition
 
 export const CONTEXTS = 'CONTEXTS';
 export const IDENTITY = 'IDENTITY';
-export const DOMAINS = 'DOMAINS';
-export const BILLING = 'BILLING';
 
 export const BUS = 'BUS';
 export const LOGIN_THROTTLE = 'LOGIN_THROTTLE';
@@ -92,15 +91,15 @@ export const contexts: Provider = {
     // use cases are LinksModule's, built from the ports in c.links.
     { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
     { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
-    { provide: DOMAINS, inject: [CONTEXTS], useFactory: (c: Contexts) => c.domains },
-    { provide: BILLING, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing },
+    // An account's limits, for identity's GET /user/me/limits; billing's own routes are BillingModule's.
+    { provide: GetAccountLimitsUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.billing.limits },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
     BearerStrategy,
   ],
-  exports: [CONTEXTS, IDENTITY, DOMAINS, BILLING, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, IDENTITY, ResolveRedirectUseCase, AnswerShortUrlUseCase, GetAccountLimitsUseCase, AuthenticateUseCase, BearerStrategy],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(

@@ -1,5 +1,5 @@
-// Shared with the short-URL handler (libs/links/adapter-http), which serves pages without Fastify.
-export { escapeHtml, pageHeaders } from '@lnk/links/adapter-http';
+// Shared with every HTTP face and with the short-URL handler (libs/links/adapter-http), which serves pages without Fastify.
+export { escapeHtml, pageHeaders } from '@lnk/shared/http';
 
 /** The quality the Accept header gives a media type: its most specific match (type/sub, then type/*, then *\/*). */
 function qualityOf(accept: string, type: string): number {

@@ -1,4 +1,3 @@
-export * from './lib/html-page';
 export * from './lib/security-headers';
 export * from './lib/short-url.pages';
 export * from './lib/client-address';

@@ -15,3 +15,4 @@ export * from './lib/requests/paging.request.dto';
 export * from './lib/schemas/schema';
 export * from './lib/schemas/response-schemas';
 export * from './lib/providers/provider-of';
+export * from './lib/pages/html-page';

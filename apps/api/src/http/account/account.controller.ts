@@ -12,8 +12,8 @@ import {
   UserSchema,
   VerifiedEmailSchema,
 } from './account.schemas';
-import { BILLING, IDENTITY } from '../../composition/contexts.module';
-import type { Billing } from '../../composition/billing.composition';
+import { IDENTITY } from '../../composition/contexts.module';
+import { GetAccountLimitsUseCase } from '@lnk/billing/domain';
 import type { Identity } from '../../composition/identity.composition';
 import { pageHeaders, prefersHtml } from '../html-page';
 import { presentUser } from './account.presenter';
@@ -33,7 +33,7 @@ import {
 export class AccountController {
   constructor(
     @Inject(IDENTITY) private readonly identity: Identity,
-    @Inject(BILLING) private readonly billing: Billing,
+    private readonly accountLimits: GetAccountLimitsUseCase,
   ) {}
 
   @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
@@ -93,7 +93,7 @@ export class AccountController {
 
   @Route('GET', 'limits', { operationId: 'getAccountLimits', scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
   async limits(@CurrentPrincipal() principal: Principal) {
-    return ok(await this.billing.limits.execute(principal.userId));
+    return ok(await this.accountLimits.execute(principal.userId));
   }
 
   @Route('DELETE', '', { operationId: 'deleteAccount', scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { DEFAULT_PLANS } from '@lnk/billing/domain';
+import { DEFAULT_PLANS, InvalidWebhookError } from '@lnk/billing/domain';
 import { FakeStripeApi } from '@lnk/shared/testing';
-import { createStripeClient, InvalidWebhookError, StripePaymentGateway, StripeWebhookReader } from './stripe-payment.gateway';
+import { createStripeClient, StripePaymentGateway, StripeWebhookReader } from './stripe-payment.gateway';
 
 const [, pro] = DEFAULT_PLANS;
 const secret = 'whsec_test_secret';

@@ -1,14 +1,11 @@
 import Stripe from 'stripe';
-import { CheckoutSession, CheckoutState, NewCheckout, PaymentEvent, PaymentGateway } from '@lnk/billing/domain';
+import { CheckoutSession, CheckoutState, InvalidWebhookError, NewCheckout, PaymentEvent, PaymentGateway, PaymentWebhookReader } from '@lnk/billing/domain';
 
 export interface StripeSettings {
   secretKey: string;
   /** Where the API is; unset means Stripe's own. Tests point it at a loopback server. */
   apiUrl?: string | null;
 }
-
-/** A signature Stripe did not make, or a payload that is not an event. */
-export class InvalidWebhookError extends Error {}
 
 /** The Stripe client the service uses: two retries on network errors (the SDK makes them safe with idempotency keys), 15 s per call. */
 export function createStripeClient(settings: StripeSettings): Stripe {
@@ -77,14 +74,16 @@ export class StripePaymentGateway extends PaymentGateway {
 }
 
 /** Stripe's webhook events, checked against the endpoint's signing secret and turned into payment events. */
-export class StripeWebhookReader {
+export class StripeWebhookReader extends PaymentWebhookReader {
   constructor(
     private readonly stripe: Stripe,
     private readonly signingSecret: string,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The event the payload carries; null for event types billing does not act on. */
-  read(payload: Buffer | string, signature: string | undefined): PaymentEvent | null {
+  read(payload: Uint8Array | string, signature: string | undefined): PaymentEvent | null {
     let event: Stripe.Event;
     try {
       if (!signature) throw new Error('no Stripe-Signature header');

@@ -1,34 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway } from '@lnk/billing/domain';
+import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway, SandboxCheckouts, SandboxPayment, SandboxSessionView } from '@lnk/billing/domain';
 import { Clock } from '@lnk/shared/kernel';
 import { decimal, sql, text, timestamp, timestampOrNull } from '@lnk/shared/database';
 
 const SESSION_HOURS = 24;
 
-/** What the sandbox payment page shows. */
-export interface SandboxSessionView {
-  id: string;
-  planId: string;
-  planName: string;
-  price: number;
-  currency: string;
-  successUrl: string;
-  cancelUrl: string;
-  expiresAt: Date;
-  paid: boolean;
-  expired: boolean;
-  /** The subscription a paid session starts (the sandbox's stand-in for Stripe's `sub_...`). */
-  providerSubscriptionId: string | null;
-}
-
-export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
-
 /**
  * A payment provider for local use and tests: the session's page is served by the app itself and one
  * form submission pays it. Session ids are 128-bit random: the page needs no sign-in, the id is the key.
  */
-export class SandboxPaymentGateway extends PaymentGateway {
+export class SandboxPaymentGateway extends PaymentGateway implements SandboxCheckouts {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,

@@ -19,6 +19,12 @@ import { GetSubscriptionUseCase } from './use-cases/get-subscription.use-case';
 import { HandlePaymentEventUseCase } from './use-cases/handle-payment-event.use-case';
 import { StartCheckoutUseCase } from './use-cases/start-checkout.use-case';
 import { VerifyCheckoutUseCase } from './use-cases/verify-checkout.use-case';
+import { InvalidWebhookError, PaymentWebhookReader } from './ports/payment-webhook-reader.port';
+import { SandboxCheckouts, SandboxPayment, SandboxSessionView } from './ports/sandbox-checkouts.port';
+import { NoPaymentWebhookReader, NoSandboxCheckouts } from './services/no-provider-endpoints';
+import { ReceivePaymentWebhookUseCase } from './use-cases/receive-payment-webhook.use-case';
+import { GetSandboxCheckoutUseCase } from './use-cases/get-sandbox-checkout.use-case';
+import { PaySandboxCheckoutUseCase } from './use-cases/pay-sandbox-checkout.use-case';
 
 class MemorySubscriptions extends SubscriptionRepository {
   readonly rows = new Map<string, Subscription>();
@@ -474,5 +480,99 @@ describe("the operator's plans and custom limits", () => {
     await s.setLimits.execute('u1', { links: 7 });
     await (await new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, new RecordedIncidents(), s.quotas).execute('u1'))();
     expect(s.quotas.custom.has('u1')).toBe(false);
+  });
+});
+
+/** As Stripe's reader: a payload without the provider's signature is refused; an event type billing does not act on is null. */
+class SignedEvents extends PaymentWebhookReader {
+  read(payload: Uint8Array | string, signature: string | undefined) {
+    if (signature !== 'signed-by-provider') throw new InvalidWebhookError('no valid signature');
+    const event = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+    return 'kind' in event ? event : null;
+  }
+}
+
+/** As the sandbox adapter, over the fake provider's sessions: paid once, never once expired; unknown ids are unknown. */
+class MemorySandbox extends SandboxCheckouts {
+  constructor(private readonly gateway: FakeGateway) {
+    super();
+  }
+  async session(id: string): Promise<SandboxSessionView | null> {
+    const s = this.gateway.sessions.get(id);
+    if (!s) return null;
+    const { plan, successUrl, cancelUrl } = s.checkout;
+    const at = new Date(now.getTime() + 86_400_000);
+    return { id, planId: plan.id, planName: plan.name, price: plan.price, currency: plan.currency, successUrl, cancelUrl, expiresAt: at, paid: s.paid, expired: s.expired && !s.paid, providerSubscriptionId: s.providerSubscriptionId };
+  }
+  async pay(id: string): Promise<SandboxPayment> {
+    const before = await this.session(id);
+    if (!before) return { outcome: 'unknown' };
+    if (before.paid) return { outcome: 'already_paid', session: before };
+    if (before.expired) return { outcome: 'expired' };
+    this.gateway.pay(id);
+    return { outcome: 'paid', session: (await this.session(id)) as SandboxSessionView };
+  }
+}
+
+describe("a provider's webhook", () => {
+  const checkoutPaid = (sessionId: string) => JSON.stringify({ kind: 'checkout_paid', sessionId, providerSubscriptionId: `sub_${sessionId}` });
+
+  it('applies a signed event once, and ignores an event billing does not act on', async () => {
+    const s = setup();
+    const receive = new ReceivePaymentWebhookUseCase(new SignedEvents(), s.events);
+    const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
+    expect(await receive.execute(new TextEncoder().encode(checkoutPaid(sessionId)), 'signed-by-provider')).toBe('applied');
+    expect(await receive.execute(checkoutPaid(sessionId), 'signed-by-provider')).toBe('unchanged');
+    expect((await s.current.execute('u1')).plan.id).toBe('pro');
+    expect(await receive.execute(JSON.stringify({ type: 'customer.created' }), 'signed-by-provider')).toBe('ignored');
+  });
+
+  // A forged call must not activate a plan: the reader refuses it before anything is applied.
+  it('refuses an unsigned event and applies nothing', async () => {
+    const s = setup();
+    const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
+    await expect(new ReceivePaymentWebhookUseCase(new SignedEvents(), s.events).execute(checkoutPaid(sessionId), undefined)).rejects.toThrow(InvalidWebhookError);
+    expect(s.subscriptions.of('u1')).toEqual([]);
+  });
+
+  it('has no endpoint without Stripe: NOT_FOUND, whatever the call carries', async () => {
+    const s = setup();
+    await expect(new ReceivePaymentWebhookUseCase(new NoPaymentWebhookReader(), s.events).execute('{}', 'signed-by-provider')).rejects.toThrow(NotFoundError);
+  });
+});
+
+describe('the sandbox checkout page', () => {
+  const sandboxSetup = () => {
+    const s = setup();
+    const sandbox = new MemorySandbox(s.gateway);
+    return { ...s, show: new GetSandboxCheckoutUseCase(sandbox), pay: new PaySandboxCheckoutUseCase(sandbox, s.events) };
+  };
+
+  it('shows a session, and paying it starts its plan at once (no verify needed); paying again starts nothing more', async () => {
+    const s = sandboxSetup();
+    const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
+    expect(await s.show.execute(sessionId)).toMatchObject({ id: sessionId, planId: 'pro', paid: false, expired: false });
+    expect(await s.pay.execute(sessionId)).toMatchObject({ outcome: 'paid', session: { paid: true, successUrl: urls.successUrl } });
+    expect((await s.current.execute('u1')).plan.id).toBe('pro');
+    expect(await s.pay.execute(sessionId)).toMatchObject({ outcome: 'already_paid' });
+    expect(s.subscriptions.of('u1').map((sub) => [sub.planId, sub.checkoutSessionId])).toEqual([['pro', sessionId]]);
+  });
+
+  it('starts no plan for an expired or an unknown session', async () => {
+    const s = sandboxSetup();
+    const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
+    Object.assign(s.gateway.sessions.get(sessionId) ?? {}, { expired: true });
+    expect(await s.pay.execute(sessionId)).toEqual({ outcome: 'expired' });
+    expect(await s.pay.execute('cs_unknown')).toEqual({ outcome: 'unknown' });
+    expect(await s.show.execute('cs_unknown')).toBeNull();
+    expect(s.subscriptions.of('u1')).toEqual([]);
+  });
+
+  it('knows no session unless the sandbox is the provider', async () => {
+    const s = setup();
+    const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
+    expect(await new GetSandboxCheckoutUseCase(new NoSandboxCheckouts()).execute(sessionId)).toBeNull();
+    expect(await new PaySandboxCheckoutUseCase(new NoSandboxCheckouts(), s.events).execute(sessionId)).toEqual({ outcome: 'unknown' });
+    expect(s.subscriptions.of('u1')).toEqual([]);
   });
 });

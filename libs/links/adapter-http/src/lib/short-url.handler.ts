@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { shortUrlHost } from '@lnk/links/domain';
 import type { ShortUrlAnswer, ShortUrlRequest } from '@lnk/links/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
-import { pageHeaders } from './html-page';
+import { pageHeaders } from '@lnk/shared/http/pages';
 import { DOCUMENT_SECURITY_HEADERS } from './security-headers';
 import { expiredPage, notFoundPage, onwardPage, passwordPage, unreadablePage } from './short-url.pages';
 import { brokenDestinationPage } from './short-url.pages';

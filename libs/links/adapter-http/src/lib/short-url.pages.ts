@@ -1,4 +1,4 @@
-import { escapeHtml as escape } from './html-page';
+import { escapeHtml as escape } from '@lnk/shared/http/pages';
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem;color:#222}
 input{width:100%;padding:.45rem;box-sizing:border-box;margin:.4rem 0}button{padding:.5rem 1rem}.error{color:#a00}`;

@@ -1,12 +1,12 @@
 import { addressRecordsFor, dnsRecordFor, type Domain } from '@lnk/domains/domain';
-import type { AppConfig } from '../../config/app-config';
 import type { Static } from '@lnk/shared/http';
 import type { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
+import type { DomainsSettings } from './domains.settings';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A custom domain with the records that route it here and prove it is the caller's (spec 4.6). */
-export function presentDomain(domain: Domain, routing: Pick<AppConfig, 'dnsTarget' | 'dnsTargetAddresses'>): Static<typeof DomainSchema> {
+export function presentDomain(domain: Domain, routing: Pick<DomainsSettings, 'dnsTarget' | 'dnsTargetAddresses'>): Static<typeof DomainSchema> {
   return {
     id: domain.id,
     name: domain.name,

@@ -1,5 +1,5 @@
-import type { SandboxSessionView } from '@lnk/billing/adapter-typeorm';
-import { escapeHtml as escape } from '../html-page';
+import type { SandboxSessionView } from '@lnk/billing/domain';
+import { escapeHtml as escape } from '@lnk/shared/http';
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#222}
 h1{font-size:1.3rem}.price{font-size:1.6rem;margin:.6rem 0}.note{color:#555;font-size:.9rem}

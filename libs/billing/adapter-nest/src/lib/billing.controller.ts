@@ -1,15 +1,20 @@
 import { SkipThrottle } from '@nestjs/throttler';
-import { Body, Controller, Headers, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Req, Res } from '@nestjs/common';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@lnk/identity/domain';
-import { InvalidWebhookError } from '@lnk/billing/adapter-stripe';
-import { NotFoundError, ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, list, ok, Public, Route, string } from '@lnk/shared/http';
+import {
+  GetSandboxCheckoutUseCase,
+  GetSubscriptionUseCase,
+  InvalidWebhookError,
+  ListPlansUseCase,
+  PaySandboxCheckoutUseCase,
+  ReceivePaymentWebhookUseCase,
+  StartCheckoutUseCase,
+  VerifyCheckoutUseCase,
+} from '@lnk/billing/domain';
+import { ValidationError } from '@lnk/shared/kernel';
+import { AcceptsForm, type Caller, CurrentPrincipal, list, ok, pageHeaders, Public, Route, string } from '@lnk/shared/http';
 import { CheckoutSessionSchema, PlanSchema, SubscriptionSchema, VerifiedSubscriptionSchema, WebhookReceiptSchema } from './billing.schemas';
-import { BILLING } from '../../composition/contexts.module';
-import type { Billing } from '../../composition/billing.composition';
-import { pageHeaders } from '../html-page';
 import { CheckoutRequestDto, VerifyCheckoutRequestDto } from './billing.request.dto';
 import { sandboxGonePage, sandboxPaymentPage } from './sandbox.pages';
 import { presentCheckoutSession, presentPlan, presentSubscription, presentVerified } from './billing.presenter';
@@ -17,28 +22,33 @@ import { presentCheckoutSession, presentPlan, presentSubscription, presentVerifi
 /** Plans and the account's subscription (spec 4.4, 2.8, 2.9). */
 @Controller('user')
 export class SubscriptionController {
-  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+  constructor(
+    private readonly listPlans: ListPlansUseCase,
+    private readonly getSubscription: GetSubscriptionUseCase,
+    private readonly startCheckout: StartCheckoutUseCase,
+    private readonly verifyCheckout: VerifyCheckoutUseCase,
+  ) {}
 
   @Route('GET', 'plans', { operationId: 'listPlans', scope: 'subscription:read', answers: list(PlanSchema), summary: 'The plans on offer', description: 'Each plan with its price and limits.' })
   plans() {
-    return ok(this.billing.plans.execute().map(presentPlan));
+    return ok(this.listPlans.execute().map(presentPlan));
   }
 
   @Route('GET', 'subscription/current', { operationId: 'getSubscription', scope: 'subscription:read', answers: SubscriptionSchema, summary: 'Your subscription', description: 'Your plan, its state and its limits (the operator may have set limits of your own in place of the plan\'s).' })
-  async current(@CurrentPrincipal() principal: Principal) {
-    const { subscription: s, plan, limits } = await this.billing.current.execute(principal.userId);
+  async current(@CurrentPrincipal() caller: Caller) {
+    const { subscription: s, plan, limits } = await this.getSubscription.execute(caller.userId);
     return ok(presentSubscription(s, plan, limits));
   }
 
   @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
-  async checkout(@CurrentPrincipal() principal: Principal, @Body() body: CheckoutRequestDto) {
-    const session = await this.billing.checkout.execute(principal.userId, body);
+  async checkout(@CurrentPrincipal() caller: Caller, @Body() body: CheckoutRequestDto) {
+    const session = await this.startCheckout.execute(caller.userId, body);
     return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');
   }
 
   @Route('POST', 'subscription/verify', { operationId: 'verifyCheckout', scope: 'subscription:read', answers: VerifiedSubscriptionSchema, summary: 'Finish a checkout', description: 'Checks a checkout session with the payment provider and activates the plan when it is paid. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
-  async verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyCheckoutRequestDto) {
-    return ok(presentVerified(await this.billing.verify.execute(principal.userId, body.sessionId)), 'Subscription active');
+  async verify(@CurrentPrincipal() caller: Caller, @Body() body: VerifyCheckoutRequestDto) {
+    return ok(presentVerified(await this.verifyCheckout.execute(caller.userId, body.sessionId)), 'Subscription active');
   }
 }
 
@@ -47,21 +57,19 @@ export class SubscriptionController {
 @SkipThrottle()
 @Controller('billing/stripe')
 export class StripeWebhookController {
-  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+  constructor(private readonly receiveWebhook: ReceivePaymentWebhookUseCase) {}
 
   @Route('POST', 'webhook', { operationId: 'receiveStripeEvent', answers: WebhookReceiptSchema, errors: { 400: 'json', 404: 'json' }, summary: 'Stripe webhook', description: 'Stripe\'s signed events (Stripe-Signature header): payments and subscription changes.' })
   @HttpCode(200)
   async webhook(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined) {
-    const reader = this.billing.stripeWebhooks;
-    if (!reader) throw new NotFoundError('Stripe webhook endpoint (Stripe is not configured)');
-    let event;
+    // Without Stripe configured the endpoint is not there: 404 NOT_FOUND from the use case's reader.
+    let outcome;
     try {
-      event = reader.read(request.rawBody ?? Buffer.alloc(0), signature);
+      outcome = await this.receiveWebhook.execute(request.rawBody ?? Buffer.alloc(0), signature);
     } catch (error) {
       if (error instanceof InvalidWebhookError) throw ValidationError.field('stripe-signature', error.message);
       throw error;
     }
-    const outcome = event ? await this.billing.paymentEvents.execute(event) : 'ignored';
     return ok({ received: true, outcome }, 'Webhook received');
   }
 }
@@ -77,12 +85,14 @@ const SANDBOX_SESSION = { type: 'string', description: 'The sessionId of a check
 @AcceptsForm()
 @Controller('billing/sandbox')
 export class SandboxCheckoutController {
-  constructor(@Inject(BILLING) private readonly billing: Billing) {}
+  constructor(
+    private readonly getCheckout: GetSandboxCheckoutUseCase,
+    private readonly payCheckout: PaySandboxCheckoutUseCase,
+  ) {}
 
   @Route('GET', ':sessionId', { operationId: 'getSandboxCheckoutPage', params: { sessionId: SANDBOX_SESSION }, raw: { 'text/html': string }, errors: { 404: 'html', 410: 'html' }, summary: 'Sandbox payment page', description: 'The payment page of the sandbox provider (no real payment), with BILLING=sandbox.' })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
-    const sandbox = this.billing.sandbox;
-    const session = sandbox ? await sandbox.session(sessionId) : null;
+    const session = await this.getCheckout.execute(sessionId);
     if (!session) return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
     if (session.expired) return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.', session.cancelUrl));
     void reply.code(200).headers(pageHeaders(session.successUrl)).send(sandboxPaymentPage(session));
@@ -90,13 +100,10 @@ export class SandboxCheckoutController {
 
   @Route('POST', ':sessionId', { operationId: 'paySandboxCheckout', params: { sessionId: SANDBOX_SESSION }, answers: null, status: 303, errors: { 404: 'html', 410: 'html' }, summary: 'Pay in the sandbox', description: 'Marks the sandbox checkout session paid and redirects back to its successUrl.' })
   async pay(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply) {
-    // With Stripe configured there is no sandbox: every session is unknown here.
-    const sandbox = this.billing.sandbox;
-    const payment = sandbox ? await sandbox.pay(sessionId) : ({ outcome: 'unknown' } as const);
+    // Unless BILLING=sandbox there is no sandbox: every session is unknown here. A paid one has started its subscription.
+    const payment = await this.payCheckout.execute(sessionId);
     if (payment.outcome === 'unknown') return void reply.code(404).headers(pageHeaders()).send(sandboxGonePage('This checkout session does not exist.'));
     if (payment.outcome === 'expired') return void reply.code(410).headers(pageHeaders()).send(sandboxGonePage('This checkout session has expired.'));
-    // Like a provider's webhook: the subscription starts now, whether or not the client verifies.
-    await this.billing.paymentEvents.execute({ kind: 'checkout_paid', sessionId, providerSubscriptionId: payment.session.providerSubscriptionId });
     const target = payment.session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(sessionId));
     void reply.code(303).header('location', target).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
   }

@@ -1,8 +1,7 @@
-import { Controller, Inject, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
+import { AllowCertificateUseCase } from '@lnk/domains/domain';
 import { ok, Public, Route } from '@lnk/shared/http';
-import { DOMAINS } from '../../composition/contexts.module';
-import type { Domains } from '../../composition/contexts.composition';
 import { TlsAskQueryDto } from './domains.request.dto';
 import { CertificateHostSchema } from './domains.schemas';
 
@@ -17,7 +16,7 @@ import { CertificateHostSchema } from './domains.schemas';
 @Public()
 @SkipThrottle()
 export class TlsAskController {
-  constructor(@Inject(DOMAINS) private readonly domains: Domains) {}
+  constructor(private readonly certificates: AllowCertificateUseCase) {}
 
   @Route('GET', 'ask', {
     operationId: 'getCertificatePermission',
@@ -30,6 +29,6 @@ export class TlsAskController {
       'name, 429 while too many unknown names are being looked up at once.',
   })
   async ask(@Query() query: TlsAskQueryDto) {
-    return ok({ domain: await this.domains.certificates.execute(query.domain) }, 'A certificate may be obtained for this host');
+    return ok({ domain: await this.certificates.execute(query.domain) }, 'A certificate may be obtained for this host');
   }
 }
