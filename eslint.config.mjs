@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
 import { workspaceProjects } from './tools/lint/workspace-projects.mjs';
 import { TYPES } from './tools/lint/check-tags.mjs';
@@ -48,6 +49,8 @@ export const depConstraints = [
   { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk'] },
+  // The dashboard (apps/web) runs in browsers and reaches the service through the SDK only.
+  { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:sdk'] },
 ];
 
 // Test files may also use test support libraries (fakes, contracts, databases); production code may not.
@@ -79,7 +82,7 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(depConstraints),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -107,6 +110,12 @@ export default [
     // style warnings are off there, the import rules above still hold.
     files: ['libs/sdk/src/generated/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // The dashboard's components: the rules of hooks (calls in the same order, effects' dependencies).
+    files: ['apps/web/src/**/*.tsx', 'apps/web/src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

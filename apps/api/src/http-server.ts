@@ -15,6 +15,7 @@ import { ShortUrlDispatch } from './http/short-url-dispatch';
 import { RequestLogger } from './logging/request-logger';
 import { IMPORT_BODY_LIMIT } from '@lnk/links/adapter-nest';
 import { SECURITY_HEADERS } from './security-headers';
+import { serveDashboard } from '@lnk/shared/web-app';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -210,6 +211,8 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     // Public clients (no secret) must use PKCE for codes; the UI then sends a code_challenge.
     swaggerOptions: { initOAuth: { usePkceWithAuthorizationCodeGrant: true }, plugins: SWAGGER_UI_PLUGINS },
   });
+  // The dashboard (apps/web) at /app, with its own CSP; /app is then one of the API's paths, never a slug.
+  serveDashboard(fastify, config.dashboardDir);
   closeConnectionsOnceIdle(fastify);
   // Short URLs: answered in front of Fastify (SERVE_SHORT_URLS=false: by a separate redirect deployment; /{slug} is then an API 404).
   if (config.serveShortUrls) dispatch?.serve(app.get(ShortUrlRoutes).handler);

@@ -311,7 +311,8 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     expect([made.code, spa.code]).toEqual([0, 0]);
     const { code, json, stdout } = await cli(['client:list']);
     expect(code).toBe(0);
-    expect(json).toMatchObject({ total: 2, items: [{ clientId: made.json.clientId, name: 'Dashboard' }, { clientId: spa.json.clientId, name: 'Web app' }] });
+    // The service's own dashboard client (a migration's) is listed too.
+    expect(json).toMatchObject({ total: 3, items: [{ clientId: 'lnk-dashboard', name: 'lnk dashboard' }, { clientId: made.json.clientId, name: 'Dashboard' }, { clientId: spa.json.clientId, name: 'Web app' }] });
     // Only a hash of a secret is stored, and the list shows nothing of it.
     expect(stdout).not.toContain(made.json.clientSecret);
     for (const item of json.items) expect(item).not.toHaveProperty('clientSecret');

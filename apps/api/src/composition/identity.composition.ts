@@ -19,6 +19,10 @@ import {
   RegisterUserUseCase,
   RevocationListener,
   SetPasswordByOperatorUseCase,
+  DASHBOARD_CALLBACK_PATH,
+  DASHBOARD_CLIENT_ID,
+  SCOPES,
+  WithBuiltInClients,
 } from '@lnk/identity/domain';
 import { emailVerificationLink, type IdentityPorts, type IdentitySettings } from '@lnk/identity/adapter-nest';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
@@ -102,7 +106,10 @@ export function composeIdentity(
   const accountCache: AccountChanges = { accountChanged: (userId) => getCurrentUser.accountChanged(userId) };
   const accountChanges = bridges.broadcastAccountChanges?.(accountCache) ?? accountCache;
   const users = new TypeormUserRepository(dataSource, accountChanges);
-  const clients = new TypeormOAuthClientRepository(dataSource);
+  // The dashboard's client (a migration's row) gets its redirect URI and scopes from this configuration.
+  const clients = new WithBuiltInClients(new TypeormOAuthClientRepository(dataSource), {
+    [DASHBOARD_CLIENT_ID]: { redirectUris: [`${config.publicBaseUrl}${DASHBOARD_CALLBACK_PATH}`], scopes: SCOPES },
+  });
   const oauthTokens = new TypeormOAuthTokenRepository(dataSource);
   const pats = new TypeormPersonalAccessTokenRepository(dataSource);
   const unitOfWork = new TypeormUnitOfWork(dataSource);
@@ -160,6 +167,7 @@ export function composeIdentity(
     tokenLifetimes: { accessSeconds: config.accessTokenSeconds, refreshSeconds: config.refreshTokenSeconds },
     patLimit: config.patLimit,
     authorizationSigningKey: keys.signing,
+    dashboardSigningKey: keys.dashboardSignIn,
   };
 
   // What the operator CLI runs, built from the same ports (IdentityModule builds its own for the routes).

@@ -79,6 +79,8 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   /** Origins allowed to call the API from a browser; '*' any; empty: no cross-origin access. */
   corsOrigins: string[];
   rateLimits: { api: RateLimit; public: RateLimit; qr: RateLimit };
+  /** Where the dashboard's build is (served at /app). */
+  dashboardDir: string;
   /** Bearer token /metrics asks for; null: /metrics is open (only outside production, or with METRICS_PUBLIC=true). */
   metricsToken: string | null;
   webhooks: WebhooksSettings;
@@ -116,6 +118,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * The dashboard's build beside the built server: dist/apps/web from dist/apps/api/src/config. Run from
+ * the sources (tests), this file is a .ts one and the build is still the repository's dist/apps/web.
+ */
+const BUILT_DASHBOARD_DIR = __filename.endsWith('.ts') ? resolve(__dirname, '..', '..', '..', '..', 'dist', 'apps', 'web') : resolve(__dirname, '..', '..', '..', 'web');
 
 /** One row per variable: docs/configuration.md's table is this list; each is read by its `parse`. */
 export const CONFIG_VARIABLES = {
@@ -163,6 +171,7 @@ export const CONFIG_VARIABLES = {
   RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each account, all its tokens together (or each client address, without a valid token) on the API', parse: rateLimit },
   RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms', parse: rateLimit },
   RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each account, all its tokens together, a budget of their own (not counted in RATE_LIMIT_API)', parse: rateLimit },
+  DASHBOARD_DIR: { default: '(dist/apps/web, beside the built server)', description: 'folder of the built dashboard (`npm run build`), served at /app; without an index.html there, /app answers 404', parse: optional(text) },
   METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
   METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)', parse: optional(boolean) },
   DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification and webhook destinations; unset: the system resolver', parse: optional(list(dnsServer)) },
@@ -242,6 +251,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy: v.TRUST_PROXY,
     corsOrigins: v.CORS_ORIGINS ?? [],
     metricsToken: v.METRICS_TOKEN,
+    dashboardDir: resolve(v.DASHBOARD_DIR ?? BUILT_DASHBOARD_DIR),
     shortBaseUrl,
     dnsTarget,
     dnsTargetAddresses: [...new Set(v.DNS_TARGET_ADDRESSES ?? [])],

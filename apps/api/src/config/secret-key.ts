@@ -25,7 +25,7 @@ export function secretKeyOf(config: AppConfig): Buffer {
 }
 
 /** One label per use: a key derived for one purpose is useless for another. */
-export const KEY_PURPOSES = { sealTotp: 'lnk/seal/totp', signAuthorize: 'lnk/sign/authorize', sealWebhookSecret: 'lnk/seal/webhook-secret' } as const;
+export const KEY_PURPOSES = { sealTotp: 'lnk/seal/totp', signAuthorize: 'lnk/sign/authorize', sealWebhookSecret: 'lnk/seal/webhook-secret', signDashboardSignIn: 'lnk/sign/dashboard-sign-in' } as const;
 
 /** A 32-byte key for one purpose, derived from the master key with HKDF-SHA256 (RFC 5869). */
 export function deriveKey(master: Buffer, purpose: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]): Buffer {
@@ -36,7 +36,12 @@ export function deriveKey(master: Buffer, purpose: (typeof KEY_PURPOSES)[keyof t
  * The keys the service uses, each derived from the master key for its one purpose. `legacySealing` is
  * the master key itself, which sealed TOTP secrets before keys were derived: those still open with it.
  */
-export function applicationKeys(config: AppConfig): { sealing: Buffer; signing: Buffer; legacySealing: Buffer } {
+export function applicationKeys(config: AppConfig): { sealing: Buffer; signing: Buffer; dashboardSignIn: Buffer; legacySealing: Buffer } {
   const master = secretKeyOf(config);
-  return { sealing: deriveKey(master, KEY_PURPOSES.sealTotp), signing: deriveKey(master, KEY_PURPOSES.signAuthorize), legacySealing: master };
+  return {
+    sealing: deriveKey(master, KEY_PURPOSES.sealTotp),
+    signing: deriveKey(master, KEY_PURPOSES.signAuthorize),
+    dashboardSignIn: deriveKey(master, KEY_PURPOSES.signDashboardSignIn),
+    legacySealing: master,
+  };
 }

@@ -26,6 +26,7 @@ export * from './lib/ports/secret-box';
 export * from './lib/ports/operator-directory';
 export * from './lib/services/token-issuer';
 export * from './lib/services/client-authenticator';
+export * from './lib/services/built-in-clients';
 export * from './lib/services/second-factor';
 export * from './lib/services/reauthentication';
 export * from './lib/services/credentials-checker';

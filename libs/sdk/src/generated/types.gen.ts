@@ -425,6 +425,27 @@ export type CreatedPersonalAccessToken = {
     token: string;
 };
 
+export type DashboardSession = {
+    /**
+     * A bearer token for the API, kept in the page's memory only; ask for a new one before `expiresIn` runs out
+     */
+    accessToken: string;
+    /**
+     * Seconds the access token is valid
+     */
+    expiresIn: number;
+    scopes: Array<string>;
+    tokenType: 'Bearer';
+    user: {
+        email: string;
+        /**
+         * 24 hex characters
+         */
+        id: string;
+        name: string;
+    };
+};
+
 export type DeleteAccountAnswer = {
     code: 'OK';
     data: {
@@ -687,6 +708,13 @@ export type GetTopLinksAnswer = {
 export type GetWebhookAnswer = {
     code: 'OK';
     data: Webhook;
+    message: string;
+    status: 200;
+};
+
+export type GrantDashboardTokenAnswer = {
+    code: 'OK';
+    data: DashboardSession;
     message: string;
     status: 200;
 };
@@ -1092,6 +1120,15 @@ export type RegenerateOAuthClientSecretAnswer = {
 export type RevokeAllPersonalAccessTokensAnswer = {
     code: 'OK';
     data: RevokedPersonalAccessTokens;
+    message: string;
+    status: 200;
+};
+
+export type RevokeDashboardSessionAnswer = {
+    code: 'OK';
+    data: {
+        signedOut: boolean;
+    };
     message: string;
     status: 200;
 };
@@ -1688,6 +1725,150 @@ export type GetHomeResponses = {
 };
 
 export type GetHomeResponse = GetHomeResponses[keyof GetHomeResponses];
+
+export type ConfirmDashboardSignInData = {
+    body?: never;
+    path?: never;
+    query?: {
+        code?: string;
+        state?: string;
+        error?: string;
+        iss?: string;
+    };
+    url: '/app/auth/callback';
+};
+
+export type ConfirmDashboardSignInErrors = {
+    /**
+     * VALIDATION_ERROR (meta.errors names each field) or another client error
+     */
+    400: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type ConfirmDashboardSignInError = ConfirmDashboardSignInErrors[keyof ConfirmDashboardSignInErrors];
+
+export type GrantDashboardTokenData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/app/auth/refresh';
+};
+
+export type GrantDashboardTokenErrors = {
+    /**
+     * See the error code
+     */
+    401: ErrorEnvelope;
+    /**
+     * See the error code
+     */
+    403: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type GrantDashboardTokenError = GrantDashboardTokenErrors[keyof GrantDashboardTokenErrors];
+
+export type GrantDashboardTokenResponses = {
+    /**
+     * OK
+     */
+    200: GrantDashboardTokenAnswer;
+};
+
+export type GrantDashboardTokenResponse = GrantDashboardTokenResponses[keyof GrantDashboardTokenResponses];
+
+export type StartDashboardSignInData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * A path of the dashboard to open once signed in (`/app/...`); anything else: `/app/`.
+         */
+        return_to?: string;
+    };
+    url: '/app/auth/sign-in';
+};
+
+export type StartDashboardSignInErrors = {
+    /**
+     * VALIDATION_ERROR (meta.errors names each field) or another client error
+     */
+    400: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type StartDashboardSignInError = StartDashboardSignInErrors[keyof StartDashboardSignInErrors];
+
+export type RevokeDashboardSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/app/auth/sign-out';
+};
+
+export type RevokeDashboardSessionErrors = {
+    /**
+     * See the error code
+     */
+    403: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type RevokeDashboardSessionError = RevokeDashboardSessionErrors[keyof RevokeDashboardSessionErrors];
+
+export type RevokeDashboardSessionResponses = {
+    /**
+     * OK
+     */
+    200: RevokeDashboardSessionAnswer;
+};
+
+export type RevokeDashboardSessionResponse = RevokeDashboardSessionResponses[keyof RevokeDashboardSessionResponses];
 
 export type GetEmailVerificationData = {
     body?: never;

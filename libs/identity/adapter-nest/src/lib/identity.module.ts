@@ -1,4 +1,5 @@
 import { ConfigurableModuleBuilder, Module, Provider } from '@nestjs/common';
+import { DashboardSessionController } from './dashboard-session.controller';
 import {
   AccountDataEraser,
   AccountLimitsReader,
@@ -209,7 +210,7 @@ const USE_CASES: Provider[] = [
 ];
 
 /** The identity context's controllers (the app's route walk and scope table read them before any app starts). */
-export const IDENTITY_CONTROLLERS = [OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController];
+export const IDENTITY_CONTROLLERS = [OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, DashboardSessionController];
 
 /**
  * The identity context's HTTP face: the OAuth endpoints and the authorization page, personal access tokens,

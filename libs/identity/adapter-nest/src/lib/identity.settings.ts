@@ -13,4 +13,6 @@ export abstract class IdentitySettings {
   abstract readonly patLimit: number;
   /** The key that signs the authorization request the authorization page carries (derived from SECRET_KEY for this use only). */
   abstract readonly authorizationSigningKey: Buffer;
+  /** The key that signs the dashboard's pending sign-in cookie (derived from SECRET_KEY for this use only). */
+  abstract readonly dashboardSigningKey: Buffer;
 }

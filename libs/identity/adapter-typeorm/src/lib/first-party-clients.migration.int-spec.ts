@@ -19,13 +19,15 @@ describe('the first-party clients migration', () => {
       },
       after: [identityPersistence],
       check: async (after) => {
-        const rows = await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients ORDER BY client_id`);
+        // The seeded clients only: later migrations add the service's own (the dashboard's).
+        const seeded = `client_id IN ('cl_first', 'cl_own')`;
+        const rows = await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients WHERE ${seeded} ORDER BY client_id`);
         expect(rows).toEqual([
           { client_id: 'cl_first', owner_id: null, requested_by: 'a'.repeat(24) },
           { client_id: 'cl_own', owner_id: 'a'.repeat(24), requested_by: null },
         ]);
         await after.query(`DELETE FROM users WHERE id = $1`, ['a'.repeat(24)]);
-        expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients`)).toEqual([{ client_id: 'cl_first', owner_id: null, requested_by: null }]);
+        expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients WHERE ${seeded}`)).toEqual([{ client_id: 'cl_first', owner_id: null, requested_by: null }]);
       },
     });
   });

@@ -5,6 +5,7 @@ import { FirstPartyClients1763900400000 } from './migrations/1763900400000-first
 import { IdentityAddressOwnership1763900200000 } from './migrations/1763900200000-identity-address-ownership';
 import { IdentityEmailChangeStored1764402700000 } from './migrations/1764402700000-identity-email-change-stored';
 import { ReauthenticationAndTotpSteps1763900300000 } from './migrations/1763900300000-reauthentication-and-totp-steps';
+import { DashboardClient1764500000000 } from './migrations/1764500000000-dashboard-client';
 
 /** What the identity context adds to the application's DataSource. */
 export const identityPersistence: PersistenceModule = {
@@ -15,5 +16,6 @@ export const identityPersistence: PersistenceModule = {
     ReauthenticationAndTotpSteps1763900300000,
     FirstPartyClients1763900400000,
     IdentityEmailChangeStored1764402700000,
+    DashboardClient1764500000000,
   ],
 };

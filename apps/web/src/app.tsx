@@ -1,0 +1,69 @@
+import { useEffect } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { queryClient, session } from './api/client';
+import { Loading } from './components/states';
+import { AccountPage } from './pages/account/account-page';
+import { SectionPlaceholder } from './pages/placeholders/section-placeholder';
+import { TokensPage } from './pages/tokens/tokens-page';
+import { Layout } from './shell/layout';
+import { NotFound } from './shell/not-found';
+import { SignIn } from './shell/sign-in';
+import { useSession } from './shell/use-session';
+
+/**
+ * The dashboard's routes, under /app. A section is one folder of pages/ and one line here; the sections
+ * still to be built have their heading only.
+ */
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/">{() => <SectionPlaceholder title="Links" />}</Route>
+      <Route path="/links">{() => <SectionPlaceholder title="Links" />}</Route>
+      <Route path="/domains">{() => <SectionPlaceholder title="Domains" />}</Route>
+      <Route path="/tags">{() => <SectionPlaceholder title="Tags" />}</Route>
+      <Route path="/webhooks">{() => <SectionPlaceholder title="Webhooks" />}</Route>
+      <Route path="/tokens" component={TokensPage} />
+      <Route path="/oauth-apps">{() => <SectionPlaceholder title="OAuth apps" />}</Route>
+      <Route path="/account" component={AccountPage} />
+      <Route path="/plan">{() => <SectionPlaceholder title="Plan and usage" />}</Route>
+      {/* Where a failed sign-in comes back to; once signed in, the start. */}
+      <Route path="/sign-in">{() => <Redirect to="/" replace />}</Route>
+      <Route component={NotFound} />
+    </Switch>
+  );
+}
+
+function Dashboard() {
+  const state = useSession();
+  useEffect(() => {
+    void session.start();
+  }, []);
+  useEffect(() => {
+    // Another account's data must not outlive its session in the cache.
+    if (state.status === 'signed-out') queryClient.clear();
+  }, [state.status]);
+  if (state.status === 'starting') {
+    return (
+      <main className="sign-in" id="main">
+        <Loading what="Opening your dashboard" />
+      </main>
+    );
+  }
+  if (state.status === 'signed-out') return <SignIn reason={state.reason} />;
+  return (
+    <Layout user={state.user}>
+      <Routes />
+    </Layout>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Router base="/app">
+        <Dashboard />
+      </Router>
+    </QueryClientProvider>
+  );
+}
