@@ -16,7 +16,8 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     const answer = await t.request('GET', '/openapi.json');
     expect(answer.status).toBe(200);
     document = answer.body;
-  });
+    // The app's start and the document's first build (every DTO's schema) take seconds; a loaded machine, several times that.
+  }, 120_000);
   afterAll(() => t?.close());
 
   const operationOf = (method: string, path: string) => document.paths[openApiPath(path)]?.[method.toLowerCase() as 'get'] as OperationObject | undefined;
