@@ -56,7 +56,7 @@ const runnable = (page: Page) => page.blocks.filter((block) => block.language ==
 
 describe('the documentation', () => {
   it('is README.md and the pages under docs/', () => {
-    expect(pages.map((page) => page.file)).toEqual(expect.arrayContaining(['README.md', 'docs/configuration.md', 'docs/self-hosting.md', 'docs/api.md']));
+    expect(pages.map((page) => page.file)).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/configuration.md', 'docs/self-hosting.md', 'docs/api.md']));
   });
 
   it('marks every shell block it does not run, saying why; commands are ```sh blocks', () => {

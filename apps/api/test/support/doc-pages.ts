@@ -120,11 +120,11 @@ export function readPage(file: string): Page {
   return page;
 }
 
-/** README.md and every Markdown file under docs/, as paths from the repository's root. */
+/** README.md, CONTRIBUTING.md and every Markdown file under docs/, as paths from the repository's root. */
 export function documentationFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
     );
-  return ['README.md', ...walk('docs').sort()].map((file) => relative(root, join(root, file)));
+  return ['README.md', 'CONTRIBUTING.md', ...walk('docs').sort()].map((file) => relative(root, join(root, file)));
 }
