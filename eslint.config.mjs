@@ -30,6 +30,10 @@ export const depConstraints = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing', 'type:platform'] },
   // Bridges implement one context's port with another context's ports: domain code of several contexts, nothing else.
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
+  // What composes the contexts for an app: the composition root (libs/composition: every context's ports bound to
+  // adapters, their Nest modules, the settings) and the operator CLI's commands over it (libs/cli). It uses any
+  // library but test support and is used by apps only: no constraint but the apps' lists it.
+  { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:nest', 'type:bridge', 'type:platform', 'type:util', 'type:composition'] },
   // Apps use every kind of library but test support (their tests may: see testDepConstraints).
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...TYPES].filter((t) => t !== 'testing').map((t) => `type:${t}`) },
   // The client generated from the OpenAPI document (libs/sdk), published on its own and run in browsers too:
@@ -45,6 +49,10 @@ export const depConstraints = [
   { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
   { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
+  { sourceTag: 'scope:composition', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
+  // The operator CLI (apps/cli and its commands, libs/cli): the composed contexts and what their use cases answer;
+  // never the dashboard, the SDK or the tools.
+  { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:composition', 'scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
   { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },

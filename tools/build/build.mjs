@@ -1,4 +1,4 @@
-// Production build: type-check the workspace (unless --no-typecheck), then compile the apps (api, redirect)
+// Production build: type-check the workspace (unless --no-typecheck), then compile the apps (api, cli, redirect)
 // and the libraries they use to CommonJS with SWC into dist/, keeping the source tree's layout. Path aliases
 // (@lnk/...) become relative requires, so `node dist/apps/api/src/main.js` needs nothing else.
 // ES modules stay ES modules in node_modules: Node's require(esm) loads @nestjs/* from CommonJS.
@@ -19,7 +19,7 @@ const log = (message) => quiet || process.stderr.write(`${message}\n`);
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
 // libs/sdk is a package of its own (ES modules, `npm run sdk:build`) that no app runs: not part of dist/.
 const PACKAGED_APART = new Set(['libs/sdk/src']);
-const sourceRoots = ['apps/api/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))].filter((dir) => !PACKAGED_APART.has(dir));
+const sourceRoots = ['apps/api/src', 'apps/cli/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))].filter((dir) => !PACKAGED_APART.has(dir));
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
 function sources(dir, wanted) {

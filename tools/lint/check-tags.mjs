@@ -3,7 +3,7 @@
 import { workspaceProjects } from './workspace-projects.mjs';
 
 // The kinds of project; the ESLint configuration builds its lists of allowed kinds from this one.
-export const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'nest', 'bridge', 'platform', 'util', 'testing', 'client']);
+export const TYPES = new Set(['app', 'e2e', 'domain', 'adapter', 'nest', 'bridge', 'platform', 'util', 'testing', 'client', 'composition']);
 
 export function tagProblems(projects) {
   return projects.flatMap(({ name, root, tags }) => {

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { AccessGuard } from './auth/access.guard';
+import { BearerStrategy } from './auth/bearer.strategy';
 import { FormBodyGuard } from './auth/form-body.guard';
 import { LINKS_CONTROLLERS, LinksModule } from '@lnk/links/adapter-nest';
 import { IDENTITY_CONTROLLERS, IdentityModule } from '@lnk/identity/adapter-nest';
@@ -10,14 +12,10 @@ import { ANALYTICS_CONTROLLERS, AnalyticsModule } from '@lnk/analytics/adapter-n
 import { WEBHOOKS_CONTROLLERS, WebhooksModule } from '@lnk/webhooks/adapter-nest';
 import { BILLING_CONTROLLERS, BillingModule } from '@lnk/billing/adapter-nest';
 import { DOMAINS_CONTROLLERS, DomainsModule } from '@lnk/domains/adapter-nest';
-import { ContextsModule, CONTEXTS } from './composition/contexts.module';
-import type { Contexts } from './composition/contexts.composition';
+import { ContextsModule, CONTEXTS, type Contexts, AppConfig, ConfigModule, DatabaseModule } from '@lnk/composition';
 import { HomeController } from './http/home/home.controller';
 import { ShortUrlRoutes } from './http/redirect/short-url.routes';
-import { createLogger } from './logging/logger';
-import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
+import { createLogger } from '@lnk/shared/logging';
 import { EnvelopeModule } from './envelope/envelope.module';
 import { ApiValidationPipe } from './envelope/validation.pipe';
 import { HealthController } from './health/health.controller';
@@ -47,6 +45,7 @@ export class AppModule {
         EnvelopeModule,
         DatabaseModule,
         ContextsModule,
+        PassportModule,
         RateLimitModule,
         MetricsModule,
         // Each context's HTTP face, given the ports the composition root bound.
@@ -65,6 +64,8 @@ export class AppModule {
         // Access first: the API budget is keyed on the token once it is known valid, and the access guard
         // charges the requests it refuses to their address.
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Bearer tokens, checked by identity's AuthenticateUseCase (from ContextsModule).
+        BearerStrategy,
         { provide: APP_GUARD, useClass: RateLimitGuard },
         ShortUrlRoutes,
       ],

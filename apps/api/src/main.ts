@@ -5,10 +5,11 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { claimEmbeddedDatabase, DataDirNotPrivateError, EmbeddedDatabaseInUseError, ensurePrivateDataDir, PgliteHost } from '@lnk/shared/embedded-database';
 import { configOrExit } from '@lnk/shared/config';
-import { AppConfig, loadConfig } from './config/app-config';
+import { AppConfig, loadConfig } from '@lnk/composition';
 import { configureHttpServer, createHttpAdapter } from './http-server';
 import { listenEarly, PortUnavailableError } from './http-listener';
-import { createLogger, PinoNestLogger } from './logging/logger';
+import { createLogger } from '@lnk/shared/logging';
+import { PinoNestLogger } from './logging/nest-logger';
 import { logShutdownSignals, logStarted } from './logging/lifecycle-log';
 
 /** DATA_DIR, where the embedded database or the key file is kept: made private, or one line and exit 1 when it is not. */

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { configOrExit } from '@lnk/shared/config';
-import { loadConfig } from './config/app-config';
-import { createLogger, PinoNestLogger } from './logging/logger';
+import { loadConfig, DeliveryWorkerModule } from '@lnk/composition';
+import { createLogger } from '@lnk/shared/logging';
+import { PinoNestLogger } from './logging/nest-logger';
 import { lowerPriority } from './worker/process-priority';
-import { DeliveryWorkerModule } from './worker/delivery-worker.module';
 
 /**
  * The webhooks' delivery worker alone: `node dist/apps/api/src/worker.js` (`npm run worker`), with the

@@ -39,7 +39,7 @@ describe('operator CLI as a process, with REDIS_URL set', () => {
   /** Runs the built CLI; `killed` says it had to be stopped because it did not exit by itself. */
   function run(args: string[]): Promise<{ code: number | null; killed: boolean; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(dist.dir, 'apps/api/src/cli/main.js'), ...args], {
+      const child = spawn(process.execPath, [join(dist.dir, 'apps/cli/src/main.js'), ...args], {
         env: { PATH: process.env['PATH'] ?? '', ...db.env, REDIS_URL, BCRYPT_COST: '4', LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -5,7 +5,7 @@ import bcrypt from 'bcrypt';
 import type { TestDatabase } from '@lnk/shared/testing';
 import { SCOPES } from '@lnk/identity/domain';
 import { UNLIMITED } from '@lnk/shared/kernel';
-import { runCli } from '../src/cli/run-cli';
+import { runCli } from '@lnk/cli';
 import { useAppDatabase, useBuiltApp } from './support/built-app';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
@@ -458,7 +458,7 @@ describe('operator CLI as a process: passwords from standard input', () => {
    */
   function run(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(fixture().dist.dir, 'apps/api/src/cli/main.js'), ...args], {
+      const child = spawn(process.execPath, [join(fixture().dist.dir, 'apps/cli/src/main.js'), ...args], {
         env: { PATH: process.env['PATH'] ?? '', ...fixture().db.env, BCRYPT_COST: '4', LOG_LEVEL: 'warn' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });

@@ -1,6 +1,6 @@
 import { createDataSource, openDatabase } from '@lnk/shared/database';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
-import { PERSISTENCE_MODULES } from '../src/database/persistence-modules';
+import { PERSISTENCE_MODULES } from '@lnk/composition';
 import { createAccount } from './support/identity';
 import { startTestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
-import { CONFIG_VARIABLES } from '../src/config/app-config';
+import { CONFIG_VARIABLES } from '@lnk/composition';
 
 /** The reference tables of the documentation are the code's tables: a setting, a default or a scope cannot drift. */
 

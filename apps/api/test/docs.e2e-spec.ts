@@ -160,7 +160,7 @@ async function runPage(page: Page, dist: BuiltDist): Promise<void> {
       Object.assign(env, settings, { PORT: port, TOKEN: token.json.token as string, LOG_LEVEL: 'warn' });
     }
     const local = (text: string) => text.replace(/\b3000\b/g, port);
-    const cli = join(dist.dir, 'apps/api/src/cli/main.js');
+    const cli = join(dist.dir, 'apps/cli/src/main.js');
     const prelude = [
       `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; elif [ "$*" = "run migrate" ]; then ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} migrate; else echo "the docs test runs only 'npm run -s cli -- ...' and 'npm run migrate', not: npm $* (mark the block not run, saying why)" >&2; return 127; fi; }`,
       `node() { ${JSON.stringify(process.execPath)} "$@"; }`,

@@ -1,4 +1,4 @@
-import type { Domains } from '../src/composition/contexts.composition';
+import type { Domains } from '@lnk/composition';
 import { createAccount, TestAccount } from './support/identity';
 import { startDnsServer } from './support/dns-server';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';

@@ -1,4 +1,4 @@
-import type { Domains } from '../src/composition/contexts.composition';
+import type { Domains } from '@lnk/composition';
 import { TwoInstances, useTwoInstances, within } from './support/instances';
 import { createAccount } from './support/identity';
 import type { TestApp } from './support/test-app';

@@ -1,5 +1,4 @@
-import { CONTEXTS } from '../src/composition/contexts.module';
-import type { Contexts } from '../src/composition/contexts.composition';
+import { CONTEXTS, type Contexts } from '@lnk/composition';
 import { createAccount } from './support/identity';
 import { TestApp, useTestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';

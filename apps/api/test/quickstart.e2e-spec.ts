@@ -87,7 +87,7 @@ describe('the README Quickstart', () => {
     app = await spawnBuiltApp(dist, { DATA_DIR: dataDir, PUBLIC_BASE_URL: '', SHORT_BASE_URL: '', HOST: '', BCRYPT_COST: '', LOG_LEVEL: 'warn' });
     const port = String(app.port);
     const local = (text: string) => text.replaceAll(`localhost:${README_PORT}`, `localhost:${port}`);
-    const cli = join(dist.dir, 'apps/api/src/cli/main.js');
+    const cli = join(dist.dir, 'apps/cli/src/main.js');
     const prelude = [
       // `npm run -s cli -- <args>`: the built CLI of this very build, with the server's settings.
       `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; else echo "the Quickstart test runs only 'npm run -s cli -- ...', not: npm $*" >&2; return 127; fi; }`,

@@ -8,8 +8,7 @@ import { freePort, startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 import { Received, startWebhookReceiver, until } from './support/webhook-receiver';
 import { startDnsServer } from './support/dns-server';
-import { CONTEXTS } from '../src/composition/contexts.module';
-import type { Contexts } from '../src/composition/contexts.composition';
+import { CONTEXTS, type Contexts } from '@lnk/composition';
 
 const receiver = startWebhookReceiver;
 

@@ -115,7 +115,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     ...BENCH_RATE_LIMITS,
     ...env,
   };
-  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [dist('apps/api/src/cli/main.js'), ...args], { env: appEnv, encoding: 'utf8' }).trim().split('\n').pop() as string);
+  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [dist('apps/cli/src/main.js'), ...args], { env: appEnv, encoding: 'utf8' }).trim().split('\n').pop() as string);
   const email = `bench-${Date.now()}@example.com`;
   const password = 'bench password';
   const user = cli('user:create', '--email', email, '--password', password);

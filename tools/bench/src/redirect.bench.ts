@@ -346,7 +346,7 @@ export async function runRedirectBench(): Promise<RedirectResult> {
   const db = new Client({ connectionString: database.url });
   db.on('error', () => undefined); // the database dropped WITH (FORCE) on Ctrl-C
   try {
-    execFileSync(process.execPath, [dist('apps/api/src/cli/main.js'), 'migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [dist('apps/cli/src/main.js'), 'migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     await db.connect();
     log('bench: seeding 210,001 links');
     await seed(db);

@@ -96,6 +96,28 @@ const sdkUsesPackage = snippet(SDK_FILE, `import { Pool } from 'pg';\nexport con
 const sdkUsesNode = snippet(SDK_FILE, `import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n`);
 const sdkOwn = snippet(SDK_FILE, `import { createLink } from './generated/index.js';\nexport const x = createLink;\n`);
 
+// libs/composition: the composition root the apps share. It binds every context's adapters and faces; only apps import it.
+const compositionSource = `import { composeContexts } from '@lnk/composition';\nexport const x = composeContexts;\n`;
+const compositionInApps = ['apps/api/src/fixture.ts', 'apps/cli/src/fixture.ts'].map((filePath) => snippet(filePath, compositionSource));
+const compositionImporters = [
+  ['a domain library', DOMAIN_FILE],
+  ['an adapter', 'libs/links/adapter-typeorm/src/lib/fixture.ts'],
+  ['an adapter-nest library', NEST_FILE],
+  ['a platform library', 'libs/shared/http/src/lib/fixture.ts'],
+  ['the bridges', BRIDGE_FILE],
+  ["a context's testing library", TESTING_FILE],
+].map(([what, filePath]) => ({ what, code: snippet(filePath, compositionSource) }));
+const COMPOSITION_FILE = 'libs/composition/src/lib/fixture.ts';
+// The operator CLI's commands (libs/cli): its app runs them, the API's tests run them in process; the composition root does not.
+const cliSource = `import { runCli } from '@lnk/cli';\nexport const x = runCli;\n`;
+const cliInCliApp = snippet('apps/cli/src/fixture.ts', cliSource);
+const cliInApiTest = snippet('apps/api/test/fixture.e2e-spec.ts', cliSource);
+const cliInComposition = snippet('libs/composition/src/lib/fixture.ts', cliSource);
+const cliInNest = snippet(NEST_FILE, cliSource);
+const compositionBinds = snippet(COMPOSITION_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nimport { LinksModule } from '@lnk/links/adapter-nest';\nimport { ClickRecorderViaAnalytics } from '@lnk/bridges';\nexport const x = [TypeormLinkRepository, LinksModule, ClickRecorderViaAnalytics];\n`);
+const compositionFakes = snippet(COMPOSITION_FILE, linksFakes);
+const compositionSdk = snippet(COMPOSITION_FILE, sdkSource);
+
 describe('module boundaries', () => {
   beforeAll(() => {
     // The Nx rule reads the cached project graph; make sure there is one, as `nx run-many -t lint` does.
@@ -155,6 +177,27 @@ describe('module boundaries', () => {
   // Only seen since the project graph has its edges (nx.json turns on the analysis of imports).
   it('reports a cycle between libraries that the tags would allow', () => {
     expect(messagesOf(kernelCycle)).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('Circular dependency between "shared-kernel" and "shared-config"') })]);
+  });
+
+  it('lets the composition library bind adapters, HTTP faces and bridges, but not fakes or the SDK', () => {
+    expect(messagesOf(compositionBinds)).toEqual([]);
+    expect(ruleOf(compositionFakes)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(compositionSdk)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('lets the apps (the API, the CLI) import the composition library', () => {
+    for (const code of compositionInApps) expect(messagesOf(code)).toEqual([]);
+  });
+
+  it("lets the CLI app and the API's tests run the CLI's commands, and keeps them out of the composition root and of libraries", () => {
+    expect(messagesOf(cliInCliApp)).toEqual([]);
+    expect(messagesOf(cliInApiTest)).toEqual([]);
+    expect(ruleOf(cliInComposition)).toContain('@nx/enforce-module-boundaries');
+    expect(ruleOf(cliInNest)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it.each(compositionImporters)('stops $what importing the composition library (only apps do)', ({ code }) => {
+    expect(ruleOf(code)).toContain('@nx/enforce-module-boundaries');
   });
 
   it('lets the apps and their tests use the SDK, and no library (not even in its tests)', () => {

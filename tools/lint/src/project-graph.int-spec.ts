@@ -34,15 +34,21 @@ describe('the project graph behind nx affected', () => {
   it('has an edge for each import of a path alias', () => {
     expect(targetsOf('links-adapter-typeorm')).toEqual(expect.arrayContaining(['links-domain', 'shared-kernel', 'shared-database']));
     expect(targetsOf('redirect')).toEqual(expect.arrayContaining(['links-adapter-http', 'links-domain', 'bridges']));
-    expect(targetsOf('api')).toEqual(expect.arrayContaining(['links-adapter-typeorm', 'identity-domain', 'billing-adapter-stripe']));
+    expect(targetsOf('composition')).toEqual(expect.arrayContaining(['links-adapter-typeorm', 'identity-domain', 'billing-adapter-stripe']));
+    expect(targetsOf('api')).toEqual(expect.arrayContaining(['composition', 'identity-domain', 'links-adapter-nest']));
     // The API's tests start the built redirect app, so a change there is the API's too.
     expect(targetsOf('api')).toContain('redirect');
     expect(targetsOf('shared-kernel')).toEqual([]);
+    // The API and the CLI compose the contexts from one library; the CLI's app runs its commands' library.
+    expect(targetsOf('api')).toContain('composition');
+    expect(targetsOf('cli')).toEqual(expect.arrayContaining(['cli-commands']));
+    expect(targetsOf('cli-commands')).toContain('composition');
   });
 
-  // The projects a change in one context may name besides its own: the apps and the bridges compose contexts.
+  // The projects a change in one context may name besides its own: the apps, the bridges and the composition
+  // libraries (the composition root, the CLI's commands) compose contexts.
   const ofAnotherContext = (context: string) => (project: string) =>
-    !tags[project].includes('type:app') && !tags[project].includes('scope:bridges') && !tags[project].includes(`scope:${context}`);
+    !tags[project].includes('type:app') && !tags[project].includes('type:composition') && !tags[project].includes('scope:bridges') && !tags[project].includes(`scope:${context}`);
 
   // The fakes of every context once lived in libs/shared/testing, which the domains' specs import: the graph then
   // had a path from any domain to every other context, and a change to links' domain named all 29 projects.
@@ -63,7 +69,7 @@ describe('the project graph behind nx affected', () => {
   }, 60_000);
 
   it('names a changed library and what depends on it, and nothing else', () => {
-    expect(affectedBy('libs/links/adapter-crypto/src/index.ts')).toEqual(['api', 'links-adapter-crypto']);
+    expect(affectedBy('libs/links/adapter-crypto/src/index.ts')).toEqual(['api', 'cli', 'cli-commands', 'composition', 'links-adapter-crypto']);
     expect(affectedBy('apps/redirect/src/main.ts')).toEqual(['api', 'redirect']);
   }, 60_000);
 });

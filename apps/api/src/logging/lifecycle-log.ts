@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '@lnk/composition';
 import { listeningUrls } from '../http-listener';
 
 /**

@@ -4,8 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { UnauthorizedError } from '@lnk/shared/kernel';
 import { Public, Route, string } from '@lnk/shared/http';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { AppConfig, APP_CONFIG } from '@lnk/composition';
 import { AppMetrics } from './app-metrics';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

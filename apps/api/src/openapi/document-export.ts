@@ -4,9 +4,9 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { DatabaseConfig } from '@lnk/shared/database';
 import { AppModule } from '../app.module';
-import { AppConfig, loadConfig } from '../config/app-config';
+import { AppConfig, loadConfig } from '@lnk/composition';
 import { configureHttpServer, createHttpAdapter } from '../http-server';
-import { createLogger } from '../logging/logger';
+import { createLogger } from '@lnk/shared/logging';
 import { buildOpenApiDocument } from './openapi';
 
 /**

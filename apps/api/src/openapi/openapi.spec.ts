@@ -4,8 +4,7 @@ import { Test } from '@nestjs/testing';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { id, integer, list, named, nameOf, object, ok, RequireScope, Responds, string } from '@lnk/shared/http';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { type AppConfig, APP_CONFIG } from '@lnk/composition';
 import { buildOpenApiDocument } from './openapi';
 
 // An endpoint written the way a new one is: its schemas where it is defined, named there, nothing listed elsewhere.

@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
 import { RateLimitedError } from '@lnk/shared/kernel';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '@lnk/composition';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RateLimitGuard, skipThrottleKey } from './rate-limit.guard';
 

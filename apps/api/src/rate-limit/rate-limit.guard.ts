@@ -7,8 +7,7 @@ import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { PUBLIC_ROUTE, RATE_LIMIT_BUDGET } from '@lnk/shared/http';
 import { perRoute } from '../auth/route-metadata';
-import { AppConfig, RateLimit } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { AppConfig, RateLimit, APP_CONFIG } from '@lnk/composition';
 
 /** The budgets: the API's, the public endpoints', and the ones routes take with @RateLimitBudget (QR codes). */
 export type RateLimitKind = 'api' | 'public' | 'qr';

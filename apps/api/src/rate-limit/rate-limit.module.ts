@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger } from 'pino';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG, LOGGER } from '../config/config.module';
+import { AppConfig, APP_CONFIG, LOGGER } from '@lnk/composition';
 import { AppMetrics } from '../metrics/app-metrics';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';

@@ -8,7 +8,7 @@ import { connectDatabase } from '@lnk/shared/database';
 import { createTestDatabase, type TestDatabase } from '@lnk/shared/testing';
 import { freePort } from './test-app';
 import { asBrowser } from './visitor';
-import { PERSISTENCE_MODULES } from '../../src/database/persistence-modules';
+import { PERSISTENCE_MODULES } from '@lnk/composition';
 
 /**
  * The app as production runs it: `node dist/apps/api/src/main.js`, in a process of its own, for tests of
@@ -60,7 +60,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export interface BuiltDist {
-  /** Folder holding apps/api/src/main.js and apps/api/src/cli/main.js. */
+  /** Folder holding apps/api/src/main.js and apps/cli/src/main.js. */
   dir: string;
   remove(): void;
 }
@@ -164,7 +164,7 @@ export function runBuiltScript(dist: BuiltDist, script: string, env: Record<stri
 
 /** Runs the built operator CLI; its last stdout line is JSON. */
 export async function runBuiltCli(dist: BuiltDist, args: string[], env: Record<string, string>): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
-  const result = await run(process.execPath, [join(dist.dir, 'apps/api/src/cli/main.js'), ...args], { env: baseEnv(0, env), timeout: 60_000 });
+  const result = await run(process.execPath, [join(dist.dir, 'apps/cli/src/main.js'), ...args], { env: baseEnv(0, env), timeout: 60_000 });
   const last = result.stdout.trim().split('\n').pop();
   let json: unknown;
   try {

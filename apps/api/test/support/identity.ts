@@ -1,7 +1,5 @@
 import { SCOPES } from '@lnk/identity/domain';
-import { CONTEXTS } from '../../src/composition/contexts.module';
-import type { Contexts } from '../../src/composition/contexts.composition';
-import type { Identity } from '../../src/composition/identity.composition';
+import { CONTEXTS, type Contexts, type Identity } from '@lnk/composition';
 import type { TestApp } from './test-app';
 
 export interface TestClient {

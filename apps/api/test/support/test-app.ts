@@ -9,9 +9,9 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@lnk/shared/testing';
 import { DEFAULT_PLANS } from '@lnk/billing/domain';
 import { AppModule } from '../../src/app.module';
-import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { AppConfig, loadConfig } from '@lnk/composition';
 import { configureHttpServer, createHttpAdapter } from '../../src/http-server';
-import { createLogger } from '../../src/logging/logger';
+import { createLogger } from '@lnk/shared/logging';
 import { buildOpenApiDocument } from '../../src/openapi/openapi';
 import { ResponseContract } from './contract';
 

@@ -1,1 +1,2 @@
 export * from './lib/log-destination';
+export * from './lib/logger';

@@ -4,8 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { callerRequestId, clientAddressOf, requestHostOf, ShortUrlHandler } from '@lnk/links/adapter-http';
 import { AnswerShortUrlUseCase } from '@lnk/links/domain';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG, LOGGER } from '../../config/config.module';
+import { AppConfig, APP_CONFIG, LOGGER } from '@lnk/composition';
 import { consumeBudget } from '../../rate-limit/rate-limit.guard';
 import { AppMetrics } from '../../metrics/app-metrics';
 

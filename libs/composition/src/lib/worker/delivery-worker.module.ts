@@ -9,7 +9,7 @@ import { BUS, bus, contexts, LOGIN_THROTTLE, loginThrottle } from '../compositio
 import type { ClosableLoginThrottle } from '../composition/identity.composition';
 import { WebhookWorker } from '../composition/webhook-worker';
 import { PERSISTENCE_MODULES } from '../database/persistence-modules';
-import { MetricsModule } from '../metrics/metrics.module';
+import { ServiceMetrics } from '@lnk/shared/metrics';
 
 /**
  * The API's database for the worker, which does not migrate it on a server (the API does, at its start,
@@ -42,9 +42,10 @@ export class DeliveryWorkerModule implements OnApplicationShutdown {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: DeliveryWorkerModule,
-      imports: [ConfigModule.forRoot(config, logger), MetricsModule],
+      imports: [ConfigModule.forRoot(config, logger)],
       // The contexts are composed as in the API, the sign-in throttle included (no sign-in reaches a worker).
-      providers: [workerDatabase, bus, loginThrottle, contexts, WebhookWorker],
+      // Its figures are counted as the API's are, though no one scrapes a worker (it serves no HTTP).
+      providers: [workerDatabase, { provide: ServiceMetrics, useValue: new ServiceMetrics() }, bus, loginThrottle, contexts, WebhookWorker],
     };
   }
 

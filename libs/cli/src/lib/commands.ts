@@ -2,11 +2,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DataSource } from 'typeorm';
 import { PageRequest, QuotaResource, UNLIMITED } from '@lnk/shared/kernel';
 import type { CustomLimitsChange } from '@lnk/billing/domain';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, composeContexts, Contexts, openBus } from '@lnk/composition';
 import { RedisBus } from '@lnk/shared/redis';
-import { composeContexts, Contexts, openBus } from '../composition/contexts.composition';
-import { createLogger } from '../logging/logger';
-import { AppMetrics } from '../metrics/app-metrics';
+import { createLogger } from '@lnk/shared/logging';
+import { ServiceMetrics } from '@lnk/shared/metrics';
 import { presentClient, presentCreatedToken, presentUser } from '@lnk/identity/adapter-nest';
 import { CreateLinkUseCase, ListLinksUseCase } from '@lnk/links/domain';
 import { presentLink, presentLinkListItem, ShortUrlBases } from '@lnk/links/adapter-nest';
@@ -55,7 +54,7 @@ export class CommandSession {
     if (!this.composed) {
       const logger = createLogger(this.config, 2);
       this.bus = this.tellsServers ? openBus(this.config, logger) : null;
-      this.composed = composeContexts(this.dataSource, this.config, logger, new AppMetrics(), this.bus);
+      this.composed = composeContexts(this.dataSource, this.config, logger, new ServiceMetrics(), this.bus);
     }
     return this.composed;
   }

@@ -37,8 +37,7 @@ import { AppConfig } from '../config/app-config';
 import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
 import { composeWebhooks } from './webhooks.composition';
-import { AppMetrics } from '../metrics/app-metrics';
-import { poolFiguresOf } from '@lnk/shared/metrics';
+import { poolFiguresOf, ServiceMetrics } from '@lnk/shared/metrics';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
@@ -60,7 +59,7 @@ const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, re
  * `bus`: where cache invalidations go to the other instances; without one they stay in process.
  * `loginThrottle`: the sign-in throttle (openLoginThrottle, shared through Redis); by default one of this process.
  */
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
+export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   const linkLists = new LinkListCache<LinkListAnswer>(

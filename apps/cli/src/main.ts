@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runCli } from './run-cli';
+import { runCli } from '@lnk/cli';
 import { promptHidden, readAllStdin } from './secret-input';
 
 runCli(process.argv.slice(2), process.env, {

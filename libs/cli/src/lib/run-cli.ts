@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ValidationError } from '@lnk/shared/kernel';
 import { DataDirNotPrivateError } from '@lnk/shared/embedded-database';
-import { ConfigError, loadConfig } from '../config/app-config';
+import { ConfigError, loadConfig } from '@lnk/composition';
 import { openCliDatabase } from './cli-database';
 import { commandHelp, COMMANDS, CommandSession, prepare, usage, UsageError } from './commands';
 import type { CliIo } from './commands';

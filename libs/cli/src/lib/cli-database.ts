@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { connectDatabase, databaseBounds, DatabaseConfig } from '@lnk/shared/database';
-import type { AppConfig } from '../config/app-config';
-import { PERSISTENCE_MODULES } from '../database/persistence-modules';
+import { PERSISTENCE_MODULES, type AppConfig } from '@lnk/composition';
 
 /**
  * The database an operator command works on, migrations applied. The embedded database is opened here

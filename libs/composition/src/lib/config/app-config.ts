@@ -120,10 +120,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 type Env = Record<string, string | undefined>;
 
 /**
- * The dashboard's build beside the built server: dist/apps/web from dist/apps/api/src/config. Run from
- * the sources (tests), this file is a .ts one and the build is still the repository's dist/apps/web.
+ * The dashboard's build beside the built server: dist/apps/web from dist/libs/composition/src/lib/config.
+ * Run from the sources (tests), this file is a .ts one and the build is still the repository's dist/apps/web.
  */
-const BUILT_DASHBOARD_DIR = __filename.endsWith('.ts') ? resolve(__dirname, '..', '..', '..', '..', 'dist', 'apps', 'web') : resolve(__dirname, '..', '..', '..', 'web');
+const TO_ROOT = ['..', '..', '..', '..', '..'];
+const BUILT_DASHBOARD_DIR = __filename.endsWith('.ts') ? resolve(__dirname, ...TO_ROOT, 'dist', 'apps', 'web') : resolve(__dirname, ...TO_ROOT, 'apps', 'web');
 
 /** One row per variable: docs/configuration.md's table is this list; each is read by its `parse`. */
 export const CONFIG_VARIABLES = {

@@ -1,41 +1,5 @@
 import { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
-import { logDestination } from '@lnk/shared/logging';
-import type { AppConfig } from '../config/app-config';
-
-/**
- * The log on stdout (the CLI: stderr, its stdout is its answer), as LOG_FORMAT says: JSON lines, or
- * readable lines on a terminal. Credentials never reach a log line, wherever they appear in an object,
- * in either format (pino redacts before the line is formatted).
- */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, fd = 1): Logger {
-  return pino(
-    {
-    level: config.logLevel,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.password',
-        '*.currentPassword',
-        '*.newPassword',
-        '*.token',
-        '*.access_token',
-        '*.refresh_token',
-        '*.client_secret',
-        '*.clientSecret',
-        '*.secret',
-        '*.otp',
-        '*.code',
-      ],
-      censor: '[redacted]',
-    },
-    },
-    logDestination(config.logFormat, fd),
-  );
-}
+import type { Logger } from 'pino';
 
 /**
  * Nest's own start-up chatter: a line per module, per controller and per route (85 "Mapped {...}" lines).

@@ -1,10 +1,8 @@
 import { Global, Inject, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthenticateUseCase } from '@lnk/identity/domain';
 import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { BearerStrategy } from '../auth/bearer.strategy';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts, openBus } from './contexts.composition';
@@ -12,7 +10,7 @@ import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
 import { ClickFlusher } from './click-flusher';
 import { DomainRechecker } from './domain-rechecker';
 import { WebhookWorker } from './webhook-worker';
-import { AppMetrics } from '../metrics/app-metrics';
+import { ServiceMetrics } from '@lnk/shared/metrics';
 import { ClosableLoginThrottle, openLoginThrottle } from './identity.composition';
 
 export const CONTEXTS = 'CONTEXTS';
@@ -30,15 +28,15 @@ export const bus: Provider = {
 /** The sign-in throttle, its counts shared through Redis with several instances; closed with the app. */
 export const loginThrottle: Provider = {
   provide: LOGIN_THROTTLE,
-  inject: [APP_CONFIG, LOGGER, AppMetrics],
-  useFactory: (config: AppConfig, logger: Logger, metrics: AppMetrics): ClosableLoginThrottle =>
+  inject: [APP_CONFIG, LOGGER, ServiceMetrics],
+  useFactory: (config: AppConfig, logger: Logger, metrics: ServiceMetrics): ClosableLoginThrottle =>
     openLoginThrottle(config, logger, (shared) => metrics.watchRedis('login_throttle', shared)),
 };
 
 export const contexts: Provider = {
   provide: CONTEXTS,
-  inject: [DataSource, APP_CONFIG, LOGGER, AppMetrics, BUS, LOGIN_THROTTLE],
-  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: AppMetrics, bus: RedisBus | null, throttle: ClosableLoginThrottle): Promise<Contexts> => {
+  inject: [DataSource, APP_CONFIG, LOGGER, ServiceMetrics, BUS, LOGIN_THROTTLE],
+  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, throttle: ClosableLoginThrottle): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus, throttle);
     const { links, identity, webhooks, domains } = composed;
     // Read before the first request: until then every link change would take the transaction path.
@@ -79,7 +77,6 @@ export const contexts: Provider = {
 /** The composed contexts, built once; controllers take the use cases of their context (links': from LinksModule). */
 @Global()
 @Module({
-  imports: [PassportModule],
   providers: [
     bus,
     loginThrottle,
@@ -92,9 +89,8 @@ export const contexts: Provider = {
     ClickFlusher,
     DomainRechecker,
     { provide: AuthenticateUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.identity.authenticate },
-    BearerStrategy,
   ],
-  exports: [CONTEXTS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase, BearerStrategy],
+  exports: [CONTEXTS, ResolveRedirectUseCase, AnswerShortUrlUseCase, AuthenticateUseCase],
 })
 export class ContextsModule implements OnApplicationShutdown {
   constructor(
