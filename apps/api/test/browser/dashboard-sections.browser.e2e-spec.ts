@@ -72,6 +72,12 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await heading(title);
   };
   const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
+  /** The secret a ShownOnce box shows, once it shows one other than `before` (a box still open shows the old one for a moment). */
+  const shownOnce = async (before = '') => {
+    const box = page.getByTestId('shown-once-value');
+    await until(async () => ((await box.count()) ? await box.textContent() : ''), (value) => Boolean(value) && value !== before);
+    return (await box.textContent()) ?? '';
+  };
 
   it('signs in and opens the domains page empty, saying what to do first', async () => {
     // Another account's domain must never show on ada's page.
@@ -138,7 +144,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await screenshot(page, 'dashboard-domains-lost');
 
     dns.txts.set(lost.verification.name, [lost.verification.value]);
-    await card.getByRole('button', { name: 'Verify go.ada.test' }).click();
+    await card.getByRole('button', { name: 'Verify again go.ada.test' }).click();
     await card.getByText('Verified', { exact: true }).waitFor();
   });
 
@@ -178,7 +184,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await page.getByLabel('Receiver URL').fill(receiver.url);
     await page.getByLabel('Description (optional)').fill('CRM');
     await page.getByRole('button', { name: 'Create webhook' }).last().click();
-    const secret = (await page.getByTestId('shown-once-value').textContent()) ?? '';
+    const secret = await shownOnce();
     expect(secret).toMatch(/^whsec_/);
     webhookSecret = secret;
     expect(await seriousViolations(page)).toEqual([]);
@@ -187,7 +193,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     expect(await page.getByTestId('shown-once-value').count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    await page.getByRole('button', { name: `Send test to ${receiver.url}` }).click();
     await page.getByText('A test event is on its way').waitFor();
     const deliveries = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
     await deliveries.getByText(/^Delivered \(answered 204/).waitFor({ timeout: 20_000 });
@@ -205,10 +211,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     const before = receiver.got.length;
     await page.getByRole('button', { name: `New secret for ${receiver.url}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Make a new secret' }).click();
-    const rotated = (await page.getByTestId('shown-once-value').textContent()) ?? '';
+    const rotated = await shownOnce(webhookSecret);
     expect(rotated).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'I have stored it' }).click();
-    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    await page.getByRole('button', { name: `Send test to ${receiver.url}` }).click();
     await until(() => receiver.got.length, (n) => n > before);
     const { headers, body } = receiver.got[before];
     expect(() => new Webhook(rotated).verify(body, headers)).not.toThrow();
@@ -226,7 +232,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await page.getByLabel('Name', { exact: true }).fill('Reporting');
     await page.getByLabel('Redirect URIs').fill('https://reports.example.test/callback');
     await page.getByRole('button', { name: 'Create app' }).last().click();
-    const secret = (await page.getByTestId('shown-once-value').textContent()) ?? '';
+    const secret = await shownOnce();
     const clientId = (await page.getByTestId('client-id').textContent()) ?? '';
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-oauth-apps-secret');
@@ -240,7 +246,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
 
     await page.getByRole('button', { name: 'New secret for Reporting' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Make a new secret' }).click();
-    const rotated = (await page.getByTestId('shown-once-value').textContent()) ?? '';
+    const rotated = await shownOnce(secret);
     expect(rotated).not.toBe(secret);
     expect((await grant(secret)).status).toBe(401);
     expect((await grant(rotated)).status).toBe(200);
@@ -307,11 +313,43 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
       await open(label, title);
       await page.locator('.state-loading').first().waitFor({ state: 'detached' });
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-      // The page named, so a failure says which one scrolls sideways.
-      expect({ label, width, fits: width <= 375 }).toEqual({ label, width, fits: true });
+      // The page and what sticks out of it named (outside a box that scrolls sideways), so a failure says where.
+      const outside = await page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 376)
+        .filter((e) => { for (let a = e.parentElement; a; a = a.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return false; return true; })
+        .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 6)`);
+      expect({ label, outside, fits: width <= 375 }).toEqual({ label, outside: [], fits: true });
       await screenshot(page, name);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('deletes an account only with its password (a wrong one changes nothing), and signs out', async () => {
+    const carol = await createAccount(t);
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    try {
+      await other.goto(`${t.baseUrl}/app/account`);
+      await signInThroughPages(other, t.baseUrl, carol.email, carol.password);
+      await heading('Account', other);
+      await other.getByRole('button', { name: 'Delete account…' }).click();
+      const dialog = other.getByRole('dialog');
+      await dialog.getByLabel('Your current password').fill('not the password');
+      await dialog.getByRole('button', { name: 'Delete my account' }).click();
+      await dialog.locator('.field-error, .form-error').first().waitFor();
+      expect(await seriousViolations(other)).toEqual([]);
+      // A signed-in browser left open is not enough to delete the account.
+      expect((await t.request('GET', '/user/me', { token: carol.accessToken })).status).toBe(200);
+
+      await dialog.getByLabel('Your current password').fill(carol.password);
+      await dialog.getByRole('button', { name: 'Delete my account' }).click();
+      await heading('Sign in to lnk', other);
+      expect((await t.request('GET', '/user/me', { token: carol.accessToken })).status).toBe(401);
+      const signIn = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: carol.client.clientId, client_secret: carol.client.clientSecret, username: carol.email, password: carol.password } });
+      expect(signIn.status).not.toBe(200);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('ran under the page\'s CSP without a single violation', () => {

@@ -151,7 +151,7 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
     expect({ status: old.status, code: old.body.code }).toEqual({ status: 400, code: 'INVALID_GRANT' });
   });
 
-  it('shows the sections still to be built as headings only, and a page for unknown addresses', async () => {
+  it('opens a section from the navigation, and a page for unknown addresses', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await heading('Webhooks');
     expect(await seriousViolations(page)).toEqual([]);

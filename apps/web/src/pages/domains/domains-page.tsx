@@ -124,12 +124,13 @@ function DomainCard({ domain, onDelete, onChanged }: { domain: Domain; onDelete:
       )}
       <div className="buttons">
         {state.kind !== 'verified' && (
-          <button type="button" className="primary" onClick={() => verify.mutate()} disabled={verify.isPending} aria-label={`Verify ${domain.name}`}>
+          <button type="button" className="primary" onClick={() => verify.mutate()} disabled={verify.isPending}>
             {verify.isPending ? 'Checking DNS…' : state.kind === 'lost' ? 'Verify again' : 'Verify'}
+            <span className="visually-hidden"> {domain.name}</span>
           </button>
         )}
-        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete ${domain.name}`}>
-          Delete
+        <button type="button" className="danger" onClick={onDelete}>
+          Delete<span className="visually-hidden"> {domain.name}</span>
         </button>
       </div>
     </section>

@@ -162,11 +162,11 @@ export function OAuthAppsPage() {
                 header: 'Actions',
                 cell: (app) => (
                   <div className="row-actions">
-                    <button type="button" onClick={() => { setRotating(app); setNotice(''); }} aria-label={`New secret for ${app.name}`}>
-                      New secret
+                    <button type="button" onClick={() => { setRotating(app); setNotice(''); }}>
+                      New secret<span className="visually-hidden"> for {app.name}</span>
                     </button>
-                    <button type="button" className="danger" onClick={() => setDeleting(app)} aria-label={`Delete ${app.name}`}>
-                      Delete
+                    <button type="button" className="danger" onClick={() => setDeleting(app)}>
+                      Delete<span className="visually-hidden"> {app.name}</span>
                     </button>
                   </div>
                 ),

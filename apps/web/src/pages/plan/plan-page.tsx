@@ -108,14 +108,14 @@ function Plans({ currentPlanId }: { currentPlanId: string | undefined }) {
               <h3>{plan.name}</h3>
               <p className="plan-price">{priceText(plan.price, plan.currency, plan.billingCycle)}</p>
               <ul className="plan-limits">
-                <li>{limitText(plan.maxLinks)} links</li>
-                <li>{limitText(plan.maxDomains)} domains</li>
-                <li>{limitText(plan.maxTags)} tags</li>
+                <li>{limitText(plan.maxLinks, 'link', 'links')}</li>
+                <li>{limitText(plan.maxDomains, 'domain', 'domains')}</li>
+                <li>{limitText(plan.maxTags, 'tag', 'tags')}</li>
               </ul>
               {current ? (
                 <p className="badge">Your plan</p>
               ) : plan.price > 0 ? (
-                <button type="button" className="primary" disabled={checkout.isPending} onClick={() => checkout.mutate(plan)} aria-label={`Choose ${plan.name}`}>
+                <button type="button" className="primary" disabled={checkout.isPending} onClick={() => checkout.mutate(plan)}>
                   {checkout.isPending && checkout.variables?.id === plan.id ? 'Opening checkout…' : `Choose ${plan.name}`}
                 </button>
               ) : null}

@@ -14,8 +14,9 @@ describe('quota bars', () => {
 
   it('draws no bar for the API\'s "no limit" value rather than a 2,147,483,647 cap', () => {
     expect(usageOf({ used: 3, limit: UNLIMITED })).toEqual({ unlimited: true, percent: 0, full: false, text: '3 (no limit)' });
-    expect(limitText(UNLIMITED)).toBe('Unlimited');
-    expect(limitText(5000)).toBe('5,000');
+    expect(limitText(UNLIMITED, 'tag', 'tags')).toBe('Unlimited tags');
+    expect(limitText(5000, 'link', 'links')).toBe('5,000 links');
+    expect(limitText(1, 'domain', 'domains')).toBe('1 domain');
   });
 });
 

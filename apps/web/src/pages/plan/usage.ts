@@ -13,9 +13,10 @@ export function usageOf({ used, limit }: Usage): { unlimited: boolean; percent: 
   return { unlimited: false, percent, full: used >= limit, text: `${used.toLocaleString('en')} of ${limit.toLocaleString('en')}` };
 }
 
-/** A plan's limit in words. */
-export function limitText(limit: number): string {
-  return limit >= UNLIMITED ? 'Unlimited' : limit.toLocaleString('en');
+/** A plan's limit in words, with what it counts ("1 domain", "5,000 links", "Unlimited tags"). */
+export function limitText(limit: number, one: string, many: string): string {
+  if (limit >= UNLIMITED) return `Unlimited ${many}`;
+  return `${limit.toLocaleString('en')} ${limit === 1 ? one : many}`;
 }
 
 /** A price in the currency's major unit (as the API gives it), per cycle. */

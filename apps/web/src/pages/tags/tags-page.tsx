@@ -54,8 +54,8 @@ function TagName({ tag, editing, onEdit, onDone }: { tag: Tag; editing: boolean;
     return (
       <span className="tag-name">
         <strong>{tag.name}</strong>{' '}
-        <button type="button" className="link-button" onClick={onEdit} aria-label={`Rename ${tag.name}`}>
-          Rename
+        <button type="button" className="link-button" onClick={onEdit}>
+          Rename<span className="visually-hidden"> {tag.name}</span>
         </button>
       </span>
     );
@@ -192,8 +192,10 @@ export function TagsPage() {
               {
                 header: 'Favourite',
                 cell: (tag) => (
-                  <button type="button" aria-pressed={tag.isFavorite} onClick={() => favourite.mutate(tag)} disabled={favourite.isPending} aria-label={`Favourite ${tag.name}`}>
-                    {tag.isFavorite ? '★ Favourite' : '☆ Not favourite'}
+                  // A toggle keeps its name; aria-pressed says whether it is on.
+                  <button type="button" aria-pressed={tag.isFavorite} onClick={() => favourite.mutate(tag)} disabled={favourite.isPending}>
+                    <span aria-hidden="true">{tag.isFavorite ? '★ ' : '☆ '}</span>
+                    Favourite<span className="visually-hidden"> {tag.name}</span>
                   </button>
                 ),
               },
@@ -202,8 +204,8 @@ export function TagsPage() {
               {
                 header: 'Actions',
                 cell: (tag) => (
-                  <button type="button" className="danger" onClick={() => setDeleting(tag)} aria-label={`Delete ${tag.name}`}>
-                    Delete
+                  <button type="button" className="danger" onClick={() => setDeleting(tag)}>
+                    Delete<span className="visually-hidden"> {tag.name}</span>
                   </button>
                 ),
               },

@@ -91,20 +91,22 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: { web
         </p>
       ) : null}
       <div className="buttons">
-        <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={`Deliveries of ${webhook.url}`}>
-          {open ? 'Hide deliveries' : 'Deliveries'}
+        <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+          Deliveries<span className="visually-hidden"> of {webhook.url}</span>
         </button>
-        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !webhook.isActive} aria-label={`Send a test event to ${webhook.url}`}>
+        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !webhook.isActive}>
           {test.isPending ? 'Sending…' : 'Send test'}
+          <span className="visually-hidden"> to {webhook.url}</span>
         </button>
-        <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending} aria-label={`${webhook.isActive ? 'Turn off' : 'Turn on'} ${webhook.url}`}>
+        <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
           {webhook.isActive ? 'Turn off' : 'Turn on'}
+          <span className="visually-hidden"> {webhook.url}</span>
         </button>
-        <button type="button" onClick={onRotate} aria-label={`New secret for ${webhook.url}`}>
-          New secret
+        <button type="button" onClick={onRotate}>
+          New secret<span className="visually-hidden"> for {webhook.url}</span>
         </button>
-        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete ${webhook.url}`}>
-          Delete
+        <button type="button" className="danger" onClick={onDelete}>
+          Delete<span className="visually-hidden"> {webhook.url}</span>
         </button>
       </div>
       {open && <Deliveries webhook={webhook} watchUntil={watchUntil} />}
