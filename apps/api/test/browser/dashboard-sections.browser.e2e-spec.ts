@@ -93,6 +93,12 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
 
   it('adds a domain and shows the DNS records to publish, each copied exactly in one click', async () => {
     await page.getByRole('button', { name: 'Add your first domain' }).click();
+    // The API's refusal (meta.errors) shows under the field that caused it, tied to it for screen readers.
+    await page.getByLabel('Domain name').fill('not a domain!');
+    await page.getByRole('button', { name: 'Add domain' }).last().click();
+    await page.locator('.field-invalid').getByLabel('Domain name').waitFor();
+    expect(await page.getByLabel('Domain name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.field-error').count()).toBe(1);
     await page.getByLabel('Domain name').fill('go.ada.test');
     await page.getByRole('button', { name: 'Add domain' }).last().click();
     await page.getByText('go.ada.test is added').waitFor();
@@ -181,6 +187,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-webhooks-empty');
     await page.getByRole('button', { name: 'Create your first webhook' }).click();
+    await page.getByLabel('Receiver URL').fill('ftp://example.com/hook');
+    await page.getByRole('button', { name: 'Create webhook' }).last().click();
+    await page.locator('.field-invalid').getByLabel('Receiver URL').waitFor();
+    expect(await page.getByTestId('shown-once-value').count()).toBe(0);
     await page.getByLabel('Receiver URL').fill(receiver.url);
     await page.getByLabel('Description (optional)').fill('CRM');
     await page.getByRole('button', { name: 'Create webhook' }).last().click();
