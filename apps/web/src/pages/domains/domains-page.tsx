@@ -153,6 +153,8 @@ export function DomainsPage() {
     mutationFn: (domain: Domain) => answer(deleteDomain({ client, path: { id: domain.id } })),
     onSuccess: (_answer, domain) => {
       setDeleting(null);
+      // The last one of a later page: show the page before rather than an empty list.
+      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
       setNotice(`${domain.name} is deleted.`);
       return refresh();
     },

@@ -85,6 +85,8 @@ export function OAuthAppsPage() {
     mutationFn: (app: OAuthClient) => answer(deleteOAuthClient({ client, path: { id: app.id } })),
     onSuccess: (_answer, app) => {
       setDeleting(null);
+      // The last one of a later page: show the page before rather than an empty list.
+      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
       setNotice(`"${app.name}" is deleted: its secret and the tokens issued to it no longer work.`);
       return refresh();
     },

@@ -100,6 +100,8 @@ export function TagsPage() {
     mutationFn: (tag: Tag) => answer(deleteTag({ client, path: { id: tag.id } })),
     onSuccess: (_answer, tag) => {
       setDeleting(null);
+      // The last one of a later page: show the page before rather than an empty list.
+      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
       setNotice(`"${tag.name}" is deleted, and taken off its links.`);
       return refresh();
     },

@@ -139,6 +139,8 @@ export function WebhooksPage() {
     mutationFn: (webhook: Webhook) => answer(deleteWebhook({ client, path: { id: webhook.id } })),
     onSuccess: (_answer, webhook) => {
       setDeleting(null);
+      // The last one of a later page: show the page before rather than an empty list.
+      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
       setNotice(`The webhook to ${webhook.url} is deleted, with its deliveries.`);
       return refresh();
     },
