@@ -30,7 +30,17 @@ function AddDomainForm({ onAdded, onCancel }: { onAdded: (domain: Domain) => voi
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="add-domain-title">
       <h2 id="add-domain-title">Add a domain</h2>
-      <TextField label="Domain name" name="name" required autoFocus placeholder="go.example.com" value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="A name you control in DNS. Your short links can use it once it is verified." />
+      <TextField
+        label="Domain name"
+        name="name"
+        required
+        autoFocus
+        placeholder="go.example.com"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+        hint="A name you control in DNS. Your short links can use it once it is verified."
+      />
       <FormError error={add.error} shown={['name']} />
       <div className="buttons">
         <SubmitButton busy={add.isPending} busyLabel="Adding…">
@@ -87,9 +97,16 @@ function DomainCard({ domain, onDelete, onChanged }: { domain: Domain; onDelete:
     <section className="card domain" aria-labelledby={titleId}>
       <div className="card-head">
         <h2 id={titleId}>{domain.name}</h2>
-        {state.kind === 'verified' ? <span className="badge">Verified</span> : state.kind === 'lost' ? <span className="badge badge-bad">Verification lost</span> : <span className="badge badge-warn">Waiting for DNS</span>}
+        {state.kind === 'verified' && <span className="badge">Verified</span>}
+        {state.kind === 'lost' && <span className="badge badge-bad">Verification lost</span>}
+        {state.kind === 'pending' && <span className="badge badge-warn">Waiting for DNS</span>}
       </div>
-      {state.kind === 'verified' && <p>Your short links can use this domain{state.since ? ` (verified ${dayOf(state.since)})` : ''}. Keep both records below in place: the service checks them again from time to time.</p>}
+      {state.kind === 'verified' && (
+        <p>
+          Your short links can use this domain{state.since ? ` (verified ${dayOf(state.since)})` : ''}. Keep both records below in place: the
+          service checks them again from time to time.
+        </p>
+      )}
       {state.kind === 'pending' && <p>Publish these records at your DNS provider, then verify. DNS changes can take a few minutes to be seen.</p>}
       {state.kind === 'lost' && (
         <div className="state state-error" role="note">

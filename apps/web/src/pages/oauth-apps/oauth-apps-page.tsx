@@ -43,10 +43,42 @@ function CreateAppForm({ onCreated, onCancel }: { onCreated: (secret: Secret) =>
   return (
     <form className="card" onSubmit={(event: FormEvent) => { event.preventDefault(); create.mutate(); }} noValidate aria-labelledby="create-app-title">
       <h2 id="create-app-title">New OAuth app</h2>
-      <TextField label="Name" name="name" required autoFocus maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="People see it when the app asks to use their account." />
-      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
-      <TextAreaField label="Redirect URIs" name="redirectUris" rows={3} value={redirectUris} onChange={(e) => setRedirectUris(e.target.value)} error={errors['redirectUris']} hint="One a line: where the authorization page may send people back with a code. Exact addresses only." />
-      <CheckboxGroup legend="What it may ask for" name="scopes" options={SCOPE_OPTIONS} value={scopes} onChange={setScopes} error={errors['scopes']} />
+      <TextField
+        label="Name"
+        name="name"
+        required
+        autoFocus
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+        hint="People see it when the app asks to use their account."
+      />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        maxLength={500}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors['description']}
+      />
+      <TextAreaField
+        label="Redirect URIs"
+        name="redirectUris"
+        rows={3}
+        value={redirectUris}
+        onChange={(e) => setRedirectUris(e.target.value)}
+        error={errors['redirectUris']}
+        hint="One a line: where the authorization page may send people back with a code. Exact addresses only."
+      />
+      <CheckboxGroup
+        legend="What it may ask for"
+        name="scopes"
+        options={SCOPE_OPTIONS}
+        value={scopes}
+        onChange={setScopes}
+        error={errors['scopes']}
+      />
       <FormError error={create.error} shown={['name', 'description', 'redirectUris', 'scopes']} />
       <div className="buttons">
         <SubmitButton busy={create.isPending} busyLabel="Creating…">

@@ -26,7 +26,16 @@ function CreateTagForm({ onCreated, onCancel }: { onCreated: (tag: Tag) => void;
   return (
     <form className="card" onSubmit={(event: FormEvent) => { event.preventDefault(); create.mutate(); }} noValidate aria-labelledby="create-tag-title">
       <h2 id="create-tag-title">New tag</h2>
-      <TextField label="Name" name="name" required autoFocus maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} />
+      <TextField
+        label="Name"
+        name="name"
+        required
+        autoFocus
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+      />
       <label className="checkbox">
         <input type="checkbox" name="isFavorite" checked={isFavorite} onChange={(e) => setFavorite(e.target.checked)} /> Favourite (listed first when you tag links)
       </label>
@@ -63,7 +72,16 @@ function TagName({ tag, editing, onEdit, onDone }: { tag: Tag; editing: boolean;
   const errors = fieldErrors(rename.error);
   return (
     <form className="inline-form" onSubmit={(event: FormEvent) => { event.preventDefault(); rename.mutate(); }} noValidate>
-      <TextField label={`New name for ${tag.name}`} name="name" required autoFocus maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} />
+      <TextField
+        label={`New name for ${tag.name}`}
+        name="name"
+        required
+        autoFocus
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+      />
       <FormError error={rename.error} shown={['name']} />
       <div className="buttons">
         <SubmitButton busy={rename.isPending} busyLabel="Saving…">
@@ -145,7 +163,13 @@ export function TagsPage() {
       )}
       {(rows.length > 0 || q) && (
         <div className="search">
-          <TextField label="Search tags" name="q" type="search" value={search} onChange={(e) => { setSearch(e.target.value); setStart(0); }} />
+          <TextField
+            label="Search tags"
+            name="q"
+            type="search"
+            value={search}
+            onChange={(e) => { setSearch(e.target.value); setStart(0); }}
+          />
         </div>
       )}
       {tags.isPending ? (

@@ -30,9 +30,34 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
   return (
     <form className="card" onSubmit={(event: FormEvent) => { event.preventDefault(); create.mutate(); }} noValidate aria-labelledby="create-webhook-title">
       <h2 id="create-webhook-title">New webhook</h2>
-      <TextField label="Receiver URL" name="url" type="url" required autoFocus placeholder="https://example.com/hooks/lnk" value={url} onChange={(e) => setUrl(e.target.value)} error={errors['url']} hint="An https address on the internet that accepts POST requests." />
-      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
-      <CheckboxGroup legend="Events to send" name="events" options={EVENT_OPTIONS} value={events} onChange={setEvents} error={errors['events']} />
+      <TextField
+        label="Receiver URL"
+        name="url"
+        type="url"
+        required
+        autoFocus
+        placeholder="https://example.com/hooks/lnk"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        error={errors['url']}
+        hint="An https address on the internet that accepts POST requests."
+      />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        maxLength={500}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors['description']}
+      />
+      <CheckboxGroup
+        legend="Events to send"
+        name="events"
+        options={EVENT_OPTIONS}
+        value={events}
+        onChange={setEvents}
+        error={errors['events']}
+      />
       <FormError error={create.error} shown={['url', 'description', 'events']} />
       <div className="buttons">
         <SubmitButton busy={create.isPending} busyLabel="Creating…">
@@ -47,7 +72,15 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
 }
 
 /** One webhook: its state, what it listens to, and what can be done with it. */
-function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: { webhook: Webhook; onRotate: () => void; onDelete: () => void; onChanged: () => Promise<unknown>; onNotice: (text: string) => void }) {
+interface WebhookCardProps {
+  webhook: Webhook;
+  onRotate: () => void;
+  onDelete: () => void;
+  onChanged: () => Promise<unknown>;
+  onNotice: (text: string) => void;
+}
+
+function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: WebhookCardProps) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [watchUntil, setWatchUntil] = useState(0);
@@ -72,7 +105,9 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: { web
         <h2 id={titleId} className="webhook-url">
           {webhook.url}
         </h2>
-        {webhook.isActive ? <span className="badge">On</span> : webhook.disabledReason ? <span className="badge badge-bad">Turned off by the service</span> : <span className="badge badge-warn">Off</span>}
+        {webhook.isActive && <span className="badge">On</span>}
+        {!webhook.isActive && webhook.disabledReason && <span className="badge badge-bad">Turned off by the service</span>}
+        {!webhook.isActive && !webhook.disabledReason && <span className="badge badge-warn">Off</span>}
       </div>
       {webhook.description && <p>{webhook.description}</p>}
       {!webhook.isActive && webhook.disabledReason && (
@@ -203,7 +238,14 @@ export function WebhooksPage() {
       ) : (
         <>
           {rows.map((webhook) => (
-            <WebhookCard key={webhook.id} webhook={webhook} onRotate={() => { setRotating(webhook); setNotice(''); }} onDelete={() => setDeleting(webhook)} onChanged={refresh} onNotice={setNotice} />
+            <WebhookCard
+              key={webhook.id}
+              webhook={webhook}
+              onRotate={() => { setRotating(webhook); setNotice(''); }}
+              onDelete={() => setDeleting(webhook)}
+              onChanged={refresh}
+              onNotice={setNotice}
+            />
           ))}
           <Pager label="Webhook pages" start={start} limit={PAGE_SIZE} total={webhooks.data?.meta.total ?? 0} onStart={setStart} />
         </>
