@@ -4,8 +4,13 @@ import { Redirect, Route, Router, Switch } from 'wouter';
 import { queryClient, session } from './api/client';
 import { Loading } from './components/states';
 import { AccountPage } from './pages/account/account-page';
+import { DomainsPage } from './pages/domains/domains-page';
+import { OAuthAppsPage } from './pages/oauth-apps/oauth-apps-page';
 import { SectionPlaceholder } from './pages/placeholders/section-placeholder';
+import { PlanPage } from './pages/plan/plan-page';
+import { TagsPage } from './pages/tags/tags-page';
 import { TokensPage } from './pages/tokens/tokens-page';
+import { WebhooksPage } from './pages/webhooks/webhooks-page';
 import { Layout } from './shell/layout';
 import { NotFound } from './shell/not-found';
 import { SignIn } from './shell/sign-in';
@@ -20,13 +25,13 @@ function Routes() {
     <Switch>
       <Route path="/">{() => <SectionPlaceholder title="Links" />}</Route>
       <Route path="/links">{() => <SectionPlaceholder title="Links" />}</Route>
-      <Route path="/domains">{() => <SectionPlaceholder title="Domains" />}</Route>
-      <Route path="/tags">{() => <SectionPlaceholder title="Tags" />}</Route>
-      <Route path="/webhooks">{() => <SectionPlaceholder title="Webhooks" />}</Route>
+      <Route path="/domains" component={DomainsPage} />
+      <Route path="/tags" component={TagsPage} />
+      <Route path="/webhooks" component={WebhooksPage} />
       <Route path="/tokens" component={TokensPage} />
-      <Route path="/oauth-apps">{() => <SectionPlaceholder title="OAuth apps" />}</Route>
+      <Route path="/oauth-apps" component={OAuthAppsPage} />
       <Route path="/account" component={AccountPage} />
-      <Route path="/plan">{() => <SectionPlaceholder title="Plan and usage" />}</Route>
+      <Route path="/plan" component={PlanPage} />
       {/* Where a failed sign-in comes back to; once signed in, the start. */}
       <Route path="/sign-in">{() => <Redirect to="/" replace />}</Route>
       <Route component={NotFound} />

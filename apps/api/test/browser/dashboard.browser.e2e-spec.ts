@@ -1,31 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as speakeasy from 'speakeasy';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp, BuiltDist } from '../support/built-app';
 import { describeInBrowser, launchBrowser, screenshot } from '../support/browser';
+import { seriousViolations } from '../support/dashboard-browser';
 import { createAccount, TestAccount } from '../support/identity';
 import { startTestApp, TestApp } from '../support/test-app';
-
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * axe-core run in the page (through the DevTools protocol, which the page's CSP does not govern), with
- * the serious and critical violations it finds, each with where it found them.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  // Expressions as text: this file is type-checked without the DOM's names.
-  const violations = await page.evaluate<AxeViolation[]>("axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describeInBrowser('the dashboard in a real browser (Chromium), against the API on PostgreSQL', () => {
   let built: BuiltDist;
@@ -171,7 +151,7 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
     expect({ status: old.status, code: old.body.code }).toEqual({ status: 400, code: 'INVALID_GRANT' });
   });
 
-  it('shows the sections still to be built as headings only, and a page for unknown addresses', async () => {
+  it('opens a section from the navigation, and a page for unknown addresses', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await heading('Webhooks');
     expect(await seriousViolations(page)).toEqual([]);

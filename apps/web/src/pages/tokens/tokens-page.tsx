@@ -8,6 +8,7 @@ import { CurrentPasswordField, useCurrentPassword } from '../../components/curre
 import { DataTable } from '../../components/data-table';
 import { CheckboxGroup, fieldErrors, FormError, SubmitButton, TextField } from '../../components/form';
 import { Page } from '../../components/page';
+import { Pager } from '../../components/pager';
 import { ShownOnce } from '../../components/shown-once';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { dayOf, expiryOf, type Scope, SCOPE_OPTIONS } from './scopes';
@@ -172,17 +173,7 @@ export function TokensPage() {
               },
             ]}
           />
-          <div className="pager">
-            <button type="button" disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE_SIZE))}>
-              Previous
-            </button>
-            <span>
-              {start + 1}–{Math.min(start + PAGE_SIZE, total)} of {total}
-            </span>
-            <button type="button" disabled={start + PAGE_SIZE >= total} onClick={() => setStart(start + PAGE_SIZE)}>
-              Next
-            </button>
-          </div>
+          <Pager label="Token pages" start={start} limit={PAGE_SIZE} total={total} onStart={setStart} />
           <p>
             <button type="button" className="danger" onClick={() => setRevokingAll(true)}>
               Revoke all tokens
