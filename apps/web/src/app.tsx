@@ -4,6 +4,10 @@ import { Redirect, Route, Router, Switch } from 'wouter';
 import { queryClient, session } from './api/client';
 import { Loading } from './components/states';
 import { AccountPage } from './pages/account/account-page';
+import { ImportExportPage } from './pages/links/import-export-page';
+import { EditLinkPage, NewLinkPage } from './pages/links/link-form-page';
+import { LinkPage } from './pages/links/link-page';
+import { LinksPage } from './pages/links/links-page';
 import { SectionPlaceholder } from './pages/placeholders/section-placeholder';
 import { TokensPage } from './pages/tokens/tokens-page';
 import { Layout } from './shell/layout';
@@ -18,8 +22,12 @@ import { useSession } from './shell/use-session';
 function Routes() {
   return (
     <Switch>
-      <Route path="/">{() => <SectionPlaceholder title="Links" />}</Route>
-      <Route path="/links">{() => <SectionPlaceholder title="Links" />}</Route>
+      <Route path="/" component={LinksPage} />
+      <Route path="/links" component={LinksPage} />
+      <Route path="/links/new" component={NewLinkPage} />
+      <Route path="/links/import" component={ImportExportPage} />
+      <Route path="/links/:id/edit" component={EditLinkPage} />
+      <Route path="/links/:id" component={LinkPage} />
       <Route path="/domains">{() => <SectionPlaceholder title="Domains" />}</Route>
       <Route path="/tags">{() => <SectionPlaceholder title="Tags" />}</Route>
       <Route path="/webhooks">{() => <SectionPlaceholder title="Webhooks" />}</Route>
