@@ -170,7 +170,7 @@ export function LinksPage() {
       ) : (
         <>
           <p className="link-count" aria-live="polite">{total === 1 ? '1 link' : `${total.toLocaleString()} links`}{filtered ? ' match' : ''}</p>
-          <div className="links-scroll" ref={scroller} tabIndex={0} aria-label="Your links (scrolls)">
+          <div className="links-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Your links (scrolls)">
             <table className="data-table links-table" aria-rowcount={total + 1}>
               <caption className="visually-hidden">Your links</caption>
               <thead>
