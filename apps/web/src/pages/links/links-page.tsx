@@ -1,4 +1,4 @@
-import { type FormEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'wouter';
@@ -30,6 +30,19 @@ async function inBatches(ids: readonly string[], run: (batch: string[]) => Promi
   return { done, missing: ids.length - done };
 }
 
+/** How long the search text must rest before the list asks the API. */
+const SEARCH_PAUSE_MS = 300;
+
+/** `value` once it has not changed for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 const tagNames = (text: string) => [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -37,8 +50,8 @@ export function LinksPage() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [expired, setExpired] = useState<LinkFilter['expired']>('all');
-  // Typing does not send a request a keystroke: the list follows the deferred text.
-  const q = useDeferredValue(search);
+  // Typing does not send a request a keystroke: the list follows the text once it rests.
+  const q = useSettled(search, SEARCH_PAUSE_MS);
   const filter = useMemo<LinkFilter>(() => ({ q, expired }), [q, expired]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState('');
@@ -187,7 +200,7 @@ export function LinksPage() {
               <tbody>
                 {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${items[0].start}px`; }} />}
                 {items.map((item) => (
-                  <LinkRow key={rows[item.index].id} link={rows[item.index]} index={item.index} chosen={selected.has(rows[item.index].id)} onChoose={toggle} />
+                  <LinkRow key={rows[item.index].id} link={rows[item.index]} index={item.index} chosen={selected.has(rows[item.index].id)} onChoose={toggle} measure={virtualizer.measureElement} />
                 ))}
                 {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${virtualizer.getTotalSize() - items[items.length - 1].end}px`; }} />}
               </tbody>
@@ -211,10 +224,11 @@ export function LinksPage() {
   );
 }
 
-function LinkRow({ link, index, chosen, onChoose }: { link: LinkListItem; index: number; chosen: boolean; onChoose: (id: string, on: boolean) => void }) {
+function LinkRow({ link, index, chosen, onChoose, measure }: { link: LinkListItem; index: number; chosen: boolean; onChoose: (id: string, on: boolean) => void; measure: (row: HTMLTableRowElement | null) => void }) {
   const name = link.title || link.slug;
+  // Measured once drawn (data-index tells the virtualiser which row), should a row come out taller than ROW_HEIGHT.
   return (
-    <tr aria-rowindex={index + 2} className={chosen ? 'chosen' : undefined}>
+    <tr aria-rowindex={index + 2} className={chosen ? 'chosen' : undefined} data-index={index} ref={measure}>
       <td className="col-pick">
         <input type="checkbox" aria-label={`Choose ${name}`} checked={chosen} onChange={(e) => onChoose(link.id, e.target.checked)} />
       </td>
