@@ -277,4 +277,23 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await screenshot(page, 'dashboard-link-page-phone', { fullPage: false });
     expect(cspReports).toEqual([]);
   });
+
+  it('edits a link: the form shows what it has, and what it empties is cleared (null through the real API)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await heading('Edit Spring sale');
+    expect(await page.getByLabel('Visit limit (optional)').inputValue()).toBe('100');
+    expect(await page.getByLabel('utm_source').inputValue()).toBe('dashboard');
+    await page.getByLabel('Title (optional)').fill('Spring sale, extended');
+    await page.getByLabel('Visit limit (optional)').fill('');
+    await page.getByLabel('utm_campaign').fill('');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-link-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading('Spring sale, extended');
+    const stored = (await t.request('GET', `/user/link/${linkPath.split('/').pop()}`, { token: ada.accessToken })).body.data;
+    expect(stored).toMatchObject({ title: 'Spring sale, extended', utm: { source: 'dashboard' }, redirectType: 307 });
+    expect(stored).not.toHaveProperty('maxVisits');
+    expect(stored.utm).not.toHaveProperty('campaign');
+  });
 });

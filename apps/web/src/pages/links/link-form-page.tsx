@@ -122,7 +122,7 @@ function LinkForm({ link }: { link?: Link }) {
             <div className="country-row" key={i}>
               <TextField label="Country code" name={`country-${i}`} value={row.country} maxLength={2} onChange={(e) => set('countries', values.countries.map((c, j) => (j === i ? { ...c, country: e.target.value } : c)))} hint="GB, DE, US…" />
               <TextField label="Its visitors go to" name={`country-url-${i}`} type="url" value={row.url} onChange={(e) => set('countries', values.countries.map((c, j) => (j === i ? { ...c, url: e.target.value } : c)))} error={errors[`targets.country.${row.country.trim().toUpperCase()}`]} />
-              <button type="button" className="field" onClick={() => set('countries', values.countries.filter((_, j) => j !== i))} aria-label={`Remove the target of ${row.country || 'this country'}`}>Remove</button>
+              <button type="button" className="country-remove" onClick={() => set('countries', values.countries.filter((_, j) => j !== i))} aria-label={`Remove the target of ${row.country || 'this country'}`}>Remove</button>
             </div>
           ))}
           {values.countries.length < MAX_COUNTRIES && (
