@@ -5,8 +5,11 @@ import { queryClient, session } from './api/client';
 import { Loading } from './components/states';
 import { AccountPage } from './pages/account/account-page';
 import { DomainsPage } from './pages/domains/domains-page';
+import { ImportExportPage } from './pages/links/import-export-page';
+import { EditLinkPage, NewLinkPage } from './pages/links/link-form-page';
+import { LinkPage } from './pages/links/link-page';
+import { LinksPage } from './pages/links/links-page';
 import { OAuthAppsPage } from './pages/oauth-apps/oauth-apps-page';
-import { SectionPlaceholder } from './pages/placeholders/section-placeholder';
 import { PlanPage } from './pages/plan/plan-page';
 import { TagsPage } from './pages/tags/tags-page';
 import { TokensPage } from './pages/tokens/tokens-page';
@@ -17,14 +20,17 @@ import { SignIn } from './shell/sign-in';
 import { useSession } from './shell/use-session';
 
 /**
- * The dashboard's routes, under /app. A section is one folder of pages/ and one line here; the sections
- * still to be built have their heading only.
+ * The dashboard's routes, under /app. A section is one folder of pages/ and a line or a few here.
  */
 function Routes() {
   return (
     <Switch>
-      <Route path="/">{() => <SectionPlaceholder title="Links" />}</Route>
-      <Route path="/links">{() => <SectionPlaceholder title="Links" />}</Route>
+      <Route path="/" component={LinksPage} />
+      <Route path="/links" component={LinksPage} />
+      <Route path="/links/new" component={NewLinkPage} />
+      <Route path="/links/import" component={ImportExportPage} />
+      <Route path="/links/:id/edit" component={EditLinkPage} />
+      <Route path="/links/:id" component={LinkPage} />
       <Route path="/domains" component={DomainsPage} />
       <Route path="/tags" component={TagsPage} />
       <Route path="/webhooks" component={WebhooksPage} />

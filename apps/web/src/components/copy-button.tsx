@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /** Copies `value` in one click, and says so (to screen readers too). */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+export function CopyButton({ value, label = 'Copy', ariaLabel }: { value: string; label?: string; ariaLabel?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -18,7 +18,7 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
   };
   return (
     <span className="copy">
-      <button type="button" onClick={copy}>
+      <button type="button" onClick={copy} aria-label={ariaLabel}>
         {label}
       </button>
       <span className="copy-status" role="status" aria-live="polite">

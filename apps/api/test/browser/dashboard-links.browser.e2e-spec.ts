@@ -1,0 +1,282 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildApp, BuiltDist } from '../support/built-app';
+import { seriousViolations, signInThroughPages } from '../support/dashboard-browser';
+import { describeInBrowser, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+import { createAccount, TestAccount } from '../support/identity';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** A desktop Chrome's User-Agent: HeadlessChrome is a bot by isbot's list, and a bot's visit is not counted. */
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+describeInBrowser('the dashboard\'s links in a real browser (Chromium), against the API on PostgreSQL', () => {
+  let built: BuiltDist;
+  let t: TestApp;
+  let landing: Awaited<ReturnType<typeof startLandingServer>>;
+  let landingOrigin: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let ada: TestAccount;
+  let bob: TestAccount;
+  /** What the browser reported against the page's CSP: nothing, if no chunk (the chart's either) needs inline script or style. */
+  const cspReports: string[] = [];
+  /** Every API path the page asked for, to check paging and that charts come in their own chunk. */
+  const requested: string[] = [];
+  let linkPath = '';
+
+  beforeAll(async () => {
+    built = await buildApp();
+    t = await startTestApp({ env: { DASHBOARD_DIR: join(built.dir, 'apps/web') } });
+    landing = await startLandingServer();
+    landingOrigin = landing.url.replace('//127.0.0.1:', `//${LANDING_HOST}:`);
+    ada = await createAccount(t);
+    bob = await createAccount(t);
+    browser = await launchBrowser();
+    context = await browser.newContext({ userAgent: CHROME, acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspReports.push(message.text());
+    });
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await landing?.close();
+    await t?.close();
+    built?.remove();
+  });
+
+  const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+  const flushClicks = () => t.app.get('CONTEXTS').analytics.clicks.flush();
+  const linksOf = async (account: TestAccount) => (await t.request('GET', '/user/link?limit=100', { token: account.accessToken })).body as { data: { id: string; slug: string }[]; meta: { total: number } };
+
+  it('signs in to an empty links page that says what to do first', async () => {
+    await page.goto(`${t.baseUrl}/app/links`);
+    await signInThroughPages(page, t.baseUrl, ada.email, ada.password);
+    await page.waitForURL(`${t.baseUrl}/app/links`);
+    await heading('Links');
+    await page.getByText('No links yet').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-links-empty');
+  });
+
+  it('shows the API\'s error beside the field that caused it, then creates the link with its options', async () => {
+    // Bob's slug is taken for Ada too (slugs are unique across the service): the refusal names the slug field.
+    expect((await t.request('POST', '/user/link', { token: bob.accessToken, body: { url: 'https://example.com/bob', slug: 'spring-sale' } })).status).toBe(200);
+    await page.getByRole('link', { name: 'Create your first link' }).click();
+    await heading('New link');
+    await page.getByLabel('Destination URL').fill(`${landingOrigin}/sale?from=dashboard`);
+    await page.getByLabel('Slug (optional)').fill('spring-sale');
+    await page.getByLabel('Title (optional)').fill('Spring sale');
+    await page.getByLabel('Expires at (optional)').fill('2031-01-01T12:00');
+    await page.getByLabel('Visit limit (optional)').fill('100');
+    await page.getByLabel('Redirect type').selectOption('307');
+    await page.getByLabel('utm_source').fill('dashboard');
+    await page.getByLabel('utm_campaign').fill('spring');
+    await page.getByRole('button', { name: 'Add a country target' }).click();
+    await page.getByLabel('Country code').fill('de');
+    await page.getByLabel('Its visitors go to').fill('https://example.de/sale');
+    await page.getByRole('button', { name: 'Create link' }).click();
+
+    const slug = page.getByLabel('Slug (optional)');
+    await page.locator('.field-invalid').filter({ has: slug }).locator('.field-error').waitFor();
+    expect(await slug.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await slug.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent()).toMatch(/taken|unique|use/i);
+    // The other fields are not marked: the error is on the field that caused it.
+    expect(await page.getByLabel('Destination URL').getAttribute('aria-invalid')).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-link-field-error');
+
+    await slug.fill('spring-sale-ada');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await heading('Spring sale');
+    linkPath = new URL(page.url()).pathname;
+    await page.getByTestId('short-url').filter({ hasText: `${t.baseUrl}/spring-sale-ada` }).waitFor();
+    await page.getByText('0 of 100 used').waitFor();
+
+    const stored = (await t.request('GET', `/user/link/${linkPath.split('/').pop()}`, { token: ada.accessToken })).body.data;
+    expect(stored).toMatchObject({ slug: 'spring-sale-ada', title: 'Spring sale', maxVisits: 100, redirectType: 307, utm: { source: 'dashboard', campaign: 'spring' }, targets: { country: { DE: 'https://example.de/sale' } } });
+    expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.parse('2030-12-31T00:00:00Z'));
+  });
+
+  it('copies the short URL in one click, previews the QR code and downloads it as PNG and SVG', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
+    await page.getByRole('button', { name: 'Copy short URL' }).click();
+    await page.getByText('Copied').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`${t.baseUrl}/spring-sale-ada`);
+
+    const qr = page.getByRole('img', { name: /QR code of/ });
+    await qr.waitFor();
+    // Decoded, not just present: the PNG fetched through the SDK (with the bearer token) is shown as a blob: URL.
+    expect(await page.evaluate("document.querySelector('img.qr-preview').naturalWidth")).toBeGreaterThan(0);
+    expect(await qr.getAttribute('src')).toMatch(/^blob:/);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
+    expect(png.suggestedFilename()).toBe('spring-sale-ada-qr.png');
+    expect(readFileSync((await png.path()) as string).subarray(1, 4).toString()).toBe('PNG');
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
+    expect(readFileSync((await svg.path()) as string, 'utf8')).toMatch(/<svg/);
+  });
+
+  it('opens the short URL in the browser, and the click appears on the link\'s chart and in its numbers', async () => {
+    await page.getByTestId('visits-total').filter({ hasText: '0' }).waitFor();
+    const chartsBefore = requested.filter((p) => /\/app\/assets\/link-charts-.*\.js$/.test(p)).length;
+    expect(chartsBefore).toBe(1);
+
+    const visitor = await context.newPage();
+    await visitor.goto(`${t.baseUrl}/spring-sale-ada`);
+    const landed = new URL(visitor.url());
+    expect(`${landed.host}${landed.pathname}`).toBe(`${new URL(landingOrigin).host}/sale`);
+    expect(landed.searchParams.get('utm_source')).toBe('dashboard');
+    await visitor.close();
+    await flushClicks();
+
+    await page.reload();
+    await heading('Spring sale');
+    await page.getByTestId('visits-total').filter({ hasText: /^1$/ }).waitFor();
+    const overTime = page.locator('.chart-block').first();
+    await overTime.getByRole('img', { name: /Visits over time: 1 in all/ }).waitFor();
+    await page.getByRole('region', { name: 'Devices' }).getByRole('cell', { name: 'desktop' }).waitFor();
+    await page.getByRole('region', { name: 'QR code or link' }).getByRole('cell', { name: 'Link', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Browsers' }).getByRole('cell', { name: 'Chrome' }).waitFor();
+    await page.getByText('1 of 100 used').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-link-page');
+
+    await page.getByLabel('By').selectOption('month');
+    await page.getByRole('cell', { name: new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' }) }).waitFor();
+  });
+
+  it('imports a CSV and shows the report line by line, then exports every link as CSV and JSON', async () => {
+    await page.goto(`${t.baseUrl}/app/links/import`);
+    await heading('Import and export');
+    const csv = ['url,slug,title,tags', `${landingOrigin}/one,imported-one,First,promo`, `${landingOrigin}/two,imported-two,Second,`, 'not a url,imported-bad,Bad,', `${landingOrigin}/again,imported-one,Again,`].join('\n');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('heading', { name: 'Import report' }).waitFor();
+    expect(await page.getByTestId('import-created').textContent()).toBe('2');
+    expect(await page.getByTestId('import-skipped').textContent()).toBe('2');
+    const skipped = page.getByRole('table', { name: 'Skipped lines' });
+    await skipped.getByRole('row', { name: /^4 Invalid/ }).waitFor();
+    await skipped.getByRole('row', { name: /^5 Slug taken/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-links-import');
+
+    const [csvExport] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
+    const exported = readFileSync((await csvExport.path()) as string, 'utf8');
+    expect(exported.split(/\r?\n/)[0]).toMatch(/^url,slug/);
+    expect(exported).toContain('imported-one');
+    expect(exported).toContain('spring-sale-ada');
+    // Another account's link is never in Ada's export.
+    expect(exported).not.toContain('https://example.com/bob');
+    const [jsonExport] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as JSON' }).click()]);
+    const lines = readFileSync((await jsonExport.path()) as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { slug: string });
+    expect(lines.map((l) => l.slug).sort()).toEqual(['imported-one', 'imported-two', 'spring-sale-ada']);
+  });
+
+  it('chooses several links and deletes them together, after asking', async () => {
+    await page.getByRole('link', { name: 'Links', exact: true }).click();
+    await heading('Links');
+    await page.getByText('3 links').waitFor();
+    await page.getByLabel('Choose First').check();
+    await page.getByLabel('Choose Second').check();
+    await page.getByRole('region', { name: 'Chosen links' }).getByText('2').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-links-chosen');
+
+    await page.getByLabel('Tags (separated by commas)').fill('autumn, promo');
+    await page.getByRole('button', { name: 'Add tags' }).click();
+    await page.getByText('Tagged 2 links: autumn, promo.').waitFor();
+    const tagsOf = async (slug: string) => {
+      const id = (await linksOf(ada)).data.find((l) => l.slug === slug)?.id;
+      return ((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data.tags as { name: string }[]).map((tag) => tag.name).sort();
+    };
+    expect(await tagsOf('imported-two')).toEqual(['autumn', 'promo']);
+    expect(await tagsOf('spring-sale-ada')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Delete chosen' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('2 links deleted.').waitFor();
+    await page.getByText('1 link', { exact: true }).waitFor();
+    expect((await linksOf(ada)).data.map((l) => l.slug)).toEqual(['spring-sale-ada']);
+    // Bob's link was never Ada's to delete, and is still there.
+    expect((await linksOf(bob)).meta.total).toBe(1);
+  });
+
+  it('keeps the table to the rows in view at 1,200 links, loading pages of 100 as it scrolls', async () => {
+    for (let batch = 0; batch < 12; batch++) {
+      const links = Array.from({ length: 100 }, (_, i) => ({ url: `https://example.com/bulk/${batch}/${i}`, slug: `bulk-${batch}-${i}`, title: `Bulk ${batch * 100 + i}` }));
+      const created = await t.request('POST', '/user/link/bulk', { token: ada.accessToken, body: { links } });
+      expect(created.status).toBe(200);
+    }
+    const pagesBefore = requested.filter((p) => p.startsWith('/user/link?')).length;
+    await page.reload();
+    await heading('Links');
+    await page.getByText('1,201 links').waitFor();
+    const shownRows = () => page.locator('.links-table tbody tr:not(.spacer)').count();
+    expect(await shownRows()).toBeLessThan(60);
+    const firstPages = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
+    expect(firstPages.length).toBe(1);
+    expect(firstPages[0]).toMatch(/start=0/);
+    expect(firstPages[0]).toMatch(/limit=100/);
+
+    // Scrolling to the end (the oldest link, newest first) asks for the following pages in order, and still shows only what is in view.
+    const oldest = page.getByRole('link', { name: 'Spring sale' });
+    // A person scrolling down: each page is asked for once the rows before it are in view (bounded, 90 s).
+    for (let i = 0; i < 180 && !(await oldest.count()); i++) {
+      await page.evaluate("document.querySelector('.links-scroll').scrollTop = document.querySelector('.links-scroll').scrollHeight");
+      await page.waitForTimeout(500);
+    }
+    const pagesAsked = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
+    expect([await oldest.count(), pagesAsked.length]).toEqual([1, 13]);
+    expect(await shownRows()).toBeLessThan(60);
+    const starts = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore).map((p) => Number(new URLSearchParams(p.split('?')[1]).get('start')));
+    expect(starts).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200]);
+
+    // Search asks the API (q), and the table shows what it answers.
+    await page.getByLabel('Search links').fill('Bulk 1199');
+    await page.getByText('1 link match').waitFor();
+    await page.getByRole('cell', { name: 'https://example.com/bulk/11/99' }).waitFor();
+    // Twelve bulk requests and thirteen pages on a loaded machine: more than the default 30 s.
+  }, 180_000);
+
+  it('works at a phone\'s width, with every page free of serious accessibility violations and CSP reports', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.getByLabel('Search links').fill('');
+    await page.getByText('1,201 links').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-links-phone', { fullPage: false });
+    // Keyboard: from the search box, Tab reaches the filter, then the table's first checkbox.
+    await page.getByLabel('Search links').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('link-expired');
+    await page.goto(`${t.baseUrl}${linkPath}`);
+    await heading('Spring sale');
+    await page.getByTestId('visits-total').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-link-page-phone', { fullPage: false });
+    expect(cspReports).toEqual([]);
+  });
+
+  it('edits a link: the form shows what it has, and what it empties is cleared (null through the real API)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await heading('Edit Spring sale');
+    expect(await page.getByLabel('Visit limit (optional)').inputValue()).toBe('100');
+    expect(await page.getByLabel('utm_source').inputValue()).toBe('dashboard');
+    await page.getByLabel('Title (optional)').fill('Spring sale, extended');
+    await page.getByLabel('Visit limit (optional)').fill('');
+    await page.getByLabel('utm_campaign').fill('');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-link-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading('Spring sale, extended');
+    const stored = (await t.request('GET', `/user/link/${linkPath.split('/').pop()}`, { token: ada.accessToken })).body.data;
+    expect(stored).toMatchObject({ title: 'Spring sale, extended', utm: { source: 'dashboard' }, redirectType: 307 });
+    expect(stored).not.toHaveProperty('maxVisits');
+    expect(stored.utm).not.toHaveProperty('campaign');
+  });
+});
