@@ -44,6 +44,8 @@ export const depConstraints = [
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
   { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
   { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
+  // The MCP endpoint (libs/mcp): the platform only; it finds the contexts' tools in the started app, never imports them.
+  { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
   { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },

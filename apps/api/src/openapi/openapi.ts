@@ -6,10 +6,9 @@ import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject,
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, type RouteResponse, routesOf } from '@lnk/shared/http';
+import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, requestSchema, type RouteResponse, routesOf } from '@lnk/shared/http';
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
-import { requestSchema } from './request-schema';
 
 export { openApiPath, type RegisteredRoute };
 
