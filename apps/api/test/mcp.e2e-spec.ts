@@ -159,3 +159,29 @@ describe('MCP endpoint (/mcp)', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 });
+
+// A flood from an agent: each JSON-RPC message spends the account's API budget, the one its HTTP requests spend.
+describe('MCP endpoint (/mcp) under the API rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_API: '6/60', RATE_LIMIT_PUBLIC: '1000/60' } });
+  });
+  afterAll(() => t?.close());
+
+  it('charges each message to the account and answers 429 RATE_LIMITED past it, for the HTTP API too', async () => {
+    const account = await createAccount(t);
+    // One request of the budget: the PAT's creation.
+    const pat = await createPat(t, account, ['links:read']);
+    const headers = { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const batch = Array.from({ length: 5 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }));
+    const five = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) });
+    expect(five.status).toBe(200);
+    expect(five.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await five.json()).toHaveLength(5);
+    const over = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch[0]) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await over.json()).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect((await t.request('GET', '/user/link', { token: account.accessToken })).status).toBe(429);
+  });
+});
