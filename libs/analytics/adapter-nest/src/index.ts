@@ -8,4 +8,3 @@ export * from './lib/stats.schemas';
 export * from './lib/stats-insights.schemas';
 export * from './lib/stats.request.dto';
 export * from './lib/stats-insights.request.dto';
-export * from './lib/stats.mcp-tools';

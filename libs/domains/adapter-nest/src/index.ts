@@ -6,4 +6,3 @@ export * from './lib/tls-ask.controller';
 export * from './lib/domains.presenter';
 export * from './lib/domains.schemas';
 export * from './lib/domains.request.dto';
-export * from './lib/domains.mcp-tools';

@@ -9,4 +9,3 @@ export * from './lib/short-url-base';
 export * from './lib/qr-renderer';
 export { IMPORT_BODY_LIMIT } from './lib/link-csv';
 export * from './lib/links.request.dto';
-export * from './lib/links.mcp-tools';
