@@ -48,6 +48,8 @@ export const depConstraints = [
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
   { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
   { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
+  // The MCP endpoint (libs/mcp): the platform only; it finds the contexts' tools in the started app, never imports them.
+  { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:composition', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
   // The operator CLI (apps/cli and its commands, libs/cli): the composed contexts and what their use cases answer;

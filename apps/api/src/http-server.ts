@@ -15,6 +15,12 @@ import { RequestLogger } from './logging/request-logger';
 import { IMPORT_BODY_LIMIT } from '@lnk/links/adapter-nest';
 import { SECURITY_HEADERS } from './security-headers';
 import { serveDashboard } from '@lnk/shared/web-app';
+import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
+import { ErrorAnswers } from '@lnk/shared/http';
+import { McpTools, serveMcp } from '@lnk/mcp/adapter-nest';
+import { BearerStrategy } from './auth/bearer.strategy';
+import { consumeRateLimit } from './rate-limit/rate-limit.guard';
+import { SERVICE_VERSION } from './version';
 
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
@@ -212,6 +218,18 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
   });
   // The dashboard (apps/web) at /app, with its own CSP; /app is then one of the API's paths, never a slug.
   serveDashboard(fastify, config.dashboardDir);
+  // The MCP endpoint for agents (docs/mcp.md): the contexts' tools, with the API's tokens, budget and errors.
+  const bearer = app.get(BearerStrategy);
+  const counters = app.get<ThrottlerStorage>(getStorageToken());
+  serveMcp(fastify, {
+    tools: McpTools.of(app),
+    authenticate: (request) => bearer.principalOf(request),
+    consume: (request) => consumeRateLimit(counters, config, request, 'api'),
+    errors: app.get(ErrorAnswers),
+    allowedOrigins: [new URL(config.publicBaseUrl).origin, ...config.corsOrigins],
+    bodyLimit: config.bodyLimitBytes,
+    version: SERVICE_VERSION,
+  });
   closeConnectionsOnceIdle(fastify);
   // Short URLs: answered in front of Fastify (SERVE_SHORT_URLS=false: by a separate redirect deployment; /{slug} is then an API 404).
   if (config.serveShortUrls) dispatch?.serve(app.get(ShortUrlRoutes).handler);

@@ -1,7 +1,6 @@
 import { IsBoolean, IsInt, IsString, MaxLength } from 'class-validator';
 import { ValidationError } from '@lnk/shared/kernel';
-import { requestSchema } from '../openapi/request-schema';
-import { Checked, checkedItem, fieldCheckErrors, HTTP_URL_PATTERN, IgnoresUnknownFields, IsHttpUrl, Nullable, Omittable } from '@lnk/shared/http';
+import { Checked, checkedItem, fieldCheckErrors, HTTP_URL_PATTERN, IgnoresUnknownFields, IsHttpUrl, Nullable, Omittable, requestSchema } from '@lnk/shared/http';
 import { ApiValidationPipe } from './validation.pipe';
 
 // A domain rule as a model function is written: it throws the domain's ValidationError naming the field.

@@ -5,10 +5,9 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig, APP_CONFIG } from '@lnk/composition';
-import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, type RouteResponse, routesOf } from '@lnk/shared/http';
+import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, requestSchema, type RouteResponse, routesOf } from '@lnk/shared/http';
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
-import { requestSchema } from './request-schema';
 
 export { openApiPath, type RegisteredRoute };
 

@@ -15,5 +15,7 @@ export * from './lib/requests/documented-rules';
 export * from './lib/requests/paging.request.dto';
 export * from './lib/schemas/schema';
 export * from './lib/schemas/response-schemas';
+export * from './lib/schemas/request-schema';
+export * from './lib/mcp/mcp-tool.decorator';
 export * from './lib/providers/provider-of';
 export * from './lib/pages/html-page';

@@ -4,6 +4,7 @@ import { providerOf } from '@lnk/shared/http';
 import { ANALYTICS_PORTS, AnalyticsPorts } from './analytics.ports';
 import { StatsController } from './stats.controller';
 import { StatsInsightsController } from './stats-insights.controller';
+import { StatsMcpTools } from './stats.mcp-tools';
 
 export interface AnalyticsModuleOptions {
   ports: AnalyticsPorts;
@@ -42,6 +43,7 @@ export const ANALYTICS_CONTROLLERS = [StatsController, StatsInsightsController];
  */
 @Module({
   controllers: ANALYTICS_CONTROLLERS,
-  providers: [...PORTS, ...USE_CASES],
+  // StatsMcpTools: its tool for agents (the app's MCP endpoint finds it by its @McpTool method).
+  providers: [...PORTS, ...USE_CASES, StatsMcpTools],
 })
 export class AnalyticsModule extends ConfigurableModuleClass {}

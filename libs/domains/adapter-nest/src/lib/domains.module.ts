@@ -17,6 +17,7 @@ import { DomainsController } from './domains.controller';
 import { DOMAINS_PORTS, DomainsPorts } from './domains.ports';
 import { DomainsSettings } from './domains.settings';
 import { TlsAskController } from './tls-ask.controller';
+import { DomainsMcpTools } from './domains.mcp-tools';
 
 export interface DomainsModuleOptions {
   ports: DomainsPorts;
@@ -70,6 +71,8 @@ export const DOMAINS_CONTROLLERS = [DomainsController, TlsAskController];
     { provide: DomainsSettings, inject: [OPTIONS], useFactory: ({ settings }: DomainsModuleOptions) => settings },
     { provide: AllowCertificateUseCase, inject: [OPTIONS], useFactory: ({ certificates }: DomainsModuleOptions) => certificates },
     ...USE_CASES,
+    // Its tool for agents (the app's MCP endpoint finds it by its @McpTool method).
+    DomainsMcpTools,
   ],
 })
 export class DomainsModule extends ConfigurableModuleClass {}

@@ -28,6 +28,7 @@ import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork } from '@ln
 import { providerOf } from '@lnk/shared/http';
 import { LinksController, TagsController } from './links.controller';
 import { LinksBulkController } from './links-bulk.controller';
+import { LinksMcpTools } from './links.mcp-tools';
 import { LINKS_PORTS, LinksPorts } from './links.ports';
 import { LinksSettings } from './links.settings';
 import { CachedQrRenderer, PiscinaQrRenderer, QrRenderer } from './qr-renderer';
@@ -110,6 +111,8 @@ export const LINKS_CONTROLLERS = [LinksController, LinksBulkController, TagsCont
     providerOf(ShortUrlBases, [LinksSettings]),
     { provide: QrRenderer, useFactory: () => new CachedQrRenderer(new PiscinaQrRenderer()) },
     ...USE_CASES,
+    // Its tools for agents (the app's MCP endpoint finds them by their @McpTool methods).
+    LinksMcpTools,
   ],
 })
 export class LinksModule extends ConfigurableModuleClass {}

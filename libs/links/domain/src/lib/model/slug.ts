@@ -5,7 +5,7 @@ export const GENERATED_SLUG_LENGTH = 7;
 
 /** Paths of the service itself (and ones it may use later) that no short link may take. */
 export const RESERVED_SLUGS = new Set([
-  'oauth', 'user', 'users', 'health', 'docs', 'auth', 'api', 'v1', 'v2', 'v3', 'billing', 'metrics', 'openapi.json', 'tls', 'app',
+  'oauth', 'user', 'users', 'health', 'docs', 'auth', 'api', 'v1', 'v2', 'v3', 'billing', 'metrics', 'openapi.json', 'tls', 'app', 'mcp',
   'admin', 'static', 'assets', 'login', 'logout', 'signup', 'favicon.ico', 'robots.txt', 'sitemap.xml', '.well-known',
 ]);
 

@@ -1,7 +1,9 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { fieldChecksOf, ignoresUnknownFields, nullableFieldsOf, ruleSchemaOf } from '@lnk/shared/http';
+import { fieldChecksOf } from '../requests/field-checks';
+import { ignoresUnknownFields, nullableFieldsOf } from '../requests/request-dto.decorators';
+import { ruleSchemaOf } from '../requests/documented-rules';
 
 type Meta = { constraints?: unknown[]; target: unknown; propertyName: string };
 

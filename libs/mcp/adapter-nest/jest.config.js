@@ -1,0 +1,1 @@
+module.exports = { ...require('../../../jest.preset.js'), displayName: 'mcp-adapter-nest', rootDir: __dirname };
