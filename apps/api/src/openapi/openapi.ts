@@ -10,6 +10,7 @@ import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, typ
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
 import { requestSchema } from './request-schema';
+import { documentRequestHeaders } from './request-headers';
 
 export { openApiPath, type RegisteredRoute };
 
@@ -264,6 +265,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     }
     // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body, whatever the status (OAuthProtocolFilter).
     if (route.acceptsForm && route.body) for (const [status, response] of Object.entries(responses)) if (Number(status) >= 400) responses[status] = withFormError(response);
+    documentRequestHeaders(route, operation, responses, errorAnswer);
     operation.responses = responses;
   }
   document.components = { ...document.components, schemas };

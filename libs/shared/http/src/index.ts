@@ -17,3 +17,4 @@ export * from './lib/schemas/schema';
 export * from './lib/schemas/response-schemas';
 export * from './lib/providers/provider-of';
 export * from './lib/pages/html-page';
+export * from './lib/answers/etag';

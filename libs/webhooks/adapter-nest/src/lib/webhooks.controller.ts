@@ -28,7 +28,7 @@ export class WebhooksController {
     private readonly listDeliveries: ListDeliveriesUseCase,
   ) {}
 
-  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: 'Create a webhook', description: 'Answers the webhook with its signing secret in it (`secret`), shown only now. The url must be https and resolve to public addresses only.' })
+  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, idempotent: 'secret', summary: 'Create a webhook', description: 'Answers the webhook with its signing secret in it (`secret`), shown only now. The url must be https and resolve to public addresses only.' })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateWebhookDto) {
     return ok(presentWebhookWithSecret(await this.createWebhook.execute(caller.userId, body)), 'Webhook created: keep the secret, it is not shown again');
   }
@@ -39,7 +39,7 @@ export class WebhooksController {
     return okPage({ ...page, items: page.items.map(presentWebhook) });
   }
 
-  @Route('GET', ':id', { operationId: 'getWebhook', scope: 'webhooks:read', answers: WebhookSchema, summary: 'Get a webhook', description: 'With why the service turned it off, if it did.' })
+  @Route('GET', ':id', { operationId: 'getWebhook', scope: 'webhooks:read', answers: WebhookSchema, etag: true, summary: 'Get a webhook', description: 'With why the service turned it off, if it did.' })
   async get(@CurrentPrincipal() caller: Caller, @Param('id') id: string) {
     return ok(presentWebhook(await this.getWebhook.execute(caller.userId, id)));
   }
