@@ -1,4 +1,4 @@
-import { checkEach, Clock, found, PasswordHasher, PreconditionFailedError, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Clock, found, NotFoundError, PasswordHasher, PreconditionFailedError, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
@@ -81,10 +81,8 @@ export class UpdateLinkUseCase {
     const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, now);
     await withLinkEvent(this.events, 'link.updated', link.ownerId, async (record) => {
-      if (!(await this.links.update(link, expected ? readAt : undefined))) {
-        if (expected) throw new PreconditionFailedError('link');
-        found(null, 'Link');
-      }
+      // Not saved: another write came since the read (with a condition), or the link is gone.
+      if (!(await this.links.update(link, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
       await record(link, now);
     });
     // The short URL answers the new destination (or stops answering) at once.
