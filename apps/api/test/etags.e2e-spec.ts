@@ -4,7 +4,7 @@ import type { TestApp } from './support/test-app';
 
 describe('ETags, If-None-Match and If-Match (two instances, one database)', () => {
   // One short domain for both, as instances of one service have: a link's answer (its shortUrl) is then the same on each.
-  const instances = useTwoInstances({ SHORT_BASE_URL: 'https://lnk.test' });
+  const instances = useTwoInstances({ SHORT_BASE_URL: 'https://lnk.test', WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_WORKER: 'false' });
   let a: TestApp;
   let b: TestApp;
   beforeAll(() => ({ a, b } = instances()));
@@ -92,6 +92,26 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     const res = await edit(a, eve, id, { title: 'taken over' }, etag);
     expect(res.status).toBe(404);
     expect((await read(a, ada, id)).body.data.title).toBe('first');
+  });
+
+  // The lost update on a webhook: two clients turn it off and change its events from one version.
+  it('refuses the second of two webhook edits made from one version with 412, and 304s its current ETag', async () => {
+    const account = await createAccount(a);
+    const hook = (await a.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'http://127.0.0.1:9/hook', events: ['link.created'] } })).body.data;
+    const path = `/user/webhooks/${hook.id}`;
+    const seen = etagOf(await a.request('GET', path, { token: account.accessToken }));
+    expect((await b.request('GET', path, { token: account.accessToken, headers: { 'If-None-Match': seen } })).status).toBe(304);
+    const one = await a.request('PUT', path, { token: account.accessToken, body: { isActive: false }, headers: { 'If-Match': seen } });
+    expect(one.status).toBe(200);
+    const two = await b.request('PUT', path, { token: account.accessToken, body: { events: ['link.deleted'] }, headers: { 'If-Match': seen } });
+    expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
+    const now = (await b.request('GET', path, { token: account.accessToken })).body.data;
+    expect([now.isActive, now.events]).toEqual([false, ['link.created']]);
+    const [x, y] = await Promise.all([
+      a.request('PUT', path, { token: account.accessToken, body: { description: 'x' }, headers: { 'If-Match': etagOf(one) } }),
+      b.request('PUT', path, { token: account.accessToken, body: { description: 'y' }, headers: { 'If-Match': etagOf(one) } }),
+    ]);
+    expect([x.status, y.status].sort()).toEqual([200, 412]);
   });
 
   it('tags the account, an OAuth client and a token alike, and answers 304 to their current ETag', async () => {

@@ -68,15 +68,17 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     }
   });
 
-  it('declares the ETag of single resources, If-None-Match and 304 on their GET, If-Match and 412 on PUT /user/link/{id}', () => {
+  it('declares the ETag of single resources, If-None-Match and 304 on their GET, If-Match and 412 on the PUT of links and webhooks', () => {
     for (const path of ['/user/link/:id', '/user/me', '/user/oauth-clients/:id', '/user/tokens/:id', '/user/webhooks/:id']) {
       const get = operationOf('GET', path) as OperationObject;
       expect([path, Object.keys((get.responses['200'] as ResponseObject).headers ?? {}), Object.keys(get.responses).includes('304')]).toEqual([path, ['ETag'], true]);
       expect(((get.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-None-Match']);
     }
-    const put = operationOf('PUT', '/user/link/:id') as OperationObject;
-    expect(((put.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-Match']);
-    expect((put.responses['412'] as ResponseObject).headers).toHaveProperty('ETag');
+    for (const path of ['/user/link/:id', '/user/webhooks/:id']) {
+      const put = operationOf('PUT', path) as OperationObject;
+      expect(((put.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-Match']);
+      expect((put.responses['412'] as ResponseObject).headers).toHaveProperty('ETag');
+    }
   });
 
   it("gives every scoped route its scope as an OAuth 2.0 security requirement, and public routes none", () => {

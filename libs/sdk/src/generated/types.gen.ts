@@ -5449,6 +5449,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5476,6 +5482,10 @@ export type UpdateWebhookErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
