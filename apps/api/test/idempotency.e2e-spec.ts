@@ -179,9 +179,29 @@ class FlakyController {
   }
 }
 
-describe('Idempotency-Key after a failed first attempt', () => {
+/** Answers only once the test lets it (`gate`): a first request held while a second one with its key comes. */
+let gate: { open: () => void; opened: Promise<void> } | null = null;
+const newGate = () => {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+};
+
+@Controller('held')
+class HeldController {
+  calls = 0;
+
+  @Route('POST', '', { operationId: 'heldCreate', scope: 'links:write', answers: object({ name: string, call: string }), idempotent: 'replays', summary: 'Held', description: 'Answers when the test opens its gate.' })
+  async create(@CurrentPrincipal() _caller: Caller, @Body() body: FlakyBody) {
+    this.calls += 1;
+    await gate?.opened;
+    return ok({ name: body.name, call: String(this.calls) });
+  }
+}
+
+describe('Idempotency-Key while the first request runs, and after a failed one', () => {
   let t: TestApp;
-  beforeAll(async () => (t = await startTestApp({ controllers: [FlakyController] })));
+  beforeAll(async () => (t = await startTestApp({ controllers: [FlakyController, HeldController] })));
   afterAll(() => t.close());
 
   // A fault is not the answer to keep: the retry with the key must run (else the client could never succeed with it).
@@ -193,5 +213,23 @@ describe('Idempotency-Key after a failed first attempt', () => {
     expect([retry.status, retry.body.data]).toEqual([200, { name: 'n', call: '2' }]);
     const replay = await send();
     expect([replay.headers.get('idempotent-replayed'), replay.body.data]).toEqual(['true', { name: 'n', call: '2' }]);
+  });
+
+  // Two requests with one key at once never both run: the second is told to wait, then gets the first's answer.
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE to a request whose key is held by one still running, which runs once', async () => {
+    const account = await createAccount(t);
+    const send = () => t.request('POST', '/held', { token: account.accessToken, body: { name: 'h' }, headers: { [KEY]: 'held' } });
+    gate = newGate();
+    const first = send();
+    const held = t.app.get(HeldController);
+    while (held.calls === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await send();
+    expect([second.status, second.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    gate.open();
+    expect((await first).body.data).toEqual({ name: 'h', call: '1' });
+    const third = await send();
+    expect([third.headers.get('idempotent-replayed'), third.body.data]).toEqual(['true', { name: 'h', call: '1' }]);
+    expect(held.calls).toBe(1);
+    gate = null;
   });
 });
