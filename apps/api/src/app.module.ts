@@ -23,6 +23,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { ConditionalRequestsModule } from './conditional/conditional-requests.module';
 
 /** The app's own controllers; each context module brings its own (LinksModule: links and tags). */
 export const APP_CONTROLLERS = [
@@ -48,6 +50,9 @@ export class AppModule {
         PassportModule,
         RateLimitModule,
         MetricsModule,
+        // Around the handlers of the routes that declare them: ETags (GET, PUT), then Idempotency-Key (POST).
+        ConditionalRequestsModule,
+        IdempotencyModule,
         // Each context's HTTP face, given the ports the composition root bound.
         LinksModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ links }: Contexts) => links }),
         AnalyticsModule.forRootAsync({ inject: [CONTEXTS], useFactory: ({ analytics }: Contexts) => analytics }),

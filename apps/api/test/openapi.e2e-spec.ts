@@ -53,6 +53,34 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     expect(stale).toEqual([]);
   });
 
+  // Issue 30: a client generated from the document must know it may send Idempotency-Key, and what a replay or a reuse answers.
+  it('declares Idempotency-Key on every POST that creates something, with its 409 and 422 answers and Idempotent-Replayed', () => {
+    const withKey = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, OperationObject>).filter((operation) => ((operation.parameters ?? []) as ParameterObject[]).some((p) => p.in === 'header' && p.name === 'Idempotency-Key')),
+    );
+    expect(withKey.map((operation) => operation.operationId).sort()).toEqual(
+      ['addDomain', 'createLink', 'createLinks', 'createOAuthClient', 'createPersonalAccessToken', 'createTag', 'createWebhook', 'importLinks', 'startCheckout'].sort(),
+    );
+    for (const operation of withKey) {
+      const responses = operation.responses as Record<string, ResponseObject>;
+      expect([operation.operationId, Object.keys(responses).filter((status) => ['409', '422'].includes(status))]).toEqual([operation.operationId, ['409', '422']]);
+      expect([operation.operationId, Object.keys(responses['200']?.headers ?? {})]).toEqual([operation.operationId, ['Idempotent-Replayed']]);
+    }
+  });
+
+  it('declares the ETag of single resources, If-None-Match and 304 on their GET, If-Match and 412 on the PUT of links and webhooks', () => {
+    for (const path of ['/user/link/:id', '/user/me', '/user/oauth-clients/:id', '/user/tokens/:id', '/user/webhooks/:id']) {
+      const get = operationOf('GET', path) as OperationObject;
+      expect([path, Object.keys((get.responses['200'] as ResponseObject).headers ?? {}), Object.keys(get.responses).includes('304')]).toEqual([path, ['ETag'], true]);
+      expect(((get.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-None-Match']);
+    }
+    for (const path of ['/user/link/:id', '/user/webhooks/:id']) {
+      const put = operationOf('PUT', path) as OperationObject;
+      expect(((put.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-Match']);
+      expect((put.responses['412'] as ResponseObject).headers).toHaveProperty('ETag');
+    }
+  });
+
   it("gives every scoped route its scope as an OAuth 2.0 security requirement, and public routes none", () => {
     for (const route of registeredRoutes(t.app)) {
       const operation = operationOf(route.method, route.path);

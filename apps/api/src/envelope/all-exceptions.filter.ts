@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, RateLimitedError } from '@lnk/shared/kernel';
 import { isDatabaseTimeout, isDatabaseUnavailable } from '@lnk/shared/database';
 import { type ErrorEnvelope, ErrorAnswers, type RenderedError } from '@lnk/shared/http';
+import { AnswerAsIs } from './answer-as-is';
 import { ERROR_STATUS } from './error-status';
 
 const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
@@ -66,6 +67,7 @@ export class AllExceptionsFilter extends ErrorAnswers {
   private readonly logger = new Logger('Errors');
 
   render(exception: unknown): RenderedError {
+    if (exception instanceof AnswerAsIs && exception.body) return { envelope: exception.body };
     if (exception instanceof DomainError) {
       const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_HEADERS : undefined;
       return { envelope: envelope(exception.code, exception.message, exception.meta as ErrorEnvelope['meta']), headers };
@@ -83,6 +85,11 @@ export class AllExceptionsFilter extends ErrorAnswers {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof AnswerAsIs) {
+      if (reply.sent) return;
+      void (exception.body ? reply.code(exception.status).type('application/json; charset=utf-8').send(exception.body) : reply.code(exception.status).send());
+      return;
+    }
     const { envelope: body, headers } = this.render(exception);
     if (reply.sent) return;
     if (headers) void reply.headers(headers);

@@ -24,4 +24,8 @@ export const ERROR_STATUS = {
   PAYMENT_NOT_COMPLETED: HttpStatus.BAD_REQUEST,
   // A request this service cannot take as configured (no payment provider), not a fault of its fields.
   BILLING_DISABLED: HttpStatus.BAD_REQUEST,
+  IDEMPOTENCY_KEY_REUSED: HttpStatus.UNPROCESSABLE_ENTITY,
+  IDEMPOTENCY_KEY_IN_USE: HttpStatus.CONFLICT,
+  IDEMPOTENCY_REPLAY_UNAVAILABLE: HttpStatus.CONFLICT,
+  PRECONDITION_FAILED: HttpStatus.PRECONDITION_FAILED,
 } as const satisfies Record<ErrorCode, HttpStatus>;

@@ -8,6 +8,7 @@ import { AppConfig, APP_CONFIG } from '@lnk/composition';
 import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, requestSchema, type RouteResponse, routesOf } from '@lnk/shared/http';
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
+import { documentRequestHeaders } from './request-headers';
 
 export { openApiPath, type RegisteredRoute };
 
@@ -262,6 +263,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     }
     // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body, whatever the status (OAuthProtocolFilter).
     if (route.acceptsForm && route.body) for (const [status, response] of Object.entries(responses)) if (Number(status) >= 400) responses[status] = withFormError(response);
+    documentRequestHeaders(route, operation, responses, errorAnswer);
     operation.responses = responses;
   }
   document.components = { ...document.components, schemas };

@@ -551,7 +551,7 @@ export type EmptyObject = {
 };
 
 export type ErrorEnvelope = {
-    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'BAD_REQUEST';
+    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_USE' | 'IDEMPOTENCY_REPLAY_UNAVAILABLE' | 'PRECONDITION_FAILED' | 'BAD_REQUEST';
     message: string;
     meta?: {
         errors?: Array<{
@@ -2677,6 +2677,12 @@ export type ListDomainsResponse = ListDomainsResponses[keyof ListDomainsResponse
 
 export type AddDomainData = {
     body: AddDomainDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/domain';
@@ -2700,9 +2706,17 @@ export type AddDomainErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -2891,6 +2905,12 @@ export type ListLinksResponse = ListLinksResponses[keyof ListLinksResponses];
 
 export type CreateLinkData = {
     body: CreateLinkDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link';
@@ -2914,9 +2934,17 @@ export type CreateLinkErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -2997,6 +3025,12 @@ export type DeleteLinksResponse = DeleteLinksResponses[keyof DeleteLinksResponse
 
 export type CreateLinksData = {
     body: BulkCreateLinksDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link/bulk';
@@ -3020,9 +3054,17 @@ export type CreateLinksErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3153,6 +3195,12 @@ export type ExportLinksResponse = ExportLinksResponses[keyof ExportLinksResponse
 
 export type ImportLinksData = {
     body: string;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link/import';
@@ -3172,9 +3220,17 @@ export type ImportLinksErrors = {
      */
     403: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * See the error code
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3256,6 +3312,12 @@ export type DeleteLinkResponse = DeleteLinkResponses[keyof DeleteLinkResponses];
 
 export type GetLinkData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3310,6 +3372,12 @@ export type GetLinkResponse = GetLinkResponses[keyof GetLinkResponses];
 
 export type UpdateLinkData = {
     body: UpdateLinkDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3337,6 +3405,10 @@ export type UpdateLinkErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
@@ -3478,6 +3550,12 @@ export type DeleteAccountResponse = DeleteAccountResponses[keyof DeleteAccountRe
 
 export type GetAccountData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/me';
@@ -3821,6 +3899,12 @@ export type ListOAuthClientsResponse = ListOAuthClientsResponses[keyof ListOAuth
 
 export type CreateOAuthClientData = {
     body: CreateOAuthClientDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/oauth-clients';
@@ -3844,9 +3928,17 @@ export type CreateOAuthClientErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3928,6 +4020,12 @@ export type DeleteOAuthClientResponse = DeleteOAuthClientResponses[keyof DeleteO
 
 export type GetOAuthClientData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -4422,6 +4520,12 @@ export type GetStatsByDimensionResponse = GetStatsByDimensionResponses[keyof Get
 
 export type StartCheckoutData = {
     body: CheckoutRequestDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/subscription/checkout';
@@ -4445,9 +4549,17 @@ export type StartCheckoutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4618,6 +4730,12 @@ export type ListTagsResponse = ListTagsResponses[keyof ListTagsResponses];
 
 export type CreateTagData = {
     body: CreateTagDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/tag';
@@ -4641,9 +4759,17 @@ export type CreateTagErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4872,6 +4998,12 @@ export type ListPersonalAccessTokensResponse = ListPersonalAccessTokensResponses
 
 export type CreatePersonalAccessTokenData = {
     body: CreateTokenDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/tokens';
@@ -4895,9 +5027,17 @@ export type CreatePersonalAccessTokenErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5020,6 +5160,12 @@ export type RevokePersonalAccessTokenResponse = RevokePersonalAccessTokenRespons
 
 export type GetPersonalAccessTokenData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5122,6 +5268,12 @@ export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksRespo
 
 export type CreateWebhookData = {
     body: CreateWebhookDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/webhooks';
@@ -5145,9 +5297,17 @@ export type CreateWebhookErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5229,6 +5389,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5283,6 +5449,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5310,6 +5482,10 @@ export type UpdateWebhookErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */

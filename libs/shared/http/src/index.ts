@@ -19,3 +19,4 @@ export * from './lib/schemas/request-schema';
 export * from './lib/mcp/mcp-tool.decorator';
 export * from './lib/providers/provider-of';
 export * from './lib/pages/html-page';
+export * from './lib/answers/etag';

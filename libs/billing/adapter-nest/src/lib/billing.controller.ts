@@ -40,7 +40,7 @@ export class SubscriptionController {
     return ok(presentSubscription(s, plan, limits));
   }
 
-  @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
+  @Route('POST', 'subscription/checkout', { operationId: 'startCheckout', scope: 'subscription:read', answers: CheckoutSessionSchema, idempotent: 'replays', summary: 'Start a checkout for a plan', description: 'Answers the URL of the payment page; the browser comes back to successUrl or cancelUrl. 400 BILLING_DISABLED when the service takes no payments (BILLING=off).' })
   async checkout(@CurrentPrincipal() caller: Caller, @Body() body: CheckoutRequestDto) {
     const session = await this.startCheckout.execute(caller.userId, body);
     return ok(presentCheckoutSession(session), 'Checkout session created: send the user to its url');

@@ -23,7 +23,7 @@ export class DomainsController {
     return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.settings)) });
   }
 
-  @Route('POST', '', { operationId: 'addDomain', scope: 'domains:write', answers: DomainSchema, summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
+  @Route('POST', '', { operationId: 'addDomain', scope: 'domains:write', answers: DomainSchema, idempotent: 'replays', summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })
   async add(@CurrentPrincipal() caller: Caller, @Body() body: AddDomainDto) {
     const domain = await this.addDomain.execute(caller.userId, body.name);
     const addresses = addressRecordsFor(this.settings.dnsTargetAddresses).map((r) => `${r.type} ${r.value}`);

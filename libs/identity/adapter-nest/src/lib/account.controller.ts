@@ -49,7 +49,7 @@ export class AccountController {
     private readonly accountDeletion: DeleteAccountUseCase,
   ) {}
 
-  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
+  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, etag: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
   async me(@CurrentPrincipal() principal: Principal) {
     const user = await this.currentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.

@@ -31,13 +31,13 @@ export class OAuthClientsController {
     return okPage({ ...page, items: page.items.map((c) => presentClient(c)) });
   }
 
-  @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })
+  @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, idempotent: 'secret', summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOAuthClientDto) {
     const { client, clientSecret } = await this.createClient.execute({ ...body, ownerId: principal.userId, redirectUris: body.redirectUris ?? [], isFirstParty: false });
     return ok(presentClient(client, clientSecret), 'OAuth client created');
   }
 
-  @Route('GET', ':id', { operationId: 'getOAuthClient', scope: 'tokens:read', answers: OAuthClientSchema, summary: 'One OAuth client', description: 'Its name, scopes, redirect URIs and state, without the secret.' })
+  @Route('GET', ':id', { operationId: 'getOAuthClient', scope: 'tokens:read', answers: OAuthClientSchema, etag: true, summary: 'One OAuth client', description: 'Its name, scopes, redirect URIs and state, without the secret.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentClient(await this.getClient.execute(principal, id)));
   }

@@ -31,6 +31,7 @@ export class TokensController {
 
   @Route('POST', '', {
     operationId: 'createPersonalAccessToken',
+    idempotent: 'secret',
     scope: 'tokens:write',
     answers: CreatedPersonalAccessTokenSchema,
     reauthentication: true,
@@ -62,7 +63,7 @@ export class TokensController {
     return ok({ revoked, keptTokenId }, revoked === 1 ? '1 token revoked' : `${revoked} tokens revoked`);
   }
 
-  @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
+  @Route('GET', ':id', { operationId: 'getPersonalAccessToken', scope: 'tokens:read', answers: PersonalAccessTokenDetailSchema, etag: true, summary: 'One personal access token', description: 'Its name, scopes and expiry, without the value.' })
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return ok(presentTokenDetail(await this.getPat.execute(principal, id), new Date()));
   }

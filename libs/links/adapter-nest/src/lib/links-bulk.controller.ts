@@ -29,6 +29,7 @@ export class LinksBulkController {
 
   @Route('POST', 'bulk', {
     operationId: 'createLinks',
+    idempotent: 'replays',
     scope: 'links:write',
     answers: list(BulkCreatedSchema),
     summary: 'Create up to 100 links',
@@ -73,6 +74,7 @@ export class LinksBulkController {
 
   @Route('POST', 'import', {
     operationId: 'importLinks',
+    idempotent: 'replays',
     scope: 'links:write',
     answers: ImportReportSchema,
     errors: { 400: 'json', 413: 'json' },

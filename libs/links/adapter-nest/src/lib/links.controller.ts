@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
   CreateLinkUseCase,
@@ -8,14 +8,16 @@ import {
   FavoriteTagsUseCase,
   GetLinkUseCase,
   LinkListAnswer,
+  type LinkView,
   ListLinksUseCase,
   ListTagsUseCase,
   QR_MARKER_PARAM,
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
-import { binary, type Caller, CurrentPrincipal, DeletedSchema, list, ok, okPage, PAGE_META, RateLimitBudget, Route, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
+import { binary, type Caller, CurrentPrincipal, DeletedSchema, etagOf, list, namesETag, ok, okPage, PAGE_META, RateLimitBudget, Route, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
+import { PreconditionFailedError } from '@lnk/shared/kernel';
 import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
@@ -61,7 +63,7 @@ export class LinksController {
     return serialized;
   }
 
-  @Route('GET', ':id', { operationId: 'getLink', scope: 'links:read', answers: LinkSchema, summary: 'One link', description: 'A link of yours with its short URL.' })
+  @Route('GET', ':id', { operationId: 'getLink', scope: 'links:read', answers: LinkSchema, etag: true, summary: 'One link', description: 'A link of yours with its short URL.' })
   async detail(@CurrentPrincipal() caller: Caller, @Param('id') id: string, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.getLink.execute(caller.userId, id), this.bases.of(scheme)));
   }
@@ -90,19 +92,30 @@ export class LinksController {
       .send(body);
   }
 
-  @Route('POST', '', { operationId: 'createLink', scope: 'links:write', answers: LinkSchema, summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
+  @Route('POST', '', { operationId: 'createLink', scope: 'links:write', answers: LinkSchema, idempotent: 'replays', summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateLinkDto, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.createLink.execute(caller.userId, body), this.bases.of(scheme)), 'Link created');
   }
 
-  @Route('PUT', ':id', { operationId: 'updateLink', scope: 'links:write', answers: LinkSchema, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
+  @Route('PUT', ':id', { operationId: 'updateLink', scope: 'links:write', answers: LinkSchema, etag: true, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
   async update(
     @CurrentPrincipal() caller: Caller,
     @Param('id') id: string,
     @Body() body: UpdateLinkDto,
     @CurrentScheme() scheme: RequestScheme,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return ok(presentLink(await this.updateLink.execute(caller.userId, id, body), this.bases.of(scheme)), 'Link updated');
+    const base = this.bases.of(scheme);
+    // If-Match: the link's current ETag (that of GET's answer) must be among those named.
+    const expected = ifMatch === undefined ? undefined : (current: LinkView) => namesETag(ifMatch, etagOf(presentLink(current, base)), 'strong');
+    try {
+      return ok(presentLink(await this.updateLink.execute(caller.userId, id, body, expected), base), 'Link updated');
+    } catch (error) {
+      // The refusal carries the current ETag, so the client can read again and decide.
+      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentLink(await this.getLink.execute(caller.userId, id), base)));
+      throw error;
+    }
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteLink', scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
@@ -134,7 +147,7 @@ export class TagsController {
     return ok((await this.favoriteTags.execute(caller.userId)).map(presentTag));
   }
 
-  @Route('POST', '', { operationId: 'createTag', scope: 'tags:write', answers: TagSchema, summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
+  @Route('POST', '', { operationId: 'createTag', scope: 'tags:write', answers: TagSchema, idempotent: 'replays', summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateTagDto) {
     return ok(presentTag(await this.createTag.execute(caller.userId, body)), 'Tag created');
   }

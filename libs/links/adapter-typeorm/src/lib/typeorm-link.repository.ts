@@ -250,26 +250,31 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
   }
 
-  async update(link: Link): Promise<void> {
+  async update(link: Link, unchangedSince?: Date): Promise<boolean> {
     const p = link.toProps();
-    await this.reporting(p.ownerId, () => this.updateUnreported(p));
+    return this.reporting(p.ownerId, () => this.updateUnreported(p, unchangedSince ?? null));
   }
 
-  private async updateUnreported(p: LinkProps): Promise<void> {
-    await guardUnique(SLUG_TAKEN, () =>
+  private async updateUnreported(p: LinkProps, unchangedSince: Date | null): Promise<boolean> {
+    return guardUnique(SLUG_TAKEN, () =>
       inTransaction(this.dataSource, async () => {
-        await sql(
+        // The condition and the write are one statement: a write that came between the caller's read and
+        // this one moved updated_at on, and this one then changes nothing (If-Match, no lost update).
+        const { affected } = await sql(
           this.dataSource,
-          `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9, updated_at = $10,
+          `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9,
+                  updated_at = GREATEST($10, updated_at + interval '1 millisecond'),
                   redirect_type = $11, expires_at = $12, expired_url = $13, utm = $14::jsonb, targets = $15::jsonb
-            WHERE id = $1 AND owner_id = $2`,
-          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options)],
+            WHERE id = $1 AND owner_id = $2 AND ($16::timestamptz IS NULL OR updated_at = $16)`,
+          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options), unchangedSince],
         );
+        if (affected === 0) return false;
         // The visit limit: set or changed (the visits used so far kept), or gone with its count.
         const maxVisits = p.options?.maxVisits ?? null;
         if (maxVisits === null) await sql(this.dataSource, 'DELETE FROM link_visit_limits WHERE link_id = $1', [p.id]);
         else await sql(this.dataSource, 'INSERT INTO link_visit_limits (link_id, max_visits) VALUES ($1, $2) ON CONFLICT (link_id) DO UPDATE SET max_visits = EXCLUDED.max_visits', [p.id, maxVisits]);
         await this.replaceTags(p.id, p.tagIds);
+        return true;
       }),
     );
   }
@@ -299,6 +304,8 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
         (r) => text(r, 'id'),
       );
       if (!found.length) return [];
+      // A link's tags are part of it: its updatedAt moves on, as with every write of it (see update).
+      await sql(this.dataSource, "UPDATE links SET updated_at = GREATEST(now(), updated_at + interval '1 millisecond') WHERE id = ANY($1::char(24)[])", [found]);
       if (remove.length) await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = ANY($1::char(24)[]) AND tag_id = ANY($2::char(24)[])', [found, remove]);
       if (add.length) {
         await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT l, t FROM unnest($1::char(24)[]) AS l, unnest($2::char(24)[]) AS t ORDER BY 1, 2 ON CONFLICT DO NOTHING', [found, add]);

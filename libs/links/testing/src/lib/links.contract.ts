@@ -227,6 +227,41 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       });
     });
 
+    // If-Match: the condition and the write are one, so a write made between a client's read and its
+    // conditional update is never overwritten by it.
+    it('saves on condition only while no write came since the updatedAt it was read with; else false, and nothing saved', async () => {
+      const owner = ids.next();
+      const l = link(owner, { title: 'read' });
+      await links.insertWithinQuota(l, 10);
+      const [one, two] = [await links.findOfOwner(owner, l.id), await links.findOfOwner(owner, l.id)];
+      if (!one || !two) throw new Error('the link was not stored');
+      one.change({ title: 'first writer' }, later);
+      expect(await links.update(one, now)).toBe(true);
+      two.change({ title: 'second writer, from the same read' }, later);
+      expect(await links.update(two, now)).toBe(false);
+      expect((await links.findOfOwner(owner, l.id))?.title).toBe('first writer');
+      // Without a condition the write goes through, as before; another owner's link is never written.
+      expect(await links.update(two)).toBe(true);
+      expect(await links.update(new Link({ ...two.toProps(), ownerId: ids.next() }))).toBe(false);
+    });
+
+    // Two writes stamped with one time must still leave different updatedAt, or a conditional write would take the second for the first.
+    it('moves updatedAt on by at least a millisecond on every write, whatever time the write is stamped with', async () => {
+      const owner = ids.next();
+      const l = link(owner);
+      await links.insertWithinQuota(l, 10);
+      const read = await links.findOfOwner(owner, l.id);
+      if (!read) throw new Error('the link was not stored');
+      read.change({ title: 'same time' }, now);
+      await links.update(read);
+      const stamped = (await links.findOfOwner(owner, l.id))?.updatedAt;
+      expect(stamped?.getTime()).toBe(now.getTime() + 1);
+      read.change({ title: 'stale read' }, now);
+      expect(await links.update(read, now)).toBe(false);
+      await links.retagManyOfOwner(owner, [l.id], [], [], 10);
+      expect((await links.findOfOwner(owner, l.id))?.updatedAt.getTime()).toBeGreaterThan(stamped?.getTime() ?? 0);
+    });
+
     it('changes and clears options on update', async () => {
       const owner = ids.next();
       const l = link(owner, { options: { ...NO_LINK_OPTIONS, redirectType: 301, maxVisits: 3, utm: { source: 'a' } } });

@@ -76,7 +76,7 @@ export class MemoryLinkRepository extends LinkRepository {
 
   async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
     const found = this.ofOwner(ownerId).filter((l) => ids.includes(l.id)).sort((a, b) => (a.id < b.id ? -1 : 1));
-    const next = found.map((l) => ({ ...l, tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])] }));
+    const next = found.map((l) => ({ ...l, tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])], updatedAt: movedOn(l.updatedAt, new Date()) }));
     const over = next.filter((l) => l.tagIds.length > maxTags).length;
     if (over > 0) throw ValidationError.field('add', `a link carries at most ${maxTags} tags: ${over} of these links would carry more`);
     for (const l of next) this.store.links.set(l.id, copyLink(l));
@@ -108,15 +108,17 @@ export class MemoryLinkRepository extends LinkRepository {
     return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
   }
 
-  async update(link: Link): Promise<void> {
+  async update(link: Link, unchangedSince?: Date): Promise<boolean> {
     const p = link.toProps();
     const stored = this.store.links.get(p.id);
-    if (!stored || stored.ownerId !== p.ownerId) return;
+    if (!stored || stored.ownerId !== p.ownerId) return false;
+    if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return false;
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
     // Clicks, the creation time and the visits used are not the caller's to change: the adapter writes none of them on update
     // (a visit limit set where there was none starts at 0, one cleared forgets its count).
     const options = p.options && hasLinkOptions(p.options) ? { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed } : undefined;
-    this.store.links.set(p.id, copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt }));
+    this.store.links.set(p.id, copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt, updatedAt: movedOn(stored.updatedAt, p.updatedAt) }));
+    return true;
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
@@ -285,4 +287,9 @@ export class MemoryTagRepository extends TagRepository {
 export function memoryLinksRepositories(): { store: LinksMemoryStore; links: MemoryLinkRepository; tags: MemoryTagRepository } {
   const store = new LinksMemoryStore();
   return { store, links: new MemoryLinkRepository(store), tags: new MemoryTagRepository(store) };
+}
+
+/** As the adapter writes a link's updatedAt: the new time, or a millisecond past the stored one, whichever is later. */
+function movedOn(stored: Date, next: Date): Date {
+  return new Date(Math.max(next.getTime(), stored.getTime() + 1));
 }

@@ -24,6 +24,13 @@ export const ERROR_CODES = [
   'DOMAIN_NOT_VERIFIED',
   'PAYMENT_NOT_COMPLETED',
   'BILLING_DISABLED',
+  // Idempotency-Key (Stripe's semantics, apps/api/src/idempotency): a key sent again with another body, a key
+  // whose first request still runs, and a first answer that is not kept to replay (it held a secret, or was too large).
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+  // If-Match named another version than the resource's current one (RFC 9110 13.1.1): nothing was changed.
+  'PRECONDITION_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -94,5 +101,12 @@ export class QuotaExceededError extends DomainError {
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super('RATE_LIMITED', 'Too many requests, try again later', { retryAfter: retryAfterSeconds });
+  }
+}
+
+/** A change asked on the condition that a resource is as the caller last read it (If-Match), which it no longer is: nothing was changed. */
+export class PreconditionFailedError extends DomainError {
+  constructor(resource: string) {
+    super('PRECONDITION_FAILED', `The ${resource} has changed since you read it: nothing was changed; read it again and retry with its current ETag`);
   }
 }

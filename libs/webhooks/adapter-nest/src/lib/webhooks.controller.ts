@@ -1,4 +1,6 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { PreconditionFailedError } from '@lnk/shared/kernel';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -8,8 +10,9 @@ import {
   RotateWebhookSecretUseCase,
   SendTestEventUseCase,
   UpdateWebhookUseCase,
+  type Webhook,
 } from '@lnk/webhooks/domain';
-import { type Caller, CurrentPrincipal, list, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
+import { type Caller, CurrentPrincipal, etagOf, list, namesETag, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhooks.request.dto';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './webhooks.presenter';
 import { WebhookDeliverySchema, WebhookSchema, WebhookTestSchema, WebhookWithSecretSchema } from './webhooks.schemas';
@@ -28,7 +31,7 @@ export class WebhooksController {
     private readonly listDeliveries: ListDeliveriesUseCase,
   ) {}
 
-  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, summary: 'Create a webhook', description: 'Answers the webhook with its signing secret in it (`secret`), shown only now. The url must be https and resolve to public addresses only.' })
+  @Route('POST', '', { operationId: 'createWebhook', scope: 'webhooks:write', answers: WebhookWithSecretSchema, idempotent: 'secret', summary: 'Create a webhook', description: 'Answers the webhook with its signing secret in it (`secret`), shown only now. The url must be https and resolve to public addresses only.' })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateWebhookDto) {
     return ok(presentWebhookWithSecret(await this.createWebhook.execute(caller.userId, body)), 'Webhook created: keep the secret, it is not shown again');
   }
@@ -39,14 +42,28 @@ export class WebhooksController {
     return okPage({ ...page, items: page.items.map(presentWebhook) });
   }
 
-  @Route('GET', ':id', { operationId: 'getWebhook', scope: 'webhooks:read', answers: WebhookSchema, summary: 'Get a webhook', description: 'With why the service turned it off, if it did.' })
+  @Route('GET', ':id', { operationId: 'getWebhook', scope: 'webhooks:read', answers: WebhookSchema, etag: true, summary: 'Get a webhook', description: 'With why the service turned it off, if it did.' })
   async get(@CurrentPrincipal() caller: Caller, @Param('id') id: string) {
     return ok(presentWebhook(await this.getWebhook.execute(caller.userId, id)));
   }
 
-  @Route('PUT', ':id', { operationId: 'updateWebhook', scope: 'webhooks:write', answers: WebhookSchema, summary: 'Change a webhook', description: 'Only the fields sent change; isActive false turns it off, true on again.' })
-  async update(@CurrentPrincipal() caller: Caller, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
-    return ok(presentWebhook(await this.updateWebhook.execute(caller.userId, id, body)), 'Webhook updated');
+  @Route('PUT', ':id', { operationId: 'updateWebhook', scope: 'webhooks:write', answers: WebhookSchema, etag: true, summary: 'Change a webhook', description: 'Only the fields sent change; isActive false turns it off, true on again.' })
+  async update(
+    @CurrentPrincipal() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // If-Match: the webhook's current ETag (that of GET's answer) must be among those named.
+    const expected = ifMatch === undefined ? undefined : (current: Webhook) => namesETag(ifMatch, etagOf(presentWebhook(current)), 'strong');
+    try {
+      return ok(presentWebhook(await this.updateWebhook.execute(caller.userId, id, body, expected)), 'Webhook updated');
+    } catch (error) {
+      // The refusal carries the current ETag.
+      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentWebhook(await this.getWebhook.execute(caller.userId, id))));
+      throw error;
+    }
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteWebhook', scope: 'webhooks:write', answers: null, summary: 'Delete a webhook', description: 'With its deliveries, sent or pending.' })

@@ -268,7 +268,7 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
   }
 
   async disableWebhook(webhookId: string, reason: string, at: Date): Promise<void> {
-    await sql(this.dataSource, 'UPDATE webhooks SET is_active = false, disabled_reason = $2, updated_at = $3 WHERE id = $1 AND is_active', [webhookId, reason, at]);
+    await sql(this.dataSource, "UPDATE webhooks SET is_active = false, disabled_reason = $2, updated_at = GREATEST($3, updated_at + interval '1 millisecond') WHERE id = $1 AND is_active", [webhookId, reason, at]);
   }
 
   async listOfWebhook(webhookId: string, page: PageRequest): Promise<Page<Delivery>> {

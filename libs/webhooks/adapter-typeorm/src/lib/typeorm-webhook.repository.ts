@@ -57,16 +57,19 @@ export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> 
     return pageOf(rowsOf(result, toWebhook), total, page);
   }
 
-  async update(webhook: Webhook): Promise<void> {
+  async update(webhook: Webhook, unchangedSince?: Date): Promise<boolean> {
     const p = webhook.toProps();
-    await sql(
+    // The condition (If-Match) and the write are one statement: a write since the read moved updated_at on.
+    const { affected } = await sql(
       this.dataSource,
       `UPDATE webhooks SET url = $3, events = $4, link_ids = $5, description = $6, sealed_secret = $7, is_active = $8, disabled_reason = $9,
-              consecutive_failures = CASE WHEN $10::integer = 0 THEN 0 ELSE consecutive_failures END, updated_at = $11,
+              consecutive_failures = CASE WHEN $10::integer = 0 THEN 0 ELSE consecutive_failures END,
+              updated_at = GREATEST($11, updated_at + interval '1 millisecond'),
               -- Another receiver: how slow the last one was says nothing of it.
               in_flight_limit = CASE WHEN url = $3 THEN in_flight_limit END
-        WHERE id = $1 AND owner_id = $2`,
-      [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.updatedAt],
+        WHERE id = $1 AND owner_id = $2 AND ($12::timestamptz IS NULL OR updated_at = $12)`,
+      [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.updatedAt, unchangedSince ?? null],
     );
+    return affected > 0;
   }
 }

@@ -61,8 +61,13 @@ export abstract class LinkRepository {
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
   /** As listOfOwner, only the links expired at `now` (past expiresAt, or visits used up), or only the others. */
   abstract listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
-  /** Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. */
-  abstract update(link: Link): Promise<void>;
+  /**
+   * Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. With
+   * `unchangedSince` (the updatedAt it was read with), only if no other write came since, checked by the
+   * write itself: false, and nothing saved, when one did. Every write of a link moves its updatedAt on,
+   * by at least a millisecond, so two writes never leave the same updatedAt.
+   */
+  abstract update(link: Link, unchangedSince?: Date): Promise<boolean>;
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
   /** Deletes the owner's links among `ids` (others' and unknown ids are left alone) and answers where each deleted one answered. */
   abstract deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]>;

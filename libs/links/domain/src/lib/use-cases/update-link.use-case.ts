@@ -1,4 +1,4 @@
-import { checkEach, Clock, found, PasswordHasher, ValidationError } from '@lnk/shared/kernel';
+import { checkEach, Clock, found, NotFoundError, PasswordHasher, PreconditionFailedError, ValidationError } from '@lnk/shared/kernel';
 import { checkDestinationUrl } from '../model/destination-url';
 import { checkLinkPassword, checkText, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../model/link-fields';
 import { Link } from '../model/link.entity';
@@ -33,8 +33,18 @@ export class UpdateLinkUseCase {
     this.rules = new LinkRules(domains, tags);
   }
 
-  async execute(ownerId: string, id: string, fields: LinkFields): Promise<LinkView> {
-    const link = found(await this.links.findOfOwner(ownerId, id), 'Link');
+  /**
+   * `expected`: the change is made only if the link is still as the caller last read it (If-Match): it is
+   * asked of the link as read now, and the write is conditional on no other write coming since that read,
+   * so of two clients changing one link from the same version, the second is refused (PRECONDITION_FAILED),
+   * never silently overwrites the first.
+   */
+  async execute(ownerId: string, id: string, fields: LinkFields, expected?: (current: LinkView) => boolean): Promise<LinkView> {
+    // With a condition, the link as the caller sees it (its tags and domain too) is what it is asked of.
+    const current = expected ? await this.getLink.execute(ownerId, id) : null;
+    if (current && expected && !expected(current)) throw new PreconditionFailedError('link');
+    const link = current?.link ?? found(await this.links.findOfOwner(ownerId, id), 'Link');
+    const readAt = link.updatedAt;
     const changes: Parameters<Link['change']>[0] = {};
     // Every field's own rules at once: a change with several bad fields is told of each.
     const now = this.clock.now();
@@ -71,7 +81,8 @@ export class UpdateLinkUseCase {
     const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, now);
     await withLinkEvent(this.events, 'link.updated', link.ownerId, async (record) => {
-      await this.links.update(link);
+      // Not saved: another write came since the read (with a condition), or the link is gone.
+      if (!(await this.links.update(link, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
       await record(link, now);
     });
     // The short URL answers the new destination (or stops answering) at once.

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/com
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { FORM_BODY, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../access/access.decorators';
 import { ROUTE_RESPONSE, RouteResponse } from './responds.decorator';
-import { PathParameter, ROUTE_PARAMS } from './route.decorator';
+import { ETAG_ROUTE, IDEMPOTENT_ROUTE, type Idempotency, PathParameter, ROUTE_PARAMS } from './route.decorator';
 
 /** One handler of a controller, with what its decorators declare. */
 export interface RegisteredRoute {
@@ -21,6 +21,10 @@ export interface RegisteredRoute {
   body: Type | null;
   /** Path parameters the route describes itself (@Route's params). */
   params: Record<string, PathParameter>;
+  /** Takes an Idempotency-Key (@Route's idempotent). */
+  idempotent: Idempotency | null;
+  /** Answers an ETag and honours If-None-Match or If-Match (@Route's etag). */
+  etag: boolean;
 }
 
 /** Handler metadata, else the controller's (as Nest's Reflector.getAllAndOverride reads it). */
@@ -52,6 +56,8 @@ export function routesOf(controllers: readonly Type[]): RegisteredRoute[] {
         query: argOf(RouteParamtypes.QUERY),
         body: argOf(RouteParamtypes.BODY),
         params: (Reflect.getMetadata(ROUTE_PARAMS, handler) as Record<string, PathParameter> | undefined) ?? {},
+        idempotent: (Reflect.getMetadata(IDEMPOTENT_ROUTE, handler) as Idempotency | undefined) ?? null,
+        etag: Reflect.getMetadata(ETAG_ROUTE, handler) === true,
       });
     }
   }

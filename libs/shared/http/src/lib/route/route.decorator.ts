@@ -8,6 +8,16 @@ import type { Schema } from '../schemas/schema';
 const METHODS = { GET: Get, POST: Post, PUT: Put, DELETE: Delete };
 
 export const ROUTE_PARAMS = 'lnk:route-params';
+export const IDEMPOTENT_ROUTE = 'lnk:idempotent';
+export const ETAG_ROUTE = 'lnk:etag';
+
+/**
+ * How a POST that creates something takes an `Idempotency-Key` (Stripe's semantics, the app's
+ * idempotency interceptor): `replays` keeps its first answer for 24 h and answers it again; `secret`, a
+ * route whose success answer holds a secret (a token value, a client or signing secret), keeps none of
+ * it: the key still stops the work being done twice, and its replay is refused (IDEMPOTENCY_REPLAY_UNAVAILABLE).
+ */
+export type Idempotency = 'replays' | 'secret';
 
 /** A path parameter as the document describes it: its schema, an example a client can send. */
 export type PathParameter = SchemaObject & { example: string };
@@ -20,6 +30,13 @@ interface RouteDeclaration extends ResponseOptions {
   scope?: string;
   /** Path parameters other than the usual ones (an id; openapi.ts describes those), by name. */
   params?: Record<string, PathParameter>;
+  /** A POST that creates something: takes an Idempotency-Key (see Idempotency). */
+  idempotent?: Idempotency;
+  /**
+   * A single resource whose answer carries a strong `ETag` (the handler sets it, see etag.ts): a GET
+   * answers 304 to a matching If-None-Match; a PUT honours If-Match (412 PRECONDITION_FAILED).
+   */
+  etag?: true;
   /** The OpenAPI operation's summary and description. */
   summary: string;
   description: string;
@@ -42,13 +59,15 @@ export function Route(
   path: string,
   route: RouteDeclaration & ({ answers: Schema<unknown> | null; serialized?: true } | { raw: Record<string, SchemaObject> }),
 ): HandlerDecorator<unknown> {
-  const { operationId, scope, params, summary, description, ...answer } = route;
+  const { operationId, scope, params, idempotent, etag, summary, description, ...answer } = route;
   const serialized = 'serialized' in answer && answer.serialized === true;
   const decorators: MethodDecorator[] = [
     ApiOperation({ operationId, summary, description }),
     METHODS[method](path),
     ...(scope ? [RequireScope(scope)] : []),
     ...(params ? [SetMetadata(ROUTE_PARAMS, params)] : []),
+    ...(idempotent ? [SetMetadata(IDEMPOTENT_ROUTE, idempotent)] : []),
+    ...(etag ? [SetMetadata(ETAG_ROUTE, true)] : []),
     // An answer made as JSON text beforehand (serializedOk) is a string, which Fastify would send as text/plain.
     ...(serialized ? [Header('content-type', 'application/json; charset=utf-8')] : []),
   ];

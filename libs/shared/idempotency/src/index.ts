@@ -1,0 +1,2 @@
+export * from './lib/idempotency-keys';
+export { idempotencyPersistence } from './lib/idempotency.persistence';
