@@ -51,7 +51,7 @@ export const contexts: Provider = {
         identity.getCurrentUser.forgetAll();
       };
       bus.guardCaches(() => {
-        links.resolveRedirect.forgetAll();
+        links.redirectCache.forgetAll();
         domains.certificates.forgetAll();
         links.linkLists.clear();
         tokensRevoked();
@@ -64,7 +64,7 @@ export const contexts: Provider = {
       );
       metrics.watchRedis('invalidations', () => bus.up);
       await listenToOtherInstances(bus, {
-        linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug),
+        linkChanged: (domainId, slug) => links.redirectCache.linkChanged(domainId, slug),
         tokensRevoked,
         accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),
