@@ -12,7 +12,8 @@ import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase } from '@lnk/domains/domain';
+import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
+import { CachedCertificateHostLookup } from '@lnk/domains/adapter-cache';
 import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
@@ -82,17 +83,17 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
-  const certificates = new AllowCertificateUseCase(domainRepository, clock, {
+  const certificateHosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domainRepository), CERTIFICATE_ASKS);
+  const certificates = new AllowCertificateUseCase(certificateHosts, {
     servedHosts: [config.publicBaseUrl, config.shortBaseUrl].map((url) => new URL(url).hostname.toLowerCase()),
     ownHosts: config.ownHosts,
-    ...CERTIFICATE_ASKS,
   });
   // A domain verified or unverified: every instance's redirect cache and certificate answers forget its host at once.
   const redirectHosts = new DomainVerificationListenerViaLinks(redirectCache);
   const hostChanges: DomainVerificationListener = {
     verificationChanged(name) {
       redirectHosts.verificationChanged(name);
-      certificates.forget(name);
+      certificateHosts.hostChanged(name);
     },
   };
   const domainChanges = bus ? broadcastDomainChanges(hostChanges, bus) : hostChanges;
@@ -152,6 +153,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ports: domainPorts,
     settings: domainSettings,
     certificates,
+    certificateHosts,
     recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
     /** What a domain change on another instance is told to here. */
     hostChanges,

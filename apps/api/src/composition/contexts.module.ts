@@ -52,7 +52,7 @@ export const contexts: Provider = {
       };
       bus.guardCaches(() => {
         links.redirectCache.forgetAll();
-        domains.certificates.forgetAll();
+        domains.certificateHosts.forgetAll();
         links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();

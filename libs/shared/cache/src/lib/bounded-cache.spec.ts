@@ -86,6 +86,15 @@ describe('BoundedCache', () => {
     expect(removed).toContain('a');
   });
 
+  // lru-cache takes an entry stored at time 0 for one without a time: a clock that starts at 0 must still age entries.
+  it('ages entries stored at time 0 of the clock given', () => {
+    time = 0;
+    const cache = new BoundedCache<string, number>({ maxEntries: 10, ttlMs: 100, now });
+    cache.set('a', 1);
+    time = 101;
+    expect(cache.get('a')).toBeUndefined();
+  });
+
   it('holds entries without a time until pushed out, and deletes one or all of them', () => {
     const cache = new BoundedCache<string, number>({ maxEntries: 10, now });
     cache.set('a', 1);

@@ -42,8 +42,9 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
           }
         : {}),
       ...(dispose ? { dispose: (value: V, key: K) => dispose(value, key) } : {}),
-      // A given clock is read on every check (the library would otherwise keep a reading for a millisecond).
-      ...(bounds.now ? { perf: { now: bounds.now }, ttlResolution: 0 } : {}),
+      // A given clock is read on every check (the library would otherwise keep a reading for a millisecond),
+      // one past it: lru-cache takes an entry stored at time 0 for one without a time (a test's clock starts there).
+      ...(bounds.now ? { perf: { now: ((now) => () => now() + 1)(bounds.now) }, ttlResolution: 0 } : {}),
     });
   }
 

@@ -56,9 +56,14 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
     return this.inFlight.get(key) ?? this.load(key, load, ttlOf);
   }
 
-  /** Lookups running now (a bound on them is the caller's: see AllowCertificateUseCase). */
+  /** Lookups running now (a bound on them is the caller's: see CachedCertificateHostLookup). */
   get loading(): number {
     return this.inFlight.size;
+  }
+
+  /** Whether a lookup of the key is running (a caller's `get` would share it). */
+  isLoading(key: K): boolean {
+    return this.inFlight.has(key);
   }
 
   delete(key: K): void {
