@@ -5,7 +5,8 @@ import { analyticsPersistence, TypeormStatsRepository } from '@lnk/analytics/ada
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { domainsPersistence, TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { CachedRedirectLookup } from '@lnk/links/adapter-cache';
 import { ClickRecorderViaAnalytics, VisitorLocatorViaAnalytics, LinkDomainsViaDomains, LINK_PASSWORD_THROTTLE, LinkClickTotalsViaLinks, PasswordAttemptsViaIdentity, webhookEventSinks } from '@lnk/bridges';
 import { TypeormWebhookOutbox, webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 import { linksPersistence, TypeormLinkRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
@@ -46,7 +47,8 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     throw new Error('the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`');
   }
   const linkRepository = new TypeormLinkRepository(dataSource);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, new LinkDomainsViaDomains(new TypeormDomainRepository(dataSource)), config.shortHosts, config.redirectCache);
+  const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(linkRepository, new LinkDomainsViaDomains(new TypeormDomainRepository(dataSource))), config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
   // This app only verifies link passwords (bcrypt reads the cost from each hash): the cost given here is never used.
   const checkPassword = new CheckLinkPasswordUseCase(new BcryptPasswordHasher(4), new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
   let clicks: ClickBuffer | null = null;
@@ -73,7 +75,7 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     // Redis away: the API's changes are not heard, so nothing cached lives longer than REDIS_OUTAGE_CACHE_TTL
     // meanwhile, and everything cached is forgotten when Redis is back.
     bus.guardCaches(() => {
-      resolveRedirect.forgetAll();
+      redirectCache.forgetAll();
       webhooks.subscribers.invalidate();
     }, config.redisOutageCacheTtlMs);
     bus.onStateChange((up) =>
@@ -85,9 +87,9 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
     metrics.watchRedis('invalidations', () => subscription.up);
     // The API's changes, as its other instances hear them; a webhook made or changed: clicks are enqueued for its owner from the moment this is heard.
     await listenToOtherInstances(bus, {
-      linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug),
+      linkChanged: (domainId, slug) => redirectCache.linkChanged(domainId, slug),
       webhooksChanged: () => webhooks.subscribers.invalidate(),
-      domainChanged: (name) => resolveRedirect.forgetHost(name),
+      domainChanged: (name) => redirectCache.hostChanged(name),
     });
   }
   return { dataSource, answer, resolveRedirect, clicks, metrics, bus };

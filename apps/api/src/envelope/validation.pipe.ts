@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
 import { validate } from 'class-validator';
-import { TtlLruCache, ValidationError } from '@lnk/shared/kernel';
+import { BoundedCache } from '@lnk/shared/cache';
+import { ValidationError } from '@lnk/shared/kernel';
 import { bodyMayBeOmitted, ignoresUnknownFields, MAX_DEPTH, nulField, toFieldErrors, tooDeep, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS, withFieldChecks } from '@lnk/shared/http';
 import { cacheValidationRules } from './validation-rules-cache';
 
@@ -51,7 +52,7 @@ class FieldCheckingPipe extends ValidationPipe {
 @Injectable()
 export class ApiValidationPipe extends FieldCheckingPipe {
   private readonly lenient = new FieldCheckingPipe({ ...OPTIONS, forbidNonWhitelisted: false });
-  private readonly queries = new WeakMap<object, TtlLruCache<string, Flat>>();
+  private readonly queries = new WeakMap<object, BoundedCache<string, Flat>>();
 
   constructor() {
     super({ ...OPTIONS, forbidNonWhitelisted: true });
@@ -93,7 +94,7 @@ export class ApiValidationPipe extends FieldCheckingPipe {
     if (key.length > LONGEST_QUERY_KEPT) return super.transform(value, metadata);
     let kept = this.queries.get(metatype);
     if (!kept) {
-      kept = new TtlLruCache<string, Flat>({ maxEntries: QUERIES_KEPT, ttlMs: Number.POSITIVE_INFINITY }, () => 0);
+      kept = new BoundedCache<string, Flat>({ maxEntries: QUERIES_KEPT });
       this.queries.set(metatype, kept);
     }
     const hit = kept.get(key);

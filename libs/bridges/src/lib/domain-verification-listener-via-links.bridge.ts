@@ -1,13 +1,13 @@
 import { DomainVerificationListener } from '@lnk/domains/domain';
-import { ResolveRedirectUseCase } from '@lnk/links/domain';
+import { ShortHostChanges } from '@lnk/links/domain';
 
-/** A domain verified or no longer verified: the redirect cache forgets which domain its host names. */
+/** A domain verified or no longer verified: the redirect's host cache forgets which domain its host names. */
 export class DomainVerificationListenerViaLinks extends DomainVerificationListener {
-  constructor(private readonly redirects: ResolveRedirectUseCase) {
+  constructor(private readonly hosts: ShortHostChanges) {
     super();
   }
 
   verificationChanged(name: string): void {
-    this.redirects.forgetHost(name);
+    this.hosts.hostChanged(name);
   }
 }

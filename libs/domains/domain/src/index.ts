@@ -13,3 +13,5 @@ export * from './lib/use-cases/recheck-domains.use-case';
 export * from './lib/use-cases/delete-domain.use-case';
 export * from './lib/use-cases/allow-certificate.use-case';
 export * from './lib/model/domain-errors';
+export * from './lib/ports/certificate-host-lookup.port';
+export * from './lib/services/repository-certificate-host-lookup';

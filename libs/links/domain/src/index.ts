@@ -19,6 +19,8 @@ export * from './lib/ports/bot-detector.port';
 export * from './lib/ports/visit-limits.port';
 export * from './lib/ports/link-lifecycle-events.port';
 export * from './lib/ports/visitor-locator.port';
+export * from './lib/ports/redirect-lookup.port';
+export * from './lib/services/repository-redirect-lookup';
 export * from './lib/use-cases/create-link.use-case';
 export * from './lib/use-cases/get-link.use-case';
 export * from './lib/use-cases/list-links.use-case';

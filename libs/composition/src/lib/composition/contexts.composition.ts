@@ -6,12 +6,14 @@ import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/anal
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkChanges, LinkListAnswer, LinkListCache, ResolveRedirectUseCase, weighLinkListAnswer } from '@lnk/links/domain';
+import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkListAnswer, LinkListCache, RepositoryRedirectLookup, ResolveRedirectUseCase, weighLinkListAnswer } from '@lnk/links/domain';
+import { CachedRedirectLookup } from '@lnk/links/adapter-cache';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase } from '@lnk/domains/domain';
+import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
+import { CachedCertificateHostLookup } from '@lnk/domains/adapter-cache';
 import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
@@ -76,21 +78,21 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
   const linkDomains = new LinkDomainsViaDomains(domainRepository);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
-  const resolveRedirect = new ResolveRedirectUseCase(linkRepository, linkDomains, config.shortHosts, config.redirectCache);
-  const redirectCache: LinkChanges = { linkChanged: (domainId, slug) => resolveRedirect.linkChanged(domainId, slug) };
+  const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(linkRepository, linkDomains), config.redirectCache);
+  const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
-  const certificates = new AllowCertificateUseCase(domainRepository, clock, {
+  const certificateHosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domainRepository), CERTIFICATE_ASKS);
+  const certificates = new AllowCertificateUseCase(certificateHosts, {
     servedHosts: [config.publicBaseUrl, config.shortBaseUrl].map((url) => new URL(url).hostname.toLowerCase()),
     ownHosts: config.ownHosts,
-    ...CERTIFICATE_ASKS,
   });
   // A domain verified or unverified: every instance's redirect cache and certificate answers forget its host at once.
-  const redirectHosts = new DomainVerificationListenerViaLinks(resolveRedirect);
+  const redirectHosts = new DomainVerificationListenerViaLinks(redirectCache);
   const hostChanges: DomainVerificationListener = {
     verificationChanged(name) {
       redirectHosts.verificationChanged(name);
-      certificates.forget(name);
+      certificateHosts.hostChanged(name);
     },
   };
   const domainChanges = bus ? broadcastDomainChanges(hostChanges, bus) : hostChanges;
@@ -122,6 +124,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ports,
     settings,
     linkLists,
+    redirectCache,
     resolveRedirect,
     // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
     answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
@@ -149,6 +152,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ports: domainPorts,
     settings: domainSettings,
     certificates,
+    certificateHosts,
     recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
     /** What a domain change on another instance is told to here. */
     hostChanges,

@@ -49,8 +49,8 @@ export const contexts: Provider = {
         identity.getCurrentUser.forgetAll();
       };
       bus.guardCaches(() => {
-        links.resolveRedirect.forgetAll();
-        domains.certificates.forgetAll();
+        links.redirectCache.forgetAll();
+        domains.certificateHosts.forgetAll();
         links.linkLists.clear();
         tokensRevoked();
         webhooks.subscribers.invalidate();
@@ -62,7 +62,7 @@ export const contexts: Provider = {
       );
       metrics.watchRedis('invalidations', () => bus.up);
       await listenToOtherInstances(bus, {
-        linkChanged: (domainId, slug) => links.resolveRedirect.linkChanged(domainId, slug),
+        linkChanged: (domainId, slug) => links.redirectCache.linkChanged(domainId, slug),
         tokensRevoked,
         accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),

@@ -3,7 +3,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { describeLoginThrottleContract } from '@lnk/identity/testing';
 import { AesGcmSecretBox } from './aes-gcm-secret.box';
-import { InMemoryLoginThrottle } from './in-memory-login.throttle';
+import { InMemoryLoginThrottle, LOGIN_THROTTLE_MAX_KEYS } from './in-memory-login.throttle';
 import { S256PkceVerifier } from './s256-pkce.verifier';
 import { BcryptPasswordHasher } from './bcrypt-password.hasher';
 import { NodeSecretGenerator } from './node-secret.generator';
@@ -179,6 +179,30 @@ describe('InMemoryLoginThrottle', () => {
     for (let i = 0; i < 3; i++) await throttle.admit(['ip:1']);
     await throttle.admit(['ip:1']);
     expect(waits).toEqual([40, 80, 100, 40]);
+  });
+
+  // A flood of distinct addresses (or made-up e-mails) must not grow the process without end: the counts
+  // were swept of expired keys only, so every key of a flood within its window stayed held.
+  it('holds at most its bound of keys, however many distinct addresses try within a window', async () => {
+    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => 1_000, undefined, 5_000);
+    for (let i = 0; i < 5_001; i++) await throttle.admit([`ip:${i}`]);
+    expect(throttle.keysHeld).toBe(5_000);
+    // The first address was pushed out; the last ones are still counted.
+    await throttle.admit(['ip:5000']);
+    await throttle.admit(['ip:5000']);
+    await expect(throttle.admit(['ip:5000'])).rejects.toBeInstanceOf(RateLimitedError);
+    expect(LOGIN_THROTTLE_MAX_KEYS).toBeGreaterThanOrEqual(10_000);
+  });
+
+  // Pushing the bound must not free the address under attack: its key is read at each of its attempts.
+  it('keeps refusing an attacking address while a flood of other addresses passes the bound', async () => {
+    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, () => 1_000, undefined, 100);
+    for (let i = 0; i < 3; i++) await throttle.admit(['ip:attacker']);
+    for (let i = 0; i < 5_001; i++) {
+      await throttle.admit([`ip:${i}`]);
+      if (i % 50 === 0) await expect(throttle.admit(['ip:attacker'])).rejects.toBeInstanceOf(RateLimitedError);
+    }
+    expect(throttle.keysHeld).toBeLessThanOrEqual(100);
   });
 
   it('lets keys without a rule through uncounted', async () => {

@@ -9,6 +9,7 @@ import {
   throttleRuleOf,
 } from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
+import { BoundedCache } from '@lnk/shared/cache';
 import { RateLimitedError } from '@lnk/shared/kernel';
 
 interface Count {
@@ -16,8 +17,12 @@ interface Count {
   since: number;
 }
 
-/** Entries past which expired ones are swept (counts and remembered successes alike). */
-const SWEEP_ABOVE = 100_000;
+/**
+ * Keys counted (and familiar keys remembered) at most, each: past it the least recently seen goes first. A
+ * flood of distinct addresses (or e-mails) cannot grow the process without end; the keys under attack are
+ * read at every attempt on them, so they stay.
+ */
+export const LOGIN_THROTTLE_MAX_KEYS = 100_000;
 
 /**
  * Per-process attempt counts (one instance; RedisLoginThrottle shares them between instances and falls
@@ -27,16 +32,19 @@ const SWEEP_ABOVE = 100_000;
  * its window passes, unless the rule is waived for a familiar key that succeeded lately.
  */
 export class InMemoryLoginThrottle extends LoginThrottle {
-  private readonly counts = new Map<string, Count>();
+  private readonly counts: BoundedCache<string, Count>;
   /** Familiar keys (policy.familiar) and until when they are remembered. */
-  private readonly familiar = new Map<string, number>();
+  private readonly familiar: BoundedCache<string, number>;
 
   constructor(
     private readonly policy: LoginThrottlePolicy = DEFAULT_LOGIN_THROTTLE,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    maxKeys = LOGIN_THROTTLE_MAX_KEYS,
   ) {
     super();
+    this.counts = new BoundedCache({ maxEntries: maxKeys, now });
+    this.familiar = new BoundedCache({ maxEntries: maxKeys, now });
   }
 
   async admit(keys: string[]): Promise<LoginAttempt> {
@@ -51,10 +59,9 @@ export class InMemoryLoginThrottle extends LoginThrottle {
       const entry = this.current(key) as Count;
       throw new RateLimitedError(Math.max(1, Math.ceil((entry.since + this.policy.windowMs - this.now()) / 1000)));
     }
-    if (this.counts.size > SWEEP_ABOVE) this.prune();
     const counted = ruled.map(({ key, rule }) => {
       const entry = this.current(key) ?? { count: 0, since: this.now() };
-      this.counts.set(key, { ...entry, count: entry.count + 1 });
+      this.keep(key, { ...entry, count: entry.count + 1 });
       return { key, rule, since: entry.since };
     });
     const delay = throttleDelayMs(this.policy, before);
@@ -69,7 +76,7 @@ export class InMemoryLoginThrottle extends LoginThrottle {
         // A window that has passed since took the attempt with it.
         if (!entry || entry.since !== since) continue;
         const count = forgive && rule.forgivenBySuccess ? 0 : entry.count - 1;
-        if (count > 0) this.counts.set(key, { ...entry, count });
+        if (count > 0) this.keep(key, { ...entry, count });
         else this.counts.delete(key);
       }
       if (forgive && familiarKey !== undefined && this.policy.familiar) this.remember(familiarKey, this.now() + this.policy.familiar.forMs);
@@ -81,16 +88,14 @@ export class InMemoryLoginThrottle extends LoginThrottle {
     return clientAddressKey(address);
   }
 
-  /** Kept in the order last remembered, so that past the bound the longest unused go first. */
+  /** Past the bound the longest unused go first; an entry is dropped once its time has passed. */
   private remember(key: string, until: number): void {
-    this.familiar.delete(key);
-    this.familiar.set(key, until);
-    if (this.familiar.size <= SWEEP_ABOVE) return;
-    this.prune();
-    for (const oldest of this.familiar.keys()) {
-      if (this.familiar.size <= SWEEP_ABOVE) break;
-      this.familiar.delete(oldest);
-    }
+    this.familiar.set(key, until, until - this.now());
+  }
+
+  /** Held until its window passes (or it is pushed out). */
+  private keep(key: string, entry: Count): void {
+    this.counts.set(key, entry, entry.since + this.policy.windowMs - this.now());
   }
 
   private isFamiliar(key: string): boolean {
@@ -110,8 +115,8 @@ export class InMemoryLoginThrottle extends LoginThrottle {
     return entry;
   }
 
-  private prune(): void {
-    for (const key of [...this.counts.keys()]) this.current(key);
-    for (const key of [...this.familiar.keys()]) this.isFamiliar(key);
+  /** Keys counted now (those whose window passed and were not looked up since included). */
+  get keysHeld(): number {
+    return this.counts.size;
   }
 }

@@ -1,6 +1,6 @@
 import { Clock, IdGenerator, PasswordHasher, PageRequest, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { clientAddressKey, clockReading } from '@lnk/shared/testing';
-import { memoryLinksRepositories, MemoryVisitLimits } from '@lnk/links/testing';
+import { memoryLinksRepositories, MemoryRedirectLookup, MemoryVisitLimits } from '@lnk/links/testing';
 import { checkLinkOptions, checkTargets, checkUtm, NO_LINK_OPTIONS } from './model/link-options';
 import { LinkDomains } from './ports/link-domains.port';
 import { SlugGenerator } from './ports/slug-generator.port';
@@ -14,6 +14,7 @@ import { CreateLinkUseCase } from './use-cases/create-link.use-case';
 import { GetLinkUseCase } from './use-cases/get-link.use-case';
 import { ListLinksUseCase } from './use-cases/list-links.use-case';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
+import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
 
 const OWN = ['s.lnk.test'];
@@ -103,7 +104,8 @@ describe('link options through the use cases and the stored link', () => {
     const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     const getLink = new GetLinkUseCase(links, tags, domains);
-    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const lookups = new MemoryRedirectLookup(new RepositoryRedirectLookup(links, domains));
+    const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
     const clicks: string[] = [];
     const recorder: ClickRecorder = { record: (c) => clicks.push(`${c.kind}:${c.linkId}`) };
     const bots: BotDetector = { isBot: () => false };
@@ -112,8 +114,8 @@ describe('link options through the use cases and the stored link', () => {
     return {
       store,
       clicks,
-      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: resolve }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, resolve),
+      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
+      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, lookups),
       list: new ListLinksUseCase(links, domains, clock),
       answer: new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, attempts), recorder, bots, clock, { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, new MemoryVisitLimits(store), visitors),
     };

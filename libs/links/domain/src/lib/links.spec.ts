@@ -1,6 +1,6 @@
 import { Clock, IdGenerator, NotFoundError, PasswordHasher, QuotaPolicy, ValidationError } from '@lnk/shared/kernel';
 import { clientAddressKey, clockReading } from '@lnk/shared/testing';
-import { MemoryLinkRepository, memoryLinksRepositories, MemoryTagRepository } from '@lnk/links/testing';
+import { MemoryLinkRepository, memoryLinksRepositories, MemoryRedirectLookup, MemoryTagRepository } from '@lnk/links/testing';
 import { checkDestinationUrl } from './model/destination-url';
 import { Link } from './model/link.entity';
 import { checkSlug } from './model/slug';
@@ -16,6 +16,7 @@ import { DeleteLinkUseCase } from './use-cases/delete-link.use-case';
 import { GetLinkUseCase } from './use-cases/get-link.use-case';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
+import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
 
 const fieldOf = (fn: () => unknown) => {
   try {
@@ -228,19 +229,18 @@ describe('link use cases save through the repository', () => {
 
 describe('redirect cache eviction by the link use cases', () => {
   const setUp = () => {
-    let now = 0;
     const { links, tags } = memoryLinksRepositories();
-    // The cache reads the same store the use cases write, as the apps bind them.
-    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundTtlMs: 5_000 }, () => now);
+    // The cache reads the same store the use cases write, as the apps bind them; it forgets nothing but what it is told.
+    const lookups = new MemoryRedirectLookup(new RepositoryRedirectLookup(links, domains));
+    const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
     const slugs = ['aaaaaaa'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     const getLink = new GetLinkUseCase(links, tags, domains);
     return {
       resolve,
-      advance: (ms: number) => (now += ms),
-      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: resolve }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, resolve),
-      remove: new DeleteLinkUseCase(links, clock, resolve),
+      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: lookups }),
+      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, lookups),
+      remove: new DeleteLinkUseCase(links, clock, lookups),
     };
   };
 

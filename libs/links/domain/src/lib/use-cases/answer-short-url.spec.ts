@@ -8,7 +8,9 @@ import { ClickRecorder } from '../ports/click-recorder.port';
 import { AnswerShortUrlUseCase, destinationWith, ShortUrlRequest } from './answer-short-url.use-case';
 import { PasswordAttempt, PasswordAttempts } from '../ports/password-attempts.port';
 import { CheckLinkPasswordUseCase } from './check-link-password.use-case';
+import { MemoryRedirectLookup } from '@lnk/links/testing';
 import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
+import { RepositoryRedirectLookup } from '../services/repository-redirect-lookup';
 import { VisitClaim, VisitLimits } from '../ports/visit-limits.port';
 import { VisitorLocator, VisitorPlace } from '../ports/visitor-locator.port';
 import { RedirectOptions } from '../ports/link.repository';
@@ -110,7 +112,8 @@ function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: L
   const repository = new MemoryRedirects();
   const verified = new Map((options.customDomains ?? []).map((d) => [d.name, d]));
   const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-  const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+  const lookups = new MemoryRedirectLookup(new RepositoryRedirectLookup(repository as unknown as LinkRepository, domains));
+  const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
   const clicks = new RecordedClicks();
   const limits = new CountedLimits();
   const visitors = new TableVisitors();
@@ -118,7 +121,7 @@ function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: L
     defaultDomainName: 's.lnk.test',
     notFoundRedirectUrl: options.notFoundRedirectUrl ?? null,
   }, limits, visitors);
-  return { repository, resolve, clicks, answer, limits, visitors };
+  return { repository, lookups, clicks, answer, limits, visitors };
 }
 
 const request = (over: Partial<ShortUrlRequest> = {}): ShortUrlRequest => ({ method: 'GET', host: 's.lnk.test', slug: 'promo', rawQuery: '', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', ...over });
@@ -166,11 +169,11 @@ describe('AnswerShortUrlUseCase', () => {
   });
 
   it('redirects to the new destination at once after a change, query or not', async () => {
-    const { repository, resolve, answer } = setUp();
+    const { repository, lookups, answer } = setUp();
     repository.put(target());
     expect(await answer.execute(request())).toMatchObject({ location: 'https://example.com/landing?ref=site&keep=1' });
     repository.put(target({ url: 'https://example.com/moved' }));
-    resolve.linkChanged(null, 'promo');
+    lookups.linkChanged(null, 'promo');
     expect(await answer.execute(request())).toEqual({ kind: 'redirect', location: 'https://example.com/moved' });
     expect(await answer.execute(request({ rawQuery: 'a=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/moved?a=1' });
   });

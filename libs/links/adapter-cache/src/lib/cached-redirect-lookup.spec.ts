@@ -1,33 +1,38 @@
-import { LinkDomain, LinkDomains } from '../ports/link-domains.port';
-import { LinkRepository, RedirectTarget } from '../ports/link.repository';
-import { ResolveRedirectUseCase } from './resolve-redirect.use-case';
+import { LinkDomain, LinkDomains, LinkRepository, RedirectTarget, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { CachedRedirectLookup, RedirectCacheOptions } from './cached-redirect-lookup';
+
+/** The redirect as the apps compose it: the use case over the cached lookup (`cache`, told of changes). */
+function resolverOf(links: LinkRepository, domains: LinkDomains, shortHosts: string[], options: RedirectCacheOptions, now: () => number) {
+  const cache = new CachedRedirectLookup(new RepositoryRedirectLookup(links, domains), options, now);
+  return Object.assign(new ResolveRedirectUseCase(cache, shortHosts), { cache });
+}
 
 const target = (domainId: string | null, slug: string): RedirectTarget => ({ id: `${domainId}/${slug}`, ownerId: 'ada', domainId, slug, url: 'https://example.com/', name: slug, status: true, passwordHash: null });
 
-describe('ResolveRedirectUseCase host cache', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase: host cache', () => {
   it('stops answering for a custom domain as soon as it is told the domain lost its verification, not after the cache time', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const links = { findForRedirect: async (domainId: string | null, slug: string) => (domainId === 'd1' && slug === 'promo' ? target('d1', 'promo') : null) } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('GO.example.com', 'promo'))?.domainId).toBe('d1');
     verified.delete('go.example.com');
     // Still cached: the clock has not moved.
     expect((await resolve.execute('go.example.com', 'promo'))?.domainId).toBe('d1');
-    resolve.forgetHost('Go.Example.com');
+    resolve.cache.hostChanged('Go.Example.com');
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
   });
 });
 
 // Issue 27: any host that was not a verified domain was given the default short domain's links, so a
 // verified domain spelled with a trailing dot ("alice.example.org.") answered other accounts' slugs.
-describe('ResolveRedirectUseCase namespaces', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase: namespaces', () => {
   const verified = new Map<string, LinkDomain>([['alice.example.org', { id: 'd1', name: 'alice.example.org' }]]);
   const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
   const rows = new Map<string, RedirectTarget>([['d1/own', target('d1', 'own')], ['/mallory', target(null, 'mallory')]]);
   const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
-  const resolve = new ResolveRedirectUseCase(links, domains, ['S.lnk.test', '127.0.0.1'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+  const resolve = resolverOf(links, domains, ['S.lnk.test', '127.0.0.1'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
   it('finds a verified domain by its name with or without one trailing dot, in any case, and never the default short domain’s links there', async () => {
     for (const host of ['alice.example.org', 'alice.example.org.', 'ALICE.Example.ORG.']) {
@@ -49,7 +54,7 @@ describe('ResolveRedirectUseCase namespaces', () => {
   });
 });
 
-describe('ResolveRedirectUseCase when the database fails', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase: when the database fails', () => {
   // A database away or stalled must not turn every redirect of a known link into an error page once its
   // cache time is up: the last answer the database gave (a link, "not found", a host that is no custom
   // domain) is given again while asking fails. A change evicts its entry, so nothing changed is served.
@@ -60,7 +65,7 @@ describe('ResolveRedirectUseCase when the database fails', () => {
     const domains = { verifiedDomainByName: () => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['/home', target(null, 'home')]]);
     const links = { findForRedirect: (domainId: string | null, slug: string) => (down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null)) } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 1_000 }, () => time);
+    const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 1_000 }, () => time);
 
     expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
     expect(await resolve.execute('s.lnk.test', 'gone')).toBeNull();
@@ -71,7 +76,7 @@ describe('ResolveRedirectUseCase when the database fails', () => {
     // Never known: the failure is the answer.
     await expect(resolve.execute('s.lnk.test', 'never-seen')).rejects.toThrow('database unavailable');
     // A change evicts its entry: no stale answer for it.
-    resolve.linkChanged(null, 'home');
+    resolve.cache.linkChanged(null, 'home');
     await expect(resolve.execute('s.lnk.test', 'home')).rejects.toThrow('database unavailable');
     down = false;
     rows.set('/home', { ...target(null, 'home'), url: 'https://example.org/' });
@@ -79,7 +84,7 @@ describe('ResolveRedirectUseCase when the database fails', () => {
   });
 });
 
-describe('ResolveRedirectUseCase.forgetAll', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase:.forgetAll', () => {
   // While Redis is away the changes other instances make are not heard: the apps empty the whole cache
   // then (and when Redis returns), so no link or host cached before a missed change is answered again.
   it('forgets every cached link, "not found" answer and host, so the next lookups ask again', async () => {
@@ -87,7 +92,7 @@ describe('ResolveRedirectUseCase.forgetAll', () => {
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['d1/promo', target('d1', 'promo')], ['/home', target(null, 'home')]]);
     const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
-    const resolve = new ResolveRedirectUseCase(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('go.example.com', 'promo'))?.url).toBe('https://example.com/');
     expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
@@ -97,25 +102,25 @@ describe('ResolveRedirectUseCase.forgetAll', () => {
     rows.set('/new', target(null, 'new'));
     // Still cached: the clock has not moved.
     expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
-    resolve.forgetAll();
+    resolve.cache.forgetAll();
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
     expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.org/');
     expect((await resolve.execute('s.lnk.test', 'new'))?.slug).toBe('new');
   });
 });
 
-describe('ResolveRedirectUseCase.isCustomDomain', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase:.isCustomDomain', () => {
   // A custom domain's `/` and unknown slugs belong to its owner: the service's home page or its
   // not-found redirect must not answer there (an owner's domain would advertise, or send visitors to, the operator's page).
   it('names only verified custom domains, whatever the case of the host, and forgets a domain that lost its verification', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-    const resolve = new ResolveRedirectUseCase({ findForRedirect: async () => null } as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf({ findForRedirect: async () => null } as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect(await resolve.isCustomDomain('GO.example.com')).toBe(true);
     expect(await resolve.isCustomDomain('localhost')).toBe(false);
     verified.delete('go.example.com');
-    resolve.forgetHost('go.example.com');
+    resolve.cache.hostChanged('go.example.com');
     expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
   });
 });
@@ -143,12 +148,12 @@ function gated(): { gate: Promise<void>; open: () => void } {
   return { gate, open };
 }
 
-describe('ResolveRedirectUseCase link cache', () => {
+describe('CachedRedirectLookup under ResolveRedirectUseCase: link cache', () => {
   const noDomains = { verifiedDomainByName: async () => null } as unknown as LinkDomains;
   const setUp = (options = { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10, notFoundTtlMs: 5_000 }) => {
     let now = 0;
     const repository = new SlowRedirects();
-    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, noDomains, ['s.lnk.test'], options, () => now);
+    const resolve = resolverOf(repository as unknown as LinkRepository, noDomains, ['s.lnk.test'], options, () => now);
     return { repository, resolve, advance: (ms: number) => (now += ms) };
   };
 
@@ -159,7 +164,7 @@ describe('ResolveRedirectUseCase link cache', () => {
     repository.put(target(null, 'abc'));
     // Still the cached "not found" until told.
     expect(await resolve.execute('s.lnk.test', 'abc')).toBeNull();
-    resolve.linkChanged(null, 'abc');
+    resolve.cache.linkChanged(null, 'abc');
     expect((await resolve.execute('s.lnk.test', 'abc'))?.slug).toBe('abc');
   });
 
@@ -242,7 +247,7 @@ describe('ResolveRedirectUseCase link cache', () => {
     const stale = resolve.execute('s.lnk.test', 'racing');
     await new Promise((resolve) => setImmediate(resolve));
     repository.put(target(null, 'racing'));
-    resolve.linkChanged(null, 'racing');
+    resolve.cache.linkChanged(null, 'racing');
     open();
     expect(await stale).toBeNull();
     repository.gate = null;
@@ -269,7 +274,7 @@ describe('ResolveRedirectUseCase link cache', () => {
         return name === 'go.example.com' ? { id: 'd1', name } : null;
       },
     } as unknown as LinkDomains;
-    const resolve = new ResolveRedirectUseCase(new SlowRedirects() as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
+    const resolve = resolverOf(new SlowRedirects() as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
     expect(await resolve.isCustomDomain('go.example.com')).toBe(true);
     for (let i = 0; i < 20_000; i++) await resolve.isCustomDomain(`scan${i}.example.net`);
     const before = asked;
@@ -283,11 +288,11 @@ describe('ResolveRedirectUseCase link cache', () => {
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const repository = new SlowRedirects();
     repository.put(target('d1', 'promo'));
-    const resolve = new ResolveRedirectUseCase(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
     expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
     verified.set('go.example.com', { id: 'd1', name: 'go.example.com' });
-    resolve.forgetHost('go.example.com');
+    resolve.cache.hostChanged('go.example.com');
     expect((await resolve.execute('go.example.com', 'promo'))?.domainId).toBe('d1');
   });
 });

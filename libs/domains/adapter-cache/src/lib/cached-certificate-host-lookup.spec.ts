@@ -1,9 +1,8 @@
 import { RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 import { clockReading } from '@lnk/shared/testing';
 import { MemoryDomainRepository } from '@lnk/domains/testing';
-import { Domain } from './model/domain.entity';
-import { NoCertificateError } from './model/domain-errors';
-import { AllowCertificateUseCase } from './use-cases/allow-certificate.use-case';
+import { AllowCertificateUseCase, Domain, NoCertificateError, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
+import { CachedCertificateHostLookup } from './cached-certificate-host-lookup';
 
 /** The fake repository, counting name lookups; `hold()` keeps their answers (read at once) from the caller until `release()`. */
 class CountingDomains extends MemoryDomainRepository {
@@ -31,9 +30,10 @@ class CountingDomains extends MemoryDomainRepository {
 let time = 1_000_000;
 const clock = clockReading(() => new Date(time));
 
-describe('AllowCertificateUseCase: may a TLS proxy obtain a certificate for this host', () => {
+describe('AllowCertificateUseCase over CachedCertificateHostLookup: may a TLS proxy obtain a certificate for this host', () => {
   let domains: CountingDomains;
   let ask: AllowCertificateUseCase;
+  let hosts: CachedCertificateHostLookup;
 
   const verified = async (name: string) => {
     const domain = Domain.add({ id: `${name.length}`.padStart(24, '0') + name, ownerId: 'ada', name, challenge: 'c', now: clock.now() });
@@ -45,11 +45,11 @@ describe('AllowCertificateUseCase: may a TLS proxy obtain a certificate for this
 
   beforeEach(() => {
     domains = new CountingDomains();
-    ask = new AllowCertificateUseCase(domains, clock, {
+    // As the API composes it: the use case over the cached lookup, which is told of changes.
+    hosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domains), { cache: { maxEntries: 100, allowedTtlMs: 60_000, refusedTtlMs: 10_000 }, maxLookups: 2 }, () => time);
+    ask = new AllowCertificateUseCase(hosts, {
       servedHosts: ['lnk.test', 's.lnk.test'],
       ownHosts: ['lnk.test', 's.lnk.test', 'cname.lnk.test'],
-      cache: { maxEntries: 100, allowedTtlMs: 60_000, refusedTtlMs: 10_000 },
-      maxLookups: 2,
     });
   });
 
@@ -100,11 +100,11 @@ describe('AllowCertificateUseCase: may a TLS proxy obtain a certificate for this
   it('answers a domain verified after a refusal at once, once told (forget), and refuses it once it loses the verification', async () => {
     await expect(ask.execute('go.example.com')).rejects.toBeInstanceOf(NoCertificateError);
     const domain = await verified('go.example.com');
-    ask.forget('go.example.com');
+    hosts.hostChanged('go.example.com');
     await expect(ask.execute('go.example.com')).resolves.toBe('go.example.com');
     domain.loseVerification('gone', clock.now());
     await domains.loseVerification(domain);
-    ask.forget('go.example.com');
+    hosts.hostChanged('go.example.com');
     await expect(ask.execute('go.example.com')).rejects.toBeInstanceOf(NoCertificateError);
   });
 
@@ -126,7 +126,7 @@ describe('AllowCertificateUseCase: may a TLS proxy obtain a certificate for this
     domains.hold();
     const before = ask.execute('go.example.com').catch((e) => e);
     await verified('go.example.com');
-    ask.forget('go.example.com');
+    hosts.hostChanged('go.example.com');
     domains.release();
     expect(await before).toBeInstanceOf(NoCertificateError);
     await expect(ask.execute('go.example.com')).resolves.toBe('go.example.com');

@@ -1,0 +1,1 @@
+module.exports = { ...require('../../../jest.preset.js'), displayName: 'links-adapter-cache', rootDir: __dirname };

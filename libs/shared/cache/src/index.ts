@@ -1,0 +1,2 @@
+export * from './lib/bounded-cache';
+export * from './lib/lookup-cache';

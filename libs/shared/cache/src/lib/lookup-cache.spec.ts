@@ -1,0 +1,103 @@
+import { LookupCache } from './lookup-cache';
+
+/** A lookup that answers when told to, as a database read that has not returned yet. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+describe('LookupCache', () => {
+  let time: number;
+  const now = () => time;
+  beforeEach(() => (time = 1_000));
+  const cacheOf = (staleIfError = false) => new LookupCache<string, string>({ found: { maxEntries: 10, ttlMs: 100, now }, missing: { maxEntries: 10, ttlMs: 10 }, staleIfError });
+
+  // The redirect's hot path awaits nothing on a hit: the answer itself, not a promise of it.
+  it('answers a hit at once, not as a promise, and "nothing" as null', async () => {
+    const cache = cacheOf();
+    expect(await cache.get('a', async () => 'A')).toBe('A');
+    expect(await cache.get('none', async () => null)).toBeNull();
+    expect(cache.get('a', async () => 'other')).toBe('A');
+    expect(cache.get('none', async () => 'other')).toBeNull();
+    expect(cache.cached('unknown')).toBeUndefined();
+  });
+
+  // A flood of misses of one key (a link shared at once) must cost the database one lookup.
+  it('makes one lookup for concurrent misses of one key', async () => {
+    const cache = cacheOf();
+    const slow = deferred<string | null>();
+    let lookups = 0;
+    const answers = Array.from({ length: 50 }, () => cache.get('a', () => (lookups++, slow.promise)));
+    slow.resolve('A');
+    expect(await Promise.all(answers)).toEqual(Array(50).fill('A'));
+    expect(lookups).toBe(1);
+  });
+
+  // The generation guard. A lookup read the row before a change committed; the change's eviction ran
+  // while it was on its way back. Kept, the old row would be served until its time (a disabled link still
+  // redirecting, a revoked token still accepted). This fails without the guard.
+  it('does not keep a lookup an eviction overtook, though it answers the requests that waited for it', async () => {
+    const cache = cacheOf();
+    const before = deferred<string | null>();
+    const waiting = cache.get('a', () => before.promise);
+    cache.delete('a');
+    before.resolve('old');
+    expect(await waiting).toBe('old');
+    expect(cache.cached('a')).toBeUndefined();
+    expect(await cache.get('a', async () => 'new')).toBe('new');
+    expect(cache.cached('a')).toBe('new');
+  });
+
+  it('does not keep a lookup a clear overtook, even of another key', async () => {
+    const cache = cacheOf();
+    const before = deferred<string | null>();
+    const waiting = cache.get('a', () => before.promise);
+    cache.clear();
+    before.resolve(null);
+    expect(await waiting).toBeNull();
+    expect(cache.cached('a')).toBeUndefined();
+  });
+
+  it('keeps a value no longer than its own time when it is shorter (a token expiring sooner)', async () => {
+    const cache = cacheOf();
+    await cache.get('a', async () => 'A', () => 20);
+    time += 21;
+    expect(cache.cached('a')).toBeUndefined();
+  });
+
+  it('keeps "nothing" apart, for its own shorter time, and found values for theirs', async () => {
+    const cache = cacheOf();
+    await cache.get('a', async () => 'A');
+    await cache.get('none', async () => null);
+    time += 11;
+    expect(cache.cached('none')).toBeUndefined();
+    expect(cache.cached('a')).toBe('A');
+    expect(cache.size).toEqual({ found: 1, missing: 1 });
+  });
+
+  // While the database is away a held answer past its time is better than an error, where changes evict.
+  it('answers what it held past its time when a lookup fails, only when told to', async () => {
+    const failing = async (): Promise<string | null> => {
+      throw new Error('database away');
+    };
+    const stale = cacheOf(true);
+    const strict = cacheOf(false);
+    for (const cache of [stale, strict]) await cache.get('a', async () => 'A');
+    time += 500;
+    expect(await stale.get('a', failing)).toBe('A');
+    await expect(strict.get('a', failing)).rejects.toThrow('database away');
+    await expect(stale.get('never', failing)).rejects.toThrow('database away');
+    // A failure is not kept: the next request asks again.
+    expect(await stale.get('a', async () => 'B')).toBe('B');
+  });
+
+  it('keeps no "nothing" when not told how', async () => {
+    const cache = new LookupCache<string, string>({ found: { maxEntries: 10, ttlMs: 100, now } });
+    let lookups = 0;
+    await cache.get('none', async () => (lookups++, null));
+    await cache.get('none', async () => (lookups++, null));
+    expect(lookups).toBe(2);
+  });
+});
