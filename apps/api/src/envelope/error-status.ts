@@ -24,4 +24,5 @@ export const ERROR_STATUS = {
   PAYMENT_NOT_COMPLETED: HttpStatus.BAD_REQUEST,
   // A request this service cannot take as configured (no payment provider), not a fault of its fields.
   BILLING_DISABLED: HttpStatus.BAD_REQUEST,
+  INVALID_CURSOR: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;

@@ -551,7 +551,7 @@ export type EmptyObject = {
 };
 
 export type ErrorEnvelope = {
-    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'BAD_REQUEST';
+    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'INVALID_CURSOR' | 'BAD_REQUEST';
     message: string;
     meta?: {
         errors?: Array<{
@@ -662,6 +662,10 @@ export type GetStatsAnswer = {
     message: string;
     meta: {
         limit?: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor?: string | null;
         start?: number;
         total: number;
     };
@@ -930,6 +934,10 @@ export type ListDomainsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -949,6 +957,10 @@ export type ListLinksAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -961,6 +973,10 @@ export type ListOAuthClientsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -973,6 +989,10 @@ export type ListPersonalAccessTokensAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -992,6 +1012,10 @@ export type ListTagsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -1004,6 +1028,10 @@ export type ListWebhookDeliveriesAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -1016,6 +1044,10 @@ export type ListWebhooksAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -2633,6 +2665,10 @@ export type ListDomainsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/domain';
 };
@@ -2846,6 +2882,10 @@ export type ListLinksData = {
         expired?: 'true' | 'false';
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
         q?: string;
     };
     url: '/user/link';
@@ -3777,6 +3817,10 @@ export type ListOAuthClientsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/oauth-clients';
 };
@@ -4151,6 +4195,10 @@ export type GetStatsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/stats';
 };
@@ -4574,6 +4622,10 @@ export type ListTagsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/tag';
 };
@@ -4828,6 +4880,10 @@ export type ListPersonalAccessTokensData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/tokens';
 };
@@ -5078,6 +5134,10 @@ export type ListWebhooksData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/webhooks';
 };
@@ -5350,6 +5410,10 @@ export type ListWebhookDeliveriesData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/webhooks/{id}/deliveries';
 };

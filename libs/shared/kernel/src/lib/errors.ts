@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'DOMAIN_NOT_VERIFIED',
   'PAYMENT_NOT_COMPLETED',
   'BILLING_DISABLED',
+  // A list's cursor altered, or used by another account or with another query.
+  'INVALID_CURSOR',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
