@@ -36,7 +36,8 @@ const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64url');
  * Cursors of the lists: `<position>.<signature>`, the position (the count answered so far, then the
  * last item's sort values and id, base64url JSON) signed with HMAC-SHA256 over the position and the scope.
  * The scope is not in the cursor, so a cursor tells nothing of the account or the query; it is only
- * opaque, not secret: its position is ids the caller was already given. Nothing is stored: any instance
+ * opaque, not secret: its position is values of an item the caller was just given (ids; for statistics
+ * also the day, link name and UTM values). Nothing is stored: any instance
  * sharing the key reads any other's cursors.
  */
 export class Cursors {
