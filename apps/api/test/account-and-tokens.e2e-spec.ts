@@ -250,7 +250,7 @@ describe('the account, personal access tokens and OAuth clients over HTTP', () =
       const value = created.body.data.token;
       expect((await t.request('GET', '/user/me', { token: value })).status).toBe(200);
       const list = await t.request('GET', '/user/tokens', { token: ada.accessToken });
-      expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10 });
+      expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10, nextCursor: null });
       expect(list.text).not.toContain(value);
       const detail = await t.request('GET', `/user/tokens/${created.body.data.id}`, { token: ada.accessToken });
       expect(detail.body.data).toMatchObject({ isActive: true, isExpired: false, lastUsedAt: expect.any(String), updatedAt: expect.any(String) });

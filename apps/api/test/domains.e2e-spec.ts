@@ -59,7 +59,7 @@ describe('custom domains over HTTP, verified against a DNS server on loopback', 
     expect(ok.body.data).toEqual({ id: added.body.data.id, name: 'go.example.com', isVerified: true, verifiedAt: expect.stringMatching(/Z$/) });
 
     const list = await t.request('GET', '/user/domain?q=example', { token: ada.accessToken });
-    expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10 });
+    expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10, nextCursor: null });
     expect(list.body.data[0]).toMatchObject({ name: 'go.example.com', isVerified: true, dnsRecord: 'CNAME cname.lnk.test', verification: added.body.data.verification });
   });
 

@@ -105,12 +105,12 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
     await create(ada, { url: 'https://example.com/y', slug: 'summer-sale' });
     await create(ada, { url: 'https://example.com/z', title: 'Other' });
     const all = await t.request('GET', '/user/link', { token: ada.accessToken });
-    expect(all.body.meta).toEqual({ total: 3, start: 0, limit: 10 });
+    expect(all.body.meta).toEqual({ total: 3, start: 0, limit: 10, nextCursor: null });
     expect(all.body.data[0].url).toBe('https://example.com/z');
     const found = await t.request('GET', '/user/link?q=SUMMER', { token: ada.accessToken });
     expect(found.body.data.map((l: { url: string }) => l.url)).toEqual(['https://example.com/y', 'https://shop.example.com/x']);
     const page = await t.request('GET', '/user/link?start=1&limit=1', { token: ada.accessToken });
-    expect(page.body.meta).toEqual({ total: 3, start: 1, limit: 1 });
+    expect(page.body.meta).toEqual({ total: 3, start: 1, limit: 1, nextCursor: expect.any(String) });
     expect(page.body.data).toHaveLength(1);
     expect((await t.request('GET', '/user/link?limit=101', { token: ada.accessToken })).status).toBe(400);
   });
@@ -172,7 +172,7 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
       expect(favorites.body).not.toHaveProperty('meta');
       expect(favorites.body.data).toEqual([{ ...news.body.data, linkCount: 1 }]);
       const list = await t.request('GET', '/user/tag?q=new', { token: ada.accessToken });
-      expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10 });
+      expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10, nextCursor: null });
 
       const renamed = await t.request('PUT', `/user/tag/${news.body.data.id}`, { token: ada.accessToken, body: { name: 'Headlines', isFavorite: false } });
       expect(renamed.body.data).toMatchObject({ name: 'Headlines', isFavorite: false, linkCount: 1 });

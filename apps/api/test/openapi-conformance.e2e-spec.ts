@@ -36,6 +36,8 @@ const LINK_STATE: [string, RegExp][] = [
   ['slug', /already taken/],
 ];
 const invalid = (...errors: [string, RegExp][]): Allowed => ({ status: 400, code: 'VALIDATION_ERROR', errors });
+/** A list's cursor is one the server signed (no schema makes one), and it is not sent with start (two fields at once). */
+const CURSOR: Allowed[] = [{ status: 400, code: 'INVALID_CURSOR' }, invalid(['start', /cannot be used together/])];
 
 /** Explicit and narrow, by operation: the outcomes of a valid request that are not a disagreement. */
 const STATE_OUTCOMES: Record<string, Allowed[]> = {
@@ -62,7 +64,14 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
   verifyCheckout: [{ status: 404, code: 'NOT_FOUND' }, { status: 400, code: 'PAYMENT_NOT_COMPLETED' }],
   // A well-formed host that is neither the service's nor a verified custom domain gets no certificate.
   getCertificatePermission: [{ status: 404, code: 'NOT_FOUND' }],
-  getStats: [invalid(PERIOD)],
+  getStats: [invalid(PERIOD), ...CURSOR],
+  listLinks: CURSOR,
+  listTags: CURSOR,
+  listDomains: CURSOR,
+  listPersonalAccessTokens: CURSOR,
+  listOAuthClients: CURSOR,
+  listWebhooks: CURSOR,
+  listWebhookDeliveries: CURSOR,
   getStatsTimeSeries: [invalid(PERIOD), { status: 404, code: 'NOT_FOUND' }],
   getTopLinks: [invalid(PERIOD), { status: 404, code: 'NOT_FOUND' }],
   getStatsByDimension: [invalid(PERIOD), { status: 404, code: 'NOT_FOUND' }],

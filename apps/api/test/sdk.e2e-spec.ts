@@ -92,7 +92,7 @@ describe('@lnk/sdk against the running API', () => {
 
     const tags = succeeded(await listTags({ client: api, query: { q: 'sdk' } }));
     expect(tags.data).toEqual([expect.objectContaining({ id: tag.id, linkCount: 1 })]);
-    expect(tags.meta).toEqual({ total: 1, start: 0, limit: 10 });
+    expect(tags.meta).toEqual({ total: 1, start: 0, limit: 10, nextCursor: null });
     const favorites = succeeded(await listFavoriteTags({ client: api }));
     expect(favorites.data.map((favorite) => favorite.id)).toEqual([tag.id]);
   });
@@ -104,14 +104,30 @@ describe('@lnk/sdk against the running API', () => {
 
     const first = succeeded(await listLinks({ client: api, query: { start: 0, limit: 2 } }));
     const second = succeeded(await listLinks({ client: api, query: { start: 2, limit: 2 } }));
-    expect(first.meta).toEqual({ total: 3, start: 0, limit: 2 });
-    expect(second.meta).toEqual({ total: 3, start: 2, limit: 2 });
+    expect(first.meta).toEqual({ total: 3, start: 0, limit: 2, nextCursor: expect.any(String) });
+    expect(second.meta).toEqual({ total: 3, start: 2, limit: 2, nextCursor: null });
     // Newest first, each link on one page only.
     expect([...first.data, ...second.data].map((link) => link.slug)).toEqual(['sdk-third', 'sdk-second', 'sdk-first']);
   });
 
-  // Lists have no cursor yet (`cursor` and `meta.nextCursor` are to come): this walk is written when they are.
-  it.todo('walks every page of links with cursor and meta.nextCursor until there is none');
+  it('walks every page of links with cursor and meta.nextCursor until there is none', async () => {
+    const slugs: string[] = [];
+    const starts: number[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = succeeded(await listLinks({ client: api, query: { limit: 1, ...(cursor === undefined ? {} : { cursor }) } }));
+      slugs.push(...page.data.map((link) => link.slug));
+      starts.push(page.meta.start);
+      if (page.meta.nextCursor === null) break;
+      cursor = page.meta.nextCursor;
+    }
+    // One link a page, newest first, each once; meta.start counts what the walk answered before.
+    expect(slugs).toEqual(['sdk-third', 'sdk-second', 'sdk-first']);
+    expect(starts).toEqual([0, 1, 2]);
+    // A cursor is bound to its query: the same one with a search is refused, as a typed error.
+    const refused = failed(await listLinks({ client: api, query: { q: 'sdk', cursor } }));
+    expect(refused).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
+  });
 
   it('counts a visit of the short URL in the statistics of today, in the records and by dimension', async () => {
     expect((await fetch(`${t.baseUrl}/sdk-first`, { redirect: 'manual', headers: asBrowser() })).status).toBe(307);

@@ -83,7 +83,7 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     for (let start = 0; start < adaTotal; start += 100) {
       const res = await stats(ada, `${range}&start=${start}&limit=100`);
       expect(res.status).toBe(200);
-      expect(res.body.meta).toEqual({ total: adaTotal, start, limit: 100 });
+      expect(res.body.meta).toEqual({ total: adaTotal, start, limit: 100, nextCursor: start + 100 < adaTotal ? expect.any(String) : null });
       paged.push(...res.body.data);
     }
     expect(paged.map((r) => r.id)).toEqual(whole.map((r) => r.id));
@@ -94,10 +94,10 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
   });
 
   it('answers a page past the end empty, with the total; limit alone starts at 0, start alone takes 10', async () => {
-    expect((await stats(ada, `${range}&start=${adaTotal}&limit=5`)).body).toMatchObject({ data: [], meta: { total: adaTotal, start: adaTotal, limit: 5 } });
-    expect((await stats(ada, `${range}&limit=3`)).body.meta).toEqual({ total: adaTotal, start: 0, limit: 3 });
+    expect((await stats(ada, `${range}&start=${adaTotal}&limit=5`)).body).toMatchObject({ data: [], meta: { total: adaTotal, start: adaTotal, limit: 5, nextCursor: null } });
+    expect((await stats(ada, `${range}&limit=3`)).body.meta).toEqual({ total: adaTotal, start: 0, limit: 3, nextCursor: expect.any(String) });
     const startOnly = await stats(ada, `${range}&start=7`);
-    expect(startOnly.body.meta).toEqual({ total: adaTotal, start: 7, limit: 10 });
+    expect(startOnly.body.meta).toEqual({ total: adaTotal, start: 7, limit: 10, nextCursor: expect.any(String) });
     expect(startOnly.body.data).toHaveLength(10);
   });
 
@@ -105,7 +105,7 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     const whole = await stats(ada, `${range}&q=twin`);
     expect(whole.body.meta.total).toBe(2 * 31);
     const page = await stats(ada, `${range}&q=twin&start=60&limit=100`);
-    expect(page.body.meta).toEqual({ total: 62, start: 60, limit: 100 });
+    expect(page.body.meta).toEqual({ total: 62, start: 60, limit: 100, nextCursor: null });
     expect(page.body.data.map((r: Record) => r.id)).toEqual(whole.body.data.slice(60).map((r: Record) => r.id));
   });
 

@@ -28,4 +28,5 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: HttpStatus.CONFLICT,
   IDEMPOTENCY_REPLAY_UNAVAILABLE: HttpStatus.CONFLICT,
   PRECONDITION_FAILED: HttpStatus.PRECONDITION_FAILED,
+  INVALID_CURSOR: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;

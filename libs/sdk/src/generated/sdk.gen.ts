@@ -593,7 +593,7 @@ export const listPlans = <ThrowOnError extends boolean = false>(options?: Option
 /**
  * Click statistics
  *
- * Needs the `stats:read` scope. Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default 10) after start. Query parameters other than these are refused (VALIDATION_ERROR).
+ * Needs the `stats:read` scope. Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default 10) after start; with cursor (meta.nextCursor of a page), the page after that one. Query parameters other than these are refused (VALIDATION_ERROR).
  */
 export const getStats = <ThrowOnError extends boolean = false>(options: Options<GetStatsData, ThrowOnError>) => (options.client ?? client).get<GetStatsResponses, GetStatsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],

@@ -551,7 +551,7 @@ export type EmptyObject = {
 };
 
 export type ErrorEnvelope = {
-    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_USE' | 'IDEMPOTENCY_REPLAY_UNAVAILABLE' | 'PRECONDITION_FAILED' | 'BAD_REQUEST';
+    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'INVALID_CURSOR' | 'BAD_REQUEST';
     message: string;
     meta?: {
         errors?: Array<{
@@ -662,6 +662,10 @@ export type GetStatsAnswer = {
     message: string;
     meta: {
         limit?: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor?: string | null;
         start?: number;
         total: number;
     };
@@ -930,6 +934,10 @@ export type ListDomainsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -949,6 +957,10 @@ export type ListLinksAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -961,6 +973,10 @@ export type ListOAuthClientsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -973,6 +989,10 @@ export type ListPersonalAccessTokensAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -992,6 +1012,10 @@ export type ListTagsAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -1004,6 +1028,10 @@ export type ListWebhookDeliveriesAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -1016,6 +1044,10 @@ export type ListWebhooksAnswer = {
     message: string;
     meta: {
         limit: number;
+        /**
+         * Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.
+         */
+        nextCursor: string | null;
         start: number;
         total: number;
     };
@@ -2633,6 +2665,10 @@ export type ListDomainsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/domain';
 };
@@ -2677,12 +2713,6 @@ export type ListDomainsResponse = ListDomainsResponses[keyof ListDomainsResponse
 
 export type AddDomainData = {
     body: AddDomainDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/domain';
@@ -2706,17 +2736,9 @@ export type AddDomainErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -2860,6 +2882,10 @@ export type ListLinksData = {
         expired?: 'true' | 'false';
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
         q?: string;
     };
     url: '/user/link';
@@ -2905,12 +2931,6 @@ export type ListLinksResponse = ListLinksResponses[keyof ListLinksResponses];
 
 export type CreateLinkData = {
     body: CreateLinkDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/link';
@@ -2934,17 +2954,9 @@ export type CreateLinkErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3025,12 +3037,6 @@ export type DeleteLinksResponse = DeleteLinksResponses[keyof DeleteLinksResponse
 
 export type CreateLinksData = {
     body: BulkCreateLinksDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/link/bulk';
@@ -3054,17 +3060,9 @@ export type CreateLinksErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3195,12 +3193,6 @@ export type ExportLinksResponse = ExportLinksResponses[keyof ExportLinksResponse
 
 export type ImportLinksData = {
     body: string;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/link/import';
@@ -3220,17 +3212,9 @@ export type ImportLinksErrors = {
      */
     403: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * See the error code
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3312,12 +3296,6 @@ export type DeleteLinkResponse = DeleteLinkResponses[keyof DeleteLinkResponses];
 
 export type GetLinkData = {
     body?: never;
-    headers?: {
-        /**
-         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
-         */
-        'If-None-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3372,12 +3350,6 @@ export type GetLinkResponse = GetLinkResponses[keyof GetLinkResponses];
 
 export type UpdateLinkData = {
     body: UpdateLinkDto;
-    headers?: {
-        /**
-         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
-         */
-        'If-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3405,10 +3377,6 @@ export type UpdateLinkErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
-    /**
-     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
-     */
-    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
@@ -3550,12 +3518,6 @@ export type DeleteAccountResponse = DeleteAccountResponses[keyof DeleteAccountRe
 
 export type GetAccountData = {
     body?: never;
-    headers?: {
-        /**
-         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
-         */
-        'If-None-Match'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/me';
@@ -3855,6 +3817,10 @@ export type ListOAuthClientsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/oauth-clients';
 };
@@ -3899,12 +3865,6 @@ export type ListOAuthClientsResponse = ListOAuthClientsResponses[keyof ListOAuth
 
 export type CreateOAuthClientData = {
     body: CreateOAuthClientDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/oauth-clients';
@@ -3928,17 +3888,9 @@ export type CreateOAuthClientErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4020,12 +3972,6 @@ export type DeleteOAuthClientResponse = DeleteOAuthClientResponses[keyof DeleteO
 
 export type GetOAuthClientData = {
     body?: never;
-    headers?: {
-        /**
-         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
-         */
-        'If-None-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -4249,6 +4195,10 @@ export type GetStatsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/stats';
 };
@@ -4520,12 +4470,6 @@ export type GetStatsByDimensionResponse = GetStatsByDimensionResponses[keyof Get
 
 export type StartCheckoutData = {
     body: CheckoutRequestDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/subscription/checkout';
@@ -4549,17 +4493,9 @@ export type StartCheckoutErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4686,6 +4622,10 @@ export type ListTagsData = {
         q?: string;
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/tag';
 };
@@ -4730,12 +4670,6 @@ export type ListTagsResponse = ListTagsResponses[keyof ListTagsResponses];
 
 export type CreateTagData = {
     body: CreateTagDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/tag';
@@ -4759,17 +4693,9 @@ export type CreateTagErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4954,6 +4880,10 @@ export type ListPersonalAccessTokensData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/tokens';
 };
@@ -4998,12 +4928,6 @@ export type ListPersonalAccessTokensResponse = ListPersonalAccessTokensResponses
 
 export type CreatePersonalAccessTokenData = {
     body: CreateTokenDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/tokens';
@@ -5027,17 +4951,9 @@ export type CreatePersonalAccessTokenErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5160,12 +5076,6 @@ export type RevokePersonalAccessTokenResponse = RevokePersonalAccessTokenRespons
 
 export type GetPersonalAccessTokenData = {
     body?: never;
-    headers?: {
-        /**
-         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
-         */
-        'If-None-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5224,6 +5134,10 @@ export type ListWebhooksData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/webhooks';
 };
@@ -5268,12 +5182,6 @@ export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksRespo
 
 export type CreateWebhookData = {
     body: CreateWebhookDto;
-    headers?: {
-        /**
-         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/user/webhooks';
@@ -5297,17 +5205,9 @@ export type CreateWebhookErrors = {
      */
     404: ErrorEnvelope;
     /**
-     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
-     */
-    409: ErrorEnvelope;
-    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
-    /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
-     */
-    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5389,12 +5289,6 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
-    headers?: {
-        /**
-         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
-         */
-        'If-None-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5449,12 +5343,6 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
-    headers?: {
-        /**
-         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
-         */
-        'If-Match'?: string;
-    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5482,10 +5370,6 @@ export type UpdateWebhookErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
-    /**
-     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
-     */
-    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
@@ -5526,6 +5410,10 @@ export type ListWebhookDeliveriesData = {
     query?: {
         start?: number;
         limit?: number;
+        /**
+         * The meta.nextCursor of the page before: the page after it (opaque; not with start).
+         */
+        cursor?: string;
     };
     url: '/user/webhooks/{id}/deliveries';
 };

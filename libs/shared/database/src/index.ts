@@ -11,3 +11,4 @@ export * from './lib/quota';
 export * from './lib/owned-rows';
 export * from './lib/query-bounds';
 export * from './lib/json-rows';
+export * from './lib/keyset';

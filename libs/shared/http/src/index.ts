@@ -13,6 +13,7 @@ export * from './lib/requests/field-checks';
 export * from './lib/requests/field-errors';
 export * from './lib/requests/documented-rules';
 export * from './lib/requests/paging.request.dto';
+export * from './lib/paging/cursors';
 export * from './lib/schemas/schema';
 export * from './lib/schemas/response-schemas';
 export * from './lib/schemas/request-schema';

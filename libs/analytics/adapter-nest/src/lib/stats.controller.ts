@@ -1,6 +1,6 @@
 import { Controller, Query } from '@nestjs/common';
 import { QueryStatsUseCase } from '@lnk/analytics/domain';
-import { type Caller, CurrentPrincipal, list, okPage, okStream, Route, streamedList } from '@lnk/shared/http';
+import { type Caller, CurrentPrincipal, Cursors, list, okPage, okStream, Route, streamedList } from '@lnk/shared/http';
 import { StatsRecordSchema, STATS_META } from './stats.schemas';
 import { StatsQueryDto } from './stats.request.dto';
 import { presentStatsBatches, presentStatsRecord } from './stats.presenter';
@@ -11,7 +11,10 @@ import { presentStatsBatches, presentStatsRecord } from './stats.presenter';
  */
 @Controller('user/stats')
 export class StatsController {
-  constructor(private readonly queryStats: QueryStatsUseCase) {}
+  constructor(
+    private readonly queryStats: QueryStatsUseCase,
+    private readonly cursors: Cursors,
+  ) {}
 
   @Route('GET', '', {
     operationId: 'getStats',
@@ -20,11 +23,14 @@ export class StatsController {
     meta: STATS_META,
     summary: 'Click statistics',
     description:
-      'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default 10) after start.',
+      'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default 10) after start; with cursor (meta.nextCursor of a page), the page after that one.',
   })
   async stats(@CurrentPrincipal() caller: Caller, @Query() query: StatsQueryDto) {
-    const answer = await this.queryStats.execute(caller.userId, query);
-    if ('page' in answer) return okPage({ ...answer.page, items: answer.page.items.map(presentStatsRecord) });
+    // A cursor's scope: the range and the search (the order is fixed).
+    const scope = { list: 'stats', owner: caller.userId, query: { startDate: query.startDate, endDate: query.endDate, q: query.q?.trim() || undefined } };
+    const page = query.cursor === undefined ? undefined : this.cursors.request(query, scope);
+    const answer = await this.queryStats.execute(caller.userId, { ...query, page });
+    if ('page' in answer) return okPage({ ...answer.page, items: answer.page.items.map(presentStatsRecord), nextCursor: this.cursors.next(answer.page, scope) });
     return streamedList(okStream(presentStatsBatches(answer.all)));
   }
 }

@@ -1,4 +1,4 @@
-import { dateTime, id, integer, named, nullable, object, string } from '@lnk/shared/http';
+import { dateTime, id, integer, named, NEXT_CURSOR, nullable, object, string } from '@lnk/shared/http';
 
 export const StatsRecordSchema = named(
   'StatsRecord',
@@ -19,5 +19,5 @@ export const StatsRecordSchema = named(
   }),
 );
 
-/** `meta` of the statistics: the number of rows of the range; a page adds its start and limit (spec 2.2). */
-export const STATS_META = object({ total: integer, start: integer, limit: integer }, ['start', 'limit']);
+/** `meta` of the statistics: the number of rows of the range; a page adds its start and limit (spec 2.2) and the next page's cursor. */
+export const STATS_META = object({ total: integer, start: integer, limit: integer, nextCursor: NEXT_CURSOR }, ['start', 'limit', 'nextCursor']);

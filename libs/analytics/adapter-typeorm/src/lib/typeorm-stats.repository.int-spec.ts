@@ -185,8 +185,20 @@ describe('TypeormStatsRepository', () => {
         seen.push(...page.items);
       }
       expect(seen.map(keyOf)).toEqual(whole.map(keyOf));
-      expect(await repos.stats.page(range, PageRequest.of(1000, 10))).toEqual({ items: [], total: whole.length, start: 1000, limit: 10 });
+      expect(await repos.stats.page(range, PageRequest.of(1000, 10))).toEqual({ items: [], total: whole.length, start: 1000, limit: 10, next: null });
       expect((await repos.stats.page({ ...range, q: 'zebra' }, PageRequest.of(0, 100))).total).toBe(3 * 3);
+    });
+
+    it('pages by position (a cursor\'s keyset pages) in the same order, every row once, the last page saying none follows', async () => {
+      const whole = await allOf(repos.stats, range);
+      let page = await repos.stats.page(range, PageRequest.of(0, 7));
+      const seen = [...page.items];
+      while (page.next) {
+        page = await repos.stats.page(range, PageRequest.after(page.next, seen.length, 7));
+        expect(page).toMatchObject({ total: whole.length, start: seen.length, limit: 7 });
+        seen.push(...page.items);
+      }
+      expect(seen.map(keyOf)).toEqual(whole.map(keyOf));
     });
 
     it('reads a batch only when asked for it, and sees no row twice when rows are written in between', async () => {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ClickCounts, DimensionCounts, DIRECT_REFERRER, hasNoUtm, isBoundedValue, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSION_VALUES_PER_LINK_DAY, OPEN_DIMENSIONS, OTHER_UTM, OTHER_VALUE, StatsQuery, StatsRecord, StatsRepository, UNKNOWN_VALUE } from '@lnk/analytics/domain';
-import { IdGenerator, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
+import { ClickCounts, DimensionCounts, DIRECT_REFERRER, hasNoUtm, isBoundedValue, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSION_VALUES_PER_LINK_DAY, OPEN_DIMENSIONS, OTHER_UTM, OTHER_VALUE, StatsQuery, StatsRecord, StatsRepository, statsPosition, UNKNOWN_VALUE } from '@lnk/analytics/domain';
+import { IdGenerator, Keyset, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { containsPattern, countOf, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, linkDayChunks, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
@@ -53,11 +53,11 @@ function rangeOf(q: StatsQuery): Range {
  * The rows of the range after `last` in STATS_ORDER. The day's bound is also said on its own: the index
  * on (owner_id, date) then starts at that day instead of the range's first.
  */
-function after(range: Range, last: StatsRecord): Range {
+function after(range: Range, position: Keyset): Range {
   const n = range.params.length;
   return {
     where: `${range.where} AND date >= $${n + 1}::date AND (date, link_name, utm_source, utm_medium, utm_campaign, id) > ($${n + 1}::date, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6})`,
-    params: [...range.params, last.date, last.linkName, last.utmSource, last.utmMedium, last.utmCampaign, last.id],
+    params: [...range.params, ...position],
   };
 }
 
@@ -272,8 +272,10 @@ export class TypeormStatsRepository extends StatsRepository {
   async page(q: StatsQuery, page: PageRequest): Promise<Page<StatsRecord>> {
     const range = rangeOf(q);
     const total = await countOf(this.dataSource, `SELECT count(*) AS n FROM link_daily_stats WHERE ${range.where}`, range.params);
-    const rows = total > page.start ? await this.read(range, `ORDER BY ${STATS_ORDER} LIMIT ${page.limit} OFFSET ${page.start}`) : [];
-    return pageOf(rows, total, page);
+    let rows: StatsRecord[] = [];
+    if (page.after) rows = await this.read(after(range, page.after), `ORDER BY ${STATS_ORDER} LIMIT ${page.rows}`);
+    else if (total > page.start) rows = await this.read(range, `ORDER BY ${STATS_ORDER} LIMIT ${page.limit} OFFSET ${page.start}`);
+    return pageOf(rows, total, page, statsPosition);
   }
 
   /**
@@ -288,7 +290,7 @@ export class TypeormStatsRepository extends StatsRepository {
     const range = rangeOf(q);
     let last: StatsRecord | undefined;
     for (;;) {
-      const rows = await this.read(last ? after(range, last) : range, `ORDER BY ${STATS_ORDER} LIMIT ${batchSize}`);
+      const rows = await this.read(last ? after(range, statsPosition(last)) : range, `ORDER BY ${STATS_ORDER} LIMIT ${batchSize}`);
       if (rows.length) yield rows;
       if (rows.length < batchSize) return;
       last = rows[rows.length - 1];

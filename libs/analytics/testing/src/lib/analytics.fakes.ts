@@ -8,17 +8,27 @@ import {
   OTHER_VALUE,
   StatsQuery,
   StatsRecord,
+  statsPosition,
   StatsRepository,
   UNKNOWN_VALUE,
   VisitorTraits,
 } from '@lnk/analytics/domain';
-import { Page, pageOf, PageRequest, parseUrl } from '@lnk/shared/kernel';
+import { Keyset, Page, pageOf, PageRequest, parseUrl } from '@lnk/shared/kernel';
 
 /**
  * Dimensions from tables the test gives: a User-Agent's device, browser and OS, an address's country;
  * the referrer is the Referer's host, as the real adapter reads it. Counts its calls, so a test can see
  * what the derivation was asked, and answers a new object each time (a caller cannot change the tables).
  */
+/** The adapter's order of two positions (day, link name, UTM source, medium, campaign, id; ids as the fake's numbers). */
+function compareKeys(a: Keyset, b: Keyset): number {
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = i === a.length - 1 ? [a[i].padStart(24, '0'), b[i].padStart(24, '0')] : [a[i], b[i]];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
 export class FakeClickDimensions extends ClickDimensions {
   calls = 0;
 
@@ -76,21 +86,18 @@ export class MemoryStatsRepository extends StatsRepository {
   /** The rows of the range in the adapter's order (day, link name, UTM source, medium, campaign, id), copied. */
   private rowsOf(q: StatsQuery): StatsRecord[] {
     const needle = q.q?.toLowerCase();
-    const key = (r: StatsRecord) => [r.date, r.linkName, r.utmSource, r.utmMedium, r.utmCampaign, r.id.padStart(24, '0')];
     return [...this.rows.values()]
       .filter((r) => r.ownerId === q.ownerId && r.date >= q.startDate && r.date <= q.endDate)
       .filter((r) => !needle || [r.linkName, r.domainName, r.utmSource, r.utmMedium, r.utmCampaign].some((v) => v.toLowerCase().includes(needle)))
-      .sort((a, b) => {
-        const [ka, kb] = [key(a), key(b)];
-        for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
-        return 0;
-      })
+      .sort((a, b) => compareKeys(statsPosition(a), statsPosition(b)))
       .map((r) => ({ ...r }));
   }
 
   async page(q: StatsQuery, page: PageRequest): Promise<Page<StatsRecord>> {
     const rows = this.rowsOf(q);
-    return pageOf(rows.slice(page.start, page.start + page.limit), rows.length, page);
+    const after = page.after;
+    const from = after ? rows.filter((r) => compareKeys(statsPosition(r), after) > 0) : rows.slice(page.start);
+    return pageOf(from.slice(0, page.rows), rows.length, page, statsPosition);
   }
 
   async *batches(q: StatsQuery, batchSize: number): AsyncIterable<StatsRecord[]> {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Quota, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import { afterId, bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Quota, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
@@ -69,8 +69,9 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
       params.push(containsPattern(query.toLowerCase()));
       where += ' AND name LIKE $2';
     }
+    const pageParams = [...params];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
       query ? countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, toDomain), total, page);

@@ -1,5 +1,5 @@
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
-import { checkRoomFor, Page, PageRequest, pageOf, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOfNewestFirst, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new Domain. Each save writes only the columns the
 // adapter's statement writes, so a use case relying on another save path's fields is caught.
@@ -57,7 +57,8 @@ export class MemoryDomainRepository extends DomainRepository {
     const mine = this.ofOwner(ownerId)
       .filter((d) => !q || d.name.includes(q))
       .sort(newestFirst);
-    return pageOf(mine.slice(page.start, page.start + page.limit).map((d) => new Domain(copy(d))), mine.length, page);
+    const found = pageOfNewestFirst(mine, page);
+    return { ...found, items: found.items.map((d) => new Domain(copy(d))) };
   }
 
   async hasOfOwner(ownerId: string, name: string): Promise<boolean> {

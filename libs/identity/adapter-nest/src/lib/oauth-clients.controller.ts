@@ -8,7 +8,7 @@ import {
   RegenerateClientSecretUseCase,
   UpdateOAuthClientUseCase,
 } from '@lnk/identity/domain';
-import { CurrentPrincipal, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
+import { CurrentPrincipal, Cursors, searchKey, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './oauth-clients.request.dto';
@@ -23,12 +23,14 @@ export class OAuthClientsController {
     private readonly updateClient: UpdateOAuthClientUseCase,
     private readonly deleteClient: DeleteOAuthClientUseCase,
     private readonly regenerateClientSecret: RegenerateClientSecretUseCase,
+    private readonly cursors: Cursors,
   ) {}
 
   @Route('GET', '', { operationId: 'listOAuthClients', scope: 'tokens:read', answers: list(OAuthClientSchema), meta: PAGE_META, summary: 'List your OAuth clients', description: 'The third-party applications you registered.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
-    const page = await this.listClients.execute(principal, query.q, query.toPageRequest());
-    return okPage({ ...page, items: page.items.map((c) => presentClient(c)) });
+    const scope = { list: 'oauth-clients', owner: principal.userId, query: { q: searchKey(query.q) } };
+    const page = await this.listClients.execute(principal, query.q, this.cursors.request(query, scope));
+    return okPage({ ...page, items: page.items.map((c) => presentClient(c)), nextCursor: this.cursors.next(page, scope) });
   }
 
   @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, idempotent: 'secret', summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })

@@ -1,5 +1,5 @@
 import { OAuthClient, User } from '@lnk/identity/domain';
-import { ObjectIdGenerator, ValidationError } from '@lnk/shared/kernel';
+import { ObjectIdGenerator, PageRequest, ValidationError } from '@lnk/shared/kernel';
 import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
@@ -46,7 +46,7 @@ describe('TypeORM identity repositories', () => {
     const own = new OAuthClient({ ...props, id: ids.next(), clientId: 'cl_own', secretHash: 'b'.repeat(64), ownerId: asker.id, requestedBy: null, isFirstParty: false });
     await repos.clients.insert(firstParty);
     await repos.clients.insert(own);
-    expect((await repos.clients.listOfOwner(asker.id, undefined, { start: 0, limit: 10 })).items.map((c) => c.clientId)).toEqual(['cl_own']);
+    expect((await repos.clients.listOfOwner(asker.id, undefined, PageRequest.of(0, 10))).items.map((c) => c.clientId)).toEqual(['cl_own']);
     expect(await repos.clients.findOfOwner(asker.id, firstParty.id)).toBeNull();
     expect(await repos.clients.deleteOfOwner(asker.id, firstParty.id)).toBe(false);
     // The schema itself refuses a first-party client with an owner, or a user's client without a secret.

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { OAuthClient, OAuthClientRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { containsPattern, countOf, firstOf, rowsOf, sql } from '@lnk/shared/database';
+import { afterId, containsPattern, countOf, firstOf, rowsOf, sql } from '@lnk/shared/database';
 import { toOAuthClient } from './identity.decoders';
 
 export class TypeormOAuthClientRepository extends OAuthClientRepository {
@@ -38,8 +38,9 @@ export class TypeormOAuthClientRepository extends OAuthClientRepository {
       params.push(containsPattern(query));
       where += ` AND name ILIKE $2`;
     }
+    const pageParams = [...params];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM oauth_clients WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      sql(this.dataSource, `SELECT * FROM oauth_clients WHERE ${where}${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
       countOf(this.dataSource, `SELECT count(*) AS n FROM oauth_clients WHERE ${where}`, params),
     ]);
     return pageOf(rowsOf(items, toOAuthClient), total, page);

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PatRoom, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { countOf, firstOf, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
+import { afterId, countOf, firstOf, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
 import { toAuthorizationCode, toOAuthToken, toPersonalAccessToken } from './identity.decoders';
 
 // Only tokens of active accounts authenticate: the join answers that in the same indexed lookup.
@@ -105,11 +105,12 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
   }
 
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
+    const pageParams: unknown[] = [userId];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM personal_access_tokens WHERE user_id = $1 ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`, [userId]),
+      sql(this.dataSource, `SELECT * FROM personal_access_tokens WHERE user_id = $1${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
       countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1', [userId]),
     ]);
-    return pageOf(rowsOf(items, toPersonalAccessToken), total, page);
+    return pageOf(rowsOf(items, toPersonalAccessToken), total, page, (t) => [t.props.id]);
   }
 
   async deleteOfUser(userId: string, id: string): Promise<boolean> {

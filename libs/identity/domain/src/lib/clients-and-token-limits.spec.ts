@@ -92,7 +92,7 @@ describe('first-party clients belong to the service', () => {
     expect(made.toProps()).toMatchObject({ ownerId: null, requestedBy: 'u1', isFirstParty: true });
     expect(clientSecret).toEqual(expect.any(String));
     const asker = principal({});
-    expect((await new ListOAuthClientsUseCase(clients).execute(asker, undefined, { start: 0, limit: 10 })).items).toEqual([]);
+    expect((await new ListOAuthClientsUseCase(clients).execute(asker, undefined, PageRequest.of(0, 10))).items).toEqual([]);
     await expect(new GetOAuthClientUseCase(clients).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(new UpdateOAuthClientUseCase(clients, new MemoryOAuthTokenRepository(), { tokensRevoked: () => undefined }, clock).execute(asker, made.id, { isActive: false, redirectUris: ['https://evil.example/cb'] })).rejects.toBeInstanceOf(NotFoundError);
     await expect(new DeleteOAuthClientUseCase(clients, { tokensRevoked: () => undefined }).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);

@@ -15,7 +15,7 @@ import {
   UserRepository,
 } from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
-import { Page, PageRequest, pageOf, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
+import { Page, PageRequest, pageOfNewestFirst, RateLimitedError, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are copies of props; every read builds a new User, so a change is stored only by update.
 const copy = (p: UserProps): UserProps => ({
@@ -171,7 +171,7 @@ export class MemoryPersonalAccessTokenRepository extends PersonalAccessTokenRepo
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
     // Newest first, as the adapter orders them (ids are time-ordered).
     const mine = this.table.all((t) => t.userId === userId).sort((a, b) => (a.props.id < b.props.id ? 1 : -1));
-    return pageOf(mine.slice(page.start, page.start + page.limit), mine.length, page);
+    return pageOfNewestFirst(mine, page, (t) => t.props.id);
   }
   async deleteOfUser(userId: string, id: string): Promise<boolean> {
     return this.table.delete((t) => t.userId === userId && t.id === id) > 0;

@@ -15,7 +15,7 @@ import {
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
-import { binary, type Caller, CurrentPrincipal, DeletedSchema, etagOf, list, namesETag, ok, okPage, PAGE_META, RateLimitBudget, Route, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
+import { binary, type Caller, CurrentPrincipal, Cursors, DeletedSchema, etagOf, list, namesETag, ok, okPage, PAGE_META, RateLimitBudget, Route, searchKey, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
 import { PreconditionFailedError } from '@lnk/shared/kernel';
 import { QrRenderer } from './qr-renderer';
@@ -36,6 +36,7 @@ export class LinksController {
     private readonly deleteLink: DeleteLinkUseCase,
     private readonly bases: ShortUrlBases,
     private readonly qrCodes: QrRenderer,
+    private readonly cursors: Cursors,
   ) {}
 
   /**
@@ -47,7 +48,8 @@ export class LinksController {
   @Route('GET', '', { operationId: 'listLinks', scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, serialized: true, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
     const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
-    const answer = await this.listLinks.execute(caller.userId, query.q, query.toPageRequest(), filter);
+    const scope = { list: 'links', owner: caller.userId, query: { q: searchKey(query.q), expired: query.expired } };
+    const answer = await this.listLinks.execute(caller.userId, query.q, this.cursors.request(query, scope), filter);
     const base = this.bases.of(scheme);
     let presentedLists = this.presentedLists.get(base);
     if (!presentedLists) this.presentedLists.set(base, (presentedLists = new WeakMap()));
@@ -56,7 +58,7 @@ export class LinksController {
     const presented = presentedLists.get(answer);
     if (presented) return presented;
     const { page, domainNames } = answer;
-    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, base, domainNames)) });
+    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, base, domainNames)), nextCursor: this.cursors.next(page, scope) });
     if (!Object.isFrozen(answer)) return body;
     const serialized = serializedOk(body);
     presentedLists.set(answer, serialized);
@@ -134,12 +136,14 @@ export class TagsController {
     private readonly createTag: CreateTagUseCase,
     private readonly updateTag: UpdateTagUseCase,
     private readonly deleteTag: DeleteTagUseCase,
+    private readonly cursors: Cursors,
   ) {}
 
   @Route('GET', '', { operationId: 'listTags', scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: SearchPageQueryDto) {
-    const page = await this.listTags.execute(caller.userId, query.q, query.toPageRequest());
-    return okPage({ ...page, items: page.items.map(presentTag) });
+    const scope = { list: 'tags', owner: caller.userId, query: { q: searchKey(query.q) } };
+    const page = await this.listTags.execute(caller.userId, query.q, this.cursors.request(query, scope));
+    return okPage({ ...page, items: page.items.map(presentTag), nextCursor: this.cursors.next(page, scope) });
   }
 
   @Route('GET', 'favorite', { operationId: 'listFavoriteTags', scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })

@@ -131,6 +131,18 @@ const LINKS_TOTAL = `SELECT COALESCE((SELECT sum(used) FROM links_usage WHERE ow
 const pageStatement = (totalSql: string, pageSql: string) =>
   `SELECT t.total, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.id IN (${pageSql})) p ON true ORDER BY p.id DESC`;
 
+/** The id of a cursor's position: links are ordered by id alone (newest first; ids are time-ordered). */
+const keysetId = (page: PageRequest): string => page.after?.[page.after.length - 1] ?? '';
+
+/** `params` with `value` added, and its placeholder: the id cast to the column's type, so the index compares it. */
+function param(params: unknown[], value: string): string {
+  params.push(value);
+  return `$${params.length}::char(24)`;
+}
+
+/** The WHERE of a page of `matches` after a cursor's position (none for an offset page). */
+const keysetAfter = (page: PageRequest, params: unknown[]): string => (page.after ? `WHERE id < ${param(params, keysetId(page))}` : '');
+
 /** Pages that end within this many of the owner's newest links are read from that end only (see listOfOwner). */
 const NEAR_THE_NEWEST = 1000;
 
@@ -223,7 +235,10 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       params.push(containsPattern(query.toLowerCase()));
       statement = `WITH matches AS MATERIALIZED (
           SELECT l.id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2
-        ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ORDER BY id DESC LIMIT ${limit} OFFSET ${start}`)}`;
+        ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ${keysetAfter(page, params)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`)}`;
+    } else if (page.after) {
+      // A cursor's page: the index on (owner_id, id) entered at the position, whatever its depth.
+      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 AND l.id < ${param(params, keysetId(page))} ORDER BY l.owner_id, l.id DESC LIMIT ${page.rows}`);
     } else if (start + limit <= this.nearTheNewest) {
       // The first pages (most reads) walk at most `nearTheNewest` index entries from the newest link: the
       // statement below without the other end's branch, whose planning was a third of the first page's
@@ -385,7 +400,7 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     }
     const statement = `WITH matches AS MATERIALIZED (
         SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${expired ? '' : 'NOT '}${expiredAt('$2')} ${search}
-      ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.start}`)}`;
+      ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ${keysetAfter(page, params)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`)}`;
     const { rows } = await sql(this.dataSource, statement, params);
     return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
   }

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import { afterId, bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -43,11 +43,12 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
       params.push(containsPattern(query));
       where += ` AND t.name ILIKE $2`;
     }
+    const pageParams = [...params];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where} ORDER BY t.id DESC LIMIT ${page.limit} OFFSET ${page.start}`, params),
+      sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where}${afterId(page, pageParams, 't.id')} ORDER BY t.id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
       query ? countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
-    return pageOf(rowsOf(items, withCount), total, page);
+    return pageOf(rowsOf(items, withCount), total, page, (t) => [t.tag.id]);
   }
 
   async favoritesOfOwner(ownerId: string): Promise<TagWithCount[]> {

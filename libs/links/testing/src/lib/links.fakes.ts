@@ -1,5 +1,5 @@
 import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitClaim, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Page, PageRequest, pageOf, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { checkRoomFor, Page, PageRequest, pageOfNewestFirst, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -96,7 +96,12 @@ export class MemoryLinkRepository extends LinkRepository {
     const mine = this.ofOwner(ownerId)
       .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
       .sort(newestFirst);
-    return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
+    return this.pageOfLinks(mine, page);
+  }
+
+  private pageOfLinks(mine: LinkProps[], page: PageRequest): Page<Link> {
+    const found = pageOfNewestFirst(mine, page);
+    return { ...found, items: found.items.map((l) => this.read(l)) };
   }
 
   async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
@@ -105,7 +110,7 @@ export class MemoryLinkRepository extends LinkRepository {
       .filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired)
       .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
       .sort(newestFirst);
-    return pageOf(mine.slice(page.start, page.start + page.limit).map((l) => this.read(l)), mine.length, page);
+    return this.pageOfLinks(mine, page);
   }
 
   async update(link: Link, unchangedSince?: Date): Promise<boolean> {
@@ -230,7 +235,8 @@ export class MemoryTagRepository extends TagRepository {
   async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<TagWithCount>> {
     const q = query?.toLowerCase();
     const mine = this.ofOwner(ownerId).filter((t) => !q || t.name.toLowerCase().includes(q));
-    return pageOf(mine.slice(page.start, page.start + page.limit).map((t) => this.withCount(t)), mine.length, page);
+    const found = pageOfNewestFirst(mine, page);
+    return { ...found, items: found.items.map((t) => this.withCount(t)) };
   }
 
   async favoritesOfOwner(ownerId: string): Promise<TagWithCount[]> {

@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_REPLAY_UNAVAILABLE',
   // If-Match named another version than the resource's current one (RFC 9110 13.1.1): nothing was changed.
   'PRECONDITION_FAILED',
+  // A list's cursor altered, or used by another account or with another query.
+  'INVALID_CURSOR',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

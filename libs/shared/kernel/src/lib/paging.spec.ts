@@ -1,5 +1,5 @@
 import { ValidationError } from './errors';
-import { PageRequest, pageOf } from './paging';
+import { PageRequest, pageOf, pageOfNewestFirst } from './paging';
 
 describe('PageRequest', () => {
   it('defaults to the first ten items', () => {
@@ -22,6 +22,38 @@ describe('PageRequest', () => {
   });
 
   it('carries the request into the page', () => {
-    expect(pageOf(['a'], 7, PageRequest.of(5, 1))).toEqual({ items: ['a'], total: 7, start: 5, limit: 1 });
+    expect(pageOf(['a'], 7, PageRequest.of(5, 1), (s) => [s])).toEqual({ items: ['a'], total: 7, start: 5, limit: 1, next: ['a'] });
+  });
+});
+
+describe('keyset pages', () => {
+  const items = ['e', 'd', 'c', 'b', 'a'].map((c) => ({ id: c }));
+
+  it('reads one row more than the page after a position, and none skipped', () => {
+    const request = PageRequest.after(['d'], 2, 2);
+    expect([request.rows, request.offset]).toEqual([3, 0]);
+    expect([PageRequest.of(4, 2).rows, PageRequest.of(4, 2).offset]).toEqual([2, 4]);
+  });
+
+  it('gives the last item\'s position when another page follows, by the extra row or by the total', () => {
+    expect(pageOf(items.slice(2, 5), 5, PageRequest.after(['d'], 2, 2))).toMatchObject({ items: [{ id: 'c' }, { id: 'b' }], next: ['b'] });
+    expect(pageOf(items.slice(3, 5), 5, PageRequest.after(['c'], 3, 2)).next).toBeNull();
+    expect(pageOf(items.slice(0, 2), 5, PageRequest.of(0, 2)).next).toEqual(['d']);
+    expect(pageOf(items.slice(4), 5, PageRequest.of(4, 2)).next).toBeNull();
+  });
+
+  it('walks a list held in memory newest first, each item once', () => {
+    const seen: string[] = [];
+    let page = pageOfNewestFirst(items, PageRequest.of(0, 2));
+    seen.push(...page.items.map((i) => i.id));
+    while (page.next) {
+      page = pageOfNewestFirst(items, PageRequest.after(page.next, seen.length, 2));
+      seen.push(...page.items.map((i) => i.id));
+    }
+    expect(seen).toEqual(['e', 'd', 'c', 'b', 'a']);
+  });
+
+  it('refuses a position with nothing in it', () => {
+    expect(() => PageRequest.after([], 0, 2)).toThrow(ValidationError);
   });
 });

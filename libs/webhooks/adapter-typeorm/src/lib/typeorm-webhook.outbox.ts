@@ -273,13 +273,24 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
 
   async listOfWebhook(webhookId: string, page: PageRequest): Promise<Page<Delivery>> {
     const total = await countOf(this.dataSource, 'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);
+    const params: unknown[] = [webhookId];
+    let after = '';
+    if (page.after) {
+      // Ordered by (created_at, id), as the index (webhook_id, created_at DESC, id DESC) holds them.
+      params.push(page.after[0], page.after[1]);
+      after = ' AND (created_at, id) < ($2::timestamptz, $3)';
+    }
     const result = await sql(
       this.dataSource,
-      `SELECT id, event_id, event_type, status, attempts, last_attempt_at, response_status, last_error, next_attempt_at, created_at, finished_at
-         FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [webhookId, page.limit, page.start],
+      `SELECT id, event_id, event_type, status, attempts, last_attempt_at, response_status, last_error, next_attempt_at, created_at, finished_at,
+              created_at::text AS position
+         FROM webhook_deliveries WHERE webhook_id = $1${after} ORDER BY created_at DESC, id DESC LIMIT ${page.rows} OFFSET ${page.offset}`,
+      params,
     );
-    return pageOf(rowsOf(result, toDelivery), total, page);
+    // A position keeps created_at as PostgreSQL wrote it (microseconds), not as a Date (milliseconds), which
+    // would skip a delivery made in the same millisecond.
+    const positions = new Map(result.rows.map((r) => [String(r['id']), String(r['position'])]));
+    return pageOf(rowsOf(result, toDelivery), total, page, (d) => [positions.get(d.id) ?? '', d.id]);
   }
 
   async subscriptions(): Promise<Map<WebhookEventType, Set<string>>> {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Webhook, WebhookEventType, WebhookProps, WebhookRepository } from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { bool, firstOf, int, nullable, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import { afterId, bool, firstOf, int, nullable, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
 
 const COLUMNS = 'id, owner_id, url, events, link_ids, description, sealed_secret, is_active, disabled_reason, consecutive_failures, created_at, updated_at';
 const linkIdsOf = nullable(textArray);
@@ -53,7 +53,9 @@ export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> 
 
   async listOfOwner(ownerId: string, page: PageRequest): Promise<Page<Webhook>> {
     const total = await this.countOfOwner(ownerId);
-    const result = await sql(this.dataSource, `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [ownerId, page.limit, page.start]);
+    const params: unknown[] = [ownerId];
+    const after = afterId(page, params);
+    const result = await sql(this.dataSource, `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1${after} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, params);
     return pageOf(rowsOf(result, toWebhook), total, page);
   }
 

@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@lnk/shared/kernel';
+import { Keyset, Page, PageRequest } from '@lnk/shared/kernel';
 import { ClickCounts } from '../model/click';
 import { DimensionCounts } from '../model/click-dimension';
 
@@ -19,6 +19,9 @@ export interface StatsQuery {
  * Reads answer the rows of a range in one order, paged or not: by day, then link name, UTM source,
  * medium and campaign, then the row's id (unique), so no two rows tie and pages are well defined.
  */
+/** A row's position in the order of the reads: what a keyset page starts after. */
+export const statsPosition = (r: StatsRecord): Keyset => [r.date, r.linkName, r.utmSource, r.utmMedium, r.utmCampaign, r.id];
+
 export abstract class StatsRepository {
   /**
    * Adds the counts to their rows, creating them. A (link, date) holds at most `maxUtmCombinations`
@@ -33,6 +36,7 @@ export abstract class StatsRepository {
   /**
    * One page of the rows of the range, in that order, with the count of them all. An offset page: two
    * calls see the same order, so consecutive pages neither overlap nor skip while the rows stay put.
+   * A keyset page (`page.after`, from statsPosition) holds the rows after that position in that order.
    */
   abstract page(query: StatsQuery, page: PageRequest): Promise<Page<StatsRecord>>;
   /**

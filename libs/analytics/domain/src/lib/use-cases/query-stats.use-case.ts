@@ -13,6 +13,8 @@ export interface StatsParams {
   /** Paging (spec section 8): with either, one page; with neither, every row of the range. */
   start?: number;
   limit?: number;
+  /** A page already made (a cursor's, opened by the HTTP layer): it wins over start and limit. */
+  page?: PageRequest;
 }
 
 /** A page of the rows, or all of them as batches read one after the other as the caller consumes them. */
@@ -23,10 +25,10 @@ export class QueryStatsUseCase {
   constructor(private readonly stats: StatsRepository) {}
 
   async execute(ownerId: string, params: StatsParams): Promise<StatsAnswer> {
-    const paged = params.start !== undefined || params.limit !== undefined;
+    const paged = params.page !== undefined || params.start !== undefined || params.limit !== undefined;
     const [{ startDate, endDate }, page] = checkEach(
       () => checkStatsPeriod(params),
-      () => (paged ? PageRequest.of(params.start, params.limit) : null),
+      () => (paged ? (params.page ?? PageRequest.of(params.start, params.limit)) : null),
     );
     const query = { ownerId, startDate, endDate, q: params.q?.trim() || undefined };
     return page ? { page: await this.stats.page(query, page) } : { all: this.stats.batches(query, STATS_BATCH_SIZE) };

@@ -39,7 +39,7 @@ export class ListLinksUseCase {
     // An answer filtered by expiry changes with the clock alone (a link expires at its time): never kept.
     if (filter.expired !== undefined || !this.cache) return this.read(ownerId, q, page, filter);
     // The search is case-insensitive (the repository compares lowercased): one entry for every spelling.
-    const key = `${page.start}:${page.limit}:${q === undefined ? '' : `q=${q.toLowerCase()}`}`;
+    const key = `${page.start}:${page.limit}:${page.after?.join(',') ?? ''}:${q === undefined ? '' : `q=${q.toLowerCase()}`}`;
     const cached = this.cache.get(ownerId, key);
     if (cached) return cached;
     const guard = this.cache.guardOf(ownerId);

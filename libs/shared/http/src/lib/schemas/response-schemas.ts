@@ -1,5 +1,5 @@
 import { UNLIMITED } from '@lnk/shared/kernel';
-import { dateTime, described, integer, object } from './schema';
+import { dateTime, described, integer, nullable, object, string } from './schema';
 
 /**
  * The pieces of the answers that several contexts' routes share: paging meta, a deletion's answer, a
@@ -16,5 +16,8 @@ export const USAGE = object({ used: integer, limit: LIMIT });
 /** Account and link deletions (spec 4.3). */
 export const DeletedSchema = object({ deletedAt: dateTime });
 
-/** `meta` of a page of a list (spec 2.2). */
-export const PAGE_META = object({ total: integer, start: integer, limit: integer });
+/** The cursor of the page after a list's page: null on the last page. */
+export const NEXT_CURSOR = described(nullable(string), 'Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.');
+
+/** `meta` of a page of a list (spec 2.2), and the cursor of the page after it. */
+export const PAGE_META = object({ total: integer, start: integer, limit: integer, nextCursor: NEXT_CURSOR });
