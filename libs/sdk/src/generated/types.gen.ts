@@ -551,7 +551,7 @@ export type EmptyObject = {
 };
 
 export type ErrorEnvelope = {
-    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'INVALID_CURSOR' | 'BAD_REQUEST';
+    code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR' | 'INVALID_REQUEST' | 'INVALID_CLIENT' | 'INVALID_GRANT' | 'UNAUTHORIZED_CLIENT' | 'UNSUPPORTED_GRANT_TYPE' | 'INVALID_SCOPE' | 'TWO_FACTOR_REQUIRED' | 'REAUTHENTICATION_REQUIRED' | 'DOMAIN_NOT_VERIFIED' | 'PAYMENT_NOT_COMPLETED' | 'BILLING_DISABLED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_USE' | 'IDEMPOTENCY_REPLAY_UNAVAILABLE' | 'PRECONDITION_FAILED' | 'INVALID_CURSOR' | 'BAD_REQUEST';
     message: string;
     meta?: {
         errors?: Array<{
@@ -2713,6 +2713,12 @@ export type ListDomainsResponse = ListDomainsResponses[keyof ListDomainsResponse
 
 export type AddDomainData = {
     body: AddDomainDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/domain';
@@ -2736,9 +2742,17 @@ export type AddDomainErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -2931,6 +2945,12 @@ export type ListLinksResponse = ListLinksResponses[keyof ListLinksResponses];
 
 export type CreateLinkData = {
     body: CreateLinkDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link';
@@ -2954,9 +2974,17 @@ export type CreateLinkErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3037,6 +3065,12 @@ export type DeleteLinksResponse = DeleteLinksResponses[keyof DeleteLinksResponse
 
 export type CreateLinksData = {
     body: BulkCreateLinksDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link/bulk';
@@ -3060,9 +3094,17 @@ export type CreateLinksErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3193,6 +3235,12 @@ export type ExportLinksResponse = ExportLinksResponses[keyof ExportLinksResponse
 
 export type ImportLinksData = {
     body: string;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/link/import';
@@ -3212,9 +3260,17 @@ export type ImportLinksErrors = {
      */
     403: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * See the error code
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3296,6 +3352,12 @@ export type DeleteLinkResponse = DeleteLinkResponses[keyof DeleteLinkResponses];
 
 export type GetLinkData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3350,6 +3412,12 @@ export type GetLinkResponse = GetLinkResponses[keyof GetLinkResponses];
 
 export type UpdateLinkData = {
     body: UpdateLinkDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -3377,6 +3445,10 @@ export type UpdateLinkErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
@@ -3518,6 +3590,12 @@ export type DeleteAccountResponse = DeleteAccountResponses[keyof DeleteAccountRe
 
 export type GetAccountData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/me';
@@ -3865,6 +3943,12 @@ export type ListOAuthClientsResponse = ListOAuthClientsResponses[keyof ListOAuth
 
 export type CreateOAuthClientData = {
     body: CreateOAuthClientDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/oauth-clients';
@@ -3888,9 +3972,17 @@ export type CreateOAuthClientErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -3972,6 +4064,12 @@ export type DeleteOAuthClientResponse = DeleteOAuthClientResponses[keyof DeleteO
 
 export type GetOAuthClientData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -4470,6 +4568,12 @@ export type GetStatsByDimensionResponse = GetStatsByDimensionResponses[keyof Get
 
 export type StartCheckoutData = {
     body: CheckoutRequestDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/subscription/checkout';
@@ -4493,9 +4597,17 @@ export type StartCheckoutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4670,6 +4782,12 @@ export type ListTagsResponse = ListTagsResponses[keyof ListTagsResponses];
 
 export type CreateTagData = {
     body: CreateTagDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/tag';
@@ -4693,9 +4811,17 @@ export type CreateTagErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer was too large to keep
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -4928,6 +5054,12 @@ export type ListPersonalAccessTokensResponse = ListPersonalAccessTokensResponses
 
 export type CreatePersonalAccessTokenData = {
     body: CreateTokenDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/tokens';
@@ -4951,9 +5083,17 @@ export type CreatePersonalAccessTokenErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5076,6 +5216,12 @@ export type RevokePersonalAccessTokenResponse = RevokePersonalAccessTokenRespons
 
 export type GetPersonalAccessTokenData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5182,6 +5328,12 @@ export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksRespo
 
 export type CreateWebhookData = {
     body: CreateWebhookDto;
+    headers?: {
+        /**
+         * Makes a retry safe (Stripe's semantics): the same key with the same body, by the same account, within 24 hours answers the first answer again (its status and body, with Idempotent-Replayed: true) without doing the work again. 1 to 255 printable ASCII characters; a UUID is a good key.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/user/webhooks';
@@ -5205,9 +5357,17 @@ export type CreateWebhookErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key still runs; or IDEMPOTENCY_REPLAY_UNAVAILABLE: it was made, and its answer held a secret, which is not kept
+     */
+    409: ErrorEnvelope;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
     413: ErrorEnvelope;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body or route
+     */
+    422: ErrorEnvelope;
     /**
      * RATE_LIMITED: see Retry-After
      */
@@ -5289,6 +5449,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * ETags you hold: when the resource still has one of them, the answer is 304 with no body.
+         */
+        'If-None-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5343,6 +5509,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -5370,6 +5542,10 @@ export type UpdateWebhookErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
