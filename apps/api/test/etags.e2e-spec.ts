@@ -165,6 +165,28 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     expect((await a.request('GET', '/user/tag', { token: ada.accessToken })).body.data.map((t: { name: string }) => t.name)).toEqual(['mine']);
   });
 
+  // The lost update on an OAuth client: one client turns it off, another widens its scopes from the same version.
+  it('refuses the second of two OAuth client edits made from one version with 412, and lets one of two racing edits through', async () => {
+    const account = await createAccount(a);
+    const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;
+    const path = `/user/oauth-clients/${client.id}`;
+    const put = (app: TestApp, body: object, ifMatch: string) => app.request('PUT', path, { token: account.accessToken, body, headers: { 'If-Match': ifMatch } });
+    const seen = etagOf(await a.request('GET', path, { token: account.accessToken }));
+    const one = await put(a, { isActive: false }, seen);
+    expect(one.status).toBe(200);
+    const two = await put(b, { scopes: ['links:read', 'links:write'] }, seen);
+    expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
+    const now = await b.request('GET', path, { token: account.accessToken, headers: { 'If-None-Match': etagOf(one) } });
+    expect([now.status, now.headers.get('etag')]).toEqual([304, etagOf(one)]);
+    expect((await a.request('GET', path, { token: account.accessToken })).body.data).toMatchObject({ isActive: false, scopes: ['links:read'] });
+    const [x, y] = await Promise.all([put(a, { name: 'x' }, etagOf(one)), put(b, { name: 'y' }, etagOf(one))]);
+    expect([x.status, y.status].sort()).toEqual([200, 412]);
+    expect((await a.request('GET', path, { token: account.accessToken })).body.data.name).toBe(x.status === 200 ? 'x' : 'y');
+    // Another account's client: 404 whatever If-Match says, never a 412 that tells it exists.
+    const eve = await createAccount(a);
+    expect((await b.request('PUT', path, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': '*' } })).status).toBe(404);
+  });
+
   it('tags the account, an OAuth client and a token alike, and answers 304 to their current ETag', async () => {
     const account = await createAccount(a);
     const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;
