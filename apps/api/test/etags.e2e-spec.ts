@@ -114,6 +114,79 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     expect([x.status, y.status].sort()).toEqual([200, 412]);
   });
 
+  // The lost update on a tag: a tag has no GET, so its ETag comes from its PUT's answer (or a 412's).
+  it('refuses the second of two tag edits made from one version with 412 carrying the current ETag, and changes nothing', async () => {
+    const account = await createAccount(a);
+    const tag = (await a.request('POST', '/user/tag', { token: account.accessToken, body: { name: 'blue' } })).body.data;
+    const path = `/user/tag/${tag.id}`;
+    const put = (app: TestApp, body: object, ifMatch?: string) => app.request('PUT', path, { token: account.accessToken, body, headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch } });
+    const listed = async () => (await a.request('GET', '/user/tag', { token: account.accessToken })).body.data.find((t: { id: string }) => t.id === tag.id);
+    // A first If-Match of * takes any version and answers the tag's ETag.
+    const first = await put(a, {}, '*');
+    const seen = etagOf(first);
+    expect([first.status, seen]).toEqual([200, expect.stringMatching(/^"[A-Za-z0-9_-]{27}"$/)]);
+    const one = await put(a, { name: 'navy' }, seen);
+    expect(one.status).toBe(200);
+    expect(etagOf(one)).not.toBe(seen);
+    const two = await put(b, { isFavorite: true }, seen);
+    expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
+    expect(await listed()).toMatchObject({ name: 'navy', isFavorite: false });
+    // A weak tag never matches; the current one, read again from the 412, goes through.
+    expect((await put(b, { isFavorite: true }, `W/${etagOf(two)}`)).status).toBe(412);
+    expect((await put(b, { isFavorite: true }, etagOf(two))).status).toBe(200);
+    expect(await listed()).toMatchObject({ name: 'navy', isFavorite: true });
+  });
+
+  // The check and the write are one statement: racing tag edits from one version, exactly one wins.
+  it('lets exactly one of two racing tag edits from one version through, on two instances', async () => {
+    const account = await createAccount(a);
+    for (let round = 0; round < 5; round++) {
+      const tag = (await a.request('POST', '/user/tag', { token: account.accessToken, body: { name: `race ${round}` } })).body.data;
+      const path = `/user/tag/${tag.id}`;
+      const seen = etagOf(await a.request('PUT', path, { token: account.accessToken, body: {} }));
+      const [x, y] = await Promise.all(
+        [a, b].map((app, i) => app.request('PUT', path, { token: account.accessToken, body: { name: `race ${round} ${i}` }, headers: { 'If-Match': seen } })),
+      );
+      expect([x.status, y.status].sort()).toEqual([200, 412]);
+      const listed = (await a.request('GET', `/user/tag?q=${encodeURIComponent(`race ${round}`)}`, { token: account.accessToken })).body.data;
+      expect(listed.map((t: { name: string }) => t.name)).toEqual([`race ${round} ${x.status === 200 ? 0 : 1}`]);
+    }
+  });
+
+  // Another account's tag: an If-Match is no way to probe or change it.
+  it("answers 404, not 412, to If-Match on another account's tag, and changes nothing", async () => {
+    const [ada, eve] = [await createAccount(a), await createAccount(a)];
+    const tag = (await a.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'mine' } })).body.data;
+    const seen = etagOf(await a.request('PUT', `/user/tag/${tag.id}`, { token: ada.accessToken, body: {} }));
+    for (const ifMatch of [seen, '"stale"', '*']) {
+      const res = await a.request('PUT', `/user/tag/${tag.id}`, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': ifMatch } });
+      expect([res.status, res.headers.get('etag')]).toEqual([404, null]);
+    }
+    expect((await a.request('GET', '/user/tag', { token: ada.accessToken })).body.data.map((t: { name: string }) => t.name)).toEqual(['mine']);
+  });
+
+  // The lost update on an OAuth client: one client turns it off, another widens its scopes from the same version.
+  it('refuses the second of two OAuth client edits made from one version with 412, and lets one of two racing edits through', async () => {
+    const account = await createAccount(a);
+    const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;
+    const path = `/user/oauth-clients/${client.id}`;
+    const put = (app: TestApp, body: object, ifMatch: string) => app.request('PUT', path, { token: account.accessToken, body, headers: { 'If-Match': ifMatch } });
+    const seen = etagOf(await a.request('GET', path, { token: account.accessToken }));
+    const one = await put(a, { isActive: false }, seen);
+    expect(one.status).toBe(200);
+    const two = await put(b, { scopes: ['links:read', 'links:write'] }, seen);
+    expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
+    const now = await b.request('GET', path, { token: account.accessToken, headers: { 'If-None-Match': etagOf(one) } });
+    expect([now.status, now.headers.get('etag')]).toEqual([304, etagOf(one)]);
+    expect((await a.request('GET', path, { token: account.accessToken })).body.data).toMatchObject({ isActive: false, scopes: ['links:read'] });
+    const [x, y] = await Promise.all([put(a, { name: 'x' }, etagOf(one)), put(b, { name: 'y' }, etagOf(one))]);
+    expect([x.status, y.status].sort()).toEqual([200, 412]);
+    expect((await a.request('GET', path, { token: account.accessToken })).body.data.name).toBe(x.status === 200 ? 'x' : 'y');
+    // Another account's client: 404 whatever If-Match says, never a 412 that tells it exists.
+    const eve = await createAccount(a);
+    expect((await b.request('PUT', path, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': '*' } })).status).toBe(404);
+  });
+
   it('tags the account, an OAuth client and a token alike, and answers 304 to their current ETag', async () => {
     const account = await createAccount(a);
     const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;

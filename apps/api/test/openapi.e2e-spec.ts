@@ -68,17 +68,24 @@ describe('OpenAPI document (/openapi.json) and UI (/docs)', () => {
     }
   });
 
-  it('declares the ETag of single resources, If-None-Match and 304 on their GET, If-Match and 412 on the PUT of links and webhooks', () => {
+  // A generated client must know which writes it can make conditional: exactly the PUTs that honour If-Match.
+  it('declares the ETag of single resources, If-None-Match and 304 on their GET, If-Match and 412 on the PUT of links, tags, OAuth clients and webhooks', () => {
     for (const path of ['/user/link/:id', '/user/me', '/user/oauth-clients/:id', '/user/tokens/:id', '/user/webhooks/:id']) {
       const get = operationOf('GET', path) as OperationObject;
       expect([path, Object.keys((get.responses['200'] as ResponseObject).headers ?? {}), Object.keys(get.responses).includes('304')]).toEqual([path, ['ETag'], true]);
       expect(((get.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-None-Match']);
     }
-    for (const path of ['/user/link/:id', '/user/webhooks/:id']) {
+    for (const path of ['/user/link/:id', '/user/tag/:id', '/user/oauth-clients/:id', '/user/webhooks/:id']) {
       const put = operationOf('PUT', path) as OperationObject;
-      expect(((put.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-Match']);
+      expect([path, ((put.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name)]).toEqual([path, ['If-Match']]);
+      expect([path, Object.keys((put.responses['200'] as ResponseObject).headers ?? {})]).toEqual([path, ['ETag']]);
       expect((put.responses['412'] as ResponseObject).headers).toHaveProperty('ETag');
     }
+    // No other operation claims If-Match: a route that does not check it must not say it does.
+    const withIfMatch = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, OperationObject>).filter((operation) => ((operation.parameters ?? []) as ParameterObject[]).some((p) => p.in === 'header' && p.name === 'If-Match')),
+    );
+    expect(withIfMatch.map((operation) => operation.operationId).sort()).toEqual(['updateLink', 'updateOAuthClient', 'updateTag', 'updateWebhook']);
   });
 
   it("gives every scoped route its scope as an OAuth 2.0 security requirement, and public routes none", () => {

@@ -31,6 +31,7 @@ export * from './lib/use-cases/link.types';
 export * from './lib/use-cases/create-tag.use-case';
 export * from './lib/use-cases/list-tags.use-case';
 export * from './lib/use-cases/favorite-tags.use-case';
+export * from './lib/use-cases/get-tag.use-case';
 export * from './lib/use-cases/update-tag.use-case';
 export * from './lib/use-cases/delete-tag.use-case';
 export * from './lib/use-cases/resolve-redirect.use-case';

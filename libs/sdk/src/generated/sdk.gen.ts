@@ -726,7 +726,7 @@ export const deleteTag = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Change a tag
  *
- * Needs the `tags:write` scope. A partial update of name and isFavorite.
+ * Needs the `tags:write` scope. A partial update of name and isFavorite. The answer carries the tag's ETag (a tag has no GET of its own); If-Match makes the change only if the tag is still as that ETag says.
  */
 export const updateTag = <ThrowOnError extends boolean = false>(options: Options<UpdateTagData, ThrowOnError>) => (options.client ?? client).put<UpdateTagResponses, UpdateTagErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],

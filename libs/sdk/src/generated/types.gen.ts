@@ -4124,6 +4124,12 @@ export type GetOAuthClientResponse = GetOAuthClientResponses[keyof GetOAuthClien
 
 export type UpdateOAuthClientData = {
     body: UpdateOAuthClientDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -4151,6 +4157,10 @@ export type UpdateOAuthClientErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */
@@ -4944,6 +4954,12 @@ export type DeleteTagResponse = DeleteTagResponses[keyof DeleteTagResponses];
 
 export type UpdateTagData = {
     body: UpdateTagDto;
+    headers?: {
+        /**
+         * The ETag you read: the change is made only if the resource still has it (else 412, and nothing changes).
+         */
+        'If-Match'?: string;
+    };
     path: {
         /**
          * The id of one of your resources: 24 hex characters (another account's, or none: 404).
@@ -4971,6 +4987,10 @@ export type UpdateTagErrors = {
      * NOT_FOUND: no such resource of the caller
      */
     404: ErrorEnvelope;
+    /**
+     * PRECONDITION_FAILED: the resource changed since the ETag in If-Match; nothing was changed, the answer carries the current ETag
+     */
+    412: ErrorEnvelope;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit
      */

@@ -1,14 +1,17 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   CreateOAuthClientUseCase,
   DeleteOAuthClientUseCase,
+  type OAuthClient,
   GetOAuthClientUseCase,
   ListOAuthClientsUseCase,
   type Principal,
   RegenerateClientSecretUseCase,
   UpdateOAuthClientUseCase,
 } from '@lnk/identity/domain';
-import { CurrentPrincipal, Cursors, searchKey, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
+import { CurrentPrincipal, Cursors, etagOf, searchKey, list, namesETag, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
+import { PreconditionFailedError } from '@lnk/shared/kernel';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './oauth-clients.request.dto';
@@ -44,9 +47,23 @@ export class OAuthClientsController {
     return ok(presentClient(await this.getClient.execute(principal, id)));
   }
 
-  @Route('PUT', ':id', { operationId: 'updateOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, summary: 'Change an OAuth client', description: 'A partial update of name, description, scopes, redirect URIs and isActive.' })
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateOAuthClientDto) {
-    return ok(presentClient(await this.updateClient.execute(principal, id, body)), 'OAuth client updated');
+  @Route('PUT', ':id', { operationId: 'updateOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, etag: true, summary: 'Change an OAuth client', description: 'A partial update of name, description, scopes, redirect URIs and isActive.' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() body: UpdateOAuthClientDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // If-Match: the client's current ETag (that of GET's answer) must be among those named.
+    const expected = ifMatch === undefined ? undefined : (current: OAuthClient) => namesETag(ifMatch, etagOf(presentClient(current)), 'strong');
+    try {
+      return ok(presentClient(await this.updateClient.execute(principal, id, body, expected)), 'OAuth client updated');
+    } catch (error) {
+      // The refusal carries the current ETag, so the client can read again and decide.
+      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentClient(await this.getClient.execute(principal, id))));
+      throw error;
+    }
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteOAuthClient', scope: 'tokens:delete', answers: null, summary: 'Delete an OAuth client', description: 'The client and the tokens issued to it stop working.' })

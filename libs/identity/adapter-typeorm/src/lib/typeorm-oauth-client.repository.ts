@@ -46,15 +46,18 @@ export class TypeormOAuthClientRepository extends OAuthClientRepository {
     return pageOf(rowsOf(items, toOAuthClient), total, page);
   }
 
-  async update(client: OAuthClient): Promise<void> {
+  async update(client: OAuthClient, unchangedSince?: Date): Promise<boolean> {
     const p = client.toProps();
-    await sql(
+    // The condition and the write are one statement, and updated_at always moves on: a write that came
+    // between the caller's read and this one leaves this one changing nothing (If-Match, no lost update).
+    const { affected } = await sql(
       this.dataSource,
       `UPDATE oauth_clients SET client_id = $2, secret_hash = $3, owner_id = $4, requested_by = $5, name = $6, description = $7, scopes = $8, redirect_uris = $9,
-              is_first_party = $10, is_active = $11, created_at = $12, updated_at = $13
-        WHERE id = $1`,
-      [p.id, p.clientId, p.secretHash, p.ownerId, p.requestedBy, p.name, p.description, p.scopes, p.redirectUris, p.isFirstParty, p.isActive, p.createdAt, p.updatedAt],
+              is_first_party = $10, is_active = $11, created_at = $12, updated_at = GREATEST($13, updated_at + interval '1 millisecond')
+        WHERE id = $1 AND ($14::timestamptz IS NULL OR updated_at = $14)`,
+      [p.id, p.clientId, p.secretHash, p.ownerId, p.requestedBy, p.name, p.description, p.scopes, p.redirectUris, p.isFirstParty, p.isActive, p.createdAt, p.updatedAt, unchangedSince ?? null],
     );
+    return affected > 0;
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

@@ -30,6 +30,7 @@ class RowsOfClients extends OAuthClientRepository {
   }
   async update(client: OAuthClient) {
     this.rows.set(client.id, client.toProps());
+    return true;
   }
   async deleteOfOwner(ownerId: string, id: string) {
     return (await this.findOfOwner(ownerId, id)) ? this.rows.delete(id) : false;

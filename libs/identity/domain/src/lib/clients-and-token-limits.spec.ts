@@ -57,6 +57,7 @@ class Clients extends OAuthClientRepository {
   }
   async update(c: OAuthClient) {
     this.rows = this.rows.map((x) => (x.id === c.id ? copy(c) : x));
+    return true;
   }
   async deleteOfOwner(ownerId: string, id: string) {
     const before = this.rows.length;

@@ -7,11 +7,13 @@ import {
   DeleteTagUseCase,
   FavoriteTagsUseCase,
   GetLinkUseCase,
+  GetTagUseCase,
   LinkListAnswer,
   type LinkView,
   ListLinksUseCase,
   ListTagsUseCase,
   QR_MARKER_PARAM,
+  type TagWithCount,
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
@@ -135,6 +137,7 @@ export class TagsController {
     private readonly favoriteTags: FavoriteTagsUseCase,
     private readonly createTag: CreateTagUseCase,
     private readonly updateTag: UpdateTagUseCase,
+    private readonly getTag: GetTagUseCase,
     private readonly deleteTag: DeleteTagUseCase,
     private readonly cursors: Cursors,
   ) {}
@@ -156,9 +159,34 @@ export class TagsController {
     return ok(presentTag(await this.createTag.execute(caller.userId, body)), 'Tag created');
   }
 
-  @Route('PUT', ':id', { operationId: 'updateTag', scope: 'tags:write', answers: TagSchema, summary: 'Change a tag', description: 'A partial update of name and isFavorite.' })
-  async update(@CurrentPrincipal() caller: Caller, @Param('id') id: string, @Body() body: UpdateTagDto) {
-    return ok(presentTag(await this.updateTag.execute(caller.userId, id, body)), 'Tag updated');
+  /**
+   * A tag has no GET of its own (the spec gives none): its ETag is answered by this PUT (and by its 412),
+   * a digest of the tag as answered, linkCount included. A first If-Match may be `*`.
+   */
+  @Route('PUT', ':id', {
+    operationId: 'updateTag',
+    scope: 'tags:write',
+    answers: TagSchema,
+    etag: true,
+    summary: 'Change a tag',
+    description: 'A partial update of name and isFavorite. The answer carries the tag\'s ETag (a tag has no GET of its own); If-Match makes the change only if the tag is still as that ETag says.',
+  })
+  async update(
+    @CurrentPrincipal() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: UpdateTagDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // If-Match: the tag's current ETag (that of this route's answer) must be among those named.
+    const expected = ifMatch === undefined ? undefined : (current: TagWithCount) => namesETag(ifMatch, etagOf(presentTag(current)), 'strong');
+    try {
+      return ok(presentTag(await this.updateTag.execute(caller.userId, id, body, expected)), 'Tag updated');
+    } catch (error) {
+      // The refusal carries the current ETag, so the client can read again and decide.
+      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentTag(await this.getTag.execute(caller.userId, id))));
+      throw error;
+    }
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteTag', scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })

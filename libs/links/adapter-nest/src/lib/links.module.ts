@@ -7,6 +7,7 @@ import {
   CreateTagUseCase,
   DeleteLinkUseCase,
   DeleteTagUseCase,
+  GetTagUseCase,
   ExportLinksUseCase,
   FavoriteTagsUseCase,
   GetLinkUseCase,
@@ -90,6 +91,7 @@ const USE_CASES: Provider[] = [
   providerOf(CreateTagUseCase, [TagRepository, QuotaPolicy, IdGenerator, Clock]),
   providerOf(ListTagsUseCase, [TagRepository]),
   providerOf(FavoriteTagsUseCase, [TagRepository]),
+  providerOf(GetTagUseCase, [TagRepository]),
   providerOf(UpdateTagUseCase, [TagRepository, Clock]),
   providerOf(DeleteTagUseCase, [TagRepository]),
 ];

@@ -73,10 +73,18 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
     );
   }
 
-  async update(tag: Tag): Promise<void> {
+  async update(tag: Tag, unchangedSince?: Date): Promise<boolean> {
     const p = tag.toProps();
-    await guardUnique(NAME_TAKEN, () =>
-      sql(this.dataSource, 'UPDATE tags SET name = $3, is_favorite = $4, updated_at = $5 WHERE id = $1 AND owner_id = $2', [p.id, p.ownerId, p.name, p.isFavorite, p.updatedAt]),
+    // The condition and the write are one statement, and updated_at always moves on: a write that came
+    // between the caller's read and this one leaves this one changing nothing (If-Match, no lost update).
+    const { affected } = await guardUnique(NAME_TAKEN, () =>
+      sql(
+        this.dataSource,
+        `UPDATE tags SET name = $3, is_favorite = $4, updated_at = GREATEST($5, updated_at + interval '1 millisecond')
+          WHERE id = $1 AND owner_id = $2 AND ($6::timestamptz IS NULL OR updated_at = $6)`,
+        [p.id, p.ownerId, p.name, p.isFavorite, p.updatedAt, unchangedSince ?? null],
+      ),
     );
+    return affected > 0;
   }
 }

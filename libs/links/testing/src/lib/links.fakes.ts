@@ -263,12 +263,16 @@ export class MemoryTagRepository extends TagRepository {
       .map((t) => new Tag(copyTag(t)));
   }
 
-  async update(tag: Tag): Promise<void> {
+  async update(tag: Tag, unchangedSince?: Date): Promise<boolean> {
     const p = tag.toProps();
     const stored = this.store.tags.get(p.id);
-    if (!stored || stored.ownerId !== p.ownerId) return;
+    if (!stored || stored.ownerId !== p.ownerId) return false;
+    if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return false;
     if (this.nameTakenBy(p)) throw ValidationError.field('name', 'you already have a tag with this name');
-    this.store.tags.set(p.id, copyTag({ ...p, createdAt: stored.createdAt }));
+    // As the adapter: updatedAt always moves on, so a conditional write after this one sees the change.
+    const updatedAt = new Date(Math.max(p.updatedAt.getTime(), stored.updatedAt.getTime() + 1));
+    this.store.tags.set(p.id, copyTag({ ...p, createdAt: stored.createdAt, updatedAt }));
+    return true;
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

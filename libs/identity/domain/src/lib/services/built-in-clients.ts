@@ -49,8 +49,8 @@ export class WithBuiltInClients extends OAuthClientRepository {
     return this.stored.listOfOwner(ownerId, query, page);
   }
 
-  update(client: OAuthClient): Promise<void> {
-    return this.stored.update(client);
+  update(client: OAuthClient, unchangedSince?: Date): Promise<boolean> {
+    return this.stored.update(client, unchangedSince);
   }
 
   deleteOfOwner(ownerId: string, id: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { Clock } from '@lnk/shared/kernel';
+import { Clock, NotFoundError, PreconditionFailedError } from '@lnk/shared/kernel';
 import { checkClientName, checkRedirectUris, OAuthClient } from '../model/oauth-client.entity';
 import { parseScopes } from '../model/scope';
 import { Principal } from '../model/tokens';
@@ -24,8 +24,14 @@ export class UpdateOAuthClientUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, id: string, command: UpdateOAuthClientCommand): Promise<OAuthClient> {
+  /**
+   * `expected`: the change is made only if the client is still as the caller last read it (If-Match): it
+   * is asked of the client as read now, and the write is conditional on no other write coming since that
+   * read, so of two changes made from one version, the second is refused (PRECONDITION_FAILED).
+   */
+  async execute(principal: Principal, id: string, command: UpdateOAuthClientCommand, expected?: (current: OAuthClient) => boolean): Promise<OAuthClient> {
     const client = await managedClient(this.clients, principal, id);
+    if (expected && !expected(client)) throw new PreconditionFailedError('OAuth client');
     const props = client.toProps();
     const now = this.clock.now();
     const updated = new OAuthClient({
@@ -37,7 +43,8 @@ export class UpdateOAuthClientUseCase {
       isActive: command.isActive ?? props.isActive,
       updatedAt: now,
     });
-    await this.clients.update(updated);
+    // Not written: another write came since the read (with a condition), or the client is gone.
+    if (!(await this.clients.update(updated, expected ? props.updatedAt : undefined))) throw expected ? new PreconditionFailedError('OAuth client') : new NotFoundError('OAuth client');
     if (props.isActive && !updated.isActive) {
       await this.tokens.revokeAllOfClient(client.id, now);
       this.revocations.tokensRevoked();

@@ -15,8 +15,12 @@ export abstract class TagRepository {
   abstract findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]>;
   /** The owner's tags whose names are among `names`, compared case-insensitively (as names are unique). */
   abstract findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]>;
-  /** A name the owner already uses on another tag is a ValidationError on `name`. */
-  abstract update(tag: Tag): Promise<void>;
+  /**
+   * A name the owner already uses on another tag is a ValidationError on `name`. With `unchangedSince`, the
+   * write is made only if the tag's updatedAt is still that (one conditional statement: If-Match). False
+   * when nothing was written: the tag is gone, or (with `unchangedSince`) another write came since.
+   */
+  abstract update(tag: Tag, unchangedSince?: Date): Promise<boolean>;
   /** Deletes the tag and takes it off every link. */
   abstract deleteOfOwner(ownerId: string, id: string): Promise<boolean>;
   abstract countOfOwner(ownerId: string): Promise<number>;

@@ -1,4 +1,4 @@
-import { Clock, IdGenerator, NotFoundError, PageRequest, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
+import { Clock, IdGenerator, NotFoundError, PageRequest, PreconditionFailedError, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
 import { clockReading } from '@lnk/shared/testing';
 import { memoryLinksRepositories } from '@lnk/links/testing';
 import { LinkDomains } from '../ports/link-domains.port';
@@ -35,6 +35,27 @@ function setUp() {
 
 describe('tag use cases', () => {
   beforeEach(() => (now = created));
+
+  // If-Match: a change asked of a version that is no longer current is refused and writes nothing.
+  it('refuses a change whose condition the current tag fails with PRECONDITION_FAILED, and changes nothing', async () => {
+    const { createTag, updateTag, tags } = setUp();
+    const tag = await createTag.execute('ada', { name: 'blue' });
+    await expect(updateTag.execute('ada', tag.tag.id, { name: 'navy' }, (current) => current.tag.name === 'red')).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect((await tags.findOfOwner('ada', tag.tag.id))?.tag.name).toBe('blue');
+    const changed = await updateTag.execute('ada', tag.tag.id, { name: 'navy' }, (current) => current.tag.name === 'blue');
+    expect(changed.tag.name).toBe('navy');
+  });
+
+  // The conditional write: a write that came between the read and this one makes this one change nothing.
+  it('writes nothing when another write came since the version the condition was checked on', async () => {
+    const { createTag, tags } = setUp();
+    const { tag } = await createTag.execute('ada', { name: 'blue' });
+    const readAt = tag.updatedAt;
+    expect(await tags.update(tag, readAt)).toBe(true);
+    tag.change({ name: 'late' }, now);
+    expect(await tags.update(tag, readAt)).toBe(false);
+    expect((await tags.findOfOwner('ada', tag.id))?.tag.name).toBe('blue');
+  });
 
   // The name is how an owner tells tags apart: "News" and "news" would be two tags that look the same.
   it('refuses a name the owner already uses, whatever its case, and lets another owner use it', async () => {
