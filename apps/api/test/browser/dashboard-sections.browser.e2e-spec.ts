@@ -154,6 +154,31 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await card.getByText('Verified', { exact: true }).waitFor();
   });
 
+  it('says in the confirmation why a domain its links use cannot be deleted, and asking again starts clean', async () => {
+    // The shared confirmation dialog: a refusal must be said inside it (not lost behind the modal), the
+    // domain must stay, and Cancel must forget the refusal so the next question does not show a stale one.
+    const domain = (await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data[0] as { id: string };
+    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.org/kept', slug: 'kept-on-domain', domainId: domain.id } });
+    expect(link.status).toBe(200);
+    try {
+      const card = page.getByRole('region', { name: 'go.ada.test' });
+      const dialog = page.getByRole('dialog');
+      await card.getByRole('button', { name: 'Delete go.ada.test' }).click();
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await dialog.getByRole('alert').waitFor();
+      expect((await dialog.getByRole('alert').textContent())?.trim()).not.toBe('');
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await card.getByRole('button', { name: 'Delete go.ada.test' }).click();
+      await dialog.getByRole('heading', { name: 'Delete go.ada.test?' }).waitFor();
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect((await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data.map((d: { id: string }) => d.id)).toEqual([domain.id]);
+    } finally {
+      await t.request('DELETE', `/user/link/${link.body.data.id}`, { token: ada.accessToken });
+    }
+  });
+
   it('creates, renames, favourites and deletes a tag', async () => {
     await open('Tags', 'Tags');
     await page.getByText('No tags yet').waitFor();

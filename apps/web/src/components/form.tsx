@@ -14,8 +14,11 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   hint?: ReactNode;
 }
 
-/** A labelled input with its hint and its error, the error announced with the field. */
-export function TextField({ label, name, error, hint, ...input }: TextFieldProps) {
+/**
+ * A field's label, hint and error around its control: `control` gets the id and the aria attributes
+ * that tie the hint and the error to it, so screen readers announce them with the field.
+ */
+export function FieldFrame({ label, error, hint, control }: { label: string; error?: string; hint?: ReactNode; control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
@@ -26,7 +29,7 @@ export function TextField({ label, name, error, hint, ...input }: TextFieldProps
           {hint}
         </p>
       )}
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
       {error && (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -34,6 +37,11 @@ export function TextField({ label, name, error, hint, ...input }: TextFieldProps
       )}
     </div>
   );
+}
+
+/** A labelled input with its hint and its error, the error announced with the field. */
+export function TextField({ label, name, error, hint, ...input }: TextFieldProps) {
+  return <FieldFrame label={label} error={error} hint={hint} control={(aria) => <input {...aria} name={name} {...input} />} />;
 }
 
 /** A set of checkboxes (scopes), its error shown under the group. */

@@ -1,15 +1,15 @@
-import { type FormEvent, useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { addDomain, deleteDomain, type Domain, listDomains, verifyDomain } from '@lnk/sdk';
 import '../sections.css';
 import { client } from '../../api/client';
-import { answer, plainMessage } from '../../api/errors';
+import { answer } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { fieldErrors, FormError, SubmitButton, TextField } from '../../components/form';
-import { Page } from '../../components/page';
+import { fieldErrors, TextField } from '../../components/form';
+import { MutationError } from '../../components/mutation-error';
 import { Pager } from '../../components/pager';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { MutationForm, RowButton, SectionList, SectionPage, useConfirmed, useSection } from '../../components/section';
 import { dayOf } from '../tokens/scopes';
 import { type DnsRow, domainState, recordsToPublish } from './records';
 
@@ -23,34 +23,10 @@ function AddDomainForm({ onAdded, onCancel }: { onAdded: (domain: Domain) => voi
     onSuccess: (added) => onAdded(added.data),
   });
   const errors = fieldErrors(add.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="add-domain-title">
-      <h2 id="add-domain-title">Add a domain</h2>
-      <TextField
-        label="Domain name"
-        name="name"
-        required
-        autoFocus
-        placeholder="go.example.com"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors['name']}
-        hint="A name you control in DNS. Your short links can use it once it is verified."
-      />
-      <FormError error={add.error} shown={['name']} />
-      <div className="buttons">
-        <SubmitButton busy={add.isPending} busyLabel="Adding…">
-          Add domain
-        </SubmitButton>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <MutationForm title="Add a domain" action={add} shown={['name']} submitLabel="Add domain" busyLabel="Adding…" onCancel={onCancel}>
+      <TextField label="Domain name" name="name" required autoFocus placeholder="go.example.com" value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="A name you control in DNS. Your short links can use it once it is verified." />
+    </MutationForm>
   );
 }
 
@@ -134,11 +110,7 @@ function DomainCard({ domain, onDelete, onChanged }: { domain: Domain; onDelete:
           {domain.name} is verified.
         </p>
       )}
-      {verify.isError && (
-        <p className="form-error" role="alert">
-          Not verified yet: {plainMessage(verify.error)}
-        </p>
-      )}
+      <MutationError error={verify.error} prefix="Not verified yet: " />
       <div className="buttons">
         {state.kind !== 'verified' && (
           <button type="button" className="primary" onClick={() => verify.mutate()} disabled={verify.isPending}>
@@ -146,112 +118,38 @@ function DomainCard({ domain, onDelete, onChanged }: { domain: Domain; onDelete:
             <span className="visually-hidden"> {domain.name}</span>
           </button>
         )}
-        <button type="button" className="danger" onClick={onDelete}>
-          Delete<span className="visually-hidden"> {domain.name}</span>
-        </button>
+        <RowButton label="Delete" of={domain.name} danger onClick={onDelete} />
       </div>
     </section>
   );
 }
 
 export function DomainsPage() {
-  const queryClient = useQueryClient();
-  const [start, setStart] = useState(0);
-  const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<Domain | null>(null);
-  const [notice, setNotice] = useState('');
-  const domains = useQuery({
-    queryKey: [...DOMAINS, start],
-    queryFn: () => answer(listDomains({ client, query: { start, limit: PAGE_SIZE } })),
-    placeholderData: keepPreviousData,
+  const section = useSection({ key: DOMAINS, pageSize: PAGE_SIZE, load: (page) => answer(listDomains({ client, query: page })) });
+  const remove = useConfirmed({
+    run: (domain: Domain) => answer(deleteDomain({ client, path: { id: domain.id } })),
+    done: (_answer, domain) => section.removed(`${domain.name} is deleted.`),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: DOMAINS });
-  const remove = useMutation({
-    mutationFn: (domain: Domain) => answer(deleteDomain({ client, path: { id: domain.id } })),
-    onSuccess: (_answer, domain) => {
-      setDeleting(null);
-      // The last one of a later page: show the page before rather than an empty list.
-      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
-      setNotice(`${domain.name} is deleted.`);
-      return refresh();
-    },
-  });
-  const rows = domains.data?.data ?? [];
-  const startAdding = () => {
-    setAdding(true);
-    setNotice('');
-  };
   return (
-    <Page
-      title="Domains"
-      intro="Serve your short links from your own domain: add it, publish two DNS records, then verify."
-      actions={
-        !adding ? (
-          <button type="button" className="primary" onClick={startAdding}>
-            Add domain
-          </button>
-        ) : undefined
-      }
-    >
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {adding && (
+    <SectionPage section={section} title="Domains" createLabel="Add domain" intro="Serve your short links from your own domain: add it, publish two DNS records, then verify.">
+      {section.creating && (
         <AddDomainForm
-          onCancel={() => setAdding(false)}
+          onCancel={section.stopCreating}
           onAdded={(domain) => {
-            setAdding(false);
-            setNotice(`${domain.name} is added: publish its DNS records below, then verify.`);
-            setStart(0);
-            void refresh();
+            section.created();
+            section.setNotice(`${domain.name} is added: publish its DNS records below, then verify.`);
           }}
         />
       )}
-      {domains.isPending ? (
-        <Loading what="Loading your domains" />
-      ) : domains.isError ? (
-        <ErrorState error={domains.error} retry={() => void domains.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title="No domains yet"
-          action={
-            !adding && (
-              <button type="button" className="primary" onClick={startAdding}>
-                Add your first domain
-              </button>
-            )
-          }
-        >
-          Add a domain you control (say go.example.com). The page then shows the DNS records to publish at your DNS provider.
-        </EmptyState>
-      ) : (
-        <>
-          {rows.map((domain) => (
-            <DomainCard key={domain.id} domain={domain} onDelete={() => setDeleting(domain)} onChanged={refresh} />
-          ))}
-          <Pager label="Domain pages" start={start} limit={PAGE_SIZE} total={domains.data?.meta.total ?? 0} onStart={setStart} />
-        </>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onCancel={() => {
-          setDeleting(null);
-          remove.reset();
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      >
+      <SectionList section={section} loading="Loading your domains" empty={{ title: 'No domains yet', createLabel: 'Add your first domain', text: 'Add a domain you control (say go.example.com). The page then shows the DNS records to publish at your DNS provider.' }}>
+        {section.rows.map((domain) => (
+          <DomainCard key={domain.id} domain={domain} onDelete={() => remove.ask(domain)} onChanged={section.refresh} />
+        ))}
+        <Pager label="Domain pages" {...section.pager} />
+      </SectionList>
+      <ConfirmDialog {...remove.dialog} title={`Delete ${remove.target?.name ?? ''}?`} confirmLabel="Delete">
         <p>Short links stop answering on it. A domain that links still use cannot be deleted: move or delete those links first.</p>
-        {remove.error ? (
-          <p className="form-error" role="alert">
-            {plainMessage(remove.error)}
-          </p>
-        ) : null}
       </ConfirmDialog>
-    </Page>
+    </SectionPage>
   );
 }

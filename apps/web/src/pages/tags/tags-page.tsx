@@ -1,16 +1,16 @@
-import { type FormEvent, useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { createTag, deleteTag, listTags, type Tag, updateTag } from '@lnk/sdk';
 import '../sections.css';
 import { client } from '../../api/client';
-import { answer, plainMessage } from '../../api/errors';
+import { answer } from '../../api/errors';
+import { createdColumn } from '../../components/columns';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
-import { fieldErrors, FormError, SubmitButton, TextField } from '../../components/form';
-import { Page } from '../../components/page';
+import { fieldErrors, TextField } from '../../components/form';
+import { MutationError } from '../../components/mutation-error';
 import { Pager } from '../../components/pager';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
-import { dayOf } from '../tokens/scopes';
+import { MutationForm, RowButton, SectionList, SectionPage, useConfirmed, useSection } from '../../components/section';
 
 const PAGE_SIZE = 50;
 const TAGS = ['tags'] as const;
@@ -22,34 +22,19 @@ function CreateTagForm({ onCreated, onCancel }: { onCreated: (tag: Tag) => void;
     mutationFn: () => answer(createTag({ client, body: { name: name.trim(), isFavorite } })),
     onSuccess: (created) => onCreated(created.data),
   });
-  const errors = fieldErrors(create.error);
   return (
-    <form className="card" onSubmit={(event: FormEvent) => { event.preventDefault(); create.mutate(); }} noValidate aria-labelledby="create-tag-title">
-      <h2 id="create-tag-title">New tag</h2>
-      <TextField
-        label="Name"
-        name="name"
-        required
-        autoFocus
-        maxLength={100}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors['name']}
-      />
+    <MutationForm title="New tag" action={create} shown={['name']} submitLabel="Create tag" busyLabel="Creating…" onCancel={onCancel}>
+      <TagNameField label="Name" name={name} onName={setName} error={create.error} />
       <label className="checkbox">
         <input type="checkbox" name="isFavorite" checked={isFavorite} onChange={(e) => setFavorite(e.target.checked)} /> Favourite (listed first when you tag links)
       </label>
-      <FormError error={create.error} shown={['name']} />
-      <div className="buttons">
-        <SubmitButton busy={create.isPending} busyLabel="Creating…">
-          Create tag
-        </SubmitButton>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   );
+}
+
+/** A tag's name field, its error from the last refusal. */
+function TagNameField({ label, name, onName, error }: { label: string; name: string; onName: (name: string) => void; error: unknown }) {
+  return <TextField label={label} name="name" required autoFocus maxLength={100} value={name} onChange={(e) => onName(e.target.value)} error={fieldErrors(error)['name']} />;
 }
 
 /** A tag's name, or the field that renames it. */
@@ -62,199 +47,92 @@ function TagName({ tag, editing, onEdit, onDone }: { tag: Tag; editing: boolean;
   if (!editing) {
     return (
       <span className="tag-name">
-        <strong>{tag.name}</strong>{' '}
-        <button type="button" className="link-button" onClick={onEdit}>
-          Rename<span className="visually-hidden"> {tag.name}</span>
-        </button>
+        <strong>{tag.name}</strong> <RowButton label="Rename" of={tag.name} className="link-button" onClick={onEdit} />
       </span>
     );
   }
-  const errors = fieldErrors(rename.error);
   return (
-    <form className="inline-form" onSubmit={(event: FormEvent) => { event.preventDefault(); rename.mutate(); }} noValidate>
-      <TextField
-        label={`New name for ${tag.name}`}
-        name="name"
-        required
-        autoFocus
-        maxLength={100}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors['name']}
-      />
-      <FormError error={rename.error} shown={['name']} />
-      <div className="buttons">
-        <SubmitButton busy={rename.isPending} busyLabel="Saving…">
-          Save
-        </SubmitButton>
-        <button type="button" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <MutationForm action={rename} shown={['name']} submitLabel="Save" busyLabel="Saving…" onCancel={() => onDone()}>
+      <TagNameField label={`New name for ${tag.name}`} name={name} onName={setName} error={rename.error} />
+    </MutationForm>
   );
 }
 
 export function TagsPage() {
-  const queryClient = useQueryClient();
-  const [start, setStart] = useState(0);
   const [search, setSearch] = useState('');
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Tag | null>(null);
-  const [notice, setNotice] = useState('');
   const q = search.trim();
-  const tags = useQuery({
-    queryKey: [...TAGS, q, start],
-    queryFn: () => answer(listTags({ client, query: { start, limit: PAGE_SIZE, ...(q ? { q } : {}) } })),
-    placeholderData: keepPreviousData,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: TAGS });
+  const section = useSection({ key: TAGS, filter: [q], pageSize: PAGE_SIZE, load: (page) => answer(listTags({ client, query: { ...page, ...(q ? { q } : {}) } })) });
+  const [editing, setEditing] = useState<string | null>(null);
   const favourite = useMutation({
     mutationFn: (tag: Tag) => answer(updateTag({ client, path: { id: tag.id }, body: { isFavorite: !tag.isFavorite } })),
-    onSuccess: () => refresh(),
+    onSuccess: () => section.refresh(),
   });
-  const remove = useMutation({
-    mutationFn: (tag: Tag) => answer(deleteTag({ client, path: { id: tag.id } })),
-    onSuccess: (_answer, tag) => {
-      setDeleting(null);
-      // The last one of a later page: show the page before rather than an empty list.
-      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
-      setNotice(`"${tag.name}" is deleted, and taken off its links.`);
-      return refresh();
-    },
+  const remove = useConfirmed({
+    run: (tag: Tag) => answer(deleteTag({ client, path: { id: tag.id } })),
+    done: (_answer, tag) => section.removed(`"${tag.name}" is deleted, and taken off its links.`),
   });
-  const rows = tags.data?.data ?? [];
-  const startCreating = () => {
-    setCreating(true);
-    setNotice('');
-  };
+  const deleting = remove.target;
   return (
-    <Page
-      title="Tags"
-      intro="Tags group your links, so you can find, filter and export them together."
-      actions={
-        !creating ? (
-          <button type="button" className="primary" onClick={startCreating}>
-            Create tag
-          </button>
-        ) : undefined
-      }
-    >
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {favourite.error ? (
-        <p className="form-error" role="alert">
-          {plainMessage(favourite.error)}
-        </p>
-      ) : null}
-      {creating && (
+    <SectionPage section={section} title="Tags" createLabel="Create tag" intro="Tags group your links, so you can find, filter and export them together.">
+      <MutationError error={favourite.error} />
+      {section.creating && (
         <CreateTagForm
-          onCancel={() => setCreating(false)}
+          onCancel={section.stopCreating}
           onCreated={(tag) => {
-            setCreating(false);
-            setNotice(`"${tag.name}" is created.`);
-            void refresh();
+            section.stopCreating();
+            section.setNotice(`"${tag.name}" is created.`);
+            void section.refresh();
           }}
         />
       )}
-      {(rows.length > 0 || q) && (
+      {(section.rows.length > 0 || q) && (
         <div className="search">
-          <TextField
-            label="Search tags"
-            name="q"
-            type="search"
-            value={search}
-            onChange={(e) => { setSearch(e.target.value); setStart(0); }}
-          />
+          <TextField label="Search tags" name="q" type="search" value={search} onChange={(e) => { setSearch(e.target.value); section.setStart(0); }} />
         </div>
       )}
-      {tags.isPending ? (
-        <Loading what="Loading your tags" />
-      ) : tags.isError ? (
-        <ErrorState error={tags.error} retry={() => void tags.refetch()} />
-      ) : rows.length === 0 && q ? (
-        <p role="status">No tag matches "{q}".</p>
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title="No tags yet"
-          action={
-            !creating && (
-              <button type="button" className="primary" onClick={startCreating}>
-                Create your first tag
-              </button>
-            )
-          }
-        >
-          Create a tag (say "campaign-spring" or "support"), then put it on links when you create or edit them.
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            caption="Your tags"
-            rows={rows}
-            rowKey={(tag) => tag.id}
-            columns={[
-              {
-                header: 'Name',
-                cell: (tag) => (
-                  <TagName
-                    tag={tag}
-                    editing={editing === tag.id}
-                    onEdit={() => { setEditing(tag.id); setNotice(''); }}
-                    onDone={(message) => {
-                      setEditing(null);
-                      if (message) {
-                        setNotice(message);
-                        void refresh();
-                      }
-                    }}
-                  />
-                ),
-              },
-              {
-                header: 'Favourite',
-                cell: (tag) => (
-                  // A toggle keeps its name; aria-pressed says whether it is on.
-                  <button type="button" aria-pressed={tag.isFavorite} onClick={() => favourite.mutate(tag)} disabled={favourite.isPending}>
-                    <span aria-hidden="true">{tag.isFavorite ? '★ ' : '☆ '}</span>
-                    Favourite<span className="visually-hidden"> {tag.name}</span>
-                  </button>
-                ),
-              },
-              { header: 'Links', cell: (tag) => tag.linkCount },
-              { header: 'Created', cell: (tag) => dayOf(tag.createdAt) },
-              {
-                header: 'Actions',
-                cell: (tag) => (
-                  <button type="button" className="danger" onClick={() => setDeleting(tag)}>
-                    Delete<span className="visually-hidden"> {tag.name}</span>
-                  </button>
-                ),
-              },
-            ]}
-          />
-          <Pager label="Tag pages" start={start} limit={PAGE_SIZE} total={tags.data?.meta.total ?? 0} onStart={setStart} />
-        </>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete "${deleting?.name ?? ''}"?`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onCancel={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      >
+      <SectionList section={section} loading="Loading your tags" noMatch={q ? `No tag matches "${q}".` : undefined} empty={{ title: 'No tags yet', createLabel: 'Create your first tag', text: 'Create a tag (say "campaign-spring" or "support"), then put it on links when you create or edit them.' }}>
+        <DataTable
+          caption="Your tags"
+          rows={section.rows}
+          rowKey={(tag) => tag.id}
+          columns={[
+            {
+              header: 'Name',
+              cell: (tag) => (
+                <TagName
+                  tag={tag}
+                  editing={editing === tag.id}
+                  onEdit={() => { setEditing(tag.id); section.setNotice(''); }}
+                  onDone={(message) => {
+                    setEditing(null);
+                    if (message) {
+                      section.setNotice(message);
+                      void section.refresh();
+                    }
+                  }}
+                />
+              ),
+            },
+            {
+              header: 'Favourite',
+              cell: (tag) => (
+                // A toggle keeps its name; aria-pressed says whether it is on.
+                <button type="button" aria-pressed={tag.isFavorite} onClick={() => favourite.mutate(tag)} disabled={favourite.isPending}>
+                  <span aria-hidden="true">{tag.isFavorite ? '★ ' : '☆ '}</span>
+                  Favourite<span className="visually-hidden"> {tag.name}</span>
+                </button>
+              ),
+            },
+            { header: 'Links', cell: (tag) => tag.linkCount },
+            createdColumn<Tag>(),
+            { header: 'Actions', cell: (tag) => <RowButton label="Delete" of={tag.name} danger onClick={() => remove.ask(tag)} /> },
+          ]}
+        />
+        <Pager label="Tag pages" {...section.pager} />
+      </SectionList>
+      <ConfirmDialog {...remove.dialog} title={`Delete "${deleting?.name ?? ''}"?`} confirmLabel="Delete">
         <p>{deleting?.linkCount ? `It is taken off its ${deleting.linkCount} link${deleting.linkCount === 1 ? '' : 's'}; the links stay.` : 'No link carries it.'} This cannot be undone.</p>
-        {remove.error ? (
-          <p className="form-error" role="alert">
-            {plainMessage(remove.error)}
-          </p>
-        ) : null}
       </ConfirmDialog>
-    </Page>
+    </SectionPage>
   );
 }

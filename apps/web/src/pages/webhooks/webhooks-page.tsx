@@ -1,15 +1,15 @@
-import { type FormEvent, useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, sendWebhookTestEvent, updateWebhook, type Webhook } from '@lnk/sdk';
 import '../sections.css';
 import { client } from '../../api/client';
-import { answer, plainMessage } from '../../api/errors';
+import { answer } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CheckboxGroup, fieldErrors, FormError, SubmitButton, TextField } from '../../components/form';
-import { Page } from '../../components/page';
+import { CheckboxGroup, fieldErrors, TextField } from '../../components/form';
+import { MutationError } from '../../components/mutation-error';
 import { Pager } from '../../components/pager';
+import { MutationForm, RowButton, SectionList, SectionPage, useConfirmed, useSection } from '../../components/section';
 import { ShownOnce } from '../../components/shown-once';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { Deliveries, deliveriesKey } from './deliveries';
 import { EVENT_LABELS, EVENT_OPTIONS, type WebhookEvent } from './events';
 
@@ -28,8 +28,7 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
   });
   const errors = fieldErrors(create.error);
   return (
-    <form className="card" onSubmit={(event: FormEvent) => { event.preventDefault(); create.mutate(); }} noValidate aria-labelledby="create-webhook-title">
-      <h2 id="create-webhook-title">New webhook</h2>
+    <MutationForm title="New webhook" action={create} shown={['url', 'description', 'events']} submitLabel="Create webhook" busyLabel="Creating…" onCancel={onCancel}>
       <TextField
         label="Receiver URL"
         name="url"
@@ -42,32 +41,9 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
         error={errors['url']}
         hint="An https address on the internet that accepts POST requests."
       />
-      <TextField
-        label="Description (optional)"
-        name="description"
-        maxLength={500}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        error={errors['description']}
-      />
-      <CheckboxGroup
-        legend="Events to send"
-        name="events"
-        options={EVENT_OPTIONS}
-        value={events}
-        onChange={setEvents}
-        error={errors['events']}
-      />
-      <FormError error={create.error} shown={['url', 'description', 'events']} />
-      <div className="buttons">
-        <SubmitButton busy={create.isPending} busyLabel="Creating…">
-          Create webhook
-        </SubmitButton>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
+      <CheckboxGroup legend="Events to send" name="events" options={EVENT_OPTIONS} value={events} onChange={setEvents} error={errors['events']} />
+    </MutationForm>
   );
 }
 
@@ -97,7 +73,6 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: Webho
     mutationFn: () => answer(updateWebhook({ client, path: { id: webhook.id }, body: { isActive: !webhook.isActive } })),
     onSuccess: () => onChanged(),
   });
-  const error = test.error ?? toggle.error;
   const titleId = `webhook-${webhook.id}`;
   return (
     <section className="card webhook" aria-labelledby={titleId}>
@@ -120,29 +95,13 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: Webho
         {webhook.linkIds ? ` (for ${webhook.linkIds.length} chosen link${webhook.linkIds.length === 1 ? '' : 's'})` : ' (for every link)'}.
         {webhook.consecutiveFailures > 0 && ` ${webhook.consecutiveFailures} failed attempt${webhook.consecutiveFailures === 1 ? '' : 's'} since the last success.`}
       </p>
-      {error ? (
-        <p className="form-error" role="alert">
-          {plainMessage(error)}
-        </p>
-      ) : null}
+      <MutationError error={test.error ?? toggle.error} />
       <div className="buttons">
-        <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-          Deliveries<span className="visually-hidden"> of {webhook.url}</span>
-        </button>
-        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !webhook.isActive}>
-          {test.isPending ? 'Sending…' : 'Send test'}
-          <span className="visually-hidden"> to {webhook.url}</span>
-        </button>
-        <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-          {webhook.isActive ? 'Turn off' : 'Turn on'}
-          <span className="visually-hidden"> {webhook.url}</span>
-        </button>
-        <button type="button" onClick={onRotate}>
-          New secret<span className="visually-hidden"> for {webhook.url}</span>
-        </button>
-        <button type="button" className="danger" onClick={onDelete}>
-          Delete<span className="visually-hidden"> {webhook.url}</span>
-        </button>
+        <RowButton label="Deliveries" of={`of ${webhook.url}`} aria-expanded={open} onClick={() => setOpen(!open)} />
+        <RowButton label={test.isPending ? 'Sending…' : 'Send test'} of={`to ${webhook.url}`} onClick={() => test.mutate()} disabled={test.isPending || !webhook.isActive} />
+        <RowButton label={webhook.isActive ? 'Turn off' : 'Turn on'} of={webhook.url} onClick={() => toggle.mutate()} disabled={toggle.isPending} />
+        <RowButton label="New secret" of={`for ${webhook.url}`} onClick={onRotate} />
+        <RowButton label="Delete" of={webhook.url} danger onClick={onDelete} />
       </div>
       {open && <Deliveries webhook={webhook} watchUntil={watchUntil} />}
     </section>
@@ -150,136 +109,43 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: Webho
 }
 
 export function WebhooksPage() {
-  const queryClient = useQueryClient();
-  const [start, setStart] = useState(0);
-  const [creating, setCreating] = useState(false);
+  const section = useSection({ key: [...WEBHOOKS, 'list'], pageSize: PAGE_SIZE, load: (page) => answer(listWebhooks({ client, query: page })) });
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
-  const [rotating, setRotating] = useState<Webhook | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [notice, setNotice] = useState('');
-  const webhooks = useQuery({
-    queryKey: [...WEBHOOKS, 'list', start],
-    queryFn: () => answer(listWebhooks({ client, query: { start, limit: PAGE_SIZE } })),
-    placeholderData: keepPreviousData,
+  const rotate = useConfirmed({
+    run: (webhook: Webhook) => answer(rotateWebhookSecret({ client, path: { id: webhook.id } })),
+    done: (rotated) => setSecret({ title: `The new signing secret of ${rotated.data.url}`, value: rotated.data.secret }),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [...WEBHOOKS, 'list'] });
-  const rotate = useMutation({
-    mutationFn: (webhook: Webhook) => answer(rotateWebhookSecret({ client, path: { id: webhook.id } })),
-    onSuccess: (rotated) => {
-      setRotating(null);
-      setSecret({ title: `The new signing secret of ${rotated.data.url}`, value: rotated.data.secret });
-    },
+  const remove = useConfirmed({
+    run: (webhook: Webhook) => answer(deleteWebhook({ client, path: { id: webhook.id } })),
+    done: (_answer, webhook) => section.removed(`The webhook to ${webhook.url} is deleted, with its deliveries.`),
   });
-  const remove = useMutation({
-    mutationFn: (webhook: Webhook) => answer(deleteWebhook({ client, path: { id: webhook.id } })),
-    onSuccess: (_answer, webhook) => {
-      setDeleting(null);
-      // The last one of a later page: show the page before rather than an empty list.
-      if (rows.length === 1 && start > 0) setStart(Math.max(0, start - PAGE_SIZE));
-      setNotice(`The webhook to ${webhook.url} is deleted, with its deliveries.`);
-      return refresh();
-    },
-  });
-  const rows = webhooks.data?.data ?? [];
-  const startCreating = () => {
-    setCreating(true);
-    setNotice('');
-  };
   return (
-    <Page
-      title="Webhooks"
-      intro="The service posts an event to your own address when something happens to your links, signed with the webhook's secret."
-      actions={
-        !creating && !secret ? (
-          <button type="button" className="primary" onClick={startCreating}>
-            Create webhook
-          </button>
-        ) : undefined
-      }
-    >
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+    <SectionPage section={section} title="Webhooks" createLabel="Create webhook" canCreate={!secret} intro="The service posts an event to your own address when something happens to your links, signed with the webhook's secret.">
       {secret && (
         <ShownOnce title={secret.title} value={secret.value} onDone={() => setSecret(null)}>
           <p>Check each delivery's signature with it (the webhook-signature header), so nobody else can post to your receiver as us.</p>
         </ShownOnce>
       )}
-      {creating && (
-        <CreateWebhookForm
-          onCancel={() => setCreating(false)}
-          onCreated={(url, value) => {
-            setCreating(false);
-            setSecret({ title: `The signing secret of ${url}`, value });
-            setStart(0);
-            void refresh();
-          }}
-        />
-      )}
-      {webhooks.isPending ? (
-        <Loading what="Loading your webhooks" />
-      ) : webhooks.isError ? (
-        <ErrorState error={webhooks.error} retry={() => void webhooks.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title="No webhooks yet"
-          action={
-            !creating && (
-              <button type="button" className="primary" onClick={startCreating}>
-                Create your first webhook
-              </button>
-            )
-          }
-        >
-          Create a webhook with the address of a receiver you run, and choose the events it gets. Then send it a test event.
-        </EmptyState>
-      ) : (
-        <>
-          {rows.map((webhook) => (
-            <WebhookCard
-              key={webhook.id}
-              webhook={webhook}
-              onRotate={() => { setRotating(webhook); setNotice(''); }}
-              onDelete={() => setDeleting(webhook)}
-              onChanged={refresh}
-              onNotice={setNotice}
-            />
-          ))}
-          <Pager label="Webhook pages" start={start} limit={PAGE_SIZE} total={webhooks.data?.meta.total ?? 0} onStart={setStart} />
-        </>
-      )}
-      <ConfirmDialog
-        open={rotating !== null}
-        title="Make a new signing secret?"
-        confirmLabel="Make a new secret"
-        busy={rotate.isPending}
-        onCancel={() => { setRotating(null); rotate.reset(); }}
-        onConfirm={() => rotating && rotate.mutate(rotating)}
-      >
-        <p>Deliveries to {rotating?.url} are signed with the new secret from now on, retries included: give it to your receiver at once.</p>
-        {rotate.error ? (
-          <p className="form-error" role="alert">
-            {plainMessage(rotate.error)}
-          </p>
-        ) : null}
+      {section.creating && <CreateWebhookForm onCancel={section.stopCreating} onCreated={(url, value) => { section.created(); setSecret({ title: `The signing secret of ${url}`, value }); }} />}
+      <SectionList section={section} loading="Loading your webhooks" empty={{ title: 'No webhooks yet', createLabel: 'Create your first webhook', text: 'Create a webhook with the address of a receiver you run, and choose the events it gets. Then send it a test event.' }}>
+        {section.rows.map((webhook) => (
+          <WebhookCard
+            key={webhook.id}
+            webhook={webhook}
+            onRotate={() => { rotate.ask(webhook); section.setNotice(''); }}
+            onDelete={() => remove.ask(webhook)}
+            onChanged={section.refresh}
+            onNotice={section.setNotice}
+          />
+        ))}
+        <Pager label="Webhook pages" {...section.pager} />
+      </SectionList>
+      <ConfirmDialog {...rotate.dialog} title="Make a new signing secret?" confirmLabel="Make a new secret">
+        <p>Deliveries to {rotate.target?.url} are signed with the new secret from now on, retries included: give it to your receiver at once.</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this webhook?"
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onCancel={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      >
-        <p>Nothing more is sent to {deleting?.url}, and its deliveries, sent or pending, are deleted. This cannot be undone.</p>
-        {remove.error ? (
-          <p className="form-error" role="alert">
-            {plainMessage(remove.error)}
-          </p>
-        ) : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this webhook?" confirmLabel="Delete">
+        <p>Nothing more is sent to {remove.target?.url}, and its deliveries, sent or pending, are deleted. This cannot be undone.</p>
       </ConfirmDialog>
-    </Page>
+    </SectionPage>
   );
 }
