@@ -24,6 +24,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
   const cspReports: string[] = [];
   /** Every API path the page asked for, to check paging and that charts come in their own chunk. */
   const requested: string[] = [];
+  /** The links list's answers as the page read them: the cursor each page was asked with and the one it answered. */
+  const linkPages: Promise<{ cursor: string | null; nextCursor: string | null; count: number }>[] = [];
   let linkPath = '';
 
   beforeAll(async () => {
@@ -40,6 +42,11 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
       if (/Content Security Policy/i.test(message.text())) cspReports.push(message.text());
     });
     page.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname !== '/user/link' || response.request().method() !== 'GET') return;
+      linkPages.push(response.json().then((body: { data: unknown[]; meta: { nextCursor: string | null } }) => ({ cursor: url.searchParams.get('cursor'), nextCursor: body.meta.nextCursor, count: body.data.length })));
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -213,6 +220,7 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
       expect(created.status).toBe(200);
     }
     const pagesBefore = requested.filter((p) => p.startsWith('/user/link?')).length;
+    const answersBefore = linkPages.length;
     await page.reload();
     await heading('Links');
     await page.getByText('1,201 links').waitFor();
@@ -220,7 +228,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     expect(await shownRows()).toBeLessThan(60);
     const firstPages = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
     expect(firstPages.length).toBe(1);
-    expect(firstPages[0]).toMatch(/start=0/);
+    // The first page is asked without a position (no offset, no cursor).
+    expect(firstPages[0]).not.toMatch(/[?&](start|cursor)=/);
     expect(firstPages[0]).toMatch(/limit=100/);
 
     // Scrolling to the end (the oldest link, newest first) asks for the following pages in order, and still shows only what is in view.
@@ -233,8 +242,17 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     const pagesAsked = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
     expect([await oldest.count(), pagesAsked.length]).toEqual([1, 13]);
     expect(await shownRows()).toBeLessThan(60);
-    const starts = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore).map((p) => Number(new URLSearchParams(p.split('?')[1]).get('start')));
-    expect(starts).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200]);
+    // Pages are asked by cursor, never by offset (an offset page costs the API more the deeper it is, and
+    // shifts when links are created meanwhile): each page with the nextCursor the page before answered,
+    // the last answering none, and every link read once.
+    expect(pagesAsked.filter((p) => /[?&]start=/.test(p))).toEqual([]);
+    const answers = await Promise.all(linkPages.slice(answersBefore));
+    expect(answers).toHaveLength(13);
+    expect(answers[0].cursor).toBeNull();
+    for (let i = 1; i < answers.length; i++) expect([i, answers[i].cursor]).toEqual([i, answers[i - 1].nextCursor]);
+    expect(answers.slice(0, -1).every((a) => typeof a.nextCursor === 'string' && a.nextCursor.length > 0)).toBe(true);
+    expect(answers[answers.length - 1].nextCursor).toBeNull();
+    expect(answers.reduce((sum, a) => sum + a.count, 0)).toBe(1201);
 
     // Search asks the API (q), and the table shows what it answers.
     await page.getByLabel('Search links').fill('Bulk 1199');
