@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp, BuiltDist } from '../support/built-app';
 import { seriousViolations, signInThroughPages } from '../support/dashboard-browser';
-import { describeInBrowser, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+import { PNG } from 'pngjs';
+import { describeInBrowser, DOCS_IMAGES, docsImage, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
 import { createAccount, TestAccount } from '../support/identity';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -33,7 +34,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     t = await startTestApp({ env: { DASHBOARD_DIR: join(built.dir, 'apps/web') } });
     landing = await startLandingServer();
     landingOrigin = landing.url.replace('//127.0.0.1:', `//${LANDING_HOST}:`);
-    ada = await createAccount(t);
+    // The Quickstart's account, as the README's picture shows it signed in.
+    ada = await createAccount(t, { email: 'ada@example.com' });
     bob = await createAccount(t);
     browser = await launchBrowser();
     context = await browser.newContext({ userAgent: CHROME, acceptDownloads: true });
@@ -183,6 +185,20 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     const lines = readFileSync((await jsonExport.path()) as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { slug: string });
     expect(lines.map((l) => l.slug).sort()).toEqual(['imported-one', 'imported-two', 'spring-sale-ada']);
   });
+
+  it('shows the README\'s picture of the dashboard: the Quickstart\'s account and its links at 1000 px', async () => {
+    // DOCS_IMAGES=1 refreshes docs/images/dashboard.png. The committed one is checked to be there, that
+    // width, and small (it is in every clone), so the README never points at a missing or oversized picture.
+    await page.getByRole('link', { name: 'Links', exact: true }).click();
+    await heading('Links');
+    await page.setViewportSize({ width: 1000, height: 600 });
+    await page.getByText('3 links').waitFor();
+    await page.getByText('ada@example.com').waitFor();
+    expect((await docsImage(page, 'dashboard')).width).toBe(1000);
+    const committed = readFileSync(join(DOCS_IMAGES, 'dashboard.png'));
+    expect([PNG.sync.read(committed).width, committed.length < 120 * 1024]).toEqual([1000, true]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }, 60_000);
 
   it('chooses several links and deletes them together, after asking', async () => {
     await page.getByRole('link', { name: 'Links', exact: true }).click();
