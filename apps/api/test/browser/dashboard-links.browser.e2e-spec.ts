@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp, BuiltDist } from '../support/built-app';
 import { seriousViolations, signInThroughPages } from '../support/dashboard-browser';
-import { describeInBrowser, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
+import { PNG } from 'pngjs';
+import { describeInBrowser, DOCS_IMAGES, docsImage, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
 import { createAccount, TestAccount } from '../support/identity';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -24,6 +25,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
   const cspReports: string[] = [];
   /** Every API path the page asked for, to check paging and that charts come in their own chunk. */
   const requested: string[] = [];
+  /** The links list's answers as the page read them: the cursor each page was asked with and the one it answered. */
+  const linkPages: Promise<{ cursor: string | null; nextCursor: string | null; count: number }>[] = [];
   let linkPath = '';
 
   beforeAll(async () => {
@@ -31,7 +34,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     t = await startTestApp({ env: { DASHBOARD_DIR: join(built.dir, 'apps/web') } });
     landing = await startLandingServer();
     landingOrigin = landing.url.replace('//127.0.0.1:', `//${LANDING_HOST}:`);
-    ada = await createAccount(t);
+    // The Quickstart's account, as the README's picture shows it signed in.
+    ada = await createAccount(t, { email: 'ada@example.com' });
     bob = await createAccount(t);
     browser = await launchBrowser();
     context = await browser.newContext({ userAgent: CHROME, acceptDownloads: true });
@@ -40,6 +44,11 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
       if (/Content Security Policy/i.test(message.text())) cspReports.push(message.text());
     });
     page.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname !== '/user/link' || response.request().method() !== 'GET') return;
+      linkPages.push(response.json().then((body: { data: unknown[]; meta: { nextCursor: string | null } }) => ({ cursor: url.searchParams.get('cursor'), nextCursor: body.meta.nextCursor, count: body.data.length })));
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -177,6 +186,20 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     expect(lines.map((l) => l.slug).sort()).toEqual(['imported-one', 'imported-two', 'spring-sale-ada']);
   });
 
+  it('shows the README\'s picture of the dashboard: the Quickstart\'s account and its links at 1000 px', async () => {
+    // DOCS_IMAGES=1 refreshes docs/images/dashboard.png. The committed one is checked to be there, that
+    // width, and small (it is in every clone), so the README never points at a missing or oversized picture.
+    await page.getByRole('link', { name: 'Links', exact: true }).click();
+    await heading('Links');
+    await page.setViewportSize({ width: 1000, height: 600 });
+    await page.getByText('3 links').waitFor();
+    await page.getByText('ada@example.com').waitFor();
+    expect((await docsImage(page, 'dashboard')).width).toBe(1000);
+    const committed = readFileSync(join(DOCS_IMAGES, 'dashboard.png'));
+    expect([PNG.sync.read(committed).width, committed.length < 120 * 1024]).toEqual([1000, true]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }, 60_000);
+
   it('chooses several links and deletes them together, after asking', async () => {
     await page.getByRole('link', { name: 'Links', exact: true }).click();
     await heading('Links');
@@ -213,6 +236,7 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
       expect(created.status).toBe(200);
     }
     const pagesBefore = requested.filter((p) => p.startsWith('/user/link?')).length;
+    const answersBefore = linkPages.length;
     await page.reload();
     await heading('Links');
     await page.getByText('1,201 links').waitFor();
@@ -220,7 +244,8 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     expect(await shownRows()).toBeLessThan(60);
     const firstPages = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
     expect(firstPages.length).toBe(1);
-    expect(firstPages[0]).toMatch(/start=0/);
+    // The first page is asked without a position (no offset, no cursor).
+    expect(firstPages[0]).not.toMatch(/[?&](start|cursor)=/);
     expect(firstPages[0]).toMatch(/limit=100/);
 
     // Scrolling to the end (the oldest link, newest first) asks for the following pages in order, and still shows only what is in view.
@@ -233,8 +258,17 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     const pagesAsked = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore);
     expect([await oldest.count(), pagesAsked.length]).toEqual([1, 13]);
     expect(await shownRows()).toBeLessThan(60);
-    const starts = requested.filter((p) => p.startsWith('/user/link?')).slice(pagesBefore).map((p) => Number(new URLSearchParams(p.split('?')[1]).get('start')));
-    expect(starts).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200]);
+    // Pages are asked by cursor, never by offset (an offset page costs the API more the deeper it is, and
+    // shifts when links are created meanwhile): each page with the nextCursor the page before answered,
+    // the last answering none, and every link read once.
+    expect(pagesAsked.filter((p) => /[?&]start=/.test(p))).toEqual([]);
+    const answers = await Promise.all(linkPages.slice(answersBefore));
+    expect(answers).toHaveLength(13);
+    expect(answers[0].cursor).toBeNull();
+    for (let i = 1; i < answers.length; i++) expect([i, answers[i].cursor]).toEqual([i, answers[i - 1].nextCursor]);
+    expect(answers.slice(0, -1).every((a) => typeof a.nextCursor === 'string' && a.nextCursor.length > 0)).toBe(true);
+    expect(answers[answers.length - 1].nextCursor).toBeNull();
+    expect(answers.reduce((sum, a) => sum + a.count, 0)).toBe(1201);
 
     // Search asks the API (q), and the table shows what it answers.
     await page.getByLabel('Search links').fill('Bulk 1199');

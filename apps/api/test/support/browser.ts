@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { startTestApp, TestApp } from './test-app';
 
 /** Debian's Chromium (`.ci/run` installs it); CHROMIUM_PATH names another. */
@@ -41,6 +42,21 @@ export async function screenshot(page: Page, name: string, { fullPage = true }: 
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage });
   return path;
+}
+
+/** The documentation's images (docs/images), which browser tests make. */
+export const DOCS_IMAGES = join(__dirname, '..', '..', '..', '..', 'docs', 'images');
+
+/**
+ * A documentation image: what the window shows, as a test artifact, and with DOCS_IMAGES=1 written to
+ * docs/images/<name>.png too (to refresh the README's picture; the run leaves the tree alone otherwise).
+ * Re-encoded without the alpha channel at the highest deflate level: about a third smaller than Chromium's.
+ */
+export async function docsImage(page: Page, name: string): Promise<PNG> {
+  const shot = PNG.sync.read(readFileSync(await screenshot(page, name, { fullPage: false })));
+  // Only when asked: the re-encoding takes seconds of a shared machine's CPU.
+  if (process.env['DOCS_IMAGES'] === '1') writeFileSync(join(DOCS_IMAGES, `${name}.png`), PNG.sync.write(shot, { colorType: 2, inputHasAlpha: true, deflateLevel: 9 }));
+  return shot;
 }
 
 /** A client application's pages on loopback: where the browser lands after a redirect. */

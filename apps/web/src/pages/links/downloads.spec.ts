@@ -31,10 +31,12 @@ describe('exporting chosen links', () => {
 });
 
 describe('paging through the links', () => {
-  it('asks for the next page after the rows read, and for none once the total is reached or a page comes back empty', () => {
-    expect(nextPageParam(0, 100, 250)).toBe(100);
-    expect(nextPageParam(200, 50, 250)).toBeUndefined();
-    // Links deleted meanwhile: an empty page ends the scrolling instead of asking forever.
-    expect(nextPageParam(100, 0, 250)).toBeUndefined();
+  it('asks for the next page with the cursor the API answered, and for none at the end or after an empty page', () => {
+    expect(nextPageParam('c2', 100)).toBe('c2');
+    expect(nextPageParam(null, 50)).toBeUndefined();
+    // A list that answers an empty page with a cursor ends the scrolling instead of asking forever.
+    expect(nextPageParam('c3', 0)).toBeUndefined();
+    // An empty cursor is no position: the table stops rather than asking for the first page again.
+    expect(nextPageParam('', 100)).toBeUndefined();
   });
 });

@@ -19,10 +19,17 @@ export interface LinksPage {
 
 /**
  * One page of the account's links, and where the next one starts (undefined at the end). The table
- * scrolls through pages in order and never jumps, so a cursor can replace the offset here alone.
+ * scrolls through pages in order and never jumps, so it walks the list by cursor: the first page without
+ * one, each next with the `meta.nextCursor` of the page before and the same filter (a cursor is bound to
+ * its query; the API refuses it with another).
  */
 export async function fetchLinksPage(filter: LinkFilter, from: PageParam, signal?: AbortSignal): Promise<LinksPage> {
-  const query = { start: from, limit: LINKS_PAGE_SIZE, ...(filter.q.trim() ? { q: filter.q.trim() } : {}), ...(filter.expired !== 'all' ? { expired: filter.expired } : {}) };
+  const query = {
+    limit: LINKS_PAGE_SIZE,
+    ...(from !== null ? { cursor: from } : {}),
+    ...(filter.q.trim() ? { q: filter.q.trim() } : {}),
+    ...(filter.expired !== 'all' ? { expired: filter.expired } : {}),
+  };
   const page = await answer(listLinks({ client, query, signal }));
-  return { links: page.data, total: page.meta.total, next: nextPageParam(from, page.data.length, page.meta.total) };
+  return { links: page.data, total: page.meta.total, next: nextPageParam(page.meta.nextCursor, page.data.length) };
 }

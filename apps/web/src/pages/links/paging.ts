@@ -2,15 +2,19 @@
 export const LINKS_PAGE_SIZE = 100;
 
 /**
- * Where the next page starts: an offset today. Once the list answers a cursor, this type, FIRST_PAGE and
- * nextPageParam (with fetchLinksPage) are all that change: the table only ever asks for "the next page".
+ * Where the next page starts: the API's cursor (`meta.nextCursor` of the page before), or null for the
+ * first page. A cursor's page costs the API the same at any depth, where an offset's grows with it, and a
+ * walk by cursor never shows a link twice when links are created or deleted while the table scrolls.
  */
-export type PageParam = number;
+export type PageParam = string | null;
 
-export const FIRST_PAGE: PageParam = 0;
+export const FIRST_PAGE: PageParam = null;
 
-/** The offset after a page of `count` links read from `from`, or undefined when none are left. */
-export function nextPageParam(from: PageParam, count: number, total: number): PageParam | undefined {
-  const next = from + count;
-  return count > 0 && next < total ? next : undefined;
+/**
+ * The cursor of the page after one of `count` links, or undefined when none are left: at the list's end
+ * (no `nextCursor`), and after an empty page, so a list that answers nothing more ends the scrolling
+ * instead of asking forever.
+ */
+export function nextPageParam(nextCursor: string | null | undefined, count: number): PageParam | undefined {
+  return count > 0 && nextCursor ? nextCursor : undefined;
 }
