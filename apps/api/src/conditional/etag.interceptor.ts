@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
+import { BoundedCache } from '@lnk/shared/cache';
 import { ETAG_ROUTE, etagOf, namesETag } from '@lnk/shared/http';
 import { perRoute } from '../auth/route-metadata';
 import { AnswerAsIs } from '../envelope/answer-as-is';
@@ -15,6 +16,12 @@ import { AnswerAsIs } from '../envelope/answer-as-is';
 export class ETagInterceptor implements NestInterceptor {
   private readonly tagsOf = perRoute((handler) => this.reflector.get<boolean | undefined>(ETAG_ROUTE, handler) === true);
 
+  /**
+   * The tags of answers made as JSON text beforehand (serializedOk: GET /user/me answers the same cached
+   * text until the account changes), so that text is not parsed and hashed again on every request.
+   */
+  private readonly tagsOfTexts = new BoundedCache<string, string>({ maxEntries: 10_000, maxWeight: 16 * 1024 * 1024, weigh: (_tag, text) => text.length });
+
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -24,14 +31,25 @@ export class ETagInterceptor implements NestInterceptor {
     const reply = http.getResponse<FastifyReply>();
     return next.handle().pipe(
       map((answer) => {
-        // An answer made as JSON text beforehand (serializedOk) is read back for its data.
-        const envelope: unknown = typeof answer === 'string' ? JSON.parse(answer) : answer;
-        if (!envelope || typeof envelope !== 'object' || !('data' in envelope)) return answer;
-        const etag = etagOf(envelope.data);
+        const etag = typeof answer === 'string' ? this.tagOfText(answer) : tagOfEnvelope(answer);
+        if (etag === undefined) return answer;
         void reply.header('etag', etag);
         if (request.method === 'GET' && namesETag(request.headers['if-none-match'], etag, 'weak')) throw new AnswerAsIs(304, null);
         return answer;
       }),
     );
   }
+
+  private tagOfText(text: string): string | undefined {
+    const known = this.tagsOfTexts.get(text);
+    if (known !== undefined) return known;
+    // An answer made as JSON text beforehand (serializedOk) is read back for its data.
+    const etag = tagOfEnvelope(JSON.parse(text));
+    if (etag !== undefined) this.tagsOfTexts.set(text, etag);
+    return etag;
+  }
+}
+
+function tagOfEnvelope(envelope: unknown): string | undefined {
+  return envelope && typeof envelope === 'object' && 'data' in envelope ? etagOf(envelope.data) : undefined;
 }
