@@ -281,6 +281,11 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await page.setViewportSize({ width: 375, height: 740 });
     await page.getByLabel('Search links').fill('');
     await page.getByText('1,201 links').waitFor();
+    // Back from a search, the table starts again at the top of the whole list: its newest link is drawn in
+    // view (it was drawn thousands of pixels down, past the scroller's edge, when the table kept the old scroll).
+    const newest = page.getByRole('link', { name: 'Bulk 1199' });
+    await newest.waitFor({ timeout: 5_000 });
+    expect(((await newest.boundingBox())?.y ?? Infinity) < 740).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-links-phone', { fullPage: false });
     // Keyboard: from the search box, Tab reaches the filter, then the table's first checkbox.

@@ -70,22 +70,12 @@ export function LinksPage() {
   // The selection is of links the table shows: a new filter starts a new one.
   useEffect(() => setSelected(new Set()), [filter]);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const items = virtualizer.getVirtualItems();
-  const lastShown = items.length ? items[items.length - 1].index : -1;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = links;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastShown >= rows.length - PREFETCH_ROWS) void fetchNextPage();
-  }, [lastShown, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
-
   const toggle = (id: string, on: boolean) => setSelected((before) => {
     const next = new Set(before);
     if (on) next.add(id);
     else next.delete(id);
     return next;
   });
-  const allLoadedSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const chosen = () => rows.filter((r) => selected.has(r.id));
   const refresh = () => queryClient.invalidateQueries({ queryKey: LINKS });
 
@@ -183,30 +173,9 @@ export function LinksPage() {
       ) : (
         <>
           <p className="link-count" aria-live="polite">{total === 1 ? '1 link' : `${total.toLocaleString()} links`}{filtered ? ' match' : ''}</p>
-          <div className="links-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Your links (scrolls)">
-            <table className="data-table links-table" aria-rowcount={total + 1}>
-              <caption className="visually-hidden">Your links</caption>
-              <thead>
-                <tr aria-rowindex={1}>
-                  <th scope="col" className="col-pick">
-                    <input type="checkbox" aria-label="Choose every link loaded" checked={allLoadedSelected} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
-                  </th>
-                  <th scope="col">Short link</th>
-                  <th scope="col">Destination</th>
-                  <th scope="col" className="col-number">Clicks</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${items[0].start}px`; }} />}
-                {items.map((item) => (
-                  <LinkRow key={rows[item.index].id} link={rows[item.index]} index={item.index} chosen={selected.has(rows[item.index].id)} onChoose={toggle} measure={virtualizer.measureElement} />
-                ))}
-                {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${virtualizer.getTotalSize() - items[items.length - 1].end}px`; }} />}
-              </tbody>
-            </table>
-          </div>
-          {isFetchingNextPage && <Loading what="Loading more links" />}
+          {/* A table of its own for each filter: its scroller and virtualiser start from the top of that list. */}
+          <LinksTable key={JSON.stringify(filter)} rows={rows} total={total} selected={selected} onChoose={toggle} onChooseAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())} more={links} />
+          {links.isFetchingNextPage && <Loading what="Loading more links" />}
         </>
       )}
       <ConfirmDialog
@@ -221,6 +190,50 @@ export function LinksPage() {
         {remove.error ? <p className="form-error" role="alert">{plainMessage(remove.error)}</p> : null}
       </ConfirmDialog>
     </Page>
+  );
+}
+
+interface MorePages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** The rows in view of the links loaded (virtualised), asking for the next page as the last ones come into view. */
+function LinksTable({ rows, total, selected, onChoose, onChooseAll, more }: { rows: LinkListItem[]; total: number; selected: ReadonlySet<string>; onChoose: (id: string, on: boolean) => void; onChooseAll: (on: boolean) => void; more: MorePages }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.length ? items[items.length - 1].index : -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = more;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastShown >= rows.length - PREFETCH_ROWS) void fetchNextPage();
+  }, [lastShown, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const allLoadedSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  return (
+    <div className="links-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Your links (scrolls)">
+      <table className="data-table links-table" aria-rowcount={total + 1}>
+        <caption className="visually-hidden">Your links</caption>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col" className="col-pick">
+              <input type="checkbox" aria-label="Choose every link loaded" checked={allLoadedSelected} onChange={(e) => onChooseAll(e.target.checked)} />
+            </th>
+            <th scope="col">Short link</th>
+            <th scope="col">Destination</th>
+            <th scope="col" className="col-number">Clicks</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${items[0].start}px`; }} />}
+          {items.map((item) => (
+            <LinkRow key={rows[item.index].id} link={rows[item.index]} index={item.index} chosen={selected.has(rows[item.index].id)} onChoose={onChoose} measure={virtualizer.measureElement} />
+          ))}
+          {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${virtualizer.getTotalSize() - items[items.length - 1].end}px`; }} />}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
