@@ -9,6 +9,7 @@ import {
   AuthorizationCodeRepository,
   BackupCodeRepository,
   ChangeEmailUseCase,
+  ChangeNameUseCase,
   ChangePasswordUseCase,
   ClientAuthenticator,
   ConfirmTwoFactorUseCase,
@@ -190,6 +191,7 @@ const USE_CASES: Provider[] = [
   ),
   providerOf(ViewEmailVerificationUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
   providerOf(VerifyEmailUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
+  providerOf(ChangeNameUseCase, [UserRepository, Clock]),
   providerOf(ChangePasswordUseCase, [UserRepository, PasswordHasher, OAuthTokenRepository, RevocationListener, Clock, Reauthentication, PersonalAccessTokenRepository, UnitOfWork]),
   providerOf(SetTwoFactorUseCase, [
     UserRepository,

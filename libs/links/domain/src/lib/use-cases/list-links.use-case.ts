@@ -39,7 +39,7 @@ export class ListLinksUseCase {
     // An answer filtered by expiry changes with the clock alone (a link expires at its time): never kept.
     if (filter.expired !== undefined || !this.cache) return this.read(ownerId, q, page, filter);
     // The search is case-insensitive (the repository compares lowercased): one entry for every spelling.
-    const key = `${page.start}:${page.limit}:${page.after?.join(',') ?? ''}:${q === undefined ? '' : `q=${q.toLowerCase()}`}`;
+    const key = JSON.stringify([page.start, page.limit, page.after, q?.toLowerCase() ?? null, filter.sort ?? 'newest', filter.tagId ?? null, filter.favorite ?? false]);
     const cached = this.cache.get(ownerId, key);
     if (cached) return cached;
     const guard = this.cache.guardOf(ownerId);
@@ -52,7 +52,8 @@ export class ListLinksUseCase {
   }
 
   private async read(ownerId: string, q: string | undefined, page: PageRequest, filter: LinkListFilter): Promise<LinkListAnswer> {
-    const result = filter.expired === undefined ? await this.links.listOfOwner(ownerId, q, page) : await this.links.listOfOwnerByExpiry(ownerId, filter.expired, this.clock.now(), q, page);
+    const { expired, ...view } = filter;
+    const result = expired === undefined ? await this.links.listOfOwner(ownerId, q, page, view) : await this.links.listOfOwnerByExpiry(ownerId, expired, this.clock.now(), q, page, view);
     const domainIds = [...new Set(result.items.map((l) => l.domainId).filter((d): d is string => d !== null))];
     return { page: result, domainNames: domainIds.length ? await this.domains.namesOf(ownerId, domainIds) : new Map() };
   }
