@@ -84,6 +84,12 @@ describe('cursors of every list', () => {
       remove: (a, id) => deleted(a, `/user/link/${id}`),
     },
     {
+      name: 'links of a tag, oldest first',
+      path: (a) => `/user/link?tag=${walkTags.get(a.id)}&sort=oldest`,
+      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `walk ${n}`, tags: [walkTags.get(a.id)] }),
+      remove: (a, id) => deleted(a, `/user/link/${id}`),
+    },
+    {
       name: 'favourite links of a tag, by title',
       path: (a) => `/user/link?tag=${walkTags.get(a.id)}&favorite=true&sort=title`,
       create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `${hex(2)} walk ${n}`, tags: [walkTags.get(a.id)], isFavorite: true }),

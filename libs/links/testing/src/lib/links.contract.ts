@@ -139,6 +139,7 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       expect(await walk(owner, { sort: 'title' })).toEqual(idsOf(4, 1, 3, 0, 2));
       expect(await walk(owner, { sort: 'title' }, 'APPLE')).toEqual(idsOf(1, 3));
       expect(await walk(owner, { tagId: mine.id })).toEqual(idsOf(4, 2, 0));
+      expect(await walk(owner, { tagId: mine.id, sort: 'oldest' })).toEqual(idsOf(0, 2, 4));
       expect(await walk(owner, { tagId: mine.id, sort: 'title' })).toEqual(idsOf(4, 0, 2));
       expect(await walk(owner, { favorite: true, sort: 'oldest' })).toEqual(idsOf(0, 1));
       expect(await walk(owner, { favorite: true, tagId: mine.id })).toEqual(idsOf(0));
