@@ -5,6 +5,7 @@ import { answer } from '../../api/errors';
 import { Page } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
 import { ChangeEmail } from './change-email';
+import { ChangeName } from './change-name';
 import { ChangePassword } from './change-password';
 import { DeleteAccount } from './delete-account';
 import { TwoFactor } from './two-factor';
@@ -34,6 +35,8 @@ export function AccountPage() {
           </dl>
         </section>
       )}
+      {/* Once the account is read: the field starts from the name it has. */}
+      {account.isSuccess && <ChangeName current={account.data.data.name ?? ''} account={ACCOUNT} />}
       <ChangeEmail />
       <ChangePassword />
       <TwoFactor />
