@@ -60,6 +60,23 @@ describe('ListLinksUseCase with its cache', () => {
     expect(reads.count).toBe(2);
   });
 
+  // Issue 31: an answer of one sort, tag or favourites filter is never given for another (the key holds each).
+  it('keys an answer by its sort, tag and favourites filter, newest spelt out being the default', async () => {
+    const { list, reads, links, link } = setUp();
+    await links.insertWithinQuota(new Link({ ...link.toProps(), isFavorite: true, tagIds: ['t'.repeat(24)] }), 10);
+    const plain = await list.execute(OWNER, undefined, PageRequest.of(0, 20));
+    expect(await list.execute(OWNER, undefined, PageRequest.of(0, 20), { sort: 'newest' })).toBe(plain);
+    const views = [{ sort: 'oldest' }, { sort: 'title' }, { tagId: 't'.repeat(24) }, { tagId: 'u'.repeat(24) }, { favorite: true }] as const;
+    const answers = [];
+    for (const view of views) answers.push(await list.execute(OWNER, undefined, PageRequest.of(0, 20), view));
+    expect(reads.count).toBe(1 + views.length);
+    expect(answers[3].page.items).toEqual([]);
+    expect(answers[4].page.items.map((l) => l.id)).toEqual([link.id]);
+    // Each is kept under its own key: asked again, none is read.
+    for (const [i, view] of views.entries()) expect(await list.execute(OWNER, undefined, PageRequest.of(0, 20), view)).toBe(answers[i]);
+    expect(reads.count).toBe(1 + views.length);
+  });
+
   it('shares a frozen answer: a caller cannot change what others are answered', async () => {
     const { list, links, link } = setUp();
     await links.insertWithinQuota(link, 10);
