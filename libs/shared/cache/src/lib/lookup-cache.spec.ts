@@ -60,6 +60,39 @@ describe('LookupCache', () => {
     expect(cache.cached('a')).toBeUndefined();
   });
 
+  // The guard is per key: links change all the time, and one link's eviction must not keep every other
+  // lookup then in flight out of the cache (each would ask the database again). Fails with one counter.
+  it("keeps a lookup when another key's eviction came while it ran, drops it when its own key's did", async () => {
+    const cache = cacheOf();
+    const b = deferred<string | null>();
+    const loadingB = cache.get('b', () => b.promise);
+    cache.delete('a');
+    b.resolve('B');
+    expect(await loadingB).toBe('B');
+    expect(cache.cached('b')).toBe('B');
+
+    const c = deferred<string | null>();
+    const loadingC = cache.get('c', () => c.promise);
+    cache.delete('c');
+    c.resolve('C');
+    expect(await loadingC).toBe('C');
+    expect(cache.cached('c')).toBeUndefined();
+  });
+
+  it('drops every lookup a clear overtook, and keeps no record of a lookup once it is done', async () => {
+    const cache = cacheOf();
+    const loads = ['a', 'b', 'c'].map((key) => ({ key, load: deferred<string | null>() }));
+    const answers = loads.map(({ key, load }) => cache.get(key, () => load.promise));
+    cache.clear();
+    for (const { key, load } of loads) load.resolve(key.toUpperCase());
+    expect(await Promise.all(answers)).toEqual(['A', 'B', 'C']);
+    for (const key of ['a', 'b', 'c']) expect(cache.cached(key)).toBeUndefined();
+    expect(cache.loading).toBe(0);
+    // A lookup started after the clear is kept.
+    expect(await cache.get('a', async () => 'A2')).toBe('A2');
+    expect(cache.cached('a')).toBe('A2');
+  });
+
   it('keeps a value no longer than its own time when it is shorter (a token expiring sooner)', async () => {
     const cache = cacheOf();
     await cache.get('a', async () => 'A', () => 20);
