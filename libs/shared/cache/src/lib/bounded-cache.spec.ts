@@ -84,6 +84,9 @@ describe('BoundedCache', () => {
     expect(cache.get('huge')).toBeUndefined();
     expect(cache.weight).toBeLessThanOrEqual(10);
     expect(removed).toContain('a');
+    // A key's new value replaces the old one without telling: the key is still held.
+    cache.set('c', 'yy');
+    expect(removed).not.toContain('c');
   });
 
   // lru-cache takes an entry stored at time 0 for one without a time: a clock that starts at 0 must still age entries.

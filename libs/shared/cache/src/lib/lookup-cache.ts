@@ -88,6 +88,11 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
     this.inFlight.clear();
   }
 
+  /** The weight of the values held (0 without `found.weigh`). */
+  get weight(): number {
+    return this.found.weight;
+  }
+
   /** Values and "nothing" answers held. */
   get size(): { found: number; missing: number } {
     return { found: this.found.size, missing: this.missing?.size ?? 0 };

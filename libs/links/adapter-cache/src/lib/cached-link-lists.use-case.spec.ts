@@ -1,10 +1,8 @@
 import { Clock, PageRequest } from '@lnk/shared/kernel';
 import { clockReading } from '@lnk/shared/testing';
 import { memoryLinksRepositories } from '@lnk/links/testing';
-import { Link } from '../model/link.entity';
-import { LinkDomains } from '../ports/link-domains.port';
-import { LinkListCache } from '../services/link-list-cache';
-import { LinkListAnswer, ListLinksUseCase, weighLinkListAnswer } from './list-links.use-case';
+import { Link, LinkDomains, ListLinksUseCase, RepositoryLinkLists } from '@lnk/links/domain';
+import { CachedLinkLists } from './cached-link-lists';
 
 const OWNER = 'a'.repeat(24);
 const now = new Date('2026-02-03T04:05:06.007Z');
@@ -13,7 +11,6 @@ const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: asyn
 
 function setUp() {
   const { links } = memoryLinksRepositories();
-  const cache = new LinkListCache<LinkListAnswer>({ maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 60_000 }, weighLinkListAnswer, () => now.getTime());
   const reads = { count: 0 };
   const counted = new Proxy(links, {
     get(target, name, receiver) {
@@ -25,10 +22,12 @@ function setUp() {
     id: '1'.padStart(24, '0'), ownerId: OWNER, domainId: null, slug: 'launch', url: 'https://example.com/', title: 'Launch', description: '', status: true, passwordHash: null,
     tagIds: [], clicks: 0, createdAt: now, updatedAt: now,
   });
-  return { links, cache, reads, link, list: new ListLinksUseCase(counted, domains, clock, cache) };
+  const cache = new CachedLinkLists(new RepositoryLinkLists(counted, domains, clock), { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 60_000 }, undefined, () => now.getTime());
+  return { links, cache, reads, link, list: new ListLinksUseCase(cache) };
 }
 
-describe('ListLinksUseCase with its cache', () => {
+/** Lists as the apps compose them: the use case over the cached reads of the repository. */
+describe('ListLinksUseCase over CachedLinkLists', () => {
   it('answers a repeated request from the cache, and reads again once the owner is reported changed', async () => {
     const { list, reads, cache, links, link } = setUp();
     await links.insertWithinQuota(link, 10);
