@@ -126,7 +126,7 @@ export function composeIdentity(
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
   const bearerCache = new CachedBearerPrincipals(new RepositoryBearerPrincipals(oauthTokens, pats), clock);
-  const authenticate = new AuthenticateUseCase(bearerCache, new ThrottledPatUses(pats, clock), hasher, clock);
+  const authenticate = new AuthenticateUseCase(bearerCache, new ThrottledPatUses(pats, { clock }), hasher, clock);
   // Every revocation empties the caches of accepted tokens and of their accounts (with Redis, every
   // instance's): an operator who deactivates an account in SQL revokes its tokens to make it take effect.
   const principalCache: RevocationListener = {

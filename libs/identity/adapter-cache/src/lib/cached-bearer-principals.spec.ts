@@ -40,7 +40,7 @@ describe('CachedBearerPrincipals and ThrottledPatUses under AuthenticateUseCase'
     clock = new FixedClock();
     pats = new Pats();
     cache = new CachedBearerPrincipals(new RepositoryBearerPrincipals({} as OAuthTokenRepository, pats), clock, { maxEntries: 10, ttlMs: 60_000 });
-    authenticate = new AuthenticateUseCase(cache, new ThrottledPatUses(pats, clock, { intervalMs: 10_000, maxEntries: 10 }), hasher, clock);
+    authenticate = new AuthenticateUseCase(cache, new ThrottledPatUses(pats, { clock, intervalMs: 10_000, maxEntries: 10 }), hasher, clock);
   });
 
   it('reads a token once, then answers from the cache', async () => {

@@ -3,10 +3,11 @@ import { BoundedCache } from '@lnk/shared/cache';
 import { Clock } from '@lnk/shared/kernel';
 
 export interface PatUseThrottle {
-  /** A PAT's use is written at most this often. */
-  intervalMs: number;
+  clock: Clock;
+  /** A PAT's use is written at most this often (a minute by default). */
+  intervalMs?: number;
   /** Tokens remembered as written lately, at most (past it the least recently used is written again sooner). */
-  maxEntries: number;
+  maxEntries?: number;
 }
 
 /**
@@ -16,13 +17,9 @@ export interface PatUseThrottle {
 export class ThrottledPatUses extends PatUses {
   private readonly touched: BoundedCache<string, true>;
 
-  constructor(
-    private readonly inner: PatUses,
-    clock: Clock,
-    throttle: PatUseThrottle = { intervalMs: 60_000, maxEntries: 10_000 },
-  ) {
+  constructor(private readonly inner: PatUses, { clock, intervalMs = 60_000, maxEntries = 10_000 }: PatUseThrottle) {
     super();
-    this.touched = new BoundedCache({ maxEntries: throttle.maxEntries, ttlMs: throttle.intervalMs, now: () => clock.now().getTime() });
+    this.touched = new BoundedCache({ maxEntries, ttlMs: intervalMs, now: () => clock.now().getTime() });
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -30,7 +30,17 @@ function setUp(options: Partial<LinkListCacheOptions> = {}) {
   const cache = new CachedLinkLists(reads, { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 1_000, ...options }, (v) => (v as Answer).text.length, () => now);
   const list = async (owner: string, start = 0) => ((await cache.listOf(owner, queryOf(start))) as Answer).text;
   const store = (owner: string, start: number, text: string) => reads.rows.set(`${owner}/${start}`, text);
-  return { cache, reads, list, store, advance: (ms: number) => (now += ms) };
+  /** Lists the owner's first page while `meanwhile` runs (a change, a clear), the read ending after it. */
+  const listWhile = async (owner: string, meanwhile: () => void) => {
+    reads.holding = true;
+    const reading = list(owner);
+    await new Promise((resolve) => setImmediate(resolve));
+    meanwhile();
+    reads.holding = false;
+    reads.held.splice(0).forEach((release) => release());
+    return reading;
+  };
+  return { cache, reads, list, listWhile, store, advance: (ms: number) => (now += ms) };
 }
 
 describe('CachedLinkLists', () => {
@@ -62,41 +72,23 @@ describe('CachedLinkLists', () => {
 
   // A read that got the rows before a change committed, and ends after its report, would be served until its max age.
   it('does not keep an answer whose read a change of the same owner overtook, nor one a clear overtook', async () => {
-    const { cache, list, store, reads } = setUp();
+    const { cache, list, listWhile, store } = setUp();
     store(A, 0, 'read before the change');
-    reads.holding = true;
-    const racing = list(A);
-    await new Promise((resolve) => setImmediate(resolve));
-    cache.linksChanged(A);
-    reads.held.shift()?.();
-    expect(await racing).toBe('read before the change');
-    reads.holding = false;
+    expect(await listWhile(A, () => cache.linksChanged(A))).toBe('read before the change');
     store(A, 0, 'read after');
     expect(await list(A)).toBe('read after');
 
     store(B, 0, 'read before the resync');
-    reads.holding = true;
-    const resync = list(B);
-    await new Promise((resolve) => setImmediate(resolve));
-    cache.clear();
-    reads.held.shift()?.();
-    await resync;
-    reads.holding = false;
+    await listWhile(B, () => cache.clear());
     store(B, 0, 'read after the resync');
     expect(await list(B)).toBe('read after the resync');
   });
 
   // One owner's change must not keep another owner's read out (it would ask the database again for nothing).
   it("keeps a read that another owner's change came during", async () => {
-    const { cache, list, store, reads } = setUp();
+    const { cache, list, listWhile, store, reads } = setUp();
     store(B, 0, 'b1');
-    reads.holding = true;
-    const reading = list(B);
-    await new Promise((resolve) => setImmediate(resolve));
-    cache.linksChanged(A);
-    reads.held.shift()?.();
-    await reading;
-    reads.holding = false;
+    await listWhile(B, () => cache.linksChanged(A));
     expect(await list(B)).toBe('b1');
     expect(reads.count).toBe(1);
   });

@@ -1,5 +1,6 @@
 import { UnauthorizedError } from '@lnk/shared/kernel';
 import { FixedClock } from '@lnk/shared/testing';
+import { MemoryPersonalAccessTokenRepository } from '@lnk/identity/testing';
 import { OAuthToken, OAuthTokenProps, PersonalAccessToken } from '../model/tokens';
 import { SecretHasher } from '../ports/secret-hasher';
 import { OAuthTokenRepository } from '../ports/token.repositories';
@@ -7,21 +8,6 @@ import { RepositoryBearerPrincipals } from '../services/repository-bearer-princi
 import { AuthenticateUseCase } from './authenticate.use-case';
 
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
-
-/** The PAT repository methods authentication uses, copying on read as the database does. */
-class Pats {
-  rows = new Map<string, PersonalAccessToken>();
-  touches: string[] = [];
-  failTouches = false;
-  async findByHash(hash: string) {
-    const row = this.rows.get(hash);
-    return row ? new PersonalAccessToken({ ...row.props }) : null;
-  }
-  async touch(id: string) {
-    if (this.failTouches) throw new Error('database away');
-    this.touches.push(id);
-  }
-}
 
 /** Access tokens by hash, as the OAuth token repository finds them. */
 class AccessTokens {
@@ -34,22 +20,24 @@ class AccessTokens {
 
 describe('AuthenticateUseCase (no cache: every request reads)', () => {
   let clock: FixedClock;
-  let pats: Pats;
+  let pats: MemoryPersonalAccessTokenRepository;
   let accessTokens: AccessTokens;
   let authenticate: AuthenticateUseCase;
 
-  const addPat = (value: string, expiresInMs: number | null) => {
+  /** A PAT of u1's, stored as the repository stores it. */
+  const storePat = async (value: string, expiresInMs: number | null) => {
     const now = clock.now();
-    const props = { id: `pat-${value}`, userId: 'u1', name: 'ci', description: '', scopes: ['links:read' as const], tokenHash: hasher.hash(value), lastUsedAt: null, createdAt: now, updatedAt: now };
-    pats.rows.set(props.tokenHash, new PersonalAccessToken({ ...props, expiresAt: expiresInMs === null ? null : new Date(now.getTime() + expiresInMs) }));
+    const expiresAt = expiresInMs === null ? null : new Date(now.getTime() + expiresInMs);
+    const token = new PersonalAccessToken({ id: `pat-${value}`, userId: 'u1', name: 'ci', description: '', scopes: ['links:read'], tokenHash: hasher.hash(value), lastUsedAt: null, expiresAt, createdAt: now, updatedAt: now });
+    await pats.insertWithinLimit(token, { maxActive: 100, keptExpired: 100 }, now);
   };
+  const touches = () => pats.rows.filter((t) => t.props.lastUsedAt !== null).map((t) => t.props.id);
 
   beforeEach(() => {
     clock = new FixedClock();
-    pats = new Pats();
+    pats = new MemoryPersonalAccessTokenRepository();
     accessTokens = new AccessTokens();
-    const principals = new RepositoryBearerPrincipals(accessTokens as unknown as OAuthTokenRepository, pats);
-    authenticate = new AuthenticateUseCase(principals, pats, hasher, clock);
+    authenticate = new AuthenticateUseCase(new RepositoryBearerPrincipals(accessTokens as unknown as OAuthTokenRepository, pats), pats, hasher, clock);
   });
 
   // Anything that is not one of the two bearer kinds (a refresh token, junk, an oversized header) is refused before any lookup.
@@ -61,7 +49,7 @@ describe('AuthenticateUseCase (no cache: every request reads)', () => {
 
   // An expired or unknown token authenticates nobody, whatever its owner.
   it('accepts a PAT while it lives and refuses it from its expiry on', async () => {
-    addPat('tkn_short', 30_000);
+    await storePat('tkn_short', 30_000);
     expect(await authenticate.execute('tkn_short')).toMatchObject({ userId: 'u1', via: 'pat', tokenId: 'pat-tkn_short', clientId: null });
     clock.advance(30_000);
     await expect(authenticate.execute('tkn_short')).rejects.toBeInstanceOf(UnauthorizedError);
@@ -76,15 +64,15 @@ describe('AuthenticateUseCase (no cache: every request reads)', () => {
     expect(await authenticate.execute('at_ok')).toMatchObject({ userId: 'u2', via: 'oauth', tokenId: 'at1', clientId: 'c1', authTime: now });
     accessTokens.rows.set(props.accessHash, new OAuthToken({ ...props, revokedAt: now }));
     await expect(authenticate.execute('at_ok')).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(pats.touches).toEqual([]);
+    expect(touches()).toEqual([]);
   });
 
   // lastUsedAt is a record of use, not a check: a failed write must not refuse the request.
   it("records a PAT's use, and answers though the write fails", async () => {
-    addPat('tkn_busy', null);
+    await storePat('tkn_busy', null);
     await authenticate.execute('tkn_busy');
-    expect(pats.touches).toEqual(['pat-tkn_busy']);
-    pats.failTouches = true;
+    expect(touches()).toEqual(['pat-tkn_busy']);
+    jest.spyOn(pats, 'touch').mockRejectedValue(new Error('database away'));
     expect(await authenticate.execute('tkn_busy')).toMatchObject({ userId: 'u1' });
   });
 });
