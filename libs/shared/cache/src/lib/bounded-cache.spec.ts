@@ -98,6 +98,16 @@ describe('BoundedCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  // A sweep goes through what is held: it must not reorder it (the least recently used stays first out).
+  it('lists its entries, most recently used first, without counting that as a use', () => {
+    const cache = new BoundedCache<string, number>({ maxEntries: 2, now });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.entries()).toEqual([['b', 2], ['a', 1]]);
+    cache.set('c', 3);
+    expect(cache.entries()).toEqual([['c', 3], ['b', 2]]);
+  });
+
   it('holds entries without a time until pushed out, and deletes one or all of them', () => {
     const cache = new BoundedCache<string, number>({ maxEntries: 10, now });
     cache.set('a', 1);

@@ -82,6 +82,14 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
     this.lru.clear();
   }
 
+  /**
+   * The entries held and answering now, most recently used first, without counting as a use (a sweep
+   * does not reorder them); a copy, so deleting while going through it is safe.
+   */
+  entries(): [K, V][] {
+    return [...this.lru.entries()];
+  }
+
   /** Entries held, those past their time included. */
   get size(): number {
     return this.lru.size;
