@@ -10,7 +10,7 @@ import {
   RegenerateClientSecretUseCase,
   UpdateOAuthClientUseCase,
 } from '@lnk/identity/domain';
-import { CurrentPrincipal, Cursors, etagOf, searchKey, list, namesETag, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
+import { CurrentPrincipal, Cursors, etagOf, searchKey, list, namesETag, ok, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { PreconditionFailedError } from '@lnk/shared/kernel';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
@@ -32,8 +32,7 @@ export class OAuthClientsController {
   @Route('GET', '', { operationId: 'listOAuthClients', scope: 'tokens:read', answers: list(OAuthClientSchema), meta: PAGE_META, summary: 'List your OAuth clients', description: 'The third-party applications you registered.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'oauth-clients', owner: principal.userId, query: { q: searchKey(query.q) } };
-    const page = await this.listClients.execute(principal, query.q, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map((c) => presentClient(c)), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listClients.execute(principal, query.q, request), presentClient);
   }
 
   @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, idempotent: 'secret', summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })

@@ -145,8 +145,7 @@ export class TagsController {
   @Route('GET', '', { operationId: 'listTags', scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'tags', owner: caller.userId, query: { q: searchKey(query.q) } };
-    const page = await this.listTags.execute(caller.userId, query.q, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map(presentTag), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listTags.execute(caller.userId, query.q, request), presentTag);
   }
 
   @Route('GET', 'favorite', { operationId: 'listFavoriteTags', scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
