@@ -1,6 +1,4 @@
-import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { PreconditionFailedError } from '@lnk/shared/kernel';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -12,7 +10,7 @@ import {
   UpdateWebhookUseCase,
   type Webhook,
 } from '@lnk/webhooks/domain';
-import { type Caller, CurrentPrincipal, Cursors, etagOf, list, namesETag, ok, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
+import { type Caller, changeIfMatch, IfMatch, type IfMatchPrecondition, CurrentPrincipal, Cursors, list, ok, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhooks.request.dto';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './webhooks.presenter';
 import { WebhookDeliverySchema, WebhookSchema, WebhookTestSchema, WebhookWithSecretSchema } from './webhooks.schemas';
@@ -53,18 +51,11 @@ export class WebhooksController {
     @CurrentPrincipal() caller: Caller,
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @IfMatch() precondition: IfMatchPrecondition,
   ) {
-    // If-Match: the webhook's current ETag (that of GET's answer) must be among those named.
-    const expected = ifMatch === undefined ? undefined : (current: Webhook) => namesETag(ifMatch, etagOf(presentWebhook(current)), 'strong');
-    try {
-      return ok(presentWebhook(await this.updateWebhook.execute(caller.userId, id, body, expected)), 'Webhook updated');
-    } catch (error) {
-      // The refusal carries the current ETag.
-      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentWebhook(await this.getWebhook.execute(caller.userId, id))));
-      throw error;
-    }
+    const change = (expected?: (current: Webhook) => boolean) => this.updateWebhook.execute(caller.userId, id, body, expected);
+    const webhook = await changeIfMatch(precondition, { present: presentWebhook, change, current: () => this.getWebhook.execute(caller.userId, id) });
+    return ok(webhook, 'Webhook updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteWebhook', scope: 'webhooks:write', answers: null, summary: 'Delete a webhook', description: 'With its deliveries, sent or pending.' })
