@@ -12,6 +12,7 @@ import { BulkCreateLinksUseCase } from './bulk-create-links.use-case';
 import { BulkDeleteLinksUseCase } from './bulk-delete-links.use-case';
 import { BulkTagLinksUseCase } from './bulk-tag-links.use-case';
 import { ImportLinksUseCase } from './import-links.use-case';
+import { LinkViews } from '../services/link-views';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -50,7 +51,7 @@ describe('link events (webhooks sink)', () => {
   function useCases(sink: LinkEventSink) {
     const { links, tags } = memoryLinksRepositories();
     const noChanges = { linkChanged: () => undefined };
-    const getLink = new GetLinkUseCase(links, tags, domains);
+    const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     let slug = 0;
     return {
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: { generate: () => `slug${++slug}` }, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: noChanges }, sink),
