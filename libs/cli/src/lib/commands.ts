@@ -232,7 +232,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     async run({ values }, session) {
       const { links } = session.contexts;
       const owner = await accountNamed(values, 'owner', session);
-      const list = new ListLinksUseCase(links.ports.links, links.ports.domains, links.ports.clock, links.ports.lists);
+      const list = new ListLinksUseCase(links.ports.lists);
       const { page, domainNames } = await list.execute(owner.id, text(values, 'q'), pageOf(values));
       return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
     },

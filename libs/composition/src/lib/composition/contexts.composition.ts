@@ -6,8 +6,8 @@ import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/anal
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkListAnswer, LinkListCache, RepositoryRedirectLookup, ResolveRedirectUseCase, weighLinkListAnswer } from '@lnk/links/domain';
-import { CachedRedirectLookup } from '@lnk/links/adapter-cache';
+import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkListChanges, RepositoryLinkLists, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
+import { CachedLinkLists, CachedRedirectLookup, weighLinkListAnswer } from '@lnk/links/adapter-cache';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
@@ -64,20 +64,23 @@ const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, re
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const linkLists = new LinkListCache<LinkListAnswer>(
+  // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository, to the
+  // cache of lists (made below, over the repository: writes come only once composed).
+  const listChanges: LinkListChanges = { linksChanged: (ownerId) => linkLists.linksChanged(ownerId) };
+  const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(listChanges, bus) : listChanges);
+  const tagRepository = new TypeormTagRepository(dataSource);
+  const domainRepository = new TypeormDomainRepository(dataSource);
+  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
+  const linkDomains = new LinkDomainsViaDomains(domainRepository);
+  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
+  const linkLists = new CachedLinkLists(
+    new RepositoryLinkLists(linkRepository, linkDomains, clock),
     // The click totals in an answer are not invalidated (see docs/links.md): it lives as long as they take to be written.
     { ...LINK_LIST_CACHE, maxAgeMs: config.clickFlushIntervalMs },
     // The answer and the controller's presentation of it, about as large again.
     (answer) => 2 * weighLinkListAnswer(answer),
     () => clock.nowMs(),
   );
-  // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository.
-  const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(linkLists, bus) : linkLists);
-  const tagRepository = new TypeormTagRepository(dataSource);
-  const domainRepository = new TypeormDomainRepository(dataSource);
-  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
-  const linkDomains = new LinkDomainsViaDomains(domainRepository);
-  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(linkRepository, linkDomains), config.redirectCache);
   const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;

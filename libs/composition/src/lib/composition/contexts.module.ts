@@ -44,10 +44,7 @@ export const contexts: Provider = {
     if (bus) {
       // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
       // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
-      const tokensRevoked = () => {
-        identity.authenticate.tokensRevoked();
-        identity.getCurrentUser.forgetAll();
-      };
+      const tokensRevoked = () => identity.principalCache.tokensRevoked();
       bus.guardCaches(() => {
         links.redirectCache.forgetAll();
         domains.certificateHosts.forgetAll();
@@ -64,7 +61,7 @@ export const contexts: Provider = {
       await listenToOtherInstances(bus, {
         linkChanged: (domainId, slug) => links.redirectCache.linkChanged(domainId, slug),
         tokensRevoked,
-        accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
+        accountChanged: (userId) => identity.accountCache.accountChanged(userId),
         webhooksChanged: () => webhooks.subscribers.invalidate(),
         domainChanged: (name) => domains.hostChanges.verificationChanged(name),
         linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),

@@ -17,6 +17,7 @@ import {
   LinkCreation,
   LinkDomains,
   LinkEvents,
+  LinkLists,
   LinkEventSink,
   LinkRepository,
   ListLinksUseCase,
@@ -64,7 +65,7 @@ const sink = (events: LinkEvents, unitOfWork: UnitOfWork): LinkEventSink => ({ e
 const USE_CASES: Provider[] = [
   providerOf(LinkViews, [TagRepository, LinkDomains]),
   providerOf(GetLinkUseCase, [LinkRepository, LinkViews]),
-  providerOf(ListLinksUseCase, [LinkRepository, LinkDomains, Clock, LINKS_PORTS.lists]),
+  providerOf(ListLinksUseCase, [LinkLists]),
   providerOf(LINK_CREATION, [LinkRepository, TagRepository, LinkDomains, QuotaPolicy, PasswordHasher, SlugGenerator, IdGenerator, Clock, LinkChanges, LinksSettings], (links, tags, domains, quota, passwords, slugs, ids, clock, changes, settings): LinkCreation => ({
     links,
     tags,
