@@ -17,6 +17,7 @@ import { RepositoryLinkLists } from './services/repository-link-lists';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
+import { LinkViews } from './services/link-views';
 
 const OWN = ['s.lnk.test'];
 let now = new Date('2026-02-03T04:05:06.007Z');
@@ -104,7 +105,7 @@ describe('link options through the use cases and the stored link', () => {
     const { store, links, tags } = memoryLinksRepositories();
     const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    const getLink = new GetLinkUseCase(links, tags, domains);
+    const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     const lookups = new MemoryRedirectLookup(new RepositoryRedirectLookup(links, domains));
     const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
     const clicks: string[] = [];
