@@ -2,9 +2,9 @@ import { ClickRecorder, LinkClicked } from '@lnk/links/domain';
 import { ClickBuffer } from '@lnk/analytics/domain';
 
 /**
- * A short URL's clicks go to analytics' buffer (written in batches; recording never waits). Links' event and
- * what analytics counts are both the kernel's Click: it is handed on as it is, and the redirect's hot path
- * copies nothing.
+ * A short URL's clicks go to analytics' buffer (written in batches; recording never waits). Links' event is
+ * handed on as it is: the compiler checks here that it is what analytics reads (its ClickToCount), and the
+ * redirect's hot path copies nothing.
  */
 export class ClickRecorderViaAnalytics extends ClickRecorder {
   constructor(private readonly buffer: ClickBuffer) {

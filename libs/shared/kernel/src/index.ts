@@ -1,6 +1,5 @@
 export * from './lib/ids';
 export * from './lib/clock';
-export * from './lib/click';
 export * from './lib/errors';
 export * from './lib/paging';
 export * from './lib/unit-of-work';
