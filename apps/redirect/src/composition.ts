@@ -63,11 +63,22 @@ export async function composeRedirect(config: RedirectConfig, logger: Logger): P
 
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  clicks = new ClickBuffer(new TypeormStatsRepository(dataSource, ids), new LinkClickTotalsViaLinks(linkRepository), new TypeormUnitOfWork(dataSource, bounds.clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
-  const answer = new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
-    defaultDomainName: new URL(config.shortBaseUrl).hostname,
-    notFoundRedirectUrl: config.notFoundRedirectUrl,
-  }, new TypeormVisitLimits(dataSource), new VisitorLocatorViaAnalytics(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'));
+  clicks = new ClickBuffer({ stats: new TypeormStatsRepository(dataSource, ids), totals: new LinkClickTotalsViaLinks(linkRepository), unitOfWork: new TypeormUnitOfWork(dataSource, bounds.clicks), metrics: metrics.clickMetricsLoggingDrops(logger), dimensions: clickDimensions, options: { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, clickEvents: webhooks.clickEvents });
+  const answer = new AnswerShortUrlUseCase({
+    resolve: resolveRedirect,
+    checkPassword,
+    clicks: new ClickRecorderViaAnalytics(clicks),
+    bots: new IsbotBotDetector(),
+    clock,
+    config: {
+      defaultDomainName: new URL(config.shortBaseUrl).hostname,
+      notFoundRedirectUrl: config.notFoundRedirectUrl,
+    },
+    visitLimits: new TypeormVisitLimits(dataSource),
+    visitors: new VisitorLocatorViaAnalytics(clickDimensions),
+    lifecycle: webhooks.lifecycleEvents,
+    onError: (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'),
+  });
   // The API publishes every link and domain change: this app's cache forgets them at once.
   let bus: RedisBus | null = null;
   if (config.redisUrl) {

@@ -100,7 +100,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const clickDimensions = new BowserClickDimensions();
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsViaLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
+  const clicks = new ClickBuffer({ stats: statsRepository, totals: new LinkClickTotalsViaLinks(linkRepository), unitOfWork: new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics: metrics.clickMetricsLoggingDrops(logger), dimensions: clickDimensions, options: { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, clickEvents: webhooks.clickEvents });
   const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
   // The ports of the links use cases (LinksModule builds them); the redirect path is composed here, for
@@ -127,10 +127,21 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     redirectCache,
     resolveRedirect,
     // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
-    answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
-      defaultDomainName: new URL(config.shortBaseUrl).hostname,
-      notFoundRedirectUrl: config.notFoundRedirectUrl,
-    }, new TypeormVisitLimits(dataSource), new VisitorLocatorViaAnalytics(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
+    answerShortUrl: new AnswerShortUrlUseCase({
+      resolve: resolveRedirect,
+      checkPassword,
+      clicks: new ClickRecorderViaAnalytics(clicks),
+      bots: new IsbotBotDetector(),
+      clock,
+      config: {
+        defaultDomainName: new URL(config.shortBaseUrl).hostname,
+        notFoundRedirectUrl: config.notFoundRedirectUrl,
+      },
+      visitLimits: new TypeormVisitLimits(dataSource),
+      visitors: new VisitorLocatorViaAnalytics(clickDimensions),
+      lifecycle: webhooks.lifecycleEvents,
+      onError: (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'),
+    }),
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });

@@ -92,6 +92,17 @@ const countsOf = (r: PendingRow): ClickCounts => ({
 
 const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxEvents: 500_000, eventsPerWrite: 20_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
 
+/** What a click buffer counts into and reports to: given once by the composition. */
+export interface ClickBufferParts {
+  stats: StatsRepository;
+  totals: LinkClickTotals;
+  unitOfWork: UnitOfWork;
+  metrics: ClickMetrics;
+  dimensions: ClickDimensions;
+  options?: Partial<ClickBufferOptions>;
+  clickEvents?: ClickEvents | null;
+}
+
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
  * written in batches by `flush()` (called on a timer and at shutdown). A failed write keeps the rows
@@ -130,15 +141,20 @@ export class ClickBuffer {
   /** Events dropped since the last write began: reported then, once (not a log line per click). */
   private eventsDropped = 0;
 
-  constructor(
-    private readonly stats: StatsRepository,
-    private readonly totals: LinkClickTotals,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly metrics: ClickMetrics,
-    private readonly dimensions: ClickDimensions,
-    options: Partial<ClickBufferOptions> = {},
-    private readonly clickEvents: ClickEvents | null = null,
-  ) {
+  private readonly stats: StatsRepository;
+  private readonly totals: LinkClickTotals;
+  private readonly unitOfWork: UnitOfWork;
+  private readonly metrics: ClickMetrics;
+  private readonly dimensions: ClickDimensions;
+  private readonly clickEvents: ClickEvents | null;
+
+  constructor({ stats, totals, unitOfWork, metrics, dimensions, options = {}, clickEvents = null }: ClickBufferParts) {
+    this.stats = stats;
+    this.totals = totals;
+    this.unitOfWork = unitOfWork;
+    this.metrics = metrics;
+    this.dimensions = dimensions;
+    this.clickEvents = clickEvents;
     this.options = { ...DEFAULTS, ...options };
   }
 

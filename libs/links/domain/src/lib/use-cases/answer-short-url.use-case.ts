@@ -110,6 +110,20 @@ function triggerOf(query: URLSearchParams | null): ClickTrigger {
   return 'qr';
 }
 
+/** What answering a short URL needs: the redirect path, the password check, where visits are counted and told. */
+export interface ShortUrlAnswering {
+  resolve: ResolveRedirectUseCase;
+  checkPassword: CheckLinkPasswordUseCase;
+  clicks: ClickRecorder;
+  bots: BotDetector;
+  clock: Clock;
+  config: AnswerShortUrlConfig;
+  visitLimits: VisitLimits;
+  visitors: VisitorLocator;
+  lifecycle?: LinkLifecycleEvents | null;
+  onError?: (error: Error) => void;
+}
+
 /**
  * Answers a short URL: redirect, password page, or not found; and counts the visit when it is one (not
  * HEAD, not a bot). The hot path (a cached link, no query) is a cache lookup, one URL serialisation and
@@ -119,18 +133,29 @@ export class AnswerShortUrlUseCase {
   /** The Location of each cached link for requests without a query (the URL parser's work, done once per cached answer). */
   private readonly plainLocations = new WeakMap<RedirectTarget, string | null>();
 
-  constructor(
-    private readonly resolve: ResolveRedirectUseCase,
-    private readonly checkPassword: CheckLinkPasswordUseCase,
-    private readonly clicks: ClickRecorder,
-    private readonly bots: BotDetector,
-    private readonly clock: Clock,
-    private readonly config: AnswerShortUrlConfig,
-    private readonly visitLimits: VisitLimits,
-    private readonly visitors: VisitorLocator,
-    private readonly lifecycle: LinkLifecycleEvents | null = null,
-    private readonly onError: (error: Error) => void = () => undefined,
-  ) {}
+  private readonly resolve: ResolveRedirectUseCase;
+  private readonly checkPassword: CheckLinkPasswordUseCase;
+  private readonly clicks: ClickRecorder;
+  private readonly bots: BotDetector;
+  private readonly clock: Clock;
+  private readonly config: AnswerShortUrlConfig;
+  private readonly visitLimits: VisitLimits;
+  private readonly visitors: VisitorLocator;
+  private readonly lifecycle: LinkLifecycleEvents | null;
+  private readonly onError: (error: Error) => void;
+
+  constructor({ resolve, checkPassword, clicks, bots, clock, config, visitLimits, visitors, lifecycle = null, onError = () => undefined }: ShortUrlAnswering) {
+    this.resolve = resolve;
+    this.checkPassword = checkPassword;
+    this.clicks = clicks;
+    this.bots = bots;
+    this.clock = clock;
+    this.config = config;
+    this.visitLimits = visitLimits;
+    this.visitors = visitors;
+    this.lifecycle = lifecycle;
+    this.onError = onError;
+  }
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
     return this.answer(request);
