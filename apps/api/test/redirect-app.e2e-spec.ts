@@ -125,6 +125,22 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     expect((await visit('/sep-default')).headers.get('location')).toBe('https://dest.example/default');
   });
 
+  // The redirect app hears domain changes through the listeners of the short-URL edge the API composes too
+  // (composeShortUrlEdge): a host it answered stays cached 30 s, so only the Redis message makes it stop sooner.
+  it('stops serving a custom domain at once when a re-check on the API takes its verification away (the cached host is evicted through Redis)', async () => {
+    const bob = await createAccount(api);
+    const domain = (await api.request('POST', '/user/domain', { token: bob.accessToken, body: { name: 'sep.bob.test' } })).body.data;
+    dns.cnames.set('sep.bob.test', 'cname.lnk.test');
+    dns.txts.set(domain.verification.name, [domain.verification.value]);
+    expect((await api.request('POST', `/user/domain/${domain.id}/verify`, { token: bob.accessToken })).body.data.isVerified).toBe(true);
+    expect((await api.request('POST', '/user/link', { token: bob.accessToken, body: { url: 'https://dest.example/bob', slug: 'sep-bob', domainId: domain.id } })).status).toBe(200);
+    expect((await visitAs(redirect.baseUrl, 'sep.bob.test', '/sep-bob')).location).toBe('https://dest.example/bob'); // the host is now cached here
+
+    dns.cnames.delete('sep.bob.test');
+    expect((await api.app.get('CONTEXTS').domains.recheck.execute()).lost).toBeGreaterThanOrEqual(1);
+    await eventually('the redirect app stops serving the unverified domain', async () => (await visitAs(redirect.baseUrl, 'sep.bob.test', '/sep-bob')).status === 404, 5_000, 50);
+  });
+
   it('asks for a protected link’s password and goes on with the right one', async () => {
     await link({ url: 'https://dest.example/secret', slug: 'sep-locked', hasPassword: true, password: 'open sesame' });
     const form = await visit('/sep-locked');

@@ -1,38 +1,29 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ClickBuffer } from '@lnk/analytics/domain';
 import type { AnalyticsPorts } from '@lnk/analytics/adapter-nest';
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
-import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkListAnswer, LinkListCache, RepositoryRedirectLookup, ResolveRedirectUseCase, weighLinkListAnswer } from '@lnk/links/domain';
-import { CachedRedirectLookup } from '@lnk/links/adapter-cache';
+import { LinkListAnswer, LinkListCache, weighLinkListAnswer } from '@lnk/links/domain';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
-import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
+import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
-import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
 import { CachedCertificateHostLookup } from '@lnk/domains/adapter-cache';
 import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
-import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
+import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastLinkListChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataEraserViaOtherContexts,
-  ClickRecorderViaAnalytics,
-  VisitorLocatorViaAnalytics,
   LinkDomainsViaDomains,
   AccountLimitsReaderViaBilling,
-  LINK_PASSWORD_THROTTLE,
-  LinkClickTotalsViaLinks,
   DomainUsageViaLinks,
   StatsLinksViaLinks,
   DomainVerificationListenerViaLinks,
-  PasswordAttemptsViaIdentity,
   AccountUsageViaLinksAndDomains,
 } from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
@@ -40,6 +31,7 @@ import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
 import { composeWebhooks } from './webhooks.composition';
 import { poolFiguresOf, ServiceMetrics } from '@lnk/shared/metrics';
+import { composeShortUrlEdge } from '../edge/short-url-edge.composition';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
@@ -78,8 +70,11 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
   const linkDomains = new LinkDomainsViaDomains(domainRepository);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
-  const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(linkRepository, linkDomains), config.redirectCache);
-  const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
+  const statsRepository = new TypeormStatsRepository(dataSource, ids);
+  // The short-URL edge (resolving, the password check, the click buffer), as apps/redirect composes it.
+  const edge = composeShortUrlEdge({ dataSource, settings: config, logger, metrics, clock, links: linkRepository, linkDomains, stats: statsRepository, passwords: linkPasswords, webhooks });
+  const { redirectCache } = edge;
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
   const certificateHosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domainRepository), CERTIFICATE_ASKS);
@@ -96,15 +91,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     },
   };
   const domainChanges = bus ? broadcastDomainChanges(hostChanges, bus) : hostChanges;
-  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
-  const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  // One parser and country table for statistics and for links' targets (each remembers what it has read).
-  const clickDimensions = new BowserClickDimensions();
-  const clicks = new ClickBuffer({ stats: statsRepository, totals: new LinkClickTotalsViaLinks(linkRepository), unitOfWork: new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics: metrics.clickMetricsLoggingDrops(logger), dimensions: clickDimensions, options: { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, clickEvents: webhooks.clickEvents });
-  const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
-  // The ports of the links use cases (LinksModule builds them); the redirect path is composed here, for
-  // the short-URL dispatch, as apps/redirect composes it.
+  // The ports of the links use cases (LinksModule builds them); the redirect path is the edge's, above.
   const ports: LinksPorts = {
     links: linkRepository,
     tags: tagRepository,
@@ -124,24 +112,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ports,
     settings,
     linkLists,
-    redirectCache,
-    resolveRedirect,
-    // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
-    answerShortUrl: new AnswerShortUrlUseCase({
-      resolve: resolveRedirect,
-      checkPassword,
-      clicks: new ClickRecorderViaAnalytics(clicks),
-      bots: new IsbotBotDetector(),
-      clock,
-      config: {
-        defaultDomainName: new URL(config.shortBaseUrl).hostname,
-        notFoundRedirectUrl: config.notFoundRedirectUrl,
-      },
-      visitLimits: new TypeormVisitLimits(dataSource),
-      visitors: new VisitorLocatorViaAnalytics(clickDimensions),
-      lifecycle: webhooks.lifecycleEvents,
-      onError: (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded'),
-    }),
+    /** The short-URL edge: the dispatch's answers, and what other instances' changes do to its caches. */
+    edge,
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
@@ -175,7 +147,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     insights: new TypeormStatsInsightRepository(dataSource),
     links: new StatsLinksViaLinks(linkRepository, tagRepository),
   };
-  const analytics = { clicks, ports: analyticsPorts };
+  const analytics = { clicks: edge.clicks, ports: analyticsPorts };
 
   const identity = composeIdentity(dataSource, config, logger, {
     eraser: new AccountDataEraserViaOtherContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
@@ -188,7 +160,6 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
       : {}),
   }, loginThrottle);
 
-  metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolFiguresOf(dataSource));
 
   return { identity, links, domains, analytics, billing, webhooks };
