@@ -136,7 +136,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     settings: domainSettings,
     certificates,
     certificateHosts,
-    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
+    recheck: new RecheckDomainsUseCase({ domains: domainRepository, dns, clock, listener: domainChanges, config: { target: routing, batchSize: 20 } }),
     /** What a domain change on another instance is told to here. */
     hostChanges,
   };
@@ -150,7 +150,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const analytics = { clicks: edge.clicks, ports: analyticsPorts };
 
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: new AccountDataEraserViaOtherContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
+    eraser: new AccountDataEraserViaOtherContexts({ links: linkRepository, tags: tagRepository, domains: domainRepository, stats: statsRepository, billing: eraseAccount, webhooks: webhooks.repository }),
     limits: new AccountLimitsReaderViaBilling(billing.limits),
     ...(bus
       ? {

@@ -102,9 +102,9 @@ describe('domain use cases', () => {
     repo = new MemoryDomainRepository();
     dns = new Zone();
     changes = new Changes();
-    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] } });
-    recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 });
+    add = new AddDomainUseCase({ domains: repo, quota, ids, challenges, clock, config: { ownHosts: own } });
+    verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] } } });
+    recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 } });
   });
   const stored = (id: string) => repo.stored(id);
 
@@ -271,9 +271,9 @@ describe('apex domains: A/AAAA records at the service addresses instead of a CNA
   beforeEach(() => {
     repo = new MemoryDomainRepository();
     dns = new Zone();
-    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, new Changes(), { target });
-    recheck = new RecheckDomainsUseCase(repo, dns, clock, new Changes(), { target, batchSize: 10 });
+    add = new AddDomainUseCase({ domains: repo, quota, ids, challenges, clock, config: { ownHosts: own } });
+    verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target } });
+    recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target, batchSize: 10 } });
   });
   const apex = async (records: { A?: string[]; AAAA?: string[] }) => {
     const d = await add.execute('ada', 'example.com');
@@ -326,7 +326,7 @@ describe('apex domains: A/AAAA records at the service addresses instead of a CNA
     await verify.execute('ada', d.id);
     expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
 
-    const cnameOnly = new VerifyDomainUseCase(repo, dns, clock, new Changes(), { target: { host: 'cname.lnk.test', addresses: [] } });
+    const cnameOnly = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target: { host: 'cname.lnk.test', addresses: [] } } });
     const e = await apex({ A: ['203.0.113.10'] });
     await expect(cnameOnly.execute('ada', e.id)).rejects.toThrow('DNS has no CNAME record example.com -> cname.lnk.test');
     expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);

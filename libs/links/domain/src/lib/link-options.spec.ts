@@ -115,7 +115,7 @@ describe('link options through the use cases and the stored link', () => {
       store,
       clicks,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, lookups),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: OWN }, getLink, changes: lookups }),
       list: new ListLinksUseCase(links, domains, clock),
       answer: new AnswerShortUrlUseCase({ resolve, checkPassword: new CheckLinkPasswordUseCase(hasher, attempts), clicks: recorder, bots, clock, config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, visitLimits: new MemoryVisitLimits(store), visitors }),
     };

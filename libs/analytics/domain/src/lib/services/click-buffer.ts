@@ -141,21 +141,11 @@ export class ClickBuffer {
   /** Events dropped since the last write began: reported then, once (not a log line per click). */
   private eventsDropped = 0;
 
-  private readonly stats: StatsRepository;
-  private readonly totals: LinkClickTotals;
-  private readonly unitOfWork: UnitOfWork;
-  private readonly metrics: ClickMetrics;
-  private readonly dimensions: ClickDimensions;
   private readonly clickEvents: ClickEvents | null;
 
-  constructor({ stats, totals, unitOfWork, metrics, dimensions, options = {}, clickEvents = null }: ClickBufferParts) {
-    this.stats = stats;
-    this.totals = totals;
-    this.unitOfWork = unitOfWork;
-    this.metrics = metrics;
-    this.dimensions = dimensions;
-    this.clickEvents = clickEvents;
-    this.options = { ...DEFAULTS, ...options };
+  constructor(private readonly deps: ClickBufferParts) {
+    this.clickEvents = deps.clickEvents ?? null;
+    this.options = { ...DEFAULTS, ...deps.options };
   }
 
   get size(): number {
@@ -197,7 +187,7 @@ export class ClickBuffer {
   private visited(row: PendingRow, event: ClickToCount, utmSource: string, utmMedium: string, utmCampaign: string): void {
     const wanted = this.clickEvents !== null && this.clickEvents.wants(event.ownerId);
     if (!this.options.dimensions && !wanted) return;
-    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
+    const traits = this.deps.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
     if (this.options.dimensions) row.dimensions.add(traits, event.trigger, 1);
     if (wanted) this.keepEvent(event, traits, utmSource, utmMedium, utmCampaign);
   }
@@ -308,7 +298,7 @@ export class ClickBuffer {
       return row;
     }
     if (this.pending.size < this.options.maxRows) return this.add(key, counts);
-    this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+    this.deps.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
     return null;
   }
 
@@ -354,7 +344,7 @@ export class ClickBuffer {
     this.lastSeries = null;
     this.eventsHeld = 0;
     if (this.eventsDropped) {
-      this.metrics.eventsDropped(this.eventsDropped);
+      this.deps.metrics.eventsDropped(this.eventsDropped);
       this.eventsDropped = 0;
     }
     this.reset();
@@ -364,12 +354,12 @@ export class ClickBuffer {
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
       // Rollups, dimension rollups and link totals move together, so they never disagree.
-      await this.unitOfWork.run(async () => {
-        await this.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
-        await this.totals.addVisits(visits);
+      await this.deps.unitOfWork.run(async () => {
+        await this.deps.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
+        await this.deps.totals.addVisits(visits);
         if (events.length && this.clickEvents) await this.clickEvents.record(events);
       });
-      this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
+      this.deps.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
       const arrived = [...this.pending.values()];
