@@ -171,7 +171,7 @@ export function composeIdentity(
   };
 
   // What the operator CLI runs, built from the same ports (IdentityModule builds its own for the routes).
-  const verification = new EmailVerificationSender(ports.verifications, mailer, secrets, hasher, ids, clock, emailVerificationLink(config.publicBaseUrl));
+  const verification = new EmailVerificationSender({ verifications: ports.verifications, mailer, secrets, hasher, ids, clock, verifyUrl: emailVerificationLink(config.publicBaseUrl) });
   const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: settings.patLimit };
   const directory = new TypeormOperatorDirectory(dataSource);
 
@@ -181,15 +181,15 @@ export function composeIdentity(
     /** The access guard's (BearerStrategy): accepted tokens are cached, so revocations empty it. */
     authenticate,
     getCurrentUser,
-    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, new AddressClaims(users, clock)),
-    createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
+    registerUser: new RegisterUserUseCase({ users, passwords, ids, clock, verification, claims: new AddressClaims(users, clock) }),
+    createOAuthClient: new CreateOAuthClientUseCase({ clients, users, secrets, hasher, ids, clock }),
     /** For the operator CLI only: no HTTP route reaches these. */
     operator: {
       findUser: new FindUserByEmailUseCase(users),
       listUsers: new ListUsersUseCase(directory),
       listClients: new ListFirstPartyClientsUseCase(directory),
       createPat: new CreateOperatorPatUseCase(users, patMint, clock),
-      setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
+      setPassword: new SetPasswordByOperatorUseCase({ users, passwords, tokens: oauthTokens, pats, revocations, unitOfWork, clock }),
     },
   };
 }
