@@ -38,7 +38,7 @@ describe('sensitive account actions over HTTP', () => {
   /** Moves the account's sign-ins eleven minutes into the past, as if the tokens had been taken a while ago. */
   async function makeStale(account: TestAccount): Promise<void> {
     await t.dataSource.query(`UPDATE oauth_tokens SET auth_time = auth_time - interval '11 minutes' WHERE user_id = $1`, [account.id]);
-    identityOf(t).authenticate.tokensRevoked(); // the principal cache holds the sign-in time too
+    identityOf(t).principalCache.tokensRevoked(); // the principal cache holds the sign-in time too
   }
 
   const signIn = (account: TestAccount, extra: Record<string, string> = {}) =>
@@ -142,7 +142,7 @@ describe('sensitive account actions over HTTP', () => {
     expect(signedIn.status).toBe(200);
     const token = signedIn.body.data.access_token;
     await t.dataSource.query(`UPDATE oauth_tokens SET auth_time = auth_time - interval '11 minutes' WHERE user_id = $1`, [signedIn.body.data.user.id]);
-    identityOf(t).authenticate.tokensRevoked();
+    identityOf(t).principalCache.tokensRevoked();
     for (const body of [undefined, { currentPassword: 'a guess' }]) {
       const refused = await t.request('DELETE', '/user/me', { token, ...(body ? { body } : {}) });
       expect([refused.status, refused.body.code]).toEqual([403, 'REAUTHENTICATION_REQUIRED']);

@@ -59,7 +59,7 @@ describe('bearer authentication and the scope table', () => {
     const leaving = await createAccount(t);
     const deletedUsersPat = await createPat(t, leaving, SCOPES);
     expect((await t.request('DELETE', '/user/me', { token: leaving.accessToken })).status).toBe(200);
-    identityOf(t).authenticate.tokensRevoked();
+    identityOf(t).principalCache.tokensRevoked();
     dead = { expiredPat: expiredPat.token, revokedPat: revokedPat.token, revokedAccessToken: revokedSession.accessToken, deletedUsersPat: deletedUsersPat.token };
 
     const account = await createAccount(t);
@@ -183,7 +183,7 @@ describe('bearer authentication and the scope table', () => {
     it('refuses the tokens of a deactivated account', async () => {
       const account = await createAccount(t);
       await t.dataSource.query('UPDATE users SET is_active = false WHERE id = $1', [account.id]);
-      identityOf(t).authenticate.tokensRevoked();
+      identityOf(t).principalCache.tokensRevoked();
       expect((await t.request('GET', '/user/me', { token: account.accessToken })).status).toBe(401);
     });
   });

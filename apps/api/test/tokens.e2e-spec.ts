@@ -46,7 +46,7 @@ describe('personal access tokens over HTTP', () => {
   /** Moves the account's sign-ins eleven minutes into the past, as if the session had been taken a while ago. */
   async function makeStale(account: TestAccount): Promise<void> {
     await t.dataSource.query(`UPDATE oauth_tokens SET auth_time = auth_time - interval '11 minutes' WHERE user_id = $1`, [account.id]);
-    identityOf(t).authenticate.tokensRevoked(); // the principal cache holds the sign-in time too
+    identityOf(t).principalCache.tokensRevoked(); // the principal cache holds the sign-in time too
   }
 
   /** The notices of new PATs mailed to `address`. Mail bodies travel quoted-printable: soft line breaks and =XX escapes undone. */

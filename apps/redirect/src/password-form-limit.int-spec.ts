@@ -16,6 +16,18 @@ describe('the password form budget of the redirect app', () => {
     expect((await limit.consume('198.51.100.7')).blocked).toBe(false);
   });
 
+  // Bounded: a flood of posts from distinct addresses (a botnet, or IPv6 prefixes) cannot grow the counts
+  // past their max, and an address guessing all along stays counted (and refused) through it.
+  it('counts at most maxAddresses addresses in the process, the least recently counted going first', async () => {
+    const limit = new InMemoryPasswordFormLimit({ limit: 2, seconds: 60 }, () => 1_000, 100);
+    for (let i = 0; i < 3; i++) await limit.consume('guesser');
+    for (let i = 0; i < 1_000; i++) {
+      await limit.consume(`address:${i}`);
+      if (i % 50 === 0) expect((await limit.consume('guesser')).blocked).toBe(true);
+      expect(limit.size).toBeLessThanOrEqual(100);
+    }
+  });
+
   it('shares one budget between copies through Redis, so spreading posts over copies gains nothing', async () => {
     const address = `test-${randomBytes(6).toString('hex')}`;
     const [a, b] = [new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined), new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined)];

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import type { PasswordFormLimit } from '@lnk/links/adapter-http';
-import { closeRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
+import { BoundedCache } from '@lnk/shared/cache';
+import { FallbackRedis, FIXED_WINDOW_SCRIPT, RATE_LIMIT_KEY_PREFIX } from '@lnk/shared/redis';
 
 type Budget = { limit: number; seconds: number };
 type Outcome = Awaited<ReturnType<PasswordFormLimit['consume']>>;
@@ -26,34 +26,22 @@ function outcome(budget: Budget, hits: number, windowLeftMs: number, blockedMs: 
  * counted in this process with the same budget, as the API's limiter does, until Redis is connected again.
  */
 export class RedisPasswordFormLimit implements PasswordFormLimit {
-  private readonly redis: Redis;
+  private readonly connection: FallbackRedis;
   private readonly local: InMemoryPasswordFormLimit;
-  /** After a command timed out on an open connection: counted locally until then, not waiting on each post. */
-  private localUntil = 0;
 
   constructor(url: string, private readonly budget: Budget, private readonly onError: (error: Error) => void, commandTimeoutMs = 500) {
     this.local = new InMemoryPasswordFormLimit(budget);
-    // No offline queue: while disconnected a command fails at once and the post is counted locally.
-    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, keyPrefix: RATE_LIMIT_KEY_PREFIX });
-    this.redis.on('error', onError);
-    this.redis.on('ready', () => (this.localUntil = 0));
+    this.connection = new FallbackRedis(url, { keyPrefix: RATE_LIMIT_KEY_PREFIX, commandTimeoutMs, onError });
   }
 
   /** Whether posts are counted in Redis now (false: in this process). */
   get shared(): boolean {
-    return this.redis.status === 'ready' && Date.now() >= this.localUntil;
+    return this.connection.shared;
   }
 
   /** Settles once Redis answers, or after `timeoutMs` (posts meanwhile are counted in this process, as when Redis is away). */
   connected(timeoutMs = 2000): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    return this.connection.connected(timeoutMs);
   }
 
   async consume(addressKey: string): Promise<Outcome> {
@@ -61,30 +49,43 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
     const window = this.budget.seconds * 1000;
     const key = `default:public:ip:${addressKey}`;
     try {
-      const [hits, windowLeft, blocked] = (await this.redis.eval(FIXED_WINDOW_SCRIPT, 2, key, `${key}:blocked`, window, this.budget.limit, window)) as number[];
+      const [hits, windowLeft, blocked] = (await this.connection.redis.eval(FIXED_WINDOW_SCRIPT, 2, key, `${key}:blocked`, window, this.budget.limit, window)) as number[];
       return outcome(this.budget, hits, windowLeft, blocked);
     } catch (error) {
       this.onError(error as Error);
-      this.localUntil = Date.now() + 1000;
+      this.connection.failed();
       return this.local.consume(addressKey);
     }
   }
 
-  async close(): Promise<void> {
-    await closeRedis(this.redis);
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }
 
-/** Without Redis: the same fixed window, counted in this process (each copy gives an address its own budget). */
-export class InMemoryPasswordFormLimit implements PasswordFormLimit {
-  private readonly windows = new Map<string, { hits: number; endsAt: number; blockedUntil: number }>();
+/** Addresses counted at most in this process: past it the least recently counted goes first. */
+export const PASSWORD_FORM_MAX_ADDRESSES = 100_000;
 
-  constructor(private readonly budget: Budget, private readonly now: () => number = Date.now) {}
+/**
+ * Without Redis: the same fixed window, counted in this process (each copy gives an address its own
+ * budget), for at most `maxAddresses` addresses: a flood of distinct addresses cannot grow it without end,
+ * and an address posting all along is counted at every post, so it stays.
+ */
+export class InMemoryPasswordFormLimit implements PasswordFormLimit {
+  private readonly windows: BoundedCache<string, { hits: number; endsAt: number; blockedUntil: number }>;
+
+  constructor(private readonly budget: Budget, private readonly now: () => number = Date.now, maxAddresses = PASSWORD_FORM_MAX_ADDRESSES) {
+    this.windows = new BoundedCache({ maxEntries: maxAddresses });
+  }
+
+  /** Addresses counted now. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   async consume(addressKey: string): Promise<Outcome> {
     const now = this.now();
     const window = this.budget.seconds * 1000;
-    if (this.windows.size > 100_000) for (const [key, entry] of this.windows) if (entry.endsAt <= now && entry.blockedUntil <= now) this.windows.delete(key);
     let entry = this.windows.get(addressKey);
     if (!entry || (entry.endsAt <= now && entry.blockedUntil <= now)) this.windows.set(addressKey, (entry = { hits: 0, endsAt: now + window, blockedUntil: 0 }));
     entry.hits++;

@@ -61,6 +61,23 @@ describe('MemoryThrottlerStorage', () => {
     }
   });
 
+  // Bounded: a flood of distinct keys (an address each, say) within a sweep's minute cannot grow it past its max.
+  it('counts at most maxKeys keys, the least recently counted going first', async () => {
+    const ours = new MemoryThrottlerStorage(100);
+    try {
+      await ours.increment('attacked', 60_000, 1, 60_000, 'default');
+      for (let i = 0; i < 1_000; i++) {
+        await ours.increment(`flood:${i}`, 60_000, 5, 1000, 'default');
+        if (i % 50 === 0) await ours.increment('attacked', 60_000, 1, 60_000, 'default');
+        expect(ours.size).toBeLessThanOrEqual(100);
+      }
+      // The key counted all along stays blocked: the flood did not push it out.
+      expect((await ours.increment('attacked', 60_000, 1, 60_000, 'default')).isBlocked).toBe(true);
+    } finally {
+      ours.onApplicationShutdown();
+    }
+  });
+
   it('forgets idle keys, not those still blocked or holding live hits', async () => {
     const ours = new MemoryThrottlerStorage();
     try {

@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
+import { BoundedCache } from '@lnk/shared/cache';
 
 /** When each live hit of one throttler on one key expires, ascending, from `head` on (the ones before it have expired). */
 interface Hits {
@@ -20,6 +21,13 @@ export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increm
 
 const SWEEP_INTERVAL_MS = 60_000;
 
+/**
+ * Keys counted at most (addresses, tokens): past it the least recently counted goes first, so a flood of
+ * distinct keys within a sweep's minute cannot grow the process without end; a key under attack is
+ * counted at every request, so it stays.
+ */
+export const THROTTLER_MAX_KEYS = 100_000;
+
 const live = (hits: Hits) => hits.expiries.length - hits.head;
 
 /**
@@ -34,13 +42,22 @@ const live = (hits: Hits) => hits.expiries.length - hits.head;
  * drops those and counts one.
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedCache<string, Entry>;
   private sweep?: NodeJS.Timeout;
   // Bound to the context this storage was made in: the timer does not keep the first request's.
   private readonly startSweep = AsyncResource.bind(() => {
     this.sweep = setInterval(() => this.evictIdle(), SWEEP_INTERVAL_MS);
     this.sweep.unref?.();
   });
+
+  constructor(maxKeys = THROTTLER_MAX_KEYS) {
+    this.entries = new BoundedCache({ maxEntries: maxKeys });
+  }
+
+  /** Keys counted now. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     if (!this.sweep) this.startSweep();
@@ -83,7 +100,7 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
 
   /** Forgets the keys with nothing left to remember: not blocked, past their window, no live hit. */
   evictIdle(now = Date.now()): void {
-    for (const [key, entry] of this.entries) {
+    for (const [key, entry] of this.entries.entries()) {
       if (entry.isBlocked && entry.blockExpiresAt > now) continue;
       if (entry.expiresAt > now) continue;
       if ([...entry.hits.values()].some((hits) => live(hits) > 0 && hits.expiries[hits.expiries.length - 1] > now)) continue;

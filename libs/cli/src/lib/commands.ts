@@ -224,7 +224,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     async run({ values }, session) {
       const { identity, links } = session.contexts;
       const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
-      const list = new ListLinksUseCase(links.ports.links, links.ports.domains, links.ports.clock, links.ports.lists);
+      const list = new ListLinksUseCase(links.ports.lists);
       const { page, domainNames } = await list.execute(owner.id, text(values, 'q'), pageOf(values));
       return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
     },

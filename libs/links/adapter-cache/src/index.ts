@@ -1,1 +1,2 @@
 export * from './lib/cached-redirect-lookup';
+export * from './lib/cached-link-lists';

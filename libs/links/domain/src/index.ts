@@ -44,4 +44,5 @@ export * from './lib/use-cases/import-links.use-case';
 export * from './lib/use-cases/export-links.use-case';
 export * from './lib/use-cases/report-expired-links.use-case';
 export type { LinkCreation } from './lib/services/link-drafts';
-export * from './lib/services/link-list-cache';
+export * from './lib/ports/link-lists.port';
+export * from './lib/services/repository-link-lists';

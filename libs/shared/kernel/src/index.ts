@@ -7,6 +7,5 @@ export * from './lib/quota';
 export * from './lib/field-checks';
 export * from './lib/date-time';
 export * from './lib/password-hasher';
-export * from './lib/ttl-lru-cache';
 export * from './lib/parse-url';
 export * from './lib/entity';

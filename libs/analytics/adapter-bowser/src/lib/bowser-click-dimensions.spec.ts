@@ -40,5 +40,8 @@ describe('BowserClickDimensions', () => {
     for (const ua of [IPHONE, IPAD, WINDOWS_CHROME, IPHONE, `${IPHONE} ${'x'.repeat(300)}`]) bounded.traitsOf(ua, '8.8.8.8', `https://a.example/${ua.length}`);
     expect(bounded.size).toEqual({ agents: 2, referrers: 2 });
     expect(bounded.traitsOf(IPHONE, '8.8.8.8', undefined)).toEqual({ referrer: '(direct)', country: 'US', device: 'mobile', browser: 'Safari', os: 'iOS' });
+    // A flood of made-up User-Agents and referrers (a scanner's) does not grow what is remembered.
+    for (let i = 0; i < 1_000; i++) bounded.traitsOf(`${IPHONE} ${i}`, '8.8.8.8', `https://${i}.example/`);
+    expect(bounded.size).toEqual({ agents: 2, referrers: 2 });
   });
 });

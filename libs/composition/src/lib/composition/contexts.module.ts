@@ -43,16 +43,13 @@ export const contexts: Provider = {
     // Read before the first request: until then every link change would take the transaction path.
     await webhooks.ready();
     if (bus) {
-      const tokensRevoked = () => {
-        identity.authenticate.tokensRevoked();
-        identity.getCurrentUser.forgetAll();
-      };
+      const tokensRevoked = () => identity.principalCache.tokensRevoked();
       await hearOtherInstances(bus, {
         // The short-URL edge's, as the redirect app's, and the caches only the API keeps.
         listeners: {
           ...links.edge.listeners,
           tokensRevoked,
-          accountChanged: (userId) => identity.getCurrentUser.accountChanged(userId),
+          accountChanged: (userId) => identity.accountCache.accountChanged(userId),
           // The redirect cache's and the certificate answers'.
           domainChanged: (name) => domains.hostChanges.verificationChanged(name),
           linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),

@@ -17,6 +17,7 @@ import {
   Mailer,
   PatMint,
   RegisterUserUseCase,
+  RepositoryBearerPrincipals,
   RevocationListener,
   SetPasswordByOperatorUseCase,
   DASHBOARD_CALLBACK_PATH,
@@ -25,6 +26,7 @@ import {
   WithBuiltInClients,
 } from '@lnk/identity/domain';
 import { emailVerificationLink, type IdentityPorts, type IdentitySettings } from '@lnk/identity/adapter-nest';
+import { CachedAccountReader, CachedBearerPrincipals, ThrottledPatUses } from '@lnk/identity/adapter-cache';
 import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
@@ -102,8 +104,8 @@ export function composeIdentity(
 ) {
   const clock = new SystemClock();
   // Every committed change of an account evicts it from the cache of GET /user/me (with Redis, every instance's).
-  const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(new TypeormUserRepository(dataSource), clock);
-  const accountCache: AccountChanges = { accountChanged: (userId) => getCurrentUser.accountChanged(userId) };
+  const accountCache = new CachedAccountReader(new TypeormUserRepository(dataSource), clock);
+  const getCurrentUser: GetCurrentUserUseCase = new GetCurrentUserUseCase(accountCache);
   const accountChanges = bridges.broadcastAccountChanges?.(accountCache) ?? accountCache;
   const users = new TypeormUserRepository(dataSource, accountChanges);
   // The dashboard's client (a migration's row) gets its redirect URI and scopes from this configuration.
@@ -123,13 +125,14 @@ export function composeIdentity(
     ? new SmtpMailer(config.smtpUrl, config.mailFrom)
     : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
 
-  const authenticate = new AuthenticateUseCase(oauthTokens, pats, hasher, clock);
+  const bearerCache = new CachedBearerPrincipals(new RepositoryBearerPrincipals(oauthTokens, pats), clock);
+  const authenticate = new AuthenticateUseCase(bearerCache, new ThrottledPatUses(pats, { clock }), hasher, clock);
   // Every revocation empties the caches of accepted tokens and of their accounts (with Redis, every
   // instance's): an operator who deactivates an account in SQL revokes its tokens to make it take effect.
   const principalCache: RevocationListener = {
     tokensRevoked: () => {
-      authenticate.tokensRevoked();
-      getCurrentUser.forgetAll();
+      bearerCache.tokensRevoked();
+      accountCache.forgetAll();
     },
   };
   const revocations = bridges.broadcastRevocations?.(principalCache) ?? principalCache;
@@ -180,7 +183,10 @@ export function composeIdentity(
     settings,
     /** The access guard's (BearerStrategy): accepted tokens are cached, so revocations empty it. */
     authenticate,
-    getCurrentUser,
+    /** Empties, in this process, the caches of accepted tokens and of their accounts (a revocation heard). */
+    principalCache,
+    /** Told of changes of accounts heard from other instances. */
+    accountCache: accountCache as AccountChanges,
     registerUser: new RegisterUserUseCase({ users, passwords, ids, clock, verification, claims: new AddressClaims(users, clock) }),
     createOAuthClient: new CreateOAuthClientUseCase({ clients, users, secrets, hasher, ids, clock }),
     /** For the operator CLI only: no HTTP route reaches these. */

@@ -1,13 +1,4 @@
-import {
-  DEFAULT_LOGIN_THROTTLE,
-  familiarKeyOf,
-  LoginAttempt,
-  LoginThrottle,
-  LoginThrottlePolicy,
-  throttleDelayMs,
-  ThrottleRule,
-  throttleRuleOf,
-} from '@lnk/identity/domain';
+import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, ruledKeysOf, throttleDelayMs } from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
 import { BoundedCache } from '@lnk/shared/cache';
 import { RateLimitedError } from '@lnk/shared/kernel';
@@ -48,9 +39,7 @@ export class InMemoryLoginThrottle extends LoginThrottle {
   }
 
   async admit(keys: string[]): Promise<LoginAttempt> {
-    const ruled = keys
-      .map((key) => ({ key, rule: throttleRuleOf(this.policy, key) }))
-      .filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
+    const ruled = ruledKeysOf(this.policy, keys);
     const familiarKey = familiarKeyOf(this.policy, keys);
     const familiar = familiarKey !== undefined && this.isFamiliar(familiarKey);
     const before = ruled.map(({ key, rule }) => ({ key, rule, failures: this.current(key)?.count ?? 0 }));

@@ -1,18 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import {
-  DEFAULT_LOGIN_THROTTLE,
-  familiarKeyOf,
-  LoginAttempt,
-  LoginThrottle,
-  LoginThrottlePolicy,
-  throttleDelayMs,
-  ThrottleRule,
-  throttleRuleOf,
-} from '@lnk/identity/domain';
+import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, ruledKeysOf, throttleDelayMs } from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
-import { closeRedis, LOGIN_THROTTLE_KEY_PREFIX, REDIS_CONNECTION_OPTIONS } from '@lnk/shared/redis';
+import { FallbackRedis, LOGIN_THROTTLE_KEY_PREFIX } from '@lnk/shared/redis';
 
 /**
  * One round trip, atomic: refuses (counting nothing) when a key is at its maximum, unless the rule is
@@ -84,11 +74,9 @@ function redisKey(key: string, kind = key.slice(0, key.indexOf(':') + 1)): strin
  * own budget. Back to Redis as soon as it is connected again.
  */
 export class RedisLoginThrottle extends LoginThrottle {
-  private readonly redis: Redis;
+  private readonly connection: FallbackRedis;
   private readonly policy: LoginThrottlePolicy;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** After a command timed out on an open connection: counted locally until then, not waiting on each attempt. */
-  private localUntil = 0;
   private counting: 'redis' | 'local' = 'redis';
 
   constructor(
@@ -98,32 +86,17 @@ export class RedisLoginThrottle extends LoginThrottle {
     super();
     this.policy = options.policy ?? DEFAULT_LOGIN_THROTTLE;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    // No offline queue: while disconnected a command fails at once and the attempt is counted locally.
-    this.redis = new Redis(url, {
-      ...REDIS_CONNECTION_OPTIONS,
-      enableOfflineQueue: false,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      keyPrefix: LOGIN_THROTTLE_KEY_PREFIX,
-    });
-    this.redis.on('error', (error: Error) => options.onError(error));
-    this.redis.on('ready', () => (this.localUntil = 0));
+    this.connection = new FallbackRedis(url, { keyPrefix: LOGIN_THROTTLE_KEY_PREFIX, commandTimeoutMs: options.commandTimeoutMs ?? 500, onError: (error) => options.onError(error) });
   }
 
   /** Whether attempts are counted in Redis now (false: in this process). */
   get shared(): boolean {
-    return this.redis.status === 'ready' && Date.now() >= this.localUntil;
+    return this.connection.shared;
   }
 
-  /** Settles once Redis answers, or after `timeoutMs` (attempts meanwhile are counted in this process, as when Redis is away). */
-  connected(timeoutMs = 2000): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  /** Settles once Redis answers, or after `timeoutMs` (attempts meanwhile are counted in this process). */
+  connected(timeoutMs?: number): Promise<void> {
+    return this.connection.connected(timeoutMs);
   }
 
   // The same key in Redis and in the fallback: an address counts alike wherever it is counted.
@@ -133,15 +106,13 @@ export class RedisLoginThrottle extends LoginThrottle {
 
   async admit(keys: string[]): Promise<LoginAttempt> {
     if (!this.shared) return this.local(keys);
-    const ruled = keys
-      .map((key) => ({ key, rule: throttleRuleOf(this.policy, key) }))
-      .filter((k): k is { key: string; rule: ThrottleRule } => k.rule !== undefined);
+    const ruled = ruledKeysOf(this.policy, keys);
     const familiarKey = familiarKeyOf(this.policy, keys);
     const familiar = familiarKey === undefined ? 'familiar:none' : redisKey(familiarKey, 'familiar:');
     const redisKeys = ruled.map(({ key }) => redisKey(key));
     let answer: (number | string)[];
     try {
-      answer = (await this.redis.eval(
+      answer = (await this.connection.redis.eval(
         ADMIT,
         redisKeys.length + 1,
         ...redisKeys,
@@ -153,7 +124,7 @@ export class RedisLoginThrottle extends LoginThrottle {
       )) as (number | string)[];
     } catch (error) {
       this.options.onError(error as Error);
-      this.localUntil = Date.now() + 1000;
+      this.connection.failed();
       return this.local(keys);
     }
     this.countingIn('redis');
@@ -170,15 +141,15 @@ export class RedisLoginThrottle extends LoginThrottle {
       const args = counted.flatMap(({ rule, window }) => [window, forgive && rule.forgivenBySuccess ? '1' : '0']);
       // Not awaited: the caller's answer does not wait on it. Lost (Redis gone meanwhile), the attempt
       // stays counted as a failure until its window ends: the safe side.
-      this.redis
+      this.connection.redis
         .eval(SETTLE, redisKeys.length + 1, ...redisKeys, familiar, remember, ...args)
         .catch((error: Error) => this.options.onError(error));
     };
     return { succeeded: () => settle(true), withdraw: () => settle(false) };
   }
 
-  async close(): Promise<void> {
-    await closeRedis(this.redis);
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   private local(keys: string[]): Promise<LoginAttempt> {

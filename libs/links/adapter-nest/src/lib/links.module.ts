@@ -16,6 +16,7 @@ import {
   LinkCreation,
   LinkDomains,
   LinkEvents,
+  LinkLists,
   LinkEventSink,
   LinkRepository,
   ListLinksUseCase,
@@ -62,7 +63,7 @@ const sink = (events: LinkEvents, unitOfWork: UnitOfWork): LinkEventSink => ({ e
 /** Each use case, built from the ports it needs (injected by their classes), once for the app. */
 const USE_CASES: Provider[] = [
   providerOf(GetLinkUseCase, [LinkRepository, TagRepository, LinkDomains]),
-  providerOf(ListLinksUseCase, [LinkRepository, LinkDomains, Clock, LINKS_PORTS.lists]),
+  providerOf(ListLinksUseCase, [LinkLists]),
   providerOf(LINK_CREATION, [LinkRepository, TagRepository, LinkDomains, QuotaPolicy, PasswordHasher, SlugGenerator, IdGenerator, Clock, LinkChanges, LinksSettings], (links, tags, domains, quota, passwords, slugs, ids, clock, changes, settings): LinkCreation => ({
     links,
     tags,

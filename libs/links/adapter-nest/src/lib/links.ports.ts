@@ -1,4 +1,4 @@
-import { LinkChanges, LinkDomains, LinkEvents, LinkListAnswer, LinkListCache, LinkRepository, SlugGenerator, TagRepository } from '@lnk/links/domain';
+import { LinkChanges, LinkDomains, LinkEvents, LinkLists, LinkRepository, SlugGenerator, TagRepository } from '@lnk/links/domain';
 import { Clock, IdGenerator, PasswordHasher, QuotaPolicy, UnitOfWork } from '@lnk/shared/kernel';
 import type { Token } from '@lnk/shared/http';
 
@@ -24,8 +24,8 @@ export const LINKS_PORTS = {
   /** The webhooks' outbox, recorded in the change's unit of work. */
   events: LinkEvents,
   unitOfWork: UnitOfWork,
-  /** The cache of list answers (the app bounds it and wires its invalidation); a generic class, typed here. */
-  lists: LinkListCache as Token<LinkListCache<LinkListAnswer>>,
+  /** Lists of an owner's links: the app puts its cache of answers in front (and wires its invalidation). */
+  lists: LinkLists,
 };
 
 /** What the app binds each of LINKS_PORTS to. */

@@ -61,6 +61,18 @@ describe('CachedQrRenderer', () => {
     await small.render(image({ size: 10 }));
     expect(inner.calls.length).toBe(before + 1);
   });
+
+  // Anyone can ask for the QR code of any of their links at any size: a flood of distinct images keeps only the last few.
+  it('keeps no more than maxEntries images through a flood of distinct ones', async () => {
+    const inner = new CountingRenderer();
+    const cached = new CachedQrRenderer(inner, { maxEntries: 2, maxBytes: 1_000_000 });
+    for (let size = 1; size <= 500; size++) await cached.render(image({ size }));
+    await cached.render(image({ size: 500 }));
+    await cached.render(image({ size: 499 }));
+    expect(inner.calls).toHaveLength(500);
+    await cached.render(image({ size: 498 }));
+    expect(inner.calls).toHaveLength(501);
+  });
 });
 
 describe('PiscinaQrRenderer', () => {

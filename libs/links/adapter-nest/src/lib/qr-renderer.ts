@@ -2,6 +2,7 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { LookupCache } from '@lnk/shared/cache';
 import { DomainError } from '@lnk/shared/kernel';
 
 export interface QrImage {
@@ -94,55 +95,23 @@ export interface CachedQrRendererOptions {
  * with the slug or domain), size and format, so a stale image is never served.
  */
 export class CachedQrRenderer extends QrRenderer implements OnApplicationShutdown {
-  private readonly cache = new Map<string, Buffer>();
-  private readonly drawing = new Map<string, Promise<Buffer>>();
-  private bytes = 0;
+  private readonly drawn: LookupCache<string, Buffer>;
 
   constructor(
     private readonly inner: QrRenderer,
-    private readonly options: CachedQrRendererOptions = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 },
+    options: CachedQrRendererOptions = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 },
   ) {
     super();
+    this.drawn = new LookupCache({ found: { maxEntries: options.maxEntries, maxWeight: options.maxBytes, weigh: (body: Buffer) => body.length } });
   }
 
   render(image: QrImage): Promise<Buffer> {
     const key = `${image.format}\u0000${image.size}\u0000${image.text}`;
-    const cached = this.cache.get(key);
-    if (cached) {
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return Promise.resolve(cached);
-    }
-    let pending = this.drawing.get(key);
-    if (!pending) {
-      pending = this.inner.render(image).then(
-        (body) => {
-          this.drawing.delete(key);
-          this.keep(key, body);
-          return body;
-        },
-        (error: unknown) => {
-          this.drawing.delete(key);
-          throw error;
-        },
-      );
-      this.drawing.set(key, pending);
-    }
-    return pending;
+    // A drawing never answers "nothing": what the cache gives is the image drawn.
+    return Promise.resolve(this.drawn.get(key, () => this.inner.render(image))) as Promise<Buffer>;
   }
 
   async onApplicationShutdown(): Promise<void> {
     await (this.inner as Partial<OnApplicationShutdown>).onApplicationShutdown?.();
-  }
-
-  private keep(key: string, body: Buffer): void {
-    if (body.length > this.options.maxBytes) return;
-    this.cache.set(key, body);
-    this.bytes += body.length;
-    for (const [oldKey, old] of this.cache) {
-      if (this.cache.size <= this.options.maxEntries && this.bytes <= this.options.maxBytes) break;
-      this.cache.delete(oldKey);
-      this.bytes -= old.length;
-    }
   }
 }

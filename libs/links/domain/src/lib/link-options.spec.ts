@@ -13,6 +13,7 @@ import { CheckLinkPasswordUseCase } from './use-cases/check-link-password.use-ca
 import { CreateLinkUseCase } from './use-cases/create-link.use-case';
 import { GetLinkUseCase } from './use-cases/get-link.use-case';
 import { ListLinksUseCase } from './use-cases/list-links.use-case';
+import { RepositoryLinkLists } from './services/repository-link-lists';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
@@ -116,7 +117,7 @@ describe('link options through the use cases and the stored link', () => {
       clicks,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
       update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: OWN }, getLink, changes: lookups }),
-      list: new ListLinksUseCase(links, domains, clock),
+      list: new ListLinksUseCase(new RepositoryLinkLists(links, domains, clock)),
       answer: new AnswerShortUrlUseCase({ resolve, checkPassword: new CheckLinkPasswordUseCase(hasher, attempts), clicks: recorder, bots, clock, config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, visitLimits: new MemoryVisitLimits(store), visitors }),
     };
   };

@@ -84,6 +84,9 @@ describe('BoundedCache', () => {
     expect(cache.get('huge')).toBeUndefined();
     expect(cache.weight).toBeLessThanOrEqual(10);
     expect(removed).toContain('a');
+    // A key's new value replaces the old one without telling: the key is still held.
+    cache.set('c', 'yy');
+    expect(removed).not.toContain('c');
   });
 
   // lru-cache takes an entry stored at time 0 for one without a time: a clock that starts at 0 must still age entries.
@@ -93,6 +96,16 @@ describe('BoundedCache', () => {
     cache.set('a', 1);
     time = 101;
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  // A sweep goes through what is held: it must not reorder it (the least recently used stays first out).
+  it('lists its entries, most recently used first, without counting that as a use', () => {
+    const cache = new BoundedCache<string, number>({ maxEntries: 2, now });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.entries()).toEqual([['b', 2], ['a', 1]]);
+    cache.set('c', 3);
+    expect(cache.entries()).toEqual([['c', 3], ['b', 2]]);
   });
 
   it('holds entries without a time until pushed out, and deletes one or all of them', () => {

@@ -9,7 +9,7 @@ export interface CacheBounds<K, V> {
   maxWeight?: number;
   maxEntryWeight?: number;
   weigh?: (value: V, key: K) => number;
-  /** Told when an entry leaves (pushed out, expired, replaced, deleted or cleared). */
+  /** Told when an entry leaves (pushed out, deleted or cleared); not when a `set` of its key replaces it. */
   onRemove?: (value: V, key: K) => void;
   /** The clock in milliseconds (tests move it); the process's monotonic clock by default. */
   now?: () => number;
@@ -41,7 +41,7 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
             sizeCalculation: (value: V, key: K) => Math.max(1, Math.ceil((bounds.weigh as (v: V, k: K) => number)(value, key))),
           }
         : {}),
-      ...(dispose ? { dispose: (value: V, key: K) => dispose(value, key) } : {}),
+      ...(dispose ? { dispose: (value: V, key: K, reason: LRUCache.DisposeReason) => reason !== 'set' && dispose(value, key) } : {}),
       // A given clock is read on every check (the library would otherwise keep a reading for a millisecond),
       // one past it: lru-cache takes an entry stored at time 0 for one without a time (a test's clock starts there).
       ...(bounds.now ? { perf: { now: ((now) => () => now() + 1)(bounds.now) }, ttlResolution: 0 } : {}),
@@ -80,6 +80,14 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
 
   clear(): void {
     this.lru.clear();
+  }
+
+  /**
+   * The entries held and answering now, most recently used first, without counting as a use (a sweep
+   * does not reorder them); a copy, so deleting while going through it is safe.
+   */
+  entries(): [K, V][] {
+    return [...this.lru.entries()];
   }
 
   /** Entries held, those past their time included. */

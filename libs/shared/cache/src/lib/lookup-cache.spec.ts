@@ -8,6 +8,15 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** Looks `key` up while `meanwhile` runs (an eviction, say), the lookup answering `value` after it: its answer. */
+async function lookUpWhile(cache: LookupCache<string, string>, key: string, value: string | null, meanwhile: () => void): Promise<string | null> {
+  const lookup = deferred<string | null>();
+  const answer = cache.get(key, () => lookup.promise);
+  meanwhile();
+  lookup.resolve(value);
+  return answer;
+}
+
 describe('LookupCache', () => {
   let time: number;
   const now = () => time;
@@ -40,11 +49,7 @@ describe('LookupCache', () => {
   // redirecting, a revoked token still accepted). This fails without the guard.
   it('does not keep a lookup an eviction overtook, though it answers the requests that waited for it', async () => {
     const cache = cacheOf();
-    const before = deferred<string | null>();
-    const waiting = cache.get('a', () => before.promise);
-    cache.delete('a');
-    before.resolve('old');
-    expect(await waiting).toBe('old');
+    expect(await lookUpWhile(cache, 'a', 'old', () => cache.delete('a'))).toBe('old');
     expect(cache.cached('a')).toBeUndefined();
     expect(await cache.get('a', async () => 'new')).toBe('new');
     expect(cache.cached('a')).toBe('new');
@@ -52,12 +57,32 @@ describe('LookupCache', () => {
 
   it('does not keep a lookup a clear overtook, even of another key', async () => {
     const cache = cacheOf();
-    const before = deferred<string | null>();
-    const waiting = cache.get('a', () => before.promise);
-    cache.clear();
-    before.resolve(null);
-    expect(await waiting).toBeNull();
+    expect(await lookUpWhile(cache, 'a', null, () => cache.clear())).toBeNull();
     expect(cache.cached('a')).toBeUndefined();
+  });
+
+  // The guard is per key: links change all the time, and one link's eviction must not keep every other
+  // lookup then in flight out of the cache (each would ask the database again). Fails with one counter.
+  it("keeps a lookup when another key's eviction came while it ran, drops it when its own key's did", async () => {
+    const cache = cacheOf();
+    expect(await lookUpWhile(cache, 'b', 'B', () => cache.delete('a'))).toBe('B');
+    expect(cache.cached('b')).toBe('B');
+    expect(await lookUpWhile(cache, 'c', 'C', () => cache.delete('c'))).toBe('C');
+    expect(cache.cached('c')).toBeUndefined();
+  });
+
+  it('drops every lookup a clear overtook, and keeps no record of a lookup once it is done', async () => {
+    const cache = cacheOf();
+    const loads = ['a', 'b', 'c'].map((key) => ({ key, load: deferred<string | null>() }));
+    const answers = loads.map(({ key, load }) => cache.get(key, () => load.promise));
+    cache.clear();
+    for (const { key, load } of loads) load.resolve(key.toUpperCase());
+    expect(await Promise.all(answers)).toEqual(['A', 'B', 'C']);
+    for (const key of ['a', 'b', 'c']) expect(cache.cached(key)).toBeUndefined();
+    expect(cache.loading).toBe(0);
+    // A lookup started after the clear is kept.
+    expect(await cache.get('a', async () => 'A2')).toBe('A2');
+    expect(cache.cached('a')).toBe('A2');
   });
 
   it('keeps a value no longer than its own time when it is shorter (a token expiring sooner)', async () => {

@@ -1,5 +1,11 @@
 import { BoundedCache, CacheBounds } from './bounded-cache';
 
+/** A lookup under way: the answer its callers share, and whether an eviction of its key (or a clear) overtook it. */
+interface Lookup<V> {
+  answer: Promise<V | null>;
+  overtaken: boolean;
+}
+
 export interface LookupCacheOptions<K, V> {
   /** Values found. */
   found: CacheBounds<K, V>;
@@ -21,17 +27,17 @@ export interface LookupCacheOptions<K, V> {
  *
  * The generation guard: a load that an eviction overtook is not kept. A lookup reads the source before a
  * change commits, the change's eviction (`delete`, `clear`) runs, then the lookup returns the old value:
- * kept, it would be served until its time. Any eviction while a lookup runs keeps that lookup's answer
- * out (it still answers the requests that waited for it). lru-cache's own `fetch` drops such a load too,
- * but rejects the callers that waited for it, so the loads are run here.
+ * kept, it would be served until its time. An eviction of its key, or a clear, while a lookup runs keeps
+ * that lookup's answer out (it still answers the requests that waited for it); an eviction of another key
+ * does not. The mark is the lookup's own record, gone with it: nothing is kept per key past its lookup.
+ * lru-cache's own `fetch` drops such a load too, but rejects the callers that waited for it, so the loads
+ * are run here.
  */
 export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   private readonly found: BoundedCache<K, V>;
   private readonly missing: BoundedCache<K, true> | null;
-  private readonly inFlight = new Map<K, Promise<V | null>>();
+  private readonly inFlight = new Map<K, Lookup<V>>();
   private readonly staleIfError: boolean;
-  /** Counts evictions: a lookup started under another count is not kept. */
-  private generation = 0;
 
   constructor(options: LookupCacheOptions<K, V>) {
     this.found = new BoundedCache(options.found);
@@ -53,7 +59,7 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
   get(key: K, load: () => Promise<V | null>, ttlOf?: (value: V) => number): V | null | Promise<V | null> {
     const known = this.cached(key);
     if (known !== undefined) return known;
-    return this.inFlight.get(key) ?? this.load(key, load, ttlOf);
+    return this.inFlight.get(key)?.answer ?? this.load(key, load, ttlOf);
   }
 
   /** Lookups running now (a bound on them is the caller's: see CachedCertificateHostLookup). */
@@ -67,17 +73,24 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
   }
 
   delete(key: K): void {
-    this.generation++;
     this.found.delete(key);
     this.missing?.delete(key);
+    const lookup = this.inFlight.get(key);
+    if (lookup === undefined) return;
+    lookup.overtaken = true;
     this.inFlight.delete(key);
   }
 
   clear(): void {
-    this.generation++;
     this.found.clear();
     this.missing?.clear();
+    for (const lookup of this.inFlight.values()) lookup.overtaken = true;
     this.inFlight.clear();
+  }
+
+  /** The weight of the values held (0 without `found.weigh`). */
+  get weight(): number {
+    return this.found.weight;
   }
 
   /** Values and "nothing" answers held. */
@@ -86,15 +99,15 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
   }
 
   private load(key: K, load: () => Promise<V | null>, ttlOf?: (value: V) => number): Promise<V | null> {
-    const generation = this.generation;
-    const lookup = load().then(
+    const lookup: Lookup<V> = { answer: Promise.resolve(null), overtaken: false };
+    lookup.answer = load().then(
       (value) => {
-        if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
-        if (generation === this.generation) this.keep(key, value, ttlOf);
+        this.settle(key, lookup);
+        if (!lookup.overtaken) this.keep(key, value, ttlOf);
         return value;
       },
       (error: unknown) => {
-        if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
+        this.settle(key, lookup);
         if (!this.staleIfError) throw error;
         const stale = this.found.stale(key);
         if (stale !== undefined) return stale;
@@ -103,7 +116,12 @@ export class LookupCache<K extends NonNullable<unknown>, V extends NonNullable<u
       },
     );
     this.inFlight.set(key, lookup);
-    return lookup;
+    return lookup.answer;
+  }
+
+  /** The lookup is done: its key's next miss starts another (unless an eviction already let it go). */
+  private settle(key: K, lookup: Lookup<V>): void {
+    if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
   }
 
   /** One answer per key: the other map's older one must not come back as a stale answer. */

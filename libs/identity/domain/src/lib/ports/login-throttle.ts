@@ -83,9 +83,12 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
   familiar: { prefix: 'account-ip:', forMs: 30 * 86_400_000 },
 };
 
-/** The rule of `key`, if it has one (a key without one is not counted). */
-export function throttleRuleOf(policy: LoginThrottlePolicy, key: string): ThrottleRule | undefined {
-  return policy.rules.find((rule) => key.startsWith(rule.prefix));
+/** The keys of an attempt that a rule counts, each with its rule (a key no rule names is not counted). */
+export function ruledKeysOf(policy: LoginThrottlePolicy, keys: readonly string[]): { key: string; rule: ThrottleRule }[] {
+  return keys.flatMap((key) => {
+    const rule = policy.rules.find((r) => key.startsWith(r.prefix));
+    return rule ? [{ key, rule }] : [];
+  });
 }
 
 /** The key among `keys` whose success is remembered (`policy.familiar`), if any. */

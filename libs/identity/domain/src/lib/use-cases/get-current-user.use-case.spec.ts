@@ -7,10 +7,9 @@ import { GetCurrentUserUseCase } from './get-current-user.use-case';
 
 const principal: Principal = { userId: 'u1', scopes: ['user:read'], via: 'pat', tokenId: 't1', clientId: null, grantExpiresAt: null, authTime: null };
 
-describe('GetCurrentUserUseCase', () => {
+describe('GetCurrentUserUseCase (no cache: every request reads)', () => {
   let clock: FixedClock;
   let users: MemoryUserRepository;
-  let reads: number;
   let getCurrentUser: GetCurrentUserUseCase;
 
   const store = (changes: Partial<ReturnType<User['toProps']>> = {}) => {
@@ -21,88 +20,27 @@ describe('GetCurrentUserUseCase', () => {
   beforeEach(() => {
     clock = new FixedClock();
     users = new MemoryUserRepository();
-    reads = 0;
-    const findById = users.findById.bind(users);
-    users.findById = (id) => {
-      reads++;
-      return findById(id);
-    };
-    getCurrentUser = new GetCurrentUserUseCase(users, clock, { cacheTtlMs: 10_000, cacheSize: 10 });
+    getCurrentUser = new GetCurrentUserUseCase(users);
     store();
   });
 
-  it('reads an account once, then answers from the cache until its TTL', async () => {
+  // A deleted or deactivated account must stop authenticating: its tokens may outlive it a moment.
+  it('refuses an account deleted or deactivated', async () => {
     expect((await getCurrentUser.execute(principal)).name).toBe('Ada');
-    expect((await getCurrentUser.execute(principal)).name).toBe('Ada');
-    expect(reads).toBe(1);
-    clock.advance(10_000);
-    await getCurrentUser.execute(principal);
-    expect(reads).toBe(2);
-  });
-
-  // The cache must never show an account older than its row: a change evicts it at once.
-  it('reads the account again once told it changed', async () => {
-    await getCurrentUser.execute(principal);
-    store({ name: 'Grace' });
-    getCurrentUser.accountChanged('u1');
-    expect((await getCurrentUser.execute(principal)).name).toBe('Grace');
-  });
-
-  // Issue 15: GET /user/me keeps its answer's JSON keyed by the shared account; that is exact only if the
-  // object is the same while the account is unchanged, a new one once it changed, and cannot be changed.
-  it('shares one frozen account while cached, a new one after a change, and copies for execute', async () => {
-    const first = await getCurrentUser.shared(principal);
-    expect(await getCurrentUser.shared(principal)).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(() => first.changeEmail('eve@example.com', clock.now())).toThrow(TypeError);
-    const own = await getCurrentUser.execute(principal);
-    expect(own).not.toBe(first);
-    own.changeEmail('eve@example.com', clock.now());
-    expect((await getCurrentUser.shared(principal)).email).toBe('ada@example.com');
-    store({ name: 'Grace' });
-    getCurrentUser.accountChanged('u1');
-    const changed = await getCurrentUser.shared(principal);
-    expect(changed).not.toBe(first);
-    expect(changed.name).toBe('Grace');
-  });
-
-  // A deleted or deactivated account must stop authenticating at once, not after the cache's TTL.
-  it('refuses an account deleted or deactivated after it was cached', async () => {
-    await getCurrentUser.execute(principal);
     store({ isActive: false });
-    getCurrentUser.accountChanged('u1');
     await expect(getCurrentUser.execute(principal)).rejects.toBeInstanceOf(UnauthorizedError);
     users.rows.delete('u1');
-    getCurrentUser.forgetAll();
     await expect(getCurrentUser.execute(principal)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
-  // A read that began before a change committed may hold the old row: kept, it would outlive the eviction.
-  it('does not keep a read that an eviction overtook', async () => {
-    let release!: () => void;
-    const findById = users.findById;
-    users.findById = async (id) => {
-      const old = await findById(id);
-      await new Promise<void>((resolve) => (release = resolve));
-      return old;
-    };
-    const racing = getCurrentUser.execute(principal);
-    await new Promise((resolve) => setImmediate(resolve));
-    store({ name: 'Grace' });
-    getCurrentUser.accountChanged('u1');
-    release();
-    expect((await racing).name).toBe('Ada'); // answered with what it read...
-    users.findById = findById;
-    expect((await getCurrentUser.execute(principal)).name).toBe('Grace'); // ...but not kept
-  });
-
-  // The cached entity is the cache's own: a caller changing what it got changes nothing cached.
-  it('hands out copies', async () => {
-    const first = await getCurrentUser.execute(principal);
-    first.changeEmail('eve@example.com', clock.now());
-    expect((await getCurrentUser.execute(principal)).email).toBe('ada@example.com');
-    const second = await getCurrentUser.execute(principal);
-    second.changeEmail('eve@example.com', clock.now());
-    expect((await getCurrentUser.execute(principal)).email).toBe('ada@example.com');
+  // What `shared` gives may be kept and shared by a cache: nobody may change it.
+  it('gives a frozen account from shared, and a copy of its own to change from execute', async () => {
+    const shared = await getCurrentUser.shared(principal);
+    expect(Object.isFrozen(shared)).toBe(true);
+    expect(() => shared.changeEmail('eve@example.com', clock.now())).toThrow(TypeError);
+    const own = await getCurrentUser.execute(principal);
+    own.changeEmail('eve@example.com', clock.now());
+    expect(own.email).toBe('eve@example.com');
+    expect(users.rows.get('u1')?.email).toBe('ada@example.com');
   });
 });

@@ -1,69 +1,28 @@
-import { Clock, PageRequest } from '@lnk/shared/kernel';
-import { clockReading } from '@lnk/shared/testing';
-import { memoryLinksRepositories } from '@lnk/links/testing';
-import { Link } from '../model/link.entity';
-import { LinkDomains } from '../ports/link-domains.port';
-import { LinkListCache } from '../services/link-list-cache';
-import { LinkListAnswer, ListLinksUseCase, weighLinkListAnswer } from './list-links.use-case';
+import { PageRequest } from '@lnk/shared/kernel';
+import { LinkListAnswer, LinkListQuery, LinkLists } from '../ports/link-lists.port';
+import { ListLinksUseCase } from './list-links.use-case';
 
-const OWNER = 'a'.repeat(24);
-const now = new Date('2026-02-03T04:05:06.007Z');
-const clock: Clock = clockReading(() => now);
-const domains: LinkDomains = { verifiedDomainOf: async () => null, namesOf: async () => new Map(), verifiedDomainByName: async () => null };
-
-function setUp() {
-  const { links } = memoryLinksRepositories();
-  const cache = new LinkListCache<LinkListAnswer>({ maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 60_000 }, weighLinkListAnswer, () => now.getTime());
-  const reads = { count: 0 };
-  const counted = new Proxy(links, {
-    get(target, name, receiver) {
-      if (name === 'listOfOwner' || name === 'listOfOwnerByExpiry') reads.count++;
-      return Reflect.get(target, name, receiver);
-    },
-  });
-  const link = new Link({
-    id: '1'.padStart(24, '0'), ownerId: OWNER, domainId: null, slug: 'launch', url: 'https://example.com/', title: 'Launch', description: '', status: true, passwordHash: null,
-    tagIds: [], clicks: 0, createdAt: now, updatedAt: now,
-  });
-  return { links, cache, reads, link, list: new ListLinksUseCase(counted, domains, clock, cache) };
+/** Records what the use case asks (a cache in front keys on it: equal questions must be asked alike). */
+class AskedLists extends LinkLists {
+  asked: { ownerId: string; query: LinkListQuery }[] = [];
+  async listOf(ownerId: string, query: LinkListQuery): Promise<LinkListAnswer> {
+    this.asked.push({ ownerId, query });
+    return { page: { items: [], total: 0, start: query.page.start, limit: query.page.limit } as unknown as LinkListAnswer['page'], domainNames: new Map() };
+  }
 }
 
-describe('ListLinksUseCase with its cache', () => {
-  it('answers a repeated request from the cache, and reads again once the owner is reported changed', async () => {
-    const { list, reads, cache, links, link } = setUp();
-    await links.insertWithinQuota(link, 10);
-    const first = await list.execute(OWNER, undefined, PageRequest.of(0, 20));
-    expect(await list.execute(OWNER, undefined, PageRequest.of(0, 20))).toBe(first);
-    expect(reads.count).toBe(1);
-    cache.linksChanged(OWNER);
-    await list.execute(OWNER, undefined, PageRequest.of(0, 20));
-    expect(reads.count).toBe(2);
-  });
-
-  // The search is case-insensitive and trimmed: "  LAUNCH " and "launch" are one answer, one entry.
-  it('keys a search by its normalised text, and a page by start and limit', async () => {
-    const { list, reads } = setUp();
-    const first = await list.execute(OWNER, '  LAUNCH ', PageRequest.of(0, 20));
-    expect(await list.execute(OWNER, 'launch', PageRequest.of(0, 20))).toBe(first);
-    expect(reads.count).toBe(1);
-    await list.execute(OWNER, 'launch', PageRequest.of(20, 20));
-    await list.execute(OWNER, 'launch', PageRequest.of(0, 10));
-    await list.execute(OWNER, undefined, PageRequest.of(0, 20));
-    expect(reads.count).toBe(4);
-  });
-
-  // expired=true|false depends on the clock (a link expires at its time without any write): never kept.
-  it('reads an expiry-filtered list every time', async () => {
-    const { list, reads } = setUp();
-    await list.execute(OWNER, undefined, PageRequest.of(0, 20), { expired: true });
-    await list.execute(OWNER, undefined, PageRequest.of(0, 20), { expired: true });
-    expect(reads.count).toBe(2);
-  });
-
-  it('shares a frozen answer: a caller cannot change what others are answered', async () => {
-    const { list, links, link } = setUp();
-    await links.insertWithinQuota(link, 10);
-    const answer = await list.execute(OWNER, undefined, PageRequest.of(0, 20));
-    expect(Object.isFrozen(answer) && Object.isFrozen(answer.page) && Object.isFrozen(answer.page.items)).toBe(true);
+describe('ListLinksUseCase', () => {
+  it('asks for the owner’s list with the search trimmed, a blank search as none, and the page and filter as given', async () => {
+    const lists = new AskedLists();
+    const list = new ListLinksUseCase(lists);
+    const page = PageRequest.of(20, 10);
+    await list.execute('owner-a', '  launch ', page, { expired: true });
+    await list.execute('owner-a', '   ', page);
+    await list.execute('owner-b', undefined, page);
+    expect(lists.asked).toEqual([
+      { ownerId: 'owner-a', query: { q: 'launch', page, filter: { expired: true } } },
+      { ownerId: 'owner-a', query: { q: undefined, page, filter: {} } },
+      { ownerId: 'owner-b', query: { q: undefined, page, filter: {} } },
+    ]);
   });
 });
