@@ -102,9 +102,9 @@ describe('domain use cases', () => {
     repo = new MemoryDomainRepository();
     dns = new Zone();
     changes = new Changes();
-    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] } });
-    recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 });
+    add = new AddDomainUseCase({ domains: repo, quota, ids, challenges, clock, config: { ownHosts: own } });
+    verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] } } });
+    recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 } });
   });
   const stored = (id: string) => repo.stored(id);
 
@@ -264,8 +264,8 @@ describe('domain use cases', () => {
     const target = { host: 'cname.lnk.test', addresses: ['203.0.113.10', '2001:db8::10'] };
 
     beforeEach(() => {
-      verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target });
-      recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target, batchSize: 10 });
+      verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target } });
+      recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target, batchSize: 10 } });
     });
     const apex = async (records: { A?: string[]; AAAA?: string[] }) => {
       const d = await add.execute('ada', 'example.com');
@@ -318,7 +318,7 @@ describe('domain use cases', () => {
       await verify.execute('ada', d.id);
       expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
 
-      const cnameOnly = new VerifyDomainUseCase(repo, dns, clock, new Changes(), { target: { host: 'cname.lnk.test', addresses: [] } });
+      const cnameOnly = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target: { host: 'cname.lnk.test', addresses: [] } } });
       const e = await apex({ A: ['203.0.113.10'] });
       await expect(cnameOnly.execute('ada', e.id)).rejects.toThrow('DNS has no CNAME record example.com -> cname.lnk.test');
       expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);

@@ -84,12 +84,12 @@ const USE_CASES: Provider[] = [
   { provide: ImportLinksUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new ImportLinksUseCase(of, unitOfWork, undefined, sink(events, unitOfWork)) },
   providerOf(ExportLinksUseCase, [LinkRepository, LinkViews]),
   providerOf(UpdateLinkUseCase, [LinkRepository, TagRepository, LinkDomains, PasswordHasher, Clock, LinksSettings, GetLinkUseCase, LinkChanges, LinkEvents, UnitOfWork], (links, tags, domains, passwords, clock, settings, getLink, changes, events, unitOfWork) =>
-    new UpdateLinkUseCase(links, tags, domains, passwords, clock, { ownHosts: settings.ownHosts }, getLink, changes, sink(events, unitOfWork)),
+    new UpdateLinkUseCase({ links, tags, domains, passwords, clock, config: { ownHosts: settings.ownHosts }, getLink, changes, events: sink(events, unitOfWork) }),
   ),
   providerOf(DeleteLinkUseCase, [LinkRepository, Clock, LinkChanges, LinkEvents, UnitOfWork], (links, clock, changes, events, unitOfWork) => new DeleteLinkUseCase(links, clock, changes, sink(events, unitOfWork))),
   providerOf(BulkDeleteLinksUseCase, [LinkRepository, LinkChanges, Clock, LinkEvents, UnitOfWork], (links, changes, clock, events, unitOfWork) => new BulkDeleteLinksUseCase(links, changes, clock, sink(events, unitOfWork))),
   providerOf(BulkTagLinksUseCase, [LinkRepository, TagRepository, QuotaPolicy, IdGenerator, Clock, LinkEvents, UnitOfWork], (links, tags, quota, ids, clock, events, unitOfWork) =>
-    new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink(events, unitOfWork)),
+    new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink(events, unitOfWork) }),
   ),
   providerOf(CreateTagUseCase, [TagRepository, QuotaPolicy, IdGenerator, Clock]),
   providerOf(ListTagsUseCase, [TagRepository]),

@@ -117,9 +117,9 @@ describe('link options through the use cases and the stored link', () => {
       store,
       clicks,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, lookups),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: OWN }, getLink, changes: lookups }),
       list: new ListLinksUseCase(new RepositoryLinkLists(links, domains, clock)),
-      answer: new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, attempts), recorder, bots, clock, { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, new MemoryVisitLimits(store), visitors),
+      answer: new AnswerShortUrlUseCase({ resolve, checkPassword: new CheckLinkPasswordUseCase(hasher, attempts), clicks: recorder, bots, clock, config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, visitLimits: new MemoryVisitLimits(store), visitors }),
     };
   };
   const visit = (slug: string) => ({ method: 'GET', host: 's.lnk.test', slug, rawQuery: '', userAgent: 'Mozilla/5.0', ip: '203.0.113.7' });

@@ -114,7 +114,7 @@ describe('link use cases', () => {
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     create = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } });
-    update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, new LinkViews(tags, domains)), { linkChanged: () => undefined });
+    update = new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)), changes: { linkChanged: () => undefined } });
   });
 
   /** Another account's link on the default domain holds the slug. */
@@ -198,7 +198,7 @@ function linkUseCases(changes: LinkChanges) {
     links,
     tags,
     create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes }),
-    update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, changes),
+    update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes }),
     remove: new DeleteLinkUseCase(links, clock, changes),
   };
 }
@@ -240,7 +240,7 @@ describe('redirect cache eviction by the link use cases', () => {
     return {
       resolve,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: lookups }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, lookups),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: lookups }),
       remove: new DeleteLinkUseCase(links, clock, lookups),
     };
   };

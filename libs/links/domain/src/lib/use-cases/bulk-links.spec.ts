@@ -38,7 +38,7 @@ function setUp(limits: { links?: number; tags?: number } = {}) {
     changed,
     bulkCreate: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork),
     bulkDelete: new BulkDeleteLinksUseCase(links, changes, clock),
-    bulkTag: new BulkTagLinksUseCase(links, tags, quota, ids, clock),
+    bulkTag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock }),
     importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork, 10),
     exportLinks: new ExportLinksUseCase(links, new LinkViews(tags, domains)),
   };

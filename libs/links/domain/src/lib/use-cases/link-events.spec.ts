@@ -55,7 +55,7 @@ describe('link events (webhooks sink)', () => {
     let slug = 0;
     return {
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: { generate: () => `slug${++slug}` }, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: noChanges }, sink),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, noChanges, sink),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: noChanges, events: sink }),
       remove: new DeleteLinkUseCase(links, clock, noChanges, sink),
     };
   }
@@ -101,7 +101,7 @@ describe('link events (webhooks sink)', () => {
         create: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, sink),
         importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, 10, sink),
         remove: new BulkDeleteLinksUseCase(links, noChanges, clock, sink),
-        retag: new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink),
+        retag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink }),
       };
     }
 
