@@ -55,8 +55,9 @@ export const depConstraints = [
   // The operator CLI (apps/cli and its commands, libs/cli): the composed contexts and what their use cases answer;
   // never the dashboard, the SDK or the tools.
   { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:composition', 'scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
-  // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing.
-  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
+  // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing, and
+  // the composition's short-URL edge (its `@lnk/composition/edge` entry point only: see the rule below).
+  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared', 'scope:composition'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk'] },
   // The dashboard (apps/web) runs in browsers and reaches the service through the SDK only.
@@ -113,6 +114,14 @@ export default [
         'error',
         { paths: builtins.map((name) => ({ name, message: 'Domain code does no I/O: declare a port and implement it in an adapter.' })) },
       ],
+    },
+  },
+  {
+    // The redirect app composes the short-URL edge through its own entry point: the composition's index
+    // loads Nest and every context, which the redirect app's start-up and memory must not pay for.
+    files: ['apps/redirect/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@lnk/composition', message: 'Import the short-URL edge from @lnk/composition/edge: the index loads Nest and every context.' }] }],
     },
   },
   {

@@ -1,9 +1,7 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import speakeasy from 'speakeasy';
 import { createAccount, createFirstPartyClient, createPat, identityOf, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
+import { startTestIdp, type TestIdp } from './support/test-idp';
 
 /**
  * Sensitive account actions need a fresh sign-in or the password, two-factor enrolment needs a code
@@ -13,26 +11,15 @@ import { startTestApp, TestApp } from './support/test-app';
 describe('sensitive account actions over HTTP', () => {
   let t: TestApp;
   // An identity provider of the test's own, for accounts that have no password.
-  const issuer = 'https://accounts.idp.test';
-  const audience = 'lnk-web';
-  let jwks: Server;
-  let idpKey: CryptoKey;
+  let idp: TestIdp;
 
   beforeAll(async () => {
-    const pair = await generateKeyPair('RS256');
-    idpKey = pair.privateKey as CryptoKey;
-    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    jwks = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ keys: [jwk] }));
-    });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
-    t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]) } });
+    idp = await startTestIdp();
+    t = await startTestApp({ env: { IDP_PROVIDERS: idp.providers } });
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((resolve) => jwks?.close(resolve));
+    await idp?.close();
   });
 
   /** Moves the account's sign-ins eleven minutes into the past, as if the tokens had been taken a while ago. */
@@ -129,15 +116,7 @@ describe('sensitive account actions over HTTP', () => {
 
   it('tells an account without a password (identity provider only) to sign in again with its provider, and takes a fresh provider sign-in', async () => {
     const clientId = (await createFirstPartyClient(t)).clientId;
-    const idToken = () =>
-      new SignJWT({ email: 'only.idp@example.com', email_verified: true, name: 'Only IdP' })
-        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-        .setIssuer(issuer)
-        .setAudience(audience)
-        .setSubject('idp-only-1')
-        .setIssuedAt()
-        .setExpirationTime('5m')
-        .sign(idpKey);
+    const idToken = () => idp.idToken({ email: 'only.idp@example.com', email_verified: true, name: 'Only IdP' }, { sub: 'idp-only-1' });
     const signedIn = await t.request('POST', '/oauth/idp', { body: { token: await idToken(), client_id: clientId } });
     expect(signedIn.status).toBe(200);
     const token = signedIn.body.data.access_token;

@@ -5,6 +5,11 @@ import { UNLIMITED } from '@lnk/shared/kernel';
 import { createAccount, createPat, TestAccount } from './support/identity';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
 
+/** The subscription an account has on a plan it pays nothing for: active, monthly, never bought (spec 2.8). */
+function unpaidSubscription(userId: string, plan: { planId: string; planName: string; maxDomains: number; maxTags: number; maxLinks: number }) {
+  return { id: expect.stringMatching(/^[0-9a-f]{24}$/), userId, ...plan, price: 0, currency: 'USD', status: 'active', isActive: true, billingCycle: 'monthly' };
+}
+
 const urls = { successUrl: 'https://app.example/billing/done?session={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example/billing/cancelled' };
 
 async function billingRows(t: TestApp, userId: string) {
@@ -37,20 +42,7 @@ describe('billing over HTTP with the built-in sandbox provider', () => {
   it('gives every account the free plan as its current subscription (spec 2.8)', async () => {
     const current = await t.request('GET', '/user/subscription/current', { token: ada.accessToken });
     expect(current.status).toBe(200);
-    expect(current.body.data).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{24}$/),
-      userId: ada.id,
-      planId: 'free',
-      planName: 'Free',
-      price: 0,
-      currency: 'USD',
-      status: 'active',
-      isActive: true,
-      billingCycle: 'monthly',
-      maxDomains: 1,
-      maxTags: 10,
-      maxLinks: 1,
-    });
+    expect(current.body.data).toEqual(unpaidSubscription(ada.id, { planId: 'free', planName: 'Free', maxDomains: 1, maxTags: 10, maxLinks: 1 }));
     const again = await t.request('GET', '/user/subscription/current', { token: ada.accessToken });
     expect(again.body.data.id).toBe(current.body.data.id);
   });
@@ -283,20 +275,7 @@ describe('billing off: a self-hosted instance with no payment setting', () => {
   it("answers the account's plan as its subscription (spec 2.8)", async () => {
     const current = await t.request('GET', '/user/subscription/current', { token: ada.accessToken });
     expect(current.status).toBe(200);
-    expect(current.body.data).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{24}$/),
-      userId: ada.id,
-      planId: 'default',
-      planName: 'Default',
-      price: 0,
-      currency: 'USD',
-      status: 'active',
-      isActive: true,
-      billingCycle: 'monthly',
-      maxDomains: UNLIMITED,
-      maxTags: UNLIMITED,
-      maxLinks: UNLIMITED,
-    });
+    expect(current.body.data).toEqual(unpaidSubscription(ada.id, { planId: 'default', planName: 'Default', maxDomains: UNLIMITED, maxTags: UNLIMITED, maxLinks: UNLIMITED }));
   });
 
   it('refuses checkout and verify with 400 BILLING_DISABLED whatever the plan, and records nothing; no sandbox page, no Stripe webhook', async () => {

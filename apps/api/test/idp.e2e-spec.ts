@@ -1,32 +1,21 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { type CryptoKey, exportJWK, generateKeyPair, JWK, SignJWT } from 'jose';
+import { type CryptoKey, generateKeyPair } from 'jose';
 import speakeasy from 'speakeasy';
 import { createAccount, createFirstPartyClient, createPat, identityOf } from './support/identity';
 import { startSmtpServer } from './support/smtp-server';
 import { startTestApp, TestApp } from './support/test-app';
+import { type IdTokenOptions, startTestIdp, type TestIdp } from './support/test-idp';
 
 describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
-  const issuer = 'https://accounts.idp.test';
-  const audience = 'lnk-web';
-  let jwks: Server;
-  let keys: { privateKey: CryptoKey; jwk: JWK };
+  let idp: TestIdp;
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let clientId: string;
   let clientSecret: string;
 
   beforeAll(async () => {
-    const pair = await generateKeyPair('RS256');
-    keys = { privateKey: pair.privateKey as CryptoKey, jwk: { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' } };
-    jwks = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ keys: [keys.jwk] }));
-    });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
+    idp = await startTestIdp();
     smtp = await startSmtpServer();
-    t = await startTestApp({ env: { IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]), SMTP_URL: smtp.url } });
+    t = await startTestApp({ env: { IDP_PROVIDERS: idp.providers, SMTP_URL: smtp.url } });
     const operator = await identityOf(t).registerUser.execute({ email: 'operator@example.com', password: 'operator password' });
     ({ clientId, clientSecret } = await createFirstPartyClient(t, operator.id));
   });
@@ -34,18 +23,11 @@ describe('POST /oauth/idp: sign-in with an OpenID Connect ID token', () => {
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
-    await new Promise((resolve) => jwks?.close(resolve));
+    await idp?.close();
   });
 
-  const idToken = (claims: Record<string, unknown>, options: { key?: CryptoKey; aud?: string; iss?: string; exp?: string | number; sub?: string } = {}) =>
-    new SignJWT({ email: 'New.Person@Example.com', email_verified: true, name: 'New Person', ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setIssuer(options.iss ?? issuer)
-      .setAudience(options.aud ?? audience)
-      .setSubject(options.sub ?? 'idp-user-1')
-      .setIssuedAt()
-      .setExpirationTime(options.exp ?? '5m')
-      .sign(options.key ?? keys.privateKey);
+  const idToken = (claims: Record<string, unknown>, options: Partial<IdTokenOptions> = {}) =>
+    idp.idToken({ email: 'New.Person@Example.com', email_verified: true, name: 'New Person', ...claims }, { sub: 'idp-user-1', ...options });
 
   it('creates a verified account on first sign-in and signs the same account in again', async () => {
     const first = await t.request('POST', '/oauth/idp', { body: { token: await idToken({}), client_id: clientId } });

@@ -46,6 +46,15 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     return res.body.data;
   };
   const visit = (path: string, init: RequestInit = {}) => fetch(redirect.baseUrl + path, { redirect: 'manual', ...init });
+  /** A new account's domain `name`, verified through the loopback DNS, with one link `slug` to `url` on it. */
+  const linkOnVerifiedDomain = async (name: string, slug: string, url: string) => {
+    const owner = await createAccount(api);
+    const domain = (await api.request('POST', '/user/domain', { token: owner.accessToken, body: { name } })).body.data;
+    dns.cnames.set(name, 'cname.lnk.test');
+    dns.txts.set(domain.verification.name, [domain.verification.value]);
+    expect((await api.request('POST', `/user/domain/${domain.id}/verify`, { token: owner.accessToken })).body.data.isVerified).toBe(true);
+    expect((await api.request('POST', '/user/link', { token: owner.accessToken, body: { url, slug, domainId: domain.id } })).status).toBe(200);
+  };
 
   it('redirects a link the API made, with only the headers a bodiless redirect needs (no page headers, no minted request id)', async () => {
     await link({ url: 'https://dest.example/landing?ref=site', slug: 'sep-go' });
@@ -107,12 +116,7 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
   // Issue 27: a host that was not a verified domain fell back to the default short domain's namespace,
   // so "Host: sep.alice.test." (a verified domain with the trailing dot DNS allows) answered other accounts' slugs.
   it('answers a verified domain however its Host is spelled, and any host that is neither it nor SHORT_BASE_URL’s 404, never the default short domain’s links', async () => {
-    const alice = await createAccount(api);
-    const domain = (await api.request('POST', '/user/domain', { token: alice.accessToken, body: { name: 'sep.alice.test' } })).body.data;
-    dns.cnames.set('sep.alice.test', 'cname.lnk.test');
-    dns.txts.set(domain.verification.name, [domain.verification.value]);
-    expect((await api.request('POST', `/user/domain/${domain.id}/verify`, { token: alice.accessToken })).body.data.isVerified).toBe(true);
-    expect((await api.request('POST', '/user/link', { token: alice.accessToken, body: { url: 'https://dest.example/alice', slug: 'sep-alice', domainId: domain.id } })).status).toBe(200);
+    await linkOnVerifiedDomain('sep.alice.test', 'sep-alice', 'https://dest.example/alice');
     await link({ url: 'https://dest.example/default', slug: 'sep-default' });
 
     for (const host of ['sep.alice.test.', 'SEP.Alice.TEST.:8080']) {
@@ -123,6 +127,17 @@ const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
     // SHORT_BASE_URL's host (127.0.0.1), however spelled, serves the default short domain.
     expect((await visitAs(redirect.baseUrl, `127.0.0.1.:${redirect.port}`, '/sep-default')).location).toBe('https://dest.example/default');
     expect((await visit('/sep-default')).headers.get('location')).toBe('https://dest.example/default');
+  });
+
+  // The redirect app hears domain changes through the listeners of the short-URL edge the API composes too
+  // (composeShortUrlEdge): a host it answered stays cached 30 s, so only the Redis message makes it stop sooner.
+  it('stops serving a custom domain at once when a re-check on the API takes its verification away (the cached host is evicted through Redis)', async () => {
+    await linkOnVerifiedDomain('sep.bob.test', 'sep-bob', 'https://dest.example/bob');
+    expect((await visitAs(redirect.baseUrl, 'sep.bob.test', '/sep-bob')).location).toBe('https://dest.example/bob'); // the host is now cached here
+
+    dns.cnames.delete('sep.bob.test');
+    expect((await api.app.get('CONTEXTS').domains.recheck.execute()).lost).toBeGreaterThanOrEqual(1);
+    await eventually('the redirect app stops serving the unverified domain', async () => (await visitAs(redirect.baseUrl, 'sep.bob.test', '/sep-bob')).status === 404, 5_000, 50);
   });
 
   it('asks for a protected link’s password and goes on with the right one', async () => {

@@ -1,9 +1,7 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createAccount, createFirstPartyClient, createPat, identityOf, TestAccount } from './support/identity';
 import { startSmtpServer } from './support/smtp-server';
 import { startTestApp, TestApp } from './support/test-app';
+import { startTestIdp, type TestIdp } from './support/test-idp';
 
 /**
  * Personal access tokens as issue 27 left them: they live until their own `expiresAt` (spec 2.4), so a
@@ -15,28 +13,17 @@ describe('personal access tokens over HTTP', () => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   // An identity provider of the test's own, for an account that has no password.
-  const issuer = 'https://accounts.idp.test';
-  const audience = 'lnk-web';
-  let jwks: Server;
-  let idpKey: CryptoKey;
+  let idp: TestIdp;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    const pair = await generateKeyPair('RS256');
-    idpKey = pair.privateKey as CryptoKey;
-    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    jwks = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ keys: [jwk] }));
-    });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
-    t = await startTestApp({ env: { SMTP_URL: smtp.url, PAT_LIMIT: '3', IDP_PROVIDERS: JSON.stringify([{ issuer, jwksUri, audience }]) } });
+    idp = await startTestIdp();
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, PAT_LIMIT: '3', IDP_PROVIDERS: idp.providers } });
   });
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
-    await new Promise((resolve) => jwks?.close(resolve));
+    await idp?.close();
   });
 
   const create = (token: string, body: Record<string, unknown> = {}) => t.request('POST', '/user/tokens', { token, body: { name: 'ci', scopes: ['links:read'], ...body } });
@@ -59,14 +46,7 @@ describe('personal access tokens over HTTP', () => {
   /** An account with no password, signed in through the identity provider just now. */
   async function idpAccount(subject: string): Promise<{ id: string; accessToken: string }> {
     const client = await createFirstPartyClient(t);
-    const idToken = await new SignJWT({ email: `${subject}@example.com`, email_verified: true, name: 'Only IdP' })
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setSubject(subject)
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(idpKey);
+    const idToken = await idp.idToken({ email: `${subject}@example.com`, email_verified: true, name: 'Only IdP' }, { sub: subject });
     const signedIn = await t.request('POST', '/oauth/idp', { body: { token: idToken, client_id: client.clientId } });
     expect(signedIn.status).toBe(200);
     return { id: signedIn.body.data.user.id, accessToken: signedIn.body.data.access_token };

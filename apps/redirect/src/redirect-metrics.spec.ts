@@ -7,7 +7,7 @@ const series = async (metrics: RedirectMetrics, outcome: string) => {
 
 describe('RedirectMetrics', () => {
   it('reports every counted request once per outcome, however often it is scraped (redirects counted twice or lost defended)', async () => {
-    const metrics = new RedirectMetrics(() => 0, () => null);
+    const metrics = new RedirectMetrics(() => null);
     for (let i = 0; i < 3; i++) metrics.count('redirect');
     metrics.count('not_found');
     expect(await series(metrics, 'redirect')).toBe(3);

@@ -9,9 +9,8 @@ import { PoolFigures, ServiceMetrics } from '@lnk/shared/metrics';
 export class RedirectMetrics extends ServiceMetrics implements ShortUrlCounters, ClickMetrics {
   private readonly outcomes: PrometheusShortUrlCounters;
 
-  constructor(bufferedRows: () => number, pool: () => PoolFigures | null) {
+  constructor(pool: () => PoolFigures | null) {
     super();
-    this.watchClickBuffer(bufferedRows);
     this.watchPool(pool);
     this.outcomes = new PrometheusShortUrlCounters(this.registry);
   }

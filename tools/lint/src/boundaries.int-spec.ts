@@ -108,6 +108,9 @@ const compositionImporters = [
   ["a context's testing library", TESTING_FILE],
 ].map(([what, filePath]) => ({ what, code: snippet(filePath, compositionSource) }));
 const COMPOSITION_FILE = 'libs/composition/src/lib/fixture.ts';
+// The redirect app composes the short-URL edge through its own entry point, never the index (Nest and every context).
+const edgeInRedirect = snippet('apps/redirect/src/fixture.ts', `import { composeShortUrlEdge } from '@lnk/composition/edge';\nexport const x = composeShortUrlEdge;\n`);
+const indexInRedirect = snippet('apps/redirect/src/fixture.ts', compositionSource);
 // The operator CLI's commands (libs/cli): its app runs them, the API's tests run them in process; the composition root does not.
 const cliSource = `import { runCli } from '@lnk/cli';\nexport const x = runCli;\n`;
 const cliInCliApp = snippet('apps/cli/src/fixture.ts', cliSource);
@@ -187,6 +190,11 @@ describe('module boundaries', () => {
 
   it('lets the apps (the API, the CLI) import the composition library', () => {
     for (const code of compositionInApps) expect(messagesOf(code)).toEqual([]);
+  });
+
+  it('lets the redirect app import the short-URL edge of the composition library, and not its index (the redirect app kept free of Nest)', () => {
+    expect(messagesOf(edgeInRedirect)).toEqual([]);
+    expect(ruleOf(indexInRedirect)).toContain('no-restricted-imports');
   });
 
   it("lets the CLI app and the API's tests run the CLI's commands, and keeps them out of the composition root and of libraries", () => {

@@ -43,6 +43,8 @@ describe('the project graph behind nx affected', () => {
     expect(targetsOf('api')).toContain('composition');
     expect(targetsOf('cli')).toEqual(expect.arrayContaining(['cli-commands']));
     expect(targetsOf('cli-commands')).toContain('composition');
+    // The redirect app composes the short-URL edge as the API does (through @lnk/composition/edge).
+    expect(targetsOf('redirect')).toContain('composition');
   });
 
   // The projects a change in one context may name besides its own: the apps, the bridges and the composition
@@ -69,7 +71,9 @@ describe('the project graph behind nx affected', () => {
   }, 60_000);
 
   it('names a changed library and what depends on it, and nothing else', () => {
-    expect(affectedBy('libs/links/adapter-crypto/src/index.ts')).toEqual(['api', 'cli', 'cli-commands', 'composition', 'links-adapter-crypto']);
+    // The redirect app too: it imports the composition library (its short-URL edge), and the graph counts
+    // projects, not entry points.
+    expect(affectedBy('libs/links/adapter-crypto/src/index.ts')).toEqual(['api', 'cli', 'cli-commands', 'composition', 'links-adapter-crypto', 'redirect']);
     expect(affectedBy('apps/redirect/src/main.ts')).toEqual(['api', 'redirect']);
   }, 60_000);
 });

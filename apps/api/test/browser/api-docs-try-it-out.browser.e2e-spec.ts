@@ -38,6 +38,18 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
     expect((await status.textContent())?.trim()).toBe('200');
   }
 
+  /**
+   * Once `flow` is authorised, "Try it out" of GET /user/me (tryMe), pictured as `shot`, with no request of the
+   * page failed; then the page is closed.
+   */
+  async function tryMeSignedIn(docs: { page: Page; failed: string[] }, flow: Locator, shot: string, expected: { origin: string; account: TestAccount }): Promise<void> {
+    await flow.getByRole('button', { name: 'Remove authorization' }).waitFor();
+    await tryMe(docs.page, expected.origin, expected.account);
+    await screenshot(docs.page, shot);
+    expect(docs.failed).toEqual([]);
+    await docs.page.close();
+  }
+
   it(
     'opened on a host name other than PUBLIC_BASE_URL, signs in with the password flow and calls the API on the origin it was opened on',
     async () => {
@@ -58,11 +70,7 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
       ]);
       // The relative token URL resolves against the page's own origin.
       expect([new URL(token.url()).origin, token.status()]).toEqual([origin, 200]);
-      await passwordFlow.getByRole('button', { name: 'Remove authorization' }).waitFor();
-      await tryMe(page, origin, account);
-      await screenshot(page, 'api-docs-try-it-out');
-      expect(failed).toEqual([]);
-      await page.close();
+      await tryMeSignedIn({ page, failed }, passwordFlow, 'api-docs-try-it-out', { origin, account });
     },
     TIMEOUT,
   );
@@ -85,11 +93,7 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
       await popup.getByLabel('Password').fill(account.password);
       // The redirect page hands the code to the UI and closes itself; the UI then redeems it.
       await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Approve' }).click()]);
-      await codeFlow.getByRole('button', { name: 'Remove authorization' }).waitFor();
-      await tryMe(page, origin, account);
-      await screenshot(page, 'api-docs-authorization-code');
-      expect(failed).toEqual([]);
-      await page.close();
+      await tryMeSignedIn({ page, failed }, codeFlow, 'api-docs-authorization-code', { origin, account });
     },
     TIMEOUT,
   );

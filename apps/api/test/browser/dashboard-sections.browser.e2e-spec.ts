@@ -71,6 +71,14 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
     await heading(title);
   };
+  /** Opens a section with nothing in it yet (its empty state: accessible, pictured) and starts its first item. */
+  const createFirst = async (section: 'Tags' | 'Webhooks', item: string) => {
+    await open(section, section);
+    await page.getByText(`No ${section.toLowerCase()} yet`).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `dashboard-${section.toLowerCase()}-empty`);
+    await page.getByRole('button', { name: `Create your first ${item}` }).click();
+  };
   const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
   /** The secret a ShownOnce box shows, once it shows one other than `before` (a box still open shows the old one for a moment). */
   const shownOnce = async (before = '') => {
@@ -180,11 +188,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
   });
 
   it('creates, renames, favourites and deletes a tag', async () => {
-    await open('Tags', 'Tags');
-    await page.getByText('No tags yet').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'dashboard-tags-empty');
-    await page.getByRole('button', { name: 'Create your first tag' }).click();
+    await createFirst('Tags', 'tag');
     await page.getByLabel('Name').fill('spring');
     await page.getByRole('button', { name: 'Create tag' }).last().click();
     await page.getByText('"spring" is created.').waitFor();
@@ -207,11 +211,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
   });
 
   it('creates a webhook, shows its signing secret once, and the test event it sends is signed with that secret', async () => {
-    await open('Webhooks', 'Webhooks');
-    await page.getByText('No webhooks yet').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'dashboard-webhooks-empty');
-    await page.getByRole('button', { name: 'Create your first webhook' }).click();
+    await createFirst('Webhooks', 'webhook');
     await page.getByLabel('Receiver URL').fill('ftp://example.com/hook');
     await page.getByRole('button', { name: 'Create webhook' }).last().click();
     await page.locator('.field-invalid').getByLabel('Receiver URL').waitFor();

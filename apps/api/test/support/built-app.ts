@@ -216,6 +216,27 @@ export async function steadyLink(baseUrl: string, grant: OperatorAccount['grant'
   return { token, unusedToken, linkId, visits };
 }
 
+/**
+ * What a client is answered while the database is away or silent: reads with the token used before and with
+ * the one never seen, a write, and a sign-in. Each with its status, body and Retry-After.
+ */
+export async function answersWithoutDatabase(baseUrl: string, grant: OperatorAccount['grant'], tokens: { token: string; unusedToken: string }, slug: string) {
+  // One after the other, as a client would make them.
+  const requests: [string, () => Promise<Answer>][] = [
+    ['GET /user/link', () => call(baseUrl, 'GET', '/user/link', { token: tokens.token })],
+    ['GET /user/link (a token never used)', () => call(baseUrl, 'GET', '/user/link', { token: tokens.unusedToken })],
+    ['GET /user/me', () => call(baseUrl, 'GET', '/user/me', { token: tokens.token })],
+    ['POST /user/link', () => call(baseUrl, 'POST', '/user/link', { token: tokens.token, body: { url: 'https://example.com/new', slug } })],
+    ['POST /oauth/token', () => call(baseUrl, 'POST', '/oauth/token', { body: grant })],
+  ];
+  const answers = [];
+  for (const [request, send] of requests) {
+    const { status, body, headers } = await send();
+    answers.push({ request, status, body, retryAfter: headers.get('retry-after') });
+  }
+  return answers;
+}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;

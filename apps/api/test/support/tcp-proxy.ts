@@ -105,3 +105,13 @@ export async function startTcpProxy(target: { host: string; port: number }, list
     close: shut,
   };
 }
+
+/** A proxy in front of the server of a PostgreSQL URL, and that URL through the proxy. */
+export async function proxyDatabase(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const direct = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const proxied = new URL(direct.toString());
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  return { proxy, url: proxied.toString() };
+}

@@ -61,6 +61,24 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * A proxy process once `ready` resolves, and how to close it: stopped, and the folder it ran in removed.
+ * One that never gets ready is closed at once and `ready`'s error thrown.
+ */
+async function started(child: ChildProcess, dir: string, ready: () => Promise<void>): Promise<() => Promise<void>> {
+  const close = async () => {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await ready();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return close;
+}
+
 export interface RunningProxy {
   httpPort: number;
   httpsPort: number;
@@ -98,22 +116,8 @@ export async function startCaddy(api: string): Promise<RunningProxy> {
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const root = join(dir, 'data', 'pki', 'authorities', 'local', 'root.crt');
-  try {
-    await waitUntil(async () => existsSync(root) && (await accepts(httpsPort)), 'caddy', child, () => output);
-  } catch (error) {
-    await stop(child);
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    httpPort,
-    httpsPort,
-    ca: readFileSync(root),
-    close: async () => {
-      await stop(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const close = await started(child, dir, () => waitUntil(async () => existsSync(root) && (await accepts(httpsPort)), 'caddy', child, () => output));
+  return { httpPort, httpsPort, ca: readFileSync(root), close };
 }
 
 /**
@@ -163,23 +167,8 @@ export async function startNginx(api: string, certificate: { cert: string; key: 
   let output = '';
   const child = spawn(NGINX, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  try {
-    await waitUntil(() => accepts(httpsPort), 'nginx', child, () => output);
-  } catch (error) {
-    await stop(child);
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    httpPort,
-    httpsPort,
-    ca: Buffer.from(certificate.cert),
-    checked: test.stderr,
-    close: async () => {
-      await stop(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const close = await started(child, dir, () => waitUntil(() => accepts(httpsPort), 'nginx', child, () => output));
+  return { httpPort, httpsPort, ca: Buffer.from(certificate.cert), checked: test.stderr, close };
 }
 
 /** A self-signed certificate for these names (openssl), as nginx takes certificates from files. */

@@ -94,6 +94,14 @@ const PAGE_FLAGS: Flag[] = [
   { name: 'start', value: 'N', text: 'skip the first N items (default 0)' },
 ];
 
+/** The account a command acts on, by its e-mail address: --email, or --owner where it owns what is made. */
+const accountFlag = (name: 'email' | 'owner'): Flag => ({ name, value: 'E', required: true, text: "the account's e-mail address" });
+
+/** The account `accountFlag(name)` names (NOT_FOUND when there is none, VALIDATION_ERROR on that flag for a malformed address). */
+function accountNamed(values: Values, name: 'email' | 'owner', session: CommandSession) {
+  return session.contexts.identity.operator.findUser.execute(text(values, name) as string, name);
+}
+
 function text(values: Values, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;
@@ -168,7 +176,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   'user:set-password': {
     summary: "set an account's password; as a change by its owner does, it ends every session and revokes every personal access token",
-    flags: [{ name: 'email', value: 'E', required: true, text: "the account's e-mail address" }, ...PASSWORD_FLAGS],
+    flags: [accountFlag('email'), ...PASSWORD_FLAGS],
     notes: [PASSWORD_NOTE],
     newPassword: true,
     // The sessions and tokens it revokes must stop working on every server at once.
@@ -180,7 +188,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'token:create': {
     summary: 'create a personal access token for an account; its value is printed once, in the JSON line, and never stored',
     flags: [
-      { name: 'owner', value: 'E', required: true, text: "the account's e-mail address" },
+      accountFlag('owner'),
       { name: 'name', value: 'N', required: true, text: 'a name to recognise the token by' },
       { name: 'scopes', value: '"s1 s2"', required: true, text: 'what it may do, e.g. "links:read links:write stats:read"' },
       { name: 'expires-at', value: 'ISO', text: 'when it stops working, e.g. 2027-01-31T00:00:00Z (default: never)' },
@@ -200,7 +208,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'link:create': {
     summary: "create a short link for an account, with the same checks and the same quota as the API's POST /user/link",
     flags: [
-      { name: 'owner', value: 'E', required: true, text: "the account's e-mail address" },
+      accountFlag('owner'),
       { name: 'url', value: 'U', required: true, text: 'the destination, http or https' },
       { name: 'slug', value: 'S', text: 'the short path (default: a random one)' },
       { name: 'title', value: 'T', text: 'a title' },
@@ -209,8 +217,8 @@ export const COMMANDS: Record<string, CliCommand> = {
     // A server that answered 404 for the slug a moment ago must forget it.
     tellsServers: true,
     async run({ values }, session) {
-      const { identity, links } = session.contexts;
-      const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
+      const { links } = session.contexts;
+      const owner = await accountNamed(values, 'owner', session);
       // The ports the API's LinksModule builds its use case from (the same checks, quota and events).
       const { ports, settings } = links;
       const create = new CreateLinkUseCase({ ...ports, config: { ownHosts: settings.ownHosts } }, { events: ports.events, unitOfWork: ports.unitOfWork });
@@ -220,10 +228,10 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   'link:list': {
     summary: "list an account's short links, newest first",
-    flags: [{ name: 'owner', value: 'E', required: true, text: "the account's e-mail address" }, { name: 'q', value: 'Q', text: 'only links whose title, slug or URL contains Q' }, ...PAGE_FLAGS],
+    flags: [accountFlag('owner'), { name: 'q', value: 'Q', text: 'only links whose title, slug or URL contains Q' }, ...PAGE_FLAGS],
     async run({ values }, session) {
-      const { identity, links } = session.contexts;
-      const owner = await identity.operator.findUser.execute(text(values, 'owner') as string, 'owner');
+      const { links } = session.contexts;
+      const owner = await accountNamed(values, 'owner', session);
       const list = new ListLinksUseCase(links.ports.lists);
       const { page, domainNames } = await list.execute(owner.id, text(values, 'q'), pageOf(values));
       return listOf(page, (link) => presentLinkListItem(link, new ShortUrlBases(session.config).fixed, domainNames));
@@ -276,13 +284,13 @@ export const COMMANDS: Record<string, CliCommand> = {
   'account:set-plan': {
     summary: 'put an account on a plan of the catalogue, paid or not, without a checkout (its limits hold at once on every server)',
     flags: [
-      { name: 'email', value: 'E', required: true, text: "the account's e-mail address" },
+      accountFlag('email'),
       { name: 'plan', value: 'P', required: true, text: 'the plan id (plan:list)' },
     ],
     notes: ['A subscription the payment provider bills is cancelled there: the account no longer pays for a plan it does not have.'],
     async run({ values }, session) {
-      const { identity, billing } = session.contexts;
-      const owner = await identity.operator.findUser.execute(text(values, 'email') as string);
+      const { billing } = session.contexts;
+      const owner = await accountNamed(values, 'email', session);
       const { subscription, plan, limits } = await billing.operator.assignPlan.execute(owner.id, text(values, 'plan') as string);
       return presentSubscription(subscription, plan, limits);
     },
@@ -290,7 +298,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'account:set-limits': {
     summary: "give an account limits of its own in place of its plan's (they outlive plan changes until cleared)",
     flags: [
-      { name: 'email', value: 'E', required: true, text: "the account's e-mail address" },
+      accountFlag('email'),
       { name: 'links', value: 'N', text: 'links it may hold: a number, unlimited, or plan (the plan\'s again)' },
       { name: 'domains', value: 'N', text: 'custom domains it may have: a number, unlimited, or plan' },
       { name: 'tags', value: 'N', text: 'tags it may have: a number, unlimited, or plan' },
@@ -301,8 +309,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       const change: CustomLimitsChange = { links: limitOf(values, 'links'), domains: limitOf(values, 'domains'), tags: limitOf(values, 'tags') };
       const clear = values['clear'] === true;
       if (!clear && Object.values(change).every((v) => v === undefined)) throw new UsageError('give at least one of --links, --domains, --tags, or --clear');
-      const { identity, billing } = session.contexts;
-      const owner = await identity.operator.findUser.execute(text(values, 'email') as string);
+      const { billing } = session.contexts;
+      const owner = await accountNamed(values, 'email', session);
       const custom = await billing.operator.setCustomLimits.execute(owner.id, change, clear);
       return { email: owner.email, custom, limits: await billing.limits.execute(owner.id) };
     },

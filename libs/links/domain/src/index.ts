@@ -37,6 +37,7 @@ export * from './lib/use-cases/delete-tag.use-case';
 export * from './lib/use-cases/resolve-redirect.use-case';
 export * from './lib/use-cases/answer-short-url.use-case';
 export * from './lib/services/link-batches';
+export * from './lib/services/link-views';
 export * from './lib/use-cases/bulk-create-links.use-case';
 export * from './lib/use-cases/bulk-delete-links.use-case';
 export * from './lib/use-cases/bulk-tag-links.use-case';

@@ -51,7 +51,7 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
     written = 0;
     totals = new SqlLinkTotals(dataSource());
     const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n), eventsDropped: () => undefined };
-    buffer = new ClickBuffer(new TypeormStatsRepository(dataSource(), ids), totals, new TypeormUnitOfWork(dataSource()), metrics, new FakeClickDimensions());
+    buffer = new ClickBuffer({ stats: new TypeormStatsRepository(dataSource(), ids), totals, unitOfWork: new TypeormUnitOfWork(dataSource()), metrics, dimensions: new FakeClickDimensions() });
   });
 
   const rowsOf = async (ownerId: string) =>

@@ -56,7 +56,7 @@ describe('ClickBuffer', () => {
     dropped = 0;
     const linkTotals: LinkClickTotals = { addVisits: async (m) => m.forEach((n, id) => totals.set(id, (totals.get(id) ?? 0) + n)) };
     const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined, eventsDropped: () => undefined };
-    buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxRows: 3 });
+    buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxRows: 3 } });
   });
 
   it('folds events into one row per UTC day, link and UTM values, and writes them with link totals', async () => {
@@ -148,7 +148,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('stores UTM values trimmed, without control or invisible characters, lower-cased and cut to length', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions() });
     buffer.record(event({ utmSource: '  News\u0000let\u200Bter \r\n', utmMedium: 'E-Mail', utmCampaign: 'x'.repeat(500) }));
     buffer.record(event({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'X'.repeat(MAX_UTM_LENGTH) }));
     await buffer.flush();
@@ -159,7 +159,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('counts 1,000 distinct UTM combinations on one link in at most its bound plus one (other) row, losing no visit', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions() });
     for (let i = 0; i < 1000; i++) buffer.record(event({ utmSource: `s${i}`, utmMedium: `m${i}`, utmCampaign: `c${i}` }));
     expect(buffer.size).toBe(101);
     await buffer.flush();
@@ -172,7 +172,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   it('keeps a row for clicks without UTM values whatever the bounds: the link at its bound, the account past its share', async () => {
     // The bounds stop what visitors choose (UTM values); a link's plain clicks are its own traffic and are
     // never folded into (other), however many of the account's links are clicked.
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 2, maxRowsPerOwner: 3 });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 2, maxRowsPerOwner: 3 } });
     for (const source of ['a', 'b', 'c']) buffer.record(event({ utmSource: source }));
     buffer.record(event());
     for (let i = 0; i < 5; i++) buffer.record(event({ linkId: `other-link-${i}` }));
@@ -198,7 +198,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
         return super.addCounts(counts);
       }
     })();
-    const buffer = new ClickBuffer(counting, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 7 });
+    const buffer = new ClickBuffer({ stats: counting, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 7 } });
     buffer.record(event());
     await buffer.flush();
     expect(seen).toEqual([7]);
@@ -206,7 +206,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
 
   // One account's flood must not fill the buffer and drop another account's clicks.
   it('folds one account’s rows beyond its share into (other), so another account’s click still gets a row', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxRows: 10, maxRowsPerOwner: 4 });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxRows: 10, maxRowsPerOwner: 4 } });
     for (let i = 0; i < 50; i++) buffer.record(event({ linkId: `a${i % 2}`, ownerId: 'flooder', utmSource: `s${i}` }));
     buffer.record(event({ linkId: 'b1', ownerId: 'other', utmSource: 'newsletter' }));
     await buffer.flush();
@@ -217,7 +217,7 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('keeps its bounds when a failed write is put back in front of what arrived meanwhile', async () => {
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxUtmCombinations: 2 });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 2 } });
     buffer.record(event({ utmSource: 'a' }));
     buffer.record(event({ utmSource: 'b' }));
     stats.failNext = 1;
@@ -292,7 +292,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('counts each visit once per dimension, per (day, link), whatever its UTM values', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions() });
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/a?b=c' }));
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/other', utmSource: 'mail' }));
     buffer.record(event({ userAgent: LAPTOP, trigger: 'qr' }));
@@ -314,7 +314,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     const same = { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' };
     let calls = 0;
     const repeating = { traitsOf: () => (++calls % 3 ? same : { ...same, referrer: `r${calls}.example` }) };
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, repeating, { maxDimensionValues: 3 });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: repeating, options: { maxDimensionValues: 3 } });
     for (let i = 0; i < 30; i++) buffer.record(event({ trigger: i % 2 ? 'qr' : 'link' }));
     await buffer.flush();
     expect(byDimension(stats)['referrer']).toEqual({ 'a.example': 20, 'r3.example': 1, 'r6.example': 1, '(other)': 8 });
@@ -328,7 +328,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     const stats = new MemoryStatsRepository();
     let derived = 0;
     const watched = { traitsOf: () => (derived++, { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' }) };
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, watched, { dimensions: false });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: watched, options: { dimensions: false } });
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/a' }));
     buffer.record(event({ userAgent: PHONE }));
     await buffer.flush();
@@ -339,7 +339,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('gives password attempts no dimensions (they are not visits), and an unlocked visit its own', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions() });
     buffer.record(event({ kind: 'passwordFailed', userAgent: PHONE }));
     buffer.record(event({ kind: 'passwordPassed', userAgent: PHONE }));
     buffer.record(event({ userAgent: PHONE }));
@@ -349,7 +349,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('bounds the values of a (day, link, dimension), the rest going to (other), and the bound holds across batches', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions(), { maxDimensionValues: 2 });
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions(), options: { maxDimensionValues: 2 } });
     for (const host of ['a', 'b', 'c', 'd', 'a']) buffer.record(event({ referer: `https://${host}.example/` }));
     await buffer.flush();
     buffer.record(event({ referer: 'https://e.example/' }));
@@ -361,7 +361,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('keeps the dimension counts of a failed write for the next one, with what arrived meanwhile', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions() });
     buffer.record(event({ userAgent: PHONE }));
     stats.failNext = 1;
     await expect(buffer.flush()).rejects.toThrow('database unreachable');
@@ -374,7 +374,7 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('keeps no raw Referer, User-Agent or address: only the derived values reach the repository', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, dimensions());
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions() });
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/secret?token=1' }));
     await buffer.flush();
     const stored = JSON.stringify([(await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 100))).items, stats.dimensionCounts()]);
@@ -413,7 +413,7 @@ describe('ClickBuffer: link.clicked events', () => {
   // and grouped into series again at the write: now each click adds its moment to its kind's series.
   it('holds clicks that differ only in their moment as one series (moments in order of arrival), other kinds apart', async () => {
     const subscriber = new Subscriber();
-    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, noMetrics, new FakeClickDimensions(), {}, subscriber);
+    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions: new FakeClickDimensions(), options: {}, clickEvents: subscriber });
     buffer.record(event({ at: at(1) }));
     buffer.record(event({ at: at(2), utmSource: 'mail' }));
     buffer.record(event({ at: at(3) }));
@@ -433,7 +433,7 @@ describe('ClickBuffer: link.clicked events', () => {
 
   it('derives a visit\'s dimensions once, for its counts and its event alike', async () => {
     const dimensions = new FakeClickDimensions();
-    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, noMetrics, dimensions, {}, new Subscriber());
+    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions, options: {}, clickEvents: new Subscriber() });
     for (let i = 0; i < 7; i++) buffer.record(event({ at: at(i) }));
     expect(dimensions.calls).toBe(7);
   });
@@ -441,7 +441,7 @@ describe('ClickBuffer: link.clicked events', () => {
   it('after a failed write, writes its series with those that arrived meanwhile: every moment once', async () => {
     const subscriber = new Subscriber();
     const stats = new Stats();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, noMetrics, new FakeClickDimensions(), {}, subscriber);
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions: new FakeClickDimensions(), options: {}, clickEvents: subscriber });
     for (let i = 0; i < 3; i++) buffer.record(event({ at: at(i) }));
     stats.failNext = 1;
     await expect(buffer.flush()).rejects.toThrow('database unreachable');
@@ -454,7 +454,7 @@ describe('ClickBuffer: link.clicked events', () => {
   it('starts a write as soon as it holds eventsPerWrite events, without waiting for the schedule', async () => {
     const subscriber = new Subscriber();
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
-    const buffer = new ClickBuffer(new Stats(), linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { eventsPerWrite: 5 }, subscriber);
+    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { eventsPerWrite: 5 }, clickEvents: subscriber });
     for (let i = 0; i < 4; i++) buffer.record(event());
     await new Promise((resolve) => setImmediate(resolve));
     expect(subscriber.recorded).toHaveLength(0);
@@ -468,7 +468,7 @@ describe('ClickBuffer: link.clicked events', () => {
     let eventsDropped = 0;
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: (n) => void (eventsDropped += n) };
     const stats = new Stats();
-    const buffer = new ClickBuffer(stats, linkTotals, unitOfWork, metrics, new FakeClickDimensions(), { maxEvents: 10, eventsPerWrite: 1_000 }, subscriber);
+    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxEvents: 10, eventsPerWrite: 1_000 }, clickEvents: subscriber });
     stats.failNext = 1;
     for (let i = 0; i < 15; i++) buffer.record(event());
     await expect(buffer.flush()).rejects.toThrow('database unreachable');
@@ -491,7 +491,7 @@ describe('ClickWriteSchedule.drain over a ClickBuffer with a write under way', (
       return slow(...args);
     };
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
-    const buffer = new ClickBuffer(stats, { addVisits: async () => undefined }, { run: (work) => work() }, metrics, new FakeClickDimensions());
+    const buffer = new ClickBuffer({ stats, totals: { addVisits: async () => undefined }, unitOfWork: { run: (work) => work() }, metrics, dimensions: new FakeClickDimensions() });
     const schedule = new ClickWriteSchedule(buffer, { intervalMs: 1_000, maxIntervalMs: 10_000, onError: () => undefined });
     for (let i = 0; i < 7; i++) buffer.record(event());
     const underWay = buffer.flush();

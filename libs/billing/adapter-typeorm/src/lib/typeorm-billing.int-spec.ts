@@ -20,18 +20,18 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     const checkouts = new TypeormCheckoutRepository(dataSource());
     const uow = new TypeormUnitOfWork(dataSource());
     const quotas = new TypeormAccountQuotaRepository(dataSource());
-    const activation = new ActivateCheckout(subscriptions, sandbox, uow, ids, clock);
+    const activation = new ActivateCheckout({ subscriptions, gateway: sandbox, uow, ids, clock });
     const quota = new PlanQuotaPolicy(quotas, catalog);
-    const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
+    const current = new GetSubscriptionUseCase({ subscriptions, catalog, uow, ids, clock, quota });
     return {
       current,
       quota,
       quotas,
       assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway: sandbox, uow, ids, clock, current }),
       setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
-      checkout: new StartCheckoutUseCase(subscriptions, checkouts, sandbox, catalog, clock),
+      checkout: new StartCheckoutUseCase({ subscriptions, checkouts, gateway: sandbox, catalog, clock }),
       verify: new VerifyCheckoutUseCase(subscriptions, checkouts, sandbox, activation),
-      events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
+      events: new HandlePaymentEventUseCase({ subscriptions, checkouts, activation, catalog, uow, ids, clock }),
       subscriptions,
       checkouts,
     };

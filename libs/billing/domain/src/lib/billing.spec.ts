@@ -131,9 +131,9 @@ function setupWith<G extends PaymentGateway>(gateway: G, plans: readonly Plan[] 
   const subscriptions = new MemorySubscriptions();
   const checkouts = new MemoryCheckouts();
   const quotas = new MemoryAccountQuotas(subscriptions);
-  const activation = new ActivateCheckout(subscriptions, gateway, uow, ids, clock);
+  const activation = new ActivateCheckout({ subscriptions, gateway, uow, ids, clock });
   const quota = new PlanQuotaPolicy(quotas, catalog);
-  const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
+  const current = new GetSubscriptionUseCase({ subscriptions, catalog, uow, ids, clock, quota });
   return {
     catalog,
     subscriptions,
@@ -142,9 +142,9 @@ function setupWith<G extends PaymentGateway>(gateway: G, plans: readonly Plan[] 
     gateway,
     current,
     quota,
-    checkout: new StartCheckoutUseCase(subscriptions, checkouts, gateway, catalog, clock),
+    checkout: new StartCheckoutUseCase({ subscriptions, checkouts, gateway, catalog, clock }),
     verify: new VerifyCheckoutUseCase(subscriptions, checkouts, gateway, activation),
-    events: new HandlePaymentEventUseCase(subscriptions, checkouts, activation, catalog, uow, ids, clock),
+    events: new HandlePaymentEventUseCase({ subscriptions, checkouts, activation, catalog, uow, ids, clock }),
     assignPlan: new AssignPlanUseCase({ subscriptions, catalog, gateway, uow, ids, clock, current }),
     setLimits: new SetCustomLimitsUseCase(quotas, subscriptions, uow, clock),
   };
@@ -318,7 +318,7 @@ describe('account limits', () => {
 describe("billing's part of deleting an account", () => {
   function eraser(s: ReturnType<typeof setup>) {
     const incidents = new RecordedIncidents();
-    return { incidents, erase: new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents, s.quotas) };
+    return { incidents, erase: new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents, quotas: s.quotas }) };
   }
 
   // The provider is called only by the follow-up the deletion runs after its commit: a rolled-back deletion never cancels a plan.
@@ -398,7 +398,7 @@ describe('billing off: no payment provider, plans and limits from the operator',
     const s = off(DEFAULT_PLANS);
     await s.subscriptions.insert(Subscription.start({ id: ids.next(), userId: 'u1', planId: 'pro', checkoutSessionId: 'cs_old', providerSubscriptionId: 'sub_old', now }));
     const incidents = new RecordedIncidents();
-    await (await new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, incidents, s.quotas).execute('u1'))();
+    await (await new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents, quotas: s.quotas }).execute('u1'))();
     expect(s.subscriptions.of('u1')).toEqual([]);
     expect(incidents.failures).toEqual([{ providerSubscriptionId: 'sub_old', reason: expect.stringContaining('billing is off') }]);
   });
@@ -478,7 +478,7 @@ describe("the operator's plans and custom limits", () => {
   it("erases an account's custom limits with the account", async () => {
     const s = setup();
     await s.setLimits.execute('u1', { links: 7 });
-    await (await new EraseBillingAccountUseCase(s.subscriptions, s.checkouts, s.gateway, new RecordedIncidents(), s.quotas).execute('u1'))();
+    await (await new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents: new RecordedIncidents(), quotas: s.quotas }).execute('u1'))();
     expect(s.quotas.custom.has('u1')).toBe(false);
   });
 });

@@ -50,7 +50,7 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
     sandbox = sandboxGateway;
   }
   const quota = new PlanQuotaPolicy(quotas, catalog);
-  const current = new GetSubscriptionUseCase(subscriptions, catalog, uow, ids, clock, quota);
+  const current = new GetSubscriptionUseCase({ subscriptions, catalog, uow, ids, clock, quota });
   const incidents: BillingIncidents = {
     cancellationFailed: (providerSubscriptionId, reason) => logger.error({ providerSubscriptionId, err: reason }, 'payment provider did not cancel the subscription of a deleted account'),
   };
@@ -74,6 +74,6 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
     },
     /** For the other contexts, through bridges: plan quotas, and billing's part of deleting an account. */
     quota,
-    eraseAccount: new EraseBillingAccountUseCase(subscriptions, checkouts, gateway, incidents, quotas),
+    eraseAccount: new EraseBillingAccountUseCase({ subscriptions, checkouts, gateway, incidents, quotas }),
   };
 }

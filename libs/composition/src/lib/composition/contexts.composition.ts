@@ -1,38 +1,30 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ClickBuffer } from '@lnk/analytics/domain';
 import type { AnalyticsPorts } from '@lnk/analytics/adapter-nest';
 import { TypeormStatsInsightRepository, TypeormStatsRepository } from '@lnk/analytics/adapter-typeorm';
-import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
-import { BcryptPasswordHasher, InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
+import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';
 import type { LoginThrottle } from '@lnk/identity/domain';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkListChanges, RepositoryLinkLists, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
-import { CachedLinkLists, CachedRedirectLookup, weighLinkListAnswer } from '@lnk/links/adapter-cache';
+import { LinkListChanges, RepositoryLinkLists } from '@lnk/links/domain';
+import { CachedLinkLists, weighLinkListAnswer } from '@lnk/links/adapter-cache';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
-import { TypeormLinkRepository, TypeormTagRepository, TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
+import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
-import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
 import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
 import { CachedCertificateHostLookup } from '@lnk/domains/adapter-cache';
 import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
-import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
+import { TypeormUnitOfWork } from '@lnk/shared/database';
 import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastLinkListChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataEraserViaOtherContexts,
-  ClickRecorderViaAnalytics,
-  VisitorLocatorViaAnalytics,
   LinkDomainsViaDomains,
   AccountLimitsReaderViaBilling,
-  LINK_PASSWORD_THROTTLE,
-  LinkClickTotalsViaLinks,
   DomainUsageViaLinks,
   StatsLinksViaLinks,
   DomainVerificationListenerViaLinks,
-  PasswordAttemptsViaIdentity,
   AccountUsageViaLinksAndDomains,
 } from '@lnk/bridges';
 import { AppConfig } from '../config/app-config';
@@ -40,6 +32,7 @@ import { composeIdentity } from './identity.composition';
 import { composeBilling } from './billing.composition';
 import { composeWebhooks } from './webhooks.composition';
 import { poolFiguresOf, ServiceMetrics } from '@lnk/shared/metrics';
+import { composeShortUrlEdge } from '../edge/short-url-edge.composition';
 
 /** Every context with its ports bound to adapters, and the bridges between contexts: the composition root. */
 
@@ -81,8 +74,11 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     (answer) => 2 * weighLinkListAnswer(answer),
     () => clock.nowMs(),
   );
-  const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(linkRepository, linkDomains), config.redirectCache);
-  const resolveRedirect = new ResolveRedirectUseCase(redirectCache, config.shortHosts);
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
+  const statsRepository = new TypeormStatsRepository(dataSource, ids);
+  // The short-URL edge (resolving, the password check, the click buffer), as apps/redirect composes it.
+  const edge = composeShortUrlEdge({ dataSource, settings: config, logger, metrics, clock, links: linkRepository, linkDomains, stats: statsRepository, passwords: linkPasswords, webhooks });
+  const { redirectCache } = edge;
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
   const certificateHosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domainRepository), CERTIFICATE_ASKS);
@@ -99,15 +95,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     },
   };
   const domainChanges = bus ? broadcastDomainChanges(hostChanges, bus) : hostChanges;
-  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
-  const statsRepository = new TypeormStatsRepository(dataSource, ids);
-  // One parser and country table for statistics and for links' targets (each remembers what it has read).
-  const clickDimensions = new BowserClickDimensions();
-  const clicks = new ClickBuffer(statsRepository, new LinkClickTotalsViaLinks(linkRepository), new TypeormUnitOfWork(dataSource, databaseBounds(config.databaseBounds).clicks), metrics.clickMetricsLoggingDrops(logger), clickDimensions, { maxRows: config.clickBufferMaxRows, dimensions: config.clickDimensions }, webhooks.clickEvents);
-  const checkPassword = new CheckLinkPasswordUseCase(linkPasswords, new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
 
-  // The ports of the links use cases (LinksModule builds them); the redirect path is composed here, for
-  // the short-URL dispatch, as apps/redirect composes it.
+  // The ports of the links use cases (LinksModule builds them); the redirect path is the edge's, above.
   const ports: LinksPorts = {
     links: linkRepository,
     tags: tagRepository,
@@ -127,13 +116,8 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     ports,
     settings,
     linkLists,
-    redirectCache,
-    resolveRedirect,
-    // What a short URL answers, and which visits count (bots by isbot's list, remembered per User-Agent).
-    answerShortUrl: new AnswerShortUrlUseCase(resolveRedirect, checkPassword, new ClickRecorderViaAnalytics(clicks), new IsbotBotDetector(), clock, {
-      defaultDomainName: new URL(config.shortBaseUrl).hostname,
-      notFoundRedirectUrl: config.notFoundRedirectUrl,
-    }, new TypeormVisitLimits(dataSource), new VisitorLocatorViaAnalytics(clickDimensions), webhooks.lifecycleEvents, (error) => logger.warn({ err: error.message }, 'webhooks: a link.limit_reached event was not recorded')),
+    /** The short-URL edge: the dispatch's answers, and what other instances' changes do to its caches. */
+    edge,
   };
 
   const dns = new NodeDnsResolver({ servers: config.dnsServers, timeoutMs: 3000 });
@@ -156,7 +140,7 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     settings: domainSettings,
     certificates,
     certificateHosts,
-    recheck: new RecheckDomainsUseCase(domainRepository, dns, clock, domainChanges, { target: routing, batchSize: 20 }),
+    recheck: new RecheckDomainsUseCase({ domains: domainRepository, dns, clock, listener: domainChanges, config: { target: routing, batchSize: 20 } }),
     /** What a domain change on another instance is told to here. */
     hostChanges,
   };
@@ -167,10 +151,10 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     insights: new TypeormStatsInsightRepository(dataSource),
     links: new StatsLinksViaLinks(linkRepository, tagRepository),
   };
-  const analytics = { clicks, ports: analyticsPorts };
+  const analytics = { clicks: edge.clicks, ports: analyticsPorts };
 
   const identity = composeIdentity(dataSource, config, logger, {
-    eraser: new AccountDataEraserViaOtherContexts(linkRepository, tagRepository, domainRepository, statsRepository, eraseAccount, webhooks.repository),
+    eraser: new AccountDataEraserViaOtherContexts({ links: linkRepository, tags: tagRepository, domains: domainRepository, stats: statsRepository, billing: eraseAccount, webhooks: webhooks.repository }),
     limits: new AccountLimitsReaderViaBilling(billing.limits),
     ...(bus
       ? {
@@ -180,7 +164,6 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
       : {}),
   }, loginThrottle);
 
-  metrics.watchClickBuffer(() => analytics.clicks.size);
   metrics.watchPool(poolFiguresOf(dataSource));
 
   return { identity, links, domains, analytics, billing, webhooks };

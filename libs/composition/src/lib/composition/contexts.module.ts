@@ -6,7 +6,8 @@ import { AnswerShortUrlUseCase, ResolveRedirectUseCase } from '@lnk/links/domain
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../config/config.module';
 import { composeContexts, Contexts, openBus } from './contexts.composition';
-import { listenToOtherInstances, RedisBus } from '@lnk/shared/redis';
+import { RedisBus } from '@lnk/shared/redis';
+import { hearOtherInstances } from '../edge/short-url-edge.composition';
 import { ClickFlusher } from './click-flusher';
 import { DomainRechecker } from './domain-rechecker';
 import { WebhookWorker } from './webhook-worker';
@@ -42,30 +43,24 @@ export const contexts: Provider = {
     // Read before the first request: until then every link change would take the transaction path.
     await webhooks.ready();
     if (bus) {
-      // Redis away: changes and revocations made on other instances are not heard, so nothing cached lives
-      // longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten when Redis is back.
       const tokensRevoked = () => identity.principalCache.tokensRevoked();
-      bus.guardCaches(() => {
-        links.redirectCache.forgetAll();
-        domains.certificateHosts.forgetAll();
-        links.linkLists.clear();
-        tokensRevoked();
-        webhooks.subscribers.invalidate();
-      }, config.redisOutageCacheTtlMs);
-      bus.onStateChange((up) =>
-        up
-          ? logger.info('redis subscription in place: invalidations from other instances are heard (caches emptied after an outage)')
-          : logger.warn({ cacheTtlSeconds: config.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
-      );
-      metrics.watchRedis('invalidations', () => bus.up);
-      await listenToOtherInstances(bus, {
-        linkChanged: (domainId, slug) => links.redirectCache.linkChanged(domainId, slug),
-        tokensRevoked,
-        accountChanged: (userId) => identity.accountCache.accountChanged(userId),
-        webhooksChanged: () => webhooks.subscribers.invalidate(),
-        domainChanged: (name) => domains.hostChanges.verificationChanged(name),
-        linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
-      });
+      await hearOtherInstances(bus, {
+        // The short-URL edge's, as the redirect app's, and the caches only the API keeps.
+        listeners: {
+          ...links.edge.listeners,
+          tokensRevoked,
+          accountChanged: (userId) => identity.accountCache.accountChanged(userId),
+          // The redirect cache's and the certificate answers'.
+          domainChanged: (name) => domains.hostChanges.verificationChanged(name),
+          linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
+        },
+        forgetAll: () => {
+          links.edge.forgetAll();
+          domains.certificateHosts.forgetAll();
+          links.linkLists.clear();
+          tokensRevoked();
+        },
+      }, config, logger, metrics);
     }
     return composed;
   },
@@ -80,8 +75,8 @@ export const contexts: Provider = {
     contexts,
     // The redirect path, composed for the short-URL dispatch (and a custom domain's home page); the links
     // use cases are LinksModule's, built from the ports in c.links.
-    { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.resolveRedirect },
-    { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.answerShortUrl },
+    { provide: ResolveRedirectUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.edge.resolveRedirect },
+    { provide: AnswerShortUrlUseCase, inject: [CONTEXTS], useFactory: (c: Contexts) => c.links.edge.answer },
     WebhookWorker,
     ClickFlusher,
     DomainRechecker,

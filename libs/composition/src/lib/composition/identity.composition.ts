@@ -174,7 +174,7 @@ export function composeIdentity(
   };
 
   // What the operator CLI runs, built from the same ports (IdentityModule builds its own for the routes).
-  const verification = new EmailVerificationSender(ports.verifications, mailer, secrets, hasher, ids, clock, emailVerificationLink(config.publicBaseUrl));
+  const verification = new EmailVerificationSender({ verifications: ports.verifications, mailer, secrets, hasher, ids, clock, verifyUrl: emailVerificationLink(config.publicBaseUrl) });
   const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: settings.patLimit };
   const directory = new TypeormOperatorDirectory(dataSource);
 
@@ -187,15 +187,15 @@ export function composeIdentity(
     principalCache,
     /** Told of changes of accounts heard from other instances. */
     accountCache: accountCache as AccountChanges,
-    registerUser: new RegisterUserUseCase(users, passwords, ids, clock, verification, new AddressClaims(users, clock)),
-    createOAuthClient: new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock),
+    registerUser: new RegisterUserUseCase({ users, passwords, ids, clock, verification, claims: new AddressClaims(users, clock) }),
+    createOAuthClient: new CreateOAuthClientUseCase({ clients, users, secrets, hasher, ids, clock }),
     /** For the operator CLI only: no HTTP route reaches these. */
     operator: {
       findUser: new FindUserByEmailUseCase(users),
       listUsers: new ListUsersUseCase(directory),
       listClients: new ListFirstPartyClientsUseCase(directory),
       createPat: new CreateOperatorPatUseCase(users, patMint, clock),
-      setPassword: new SetPasswordByOperatorUseCase(users, passwords, oauthTokens, pats, revocations, unitOfWork, clock),
+      setPassword: new SetPasswordByOperatorUseCase({ users, passwords, tokens: oauthTokens, pats, revocations, unitOfWork, clock }),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { AddDomainUseCase, addressRecordsFor, DeleteDomainUseCase, dnsRecordFor, ListDomainsUseCase, VerifyDomainUseCase } from '@lnk/domains/domain';
-import { type Caller, CurrentPrincipal, Cursors, searchKey, list, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
+import { type Caller, CurrentPrincipal, Cursors, searchKey, list, ok, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { DomainSchema, VerifiedDomainSchema } from './domains.schemas';
 import { DomainsSettings } from './domains.settings';
 import { AddDomainDto } from './domains.request.dto';
@@ -21,8 +21,7 @@ export class DomainsController {
   @Route('GET', '', { operationId: 'listDomains', scope: 'domains:read', answers: list(DomainSchema), meta: PAGE_META, summary: 'List your custom domains', description: 'Each with its verification state and the DNS record that proves it is yours.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'domains', owner: caller.userId, query: { q: searchKey(query.q) } };
-    const page = await this.listDomains.execute(caller.userId, query.q, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map((d) => presentDomain(d, this.settings)), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listDomains.execute(caller.userId, query.q, request), (d) => presentDomain(d, this.settings));
   }
 
   @Route('POST', '', { operationId: 'addDomain', scope: 'domains:write', answers: DomainSchema, idempotent: 'replays', summary: 'Add a custom domain', description: 'Answers the DNS TXT record to publish; links may use the domain once it is verified.' })

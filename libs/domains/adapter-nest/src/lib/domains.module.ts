@@ -48,11 +48,11 @@ const routingOf = (settings: DomainsSettings) => ({ host: settings.dnsTarget, ad
 /** Each use case, built from the ports it needs (injected by their classes), once for the app. */
 const USE_CASES: Provider[] = [
   providerOf(AddDomainUseCase, [DomainRepository, QuotaPolicy, IdGenerator, ChallengeGenerator, Clock, DomainsSettings], (domains, quota, ids, challenges, clock, settings) =>
-    new AddDomainUseCase(domains, quota, ids, challenges, clock, { ownHosts: settings.ownHosts }),
+    new AddDomainUseCase({ domains, quota, ids, challenges, clock, config: { ownHosts: settings.ownHosts } }),
   ),
   providerOf(ListDomainsUseCase, [DomainRepository]),
   providerOf(VerifyDomainUseCase, [DomainRepository, DnsResolver, Clock, DomainVerificationListener, DomainsSettings], (domains, dns, clock, changes, settings) =>
-    new VerifyDomainUseCase(domains, dns, clock, changes, { target: routingOf(settings) }),
+    new VerifyDomainUseCase({ domains, dns, clock, listener: changes, config: { target: routingOf(settings) } }),
   ),
   providerOf(DeleteDomainUseCase, [DomainRepository, DomainUsage, DomainVerificationListener]),
 ];

@@ -102,9 +102,9 @@ describe('domain use cases', () => {
     repo = new MemoryDomainRepository();
     dns = new Zone();
     changes = new Changes();
-    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] } });
-    recheck = new RecheckDomainsUseCase(repo, dns, clock, changes, { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 });
+    add = new AddDomainUseCase({ domains: repo, quota, ids, challenges, clock, config: { ownHosts: own } });
+    verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] } } });
+    recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 } });
   });
   const stored = (id: string) => repo.stored(id);
 
@@ -258,90 +258,83 @@ describe('domain use cases', () => {
     await del.execute('ada', verified.id);
     expect(changes.names).toEqual(['go.example.com']);
   });
-});
 
-describe('apex domains: A/AAAA records at the service addresses instead of a CNAME', () => {
-  const target = { host: 'cname.lnk.test', addresses: ['203.0.113.10', '2001:db8::10'] };
-  let repo: MemoryDomainRepository;
-  let dns: Zone;
-  let add: AddDomainUseCase;
-  let verify: VerifyDomainUseCase;
-  let recheck: RecheckDomainsUseCase;
+  // The same use cases, the service's DNS target with addresses of its own.
+  describe('apex domains: A/AAAA records at the service addresses instead of a CNAME', () => {
+    const target = { host: 'cname.lnk.test', addresses: ['203.0.113.10', '2001:db8::10'] };
 
-  beforeEach(() => {
-    repo = new MemoryDomainRepository();
-    dns = new Zone();
-    add = new AddDomainUseCase(repo, quota, ids, challenges, clock, { ownHosts: own });
-    verify = new VerifyDomainUseCase(repo, dns, clock, new Changes(), { target });
-    recheck = new RecheckDomainsUseCase(repo, dns, clock, new Changes(), { target, batchSize: 10 });
-  });
-  const apex = async (records: { A?: string[]; AAAA?: string[] }) => {
-    const d = await add.execute('ada', 'example.com');
-    dns.txts.set(d.challengeName, [d.challenge]);
-    dns.addresses.set('example.com', records);
-    return d;
-  };
+    beforeEach(() => {
+      verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target } });
+      recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target, batchSize: 10 } });
+    });
+    const apex = async (records: { A?: string[]; AAAA?: string[] }) => {
+      const d = await add.execute('ada', 'example.com');
+      dns.txts.set(d.challengeName, [d.challenge]);
+      dns.addresses.set('example.com', records);
+      return d;
+    };
 
-  it.each<[string, { A?: string[]; AAAA?: string[] }]>([
-    ['an A record', { A: ['203.0.113.10'] }],
-    ['an AAAA record', { AAAA: ['2001:db8::10'] }],
-    ['both', { A: ['203.0.113.10'], AAAA: ['2001:db8::10'] }],
-  ])('verifies a name with its TXT challenge and %s at the service', async (_, records) => {
-    const d = await apex(records);
-    await expect(verify.execute('ada', d.id)).resolves.toMatchObject({ isVerified: true });
-  });
+    it.each<[string, { A?: string[]; AAAA?: string[] }]>([
+      ['an A record', { A: ['203.0.113.10'] }],
+      ['an AAAA record', { AAAA: ['2001:db8::10'] }],
+      ['both', { A: ['203.0.113.10'], AAAA: ['2001:db8::10'] }],
+    ])('verifies a name with its TXT challenge and %s at the service', async (_, records) => {
+      const d = await apex(records);
+      await expect(verify.execute('ada', d.id)).resolves.toMatchObject({ isVerified: true });
+    });
 
-  // A name whose traffic partly goes elsewhere is not the service's to answer, nor to get certificates for.
-  it('refuses a name with one address elsewhere, naming only the expected records (no DNS lookup tool through the server)', async () => {
-    const d = await apex({ A: ['203.0.113.10', '198.51.100.7'] });
-    const error = await verify.execute('ada', d.id).catch((e) => e);
-    expect(error).toBeInstanceOf(DomainNotVerifiedError);
-    expect(error.message).toBe('DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10');
-    expect(error.message).not.toContain('198.51.100.7');
-    dns.addresses.set('example.com', { A: ['203.0.113.10'], AAAA: ['2001:db8::99'] });
-    await expect(verify.execute('ada', d.id)).rejects.toBeInstanceOf(DomainNotVerifiedError);
-  });
+    // A name whose traffic partly goes elsewhere is not the service's to answer, nor to get certificates for.
+    it('refuses a name with one address elsewhere, naming only the expected records (no DNS lookup tool through the server)', async () => {
+      const d = await apex({ A: ['203.0.113.10', '198.51.100.7'] });
+      const error = await verify.execute('ada', d.id).catch((e) => e);
+      expect(error).toBeInstanceOf(DomainNotVerifiedError);
+      expect(error.message).toBe('DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10');
+      expect(error.message).not.toContain('198.51.100.7');
+      dns.addresses.set('example.com', { A: ['203.0.113.10'], AAAA: ['2001:db8::99'] });
+      await expect(verify.execute('ada', d.id)).rejects.toBeInstanceOf(DomainNotVerifiedError);
+    });
 
-  it('refuses the service addresses without the TXT challenge, and a name with no records at all', async () => {
-    const d = await apex({ A: ['203.0.113.10'] });
-    dns.txts.clear();
-    await expect(verify.execute('ada', d.id)).rejects.toThrow("DNS has no TXT record _lnk-challenge.example.com with this domain's challenge");
-    dns.addresses.clear();
-    await expect(verify.execute('ada', d.id)).rejects.toThrow(
-      "DNS has no TXT record _lnk-challenge.example.com with this domain's challenge and no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10",
-    );
-  });
+    it('refuses the service addresses without the TXT challenge, and a name with no records at all', async () => {
+      const d = await apex({ A: ['203.0.113.10'] });
+      dns.txts.clear();
+      await expect(verify.execute('ada', d.id)).rejects.toThrow("DNS has no TXT record _lnk-challenge.example.com with this domain's challenge");
+      dns.addresses.clear();
+      await expect(verify.execute('ada', d.id)).rejects.toThrow(
+        "DNS has no TXT record _lnk-challenge.example.com with this domain's challenge and no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10",
+      );
+    });
 
-  it('does not verify while one address family does not answer (it could point elsewhere)', async () => {
-    const d = await apex({ A: ['203.0.113.10'] });
-    dns.addressFailure = { type: 'AAAA', kind: 'timeout' };
-    await expect(verify.execute('ada', d.id)).rejects.toThrow('The DNS lookup for example.com did not complete; try again shortly');
-    dns.addressFailure = null;
-    await expect(verify.execute('ada', d.id)).resolves.toMatchObject({ isVerified: true });
-  });
+    it('does not verify while one address family does not answer (it could point elsewhere)', async () => {
+      const d = await apex({ A: ['203.0.113.10'] });
+      dns.addressFailure = { type: 'AAAA', kind: 'timeout' };
+      await expect(verify.execute('ada', d.id)).rejects.toThrow('The DNS lookup for example.com did not complete; try again shortly');
+      dns.addressFailure = null;
+      await expect(verify.execute('ada', d.id)).resolves.toMatchObject({ isVerified: true });
+    });
 
-  it('asks for addresses only when the CNAME does not route the name, and not at all without configured addresses', async () => {
-    const d = await add.execute('ada', 'go.example.com');
-    dns.publish(d);
-    await verify.execute('ada', d.id);
-    expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
+    it('asks for addresses only when the CNAME does not route the name, and not at all without configured addresses', async () => {
+      const d = await add.execute('ada', 'go.example.com');
+      dns.publish(d);
+      await verify.execute('ada', d.id);
+      expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
 
-    const cnameOnly = new VerifyDomainUseCase(repo, dns, clock, new Changes(), { target: { host: 'cname.lnk.test', addresses: [] } });
-    const e = await apex({ A: ['203.0.113.10'] });
-    await expect(cnameOnly.execute('ada', e.id)).rejects.toThrow('DNS has no CNAME record example.com -> cname.lnk.test');
-    expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
-  });
+      const cnameOnly = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target: { host: 'cname.lnk.test', addresses: [] } } });
+      const e = await apex({ A: ['203.0.113.10'] });
+      await expect(cnameOnly.execute('ada', e.id)).rejects.toThrow('DNS has no CNAME record example.com -> cname.lnk.test');
+      expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
+    });
 
-  it('takes the verification away when a re-check finds an address moved elsewhere, keeps it through a time-out', async () => {
-    const d = await apex({ A: ['203.0.113.10'], AAAA: ['2001:db8::10'] });
-    await verify.execute('ada', d.id);
-    time += 60_000;
-    dns.addressFailure = { type: 'A', kind: 'timeout' };
-    expect(await recheck.execute()).toEqual({ checked: 1, lost: 0 });
-    dns.addressFailure = null;
-    dns.addresses.set('example.com', { A: ['198.51.100.7'], AAAA: ['2001:db8::10'] });
-    time += 60_000;
-    expect(await recheck.execute()).toEqual({ checked: 1, lost: 1 });
-    expect(repo.stored(d.id)).toMatchObject({ isVerified: false, verificationLostReason: 'DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10' });
+    it('takes the verification away when a re-check finds an address moved elsewhere, keeps it through a time-out', async () => {
+      const d = await apex({ A: ['203.0.113.10'], AAAA: ['2001:db8::10'] });
+      await verify.execute('ada', d.id);
+      time += 60_000;
+      dns.addressFailure = { type: 'A', kind: 'timeout' };
+      expect(await recheck.execute()).toEqual({ checked: 1, lost: 0 });
+      dns.addressFailure = null;
+      dns.addresses.set('example.com', { A: ['198.51.100.7'], AAAA: ['2001:db8::10'] });
+      time += 60_000;
+      expect(await recheck.execute()).toEqual({ checked: 1, lost: 1 });
+      expect(repo.stored(d.id)).toMatchObject({ isVerified: false, verificationLostReason: 'DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10' });
+    });
   });
 });

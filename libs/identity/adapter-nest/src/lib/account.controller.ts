@@ -156,16 +156,11 @@ export class EmailVerificationController {
       '(POST /auth/verify-email), an API client the account the link would confirm.',
   })
   async view(@Query() query: VerifyEmailQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const page = prefersHtml(request.headers.accept);
-    let user;
-    try {
-      user = await this.viewEmailVerification.execute(query.token);
-    } catch (error) {
-      if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
-      throw error;
-    }
-    if (page) return void reply.code(200).headers(pageHeaders()).send(emailConfirmationPage(user.email, query.token));
-    sendVerifiedEmail(reply, user, 'This link confirms the address when its token is posted to POST /auth/verify-email');
+    await answerVerification(request, reply, {
+      use: () => this.viewEmailVerification.execute(query.token),
+      page: (user) => emailConfirmationPage(user.email, query.token),
+      message: 'This link confirms the address when its token is posted to POST /auth/verify-email',
+    });
   }
 
   /** What the page's button posts (form-encoded), or an API client (JSON): the token, used once. */
@@ -181,20 +176,28 @@ export class EmailVerificationController {
   })
   @AcceptsForm()
   async verify(@Body() body: VerifyEmailDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const page = prefersHtml(request.headers.accept);
-    let user;
-    try {
-      user = await this.verifyEmail.execute(body.token);
-    } catch (error) {
-      if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
-      throw error;
-    }
-    if (page) return void reply.code(200).headers(pageHeaders()).send(emailVerifiedPage(user.email));
-    sendVerifiedEmail(reply, user, 'E-mail address confirmed');
+    await answerVerification(request, reply, { use: () => this.verifyEmail.execute(body.token), page: (user) => emailVerifiedPage(user.email), message: 'E-mail address confirmed' });
   }
 }
 
 /** The envelope of VerifiedEmailSchema, sent through the reply the page answers also use. */
+/**
+ * Answers the use of a verification link's token: a browser (it prefers HTML) gets a page, `page(user)`, or
+ * the page that says the link is not valid when the token is refused; an API client the account, with `message`.
+ */
+async function answerVerification(request: FastifyRequest, reply: FastifyReply, answer: { use: () => Promise<User>; page: (user: User) => string; message: string }): Promise<void> {
+  const page = prefersHtml(request.headers.accept);
+  let user;
+  try {
+    user = await answer.use();
+  } catch (error) {
+    if (page && error instanceof ValidationError) return void reply.code(400).headers(pageHeaders()).send(emailNotVerifiedPage());
+    throw error;
+  }
+  if (page) return void reply.code(200).headers(pageHeaders()).send(answer.page(user));
+  sendVerifiedEmail(reply, user, answer.message);
+}
+
 function sendVerifiedEmail(reply: FastifyReply, user: User, message: string): void {
   void reply
     .code(200)

@@ -1,5 +1,4 @@
-import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import {
   CreateOAuthClientUseCase,
   DeleteOAuthClientUseCase,
@@ -10,8 +9,7 @@ import {
   RegenerateClientSecretUseCase,
   UpdateOAuthClientUseCase,
 } from '@lnk/identity/domain';
-import { CurrentPrincipal, Cursors, etagOf, searchKey, list, namesETag, ok, okPage, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
-import { PreconditionFailedError } from '@lnk/shared/kernel';
+import { CurrentPrincipal, changeIfMatch, IfMatch, type IfMatchPrecondition, Cursors, searchKey, list, ok, PAGE_META, Route, SearchPageQueryDto } from '@lnk/shared/http';
 import { OAuthClientSchema, RegeneratedClientSecretSchema } from './oauth-clients.schemas';
 import { presentClient, presentRegeneratedSecret } from './oauth-clients.presenter';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './oauth-clients.request.dto';
@@ -32,8 +30,7 @@ export class OAuthClientsController {
   @Route('GET', '', { operationId: 'listOAuthClients', scope: 'tokens:read', answers: list(OAuthClientSchema), meta: PAGE_META, summary: 'List your OAuth clients', description: 'The third-party applications you registered.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'oauth-clients', owner: principal.userId, query: { q: searchKey(query.q) } };
-    const page = await this.listClients.execute(principal, query.q, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map((c) => presentClient(c)), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listClients.execute(principal, query.q, request), presentClient);
   }
 
   @Route('POST', '', { operationId: 'createOAuthClient', scope: 'tokens:write', answers: OAuthClientSchema, idempotent: 'secret', summary: 'Register an OAuth client', description: 'The answer carries the client secret this once. Redirect URIs must match exactly in authorization requests.' })
@@ -52,18 +49,11 @@ export class OAuthClientsController {
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body() body: UpdateOAuthClientDto,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @IfMatch() precondition: IfMatchPrecondition,
   ) {
-    // If-Match: the client's current ETag (that of GET's answer) must be among those named.
-    const expected = ifMatch === undefined ? undefined : (current: OAuthClient) => namesETag(ifMatch, etagOf(presentClient(current)), 'strong');
-    try {
-      return ok(presentClient(await this.updateClient.execute(principal, id, body, expected)), 'OAuth client updated');
-    } catch (error) {
-      // The refusal carries the current ETag, so the client can read again and decide.
-      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentClient(await this.getClient.execute(principal, id))));
-      throw error;
-    }
+    const change = (expected?: (current: OAuthClient) => boolean) => this.updateClient.execute(principal, id, body, expected);
+    const client = await changeIfMatch(precondition, { present: presentClient, change, current: () => this.getClient.execute(principal, id) });
+    return ok(client, 'OAuth client updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteOAuthClient', scope: 'tokens:delete', answers: null, summary: 'Delete an OAuth client', description: 'The client and the tokens issued to it stop working.' })

@@ -7,7 +7,7 @@ import {
   RevokeAllPersonalAccessTokensUseCase,
   RevokePersonalAccessTokenUseCase,
 } from '@lnk/identity/domain';
-import { CurrentPrincipal, Cursors, list, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
+import { CurrentPrincipal, Cursors, list, ok, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreatedPersonalAccessTokenSchema, PersonalAccessTokenDetailSchema, PersonalAccessTokenSchema, RevokedTokensSchema } from './tokens.schemas';
 import { CreateTokenDto } from './tokens.request.dto';
 import { presentCreatedToken, presentTokenDetail, presentTokenListItem } from './tokens.presenter';
@@ -27,8 +27,7 @@ export class TokensController {
   @Route('GET', '', { operationId: 'listPersonalAccessTokens', scope: 'tokens:read', answers: list(PersonalAccessTokenSchema), meta: PAGE_META, summary: 'List your personal access tokens', description: 'Names, scopes and expiry; never the token values.' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto) {
     const scope = { list: 'tokens', owner: principal.userId };
-    const page = await this.listPats.execute(principal, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map(presentTokenListItem), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listPats.execute(principal, request), presentTokenListItem);
   }
 
   @Route('POST', '', {

@@ -1,8 +1,19 @@
 import { DataSource } from 'typeorm';
 import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PatRoom, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { afterId, countOf, firstOf, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
+import { afterId, countOf, firstOf, insertRow, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
 import { toAuthorizationCode, toOAuthToken, toPersonalAccessToken } from './identity.decoders';
+
+/** The rows the tokens are stored as, column by column (identity.decoders.ts reads them back). */
+const oauthTokenRow = (p: OAuthToken['props']) => ({
+  id: p.id, family_id: p.familyId, user_id: p.userId, client_id: p.clientId, scopes: p.scopes, access_hash: p.accessHash, refresh_hash: p.refreshHash,
+  access_expires_at: p.accessExpiresAt, refresh_expires_at: p.refreshExpiresAt, authorization_code_id: p.authorizationCodeId, auth_time: p.authTime,
+  rotated_at: p.rotatedAt, revoked_at: p.revokedAt, created_at: p.createdAt,
+});
+const authorizationCodeRow = (p: AuthorizationCode['props']) => ({
+  id: p.id, code_hash: p.codeHash, client_id: p.clientId, user_id: p.userId, redirect_uri: p.redirectUri, scopes: p.scopes,
+  code_challenge: p.codeChallenge, code_challenge_method: p.codeChallengeMethod, expires_at: p.expiresAt, consumed_at: p.consumedAt, created_at: p.createdAt,
+});
 
 // Only tokens of active accounts authenticate: the join answers that in the same indexed lookup.
 const ACTIVE_OAUTH = `SELECT t.* FROM oauth_tokens t JOIN users u ON u.id = t.user_id AND u.is_active`;
@@ -13,14 +24,7 @@ export class TypeormOAuthTokenRepository extends OAuthTokenRepository {
   }
 
   async insert(token: OAuthToken): Promise<void> {
-    const p = token.props;
-    await sql(
-      this.dataSource,
-      `INSERT INTO oauth_tokens (id, family_id, user_id, client_id, scopes, access_hash, refresh_hash, access_expires_at, refresh_expires_at, authorization_code_id,
-                                 auth_time, rotated_at, revoked_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [p.id, p.familyId, p.userId, p.clientId, p.scopes, p.accessHash, p.refreshHash, p.accessExpiresAt, p.refreshExpiresAt, p.authorizationCodeId, p.authTime, p.rotatedAt, p.revokedAt, p.createdAt],
-    );
+    await insertRow(this.dataSource, 'oauth_tokens', oauthTokenRow(token.props));
   }
 
   async findByAccessHash(hash: string): Promise<OAuthToken | null> {
@@ -85,12 +89,10 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
       );
       const active = await countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [p.userId, now]);
       if (active >= room.maxActive) return { stored: false, active };
-      await sql(
-        this.dataSource,
-        `INSERT INTO personal_access_tokens (id, user_id, name, description, scopes, token_hash, last_used_at, expires_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [p.id, p.userId, p.name, p.description, p.scopes, p.tokenHash, p.lastUsedAt, p.expiresAt, p.createdAt, p.updatedAt],
-      );
+      await insertRow(this.dataSource, 'personal_access_tokens', {
+        id: p.id, user_id: p.userId, name: p.name, description: p.description, scopes: p.scopes, token_hash: p.tokenHash,
+        last_used_at: p.lastUsedAt, expires_at: p.expiresAt, created_at: p.createdAt, updated_at: p.updatedAt,
+      });
       return { stored: true, active };
     });
   }
@@ -132,13 +134,7 @@ export class TypeormAuthorizationCodeRepository extends AuthorizationCodeReposit
   }
 
   async insert(code: AuthorizationCode): Promise<void> {
-    const p = code.props;
-    await sql(
-      this.dataSource,
-      `INSERT INTO authorization_codes (id, code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method, expires_at, consumed_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [p.id, p.codeHash, p.clientId, p.userId, p.redirectUri, p.scopes, p.codeChallenge, p.codeChallengeMethod, p.expiresAt, p.consumedAt, p.createdAt],
-    );
+    await insertRow(this.dataSource, 'authorization_codes', authorizationCodeRow(code.props));
   }
 
   async findByHash(hash: string): Promise<AuthorizationCode | null> {

@@ -104,12 +104,12 @@ describe('who owns an e-mail address', () => {
     verifications = new MemoryEmailVerificationRepository();
     mail = new Mailbox();
     log = new ChangeLog();
-    verification = new EmailVerificationSender(verifications, mail, secrets, hasher, ids, clock, (token) => `https://lnk.test/auth/verify-email?token=${token}`);
+    verification = new EmailVerificationSender({ verifications, mailer: mail, secrets, hasher, ids, clock, verifyUrl: (token) => `https://lnk.test/auth/verify-email?token=${token}` });
     addressClaims = new AddressClaims(users, clock);
     changeEmail = new ChangeEmailUseCase({ users, verifications, verification, notices: new AddressNotices(mail), log, clock, reauthentication: fresh });
     verifyEmail = new VerifyEmailUseCase(verifications, users, hasher, clock);
     viewEmailVerification = new ViewEmailVerificationUseCase(verifications, users, hasher, clock);
-    register = new RegisterUserUseCase(users, passwords, ids, clock, verification, addressClaims);
+    register = new RegisterUserUseCase({ users, passwords, ids, clock, verification, claims: addressClaims });
   });
 
   describe('identity-provider sign-in', () => {
@@ -134,7 +134,7 @@ describe('who owns an e-mail address', () => {
         addressKey: clientAddressKey,
       };
       const issuerOfTokens = { issue: async (grant: { userId: string }) => ({ accessToken: `at-${grant.userId}` }) } as unknown as TokenIssuer;
-      idp = new IdpSignInUseCase(verifier, new ClientAuthenticator(clients, hasher), users, identities, addressClaims, factor, throttle, passthrough, issuerOfTokens, ids, clock);
+      idp = new IdpSignInUseCase({ verifier, clients: new ClientAuthenticator(clients, hasher), users, identities, claims: addressClaims, secondFactor: factor, throttle, unitOfWork: passthrough, issuer: issuerOfTokens, ids, clock });
     });
 
     const signIn = (extra: { otp?: string } = {}) => idp.execute({ idToken: 'good', clientId: 'cl_1', ip: '203.0.113.9', ...extra });

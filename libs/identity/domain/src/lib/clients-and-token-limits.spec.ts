@@ -88,7 +88,7 @@ describe('first-party clients belong to the service', () => {
   // revoked), deleting it, or adding redirect URIs to it through the user API.
   it('are made without an owner, recording who asked, and no account can find, change or delete them', async () => {
     const clients = new Clients();
-    const create = new CreateOAuthClientUseCase(clients, users, secrets, hasher, ids, clock);
+    const create = new CreateOAuthClientUseCase({ clients, users, secrets, hasher, ids, clock });
     const { client: made, clientSecret } = await create.execute({ name: 'Web', isFirstParty: true, requestedBy: 'u1' });
     expect(made.toProps()).toMatchObject({ ownerId: null, requestedBy: 'u1', isFirstParty: true });
     expect(clientSecret).toEqual(expect.any(String));
@@ -102,7 +102,7 @@ describe('first-party clients belong to the service', () => {
   });
 
   it('may be made by nobody in particular, and public ones have no secret', async () => {
-    const create = new CreateOAuthClientUseCase(new Clients(), users, secrets, hasher, ids, clock);
+    const create = new CreateOAuthClientUseCase({ clients: new Clients(), users, secrets, hasher, ids, clock });
     const { client: made, clientSecret } = await create.execute({ name: 'SPA', isFirstParty: true, isPublic: true });
     expect(clientSecret).toBeNull();
     expect(made.toProps()).toMatchObject({ ownerId: null, requestedBy: null, secretHash: null });
@@ -127,7 +127,7 @@ describe('client authentication on refresh and code exchange', () => {
   beforeEach(async () => {
     clients = new Clients();
     tokens = new MemoryOAuthTokenRepository();
-    issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
+    issuer = new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: { accessSeconds: 3600, refreshSeconds: 86400 } });
     confidential = client({});
     publicClient = client({ secretHash: null });
     await clients.insert(confidential);
@@ -136,7 +136,7 @@ describe('client authentication on refresh and code exchange', () => {
 
   // Defends against a leaked refresh token being enough to mint tokens for a client that has a secret.
   it('refuses a refresh without the secret of a confidential client, and takes it with the secret', async () => {
-    const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, { tokensRevoked: () => undefined }, clock);
+    const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: { tokensRevoked: () => undefined }, clock });
     const issued = await issuer.issue({ userId: 'u1', clientId: confidential.id, scopes: ['user:read'] });
     await expect(refresh.execute({ clientId: confidential.clientId, refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
     await expect(refresh.execute({ clientId: confidential.clientId, clientSecret: 'wrong', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
@@ -144,7 +144,7 @@ describe('client authentication on refresh and code exchange', () => {
   });
 
   it('lets a public client refresh with its client_id alone, but refuses a secret it cannot have', async () => {
-    const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, { tokensRevoked: () => undefined }, clock);
+    const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: { tokensRevoked: () => undefined }, clock });
     const issued = await issuer.issue({ userId: 'u1', clientId: publicClient.id, scopes: ['user:read'] });
     await expect(refresh.execute({ clientId: publicClient.clientId, clientSecret: 'anything', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
     await expect(refresh.execute({ clientId: publicClient.clientId, refreshToken: issued.refreshToken })).resolves.toBeDefined();
@@ -164,7 +164,7 @@ describe('client authentication on refresh and code exchange', () => {
 
     beforeEach(() => {
       codes = new MemoryAuthorizationCodeRepository();
-      grant = new AuthorizationCodeGrantUseCase(new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, { tokensRevoked: () => undefined }, clock);
+      grant = new AuthorizationCodeGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, revocations: { tokensRevoked: () => undefined }, clock });
     });
 
     // Defends against a stolen code being redeemed by anyone who knows the public client_id.
@@ -209,8 +209,8 @@ describe('revocation and introspection', () => {
     pats = new MemoryPersonalAccessTokenRepository();
     await clients.insert(mine);
     await clients.insert(other);
-    issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
-    introspect = new IntrospectTokenUseCase(tokens, pats, clients, new ClientAuthenticator(clients, hasher), users, hasher, clock);
+    issuer = new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: { accessSeconds: 3600, refreshSeconds: 86400 } });
+    introspect = new IntrospectTokenUseCase({ oauthTokens: tokens, pats, clients, clientAuth: new ClientAuthenticator(clients, hasher), users, hasher, clock });
   });
 
   const makePat = async () => (await mintPat({ pats, secrets, hasher, ids, maxActive: 10 }, 'u1', { name: 'x', description: '', scopes: ['user:read'] }, null, now)).value;

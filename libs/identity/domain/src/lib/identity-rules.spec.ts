@@ -56,7 +56,7 @@ describe('identity domain rules', () => {
     tokens = new MemoryOAuthTokenRepository();
     revoked = 0;
     listener = { tokensRevoked: () => void revoked++ };
-    issuer = new TokenIssuer(tokens, secrets, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
+    issuer = new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: { accessSeconds: 3600, refreshSeconds: 86400 } });
   });
 
   describe('personal access tokens', () => {
@@ -87,7 +87,7 @@ describe('identity domain rules', () => {
 
   describe('refresh rotation', () => {
     it('rotates, and a replayed refresh token revokes the whole family', async () => {
-      const refresh = new RefreshGrantUseCase(new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, listener, clock);
+      const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: listener, clock });
       const first = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
       const second = await refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken });
       expect(second.tokens.token.props.familyId).toBe(first.token.props.familyId);
@@ -106,7 +106,7 @@ describe('identity domain rules', () => {
 
     beforeEach(async () => {
       codes = new MemoryAuthorizationCodeRepository();
-      grant = new AuthorizationCodeGrantUseCase(new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, listener, clock);
+      grant = new AuthorizationCodeGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, revocations: listener, clock });
       await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: `c:${verifier}`, codeChallengeMethod: 'S256', expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
     });
 
@@ -143,7 +143,7 @@ describe('identity domain rules', () => {
       const box: SecretBox = { seal: (s) => `sealed:${s}`, open: (s) => (s.startsWith('sealed:') ? s.slice(7) : null) };
       let lastStep = 0;
       const states = { useStep: async (_u: string, step: number) => (step > lastStep ? ((lastStep = step), true) : false) } as unknown as TwoFactorStateRepository;
-      const factor = new SecondFactor(totp, box, backupCodes, hasher, clock, states);
+      const factor = new SecondFactor({ totp, box, backupCodes, hasher, clock, states });
       expect(await factor.verify(user, '123456')).toBe(true);
       expect(await factor.verify(user, '123456')).toBe(false); // the same code again: a replay
       expect(await factor.verify(user, '654321')).toBe(false);
@@ -169,8 +169,8 @@ describe('identity domain rules', () => {
       const clientAuth = new ClientAuthenticator(clients, hasher);
       grantTokens = new GrantTokensUseCase(
         new PasswordGrantUseCase(clientAuth, credentials, issuer),
-        new RefreshGrantUseCase(clientAuth, tokens, users, hasher, issuer, listener, clock),
-        new AuthorizationCodeGrantUseCase(clientAuth, codes, tokens, users, hasher, { matches: () => true }, issuer, listener, clock),
+        new RefreshGrantUseCase({ clients: clientAuth, tokens, users, hasher, issuer, revocations: listener, clock }),
+        new AuthorizationCodeGrantUseCase({ clients: clientAuth, codes, tokens, users, hasher, pkce: { matches: () => true }, issuer, revocations: listener, clock }),
         limits,
       );
     });
@@ -225,7 +225,7 @@ describe('identity domain rules', () => {
       signIn = async () => user;
       const counted = { findByClientId: async (id: string) => (lookups++, clients.findByClientId(id)) } as unknown as OAuthClientRepository;
       const credentials = { check: () => signIn() } as unknown as CredentialsChecker;
-      decide = new DecideAuthorizationUseCase(new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, new MemoryAuthorizationCodeRepository(), secrets, hasher, ids, clock, 'https://lnk.example');
+      decide = new DecideAuthorizationUseCase({ validate: new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, codes: new MemoryAuthorizationCodeRepository(), secrets, hasher, ids, clock, issuer: 'https://lnk.example' });
     });
 
     // The request is checked once per answer, and a refused sign-in carries the checked request for the page.
@@ -291,7 +291,7 @@ describe('identity domain rules', () => {
         },
       };
       const fresh = { confirm: async () => undefined } as unknown as Reauthentication;
-      deleteAccount = new DeleteAccountUseCase(accountRows, eraser, new Transaction([accounts, links]), listener, clock, fresh);
+      deleteAccount = new DeleteAccountUseCase({ users: accountRows, eraser, unitOfWork: new Transaction([accounts, links]), revocations: listener, clock, reauthentication: fresh });
     });
     const principal: Principal = { userId: 'u1', scopes: ['user:write'], via: 'oauth', tokenId: 't1', clientId: 'c1', grantExpiresAt: null, authTime: null };
 

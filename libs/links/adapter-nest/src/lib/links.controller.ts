@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
   CreateLinkUseCase,
@@ -17,9 +17,8 @@ import {
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
-import { binary, type Caller, CurrentPrincipal, Cursors, DeletedSchema, etagOf, list, namesETag, ok, okPage, PAGE_META, RateLimitBudget, Route, searchKey, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
+import { binary, type Caller, CurrentPrincipal, changeIfMatch, IfMatch, type IfMatchPrecondition, Cursors, DeletedSchema, list, ok, okPage, PAGE_META, RateLimitBudget, Route, searchKey, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
-import { PreconditionFailedError } from '@lnk/shared/kernel';
 import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
 import { presentLink, presentLinkListItem, presentTag } from './links.presenter';
@@ -116,19 +115,12 @@ export class LinksController {
     @Param('id') id: string,
     @Body() body: UpdateLinkDto,
     @CurrentScheme() scheme: RequestScheme,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @IfMatch() precondition: IfMatchPrecondition,
   ) {
     const base = this.bases.of(scheme);
-    // If-Match: the link's current ETag (that of GET's answer) must be among those named.
-    const expected = ifMatch === undefined ? undefined : (current: LinkView) => namesETag(ifMatch, etagOf(presentLink(current, base)), 'strong');
-    try {
-      return ok(presentLink(await this.updateLink.execute(caller.userId, id, body, expected), base), 'Link updated');
-    } catch (error) {
-      // The refusal carries the current ETag, so the client can read again and decide.
-      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentLink(await this.getLink.execute(caller.userId, id), base)));
-      throw error;
-    }
+    const change = (expected?: (current: LinkView) => boolean) => this.updateLink.execute(caller.userId, id, body, expected);
+    const link = await changeIfMatch(precondition, { present: (view: LinkView) => presentLink(view, base), change, current: () => this.getLink.execute(caller.userId, id) });
+    return ok(link, 'Link updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteLink', scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
@@ -154,8 +146,7 @@ export class TagsController {
   @Route('GET', '', { operationId: 'listTags', scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'tags', owner: caller.userId, query: { q: searchKey(query.q) } };
-    const page = await this.listTags.execute(caller.userId, query.q, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map(presentTag), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listTags.execute(caller.userId, query.q, request), presentTag);
   }
 
   @Route('GET', 'favorite', { operationId: 'listFavoriteTags', scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
@@ -184,18 +175,12 @@ export class TagsController {
     @CurrentPrincipal() caller: Caller,
     @Param('id') id: string,
     @Body() body: UpdateTagDto,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @IfMatch() precondition: IfMatchPrecondition,
   ) {
-    // If-Match: the tag's current ETag (that of this route's answer) must be among those named.
-    const expected = ifMatch === undefined ? undefined : (current: TagWithCount) => namesETag(ifMatch, etagOf(presentTag(current)), 'strong');
-    try {
-      return ok(presentTag(await this.updateTag.execute(caller.userId, id, body, expected)), 'Tag updated');
-    } catch (error) {
-      // The refusal carries the current ETag, so the client can read again and decide.
-      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentTag(await this.getTag.execute(caller.userId, id))));
-      throw error;
-    }
+    // Its ETag is that of this route's answer (a tag has no GET).
+    const change = (expected?: (current: TagWithCount) => boolean) => this.updateTag.execute(caller.userId, id, body, expected);
+    const tag = await changeIfMatch(precondition, { present: presentTag, change, current: () => this.getTag.execute(caller.userId, id) });
+    return ok(tag, 'Tag updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteTag', scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })

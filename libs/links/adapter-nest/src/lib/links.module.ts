@@ -11,6 +11,7 @@ import {
   ExportLinksUseCase,
   FavoriteTagsUseCase,
   GetLinkUseCase,
+  LinkViews,
   ImportLinksUseCase,
   LinkChanges,
   LinkCreation,
@@ -62,7 +63,8 @@ const sink = (events: LinkEvents, unitOfWork: UnitOfWork): LinkEventSink => ({ e
 
 /** Each use case, built from the ports it needs (injected by their classes), once for the app. */
 const USE_CASES: Provider[] = [
-  providerOf(GetLinkUseCase, [LinkRepository, TagRepository, LinkDomains]),
+  providerOf(LinkViews, [TagRepository, LinkDomains]),
+  providerOf(GetLinkUseCase, [LinkRepository, LinkViews]),
   providerOf(ListLinksUseCase, [LinkLists]),
   providerOf(LINK_CREATION, [LinkRepository, TagRepository, LinkDomains, QuotaPolicy, PasswordHasher, SlugGenerator, IdGenerator, Clock, LinkChanges, LinksSettings], (links, tags, domains, quota, passwords, slugs, ids, clock, changes, settings): LinkCreation => ({
     links,
@@ -80,14 +82,14 @@ const USE_CASES: Provider[] = [
   // A batch's writes in one transaction (a slug drawn again is written in it too); an import's, batch by batch.
   { provide: BulkCreateLinksUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new BulkCreateLinksUseCase(of, unitOfWork, sink(events, unitOfWork)) },
   { provide: ImportLinksUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new ImportLinksUseCase(of, unitOfWork, undefined, sink(events, unitOfWork)) },
-  providerOf(ExportLinksUseCase, [LinkRepository, TagRepository, LinkDomains]),
+  providerOf(ExportLinksUseCase, [LinkRepository, LinkViews]),
   providerOf(UpdateLinkUseCase, [LinkRepository, TagRepository, LinkDomains, PasswordHasher, Clock, LinksSettings, GetLinkUseCase, LinkChanges, LinkEvents, UnitOfWork], (links, tags, domains, passwords, clock, settings, getLink, changes, events, unitOfWork) =>
-    new UpdateLinkUseCase(links, tags, domains, passwords, clock, { ownHosts: settings.ownHosts }, getLink, changes, sink(events, unitOfWork)),
+    new UpdateLinkUseCase({ links, tags, domains, passwords, clock, config: { ownHosts: settings.ownHosts }, getLink, changes, events: sink(events, unitOfWork) }),
   ),
   providerOf(DeleteLinkUseCase, [LinkRepository, Clock, LinkChanges, LinkEvents, UnitOfWork], (links, clock, changes, events, unitOfWork) => new DeleteLinkUseCase(links, clock, changes, sink(events, unitOfWork))),
   providerOf(BulkDeleteLinksUseCase, [LinkRepository, LinkChanges, Clock, LinkEvents, UnitOfWork], (links, changes, clock, events, unitOfWork) => new BulkDeleteLinksUseCase(links, changes, clock, sink(events, unitOfWork))),
   providerOf(BulkTagLinksUseCase, [LinkRepository, TagRepository, QuotaPolicy, IdGenerator, Clock, LinkEvents, UnitOfWork], (links, tags, quota, ids, clock, events, unitOfWork) =>
-    new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink(events, unitOfWork)),
+    new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink(events, unitOfWork) }),
   ),
   providerOf(CreateTagUseCase, [TagRepository, QuotaPolicy, IdGenerator, Clock]),
   providerOf(ListTagsUseCase, [TagRepository]),

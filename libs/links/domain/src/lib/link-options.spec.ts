@@ -17,6 +17,7 @@ import { RepositoryLinkLists } from './services/repository-link-lists';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
+import { LinkViews } from './services/link-views';
 
 const OWN = ['s.lnk.test'];
 let now = new Date('2026-02-03T04:05:06.007Z');
@@ -104,7 +105,7 @@ describe('link options through the use cases and the stored link', () => {
     const { store, links, tags } = memoryLinksRepositories();
     const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    const getLink = new GetLinkUseCase(links, tags, domains);
+    const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     const lookups = new MemoryRedirectLookup(new RepositoryRedirectLookup(links, domains));
     const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
     const clicks: string[] = [];
@@ -116,9 +117,9 @@ describe('link options through the use cases and the stored link', () => {
       store,
       clicks,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: OWN }, getLink, lookups),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: OWN }, getLink, changes: lookups }),
       list: new ListLinksUseCase(new RepositoryLinkLists(links, domains, clock)),
-      answer: new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, attempts), recorder, bots, clock, { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, new MemoryVisitLimits(store), visitors),
+      answer: new AnswerShortUrlUseCase({ resolve, checkPassword: new CheckLinkPasswordUseCase(hasher, attempts), clicks: recorder, bots, clock, config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, visitLimits: new MemoryVisitLimits(store), visitors }),
     };
   };
   const visit = (slug: string) => ({ method: 'GET', host: 's.lnk.test', slug, rawQuery: '', userAgent: 'Mozilla/5.0', ip: '203.0.113.7' });

@@ -17,6 +17,7 @@ import { GetLinkUseCase } from './use-cases/get-link.use-case';
 import { UpdateLinkUseCase } from './use-cases/update-link.use-case';
 import { ResolveRedirectUseCase } from './use-cases/resolve-redirect.use-case';
 import { RepositoryRedirectLookup } from './services/repository-redirect-lookup';
+import { LinkViews } from './services/link-views';
 
 const fieldOf = (fn: () => unknown) => {
   try {
@@ -113,7 +114,7 @@ describe('link use cases', () => {
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
     create = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } });
-    update = new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, new GetLinkUseCase(links, tags, domains), { linkChanged: () => undefined });
+    update = new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)), changes: { linkChanged: () => undefined } });
   });
 
   /** Another account's link on the default domain holds the slug. */
@@ -192,12 +193,12 @@ function linkUseCases(changes: LinkChanges) {
   const { links, tags } = memoryLinksRepositories();
   const slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc'];
   const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-  const getLink = new GetLinkUseCase(links, tags, domains);
+  const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
   return {
     links,
     tags,
     create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes }),
-    update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, changes),
+    update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes }),
     remove: new DeleteLinkUseCase(links, clock, changes),
   };
 }
@@ -235,11 +236,11 @@ describe('redirect cache eviction by the link use cases', () => {
     const resolve = new ResolveRedirectUseCase(lookups, ['s.lnk.test']);
     const slugs = ['aaaaaaa'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    const getLink = new GetLinkUseCase(links, tags, domains);
+    const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     return {
       resolve,
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: lookups }),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, lookups),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: lookups }),
       remove: new DeleteLinkUseCase(links, clock, lookups),
     };
   };

@@ -18,6 +18,17 @@ function comparePositions(a: Keyset, b: Keyset): number {
 const orderIn = (sort: LinkSort, a: Keyset, b: Keyset): number => (sort === 'newest' ? -comparePositions(a, b) : comparePositions(a, b));
 const slugKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${slug}`;
 
+/**
+ * The stored row an update of `p` writes over, as the adapters find it: the owner's own, and (with
+ * `unchangedSince`) not written since that time. Null: the update writes nothing.
+ */
+function storedToUpdate<T extends { ownerId: string; updatedAt: Date }>(rows: Map<string, T>, p: { id: string; ownerId: string }, unchangedSince?: Date): T | null {
+  const stored = rows.get(p.id);
+  if (!stored || stored.ownerId !== p.ownerId) return null;
+  if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return null;
+  return stored;
+}
+
 /** The rows of the links context, shared by its two repositories as the tables are (a tag's links, a link's tags). */
 export class LinksMemoryStore {
   readonly links = new Map<string, LinkProps>();
@@ -125,9 +136,8 @@ export class MemoryLinkRepository extends LinkRepository {
 
   async update(link: Link, unchangedSince?: Date): Promise<boolean> {
     const p = link.toProps();
-    const stored = this.store.links.get(p.id);
-    if (!stored || stored.ownerId !== p.ownerId) return false;
-    if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return false;
+    const stored = storedToUpdate(this.store.links, p, unchangedSince);
+    if (!stored) return false;
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
     // Clicks, the creation time and the visits used are not the caller's to change: the adapter writes none of them on update
     // (a visit limit set where there was none starts at 0, one cleared forgets its count).
@@ -275,9 +285,8 @@ export class MemoryTagRepository extends TagRepository {
 
   async update(tag: Tag, unchangedSince?: Date): Promise<boolean> {
     const p = tag.toProps();
-    const stored = this.store.tags.get(p.id);
-    if (!stored || stored.ownerId !== p.ownerId) return false;
-    if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return false;
+    const stored = storedToUpdate(this.store.tags, p, unchangedSince);
+    if (!stored) return false;
     if (this.nameTakenBy(p)) throw ValidationError.field('name', 'you already have a tag with this name');
     // As the adapter: updatedAt always moves on, so a conditional write after this one sees the change.
     const updatedAt = new Date(Math.max(p.updatedAt.getTime(), stored.updatedAt.getTime() + 1));

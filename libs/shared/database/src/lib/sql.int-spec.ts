@@ -1,6 +1,6 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { createDataSource } from './create-data-source';
-import { prepared, sql } from './sql';
+import { insertRow, prepared, sql } from './sql';
 import { inTransaction } from './transaction';
 
 // The server the Jest global set-up chose (shared/testing's TEST_DB_ENV names; that library builds on this one).
@@ -34,6 +34,13 @@ describe('sql() on a pool of one connection', () => {
     expect((await sql(dataSource, "INSERT INTO notes VALUES ('a'), ('b')")).affected).toBe(2);
     expect(await sql(dataSource, "UPDATE notes SET body = 'c' WHERE body = 'a' RETURNING body")).toEqual({ rows: [{ body: 'c' }], affected: 1 });
     expect((await sql(dataSource, 'SELECT body FROM notes ORDER BY body')).rows).toEqual([{ body: 'b' }, { body: 'c' }]);
+  });
+
+  it('inserts a row with each value in the column named beside it, as a parameter', async () => {
+    await sql(dataSource, 'CREATE TEMPORARY TABLE IF NOT EXISTS pairs (a text, b text, n int)');
+    // Out of the table's column order, and a value that would break a statement it was spliced into.
+    expect((await insertRow(dataSource, 'pairs', { n: 7, b: "it's", a: 'first' })).affected).toBe(1);
+    expect((await sql(dataSource, 'SELECT a, b, n FROM pairs')).rows).toEqual([{ a: 'first', b: "it's", n: 7 }]);
   });
 
   const onPostgres = adminUrl ? it : it.skip;

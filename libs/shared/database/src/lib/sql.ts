@@ -70,6 +70,16 @@ export async function sql<T = Record<string, unknown>>(dataSource: DataSource, s
 }
 
 /**
+ * Inserts one row, each column named beside its value (in the order of `row`'s keys). The table and the
+ * column names are the caller's constants, never input: only the values are parameters.
+ */
+export async function insertRow(dataSource: DataSource, table: string, row: Record<string, unknown>): Promise<SqlResult<never>> {
+  const columns = Object.keys(row);
+  const placeholders = columns.map((_, i) => `$${i + 1}`);
+  return sql<never>(dataSource, `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})`, Object.values(row));
+}
+
+/**
  * A statement outside any transaction, on a connection of the pool. `QueryRunner.query()` takes text only,
  * so a prepared statement could not keep its name through it: the runner's `connect()` (public: it answers
  * the driver's connection, taken from the pool with TypeORM's own error handling) gives the connection the

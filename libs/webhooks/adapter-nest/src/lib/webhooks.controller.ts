@@ -1,6 +1,4 @@
-import { Body, Controller, Headers, Param, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { PreconditionFailedError } from '@lnk/shared/kernel';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -12,7 +10,7 @@ import {
   UpdateWebhookUseCase,
   type Webhook,
 } from '@lnk/webhooks/domain';
-import { type Caller, CurrentPrincipal, Cursors, etagOf, list, namesETag, ok, okPage, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
+import { type Caller, changeIfMatch, IfMatch, type IfMatchPrecondition, CurrentPrincipal, Cursors, list, ok, PAGE_META, PageQueryDto, Route } from '@lnk/shared/http';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhooks.request.dto';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from './webhooks.presenter';
 import { WebhookDeliverySchema, WebhookSchema, WebhookTestSchema, WebhookWithSecretSchema } from './webhooks.schemas';
@@ -40,8 +38,7 @@ export class WebhooksController {
   @Route('GET', '', { operationId: 'listWebhooks', scope: 'webhooks:read', answers: list(WebhookSchema), meta: PAGE_META, summary: 'List your webhooks', description: 'Newest first, without their secrets.' })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: PageQueryDto) {
     const scope = { list: 'webhooks', owner: caller.userId };
-    const page = await this.listWebhooks.execute(caller.userId, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map(presentWebhook), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listWebhooks.execute(caller.userId, request), presentWebhook);
   }
 
   @Route('GET', ':id', { operationId: 'getWebhook', scope: 'webhooks:read', answers: WebhookSchema, etag: true, summary: 'Get a webhook', description: 'With why the service turned it off, if it did.' })
@@ -54,18 +51,11 @@ export class WebhooksController {
     @CurrentPrincipal() caller: Caller,
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @IfMatch() precondition: IfMatchPrecondition,
   ) {
-    // If-Match: the webhook's current ETag (that of GET's answer) must be among those named.
-    const expected = ifMatch === undefined ? undefined : (current: Webhook) => namesETag(ifMatch, etagOf(presentWebhook(current)), 'strong');
-    try {
-      return ok(presentWebhook(await this.updateWebhook.execute(caller.userId, id, body, expected)), 'Webhook updated');
-    } catch (error) {
-      // The refusal carries the current ETag.
-      if (error instanceof PreconditionFailedError) void reply.header('etag', etagOf(presentWebhook(await this.getWebhook.execute(caller.userId, id))));
-      throw error;
-    }
+    const change = (expected?: (current: Webhook) => boolean) => this.updateWebhook.execute(caller.userId, id, body, expected);
+    const webhook = await changeIfMatch(precondition, { present: presentWebhook, change, current: () => this.getWebhook.execute(caller.userId, id) });
+    return ok(webhook, 'Webhook updated');
   }
 
   @Route('DELETE', ':id', { operationId: 'deleteWebhook', scope: 'webhooks:write', answers: null, summary: 'Delete a webhook', description: 'With its deliveries, sent or pending.' })
@@ -87,7 +77,6 @@ export class WebhooksController {
   @Route('GET', ':id/deliveries', { operationId: 'listWebhookDeliveries', scope: 'webhooks:read', answers: list(WebhookDeliverySchema), meta: PAGE_META, summary: "List a webhook's deliveries", description: "Newest first: status, attempts, the last response code and error, and when. A click's link.clicked event waits, with the click write's others, in a compact batch until the delivery worker makes it a delivery: it is listed from then on (within a poll interval while few deliveries are due)." })
   async deliveries(@CurrentPrincipal() caller: Caller, @Param('id') id: string, @Query() query: PageQueryDto) {
     const scope = { list: 'webhook-deliveries', owner: caller.userId, query: { webhook: id } };
-    const page = await this.listDeliveries.execute(caller.userId, id, this.cursors.request(query, scope));
-    return okPage({ ...page, items: page.items.map(presentDelivery), nextCursor: this.cursors.next(page, scope) });
+    return this.cursors.answer(query, scope, (request) => this.listDeliveries.execute(caller.userId, id, request), presentDelivery);
   }
 }

@@ -92,6 +92,17 @@ const countsOf = (r: PendingRow): ClickCounts => ({
 
 const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxEvents: 500_000, eventsPerWrite: 20_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
 
+/** What a click buffer counts into and reports to: given once by the composition. */
+export interface ClickBufferParts {
+  stats: StatsRepository;
+  totals: LinkClickTotals;
+  unitOfWork: UnitOfWork;
+  metrics: ClickMetrics;
+  dimensions: ClickDimensions;
+  options?: Partial<ClickBufferOptions>;
+  clickEvents?: ClickEvents | null;
+}
+
 /**
  * Counts clicks off the request's critical path: events are folded into in-memory rollup rows and
  * written in batches by `flush()` (called on a timer and at shutdown). A failed write keeps the rows
@@ -130,16 +141,11 @@ export class ClickBuffer {
   /** Events dropped since the last write began: reported then, once (not a log line per click). */
   private eventsDropped = 0;
 
-  constructor(
-    private readonly stats: StatsRepository,
-    private readonly totals: LinkClickTotals,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly metrics: ClickMetrics,
-    private readonly dimensions: ClickDimensions,
-    options: Partial<ClickBufferOptions> = {},
-    private readonly clickEvents: ClickEvents | null = null,
-  ) {
-    this.options = { ...DEFAULTS, ...options };
+  private readonly clickEvents: ClickEvents | null;
+
+  constructor(private readonly deps: ClickBufferParts) {
+    this.clickEvents = deps.clickEvents ?? null;
+    this.options = { ...DEFAULTS, ...deps.options };
   }
 
   get size(): number {
@@ -181,7 +187,7 @@ export class ClickBuffer {
   private visited(row: PendingRow, event: ClickToCount, utmSource: string, utmMedium: string, utmCampaign: string): void {
     const wanted = this.clickEvents !== null && this.clickEvents.wants(event.ownerId);
     if (!this.options.dimensions && !wanted) return;
-    const traits = this.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
+    const traits = this.deps.dimensions.traitsOf(event.userAgent, event.ip, event.referer);
     if (this.options.dimensions) row.dimensions.add(traits, event.trigger, 1);
     if (wanted) this.keepEvent(event, traits, utmSource, utmMedium, utmCampaign);
   }
@@ -292,7 +298,7 @@ export class ClickBuffer {
       return row;
     }
     if (this.pending.size < this.options.maxRows) return this.add(key, counts);
-    this.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
+    this.deps.metrics.dropped(counts.visits + counts.passwordPassed + counts.passwordFailed);
     return null;
   }
 
@@ -338,7 +344,7 @@ export class ClickBuffer {
     this.lastSeries = null;
     this.eventsHeld = 0;
     if (this.eventsDropped) {
-      this.metrics.eventsDropped(this.eventsDropped);
+      this.deps.metrics.eventsDropped(this.eventsDropped);
       this.eventsDropped = 0;
     }
     this.reset();
@@ -348,12 +354,12 @@ export class ClickBuffer {
       const visits = new Map<string, number>();
       for (const row of rows) if (row.visits) visits.set(row.linkId, (visits.get(row.linkId) ?? 0) + row.visits);
       // Rollups, dimension rollups and link totals move together, so they never disagree.
-      await this.unitOfWork.run(async () => {
-        await this.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
-        await this.totals.addVisits(visits);
+      await this.deps.unitOfWork.run(async () => {
+        await this.deps.stats.addCounts(rows, this.options.maxUtmCombinations, dimensions, this.options.maxDimensionValues);
+        await this.deps.totals.addVisits(visits);
         if (events.length && this.clickEvents) await this.clickEvents.record(events);
       });
-      this.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
+      this.deps.metrics.written(rows.reduce((n, r) => n + r.visits + r.passwordPassed + r.passwordFailed, 0));
     } catch (error) {
       // Put the batch back in front of what arrived meanwhile, merging rows with the same key.
       const arrived = [...this.pending.values()];

@@ -7,6 +7,15 @@ import { SubscriptionRepository } from '../ports/subscription.repository';
 /** What is left to do once the account's deletion has committed. */
 export type AfterAccountErased = () => Promise<void>;
 
+/** What erasing an account's billing touches: its subscriptions, checkouts, quota row and the provider's subscription. */
+export interface BillingErasure {
+  subscriptions: SubscriptionRepository;
+  checkouts: CheckoutRepository;
+  gateway: PaymentGateway;
+  incidents: BillingIncidents;
+  quotas: AccountQuotaRepository;
+}
+
 /**
  * Billing's part of deleting an account. The rows go inside the deletion's transaction; a paid plan's
  * cancellation at the provider is handed back to run after it commits: a call to Stripe inside the
@@ -15,26 +24,20 @@ export type AfterAccountErased = () => Promise<void>;
  * operator cancels by hand what the provider would not.
  */
 export class EraseBillingAccountUseCase {
-  constructor(
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly checkouts: CheckoutRepository,
-    private readonly gateway: PaymentGateway,
-    private readonly incidents: BillingIncidents,
-    private readonly quotas: AccountQuotaRepository,
-  ) {}
+  constructor(private readonly deps: BillingErasure) {}
 
   async execute(userId: string): Promise<AfterAccountErased> {
-    const providerSubscriptionId = (await this.subscriptions.findCurrent(userId))?.providerSubscriptionId ?? null;
-    await this.subscriptions.deleteAllOfOwner(userId);
-    await this.checkouts.deleteAllOfOwner(userId);
-    await this.quotas.deleteAllOfOwner(userId);
-    await this.gateway.forgetOwner(userId);
+    const providerSubscriptionId = (await this.deps.subscriptions.findCurrent(userId))?.providerSubscriptionId ?? null;
+    await this.deps.subscriptions.deleteAllOfOwner(userId);
+    await this.deps.checkouts.deleteAllOfOwner(userId);
+    await this.deps.quotas.deleteAllOfOwner(userId);
+    await this.deps.gateway.forgetOwner(userId);
     return async () => {
       if (!providerSubscriptionId) return;
       try {
-        await this.gateway.cancelSubscription(providerSubscriptionId);
+        await this.deps.gateway.cancelSubscription(providerSubscriptionId);
       } catch (error) {
-        this.incidents.cancellationFailed(providerSubscriptionId, error instanceof Error ? error.message : String(error));
+        this.deps.incidents.cancellationFailed(providerSubscriptionId, error instanceof Error ? error.message : String(error));
       }
     };
   }

@@ -11,28 +11,31 @@ export interface CurrentSubscription {
   limits: Record<QuotaResource, number>;
 }
 
+/** What reading an account's current subscription needs (the free plan made at first read). */
+export interface SubscriptionReading {
+  subscriptions: SubscriptionRepository;
+  catalog: PlanCatalog;
+  uow: UnitOfWork;
+  ids: IdGenerator;
+  clock: Clock;
+  quota: PlanQuotaPolicy;
+}
+
 /** The account's current subscription; an account that never paid gets its free one on first read. */
 export class GetSubscriptionUseCase {
-  constructor(
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly catalog: PlanCatalog,
-    private readonly uow: UnitOfWork,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly quota: PlanQuotaPolicy,
-  ) {}
+  constructor(private readonly deps: SubscriptionReading) {}
 
   async execute(userId: string): Promise<CurrentSubscription> {
     const subscription =
-      (await this.subscriptions.findCurrent(userId)) ??
-      (await this.uow.run(async () => {
-        await this.subscriptions.lockOwner(userId);
-        const raced = await this.subscriptions.findCurrent(userId);
+      (await this.deps.subscriptions.findCurrent(userId)) ??
+      (await this.deps.uow.run(async () => {
+        await this.deps.subscriptions.lockOwner(userId);
+        const raced = await this.deps.subscriptions.findCurrent(userId);
         if (raced) return raced;
-        const free = Subscription.start({ id: this.ids.next(), userId, planId: this.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now: this.clock.now() });
-        await this.subscriptions.insert(free);
+        const free = Subscription.start({ id: this.deps.ids.next(), userId, planId: this.deps.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now: this.deps.clock.now() });
+        await this.deps.subscriptions.insert(free);
         return free;
       }));
-    return { subscription, plan: this.catalog.limitsOf(subscription.planId), limits: await this.quota.limitsOf(userId) };
+    return { subscription, plan: this.deps.catalog.limitsOf(subscription.planId), limits: await this.deps.quota.limitsOf(userId) };
   }
 }

@@ -8,30 +8,33 @@ import { ActivateCheckout } from '../services/activate-checkout';
 
 export type PaymentEventOutcome = 'applied' | 'unchanged' | 'ignored';
 
+/** What the payment provider's events change: subscriptions, checkouts and their activation. */
+export interface PaymentEventHandling {
+  subscriptions: SubscriptionRepository;
+  checkouts: CheckoutRepository;
+  activation: ActivateCheckout;
+  catalog: PlanCatalog;
+  uow: UnitOfWork;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
 /** Applies what the payment provider reports: completed checkouts, failed and recovered renewals, ends. */
 export class HandlePaymentEventUseCase {
-  constructor(
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly checkouts: CheckoutRepository,
-    private readonly activation: ActivateCheckout,
-    private readonly catalog: PlanCatalog,
-    private readonly uow: UnitOfWork,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: PaymentEventHandling) {}
 
   async execute(event: PaymentEvent): Promise<PaymentEventOutcome> {
     if (event.kind === 'checkout_paid') {
-      const record = await this.checkouts.find(event.sessionId);
+      const record = await this.deps.checkouts.find(event.sessionId);
       if (!record) return 'ignored';
-      return (await this.activation.activate(record, event.providerSubscriptionId)).created ? 'applied' : 'unchanged';
+      return (await this.deps.activation.activate(record, event.providerSubscriptionId)).created ? 'applied' : 'unchanged';
     }
-    const known = await this.subscriptions.findByProviderSubscription(event.providerSubscriptionId);
+    const known = await this.deps.subscriptions.findByProviderSubscription(event.providerSubscriptionId);
     if (!known) return 'ignored';
-    return this.uow.run(async () => {
-      await this.subscriptions.lockOwner(known.userId);
-      const subscription = (await this.subscriptions.findByProviderSubscription(event.providerSubscriptionId)) ?? known;
-      const now = this.clock.now();
+    return this.deps.uow.run(async () => {
+      await this.deps.subscriptions.lockOwner(known.userId);
+      const subscription = (await this.deps.subscriptions.findByProviderSubscription(event.providerSubscriptionId)) ?? known;
+      const now = this.deps.clock.now();
       switch (event.kind) {
         case 'payment_failed':
           if (!subscription.markPastDue(now)) return 'unchanged';
@@ -43,10 +46,10 @@ export class HandlePaymentEventUseCase {
           if (!subscription.end(now)) return 'unchanged';
           break;
       }
-      await this.subscriptions.save(subscription);
+      await this.deps.subscriptions.save(subscription);
       // An account whose paid plan ended is back on the free plan; its data stays, over-quota or not.
-      if (!(await this.subscriptions.findCurrent(subscription.userId))) {
-        await this.subscriptions.insert(Subscription.start({ id: this.ids.next(), userId: subscription.userId, planId: this.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
+      if (!(await this.deps.subscriptions.findCurrent(subscription.userId))) {
+        await this.deps.subscriptions.insert(Subscription.start({ id: this.deps.ids.next(), userId: subscription.userId, planId: this.deps.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
       }
       return 'applied';
     });

@@ -6,29 +6,32 @@ import { DomainVerificationListener } from '../ports/domain-verification-listene
 import { DomainRepository } from '../ports/domain.repository';
 import { checkDomainRecords, RoutingTarget } from '../services/domain-records';
 
+/** What verifying a domain needs: its DNS records, and who is told of the verification. */
+export interface DomainVerification {
+  domains: DomainRepository;
+  dns: DnsResolver;
+  clock: Clock;
+  listener: DomainVerificationListener;
+  config: { target: RoutingTarget };
+}
+
 /**
  * Checks in DNS that the name carries this account's TXT challenge (proof of control) and routes to the
  * service (a CNAME to its target, or at a zone apex A/AAAA records at its addresses); then the domain
  * serves links.
  */
 export class VerifyDomainUseCase {
-  constructor(
-    private readonly domains: DomainRepository,
-    private readonly dns: DnsResolver,
-    private readonly clock: Clock,
-    private readonly listener: DomainVerificationListener,
-    private readonly config: { target: RoutingTarget },
-  ) {}
+  constructor(private readonly deps: DomainVerification) {}
 
   async execute(ownerId: string, id: string): Promise<Domain> {
-    const domain = found(await this.domains.findOfOwner(ownerId, id), 'Domain');
+    const domain = found(await this.deps.domains.findOfOwner(ownerId, id), 'Domain');
     if (domain.isVerified) return domain;
-    const check = await checkDomainRecords(this.dns, domain, this.config.target);
+    const check = await checkDomainRecords(this.deps.dns, domain, this.deps.config.target);
     if (check.status !== 'present') throw new DomainNotVerifiedError(check.message);
-    if (await this.domains.isVerifiedByAnother(domain.name, ownerId)) throw takenElsewhere();
-    domain.markVerified(this.clock.now());
-    await this.domains.markVerified(domain);
-    this.listener.verificationChanged(domain.name);
+    if (await this.deps.domains.isVerifiedByAnother(domain.name, ownerId)) throw takenElsewhere();
+    domain.markVerified(this.deps.clock.now());
+    await this.deps.domains.markVerified(domain);
+    this.deps.listener.verificationChanged(domain.name);
     return domain;
   }
 }

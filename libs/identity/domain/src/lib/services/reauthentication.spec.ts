@@ -142,10 +142,10 @@ describe('reauthentication for sensitive account actions', () => {
     beforeEach(() => {
       states = new States();
       backupCodes = new BackupCodes();
-      secondFactor = new SecondFactor(totp, box, backupCodes, hasher, clock, states);
+      secondFactor = new SecondFactor({ totp, box, backupCodes, hasher, clock, states });
       const secrets = { generate: () => 'x'.repeat(16) };
-      setTwoFactor = new SetTwoFactorUseCase(users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, states);
-      confirm = new ConfirmTwoFactorUseCase(users, totp, box, states, reauthentication, unitOfWork, clock);
+      setTwoFactor = new SetTwoFactorUseCase({ users, totp, box, backupCodes, secondFactor, secrets, hasher, unitOfWork, clock, reauthentication, states });
+      confirm = new ConfirmTwoFactorUseCase({ users, totp, box, states, reauthentication, unitOfWork, clock });
     });
 
     const fresh = () => principalOf('ada', clock.now());
@@ -202,7 +202,7 @@ describe('the sign-in time of tokens', () => {
 
   it('is now for a sign-in, the family’s original time for a refresh, and none for anything else', async () => {
     const clock = new FixedClock(new Date('2026-03-01T12:00:00.000Z'));
-    const issuer = new TokenIssuer(tokens, { generate: () => `r${++n}` }, hasher, ids, clock, { accessSeconds: 3600, refreshSeconds: 86400 });
+    const issuer = new TokenIssuer({ tokens, secrets: { generate: () => `r${++n}` }, hasher, ids, clock, lifetimes: { accessSeconds: 3600, refreshSeconds: 86400 } });
     const signedIn = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:write'], signedIn: true });
     expect(signedIn.token.props.authTime).toEqual(clock.now());
     const started = clock.now();

@@ -20,41 +20,44 @@ export interface AuthorizationCodeGrantCommand {
   codeVerifier?: string;
 }
 
+/** What exchanging an authorization code for tokens needs: the client's authentication, the codes, PKCE, the issuer, and who is told of a replay's revocation. */
+export interface AuthorizationCodeExchange {
+  clients: ClientAuthenticator;
+  codes: AuthorizationCodeRepository;
+  tokens: OAuthTokenRepository;
+  users: UserRepository;
+  hasher: SecretHasher;
+  pkce: PkceVerifier;
+  issuer: TokenIssuer;
+  revocations: RevocationListener;
+  clock: Clock;
+}
+
 /**
  * Exchanges an authorization code (RFC 6749 section 4.1.3) once. A confidential client authenticates;
  * PKCE is checked when the code was made with a challenge, required for a public client, and a verifier
  * for a code made without one is refused. A code used twice revokes every token issued from it.
  */
 export class AuthorizationCodeGrantUseCase {
-  constructor(
-    private readonly clients: ClientAuthenticator,
-    private readonly codes: AuthorizationCodeRepository,
-    private readonly tokens: OAuthTokenRepository,
-    private readonly users: UserRepository,
-    private readonly hasher: SecretHasher,
-    private readonly pkce: PkceVerifier,
-    private readonly issuer: TokenIssuer,
-    private readonly revocations: RevocationListener,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: AuthorizationCodeExchange) {}
 
   async execute(command: AuthorizationCodeGrantCommand): Promise<{ tokens: IssuedTokens; user: User }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
+    const client = await this.deps.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.code || !command.redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
     const invalid = (why = 'The authorization code is invalid, expired or used') => new OAuthError('invalid_grant', why);
-    const stored = command.code.startsWith(TOKEN_PREFIX.code) ? await this.codes.findByHash(this.hasher.hash(command.code)) : null;
+    const stored = command.code.startsWith(TOKEN_PREFIX.code) ? await this.deps.codes.findByHash(this.deps.hasher.hash(command.code)) : null;
     if (!stored || stored.props.clientId !== client.id) throw invalid();
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const replay = async () => {
-      await this.tokens.revokeIssuedByCode(stored.props.id, now);
-      this.revocations.tokensRevoked();
+      await this.deps.tokens.revokeIssuedByCode(stored.props.id, now);
+      this.deps.revocations.tokensRevoked();
       return invalid();
     };
     if (stored.props.consumedAt) throw await replay();
     if (stored.props.expiresAt <= now) throw invalid();
     if (stored.props.redirectUri !== command.redirectUri) throw invalid('redirect_uri does not match the authorization request');
     if (stored.props.codeChallenge) {
-      if (!command.codeVerifier || !PKCE_VERIFIER.test(command.codeVerifier) || !this.pkce.matches(command.codeVerifier, stored.props.codeChallenge)) {
+      if (!command.codeVerifier || !PKCE_VERIFIER.test(command.codeVerifier) || !this.deps.pkce.matches(command.codeVerifier, stored.props.codeChallenge)) {
         throw invalid('code_verifier does not match the code challenge');
       }
     } else if (command.codeVerifier !== undefined) {
@@ -63,10 +66,10 @@ export class AuthorizationCodeGrantUseCase {
     } else if (!client.isConfidential) {
       throw invalid('PKCE is required for a public client');
     }
-    if (!(await this.codes.consume(stored.props.id, now))) throw await replay();
-    const user = await this.users.findById(stored.props.userId);
+    if (!(await this.deps.codes.consume(stored.props.id, now))) throw await replay();
+    const user = await this.deps.users.findById(stored.props.userId);
     if (!user || !user.isActive) throw invalid();
-    const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes: stored.props.scopes, authorizationCodeId: stored.props.id });
+    const tokens = await this.deps.issuer.issue({ userId: user.id, clientId: client.id, scopes: stored.props.scopes, authorizationCodeId: stored.props.id });
     return { tokens, user };
   }
 }

@@ -36,28 +36,31 @@ export interface CreatedOAuthClient {
   clientSecret: string | null;
 }
 
+/** What registering an OAuth client needs: the clients, its owner, and its secret and hash. */
+export interface OAuthClientCreation {
+  clients: OAuthClientRepository;
+  users: UserRepository;
+  secrets: SecretGenerator;
+  hasher: SecretHasher;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
 export class CreateOAuthClientUseCase {
-  constructor(
-    private readonly clients: OAuthClientRepository,
-    private readonly users: UserRepository,
-    private readonly secrets: SecretGenerator,
-    private readonly hasher: SecretHasher,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: OAuthClientCreation) {}
 
   async execute(command: CreateOAuthClientCommand): Promise<CreatedOAuthClient> {
     const name = checkClientName(command.name);
     const scopes = parseScopes(command.scopes ?? SCOPES);
     const redirectUris = checkRedirectUris(command.redirectUris ?? []);
     const userId = command.isFirstParty ? command.requestedBy : command.ownerId;
-    if (userId && !(await this.users.findById(userId))) throw new NotFoundError('User');
-    const clientSecret = command.isFirstParty && command.isPublic ? null : this.secrets.generate(32);
-    const now = this.clock.now();
+    if (userId && !(await this.deps.users.findById(userId))) throw new NotFoundError('User');
+    const clientSecret = command.isFirstParty && command.isPublic ? null : this.deps.secrets.generate(32);
+    const now = this.deps.clock.now();
     const client = new OAuthClient({
-      id: this.ids.next(),
-      clientId: `cl_${this.secrets.generate(16)}`,
-      secretHash: clientSecret === null ? null : this.hasher.hash(clientSecret),
+      id: this.deps.ids.next(),
+      clientId: `cl_${this.deps.secrets.generate(16)}`,
+      secretHash: clientSecret === null ? null : this.deps.hasher.hash(clientSecret),
       ownerId: command.isFirstParty ? null : command.ownerId,
       requestedBy: command.isFirstParty ? (command.requestedBy ?? null) : null,
       name,
@@ -69,7 +72,7 @@ export class CreateOAuthClientUseCase {
       createdAt: now,
       updatedAt: now,
     });
-    await this.clients.insert(client);
+    await this.deps.clients.insert(client);
     return { client, clientSecret };
   }
 }

@@ -40,47 +40,50 @@ function isSignInRefusal(error: unknown): error is SignInRefusal {
   return error instanceof OAuthError || error instanceof TwoFactorRequiredError || error instanceof ValidationError || error instanceof RateLimitedError;
 }
 
+/** What answering an authorization request needs: its validation, the user's credentials, the codes it issues, and this server's issuer. */
+export interface AuthorizationDeciding {
+  validate: ValidateAuthorizationRequestUseCase;
+  credentials: CredentialsChecker;
+  codes: AuthorizationCodeRepository;
+  secrets: SecretGenerator;
+  hasher: SecretHasher;
+  ids: IdGenerator;
+  clock: Clock;
+  /** This server's issuer identifier, sent as `iss` so a client can tell which server answered (RFC 9207). */
+  issuer: string;
+}
+
 /**
  * The resource owner's answer on the authorization page: a redirect carrying a code, or access_denied.
  * The request is checked once, here, and the outcome carries the checked request for the page to show again.
  */
 export class DecideAuthorizationUseCase {
-  constructor(
-    private readonly validate: ValidateAuthorizationRequestUseCase,
-    private readonly credentials: CredentialsChecker,
-    private readonly codes: AuthorizationCodeRepository,
-    private readonly secrets: SecretGenerator,
-    private readonly hasher: SecretHasher,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    /** This server's issuer identifier, sent as `iss` so a client can tell which server answered (RFC 9207). */
-    private readonly issuer: string,
-  ) {}
+  constructor(private readonly deps: AuthorizationDeciding) {}
 
   async execute(decision: AuthorizationDecision): Promise<AuthorizationOutcome> {
     let request: AuthorizationRequest;
     try {
-      request = await this.validate.execute(decision.request);
+      request = await this.deps.validate.execute(decision.request);
     } catch (error) {
       if (error instanceof OAuthError) return { kind: 'invalid_request', error };
       throw error;
     }
     if (decision.decision === 'deny') {
-      return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.issuer }) };
+      return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.deps.issuer }) };
     }
     let user: User;
     try {
-      user = await this.credentials.check({ email: decision.email, password: decision.password, otp: decision.otp, ip: decision.ip });
+      user = await this.deps.credentials.check({ email: decision.email, password: decision.password, otp: decision.otp, ip: decision.ip });
     } catch (error) {
       if (isSignInRefusal(error)) return { kind: 'sign_in_refused', request, error };
       throw error;
     }
-    const code = TOKEN_PREFIX.code + this.secrets.generate(TOKEN_BYTES);
-    const now = this.clock.now();
-    await this.codes.insert(
+    const code = TOKEN_PREFIX.code + this.deps.secrets.generate(TOKEN_BYTES);
+    const now = this.deps.clock.now();
+    await this.deps.codes.insert(
       new AuthorizationCode({
-        id: this.ids.next(),
-        codeHash: this.hasher.hash(code),
+        id: this.deps.ids.next(),
+        codeHash: this.deps.hasher.hash(code),
         clientId: request.client.id,
         userId: user.id,
         redirectUri: request.redirectUri,
@@ -92,6 +95,6 @@ export class DecideAuthorizationUseCase {
         createdAt: now,
       }),
     );
-    return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { code, state: request.state, iss: this.issuer }) };
+    return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { code, state: request.state, iss: this.deps.issuer }) };
   }
 }

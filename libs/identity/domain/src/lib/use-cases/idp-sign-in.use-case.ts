@@ -20,6 +20,21 @@ export interface IdpSignInCommand {
   ip: string;
 }
 
+/** What signing in through an identity provider needs: the ID token's verifier, the accounts and their linked identities, the second factor, the throttle, and the issuer. */
+export interface ExternalSignIn {
+  verifier: IdTokenVerifier;
+  clients: ClientAuthenticator;
+  users: UserRepository;
+  identities: IdpIdentityRepository;
+  claims: AddressClaims;
+  secondFactor: SecondFactor;
+  throttle: LoginThrottle;
+  unitOfWork: UnitOfWork;
+  issuer: TokenIssuer;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
 /**
  * Signs in with an identity provider's ID token. The provider's account (issuer and subject) enters the
  * account it is linked to. Unlinked, it enters the account whose address it has verified only if that
@@ -31,23 +46,11 @@ export interface IdpSignInCommand {
  * way in. Accounts with two-factor sign-in need `otp`. The token gets every scope of the client.
  */
 export class IdpSignInUseCase {
-  constructor(
-    private readonly verifier: IdTokenVerifier,
-    private readonly clients: ClientAuthenticator,
-    private readonly users: UserRepository,
-    private readonly identities: IdpIdentityRepository,
-    private readonly claims: AddressClaims,
-    private readonly secondFactor: SecondFactor,
-    private readonly throttle: LoginThrottle,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly issuer: TokenIssuer,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ExternalSignIn) {}
 
   async execute(command: IdpSignInCommand): Promise<{ user: User; tokens: IssuedTokens }> {
-    const client = await this.clients.authenticate(command.clientId, undefined, { mustAuthenticate: false });
-    const identity = command.idToken ? await this.verifier.verify(command.idToken) : null;
+    const client = await this.deps.clients.authenticate(command.clientId, undefined, { mustAuthenticate: false });
+    const identity = command.idToken ? await this.deps.verifier.verify(command.idToken) : null;
     if (!identity || !identity.emailVerified) throw new UnauthorizedError('The identity token is not valid for any configured provider');
 
     const existing = await this.existingAccount(identity);
@@ -55,7 +58,7 @@ export class IdpSignInUseCase {
       const { user, linked } = existing;
       this.mayEnter(client, user);
       await this.checkSecondFactor(user, command);
-      if (!linked) await this.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: this.clock.now() });
+      if (!linked) await this.deps.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: this.deps.clock.now() });
       return { user, tokens: await this.issue(user, client) };
     }
     // A client a user made signs in only its owner, who cannot be an account not made yet.
@@ -76,10 +79,10 @@ export class IdpSignInUseCase {
 
   /** The account linked to the provider's account, or the one that has verified the same address. */
   private async existingAccount(identity: VerifiedIdentity): Promise<{ user: User; linked: boolean } | null> {
-    const linkedId = await this.identities.findUserId(identity.issuer, identity.subject);
-    const linked = linkedId ? await this.users.findById(linkedId) : null;
+    const linkedId = await this.deps.identities.findUserId(identity.issuer, identity.subject);
+    const linked = linkedId ? await this.deps.users.findById(linkedId) : null;
     if (linked) return { user: linked, linked: true };
-    const holder = await this.users.findByEmail(identity.email);
+    const holder = await this.deps.users.findByEmail(identity.email);
     if (!holder?.isVerified) return null;
     if (holder.emailCameFromChange) {
       throw new UnauthorizedError(
@@ -99,10 +102,10 @@ export class IdpSignInUseCase {
   private async checkSecondFactor(user: User, command: IdpSignInCommand): Promise<void> {
     if (!user.isTwoFactorEnabled) return;
     if (!command.otp) throw new TwoFactorRequiredError();
-    const attempt = await this.throttle.admit(loginThrottleKeys(user.email, this.throttle.addressKey(command.ip)));
+    const attempt = await this.deps.throttle.admit(loginThrottleKeys(user.email, this.deps.throttle.addressKey(command.ip)));
     let valid: boolean;
     try {
-      valid = await this.secondFactor.verify(user, command.otp);
+      valid = await this.deps.secondFactor.verify(user, command.otp);
     } catch (error) {
       attempt.withdraw(); // a fault, not a wrong code
       throw error;
@@ -112,13 +115,13 @@ export class IdpSignInUseCase {
   }
 
   private createAccount(identity: VerifiedIdentity): Promise<User> {
-    return this.unitOfWork.run(async () => {
-      const now = this.clock.now();
+    return this.deps.unitOfWork.run(async () => {
+      const now = this.deps.clock.now();
       // Only an unverified holder can be left (a verified one was entered above): it loses the address,
       // and other accounts' requests for it are withdrawn.
-      if (!(await this.claims.claim(identity.email, null))) throw new UnauthorizedError('The account could not be created');
+      if (!(await this.deps.claims.claim(identity.email, null))) throw new UnauthorizedError('The account could not be created');
       const user = new User({
-        id: this.ids.next(),
+        id: this.deps.ids.next(),
         email: identity.email,
         name: (identity.name ?? '').slice(0, 100),
         passwordHash: null,
@@ -128,8 +131,8 @@ export class IdpSignInUseCase {
         createdAt: now,
         updatedAt: now,
       });
-      await this.users.insert(user);
-      if (!(await this.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: now }))) {
+      await this.deps.users.insert(user);
+      if (!(await this.deps.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: now }))) {
         throw new UnauthorizedError('The account could not be created');
       }
       return user;
@@ -137,6 +140,6 @@ export class IdpSignInUseCase {
   }
 
   private issue(user: User, client: OAuthClient): Promise<IssuedTokens> {
-    return this.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes, signedIn: true });
+    return this.deps.issuer.issue({ userId: user.id, clientId: client.id, scopes: client.scopes, signedIn: true });
   }
 }

@@ -18,6 +18,17 @@ export interface IntrospectionCaller {
   clientSecret?: string;
 }
 
+/** What introspecting a token needs: every kind of token, the clients and their authentication, and the accounts. */
+export interface TokenIntrospection {
+  oauthTokens: OAuthTokenRepository;
+  pats: PersonalAccessTokenRepository;
+  clients: OAuthClientRepository;
+  clientAuth: ClientAuthenticator;
+  users: UserRepository;
+  hasher: SecretHasher;
+  clock: Clock;
+}
+
 /**
  * Token introspection (RFC 7662). The details of a token (its kind, scopes, client, account, expiry)
  * go only to the client it was issued to, authenticated with its secret: that is the resource server
@@ -29,31 +40,23 @@ export interface IntrospectionCaller {
  * which no client was issued. Failed client authentication is refused.
  */
 export class IntrospectTokenUseCase {
-  constructor(
-    private readonly oauthTokens: OAuthTokenRepository,
-    private readonly pats: PersonalAccessTokenRepository,
-    private readonly clients: OAuthClientRepository,
-    private readonly clientAuth: ClientAuthenticator,
-    private readonly users: UserRepository,
-    private readonly hasher: SecretHasher,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: TokenIntrospection) {}
 
   async execute(value: string | undefined, caller: IntrospectionCaller = {}): Promise<Introspection> {
     // Naming a client without its secret proves nothing: such a request is answered as an anonymous one.
-    const asker = caller.clientSecret !== undefined ? await this.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true }) : null;
-    const found = await findToken(value, this.oauthTokens, this.pats, this.hasher);
-    const now = this.clock.now();
+    const asker = caller.clientSecret !== undefined ? await this.deps.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true }) : null;
+    const found = await findToken(value, this.deps.oauthTokens, this.deps.pats, this.deps.hasher);
+    const now = this.deps.clock.now();
     if (!found) return { active: false };
     if (found.kind === 'personal_access_token') {
       if (asker || !found.token.isActive(now)) return { active: false };
-      return { active: (await this.users.findById(found.token.props.userId))?.isActive === true };
+      return { active: (await this.deps.users.findById(found.token.props.userId))?.isActive === true };
     }
     const token = found.token;
     if (asker && token.props.clientId !== asker.id) return { active: false };
     const active = found.kind === 'access_token' ? token.isAccessActive(now) : token.isRefreshUsable(now);
     if (!active) return { active: false };
-    const [user, client] = await Promise.all([this.users.findById(token.props.userId), this.clients.findById(token.props.clientId)]);
+    const [user, client] = await Promise.all([this.deps.users.findById(token.props.userId), this.deps.clients.findById(token.props.clientId)]);
     if (!user?.isActive || !client) return { active: false };
     if (!asker) return { active: true };
     const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

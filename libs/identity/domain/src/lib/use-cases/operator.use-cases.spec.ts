@@ -123,7 +123,7 @@ describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
     pats = new MemoryPersonalAccessTokenRepository();
     tokens = new Tokens();
     revocations = { count: 0, tokensRevoked: () => void revocations.count++ };
-    useCase = new SetPasswordByOperatorUseCase(users, passwords, tokens, pats, revocations, unitOfWork, clock);
+    useCase = new SetPasswordByOperatorUseCase({ users, passwords, tokens, pats, revocations, unitOfWork, clock });
     ada = user();
     await users.insert(ada);
     await new CreateOperatorPatUseCase(users, { pats, secrets, hasher, ids, maxActive: 10 }, clock).execute('ada@example.com', { name: 'old', scopes: ['links:read'] });

@@ -16,6 +16,17 @@ export interface RefreshGrantCommand {
   scope?: string;
 }
 
+/** What the refresh-token grant needs: the client's authentication, the tokens, the issuer, and who is told of a replay's revocation. */
+export interface TokenRefresh {
+  clients: ClientAuthenticator;
+  tokens: OAuthTokenRepository;
+  users: UserRepository;
+  hasher: SecretHasher;
+  issuer: TokenIssuer;
+  revocations: RevocationListener;
+  clock: Clock;
+}
+
 /**
  * Exchanges a refresh token for a new pair and retires it (rotation). A refresh token presented
  * after it was rotated is a replay: the whole family it belongs to is revoked (OAuth 2.0 Security BCP).
@@ -23,36 +34,28 @@ export interface RefreshGrantCommand {
  * A confidential client must authenticate (RFC 6749 section 6), so a leaked refresh token alone is useless.
  */
 export class RefreshGrantUseCase {
-  constructor(
-    private readonly clients: ClientAuthenticator,
-    private readonly tokens: OAuthTokenRepository,
-    private readonly users: UserRepository,
-    private readonly hasher: SecretHasher,
-    private readonly issuer: TokenIssuer,
-    private readonly revocations: RevocationListener,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: TokenRefresh) {}
 
   async execute(command: RefreshGrantCommand): Promise<{ tokens: IssuedTokens; user: User }> {
-    const client = await this.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
+    const client = await this.deps.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
     const invalid = () => new OAuthError('invalid_grant', 'The refresh token is invalid, expired or revoked');
     if (!command.refreshToken.startsWith(TOKEN_PREFIX.refresh)) throw invalid();
-    const token = await this.tokens.findByRefreshHash(this.hasher.hash(command.refreshToken));
-    const now = this.clock.now();
+    const token = await this.deps.tokens.findByRefreshHash(this.deps.hasher.hash(command.refreshToken));
+    const now = this.deps.clock.now();
     if (!token || token.props.clientId !== client.id) throw invalid();
     if (token.props.rotatedAt && !token.props.revokedAt) {
-      await this.tokens.revokeFamily(token.props.familyId, now);
-      this.revocations.tokensRevoked();
+      await this.deps.tokens.revokeFamily(token.props.familyId, now);
+      this.deps.revocations.tokensRevoked();
       throw invalid();
     }
     if (!token.isRefreshUsable(now)) throw invalid();
     const scopes = grantScopes(command.scope, token.props.scopes);
-    const user = await this.users.findById(token.props.userId);
+    const user = await this.deps.users.findById(token.props.userId);
     if (!user || !user.isActive) throw invalid();
     // Two requests racing with the same token: exactly one wins, the other is told it is invalid.
-    if (!(await this.tokens.markRotated(token.props.id, now))) throw invalid();
-    const tokens = await this.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId, authTime: token.props.authTime });
+    if (!(await this.deps.tokens.markRotated(token.props.id, now))) throw invalid();
+    const tokens = await this.deps.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId, authTime: token.props.authTime });
     return { tokens, user };
   }
 }

@@ -18,38 +18,41 @@ export interface RegisterUserCommand {
   verified?: boolean;
 }
 
+/** What registering a user needs: the accounts, the hasher, the address claims, and the verification mail. */
+export interface UserRegistration {
+  users: UserRepository;
+  passwords: PasswordHasher;
+  ids: IdGenerator;
+  clock: Clock;
+  verification: EmailVerificationSender;
+  claims: AddressClaims;
+}
+
 /** Creates an account with a password (operators through the CLI, verified: see `verified`). */
 export class RegisterUserUseCase {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly passwords: PasswordHasher,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly verification: EmailVerificationSender,
-    private readonly claims: AddressClaims,
-  ) {}
+  constructor(private readonly deps: UserRegistration) {}
 
   async execute(command: RegisterUserCommand): Promise<User> {
     const email = normalizeEmail(command.email);
     const password = checkNewPassword(command.password);
     const name = checkName(command.name);
     const verified = command.verified === true;
-    const free = verified ? await this.claims.claim(email, null) : !(await this.users.findByEmail(email));
+    const free = verified ? await this.deps.claims.claim(email, null) : !(await this.deps.users.findByEmail(email));
     if (!free) throw ValidationError.field('email', 'email is already registered');
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const user = new User({
-      id: this.ids.next(),
+      id: this.deps.ids.next(),
       email,
       name,
-      passwordHash: await this.passwords.hash(password),
+      passwordHash: await this.deps.passwords.hash(password),
       isVerified: verified,
       isActive: true,
       twoFactorSecret: null,
       createdAt: now,
       updatedAt: now,
     });
-    await this.users.insert(user);
-    if (!verified) await this.verification.send(user);
+    await this.deps.users.insert(user);
+    if (!verified) await this.deps.verification.send(user);
     return user;
   }
 }

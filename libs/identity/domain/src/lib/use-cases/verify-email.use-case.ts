@@ -14,6 +14,16 @@ export function verificationToken(token: string | undefined): string {
 }
 
 /**
+ * The account a verification (found or consumed by a link's token) is for, if `holds` of it and the address
+ * verified; else the one refusal, whatever the reason (no such verification, no such account, another address).
+ */
+export async function accountOfVerification(users: UserRepository, verification: { userId: string; email: string } | null, holds: (user: User, email: string) => boolean): Promise<User> {
+  const user = verification && (await users.findById(verification.userId));
+  if (!verification || !user || !holds(user, verification.email)) throw invalidVerificationLink();
+  return user;
+}
+
+/**
  * Confirms an address with the token of the link mailed to it: what the page that link opens posts
  * (opening the link changes nothing, so a mail scanner that fetches it confirms nothing). The token is
  * used once, and confirms only the address the account has now.
@@ -29,10 +39,7 @@ export class VerifyEmailUseCase {
   async execute(token: string | undefined): Promise<User> {
     const hash = this.hasher.hash(verificationToken(token));
     const now = this.clock.now();
-    const verification = await this.verifications.consume(hash, now);
-    if (!verification) throw invalidVerificationLink();
-    const user = await this.users.findById(verification.userId);
-    if (!user || !user.confirmEmail(verification.email, now)) throw invalidVerificationLink();
+    const user = await accountOfVerification(this.users, await this.verifications.consume(hash, now), (account, email) => account.confirmEmail(email, now));
     await this.users.update(user);
     return user;
   }

@@ -3,7 +3,7 @@ import { User } from '../model/user.entity';
 import { EmailVerificationRepository } from '../ports/account.repositories';
 import { SecretHasher } from '../ports/secret-hasher';
 import { UserRepository } from '../ports/user.repository';
-import { invalidVerificationLink, verificationToken } from './verify-email.use-case';
+import { accountOfVerification, verificationToken } from './verify-email.use-case';
 
 /**
  * What a verification link would confirm, for the page it opens: the account whose address it is, as
@@ -19,9 +19,6 @@ export class ViewEmailVerificationUseCase {
 
   async execute(token: string | undefined): Promise<User> {
     const verification = await this.verifications.find(this.hasher.hash(verificationToken(token)), this.clock.now());
-    if (!verification) throw invalidVerificationLink();
-    const user = await this.users.findById(verification.userId);
-    if (!user || user.email !== verification.email) throw invalidVerificationLink();
-    return user;
+    return accountOfVerification(this.users, verification, (account, email) => account.email === email);
   }
 }

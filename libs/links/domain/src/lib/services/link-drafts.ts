@@ -54,30 +54,18 @@ export type CheckedLinkFields = Omit<LinkDraft, 'passwordHash' | 'domain' | 'tag
 export class LinkDrafts {
   private readonly rules: LinkRules;
 
-  constructor(
-    domains: LinkDomains,
-    tags: TagRepository,
-    private readonly passwords: PasswordHasher,
-    private readonly slugs: SlugGenerator,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly config: LinksConfig,
-  ) {
-    this.rules = new LinkRules(domains, tags);
-  }
-
-  static of(creation: LinkCreation): LinkDrafts {
-    return new LinkDrafts(creation.domains, creation.tags, creation.passwords, creation.slugs, creation.ids, creation.clock, creation.config);
+  constructor(private readonly creation: LinkCreation) {
+    this.rules = new LinkRules(creation.domains, creation.tags);
   }
 
   now(): Date {
-    return this.clock.now();
+    return this.creation.clock.now();
   }
 
   /** Every field's own rules at once (no lookup): a link with several bad fields is told of each. */
   checkFields(fields: LinkFields, now: Date): CheckedLinkFields {
     const [url, chosenSlug, title, description, password, options] = checkEach(
-      () => checkDestinationUrl(fields.url, this.config.ownHosts),
+      () => checkDestinationUrl(fields.url, this.creation.config.ownHosts),
       () => (fields.slug === undefined ? null : checkSlug(fields.slug)),
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH) ?? '',
       () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH) ?? '',
@@ -85,7 +73,7 @@ export class LinkDrafts {
         if (!fields.hasPassword && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
         return fields.hasPassword ? checkLinkPassword(fields.password) : null;
       },
-      () => checkLinkOptions(fields, NO_LINK_OPTIONS, now, this.config.ownHosts),
+      () => checkLinkOptions(fields, NO_LINK_OPTIONS, now, this.creation.config.ownHosts),
     );
     return { url, chosenSlug, title, description, password, options, status: fields.status ?? true, isFavorite: fields.isFavorite ?? false };
   }
@@ -93,7 +81,7 @@ export class LinkDrafts {
   /** A create body's draft: its fields checked, its domain and tags (by id) the owner's, its password hashed. */
   async draft(ownerId: string, fields: LinkFields, now: Date): Promise<LinkDraft> {
     const { password, ...checked } = this.checkFields(fields, now);
-    const passwordHash = password === null ? null : await this.passwords.hash(password);
+    const passwordHash = password === null ? null : await this.creation.passwords.hash(password);
     const domain = await this.rules.domain(ownerId, fields.domainId);
     const tags = await this.rules.tagsOf(ownerId, fields.tags ?? []);
     return { ...checked, passwordHash, domain, tags };
@@ -101,13 +89,13 @@ export class LinkDrafts {
 
   /** A slug drawn at random (a generated one that collides is drawn again by the caller). */
   generatedSlug(): string {
-    return this.slugs.generate();
+    return this.creation.slugs.generate();
   }
 
   /** The link of a draft: a new id, the chosen slug or `slug`. */
-  link(ownerId: string, draft: LinkDraft, now: Date, slug = draft.chosenSlug ?? this.slugs.generate()): Link {
+  link(ownerId: string, draft: LinkDraft, now: Date, slug = draft.chosenSlug ?? this.creation.slugs.generate()): Link {
     return new Link({
-      id: this.ids.next(),
+      id: this.creation.ids.next(),
       ownerId,
       domainId: draft.domain?.id ?? null,
       slug,

@@ -117,10 +117,19 @@ function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: L
   const clicks = new RecordedClicks();
   const limits = new CountedLimits();
   const visitors = new TableVisitors();
-  const answer = new AnswerShortUrlUseCase(resolve, new CheckLinkPasswordUseCase(hasher, new CappedAttempts(options.passwordCap ?? 100)), clicks, new WordBots(), options.clock ?? clock, {
-    defaultDomainName: 's.lnk.test',
-    notFoundRedirectUrl: options.notFoundRedirectUrl ?? null,
-  }, limits, visitors);
+  const answer = new AnswerShortUrlUseCase({
+    resolve,
+    checkPassword: new CheckLinkPasswordUseCase(hasher, new CappedAttempts(options.passwordCap ?? 100)),
+    clicks,
+    bots: new WordBots(),
+    clock: options.clock ?? clock,
+    config: {
+      defaultDomainName: 's.lnk.test',
+      notFoundRedirectUrl: options.notFoundRedirectUrl ?? null,
+    },
+    visitLimits: limits,
+    visitors,
+  });
   return { repository, lookups, clicks, answer, limits, visitors };
 }
 

@@ -110,6 +110,20 @@ function triggerOf(query: URLSearchParams | null): ClickTrigger {
   return 'qr';
 }
 
+/** What answering a short URL needs: the redirect path, the password check, where visits are counted and told. */
+export interface ShortUrlAnswering {
+  resolve: ResolveRedirectUseCase;
+  checkPassword: CheckLinkPasswordUseCase;
+  clicks: ClickRecorder;
+  bots: BotDetector;
+  clock: Clock;
+  config: AnswerShortUrlConfig;
+  visitLimits: VisitLimits;
+  visitors: VisitorLocator;
+  lifecycle?: LinkLifecycleEvents | null;
+  onError?: (error: Error) => void;
+}
+
 /**
  * Answers a short URL: redirect, password page, or not found; and counts the visit when it is one (not
  * HEAD, not a bot). The hot path (a cached link, no query) is a cache lookup, one URL serialisation and
@@ -119,18 +133,13 @@ export class AnswerShortUrlUseCase {
   /** The Location of each cached link for requests without a query (the URL parser's work, done once per cached answer). */
   private readonly plainLocations = new WeakMap<RedirectTarget, string | null>();
 
-  constructor(
-    private readonly resolve: ResolveRedirectUseCase,
-    private readonly checkPassword: CheckLinkPasswordUseCase,
-    private readonly clicks: ClickRecorder,
-    private readonly bots: BotDetector,
-    private readonly clock: Clock,
-    private readonly config: AnswerShortUrlConfig,
-    private readonly visitLimits: VisitLimits,
-    private readonly visitors: VisitorLocator,
-    private readonly lifecycle: LinkLifecycleEvents | null = null,
-    private readonly onError: (error: Error) => void = () => undefined,
-  ) {}
+  private readonly lifecycle: LinkLifecycleEvents | null;
+  private readonly onError: (error: Error) => void;
+
+  constructor(private readonly deps: ShortUrlAnswering) {
+    this.lifecycle = deps.lifecycle ?? null;
+    this.onError = deps.onError ?? (() => undefined);
+  }
 
   async execute(request: ShortUrlRequest): Promise<ShortUrlAnswer> {
     return this.answer(request);
@@ -176,13 +185,13 @@ export class AnswerShortUrlUseCase {
     const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
     if (!location) return { kind: 'unusable-destination' };
     const answer: ShortUrlAnswer = { kind: 'redirect', location, status: options.redirectType };
-    const counted = request.method === 'GET' && !this.bots.isBot(request.userAgent);
+    const counted = request.method === 'GET' && !this.deps.bots.isBot(request.userAgent);
     if (options.maxVisits === null) {
       if (counted) this.count(request, target, 'visit', merged, trigger);
       return answer;
     }
-    if (!counted) return this.visitLimits.hasLeft(target.id).then((left) => (left ? answer : expiredAnswer(options)));
-    return this.visitLimits.claim(target.id).then(async (claimed) => {
+    if (!counted) return this.deps.visitLimits.hasLeft(target.id).then((left) => (left ? answer : expiredAnswer(options)));
+    return this.deps.visitLimits.claim(target.id).then(async (claimed) => {
       if (claimed === 'none') return expiredAnswer(options);
       await this.tellIfLast(claimed, target, options);
       this.count(request, target, 'visit', merged, trigger);
@@ -198,21 +207,21 @@ export class AnswerShortUrlUseCase {
   private async tellIfLast(claimed: VisitClaim, target: RedirectTarget, options: RedirectOptions): Promise<void> {
     if (claimed !== 'last' || !this.lifecycle) return;
     try {
-      await this.lifecycle.limitReached({ id: target.id, ownerId: target.ownerId, domainId: target.domainId, slug: target.slug }, options.maxVisits ?? 0, this.clock.now());
+      await this.lifecycle.limitReached({ id: target.id, ownerId: target.ownerId, domainId: target.domainId, slug: target.slug }, options.maxVisits ?? 0, this.deps.clock.now());
     } catch (error) {
       this.onError(error as Error);
     }
   }
 
   private expiredByTime(options: RedirectOptions): boolean {
-    return options.expiresAt !== null && this.clock.now().getTime() >= options.expiresAt;
+    return options.expiresAt !== null && this.deps.clock.now().getTime() >= options.expiresAt;
   }
 
   /** The most specific of the link's targets the visitor matches: country, then device, then the link's url. */
   private destinationOf(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions): string {
     const targets = options.targets;
     if (!targets) return target.url;
-    const visitor = this.visitors.locate(request.userAgent, request.ip);
+    const visitor = this.deps.visitors.locate(request.userAgent, request.ip);
     const byCountry = visitor.country !== null && targets.country ? targets.country[visitor.country] : undefined;
     if (byCountry !== undefined) return byCountry;
     const byDevice = visitor.device !== null && targets.device ? targets.device[visitor.device] : undefined;
@@ -236,7 +245,7 @@ export class AnswerShortUrlUseCase {
     if (target.options && this.expiredByTime(target.options)) return expiredAnswer(target.options);
     let ok: boolean;
     try {
-      ok = await this.checkPassword.execute(target, request.password, request.ip);
+      ok = await this.deps.checkPassword.execute(target, request.password, request.ip);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
       return { kind: 'password-form', slug: target.slug, status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: error.retryAfterSeconds };
@@ -259,11 +268,11 @@ export class AnswerShortUrlUseCase {
     const merged = withUtm(options.utm, query);
     const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
     if (!location) return { kind: 'unusable-destination' };
-    const counted = !this.bots.isBot(request.userAgent);
+    const counted = !this.deps.bots.isBot(request.userAgent);
     if (options.maxVisits !== null) {
-      if (!counted && !(await this.visitLimits.hasLeft(target.id))) return expiredAnswer(options);
+      if (!counted && !(await this.deps.visitLimits.hasLeft(target.id))) return expiredAnswer(options);
       if (counted) {
-        const claimed = await this.visitLimits.claim(target.id);
+        const claimed = await this.deps.visitLimits.claim(target.id);
         if (claimed === 'none') return expiredAnswer(options);
         await this.tellIfLast(claimed, target, options);
       }
@@ -275,7 +284,7 @@ export class AnswerShortUrlUseCase {
 
   private find(request: ShortUrlRequest): RedirectTarget | null | Promise<RedirectTarget | null> {
     if (!SLUG.test(request.slug)) return null;
-    const target = this.resolve.lookup(request.host, request.slug);
+    const target = this.deps.resolve.lookup(request.host, request.slug);
     if (target instanceof Promise) return target.then((t) => (t && t.status ? t : null));
     return target && target.status ? target : null;
   }
@@ -286,13 +295,13 @@ export class AnswerShortUrlUseCase {
    * operator's page), and so does any other host's (it is not the service's).
    */
   private notFound(request: ShortUrlRequest): ShortUrlAnswer {
-    const redirectTo = this.config.notFoundRedirectUrl;
-    if (!redirectTo || !this.resolve.isShortHost(request.host)) return { kind: 'not-found' };
+    const redirectTo = this.deps.config.notFoundRedirectUrl;
+    if (!redirectTo || !this.deps.resolve.isShortHost(request.host)) return { kind: 'not-found' };
     return { kind: 'not-found', redirectTo };
   }
 
   private countVisit(request: ShortUrlRequest, target: RedirectTarget, query: URLSearchParams | null, trigger: ClickTrigger): void {
-    if (!this.bots.isBot(request.userAgent)) this.count(request, target, 'visit', query, trigger);
+    if (!this.deps.bots.isBot(request.userAgent)) this.count(request, target, 'visit', query, trigger);
   }
 
   /**
@@ -301,13 +310,13 @@ export class AnswerShortUrlUseCase {
    * it, not here on the request's path.
    */
   private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind'], query: URLSearchParams | null, trigger: ClickTrigger): void {
-    this.clicks.record({
+    this.deps.clicks.record({
       linkId: target.id,
       ownerId: target.ownerId,
       domainId: target.domainId,
       linkName: target.name,
-      domainName: target.domainId ? request.host : this.config.defaultDomainName,
-      at: this.clock.now(),
+      domainName: target.domainId ? request.host : this.deps.config.defaultDomainName,
+      at: this.deps.clock.now(),
       utmSource: query?.get('utm_source') ?? '',
       utmMedium: query?.get('utm_medium') ?? '',
       utmCampaign: query?.get('utm_campaign') ?? '',

@@ -19,7 +19,7 @@ export class BulkCreateLinksUseCase {
     private readonly unitOfWork: UnitOfWork,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = LinkDrafts.of(creation);
+    this.drafts = new LinkDrafts(creation);
   }
 
   async execute(ownerId: string, items: LinkFields[]): Promise<BulkCreated[]> {

@@ -9,6 +9,7 @@ import { BulkDeleteLinksUseCase } from './bulk-delete-links.use-case';
 import { BulkTagLinksUseCase } from './bulk-tag-links.use-case';
 import { ExportLinksUseCase } from './export-links.use-case';
 import { ImportLine, ImportLinksUseCase } from './import-links.use-case';
+import { LinkViews } from '../services/link-views';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -37,9 +38,9 @@ function setUp(limits: { links?: number; tags?: number } = {}) {
     changed,
     bulkCreate: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork),
     bulkDelete: new BulkDeleteLinksUseCase(links, changes, clock),
-    bulkTag: new BulkTagLinksUseCase(links, tags, quota, ids, clock),
+    bulkTag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock }),
     importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork, 10),
-    exportLinks: new ExportLinksUseCase(links, tags, domains),
+    exportLinks: new ExportLinksUseCase(links, new LinkViews(tags, domains)),
   };
 }
 

@@ -6,6 +6,16 @@ import { TagRepository } from '../ports/tag.repository';
 import { tagKey, TagsByName } from '../services/tags-by-name';
 import { BulkOutcome, checkCount, MAX_TAGS_PER_LINK } from '../services/link-batches';
 
+/** What tagging links in bulk needs: the links and tags, the quota (new tags count), and the events it records. */
+export interface BulkTagging {
+  links: LinkRepository;
+  tags: TagRepository;
+  quota: QuotaPolicy;
+  ids: IdGenerator;
+  clock: Clock;
+  events?: LinkEventSink | null;
+}
+
 /**
  * POST /user/link/bulk/tags: tags put on (`add`) and taken off (`remove`) up to 100 of the caller's links,
  * named by their names as an import names them: a name is one of the caller's tags whatever its case; an
@@ -14,15 +24,11 @@ import { BulkOutcome, checkCount, MAX_TAGS_PER_LINK } from '../services/link-bat
 export class BulkTagLinksUseCase {
   private readonly named: TagsByName;
 
-  constructor(
-    private readonly links: LinkRepository,
-    tags: TagRepository,
-    quota: QuotaPolicy,
-    ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly events: LinkEventSink | null = null,
-  ) {
-    this.named = new TagsByName(tags, quota, ids, clock);
+  private readonly events: LinkEventSink | null;
+
+  constructor(private readonly deps: BulkTagging) {
+    this.events = deps.events ?? null;
+    this.named = new TagsByName(deps.tags, deps.quota, deps.ids, deps.clock);
   }
 
   async execute(ownerId: string, change: { ids: string[]; add?: string[]; remove?: string[] }): Promise<BulkOutcome[]> {
@@ -53,10 +59,10 @@ export class BulkTagLinksUseCase {
     if (added.refused.size) throw ValidationError.field('add', `the tag quota of your plan is used up: cannot make ${[...added.refused].join(', ')}`);
     const removed = await this.named.resolve(ownerId, remove, false);
     const retagged = await withLinkEvent(this.events, 'link.updated', ownerId, async () => {
-      const ids = await this.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK);
+      const ids = await this.deps.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK);
       if (this.events?.events.wants('link.updated', ownerId)) {
         // Each retagged link's link.updated, as it now is, in the retag's transaction.
-        await recordLinkEvents(this.events, 'link.updated', ownerId, await this.links.findManyOfOwner(ownerId, ids), this.clock.now());
+        await recordLinkEvents(this.events, 'link.updated', ownerId, await this.deps.links.findManyOfOwner(ownerId, ids), this.deps.clock.now());
       }
       return ids;
     });

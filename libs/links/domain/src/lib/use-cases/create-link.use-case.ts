@@ -11,7 +11,7 @@ export class CreateLinkUseCase {
     private readonly creation: LinkCreation,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = LinkDrafts.of(creation);
+    this.drafts = new LinkDrafts(creation);
   }
 
   async execute(ownerId: string, fields: LinkFields): Promise<LinkView> {

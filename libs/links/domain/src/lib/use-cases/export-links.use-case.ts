@@ -1,7 +1,5 @@
-import { Tag } from '../model/tag.entity';
-import { LinkDomains } from '../ports/link-domains.port';
 import { LinkRepository } from '../ports/link.repository';
-import { TagRepository } from '../ports/tag.repository';
+import { LinkViews } from '../services/link-views';
 import { LinkView } from './link.types';
 
 /** Links per read of an export: one batch is held at a time, whatever the account holds. */
@@ -16,23 +14,14 @@ export const EXPORT_BATCH = 1000;
 export class ExportLinksUseCase {
   constructor(
     private readonly links: LinkRepository,
-    private readonly tags: TagRepository,
-    private readonly domains: LinkDomains,
+    private readonly views: LinkViews,
   ) {}
 
   async *execute(ownerId: string, batchSize = EXPORT_BATCH): AsyncGenerator<LinkView[]> {
     for (let after: string | null = null; ; ) {
       const batch = await this.links.batchOfOwner(ownerId, after, batchSize);
       if (!batch.length) return;
-      const tagIds = [...new Set(batch.flatMap((l) => l.tagIds))];
-      const domainIds = [...new Set(batch.map((l) => l.domainId).filter((d): d is string => d !== null))];
-      const [tags, names] = await Promise.all([this.tags.findManyOfOwner(ownerId, tagIds), domainIds.length ? this.domains.namesOf(ownerId, domainIds) : new Map<string, string>()]);
-      const tagById = new Map(tags.map((t) => [t.id, t]));
-      yield batch.map((link) => ({
-        link,
-        domain: link.domainId ? { id: link.domainId, name: names.get(link.domainId) ?? '' } : null,
-        tags: link.tagIds.map((id) => tagById.get(id)).filter((t): t is Tag => !!t),
-      }));
+      yield await this.views.of(ownerId, batch);
       if (batch.length < batchSize) return;
       after = batch[batch.length - 1].id;
     }

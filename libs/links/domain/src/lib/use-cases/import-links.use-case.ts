@@ -82,7 +82,7 @@ export class ImportLinksUseCase {
     private readonly batchSize = IMPORT_BATCH,
     private readonly events: LinkEventSink | null = null,
   ) {
-    this.drafts = LinkDrafts.of(creation);
+    this.drafts = new LinkDrafts(creation);
     this.named = new TagsByName(creation.tags, creation.quota, creation.ids, creation.clock);
   }
 

@@ -12,6 +12,7 @@ import { BulkCreateLinksUseCase } from './bulk-create-links.use-case';
 import { BulkDeleteLinksUseCase } from './bulk-delete-links.use-case';
 import { BulkTagLinksUseCase } from './bulk-tag-links.use-case';
 import { ImportLinksUseCase } from './import-links.use-case';
+import { LinkViews } from '../services/link-views';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -50,41 +51,42 @@ describe('link events (webhooks sink)', () => {
   function useCases(sink: LinkEventSink) {
     const { links, tags } = memoryLinksRepositories();
     const noChanges = { linkChanged: () => undefined };
-    const getLink = new GetLinkUseCase(links, tags, domains);
+    const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     let slug = 0;
     return {
       create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: { generate: () => `slug${++slug}` }, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: noChanges }, sink),
-      update: new UpdateLinkUseCase(links, tags, domains, hasher, clock, { ownHosts: ['s.lnk.test'] }, getLink, noChanges, sink),
+      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: noChanges, events: sink }),
       remove: new DeleteLinkUseCase(links, clock, noChanges, sink),
     };
   }
 
   // Creation throughput (issue 15): an account without webhooks pays no BEGIN, enqueue and COMMIT per link.
-  it('runs create, update and delete with no transaction and no event for an owner without webhooks', async () => {
+  /** A link of ada's created, changed and deleted, events wanted by `subscribed`: the transactions it took and the events recorded. */
+  async function linkLife(subscribed: string) {
     const unitOfWork = new CountingUnitOfWork();
-    const events = new OwnersEvents(new Set(['someone-else']));
+    const events = new OwnersEvents(new Set([subscribed]));
     const { create, update, remove } = useCases({ events, unitOfWork });
     const { link } = await create.execute('ada', { url: 'https://example.com/' });
     await update.execute('ada', link.id, { title: 'changed' });
     await remove.execute('ada', link.id);
-    expect(unitOfWork.transactions).toBe(0);
-    expect(events.recorded).toEqual([]);
+    return { link, transactions: unitOfWork.transactions, recorded: events.recorded };
+  }
+
+  it('runs create, update and delete with no transaction and no event for an owner without webhooks', async () => {
+    const { transactions, recorded } = await linkLife('someone-else');
+    expect(transactions).toBe(0);
+    expect(recorded).toEqual([]);
   });
 
   it('records each change in its own transaction for an owner who wants the events', async () => {
-    const unitOfWork = new CountingUnitOfWork();
-    const events = new OwnersEvents(new Set(['ada']));
-    const { create, update, remove } = useCases({ events, unitOfWork });
-    const { link } = await create.execute('ada', { url: 'https://example.com/' });
-    await update.execute('ada', link.id, { title: 'changed' });
-    await remove.execute('ada', link.id);
-    expect(unitOfWork.transactions).toBe(3);
-    expect(events.recorded.map((r) => [r.type, r.link.id])).toEqual([
+    const { link, transactions, recorded } = await linkLife('ada');
+    expect(transactions).toBe(3);
+    expect(recorded.map((r) => [r.type, r.link.id])).toEqual([
       ['link.created', link.id],
       ['link.updated', link.id],
       ['link.deleted', link.id],
     ]);
-    expect(events.recorded[1].link.title).toBe('changed');
+    expect(recorded[1].link.title).toBe('changed');
   });
 
   // A system mirroring links (a CMS) must hear of links made or removed many at once as of one at a time.
@@ -99,7 +101,7 @@ describe('link events (webhooks sink)', () => {
         create: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, sink),
         importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, 10, sink),
         remove: new BulkDeleteLinksUseCase(links, noChanges, clock, sink),
-        retag: new BulkTagLinksUseCase(links, tags, quota, ids, clock, sink),
+        retag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink }),
       };
     }
 

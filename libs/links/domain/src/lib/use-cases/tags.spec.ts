@@ -9,6 +9,7 @@ import { CreateTagUseCase } from './create-tag.use-case';
 import { DeleteTagUseCase } from './delete-tag.use-case';
 import { ListTagsUseCase } from './list-tags.use-case';
 import { UpdateTagUseCase } from './update-tag.use-case';
+import { LinkViews } from '../services/link-views';
 
 let n = 0;
 const ids: IdGenerator = { next: () => (++n).toString(16).padStart(24, '0') };
@@ -29,7 +30,7 @@ function setUp() {
     deleteTag: new DeleteTagUseCase(tags),
     listTags: new ListTagsUseCase(tags),
     createLink: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } }),
-    getLink: new GetLinkUseCase(links, tags, domains),
+    getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)),
   };
 }
 

@@ -16,21 +16,27 @@ import { LinkFields, LinksConfig, LinkView } from './link.types';
 const sendsOptions = (f: LinkFields) =>
   f.redirectType !== undefined || f.expiresAt !== undefined || f.expiredUrl !== undefined || f.maxVisits !== undefined || f.utm !== undefined || f.targets !== undefined;
 
+/** What updating a link needs: the link rules' lookups, the password hasher, and who is told of the change. */
+export interface LinkUpdating {
+  links: LinkRepository;
+  tags: TagRepository;
+  domains: LinkDomains;
+  passwords: PasswordHasher;
+  clock: Clock;
+  config: LinksConfig;
+  getLink: GetLinkUseCase;
+  changes: LinkChanges;
+  events?: LinkEventSink | null;
+}
+
 export class UpdateLinkUseCase {
   private readonly rules: LinkRules;
 
-  constructor(
-    private readonly links: LinkRepository,
-    private readonly tags: TagRepository,
-    domains: LinkDomains,
-    private readonly passwords: PasswordHasher,
-    private readonly clock: Clock,
-    private readonly config: LinksConfig,
-    private readonly getLink: GetLinkUseCase,
-    private readonly changes: LinkChanges,
-    private readonly events: LinkEventSink | null = null,
-  ) {
-    this.rules = new LinkRules(domains, tags);
+  private readonly events: LinkEventSink | null;
+
+  constructor(private readonly deps: LinkUpdating) {
+    this.events = deps.events ?? null;
+    this.rules = new LinkRules(deps.domains, deps.tags);
   }
 
   /**
@@ -41,15 +47,15 @@ export class UpdateLinkUseCase {
    */
   async execute(ownerId: string, id: string, fields: LinkFields, expected?: (current: LinkView) => boolean): Promise<LinkView> {
     // With a condition, the link as the caller sees it (its tags and domain too) is what it is asked of.
-    const current = expected ? await this.getLink.execute(ownerId, id) : null;
+    const current = expected ? await this.deps.getLink.execute(ownerId, id) : null;
     if (current && expected && !expected(current)) throw new PreconditionFailedError('link');
-    const link = current?.link ?? found(await this.links.findOfOwner(ownerId, id), 'Link');
+    const link = current?.link ?? found(await this.deps.links.findOfOwner(ownerId, id), 'Link');
     const readAt = link.updatedAt;
     const changes: Parameters<Link['change']>[0] = {};
     // Every field's own rules at once: a change with several bad fields is told of each.
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const [url, slug, title, description, , options] = checkEach(
-      () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.config.ownHosts)),
+      () => (fields.url === undefined ? undefined : checkDestinationUrl(fields.url, this.deps.config.ownHosts)),
       () => (fields.slug === undefined ? undefined : checkSlug(fields.slug)),
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH),
       () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH),
@@ -58,7 +64,7 @@ export class UpdateLinkUseCase {
         if (fields.hasPassword === false) throw ValidationError.field('password', 'password is only taken with hasPassword true');
         checkLinkPassword(fields.password);
       },
-      () => (sendsOptions(fields) ? checkLinkOptions(fields, link.options, now, this.config.ownHosts) : undefined),
+      () => (sendsOptions(fields) ? checkLinkOptions(fields, link.options, now, this.deps.config.ownHosts) : undefined),
     );
     if (url !== undefined) changes.url = url;
     if (slug !== undefined) changes.slug = slug;
@@ -76,19 +82,19 @@ export class UpdateLinkUseCase {
       if (fields.password === undefined && link.hasPassword) {
         // hasPassword stays true and the password stays as it is.
       } else {
-        changes.passwordHash = await this.passwords.hash(checkLinkPassword(fields.password));
+        changes.passwordHash = await this.deps.passwords.hash(checkLinkPassword(fields.password));
       }
     }
     const before = { domainId: link.domainId, slug: link.slug };
     link.change(changes, now);
     await withLinkEvent(this.events, 'link.updated', link.ownerId, async (record) => {
       // Not saved: another write came since the read (with a condition), or the link is gone.
-      if (!(await this.links.update(link, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
+      if (!(await this.deps.links.update(link, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
       await record(link, now);
     });
     // The short URL answers the new destination (or stops answering) at once.
-    this.changes.linkChanged(before.domainId, before.slug);
-    this.changes.linkChanged(link.domainId, link.slug);
-    return this.getLink.execute(ownerId, id);
+    this.deps.changes.linkChanged(before.domainId, before.slug);
+    this.deps.changes.linkChanged(link.domainId, link.slug);
+    return this.deps.getLink.execute(ownerId, id);
   }
 }

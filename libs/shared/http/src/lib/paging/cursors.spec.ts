@@ -87,4 +87,21 @@ describe('Cursors', () => {
     expect(text).not.toContain(scope.owner);
     expect(text).not.toContain('shop');
   });
+
+  it('answers a list route: the page read for the cursor given, each item presented alone, and the next cursor', async () => {
+    const asked: PageRequest[] = [];
+    const read = async (request: PageRequest) => {
+      asked.push(request);
+      return pageOf(items.slice(request.start, request.start + request.rows), items.length, request);
+    };
+    // A presenter with an optional second parameter: handed an array index it would answer something else.
+    const present = (item: { id: string }, secret?: unknown) => ({ id: item.id, secret: secret ?? null });
+    const answer = await cursors.answer(query({ cursor: firstCursor(cursors), limit: 2 }), scope, read, present);
+    expect(asked.map((r) => [r.start, r.after])).toEqual([[2, ['d'.repeat(24)]]]);
+    expect(answer.data).toEqual([{ id: 'c'.repeat(24), secret: null }, { id: 'b'.repeat(24), secret: null }]);
+    // The cursor it answers is one this list opens again, for the account and query it was made for.
+    const next = answer.meta?.['nextCursor'] as string;
+    expect(cursors.request(query({ cursor: next }), scope).after).toEqual(['b'.repeat(24)]);
+    expect(codeOf(() => cursors.request(query({ cursor: next }), { ...scope, owner: 'b'.repeat(24) }))).toBe('INVALID_CURSOR');
+  });
 });

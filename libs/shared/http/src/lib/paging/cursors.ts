@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, type Keyset, type Page, PageRequest, ValidationError } from '@lnk/shared/kernel';
 import type { PageQueryDto } from '../requests/paging.request.dto';
+import { okPage, type SuccessEnvelope } from '../answers/envelope';
 
 /**
  * What a cursor is bound to: the list (its name), the account walking it, and the query's filters and
@@ -62,6 +63,15 @@ export class Cursors {
     if (!page.next) return null;
     const position = b64(JSON.stringify([page.start + page.items.length, ...page.next]));
     return `${position}.${this.sign(position, scope)}`;
+  }
+
+  /**
+   * A list route's answer: the page `read` gives for the page the request asks for (by cursor or by start),
+   * each item presented (with the item alone), and the cursor of the page after it.
+   */
+  async answer<T, P>(query: PageQueryDto, scope: CursorScope, read: (request: PageRequest) => Promise<Page<T>>, present: (item: T) => P): Promise<SuccessEnvelope<P[]>> {
+    const page = await read(this.request(query, scope));
+    return okPage({ ...page, items: page.items.map((item) => present(item)), nextCursor: this.next(page, scope) });
   }
 
   private open(cursor: string, scope: CursorScope): { counted: number; after: Keyset } {

@@ -19,6 +19,15 @@ class Greeter {
   }
 }
 
+/** A class that takes its collaborators as one named object. */
+class NamedGreeter {
+  constructor(readonly parts: { greetings: Greetings; punctuation: Punctuation }) {}
+
+  execute(name: string): string {
+    return `${this.parts.greetings.greet(name)}${this.parts.punctuation.mark}`;
+  }
+}
+
 const bindings = [
   { provide: Greetings, useValue: { greet: (name: string) => `Hello, ${name}` } },
   { provide: Punctuation, useValue: { mark: '!' } },
@@ -39,5 +48,14 @@ describe('providerOf', () => {
     const module = await Test.createTestingModule({ providers: [...bindings, louder, named] }).compile();
     expect(module.get(Greeter).execute('Ada')).toBe('Hello, Ada!!!');
     expect(module.get('Greeting')).toBe('Hello, Grace');
+  });
+
+  // Defends: a collaborator given under another one's name (both ports would type-check as each other only if alike).
+  it('builds a class that takes one named object, each field injected by the token named beside it', async () => {
+    const module = await Test.createTestingModule({ providers: [...bindings, providerOf(NamedGreeter, { punctuation: Punctuation, greetings: Greetings })] }).compile();
+    const greeter = module.get(NamedGreeter);
+    expect(greeter.execute('Ada')).toBe('Hello, Ada!');
+    expect(greeter.parts.greetings).toBe(module.get(Greetings));
+    expect(greeter.parts.punctuation).toBe(module.get(Punctuation));
   });
 });

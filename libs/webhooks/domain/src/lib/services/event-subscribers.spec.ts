@@ -31,10 +31,15 @@ class SubscriptionsOutbox extends WebhookOutbox {
 const clock: Clock = clockReading(() => new Date('2026-01-01T00:00:00Z'));
 
 describe('EventSubscribers', () => {
+  let outbox: SubscriptionsOutbox;
+  let subscribers: EventSubscribers;
+  beforeEach(() => {
+    outbox = new SubscriptionsOutbox();
+    subscribers = new EventSubscribers(outbox, clock, 60_000);
+  });
+
   it('answers yes to everyone until it has read the subscriptions, then exactly', async () => {
-    const outbox = new SubscriptionsOutbox();
     outbox.stored.set('link.created', new Set(['ada']));
-    const subscribers = new EventSubscribers(outbox, clock, 60_000);
     // Unsure: the caller takes the exact path (the enqueue statement makes nothing for an owner without webhooks).
     expect(subscribers.wants('link.created', 'bob')).toBe(true);
     await subscribers.refresh();
@@ -45,8 +50,6 @@ describe('EventSubscribers', () => {
 
   // Another instance created a webhook: from the moment this one hears of it, no event of it is skipped.
   it('answers yes to everyone from an invalidation until it has read again, and a read begun before it does not count', async () => {
-    const outbox = new SubscriptionsOutbox();
-    const subscribers = new EventSubscribers(outbox, clock, 60_000);
     await subscribers.refresh();
     expect(subscribers.wants('link.created', 'bob')).toBe(false);
     let release: () => void = () => undefined;
@@ -64,8 +67,6 @@ describe('EventSubscribers', () => {
   });
 
   it("reads again before answering this instance's own change", async () => {
-    const outbox = new SubscriptionsOutbox();
-    const subscribers = new EventSubscribers(outbox, clock, 60_000);
     await subscribers.refresh();
     outbox.stored.set('link.expired', new Set(['ada']));
     await subscribers.changed();
