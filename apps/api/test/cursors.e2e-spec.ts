@@ -31,6 +31,8 @@ describe('cursors of every list', () => {
   let bob: TestAccount;
   /** Per account, the webhook whose deliveries are walked. */
   const hooks = new Map<string, string>();
+  /** Per account, the tag whose favourite links are walked. */
+  const walkTags = new Map<string, string>();
 
   beforeAll(async () => {
     t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
@@ -39,6 +41,7 @@ describe('cursors of every list', () => {
       const hook = await t.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://127.0.0.1:9/hook', events: ['link.limit_reached'] } });
       expect(hook.status).toBe(200);
       hooks.set(account.id, hook.body.data.id);
+      walkTags.set(account.id, await created(account, '/user/tag', { name: 'walked' }));
     }
   });
   afterAll(() => t?.close());
@@ -65,6 +68,31 @@ describe('cursors of every list', () => {
       name: 'links found by a search',
       path: () => '/user/link?q=WALK',
       create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `walk ${n}` }),
+      remove: (a, id) => deleted(a, `/user/link/${id}`),
+    },
+    {
+      name: 'links oldest first',
+      path: () => '/user/link?sort=oldest',
+      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `walk ${n}` }),
+      remove: (a, id) => deleted(a, `/user/link/${id}`),
+    },
+    {
+      // Titles of random letters: new links land anywhere in the title order, before and after the position.
+      name: 'links by title',
+      path: () => '/user/link?sort=title',
+      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `${hex(2)} walk ${n}` }),
+      remove: (a, id) => deleted(a, `/user/link/${id}`),
+    },
+    {
+      name: 'links of a tag, oldest first',
+      path: (a) => `/user/link?tag=${walkTags.get(a.id)}&sort=oldest`,
+      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `walk ${n}`, tags: [walkTags.get(a.id)] }),
+      remove: (a, id) => deleted(a, `/user/link/${id}`),
+    },
+    {
+      name: 'favourite links of a tag, by title',
+      path: (a) => `/user/link?tag=${walkTags.get(a.id)}&favorite=true&sort=title`,
+      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `${hex(2)} walk ${n}`, tags: [walkTags.get(a.id)], isFavorite: true }),
       remove: (a, id) => deleted(a, `/user/link/${id}`),
     },
     {
@@ -233,6 +261,15 @@ describe('cursors of every list', () => {
     expect(await refused(ada, `/user/link?cursor=${cursor}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
     expect(await refused(ada, `/user/link?expired=false&q=cursor&cursor=${cursor}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
     expect(await refused(ada, `/user/tag?q=cursor&cursor=${cursor}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
+    // Every sort and filter of issue 31 binds it too: a position of one order means nothing in another.
+    for (const other of ['sort=oldest', 'sort=title', 'favorite=true', `tag=${walkTags.get(ada.id)}`]) {
+      expect(await refused(ada, `/user/link?q=cursor&${other}&cursor=${cursor}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
+    }
+    const byTitle = encodeURIComponent(await adasCursor('&sort=title'));
+    expect(await refused(ada, `/user/link?cursor=${byTitle}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
+    expect(await refused(ada, `/user/link?sort=oldest&cursor=${byTitle}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
+    // sort=newest is the default spelt out: the same list, the cursor is taken.
+    expect((await t.request('GET', `/user/link?sort=newest&q=cursor&cursor=${cursor}`, { token: ada.accessToken })).status).toBe(200);
     // The same search spelt otherwise is the same query (searches ignore case): the cursor is taken.
     expect((await t.request('GET', `/user/link?q=CURSOR&cursor=${cursor}`, { token: ada.accessToken })).status).toBe(200);
   });
@@ -245,7 +282,7 @@ describe('cursors of every list', () => {
     for (const bad of [`${forged}.${signature}`, `${position}.${signature.split('').reverse().join('')}`, position, '%00', 'a.b.c']) {
       expect(await refused(ada, `/user/link?cursor=${encodeURIComponent(bad)}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
     }
-    expect(await refused(ada, `/user/link?cursor=${'a'.repeat(600)}`)).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['cursor'] });
+    expect(await refused(ada, `/user/link?cursor=${'a'.repeat(1600)}`)).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['cursor'] });
   });
 
   it('refuses cursor and start together with VALIDATION_ERROR on start', async () => {

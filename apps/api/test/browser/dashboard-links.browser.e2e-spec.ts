@@ -7,6 +7,7 @@ import { PNG } from 'pngjs';
 import { describeInBrowser, DOCS_IMAGES, docsImage, LANDING_HOST, launchBrowser, screenshot, startLandingServer } from '../support/browser';
 import { createAccount, TestAccount } from '../support/identity';
 import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/webhook-receiver';
 
 /** A desktop Chrome's User-Agent: HeadlessChrome is a bot by isbot's list, and a bot's visit is not counted. */
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
@@ -318,4 +319,66 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     expect(stored).not.toHaveProperty('maxVisits');
     expect(stored.utm).not.toHaveProperty('campaign');
   });
+
+  // Issue 31: an account of its own (a short list), in a browser context of its own.
+  it('filters by tag, sorts by title, stars a favourite and shows favourites only, the view kept in the address across a reload', async () => {
+    const carol = await createAccount(t);
+    const own = await browser.newContext({ userAgent: CHROME });
+    const tab = await own.newPage();
+    const as = (path: string, body: Record<string, unknown>) => t.request('POST', path, { token: carol.accessToken, body });
+    const reading = (await as('/user/tag', { name: 'reading' })).body.data.id as string;
+    for (const [title, tags] of [['Banana bread', [reading]], ['apple pie', []], ['Cherry tart', [reading]]] as const) {
+      expect((await as('/user/link', { url: 'https://example.com/recipes', title, tags })).status).toBe(200);
+    }
+    const names = () => tab.locator('.links-table tbody tr:not(.spacer) .link-name').allTextContents();
+    const count = (text: string) => tab.getByText(text, { exact: true }).waitFor();
+    try {
+      await tab.goto(`${t.baseUrl}/app/links`);
+      await signInThroughPages(tab, t.baseUrl, carol.email, carol.password);
+      await tab.getByRole('heading', { level: 1, name: 'Links' }).waitFor();
+      await count('3 links');
+      expect(await names()).toEqual(['Cherry tart', 'apple pie', 'Banana bread']);
+
+      await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'reading' });
+      await count('2 links match');
+      expect(await names()).toEqual(['Cherry tart', 'Banana bread']);
+      await tab.getByLabel('Order').selectOption({ label: 'Title, A to Z' });
+      await tab.waitForURL(/sort=title/);
+      await until(names, (shown) => shown.join() === 'Banana bread,Cherry tart');
+      expect(new URL(tab.url()).searchParams.get('tag')).toBe(reading);
+      // A reload keeps the view: it lives in the address.
+      await tab.reload();
+      await count('2 links match');
+      expect([await tab.getByLabel('Tag', { exact: true }).inputValue(), await tab.getByLabel('Order').inputValue(), await names()]).toEqual([reading, 'title', ['Banana bread', 'Cherry tart']]);
+
+      await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'Any tag' });
+      await count('3 links');
+      expect(await names()).toEqual(['apple pie', 'Banana bread', 'Cherry tart']);
+      const star = tab.getByRole('button', { name: 'Favourite: apple pie' });
+      expect(await star.getAttribute('aria-pressed')).toBe('false');
+      await star.click();
+      await until(() => star.getAttribute('aria-pressed'), (pressed) => pressed === 'true');
+      const stored = (await t.request('GET', '/user/link?favorite=true', { token: carol.accessToken })).body.data as { title: string }[];
+      expect(stored.map((l) => l.title)).toEqual(['apple pie']);
+      await tab.getByLabel('Favourites only').check();
+      await count('1 link match');
+      expect(await names()).toEqual(['apple pie']);
+      expect(new URL(tab.url()).searchParams.get('favorite')).toBe('true');
+      expect(await seriousViolations(tab)).toEqual([]);
+      await screenshot(tab, 'dashboard-links-favourites');
+
+      // The form's Favourite checkbox: a new link made a favourite joins the favourites.
+      await tab.getByRole('link', { name: 'New link' }).click();
+      await tab.getByLabel('Destination URL').fill('https://example.com/dumplings');
+      await tab.getByLabel('Title (optional)').fill('Dumplings');
+      await tab.getByLabel(/^Favourite/).check();
+      expect(await seriousViolations(tab)).toEqual([]);
+      await tab.getByRole('button', { name: 'Create link' }).click();
+      await tab.getByRole('heading', { level: 1, name: 'Dumplings' }).waitFor();
+      const favourites = (await t.request('GET', '/user/link?favorite=true&sort=title', { token: carol.accessToken })).body.data as { title: string }[];
+      expect(favourites.map((l) => l.title)).toEqual(['apple pie', 'Dumplings']);
+    } finally {
+      await own.close();
+    }
+  }, 90_000);
 });

@@ -359,6 +359,31 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  it('renames the account: a blank name is refused on its field, a new one is shown after a reload', async () => {
+    await page.goto(`${t.baseUrl}/app/account`);
+    await heading('Account');
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('   ');
+    await page.getByRole('button', { name: 'Change name' }).click();
+    // The API's refusal (meta.errors on name) is shown on the field, and announced with it.
+    await until(() => name.getAttribute('aria-invalid'), (invalid) => invalid === 'true');
+    const describedBy = (await name.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent()).toMatch(/name must not be empty/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-account-name-error');
+    expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data.name).not.toBe('');
+
+    await name.fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Change name' }).click();
+    await page.getByText('Name changed').waitFor();
+    await page.reload();
+    await heading('Account');
+    await page.locator('dd', { hasText: 'Ada Lovelace' }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Ada Lovelace');
+    expect((await t.request('GET', '/user/me', { token: ada.accessToken })).body.data.name).toBe('Ada Lovelace');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('deletes an account only with its password (a wrong one changes nothing), and signs out', async () => {
     const carol = await createAccount(t);
     const fresh = await browser.newContext();

@@ -69,6 +69,7 @@ export * from './lib/use-cases/delete-oauth-client.use-case';
 export * from './lib/use-cases/regenerate-client-secret.use-case';
 export * from './lib/use-cases/get-current-user.use-case';
 export * from './lib/use-cases/change-email.use-case';
+export * from './lib/use-cases/change-name.use-case';
 export * from './lib/use-cases/verify-email.use-case';
 export * from './lib/use-cases/view-email-verification.use-case';
 export * from './lib/use-cases/change-password.use-case';

@@ -80,6 +80,10 @@ export type BulkCreatedLink = {
      */
     id: string;
     /**
+     * Marked favourite (set by isFavorite in POST and PUT bodies).
+     */
+    isFavorite?: boolean;
+    /**
      * Counted visits that reach the destination before the link expires; shown when set, with visitsUsed.
      */
     maxVisits?: number;
@@ -198,6 +202,27 @@ export type ChangeEmailDto = {
     email: string;
 };
 
+export type ChangeNameAnswer = {
+    code: 'OK';
+    data: {
+        /**
+         * 24 hex characters
+         */
+        id: string;
+        name: string;
+        updatedAt: string;
+    };
+    message: string;
+    status: 200;
+};
+
+export type ChangeNameDto = {
+    /**
+     * Your display name: at most 100 characters once trimmed, not blank.
+     */
+    name: string;
+};
+
 export type ChangePasswordAnswer = {
     code: 'OK';
     data: {
@@ -274,6 +299,10 @@ export type CreateLinkDto = (unknown | {
      * true: visitors must type `password` (8 to 72 characters) before they are sent on.
      */
     hasPassword?: boolean;
+    /**
+     * Marked favourite (the dashboard's star); GET /user/link?favorite=true lists only these. Left out on create: false.
+     */
+    isFavorite?: boolean;
     /**
      * Exactly this many counted visits (not HEAD, not bots) reach the destination, however many instances answer; then the link is expired. Counted from when the limit is set; changing it keeps the visits used. null clears.
      */
@@ -818,6 +847,10 @@ export type Link = {
      */
     id: string;
     /**
+     * Marked favourite (set by isFavorite in POST and PUT bodies).
+     */
+    isFavorite?: boolean;
+    /**
      * Counted visits that reach the destination before the link expires; shown when set, with visitsUsed.
      */
     maxVisits?: number;
@@ -885,6 +918,10 @@ export type LinkListItem = {
      * 24 hex characters
      */
     id: string;
+    /**
+     * Marked favourite (set by isFavorite in POST and PUT bodies).
+     */
+    isFavorite: boolean;
     /**
      * Counted visits that reach the destination before the link expires; shown when set, with visitsUsed.
      */
@@ -1457,6 +1494,10 @@ export type UpdateLinkDto = unknown & {
      * true: visitors must type `password` (8 to 72 characters) before they are sent on.
      */
     hasPassword?: boolean;
+    /**
+     * Marked favourite (the dashboard's star); GET /user/link?favorite=true lists only these. Left out on create: false.
+     */
+    isFavorite?: boolean;
     /**
      * Exactly this many counted visits (not HEAD, not bots) reach the destination, however many instances answer; then the link is expired. Counted from when the limit is set; changing it keeps the visits used. null clears.
      */
@@ -2894,6 +2935,18 @@ export type ListLinksData = {
          * true: only expired links (past expiresAt, or their maxVisits used up); false: only the others; left out: all.
          */
         expired?: 'true' | 'false';
+        /**
+         * The id of one of your tags: only the links carrying it (another account's tag, or one deleted, matches nothing: an empty list).
+         */
+        tag?: string;
+        /**
+         * true: only your favourite links (isFavorite); false or left out: all.
+         */
+        favorite?: 'true' | 'false';
+        /**
+         * newest (the default) or oldest first, or title: A to Z by lowercased title (code point order, untitled links first), ties by id. Cursors are bound to the sort and filters they were made under.
+         */
+        sort?: 'newest' | 'oldest' | 'title';
         start?: number;
         limit?: number;
         /**
@@ -3781,6 +3834,59 @@ export type GetAccountLimitsResponses = {
 };
 
 export type GetAccountLimitsResponse = GetAccountLimitsResponses[keyof GetAccountLimitsResponses];
+
+export type ChangeNameData = {
+    body: ChangeNameDto;
+    path?: never;
+    query?: never;
+    url: '/user/me/name';
+};
+
+export type ChangeNameErrors = {
+    /**
+     * VALIDATION_ERROR (meta.errors names each field) or another client error
+     */
+    400: ErrorEnvelope;
+    /**
+     * UNAUTHORIZED: no token, or one that is not valid
+     */
+    401: ErrorEnvelope;
+    /**
+     * FORBIDDEN: the token lacks the user:write scope
+     */
+    403: ErrorEnvelope;
+    /**
+     * NOT_FOUND: no such resource of the caller
+     */
+    404: ErrorEnvelope;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit
+     */
+    413: ErrorEnvelope;
+    /**
+     * RATE_LIMITED: see Retry-After
+     */
+    429: ErrorEnvelope;
+    /**
+     * INTERNAL_ERROR: a fault of the service (logged with the request id)
+     */
+    500: ErrorEnvelope;
+    /**
+     * SERVICE_UNAVAILABLE: the database is unreachable
+     */
+    503: ErrorEnvelope;
+};
+
+export type ChangeNameError = ChangeNameErrors[keyof ChangeNameErrors];
+
+export type ChangeNameResponses = {
+    /**
+     * OK
+     */
+    200: ChangeNameAnswer;
+};
+
+export type ChangeNameResponse = ChangeNameResponses[keyof ChangeNameResponses];
 
 export type ChangePasswordData = {
     body: ChangePasswordDto;

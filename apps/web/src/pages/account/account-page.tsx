@@ -4,12 +4,13 @@ import { client } from '../../api/client';
 import { answer } from '../../api/errors';
 import { Page } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
+import { ACCOUNT } from './account-change';
 import { ChangeEmail } from './change-email';
+import { ChangeName } from './change-name';
 import { ChangePassword } from './change-password';
 import { DeleteAccount } from './delete-account';
 import { TwoFactor } from './two-factor';
 
-export const ACCOUNT = ['account'] as const;
 
 export function AccountPage() {
   const account = useQuery({ queryKey: ACCOUNT, queryFn: () => answer(getAccount({ client })) });
@@ -34,6 +35,8 @@ export function AccountPage() {
           </dl>
         </section>
       )}
+      {/* Once the account is read: the field starts from the name it has. */}
+      {account.isSuccess && <ChangeName current={account.data.data.name ?? ''} />}
       <ChangeEmail />
       <ChangePassword />
       <TwoFactor />

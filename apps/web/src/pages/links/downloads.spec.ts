@@ -3,7 +3,7 @@ import { csvCell, linksCsv, linksNdjson } from './downloads';
 import { nextPageParam } from './paging';
 
 const link = (over: Partial<LinkListItem>): LinkListItem => ({
-  id: 'a'.repeat(24), slug: 's', url: 'https://example.com', title: null, description: null, domainId: null, status: true, hasPassword: false, shortUrl: 'https://lnk.test/s', clicks: 0,
+  id: 'a'.repeat(24), slug: 's', url: 'https://example.com', title: null, description: null, domainId: null, status: true, hasPassword: false, shortUrl: 'https://lnk.test/s', clicks: 0, isFavorite: false,
   createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z', ...over,
 });
 

@@ -53,7 +53,7 @@ function LinkForm({ link }: { link?: Link }) {
     if (!Object.keys(found).length) save.mutate();
   };
   // Every error of a field the form has is shown beside it (nested ones, targets.device.ios, under theirs).
-  const fields = ['url', 'slug', 'title', 'description', 'domainId', 'hasPassword', 'password', 'expiresAt', 'expiredUrl', 'maxVisits', 'redirectType', 'targets', 'utm', 'tags'];
+  const fields = ['url', 'slug', 'title', 'description', 'domainId', 'isFavorite', 'hasPassword', 'password', 'expiresAt', 'expiredUrl', 'maxVisits', 'redirectType', 'targets', 'utm', 'tags'];
   const shown = Object.keys(errors).filter((name) => fields.includes(name.split('.')[0]));
   const verified = (domains.data?.data ?? []).filter((d) => d.isVerified);
   const title = link ? `Edit ${link.title || link.slug}` : 'New link';
@@ -81,6 +81,10 @@ function LinkForm({ link }: { link?: Link }) {
         <label className="checkbox field">
           <input type="checkbox" name="status" checked={values.status} onChange={(e) => set('status', e.target.checked)} />
           On: the short URL answers (off, it answers 404)
+        </label>
+        <label className="checkbox field">
+          <input type="checkbox" name="isFavorite" checked={values.isFavorite} onChange={(e) => set('isFavorite', e.target.checked)} />
+          Favourite (starred in the list, and shown by its favourites filter)
         </label>
 
         <fieldset className="form-section">

@@ -25,6 +25,15 @@ describe('the link form\'s bodies', () => {
     });
   });
 
+  // A link never marked sends nothing on create (the API's default); edit sends what the checkbox shows, so unticking it unmarks the link.
+  it('sends the favourite mark: on create only when ticked, on edit always', () => {
+    expect(createBody({ ...emptyLinkForm(), url: 'https://example.com', isFavorite: true })).toEqual({ url: 'https://example.com', status: true, isFavorite: true });
+    const favourite = { ...stored, isFavorite: true };
+    expect(linkFormOf(favourite).isFavorite).toBe(true);
+    expect(linkFormOf(stored).isFavorite).toBe(false);
+    expect(updateBody({ ...linkFormOf(favourite), isFavorite: false }, favourite)).toMatchObject({ isFavorite: false });
+  });
+
   it('keeps a link\'s password on edit unless a new one is typed or protection is turned off (a stored password is never sent back)', () => {
     const values = linkFormOf(stored);
     expect(values.password).toBe('');

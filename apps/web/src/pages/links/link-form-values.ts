@@ -21,6 +21,7 @@ export interface LinkFormValues {
   description: string;
   domainId: string;
   status: boolean;
+  isFavorite: boolean;
   hasPassword: boolean;
   /** A new password; empty on edit keeps the one the link has. */
   password: string;
@@ -37,7 +38,7 @@ export interface LinkFormValues {
 
 export function emptyLinkForm(): LinkFormValues {
   return {
-    url: '', slug: '', title: '', description: '', domainId: '', status: true, hasPassword: false, password: '', expiresAt: '', expiredUrl: '', maxVisits: '', redirectType: 302,
+    url: '', slug: '', title: '', description: '', domainId: '', status: true, isFavorite: false, hasPassword: false, password: '', expiresAt: '', expiredUrl: '', maxVisits: '', redirectType: 302,
     devices: { ios: '', android: '', desktop: '' }, countries: [], utm: { source: '', medium: '', campaign: '', term: '', content: '' }, tagIds: [],
   };
 }
@@ -55,7 +56,7 @@ export function linkFormOf(link: Link): LinkFormValues {
   const empty = emptyLinkForm();
   return {
     ...empty,
-    url: link.url, slug: link.slug, title: link.title ?? '', description: link.description ?? '', domainId: link.domainId ?? '', status: link.status, hasPassword: link.hasPassword,
+    url: link.url, slug: link.slug, title: link.title ?? '', description: link.description ?? '', domainId: link.domainId ?? '', status: link.status, isFavorite: link.isFavorite === true, hasPassword: link.hasPassword,
     expiresAt: link.expiresAt ? localDateTime(link.expiresAt) : '', expiredUrl: link.expiredUrl ?? '', maxVisits: link.maxVisits !== undefined ? String(link.maxVisits) : '',
     redirectType: link.redirectType ?? 302,
     devices: { ...empty.devices, ...link.targets?.device },
@@ -110,6 +111,7 @@ export function createBody(values: LinkFormValues): CreateLinkDto {
     ...(values.title.trim() ? { title: values.title.trim() } : {}),
     ...(values.description.trim() ? { description: values.description.trim() } : {}),
     ...(values.domainId ? { domainId: values.domainId } : {}),
+    ...(values.isFavorite ? { isFavorite: true } : {}),
     ...(values.hasPassword ? { hasPassword: true, password: values.password } : {}),
     ...(values.expiresAt ? { expiresAt: instantOf(values.expiresAt) } : {}),
     ...(values.expiredUrl.trim() ? { expiredUrl: values.expiredUrl.trim() } : {}),
@@ -134,6 +136,7 @@ export function updateBody(values: LinkFormValues, before: Pick<Link, 'hasPasswo
     title: values.title.trim(),
     description: values.description.trim(),
     status: values.status,
+    isFavorite: values.isFavorite,
     domainId: values.domainId || null,
     ...password,
     expiresAt: values.expiresAt ? instantOf(values.expiresAt) : null,

@@ -1,14 +1,14 @@
 import { type LinkListItem, listLinks } from '@lnk/sdk';
 import { client } from '../../api/client';
 import { answer } from '../../api/errors';
+import type { LinkListView } from './list-view';
 import { LINKS_PAGE_SIZE, nextPageParam, type PageParam } from './paging';
 
 export { FIRST_PAGE } from './paging';
 
-/** What the table filters by; the API's list takes a search text and the expired flag. */
-export interface LinkFilter {
+/** What the table filters by: a search text and the view (expired, tag, favourites, order) the API's list takes. */
+export interface LinkFilter extends LinkListView {
   q: string;
-  expired: 'all' | 'true' | 'false';
 }
 
 export interface LinksPage {
@@ -29,6 +29,9 @@ export async function fetchLinksPage(filter: LinkFilter, from: PageParam, signal
     ...(from !== null ? { cursor: from } : {}),
     ...(filter.q.trim() ? { q: filter.q.trim() } : {}),
     ...(filter.expired !== 'all' ? { expired: filter.expired } : {}),
+    ...(filter.tag ? { tag: filter.tag } : {}),
+    ...(filter.favorite ? { favorite: 'true' as const } : {}),
+    ...(filter.sort !== 'newest' ? { sort: filter.sort } : {}),
   };
   const page = await answer(listLinks({ client, query, signal }));
   return { links: page.data, total: page.meta.total, next: nextPageParam(page.meta.nextCursor, page.data.length) };

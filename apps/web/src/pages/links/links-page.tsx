@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Link } from 'wouter';
-import { type BulkOutcome, deleteLinks, type LinkListItem, tagLinks } from '@lnk/sdk';
+import { Link, useLocation, useSearch } from 'wouter';
+import { type BulkOutcome, deleteLinks, type LinkListItem, listTags, tagLinks, updateLink } from '@lnk/sdk';
 import { client } from '../../api/client';
 import { answer, plainMessage } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -11,6 +11,7 @@ import { Page } from '../../components/page';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { linksCsv, linksNdjson, saveBlob } from './downloads';
 import { FIRST_PAGE, fetchLinksPage, type LinkFilter } from './link-pages';
+import { LINK_SORTS, type LinkListView, type LinkSortValue, searchOfView, viewOfSearch } from './list-view';
 import './links.css';
 
 export const LINKS = ['links'] as const;
@@ -49,10 +50,15 @@ const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year:
 export function LinksPage() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
-  const [expired, setExpired] = useState<LinkFilter['expired']>('all');
+  // The view (expired, tag, favourites, order) is the address's query: a reload, a bookmark or a shared address keeps it.
+  const [location, navigate] = useLocation();
+  const address = useSearch();
+  const view = useMemo(() => viewOfSearch(address), [address]);
+  const setView = (change: Partial<LinkListView>) => navigate(`${location}${searchOfView({ ...view, ...change })}`, { replace: true });
+  const tags = useQuery({ queryKey: ['tags', 'for-links'], queryFn: () => answer(listTags({ client, query: { limit: 100 } })) });
   // Typing does not send a request a keystroke: the list follows the text once it rests.
   const q = useSettled(search, SEARCH_PAUSE_MS);
-  const filter = useMemo<LinkFilter>(() => ({ q, expired }), [q, expired]);
+  const filter = useMemo<LinkFilter>(() => ({ q, ...view }), [q, view]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState('');
   const [deleting, setDeleting] = useState(false);
@@ -109,7 +115,8 @@ export function LinksPage() {
     if (tagNames(retag).length) tag.mutate('add');
   };
 
-  const filtered = filter.q.trim() !== '' || filter.expired !== 'all';
+  const filtered = filter.q.trim() !== '' || filter.expired !== 'all' || filter.tag !== '' || filter.favorite;
+  const tagOptions = tags.data?.data ?? [];
   return (
     <Page
       title="Links"
@@ -126,14 +133,32 @@ export function LinksPage() {
           <label htmlFor="link-search">Search links</label>
           <input id="link-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Title, slug or destination" />
         </div>
-        <div className="field">
+        <div className="field field-compact">
           <label htmlFor="link-expired">Show</label>
-          <select id="link-expired" value={expired} onChange={(e) => setExpired(e.target.value as LinkFilter['expired'])}>
+          <select id="link-expired" value={view.expired} onChange={(e) => setView({ expired: e.target.value as LinkListView['expired'] })}>
             <option value="all">All links</option>
             <option value="false">Live links</option>
             <option value="true">Expired links</option>
           </select>
         </div>
+        <div className="field field-compact">
+          <label htmlFor="link-tag">Tag</label>
+          <select id="link-tag" value={view.tag} onChange={(e) => setView({ tag: e.target.value })}>
+            <option value="">Any tag</option>
+            {tagOptions.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            {view.tag && !tagOptions.some((t) => t.id === view.tag) && <option value={view.tag}>{tags.isPending ? 'Loading…' : 'The chosen tag'}</option>}
+          </select>
+        </div>
+        <div className="field field-compact">
+          <label htmlFor="link-sort">Order</label>
+          <select id="link-sort" value={view.sort} onChange={(e) => setView({ sort: e.target.value as LinkSortValue })}>
+            {LINK_SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          </select>
+        </div>
+        <label className="checkbox field link-favorites">
+          <input type="checkbox" checked={view.favorite} onChange={(e) => setView({ favorite: e.target.checked })} />
+          Favourites only
+        </label>
       </div>
       {notice && <p className="notice" role="status">{notice}</p>}
       {selected.size > 0 && (
@@ -164,7 +189,7 @@ export function LinksPage() {
         <ErrorState error={links.error} retry={() => void links.refetch()} />
       ) : rows.length === 0 ? (
         filtered ? (
-          <EmptyState title="No link matches">Try other words, or show all links.</EmptyState>
+          <EmptyState title="No link matches" action={<Link href={location} className="button" onClick={() => setSearch('')}>Show all links</Link>}>Try other words, another tag, or show all links.</EmptyState>
         ) : (
           <EmptyState title="No links yet" action={<Link href="/links/new" className="button primary">Create your first link</Link>}>
             A short link sends visitors to a long address and counts their clicks. Create one, or import the links you have elsewhere as CSV.
@@ -219,6 +244,7 @@ function LinksTable({ rows, total, selected, onChoose, onChooseAll, more }: { ro
             <th scope="col" className="col-pick">
               <input type="checkbox" aria-label="Choose every link loaded" checked={allLoadedSelected} onChange={(e) => onChooseAll(e.target.checked)} />
             </th>
+            <th scope="col" className="col-star"><span className="visually-hidden">Favourite</span></th>
             <th scope="col">Short link</th>
             <th scope="col">Destination</th>
             <th scope="col" className="col-number">Clicks</th>
@@ -245,6 +271,9 @@ function LinkRow({ link, index, chosen, onChoose, measure }: { link: LinkListIte
       <td className="col-pick">
         <input type="checkbox" aria-label={`Choose ${name}`} checked={chosen} onChange={(e) => onChoose(link.id, e.target.checked)} />
       </td>
+      <td className="col-star">
+        <FavoriteButton link={link} name={name} />
+      </td>
       <td className="col-short">
         <Link href={`/links/${link.id}`} className="link-name">{link.title || link.shortUrl.replace(/^https?:\/\//, '')}</Link>
         <CopyButton value={link.shortUrl} label="Copy" ariaLabel={`Copy the short URL of ${name}`} />
@@ -253,5 +282,27 @@ function LinkRow({ link, index, chosen, onChoose, measure }: { link: LinkListIte
       <td className="col-number">{link.clicks.toLocaleString()}</td>
       <td>{day(link.createdAt)}</td>
     </tr>
+  );
+}
+
+/** A row's star: marks or unmarks the link as a favourite (PUT /user/link/{id}), then the list is read again. */
+function FavoriteButton({ link, name }: { link: LinkListItem; name: string }) {
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: () => answer(updateLink({ client, path: { id: link.id }, body: { isFavorite: !link.isFavorite } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LINKS }),
+  });
+  return (
+    <button
+      type="button"
+      className="star"
+      aria-pressed={link.isFavorite}
+      aria-label={`Favourite: ${name}`}
+      title={toggle.isError ? plainMessage(toggle.error) : link.isFavorite ? 'Unmark as favourite' : 'Mark as favourite'}
+      disabled={toggle.isPending}
+      onClick={() => toggle.mutate()}
+    >
+      <span aria-hidden="true">{link.isFavorite ? '★' : '☆'}</span>
+    </button>
   );
 }

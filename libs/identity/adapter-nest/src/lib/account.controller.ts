@@ -2,6 +2,7 @@ import { Body, Controller, Ip, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChangeEmailUseCase,
+  ChangeNameUseCase,
   ChangePasswordUseCase,
   ConfirmTwoFactorUseCase,
   DeleteAccountUseCase,
@@ -18,6 +19,7 @@ import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, pageHeaders, prefersH
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
+  ChangedNameSchema,
   ChangedPasswordSchema,
   TwoFactorChangeSchema,
   TwoFactorConfirmedSchema,
@@ -28,6 +30,7 @@ import { presentUser } from './account.presenter';
 import { emailConfirmationPage, emailNotVerifiedPage, emailVerifiedPage } from './verify-email.pages';
 import {
   ChangeEmailDto,
+  ChangeNameDto,
   ChangePasswordDto,
   ConfirmTwoFactorDto,
   DeleteAccountDto,
@@ -47,6 +50,7 @@ export class AccountController {
     private readonly twoFactorConfirmation: ConfirmTwoFactorUseCase,
     private readonly accountLimits: ViewAccountLimitsUseCase,
     private readonly accountDeletion: DeleteAccountUseCase,
+    private readonly nameChange: ChangeNameUseCase,
   ) {}
 
   @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, etag: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
@@ -80,6 +84,12 @@ export class AccountController {
       { id: user.id, email: user.email, isVerified: user.isVerified, updatedAt: user.updatedAt.toISOString() },
       'E-mail address changed: sign in with it from now on, and follow the link mailed to it to confirm it',
     );
+  }
+
+  @Route('PUT', 'name', { operationId: 'changeName', scope: 'user:write', answers: ChangedNameSchema, summary: 'Change your name', description: 'Your display name, trimmed: not blank, at most as long as at sign-up.' })
+  async changeName(@CurrentPrincipal() principal: Principal, @Body() body: ChangeNameDto) {
+    const user = await this.nameChange.execute(principal, body.name);
+    return ok({ id: user.id, name: user.name, updatedAt: user.updatedAt.toISOString() }, 'Name changed');
   }
 
   @Route('PUT', 'password', { operationId: 'changePassword', scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })

@@ -1,7 +1,7 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normalizeEmail } from '@lnk/identity/domain';
-import { Checked, Omittable, OmittableBody } from '@lnk/shared/http';
+import { checkNewName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normalizeEmail } from '@lnk/identity/domain';
+import { Checked, NOT_BLANK, Omittable, OmittableBody } from '@lnk/shared/http';
 
 // `currentPassword` on sensitive actions: needed when the token's sign-in is older than ten minutes.
 
@@ -9,6 +9,12 @@ import { Checked, Omittable, OmittableBody } from '@lnk/shared/http';
 export class ChangeEmailDto {
   @IsString() @MaxLength(320) @Checked((value, field) => normalizeEmail(value, field), { format: 'email', maxLength: MAX_EMAIL_LENGTH }) email!: string;
   @Omittable() @IsString() @MaxLength(1024) currentPassword?: string;
+}
+
+@JSONSchema({ example: { name: 'Ada Lovelace' } })
+export class ChangeNameDto {
+  @JSONSchema({ description: `Your display name: at most ${MAX_NAME_LENGTH} characters once trimmed, not blank.` })
+  @IsString() @MaxLength(1024) @Checked((value, field) => checkNewName(value, field), { pattern: NOT_BLANK }) name!: string;
 }
 
 @JSONSchema({ example: { currentPassword: 'correct horse battery', newPassword: 'a longer passphrase of mine' } })

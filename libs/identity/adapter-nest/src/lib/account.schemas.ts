@@ -6,6 +6,7 @@ export const AccountLimitsSchema = named('AccountLimits', object({ domains: USAG
 
 export const ChangedEmailSchema = object({ id, email: string, isVerified: boolean, updatedAt: dateTime });
 export const ChangedPasswordSchema = object({ id, updatedAt: dateTime });
+export const ChangedNameSchema = object({ id, name: string, updatedAt: dateTime });
 /** Turning two-factor sign-in on answers the enrolment (in force once a code is confirmed); turning it off, none. One shape either way. */
 export const TwoFactorChangeSchema = named(
   'TwoFactorChange',

@@ -9,6 +9,7 @@ import {
   AuthorizationCodeRepository,
   BackupCodeRepository,
   ChangeEmailUseCase,
+  ChangeNameUseCase,
   ChangePasswordUseCase,
   ClientAuthenticator,
   ConfirmTwoFactorUseCase,
@@ -223,6 +224,7 @@ const USE_CASES: Provider[] = [
   }),
   providerOf(ViewEmailVerificationUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
   providerOf(VerifyEmailUseCase, [EmailVerificationRepository, UserRepository, SecretHasher, Clock]),
+  providerOf(ChangeNameUseCase, [UserRepository, Clock]),
   providerOf(ChangePasswordUseCase, {
     users: UserRepository,
     passwords: PasswordHasher,

@@ -148,4 +148,15 @@ describe('CachedLinkLists', () => {
     expect(linkListKey({ q: undefined, page: PageRequest.of(20, 20), filter: {} })).not.toBe(linkListKey({ q: undefined, page, filter: {} }));
     expect(linkListKey({ q: undefined, page, filter: { expired: false } })).toBeNull();
   });
+
+  // Issue 31: an answer of one sort, tag or favourites filter is never given for another (with the old key,
+  // sort=oldest was answered the newest-first list); newest spelt out is the default's entry.
+  it('keys a query by its sort, tag and favourites filter too, and a title position unambiguously', () => {
+    const page = PageRequest.of(0, 20);
+    const keyOf = (filter: LinkListQuery['filter'], at = page) => linkListKey({ q: undefined, page: at, filter });
+    const keys = [keyOf({}), keyOf({ sort: 'oldest' }), keyOf({ sort: 'title' }), keyOf({ tagId: A }), keyOf({ tagId: B }), keyOf({ favorite: true }), keyOf({ tagId: A, favorite: true })];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keyOf({ sort: 'newest' })).toBe(keyOf({}));
+    expect(keyOf({ sort: 'title' }, PageRequest.after(['a,b', A], 20, 20))).not.toBe(keyOf({ sort: 'title' }, PageRequest.after(['a', `b,${A}`], 20, 20)));
+  });
 });

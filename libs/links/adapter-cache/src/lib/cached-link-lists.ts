@@ -20,8 +20,10 @@ export interface LinkListCacheOptions {
 export function linkListKey({ q, page, filter }: LinkListQuery): string | null {
   // An answer filtered by expiry changes with the clock alone (a link expires at its time): never kept.
   if (filter.expired !== undefined) return null;
-  // The search is case-insensitive (the repository compares lowercased): one entry for every spelling.
-  return `${page.start}:${page.limit}:${page.after?.join(',') ?? ''}:${q === undefined ? '' : `q=${q.toLowerCase()}`}`;
+  // The search is case-insensitive (the repository compares lowercased): one entry for every spelling. The
+  // sort, tag and favourites filter (issue 31) each make another answer; JSON keeps a title position's
+  // commas and colons from running into the next part.
+  return JSON.stringify([page.start, page.limit, page.after, q?.toLowerCase() ?? null, filter.sort ?? 'newest', filter.tagId ?? null, filter.favorite ?? false]);
 }
 
 /**

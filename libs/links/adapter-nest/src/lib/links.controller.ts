@@ -46,10 +46,19 @@ export class LinksController {
    */
   private readonly presentedLists = new Map<ShortUrlBase, WeakMap<LinkListAnswer, SerializedOk<PresentedList>>>();
 
-  @Route('GET', '', { operationId: 'listLinks', scope: 'links:read', answers: list(LinkListItemSchema), meta: PAGE_META, serialized: true, summary: 'List your links', description: 'Newest first, paged with start and limit; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others.' })
+  @Route('GET', '', {
+    operationId: 'listLinks',
+    scope: 'links:read',
+    answers: list(LinkListItemSchema),
+    meta: PAGE_META,
+    serialized: true,
+    summary: 'List your links',
+    description: 'Newest first (sort=oldest|title for the others), paged with start and limit or cursor; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others; tag=<id> only the links carrying that tag; favorite=true only the favourites.',
+  })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
-    const filter = query.expired === undefined ? {} : { expired: query.expired === 'true' };
-    const scope = { list: 'links', owner: caller.userId, query: { q: searchKey(query.q), expired: query.expired } };
+    const filter = query.toFilter();
+    // A cursor is bound to every filter and the sort: one made under another is INVALID_CURSOR.
+    const scope = { list: 'links', owner: caller.userId, query: { q: searchKey(query.q), expired: query.expired, tag: filter.tagId, favorite: filter.favorite, sort: filter.sort } };
     const answer = await this.listLinks.execute(caller.userId, query.q, this.cursors.request(query, scope), filter);
     const base = this.bases.of(scheme);
     let presentedLists = this.presentedLists.get(base);

@@ -29,10 +29,9 @@ export class LinksMcpTools {
     return ok(presentLink(await this.createLink.execute(caller.userId, input), this.bases.fixed), 'Link created');
   }
 
-  @McpTool({ name: 'find_links', scope: 'links:read', input: LinkListQueryDto, readOnly: true, description: 'List or search your links (GET /user/link): newest first, paged with start and limit; q searches title, slug and URL; expired "true" or "false" keeps only the expired links or only the others.' })
+  @McpTool({ name: 'find_links', scope: 'links:read', input: LinkListQueryDto, readOnly: true, description: 'List or search your links (GET /user/link): newest first (sort "oldest" or "title" for the others), paged with start and limit; q searches title, slug and URL; expired "true" or "false" keeps only the expired links or only the others; tag (a tag id from list_tags) only the links carrying it; favorite "true" only the favourites.' })
   async find({ caller, input }: McpToolCall<LinkListQueryDto>) {
-    const filter = input.expired === undefined ? {} : { expired: input.expired === 'true' };
-    const { page, domainNames } = await this.listLinks.execute(caller.userId, input.q, input.toPageRequest(), filter);
+    const { page, domainNames } = await this.listLinks.execute(caller.userId, input.q, input.toPageRequest(), input.toFilter());
     return okPage({ ...page, items: page.items.map((link) => presentLinkListItem(link, this.bases.fixed, domainNames)) });
   }
 

@@ -56,6 +56,7 @@ export function presentLinkListItem(link: Link, base: ShortUrlBase, domainNames:
     createdAt: link.createdAt.toISOString(),
     clicks: link.clicks,
     updatedAt: link.updatedAt.toISOString(),
+    isFavorite: link.isFavorite,
   };
   return link.hasOptions ? { ...item, ...optionFields(link) } : item;
 }
@@ -67,6 +68,8 @@ export function presentLink(view: LinkView, base: ShortUrlBase): Static<typeof L
     clicks: view.link.clicks,
     tags: view.tags.map((t) => ({ id: t.id, name: t.name })),
     updatedAt: view.link.updatedAt.toISOString(),
+    // Shown only when true, as the options are: a link never marked reads as the spec's.
+    ...(view.link.isFavorite ? { isFavorite: true } : {}),
     ...optionFields(view.link),
   };
 }

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { SchemaObject } from '@nestjs/swagger';
 import {
@@ -13,6 +13,9 @@ import {
   MAX_LINK_PASSWORD,
   MAX_URL_LENGTH,
   MAX_UTM_VALUE_LENGTH,
+  LINK_SORTS,
+  type LinkListFilter,
+  type LinkSort,
   MAX_VISITS_LIMIT,
   MIN_LINK_PASSWORD,
   parseExpiresAt,
@@ -64,6 +67,8 @@ abstract class LinkOptionsDto {
   @Omittable() @IsString() @MaxLength(1024) @Checked((value) => checkLinkPassword(value as string), { minLength: MIN_LINK_PASSWORD, maxLength: MAX_LINK_PASSWORD }) password?: string;
   @JSONSchema({ description: 'Ids of your tags (GET /user/tag), at most 50.' })
   @Omittable() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true }) tags?: string[];
+  @JSONSchema({ description: 'Marked favourite (the dashboard\'s star); GET /user/link?favorite=true lists only these. Left out on create: false.' })
+  @Omittable() @IsBoolean() isFavorite?: boolean;
 
   // The options of issue 18, each optional: a body without them is answered as the spec's. Their rules
   // beyond the type (a future expiresAt, each destination checked as url is, device and country keys) are the domain's.
@@ -127,10 +132,26 @@ export class UpdateTagDto {
   @Omittable() @IsBoolean() isFavorite?: boolean;
 }
 
-/** GET /user/link: the search and page, and the expired filter. */
+/** GET /user/link: the search and page, the expired, tag and favourite filters, and the order. */
 export class LinkListQueryDto extends SearchPageQueryDto {
   @JSONSchema({ type: 'string', enum: ['true', 'false'], description: 'true: only expired links (past expiresAt, or their maxVisits used up); false: only the others; left out: all.' })
   @Omittable() @IsIn(['true', 'false']) expired?: 'true' | 'false';
+  @JSONSchema({ description: 'The id of one of your tags: only the links carrying it (another account\'s tag, or one deleted, matches nothing: an empty list).' })
+  @Omittable() @IsString() @Matches(/^[0-9a-f]{24}$/, { message: 'tag must be a tag id (24 lowercase hex characters)' }) tag?: string;
+  @JSONSchema({ type: 'string', enum: ['true', 'false'], description: 'true: only your favourite links (isFavorite); false or left out: all.' })
+  @Omittable() @IsIn(['true', 'false']) favorite?: 'true' | 'false';
+  @JSONSchema({ type: 'string', enum: [...LINK_SORTS], description: 'newest (the default) or oldest first, or title: A to Z by lowercased title (code point order, untitled links first), ties by id. Cursors are bound to the sort and filters they were made under.' })
+  @Omittable() @IsIn([...LINK_SORTS]) sort?: LinkSort;
+
+  /** The filters and order asked for (favorite=false and sort=newest are the defaults: left out). */
+  toFilter(): LinkListFilter {
+    return {
+      ...(this.expired === undefined ? {} : { expired: this.expired === 'true' }),
+      ...(this.tag === undefined ? {} : { tagId: this.tag }),
+      ...(this.favorite === 'true' ? { favorite: true } : {}),
+      ...(this.sort === undefined || this.sort === 'newest' ? {} : { sort: this.sort }),
+    };
+  }
 }
 
 export class QrQueryDto {

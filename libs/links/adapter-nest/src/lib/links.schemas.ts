@@ -40,10 +40,13 @@ const OPTION_FIELDS = {
 };
 const OPTIONAL = Object.keys(OPTION_FIELDS) as (keyof typeof OPTION_FIELDS)[];
 
-/** A link as one is answered (spec 2.10, with its tags and options), and the fields it may leave out. */
-export const LINK_DETAIL_FIELDS = { ...LINK_FIELDS, tags: list(object({ id, name: string })), ...OPTION_FIELDS };
-export const LINK_OPTIONAL_FIELDS = OPTIONAL;
+/** Marked favourite: always in a list item, in a link's detail only when true (as the options). */
+const isFavorite = described(boolean, 'Marked favourite (set by isFavorite in POST and PUT bodies).');
 
-export const LinkSchema = named('Link', object(LINK_DETAIL_FIELDS, OPTIONAL));
-export const LinkListItemSchema = named('LinkListItem', object({ ...LINK_FIELDS, ...OPTION_FIELDS }, OPTIONAL));
+/** A link as one is answered (spec 2.10, with its tags and options), and the fields it may leave out. */
+export const LINK_DETAIL_FIELDS = { ...LINK_FIELDS, tags: list(object({ id, name: string })), isFavorite, ...OPTION_FIELDS };
+export const LINK_OPTIONAL_FIELDS: (keyof typeof LINK_DETAIL_FIELDS)[] = [...OPTIONAL, 'isFavorite'];
+
+export const LinkSchema = named('Link', object(LINK_DETAIL_FIELDS, LINK_OPTIONAL_FIELDS));
+export const LinkListItemSchema = named('LinkListItem', object({ ...LINK_FIELDS, isFavorite, ...OPTION_FIELDS }, OPTIONAL));
 export const TagSchema = named('Tag', object({ id, name: string, isFavorite: boolean, createdAt: dateTime, linkCount: integer }));

@@ -18,7 +18,7 @@ function link(ownerId: string): Link {
  * repository fails the first test until it is put here: a write must report its owner (and be tested below),
  * so that the list cache cannot miss it.
  */
-const READS = ['findOfOwner', 'findManyOfOwner', 'listOfOwner', 'listOfOwnerByExpiry', 'batchOfOwner', 'countOfOwner', 'countUsingDomain', 'idsTaggedWith', 'findForRedirect'];
+const READS = ['findOfOwner', 'findManyOfOwner', 'listOfOwner', 'listOfOwnerByExpiry', 'listMatching', 'batchOfOwner', 'countOfOwner', 'countUsingDomain', 'idsTaggedWith', 'findForRedirect'];
 const REPORTED_WRITES = ['insertWithinQuota', 'insertManyWithinQuota', 'update', 'deleteOfOwner', 'deleteManyOfOwner', 'retagManyOfOwner', 'deleteAllOfOwner'];
 /** Click totals change with every counted visit: a cached answer's totals are bounded by its max age instead. */
 const UNREPORTED_WRITES = ['addClicks'];

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { DeletedLink, Link, LinkListChanges, LinkProps, LinkRepository, RedirectTarget } from '@lnk/links/domain';
-import { Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
+import { DeletedLink, Link, LinkListChanges, LinkListView, LinkProps, LinkRepository, LinkSort, RedirectTarget } from '@lnk/links/domain';
+import { Keyset, Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { LINK_USAGE_STRIPES } from './migrations/1764340000000-links-usage-stripes';
 import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
 import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, prepared, PreparedStatement, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp, whenTransactionEnds } from '@lnk/shared/database';
@@ -9,7 +9,7 @@ import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, in
 const CLICK_TOTALS_CHUNK = 2_000;
 const CLICK_TOTAL_COLUMNS: JsonColumn[] = [['id', 'char(24)'], ['n', 'bigint']];
 
-const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash,
+const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash, l.is_favorite,
   COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids,
   ${OPTION_COLUMNS}`;
 
@@ -24,6 +24,7 @@ const linkProps = (r: Row): LinkProps => ({
   status: bool(r, 'status'),
   passwordHash: textOrNull(r, 'password_hash'),
   tagIds: textArray(r, 'tag_ids'),
+  isFavorite: bool(r, 'is_favorite'),
   clicks: int(r, 'clicks'),
   createdAt: timestamp(r, 'created_at'),
   updatedAt: timestamp(r, 'updated_at'),
@@ -58,13 +59,13 @@ const REDIRECT_LOOKUP = prepared(`SELECT id, owner_id, domain_id, slug, url, CAS
 const NEW_LINK_COLUMNS: JsonColumn[] = [
   ['id', 'char(24)'], ['domain_id', 'char(24)'], ['slug', 'text'], ['url', 'text'], ['title', 'text'], ['description', 'text'], ['status', 'boolean'],
   ['password_hash', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'], ['redirect_type', 'smallint'], ['expires_at', 'timestamptz'],
-  ['expired_url', 'text'], ['utm', 'jsonb'], ['targets', 'jsonb'], ['tag_ids', 'char(24)[]'], ['clicks', 'bigint'], ['max_visits', 'integer'],
+  ['expired_url', 'text'], ['utm', 'jsonb'], ['targets', 'jsonb'], ['tag_ids', 'char(24)[]'], ['clicks', 'bigint'], ['max_visits', 'integer'], ['is_favorite', 'boolean'],
 ];
 
 /** A link's props as one row of NEW_LINK_COLUMNS (tag ids as an array literal: ids are hex, nothing to quote). */
 const newLinkRow = (p: LinkProps): unknown[] => [
   p.id, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt, ...optionParams(p.options),
-  `{${p.tagIds.join(',')}}`, p.clicks, p.options?.maxVisits ?? null,
+  `{${p.tagIds.join(',')}}`, p.clicks, p.options?.maxVisits ?? null, p.isFavorite ?? false,
 ];
 
 /** The writes a new link's rows may need besides its own, each a CTE of INSERT_COUNTED named as here. */
@@ -87,8 +88,8 @@ function insertCountedStatement(needed: OptionalWrite[]): string {
   const writes = needed.map((write) => OPTIONAL_WRITES[write]);
   return `WITH input AS (SELECT * FROM ${jsonRowsOf(1, NEW_LINK_COLUMNS, 'r')}),
   link AS (
-    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets)
-    SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets FROM input
+    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets, is_favorite)
+    SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets, is_favorite FROM input
     ON CONFLICT ((COALESCE(domain_id, '')), slug) DO NOTHING
     RETURNING id, owner_id
   ), ${writes.map(([name, insert]) => `${name} AS (${insert} RETURNING 1), `).join('')}written AS (
@@ -123,16 +124,8 @@ const LINKS_USAGE = { table: 'links_usage', resource: 'links', stripes: LINK_USA
 /** The owner's link count, in the statement's snapshot: the sum of its rows (see the LinksUsageStripes migration). */
 const LINKS_TOTAL = `SELECT COALESCE((SELECT sum(used) FROM links_usage WHERE owner_id = $1 AND resource = 'links'), 0) AS total`;
 
-/**
- * A page of links with the total it is a page of, in one statement (one snapshot, one round trip): one row
- * per link, newest first, or one row with null columns and the total when the page is empty. `totalSql`
- * answers one row with `total`; `pageSql` the ids of the page.
- */
-const pageStatement = (totalSql: string, pageSql: string) =>
-  `SELECT t.total, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.id IN (${pageSql})) p ON true ORDER BY p.id DESC`;
-
-/** The id of a cursor's position: links are ordered by id alone (newest first; ids are time-ordered). */
-const keysetId = (page: PageRequest): string => page.after?.[page.after.length - 1] ?? '';
+/** A title as the title sort compares it (links_owner_title_idx's expression): lowercased, in code point order. */
+const titleKey = (alias: string) => `lower(${alias}.title) COLLATE "C"`;
 
 /** `params` with `value` added, and its placeholder: the id cast to the column's type, so the index compares it. */
 function param(params: unknown[], value: string): string {
@@ -140,8 +133,62 @@ function param(params: unknown[], value: string): string {
   return `$${params.length}::char(24)`;
 }
 
-/** The WHERE of a page of `matches` after a cursor's position (none for an offset page). */
-const keysetAfter = (page: PageRequest, params: unknown[]): string => (page.after ? `WHERE id < ${param(params, keysetId(page))}` : '');
+/** `params` with `value` added, and its placeholder (text). */
+function textParam(params: unknown[], value: string): string {
+  params.push(value);
+  return `$${params.length}`;
+}
+
+/**
+ * A sort's SQL over the rows of `alias`: its ORDER BY, and the condition of the rows after a cursor's
+ * position (the last item's sort values, then its id: see LinkRepository.listOfOwner).
+ */
+interface SortSql {
+  order: (alias: string) => string;
+  after: (alias: string, position: Keyset, params: unknown[]) => string;
+}
+const lastOf = (position: Keyset): string => position[position.length - 1];
+const SORTS: Record<LinkSort, SortSql> = {
+  newest: { order: (a) => `${a}.id DESC`, after: (a, position, params) => `${a}.id < ${param(params, lastOf(position))}` },
+  oldest: { order: (a) => `${a}.id`, after: (a, position, params) => `${a}.id > ${param(params, lastOf(position))}` },
+  title: {
+    order: (a) => `${titleKey(a)}, ${a}.id`,
+    after: (a, position, params) => `(${titleKey(a)}, ${a}.id) > (${textParam(params, position[0])}, ${param(params, lastOf(position))})`,
+  },
+};
+
+/**
+ * A page of links with the total it is a page of, in one statement (one snapshot, one round trip): one row
+ * per link in the sort's order, or one row with null columns and the total when the page is empty.
+ * `totalSql` answers one row with `total`; `pageSql` the ids of the page. Each row carries its title as
+ * the title sort compares it (`title_key`), its cursor position in that sort.
+ */
+const pageStatement = (totalSql: string, pageSql: string, sort: SortSql = SORTS.newest) =>
+  `SELECT t.total, lower(p.title) AS title_key, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id IN (${pageSql})) p ON true ORDER BY ${sort.order('p')}`;
+
+/** The page of links from pageStatement's rows; each item's position in `sort`. */
+function pageOfRows(rows: Row[], page: PageRequest, sort: LinkSort): Page<Link> {
+  const found = pageOf(rows.filter((r) => r['id'] !== null), int(rows[0], 'total'), page, (r) => (sort === 'title' ? [text(r, 'title_key'), text(r, 'id')] : [text(r, 'id')]));
+  return { ...found, items: found.items.map(toLink) };
+}
+
+/**
+ * The page of one tag's links newest or oldest first (its id the last of `params`): the tag's entries of
+ * link_tags' (tag_id, link_id) index walked from the position, stopping at the page (at 100,000 links,
+ * the matches read and sorted whole were 180 ms a page), and their count from the same index. A link
+ * carries only its owner's tags, so the tag being the owner's ($1) makes its links the owner's (and
+ * pageStatement reads only the owner's links besides): another account's tag answers nothing.
+ */
+function tagWalk(params: unknown[], sort: SortSql, page: PageRequest, window: string): string {
+  const tag = `$${params.length}::char(24)`;
+  const owned = `EXISTS (SELECT 1 FROM tags t WHERE t.id = ${tag} AND t.owner_id = $1)`;
+  const tagged = `(SELECT lt.link_id AS id FROM link_tags lt WHERE lt.tag_id = ${tag} AND ${owned}) g`;
+  const after = page.after ? `WHERE ${sort.after('g', page.after, params)}` : '';
+  return pageStatement(`SELECT count(*) AS total FROM ${tagged}`, `SELECT g.id FROM ${tagged} ${after} ORDER BY ${sort.order('g')} ${window}`, sort);
+}
+
+/** Whether a list view is the plain one (every link, newest first): the reads tuned for it answer it. */
+const isPlainView = (view: LinkListView): boolean => (view.sort ?? 'newest') === 'newest' && view.tagId === undefined && !view.favorite;
 
 /** Pages that end within this many of the owner's newest links are read from that end only (see listOfOwner). */
 const NEAR_THE_NEWEST = 1000;
@@ -225,20 +272,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     return rows.map(toLink);
   }
 
-  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
+  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
+    if (query || !isPlainView(view)) return this.listMatching([ownerId], [], query, page, view);
     const { start, limit } = page;
     let statement: string;
     const params: unknown[] = [ownerId];
-    if (query) {
-      // Every match is needed for the total: one scan of the owner's part of the trigram index gives both
-      // (left to itself, the page's query walked the primary key newest first and filtered out 60,000 rows).
-      params.push(containsPattern(query.toLowerCase()));
-      statement = `WITH matches AS MATERIALIZED (
-          SELECT l.id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2
-        ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ${keysetAfter(page, params)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`)}`;
-    } else if (page.after) {
+    if (page.after) {
       // A cursor's page: the index on (owner_id, id) entered at the position, whatever its depth.
-      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 AND l.id < ${param(params, keysetId(page))} ORDER BY l.owner_id, l.id DESC LIMIT ${page.rows}`);
+      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${SORTS.newest.after('l', page.after, params)} ORDER BY l.owner_id, l.id DESC LIMIT ${page.rows}`);
     } else if (start + limit <= this.nearTheNewest) {
       // The first pages (most reads) walk at most `nearTheNewest` index entries from the newest link: the
       // statement below without the other end's branch, whose planning was a third of the first page's
@@ -262,7 +303,39 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
         )}`;
     }
     const { rows } = await sql(this.dataSource, statement, params);
-    return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
+    return pageOfRows(rows, page, 'newest');
+  }
+
+  /**
+   * A page of the owner's ($1) links that meet `conditions` (over `l`, their values in `params` after the
+   * owner), the search and the view's filters, in the view's order. Filtered, every match is needed for the
+   * total: they are read once (the trigram index for a search, link_tags_tag_link_idx for a tag, the favourites'
+   * partial index) into a materialised set the page is taken from (left to itself, a search's page walked
+   * the primary key newest first and filtered out 60,000 rows). Unfiltered, the page is a walk of the sort's
+   * index (entered at a cursor's position) and the total the usage counter; a tag alone, newest or oldest
+   * first, walks link_tags' (tag_id, link_id) index the same way (see tagWalk).
+   */
+  private async listMatching(params: unknown[], conditions: string[], query: string | undefined, page: PageRequest, view: LinkListView): Promise<Page<Link>> {
+    const sortName = view.sort ?? 'newest';
+    const sort = SORTS[sortName];
+    const where = ['l.owner_id = $1', ...conditions];
+    if (query) where.push(`lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE ${textParam(params, containsPattern(query.toLowerCase()))}`);
+    if (view.tagId !== undefined) where.push(`EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = l.id AND lt.tag_id = ${param(params, view.tagId)})`);
+    if (view.favorite) where.push('l.is_favorite');
+    const window = `LIMIT ${page.rows} OFFSET ${page.offset}`;
+    let statement: string;
+    if (view.tagId !== undefined && where.length === 2 && sortName !== 'title') {
+      statement = tagWalk(params, sort, page, window);
+    } else if (where.length === 1) {
+      const after = page.after ? `AND ${sort.after('l', page.after, params)}` : '';
+      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 ${after} ORDER BY l.owner_id, ${sort.order('l')} ${window}`, sort);
+    } else {
+      const after = page.after ? `WHERE ${sort.after('m', page.after, params)}` : '';
+      statement = `WITH matches AS MATERIALIZED (SELECT l.id, l.title FROM links l WHERE ${where.join(' AND ')})
+        ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT m.id FROM matches m ${after} ORDER BY ${sort.order('m')} ${window}`, sort)}`;
+    }
+    const { rows } = await sql(this.dataSource, statement, params);
+    return pageOfRows(rows, page, sortName);
   }
 
   async update(link: Link, unchangedSince?: Date): Promise<boolean> {
@@ -279,9 +352,9 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
           this.dataSource,
           `UPDATE links SET domain_id = $3, slug = $4, url = $5, title = $6, description = $7, status = $8, password_hash = $9,
                   updated_at = GREATEST($10, updated_at + interval '1 millisecond'),
-                  redirect_type = $11, expires_at = $12, expired_url = $13, utm = $14::jsonb, targets = $15::jsonb
+                  redirect_type = $11, expires_at = $12, expired_url = $13, utm = $14::jsonb, targets = $15::jsonb, is_favorite = $17
             WHERE id = $1 AND owner_id = $2 AND ($16::timestamptz IS NULL OR updated_at = $16)`,
-          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options), unchangedSince],
+          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options), unchangedSince, p.isFavorite ?? false],
         );
         if (affected === 0) return false;
         // The visit limit: set or changed (the visits used so far kept), or gone with its count.
@@ -390,19 +463,9 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     });
   }
 
-  /** The owner's links expired at `now` (or not), newest first, with the search of listOfOwner; the total counts the matches. */
-  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
-    const params: unknown[] = [ownerId, now];
-    let search = '';
-    if (query) {
-      params.push(containsPattern(query.toLowerCase()));
-      search = `AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $3`;
-    }
-    const statement = `WITH matches AS MATERIALIZED (
-        SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${expired ? '' : 'NOT '}${expiredAt('$2')} ${search}
-      ) ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT id FROM matches ${keysetAfter(page, params)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`)}`;
-    const { rows } = await sql(this.dataSource, statement, params);
-    return pageOf(rows.filter((r) => r['id'] !== null).map(toLink), int(rows[0], 'total'), page);
+  /** The owner's links expired at `now` (or not), with the search and view of listOfOwner; the total counts the matches. */
+  listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
+    return this.listMatching([ownerId, now], [`${expired ? '' : 'NOT '}${expiredAt('$2')}`], query, page, view);
   }
 
   private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {

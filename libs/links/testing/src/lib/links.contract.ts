@@ -1,4 +1,4 @@
-import { Link, LinkOptions, LinkProps, LinkRepository, NO_LINK_OPTIONS, Tag, TagRepository } from '@lnk/links/domain';
+import { Link, LinkListView, LinkOptions, LinkProps, LinkRepository, NO_LINK_OPTIONS, Tag, TagRepository } from '@lnk/links/domain';
 import { ObjectIdGenerator, PageRequest, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 
 // One behaviour for the in-memory fakes and the TypeORM adapters: each spec below runs against both
@@ -21,6 +21,17 @@ function link(ownerId: string, over: Partial<LinkProps> = {}): Link {
 
 function tag(ownerId: string, name: string, isFavorite = false): Tag {
   return new Tag({ id: ids.next(), ownerId, name, isFavorite, createdAt: now, updatedAt: now });
+}
+
+/** The ids of every page of the owner's list in `view`, walked by keyset (pages of two) from an offset first page. */
+async function walk(ownerId: string, view: LinkListView, query?: string): Promise<string[]> {
+  let page = await links.listOfOwner(ownerId, query, PageRequest.of(0, 2), view);
+  const seen = page.items.map((l) => l.id);
+  while (page.next) {
+    page = await links.listOfOwner(ownerId, query, PageRequest.after(page.next, seen.length, 2), view);
+    seen.push(...page.items.map((l) => l.id));
+  }
+  return seen;
 }
 
 const fieldOf = (error: unknown) => (error instanceof ValidationError ? error.errors[0]?.name : undefined);
@@ -109,6 +120,34 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const second = await links.listOfOwner(owner, undefined, PageRequest.of(1, 2));
       expect(second).toMatchObject({ total: 4, start: 1, limit: 2 });
       expect(second.items.map((l) => l.id)).toEqual([c.id, b.id]);
+    });
+
+    // Issue 31's list: every filter and sort answers the same rows by offset and by keyset, and a tag of
+    // another account's never reaches its links (nor finds any of the caller's).
+    it('filters by tag and favourite and sorts newest, oldest or by title (ties by id), by offset and by keyset alike', async () => {
+      const owner = ids.next();
+      const other = ids.next();
+      const mine = tag(owner, 'news');
+      const theirs = tag(other, 'news');
+      for (const t of [mine, theirs]) await tags.insertWithinQuota(t, 10);
+      const made = ['banana', 'Apple', 'cherry', 'apple', ''].map((title, i) => link(owner, { title, tagIds: i % 2 === 0 ? [mine.id] : [], isFavorite: i < 2 }));
+      for (const l of made) await links.insertWithinQuota(l, 100);
+      await links.insertWithinQuota(link(other, { title: 'apple', tagIds: [theirs.id], isFavorite: true }), 100);
+      const idsOf = (...at: number[]) => at.map((i) => made[i].id);
+      expect(await walk(owner, {})).toEqual(idsOf(4, 3, 2, 1, 0));
+      expect(await walk(owner, { sort: 'oldest' })).toEqual(idsOf(0, 1, 2, 3, 4));
+      expect(await walk(owner, { sort: 'title' })).toEqual(idsOf(4, 1, 3, 0, 2));
+      expect(await walk(owner, { sort: 'title' }, 'APPLE')).toEqual(idsOf(1, 3));
+      expect(await walk(owner, { tagId: mine.id })).toEqual(idsOf(4, 2, 0));
+      expect(await walk(owner, { tagId: mine.id, sort: 'oldest' })).toEqual(idsOf(0, 2, 4));
+      expect(await walk(owner, { tagId: mine.id, sort: 'title' })).toEqual(idsOf(4, 0, 2));
+      expect(await walk(owner, { favorite: true, sort: 'oldest' })).toEqual(idsOf(0, 1));
+      expect(await walk(owner, { favorite: true, tagId: mine.id })).toEqual(idsOf(0));
+      expect(await walk(owner, { tagId: theirs.id })).toEqual([]);
+      const offset = await links.listOfOwner(owner, undefined, PageRequest.of(1, 2), { sort: 'title' });
+      expect({ total: offset.total, ids: offset.items.map((l) => l.id) }).toEqual({ total: 5, ids: idsOf(1, 3) });
+      expect((await links.listOfOwner(owner, undefined, PageRequest.of(0, 1), { tagId: mine.id })).total).toBe(3);
+      expect((await links.findOfOwner(owner, made[0].id))?.isFavorite).toBe(true);
     });
 
     it('updates a link and its tags, refusing a slug taken on the domain, and keeps its clicks', async () => {

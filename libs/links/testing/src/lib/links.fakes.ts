@@ -1,5 +1,5 @@
-import { DeletedLink, hasLinkOptions, isExpired, Link, LinkProps, LinkRepository, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitClaim, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Page, PageRequest, pageOfNewestFirst, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import { DeletedLink, hasLinkOptions, isExpired, Link, LinkListView, LinkProps, LinkRepository, LinkSort, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitClaim, VisitLimits } from '@lnk/links/domain';
+import { checkRoomFor, Keyset, Page, PageRequest, pageOf, pageOfNewestFirst, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
@@ -7,6 +7,15 @@ const copyLink = (p: LinkProps): LinkProps => ({ ...p, tagIds: [...p.tagIds], cr
 const copyTag = (p: TagProps): TagProps => ({ ...p, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
 // Ids are time-ordered (ObjectId), so "newest first" is id order, as the adapters sort.
 const newestFirst = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+/** A link's position in a sort, as the adapter answers it: its lowercased title first when sorted by title, its id last. */
+const positionIn = (sort: LinkSort, l: LinkProps): Keyset => (sort === 'title' ? [l.title.toLowerCase(), l.id] : [l.id]);
+/** Positions compared part by part (code unit order, as the adapter's "C" collation for the titles the tests use). */
+function comparePositions(a: Keyset, b: Keyset): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+/** Whether `a` comes before `b` in the sort (newest first is descending, the others ascending). */
+const orderIn = (sort: LinkSort, a: Keyset, b: Keyset): number => (sort === 'newest' ? -comparePositions(a, b) : comparePositions(a, b));
 const slugKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${slug}`;
 
 /**
@@ -102,26 +111,27 @@ export class MemoryLinkRepository extends LinkRepository {
       .map((l) => this.read(l));
   }
 
-  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
-    const q = query?.toLowerCase();
-    const mine = this.ofOwner(ownerId)
-      .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
-      .sort(newestFirst);
-    return this.pageOfLinks(mine, page);
+  async listOfOwner(ownerId: string, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
+    return this.pageOfLinks(this.ofOwner(ownerId), query, page, view);
   }
 
-  private pageOfLinks(mine: LinkProps[], page: PageRequest): Page<Link> {
-    const found = pageOfNewestFirst(mine, page);
+  /** The owner's links that match the search and the view's filters, in its order: a page of them. */
+  private pageOfLinks(mine: LinkProps[], query: string | undefined, page: PageRequest, view: LinkListView): Page<Link> {
+    const q = query?.toLowerCase();
+    const sort = view.sort ?? 'newest';
+    const matches = mine
+      .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
+      .filter((l) => view.tagId === undefined || l.tagIds.includes(view.tagId))
+      .filter((l) => !view.favorite || l.isFavorite === true)
+      .sort((a, b) => orderIn(sort, positionIn(sort, a), positionIn(sort, b)));
+    const after = page.after;
+    const from = after ? matches.filter((l) => orderIn(sort, positionIn(sort, l), after) > 0) : matches.slice(page.start);
+    const found = pageOf(from.slice(0, page.rows), matches.length, page, (l) => positionIn(sort, l));
     return { ...found, items: found.items.map((l) => this.read(l)) };
   }
 
-  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>> {
-    const q = query?.toLowerCase();
-    const mine = this.ofOwner(ownerId)
-      .filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired)
-      .filter((l) => !q || `${l.title} ${l.slug} ${l.url}`.toLowerCase().includes(q))
-      .sort(newestFirst);
-    return this.pageOfLinks(mine, page);
+  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
+    return this.pageOfLinks(this.ofOwner(ownerId).filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired), query, page, view);
   }
 
   async update(link: Link, unchangedSince?: Date): Promise<boolean> {

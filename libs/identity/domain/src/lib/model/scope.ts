@@ -27,7 +27,7 @@ export type Scope = (typeof SCOPES)[number];
  */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'user:read': 'Read your account: profile, verification and two-factor state, plan limits and usage',
-  'user:write': 'Change your account (e-mail, password, two-factor sign-in) and delete it',
+  'user:write': 'Change your account (name, e-mail, password, two-factor sign-in) and delete it',
   'links:read': 'Read your short links and their QR codes, and export them',
   'links:write': 'Create, change and delete your short links, one by one, in bulk or by CSV import',
   'stats:read': 'Read the visit statistics of your links',

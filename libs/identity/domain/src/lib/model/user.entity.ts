@@ -22,6 +22,13 @@ export function checkName(name: unknown, field = 'name'): string {
   return trimmed;
 }
 
+/** A new display name (PUT /user/me/name): as at sign-up, and not empty once trimmed. */
+export function checkNewName(name: unknown, field = 'name'): string {
+  const checked = checkName(name, field);
+  if (!checked) throw ValidationError.field(field, 'name must not be empty');
+  return checked;
+}
+
 /**
  * The address of an account that lost an unproven address to its proven owner: `.invalid` is reserved
  * (RFC 6761) and a domain without a dot fails `normalizeEmail`, so no client can ask for it (nor block
@@ -98,6 +105,10 @@ export class User extends EntityOf<UserProps>()('id', 'email', 'name', 'password
    */
   releaseEmail(now: Date): void {
     this.props = { ...this.props, email: releasedEmail(this.props.id), isVerified: false, updatedAt: now };
+  }
+
+  rename(name: string, now: Date): void {
+    this.props = { ...this.props, name, updatedAt: now };
   }
 
   changePasswordHash(passwordHash: string, now: Date): void {

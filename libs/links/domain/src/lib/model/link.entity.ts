@@ -17,13 +17,22 @@ export interface LinkProps {
   clicks: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Marked by its owner (the dashboard's star); left out when made: false. */
+  isFavorite?: boolean;
   /** Redirect type, expiry, visit limit, UTM values, targets (issue 18); absent: none, a link as the spec has it. */
   options?: LinkOptions;
 }
 
 export class Link extends EntityOf<LinkProps>()('id', 'ownerId', 'domainId', 'slug', 'url', 'title', 'description', 'status', 'passwordHash', 'clicks', 'createdAt', 'updatedAt') {
+  constructor(props: LinkProps) {
+    super({ ...props, isFavorite: props.isFavorite ?? false });
+  }
+
   get hasPassword(): boolean {
     return this.props.passwordHash !== null;
+  }
+  get isFavorite(): boolean {
+    return this.props.isFavorite === true;
   }
   get tagIds(): string[] {
     return [...this.props.tagIds];
@@ -36,7 +45,7 @@ export class Link extends EntityOf<LinkProps>()('id', 'ownerId', 'domainId', 'sl
     return this.props.options !== undefined && this.props.options !== NO_LINK_OPTIONS;
   }
 
-  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds' | 'options'>>, now: Date): void {
+  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds' | 'options' | 'isFavorite'>>, now: Date): void {
     this.props = { ...this.props, ...changes, updatedAt: now };
   }
 

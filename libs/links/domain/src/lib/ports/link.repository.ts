@@ -34,6 +34,19 @@ export interface RedirectTarget {
   options?: RedirectOptions | null;
 }
 
+/** The list's orders: newest first (by id: ids are time-ordered), oldest first, or by title A–Z (lowercased, code point order), ties by id. */
+export const LINK_SORTS = ['newest', 'oldest', 'title'] as const;
+export type LinkSort = (typeof LINK_SORTS)[number];
+
+/** What narrows and orders the owner's list besides its search; left out: every link, newest first. */
+export interface LinkListView {
+  sort?: LinkSort;
+  /** Only the links carrying this tag (a tag of another account's, or none, matches nothing). */
+  tagId?: string;
+  /** true: only the links marked favourite. */
+  favorite?: boolean;
+}
+
 /** Where a deleted link answered: its redirect cache entry is evicted. */
 export interface DeletedLink {
   id: string;
@@ -57,10 +70,14 @@ export abstract class LinkRepository {
   abstract findOfOwner(ownerId: string, id: string): Promise<Link | null>;
   /** The owner's links among `ids` (another account's or unknown ids are left out), in one read, by id. */
   abstract findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]>;
-  /** Newest first; `query` matches title, slug or url, case-insensitively, anywhere. */
-  abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
+  /**
+   * In the view's order (newest first by default), narrowed by its tag and favourite filters; `query`
+   * matches title, slug or url, case-insensitively, anywhere. A keyset page's position is the last item's
+   * id, after its lowercased title when sorted by title.
+   */
+  abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest, view?: LinkListView): Promise<Page<Link>>;
   /** As listOfOwner, only the links expired at `now` (past expiresAt, or visits used up), or only the others. */
-  abstract listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest): Promise<Page<Link>>;
+  abstract listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view?: LinkListView): Promise<Page<Link>>;
   /**
    * Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. With
    * `unchangedSince` (the updatedAt it was read with), only if no other write came since, checked by the

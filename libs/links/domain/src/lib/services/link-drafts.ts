@@ -40,6 +40,7 @@ export interface LinkDraft {
   domain: LinkDomain | null;
   tags: Tag[];
   options: LinkOptions;
+  isFavorite: boolean;
 }
 
 /** The fields of a draft that need no lookup: what checkFields answers. */
@@ -74,7 +75,7 @@ export class LinkDrafts {
       },
       () => checkLinkOptions(fields, NO_LINK_OPTIONS, now, this.creation.config.ownHosts),
     );
-    return { url, chosenSlug, title, description, password, options, status: fields.status ?? true };
+    return { url, chosenSlug, title, description, password, options, status: fields.status ?? true, isFavorite: fields.isFavorite ?? false };
   }
 
   /** A create body's draft: its fields checked, its domain and tags (by id) the owner's, its password hashed. */
@@ -104,6 +105,7 @@ export class LinkDrafts {
       status: draft.status,
       passwordHash: draft.passwordHash,
       tagIds: draft.tags.map((t) => t.id),
+      isFavorite: draft.isFavorite,
       clicks: 0,
       createdAt: now,
       updatedAt: now,

@@ -2,6 +2,7 @@ import { Link } from '../model/link.entity';
 import { LinkOptionFields } from '../model/link-options';
 import { Tag } from '../model/tag.entity';
 import { LinkDomain } from '../ports/link-domains.port';
+import { LinkListView } from '../ports/link.repository';
 
 export interface LinksConfig {
   /** Host names of the service's own short domains: destinations may not point at them. */
@@ -19,10 +20,11 @@ export interface LinkFields extends LinkOptionFields {
   hasPassword?: boolean;
   password?: string;
   tags?: string[];
+  isFavorite?: boolean;
 }
 
-/** The list's filters besides its search. */
-export interface LinkListFilter {
+/** The list's filters and order besides its search. */
+export interface LinkListFilter extends LinkListView {
   /** true: only expired links (past expiresAt, or visits used up); false: only the others. */
   expired?: boolean;
 }

@@ -71,6 +71,7 @@ export class UpdateLinkUseCase {
     if (title !== undefined) changes.title = title;
     if (description !== undefined) changes.description = description;
     if (fields.status !== undefined) changes.status = fields.status;
+    if (fields.isFavorite !== undefined) changes.isFavorite = fields.isFavorite;
     if (options !== undefined) changes.options = options;
     if (fields.domainId !== undefined) changes.domainId = (await this.rules.domain(ownerId, fields.domainId))?.id ?? null;
     if (fields.tags !== undefined) changes.tagIds = (await this.rules.tagsOf(ownerId, fields.tags)).map((t) => t.id);

@@ -13,11 +13,15 @@ export interface CursorScope {
   query?: Record<string, string | number | boolean | null | undefined>;
 }
 
-/** Longer is no cursor this service made (the longest, statistics', is under 400 characters). */
-export const MAX_CURSOR_LENGTH = 512;
-/** A position's parts at most (statistics': six), and each part's length. */
+/**
+ * Longer is no cursor this service made: the longest is the links list's by title, whose position holds a
+ * lowercased title (200 characters, at most 600 bytes of UTF-8, more where JSON escapes quotes), about 1,000
+ * characters in base64url with its signature; statistics' is under 400.
+ */
+export const MAX_CURSOR_LENGTH = 1536;
+/** A position's parts at most (statistics': six), and each part's length (a lowercased title may outgrow the title's 200). */
 const MAX_PARTS = 8;
-const MAX_PART_LENGTH = 200;
+const MAX_PART_LENGTH = 400;
 
 export class InvalidCursorError extends DomainError {
   constructor() {
