@@ -1,12 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-
-const root = join(__dirname, '..', '..', '..');
-
-interface Message {
-  ruleId: string | null;
-  message: string;
-}
+import { lintSnippets, type LintMessage as Message } from './lint-snippets';
 
 /**
  * Every snippet the tests lint, each as if it were the named file: linted once, in one ESLint process
@@ -123,11 +115,7 @@ const compositionSdk = snippet(COMPOSITION_FILE, sdkSource);
 
 describe('module boundaries', () => {
   beforeAll(() => {
-    // The Nx rule reads the cached project graph; make sure there is one, as `nx run-many -t lint` does.
-    const env = { ...process.env, NX_DAEMON: 'false' };
-    execFileSync(process.execPath, [join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'show', 'projects'], { cwd: root, env, stdio: 'ignore' });
-    const output = execFileSync(process.execPath, [join(root, 'tools', 'lint', 'lint-snippets.mjs')], { cwd: root, env, input: JSON.stringify(wanted), encoding: 'utf8' });
-    (JSON.parse(output) as Message[][]).forEach((messages, i) => SNIPPETS.set(key(wanted[i].filePath, wanted[i].source), messages));
+    lintSnippets(wanted).forEach((messages, i) => SNIPPETS.set(key(wanted[i].filePath, wanted[i].source), messages));
   }, 60_000);
 
   it('lets a domain library import the kernel', () => {
