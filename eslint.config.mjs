@@ -12,7 +12,10 @@ import { TYPES } from './tools/lint/check-tags.mjs';
 const pureDomain = { allowedExternalImports: [] };
 const projects = workspaceProjects(import.meta.dirname);
 const pureRoots = projects
-  .filter(({ tags }) => tags.includes('type:domain') || tags.includes('type:util') || tags.includes('type:bridge') || tags.includes('type:client'))
+  .filter(
+    ({ tags }) =>
+      tags.includes('type:domain') || tags.includes('type:util') || tags.includes('type:bridge') || tags.includes('type:client'),
+  )
   .map(({ root }) => `${root}/**/*.ts`);
 const builtins = [...new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))];
 
@@ -20,7 +23,11 @@ export const depConstraints = [
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], ...pureDomain },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], ...pureDomain },
   // Adapters implement ports with their technology; the HTTP framework is the apps' and the adapter-nest libraries'.
-  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'], bannedExternalImports: ['@nestjs/*'] },
+  {
+    sourceTag: 'type:adapter',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'],
+    bannedExternalImports: ['@nestjs/*'],
+  },
   // A context's HTTP face (libs/<context>/adapter-nest): Nest, its own domain and the platform (the shared
   // HTTP library), never an adapter nor another context's face. No constraint but the apps' lists it, so only apps import it.
   { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:util'] },
@@ -33,7 +40,10 @@ export const depConstraints = [
   // What composes the contexts for an app: the composition root (libs/composition: every context's ports bound to
   // adapters, their Nest modules, the settings) and the operator CLI's commands over it (libs/cli). It uses any
   // library but test support and is used by apps only: no constraint but the apps' lists it.
-  { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:nest', 'type:bridge', 'type:platform', 'type:util', 'type:composition'] },
+  {
+    sourceTag: 'type:composition',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:nest', 'type:bridge', 'type:platform', 'type:util', 'type:composition'],
+  },
   // Apps use every kind of library but test support (their tests may: see testDepConstraints).
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...TYPES].filter((t) => t !== 'testing').map((t) => `type:${t}`) },
   // The client generated from the OpenAPI document (libs/sdk), published on its own and run in browsers too:
@@ -47,17 +57,65 @@ export const depConstraints = [
   { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
   { sourceTag: 'scope:analytics', onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'] },
   { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
-  { sourceTag: 'scope:bridges', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
+  {
+    sourceTag: 'scope:bridges',
+    onlyDependOnLibsWithTags: [
+      'scope:links',
+      'scope:domains',
+      'scope:identity',
+      'scope:billing',
+      'scope:analytics',
+      'scope:webhooks',
+      'scope:shared',
+    ],
+  },
   // The MCP endpoint (libs/mcp): the platform only; it finds the contexts' tools in the started app, never imports them.
   { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
-  { sourceTag: 'scope:composition', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:bridges', 'scope:shared'] },
+  {
+    sourceTag: 'scope:composition',
+    onlyDependOnLibsWithTags: [
+      'scope:links',
+      'scope:domains',
+      'scope:identity',
+      'scope:billing',
+      'scope:analytics',
+      'scope:webhooks',
+      'scope:bridges',
+      'scope:shared',
+    ],
+  },
   // The operator CLI (apps/cli and its commands, libs/cli): the composed contexts and what their use cases answer;
   // never the dashboard, the SDK or the tools.
-  { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:composition', 'scope:links', 'scope:domains', 'scope:identity', 'scope:billing', 'scope:analytics', 'scope:webhooks', 'scope:shared'] },
+  {
+    sourceTag: 'scope:cli',
+    onlyDependOnLibsWithTags: [
+      'scope:cli',
+      'scope:composition',
+      'scope:links',
+      'scope:domains',
+      'scope:identity',
+      'scope:billing',
+      'scope:analytics',
+      'scope:webhooks',
+      'scope:shared',
+    ],
+  },
   // The redirect app: the contexts a short URL touches (identity only for its login throttle), no billing, and
   // the composition's short-URL edge (its `@lnk/composition/edge` entry point only: see the rule below).
-  { sourceTag: 'scope:redirect', onlyDependOnLibsWithTags: ['scope:links', 'scope:domains', 'scope:analytics', 'scope:identity', 'scope:webhooks', 'scope:bridges', 'scope:shared', 'scope:composition'] },
+  {
+    sourceTag: 'scope:redirect',
+    onlyDependOnLibsWithTags: [
+      'scope:links',
+      'scope:domains',
+      'scope:analytics',
+      'scope:identity',
+      'scope:webhooks',
+      'scope:bridges',
+      'scope:shared',
+      'scope:composition',
+    ],
+  },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk'] },
   // The dashboard (apps/web) runs in browsers and reaches the service through the SDK only.
@@ -73,13 +131,19 @@ const testDepConstraints = depConstraints.map((c) =>
     ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] }
     : c,
 );
-const boundaries = (constraints, options = {}) => ['error', { enforceBuildableLibDependency: true, allow: [], depConstraints: constraints, banTransitiveDependencies: false, ...options }];
+const boundaries = (constraints, options = {}) => [
+  'error',
+  { enforceBuildableLibDependency: true, allow: [], depConstraints: constraints, banTransitiveDependencies: false, ...options },
+];
 // The project graph counts the imports of test files too (so `nx affected` sees them), which makes one
 // cycle of test code per context: its domain's specs use its in-memory fakes (libs/<context>/testing), and
 // the fakes implement that domain's ports. Only that pair is exempt, so a context's fakes never tie
 // another context in; production code of a domain cannot import a testing library (the tags forbid it),
 // and every other cycle is still an error.
-const hasTags = (...wanted) => ({ tags }) => wanted.every((t) => tags.includes(t));
+const hasTags =
+  (...wanted) =>
+  ({ tags }) =>
+    wanted.every((t) => tags.includes(t));
 const scopeOf = ({ tags }) => tags.find((t) => t.startsWith('scope:'));
 const testingLibraries = projects.filter(hasTags('type:testing'));
 const testSupportCycles = {
@@ -105,7 +169,10 @@ export default [
   },
   {
     files: testFiles,
-    rules: { '@nx/enforce-module-boundaries': boundaries(testDepConstraints, testSupportCycles), '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(testDepConstraints, testSupportCycles),
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
   },
   {
     files: pureRoots,
@@ -121,7 +188,17 @@ export default [
     // loads Nest and every context, which the redirect app's start-up and memory must not pay for.
     files: ['apps/redirect/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@lnk/composition', message: 'Import the short-URL edge from @lnk/composition/edge: the index loads Nest and every context.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@lnk/composition',
+              message: 'Import the short-URL edge from @lnk/composition/edge: the index loads Nest and every context.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

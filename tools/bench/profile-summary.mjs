@@ -42,12 +42,21 @@ function packageOf(url, name) {
   const dist = url.match(/dist\/(apps|libs|tools)\/([^/]+)(?:\/([^/]+))?/);
   if (dist) return dist[1] === 'libs' ? `libs/${dist[2]}/${dist[3]}` : `${dist[1]}/${dist[2]}`;
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/').slice(0, 2).join('/')}`;
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
 const frameOf = (n) => {
   const { functionName, url, lineNumber } = n.callFrame;
   const name = functionName || '(anonymous)';
-  const short = url ? url.replace(/^.*node_modules\//, '').replace(/^.*dist\//, '').replace(/^file:\/\//, '') : '';
+  const short = url
+    ? url
+        .replace(/^.*node_modules\//, '')
+        .replace(/^.*dist\//, '')
+        .replace(/^file:\/\//, '')
+    : '';
   return short ? `${name} ${short}:${lineNumber + 1}` : name;
 };
 
@@ -92,8 +101,8 @@ for (let i = 0; i < profile.samples.length; i++) {
     }
     if (match && frame.includes(match)) {
       const up = parent.get(id);
-      if (up !== undefined) add((callers.get(frame) ?? callers.set(frame, new Map()).get(frame)), frameOf(byId.get(up)), dt);
-      if (child !== null) add((callees.get(frame) ?? callees.set(frame, new Map()).get(frame)), frameOf(byId.get(child)), dt);
+      if (up !== undefined) add(callers.get(frame) ?? callers.set(frame, new Map()).get(frame), frameOf(byId.get(up)), dt);
+      if (child !== null) add(callees.get(frame) ?? callees.set(frame, new Map()).get(frame), frameOf(byId.get(child)), dt);
     }
   }
 }
@@ -102,7 +111,8 @@ const ms = (us) => (us / 1000).toFixed(1).padStart(9);
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 const table = (title, map, n = top) => {
   process.stdout.write(`\n${title}\n`);
-  for (const [key, value] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) process.stdout.write(`${ms(value)} ms ${pct(value)}  ${key}\n`);
+  for (const [key, value] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n))
+    process.stdout.write(`${ms(value)} ms ${pct(value)}  ${key}\n`);
 };
 
 process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle (after the first ${skipMs} ms)\n`);

@@ -19,7 +19,13 @@ const log = (message) => quiet || process.stderr.write(`${message}\n`);
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
 // libs/sdk is a package of its own (ES modules, `npm run sdk:build`) that no app runs: not part of dist/.
 const PACKAGED_APART = new Set(['libs/sdk/src']);
-const sourceRoots = ['apps/api/src', 'apps/cli/src', 'apps/redirect/src', 'tools/bench/src', ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, '')))].filter((dir) => !PACKAGED_APART.has(dir));
+const sourceRoots = [
+  'apps/api/src',
+  'apps/cli/src',
+  'apps/redirect/src',
+  'tools/bench/src',
+  ...Object.values(compilerOptions.paths).map(([p]) => dirname(p.replace(/^\.\//, ''))),
+].filter((dir) => !PACKAGED_APART.has(dir));
 const isTest = (file) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(file);
 
 function sources(dir, wanted) {
@@ -43,10 +49,17 @@ const webInputs = [...sources(webDir, (name) => !name.endsWith('.spec.ts')), ...
 // Skip what did not change since the last build (npm start and npm run cli call this each time).
 const stamp = join(outDir, '.build-stamp');
 const webStamp = join(outDir, '.web-build-stamp');
-const newestOf = (paths) => Math.max(...paths.map((f) => statSync(f).mtimeMs), statSync(join(root, 'tsconfig.base.json')).mtimeMs, statSync(import.meta.filename).mtimeMs, statSync(join(root, 'package-lock.json')).mtimeMs);
+const newestOf = (paths) =>
+  Math.max(
+    ...paths.map((f) => statSync(f).mtimeMs),
+    statSync(join(root, 'tsconfig.base.json')).mtimeMs,
+    statSync(import.meta.filename).mtimeMs,
+    statSync(join(root, 'package-lock.json')).mtimeMs,
+  );
 const newest = newestOf([...files, ...copied]);
 const webNewest = newestOf(webInputs);
-const fresh = (file, time) => !args.has('--force') && args.has('--no-typecheck') && existsSync(file) && Number(readFileSync(file, 'utf8')) >= time;
+const fresh = (file, time) =>
+  !args.has('--force') && args.has('--no-typecheck') && existsSync(file) && Number(readFileSync(file, 'utf8')) >= time;
 const serverFresh = fresh(stamp, newest);
 const webFresh = args.has('--no-web') || (fresh(webStamp, webNewest) && existsSync(join(webOut, 'index.html')));
 if (serverFresh && webFresh) {
@@ -56,8 +69,12 @@ if (serverFresh && webFresh) {
 
 if (!args.has('--no-typecheck')) {
   log('build: type-checking');
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(webDir, 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'], {
+    stdio: 'inherit',
+  });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(webDir, 'tsconfig.json'), '--noEmit'], {
+    stdio: 'inherit',
+  });
 }
 
 if (!webFresh) {
@@ -76,7 +93,8 @@ if (serverFresh) {
 mkdirSync(outDir, { recursive: true });
 for (const entry of readdirSync(outDir)) {
   if (entry === 'apps') {
-    for (const app of readdirSync(join(outDir, 'apps'))) if (app !== 'web') rmSync(join(outDir, 'apps', app), { recursive: true, force: true });
+    for (const app of readdirSync(join(outDir, 'apps')))
+      if (app !== 'web') rmSync(join(outDir, 'apps', app), { recursive: true, force: true });
   } else if (entry !== '.web-build-stamp') rmSync(join(outDir, entry), { recursive: true, force: true });
 }
 const paths = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, targets]) => [alias, targets]));

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  chooseTestDatabaseServer,
-  dockerEngineAnswers,
-  tcpAnswers,
-  TEST_DB_ENV,
-} from '../../libs/shared/testing/src/lib/test-database';
+import { chooseTestDatabaseServer, dockerEngineAnswers, tcpAnswers, TEST_DB_ENV } from '../../libs/shared/testing/src/lib/test-database';
 
 type Stoppable = { stop(): Promise<unknown> };
 const state = globalThis as typeof globalThis & { __lnkTestContainer?: Stoppable };

@@ -27,14 +27,18 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { ConditionalRequestsModule } from './conditional/conditional-requests.module';
 
 /** The app's own controllers; each context module brings its own (LinksModule: links and tags). */
-export const APP_CONTROLLERS = [
-  HomeController,
-  HealthController,
-  MetricsController,
-];
+export const APP_CONTROLLERS = [HomeController, HealthController, MetricsController];
 
 /** Every controller of the API: each handler declares its access (@Public or @RequireScope) and its answer (@Responds). */
-export const API_CONTROLLERS = [...APP_CONTROLLERS, ...LINKS_CONTROLLERS, ...ANALYTICS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS, ...BILLING_CONTROLLERS, ...DOMAINS_CONTROLLERS, ...IDENTITY_CONTROLLERS];
+export const API_CONTROLLERS = [
+  ...APP_CONTROLLERS,
+  ...LINKS_CONTROLLERS,
+  ...ANALYTICS_CONTROLLERS,
+  ...WEBHOOKS_CONTROLLERS,
+  ...BILLING_CONTROLLERS,
+  ...DOMAINS_CONTROLLERS,
+  ...IDENTITY_CONTROLLERS,
+];
 
 /** The composition root: configuration, database, the envelope and access rules for every route. */
 @Module({})

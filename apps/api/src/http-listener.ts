@@ -12,7 +12,8 @@ export class PortUnavailableError extends Error {
   ) {
     super(
       code === 'EADDRINUSE'
-        ? `Port ${port} on ${host} is already in use (is the service already running?): stop what holds it, or start with PORT set to a free port.`
+        ? `Port ${port} on ${host} is already in use (is the service already ` +
+            'running?): stop what holds it, or start with PORT set to a free port.'
         : `Port ${port} on ${host} cannot be opened (${code}): choose another PORT or HOST.`,
     );
   }
@@ -20,7 +21,12 @@ export class PortUnavailableError extends Error {
 
 /** What a request gets while the app starts: 503 and a retry hint, not a hang nor a refused connection. */
 function answerStarting(_request: IncomingMessage, response: ServerResponse): void {
-  response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close', 'cache-control': 'no-store' });
+  response.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'retry-after': '1',
+    connection: 'close',
+    'cache-control': 'no-store',
+  });
   response.end(JSON.stringify({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is starting' }));
 }
 

@@ -25,7 +25,8 @@ import { SERVICE_VERSION } from './version';
 /** Each adapter's short-URL dispatch, in front of its Fastify handler (see short-url-dispatch.ts). */
 const dispatches = new WeakMap<object, ShortUrlDispatch>();
 
-const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+const DOCS_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -116,7 +117,9 @@ class HeadersOnNotFoundFastifyAdapter extends FastifyAdapter {
    * hook that writes the security headers (a request target that is not a path, "GET *users", "OPTIONS *"),
    * gets them here; for every other 404 they are already on the reply, and are written again, unchanged.
    */
-  override setNotFoundHandler(handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0]): ReturnType<FastifyAdapter['setNotFoundHandler']> {
+  override setNotFoundHandler(
+    handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0],
+  ): ReturnType<FastifyAdapter['setNotFoundHandler']> {
     return super.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => handler(request, reply.headers(SECURITY_HEADERS)));
   }
 }
@@ -134,7 +137,8 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     // in one line. Requests log through the service's logger at its level (the request line).
     loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
     // Made when the request first logs a line (request-logger.ts).
-    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(logger, bindings, options),
+    childLoggerFactory: (_fastifyLogger: unknown, bindings: Bindings, options: ChildLoggerOptions) =>
+      new RequestLogger(logger, bindings, options),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A number trusts that many hops in front of the service (proxy-addr's semantics).
@@ -152,7 +156,8 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, serverFacto
     return503OnClosing: false,
     // Errors of the router, before any hook (a malformed URL, 400; a parameter past maxParamLength, 414):
     // the security headers too (Nest's own handler here writes them through its security hook, unused).
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => void reply.headers(SECURITY_HEADERS).send(error),
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      void reply.headers(SECURITY_HEADERS).send(error),
   });
   dispatches.set(adapter, dispatch);
   return adapter;
@@ -171,7 +176,16 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-Match', 'If-None-Match'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Idempotent-Replayed', 'ETag'],
+      exposedHeaders: [
+        'X-Request-Id',
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+        'Idempotent-Replayed',
+        'ETag',
+      ],
       maxAge: 600,
     });
   }
@@ -190,7 +204,11 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     // Measured as the answer goes out (an onResponse hook would cost a 'finish' listener per request).
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     // One line per request under its reqId; the path without its query, which may carry a token.
-    if (logsRequests) request.log[requestLevel]({ method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
+    if (logsRequests)
+      request.log[requestLevel](
+        { method: request.method, path: request.url.split('?')[0], statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+        'request completed',
+      );
     done(null, payload);
   });
   // OpenAPI 3: the document at /openapi.json (built on its first request), Swagger UI at /docs.
@@ -203,7 +221,8 @@ export async function configureHttpServer(app: NestFastifyApplication): Promise<
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     if (request.url.startsWith('/docs')) {
       const [path, query] = request.url.split(/\?(.*)/s);
-      if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD')) return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
+      if (path === '/docs' && (request.method === 'GET' || request.method === 'HEAD'))
+        return void reply.redirect(`docs/${query ? `?${query}` : ''}`, 302);
     }
     if (turnedAway(reply)) return;
     done();

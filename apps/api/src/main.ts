@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { claimEmbeddedDatabase, DataDirNotPrivateError, EmbeddedDatabaseInUseError, ensurePrivateDataDir, PgliteHost } from '@lnk/shared/embedded-database';
+import {
+  claimEmbeddedDatabase,
+  DataDirNotPrivateError,
+  EmbeddedDatabaseInUseError,
+  ensurePrivateDataDir,
+  PgliteHost,
+} from '@lnk/shared/embedded-database';
 import { configOrExit } from '@lnk/shared/config';
 import { AppConfig, loadConfig } from '@lnk/composition';
 import { configureHttpServer, createHttpAdapter } from './http-server';
@@ -18,7 +24,11 @@ function privateDataDirOrExit(config: AppConfig): void {
   try {
     ensurePrivateDataDir(config.dataDir);
   } catch (error) {
-    process.stderr.write(error instanceof DataDirNotPrivateError ? `${error.message}\n` : `cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}\n`);
+    process.stderr.write(
+      error instanceof DataDirNotPrivateError
+        ? `${error.message}\n`
+        : `cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}\n`,
+    );
     process.exit(1);
   }
 }
@@ -28,7 +38,14 @@ async function claimEmbeddedDatabaseOrExit(config: AppConfig): Promise<PgliteHos
   if (database.kind !== 'pglite' || !database.dataDir) return null;
   try {
     // Listening on every interface, it answers on loopback.
-    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const host =
+      config.host === '0.0.0.0'
+        ? '127.0.0.1'
+        : config.host === '::'
+          ? '[::1]'
+          : config.host.includes(':')
+            ? `[${config.host}]`
+            : config.host;
     return await claimEmbeddedDatabase(database.dataDir, { name: 'the server', url: `http://${host}:${config.port}` });
   } catch (error) {
     process.stderr.write(
@@ -55,13 +72,17 @@ async function bootstrap(): Promise<void> {
   // The embedded database belongs to one process: a second server is refused before it touches the files.
   const embedded = await claimEmbeddedDatabaseOrExit(config);
   const logger = createLogger(config);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger, listener.serverFactory), {
-    logger: new PinoNestLogger(logger),
-    // The Stripe webhook's signature covers the exact bytes of the body.
-    rawBody: true,
-    // From the first moment of a shutdown, new requests get a 503 envelope (http-server.ts turnAwayWhileDraining).
-    return503OnClosing: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, logger),
+    createHttpAdapter(config, logger, listener.serverFactory),
+    {
+      logger: new PinoNestLogger(logger),
+      // The Stripe webhook's signature covers the exact bytes of the body.
+      rawBody: true,
+      // From the first moment of a shutdown, new requests get a 503 envelope (http-server.ts turnAwayWhileDraining).
+      return503OnClosing: false,
+    },
+  );
   // A clean shutdown on SIGTERM/SIGINT exits 0, through process.exit so the log is flushed. Registered
   // before configureHttpServer, whose own enableShutdownHooks() then finds every signal taken.
   app.enableShutdownHooks([], { useProcessExit: true });

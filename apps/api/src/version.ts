@@ -10,7 +10,8 @@ function readManifest(): { version: string; license: string } {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
       const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string; license?: string };
-      if (manifest.name === '@lnk/source' && typeof manifest.version === 'string') return { version: manifest.version, license: manifest.license ?? 'unknown' };
+      if (manifest.name === '@lnk/source' && typeof manifest.version === 'string')
+        return { version: manifest.version, license: manifest.license ?? 'unknown' };
     }
     if (dirname(dir) === dir) return { version: 'unknown', license: 'unknown' };
   }

@@ -23,12 +23,18 @@ async function main(): Promise<void> {
     try {
       nice = lowerPriority(config.webhooks.workerNice).nice;
     } catch (error) {
-      logger.warn({ err: (error as Error).message }, 'webhook delivery worker: could not lower its scheduling priority; it runs at the one it was started with');
+      logger.warn(
+        { err: (error as Error).message },
+        'webhook delivery worker: could not lower its scheduling priority; it runs at the one it was started with',
+      );
     }
   }
   let app;
   try {
-    app = await NestFactory.createApplicationContext(DeliveryWorkerModule.forRoot({ ...config, webhooks: { ...config.webhooks, worker: true } }, logger), { logger: new PinoNestLogger(logger), abortOnError: false });
+    app = await NestFactory.createApplicationContext(
+      DeliveryWorkerModule.forRoot({ ...config, webhooks: { ...config.webhooks, worker: true } }, logger),
+      { logger: new PinoNestLogger(logger), abortOnError: false },
+    );
   } catch (error) {
     process.stderr.write(`the webhook delivery worker cannot start: ${(error as Error).message}\n`);
     process.exit(1);
@@ -36,10 +42,18 @@ async function main(): Promise<void> {
   // A clean shutdown exits 0 once the sends in flight are answered and recorded, through process.exit so the log is flushed.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => logger.info({ signal }, `webhook delivery worker stopping (${signal}): no new deliveries taken, the ones in flight are finished and recorded`));
+    process.once(signal, () =>
+      logger.info(
+        { signal },
+        `webhook delivery worker stopping (${signal}): no new deliveries taken, the ones in flight are finished and recorded`,
+      ),
+    );
   }
   const { batchSize, maxInFlight, pollIntervalMs } = config.webhooks;
-  logger.info({ nice, batchSize, maxInFlight, pollIntervalMs, redis: Boolean(config.redisUrl) }, `webhook delivery worker started${nice === null ? '' : ` at nice ${nice}`}`);
+  logger.info(
+    { nice, batchSize, maxInFlight, pollIntervalMs, redis: Boolean(config.redisUrl) },
+    `webhook delivery worker started${nice === null ? '' : ` at nice ${nice}`}`,
+  );
 }
 
 void main();

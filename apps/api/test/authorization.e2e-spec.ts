@@ -55,12 +55,27 @@ describe('bearer authentication and the scope table', () => {
     const revokedPat = await createPat(t, revoking, SCOPES);
     expect((await t.request('DELETE', `/user/tokens/${revokedPat.id}`, { token: revoking.accessToken })).status).toBe(200);
     const revokedSession = await createAccount(t);
-    expect((await t.request('POST', '/oauth/revoke', { body: { token: revokedSession.accessToken, client_id: revokedSession.client.clientId, client_secret: revokedSession.client.clientSecret } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/oauth/revoke', {
+          body: {
+            token: revokedSession.accessToken,
+            client_id: revokedSession.client.clientId,
+            client_secret: revokedSession.client.clientSecret,
+          },
+        })
+      ).status,
+    ).toBe(200);
     const leaving = await createAccount(t);
     const deletedUsersPat = await createPat(t, leaving, SCOPES);
     expect((await t.request('DELETE', '/user/me', { token: leaving.accessToken })).status).toBe(200);
     identityOf(t).principalCache.tokensRevoked();
-    dead = { expiredPat: expiredPat.token, revokedPat: revokedPat.token, revokedAccessToken: revokedSession.accessToken, deletedUsersPat: deletedUsersPat.token };
+    dead = {
+      expiredPat: expiredPat.token,
+      revokedPat: revokedPat.token,
+      revokedAccessToken: revokedSession.accessToken,
+      deletedUsersPat: deletedUsersPat.token,
+    };
 
     const account = await createAccount(t);
     const as = { token: account.accessToken };
@@ -72,13 +87,24 @@ describe('bearer authentication and the scope table', () => {
     const names = ['victim-link-title', 'victim-tag', 'victim-client', 'victim-token', 'victim.example.org', 'victim-webhook'];
     const link = await made('/user/link', { url: 'https://victim.example.com/secret-page', slug: 'victim-slug', title: names[0] });
     const tag = await made('/user/tag', { name: names[1] });
-    const client = await made('/user/oauth-clients', { name: names[2], scopes: ['links:read'], redirectUris: ['https://victim.example.com/cb'] });
+    const client = await made('/user/oauth-clients', {
+      name: names[2],
+      scopes: ['links:read'],
+      redirectUris: ['https://victim.example.com/cb'],
+    });
     const token = await made('/user/tokens', { name: names[3], scopes: ['links:read'] });
     const domain = await made('/user/domain', { name: names[4] });
-    const hook = await t.request('POST', '/user/webhooks', { ...as, body: { url: 'http://127.0.0.1:9/victim-hook', events: ['link.created'], description: names[5] } });
+    const hook = await t.request('POST', '/user/webhooks', {
+      ...as,
+      body: { url: 'http://127.0.0.1:9/victim-hook', events: ['link.created'], description: names[5] },
+    });
     if (hook.status !== 200) throw new Error(`/user/webhooks: ${hook.status} ${hook.text}`);
     const webhook = hook.body.data as { id: string };
-    victim = { account, ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id, webhook: webhook.id }, names: [...names, 'victim-slug', 'secret-page', 'victim-hook'] };
+    victim = {
+      account,
+      ids: { link: link.id, tag: tag.id, client: client.id, token: token.id, domain: domain.id, webhook: webhook.id },
+      names: [...names, 'victim-slug', 'secret-page', 'victim-hook'],
+    };
     attacker = await createPat(t, await createAccount(t), SCOPES);
   });
   afterAll(() => t?.close());
@@ -99,22 +125,31 @@ describe('bearer authentication and the scope table', () => {
 
     const resource = RESOURCE_OF.find(([pattern]) => pattern.test(entry.split(' ')[1]))?.[1];
     // Routes with an id of the caller's resources; the others take none.
-    if (resource) it(`answers 404 to another account's ${resource} id, shows none of it and changes nothing`, async () => {
-      const [method, pattern] = entry.split(' ');
-      const id = victim.ids[resource as string];
-      const changes: Record<string, Record<string, unknown>> = { link: { title: 'hijacked' }, webhook: { description: 'hijacked' } };
-      const body = method === 'PUT' ? { body: changes[resource as string] ?? { name: 'hijacked' } } : method === 'POST' ? { body: {} } : {};
-      const res = await t.request(method, pattern.replace(':id', id), { token: attacker.token, ...body });
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('NOT_FOUND');
-      for (const name of victim.names) expect(res.text).not.toContain(name);
-      const details: Record<string, string> = { link: `/user/link/${id}`, tag: '/user/tag', client: `/user/oauth-clients/${id}`, token: `/user/tokens/${id}`, domain: '/user/domain', webhook: `/user/webhooks/${id}` };
-      const detail = details[resource as string];
-      const own = await t.request('GET', detail, { token: victim.account.accessToken });
-      expect(own.status).toBe(200);
-      expect(own.text).toContain(id);
-      expect(own.text).not.toContain('hijacked');
-    });
+    if (resource)
+      it(`answers 404 to another account's ${resource} id, shows none of it and changes nothing`, async () => {
+        const [method, pattern] = entry.split(' ');
+        const id = victim.ids[resource as string];
+        const changes: Record<string, Record<string, unknown>> = { link: { title: 'hijacked' }, webhook: { description: 'hijacked' } };
+        const body =
+          method === 'PUT' ? { body: changes[resource as string] ?? { name: 'hijacked' } } : method === 'POST' ? { body: {} } : {};
+        const res = await t.request(method, pattern.replace(':id', id), { token: attacker.token, ...body });
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('NOT_FOUND');
+        for (const name of victim.names) expect(res.text).not.toContain(name);
+        const details: Record<string, string> = {
+          link: `/user/link/${id}`,
+          tag: '/user/tag',
+          client: `/user/oauth-clients/${id}`,
+          token: `/user/tokens/${id}`,
+          domain: '/user/domain',
+          webhook: `/user/webhooks/${id}`,
+        };
+        const detail = details[resource as string];
+        const own = await t.request('GET', detail, { token: victim.account.accessToken });
+        expect(own.status).toBe(200);
+        expect(own.text).toContain(id);
+        expect(own.text).not.toContain('hijacked');
+      });
 
     it('answers 401 UNAUTHORIZED without a token', async () => {
       const res = await call(t, entry);
@@ -123,7 +158,11 @@ describe('bearer authentication and the scope table', () => {
     });
 
     it('answers 403 FORBIDDEN naming the scope to a token holding every other scope', async () => {
-      const pat = await createPat(t, owner, SCOPES.filter((s) => s !== scope));
+      const pat = await createPat(
+        t,
+        owner,
+        SCOPES.filter((s) => s !== scope),
+      );
       const res = await call(t, entry, pat.token);
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ status: 403, code: 'FORBIDDEN', meta: { requiredScope: scope } });

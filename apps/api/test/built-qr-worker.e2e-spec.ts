@@ -16,8 +16,14 @@ describe('the built app drawing QR codes', () => {
     const token: string = (await call(app.baseUrl, 'POST', '/oauth/token', { body: account.grant })).body.data.access_token;
     const created = await call(app.baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/printed', slug: 'printed' } });
     expect(created.status).toBe(200);
-    const png = await fetch(`${app.baseUrl}/user/link/${created.body.data.id}/qr?size=128`, { headers: { authorization: `Bearer ${token}` } });
+    const png = await fetch(`${app.baseUrl}/user/link/${created.body.data.id}/qr?size=128`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect([png.status, png.headers.get('content-type')]).toEqual([200, 'image/png']);
-    expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 });

@@ -70,7 +70,11 @@ describe('operator CLI as a process, with REDIS_URL set', () => {
 
     const link = await run(['link:create', '--owner', 'redis-cli@example.com', '--url', 'https://example.com/a', '--slug', 'from-cli']);
     expect(link).toMatchObject({ code: 0, killed: false, stderr: '' });
-    await eventually('the new link reached Redis', async () => linkChanges.some((m) => (m as { slug?: string }).slug === 'from-cli'), 5_000);
+    await eventually(
+      'the new link reached Redis',
+      async () => linkChanges.some((m) => (m as { slug?: string }).slug === 'from-cli'),
+      5_000,
+    );
   }, 120_000);
 
   it('exits by itself when the command fails after opening the bus', async () => {

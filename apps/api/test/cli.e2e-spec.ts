@@ -67,12 +67,30 @@ describe('operator CLI', () => {
   });
 
   it('creates a first-party client with every scope by default, storing only a hash of its secret', async () => {
-    const { code, json } = await cli('client:create', '--owner', 'grace@example.com', '--name', 'Dashboard', '--redirect-uri', 'https://app.example.com/cb', '--redirect-uri', 'http://localhost:8080/cb');
+    const { code, json } = await cli(
+      'client:create',
+      '--owner',
+      'grace@example.com',
+      '--name',
+      'Dashboard',
+      '--redirect-uri',
+      'https://app.example.com/cb',
+      '--redirect-uri',
+      'http://localhost:8080/cb',
+    );
     expect(code).toBe(0);
-    expect(json).toMatchObject({ name: 'Dashboard', scopes: [...SCOPES], redirectUris: ['https://app.example.com/cb', 'http://localhost:8080/cb'], isActive: true });
+    expect(json).toMatchObject({
+      name: 'Dashboard',
+      scopes: [...SCOPES],
+      redirectUris: ['https://app.example.com/cb', 'http://localhost:8080/cb'],
+      isActive: true,
+    });
     expect(json.clientId).toMatch(/^cl_[A-Za-z0-9_-]{22}$/);
     expect(json.clientSecret.length).toBeGreaterThanOrEqual(43);
-    const [row] = await query<{ secret_hash: string; is_first_party: boolean; owner_id: string | null; requested_by: string | null }>('SELECT secret_hash, is_first_party, owner_id, requested_by FROM oauth_clients WHERE id = $1', [json.id]);
+    const [row] = await query<{ secret_hash: string; is_first_party: boolean; owner_id: string | null; requested_by: string | null }>(
+      'SELECT secret_hash, is_first_party, owner_id, requested_by FROM oauth_clients WHERE id = $1',
+      [json.id],
+    );
     expect(row.secret_hash).toBe(createHash('sha256').update(json.clientSecret).digest('hex'));
     expect(row.is_first_party).toBe(true);
     // It belongs to the service: --owner only records who asked, so that account cannot manage or delete it.
@@ -85,7 +103,10 @@ describe('operator CLI', () => {
     const confidential = await cli('client:create', '--name', 'Mobile backend');
     expect(confidential.code).toBe(0);
     expect(confidential.json.clientSecret).toEqual(expect.any(String));
-    const [row] = await query<{ owner_id: string | null; requested_by: string | null }>('SELECT owner_id, requested_by FROM oauth_clients WHERE id = $1', [confidential.json.id]);
+    const [row] = await query<{ owner_id: string | null; requested_by: string | null }>(
+      'SELECT owner_id, requested_by FROM oauth_clients WHERE id = $1',
+      [confidential.json.id],
+    );
     expect(row).toEqual({ owner_id: null, requested_by: null });
     const spa = await cli('client:create', '--name', 'Web app', '--public', '--redirect-uri', 'https://app.example.com/cb');
     expect(spa.code).toBe(0);
@@ -95,7 +116,15 @@ describe('operator CLI', () => {
   });
 
   it('creates a client with the scopes asked for', async () => {
-    const { code, json } = await cli('client:create', '--owner', 'grace@example.com', '--name', 'Reader', '--scopes', 'links:read stats:read');
+    const { code, json } = await cli(
+      'client:create',
+      '--owner',
+      'grace@example.com',
+      '--name',
+      'Reader',
+      '--scopes',
+      'links:read stats:read',
+    );
     expect(code).toBe(0);
     expect(json.scopes).toEqual(['links:read', 'stats:read']);
   });
@@ -116,11 +145,15 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
   async function cli(argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { ...env(), ...options.env }, {
-      stdout: (l) => out.push(l),
-      stderr: (l) => err.push(l),
-      readStdin: async () => options.stdin ?? '',
-    });
+    const code = await runCli(
+      argv,
+      { ...env(), ...options.env },
+      {
+        stdout: (l) => out.push(l),
+        stderr: (l) => err.push(l),
+        readStdin: async () => options.stdin ?? '',
+      },
+    );
     const last = out[out.length - 1];
     let json: any;
     try {
@@ -133,7 +166,10 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
 
   /** The app over HTTP on the database the CLI wrote (the embedded one only once the CLI has closed it). */
   async function withApp<T>(work: (t: TestApp) => Promise<T>): Promise<T> {
-    const same: TestDatabase = db().kind === 'pglite' ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined } : fixture().database;
+    const same: TestDatabase =
+      db().kind === 'pglite'
+        ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined }
+        : fixture().database;
     const t = await startTestApp({ database: same });
     try {
       return await work(t);
@@ -142,9 +178,23 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     }
   }
 
-  const passwordHash = async (email: string) => (await db().query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0].password_hash;
+  const passwordHash = async (email: string) =>
+    (await db().query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0].password_hash;
 
-  const COMMAND_NAMES = ['user:create', 'user:list', 'user:set-password', 'token:create', 'link:create', 'link:list', 'client:create', 'client:list', 'plan:list', 'account:set-plan', 'account:set-limits', 'migrate'];
+  const COMMAND_NAMES = [
+    'user:create',
+    'user:list',
+    'user:set-password',
+    'token:create',
+    'link:create',
+    'link:list',
+    'client:create',
+    'client:list',
+    'plan:list',
+    'account:set-plan',
+    'account:set-limits',
+    'migrate',
+  ];
 
   it('lists every command under --help, on stdout, with exit 0', async () => {
     const { code, stdout } = await cli(['--help']);
@@ -172,7 +222,9 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
 
   it('creates an account from a password piped to --password-stdin, dropping one trailing newline, and never prints it', async () => {
     const password = 'piped-password-7781';
-    const { code, json, stdout, stderr } = await cli(['user:create', '--email', 'ada@example.com', '--password-stdin', '--name', 'Ada'], { stdin: `${password}\n` });
+    const { code, json, stdout, stderr } = await cli(['user:create', '--email', 'ada@example.com', '--password-stdin', '--name', 'Ada'], {
+      stdin: `${password}\n`,
+    });
     expect(code).toBe(0);
     expect(json).toMatchObject({ email: 'ada@example.com', name: 'Ada', isVerified: true });
     // A password printed back would land in terminal scrollback and CI logs.
@@ -194,7 +246,9 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     expect(asked).toEqual(['Password: ', 'Password again: ']);
     expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
     // A typo no one can see would lock the account's owner out.
-    expect(await runCli(['user:set-password', '--email', 'typed@example.com'], env(), io(['typed-password-2', 'typed-password-3']))).toBe(2);
+    expect(await runCli(['user:set-password', '--email', 'typed@example.com'], env(), io(['typed-password-2', 'typed-password-3']))).toBe(
+      2,
+    );
     expect(await bcrypt.compare('typed-password-1', await passwordHash('typed@example.com'))).toBe(true);
   });
 
@@ -215,7 +269,15 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
   });
 
   it('makes a personal access token whose value, printed once, works over HTTP with exactly the scopes named', async () => {
-    const { code, json } = await cli(['token:create', '--owner', 'ADA@example.com', '--name', 'laptop', '--scopes', 'user:read links:read']);
+    const { code, json } = await cli([
+      'token:create',
+      '--owner',
+      'ADA@example.com',
+      '--name',
+      'laptop',
+      '--scopes',
+      'user:read links:read',
+    ]);
     expect(code).toBe(0);
     expect(json).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -242,7 +304,17 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
   it('gives a token the expiry asked for', async () => {
     const expiresAt = new Date(Date.now() + 30 * 86_400_000);
     expiresAt.setUTCMilliseconds(0);
-    const { code, json } = await cli(['token:create', '--owner', 'ada@example.com', '--name', 'ci', '--scopes', 'links:read,stats:read', '--expires-at', expiresAt.toISOString()]);
+    const { code, json } = await cli([
+      'token:create',
+      '--owner',
+      'ada@example.com',
+      '--name',
+      'ci',
+      '--scopes',
+      'links:read,stats:read',
+      '--expires-at',
+      expiresAt.toISOString(),
+    ]);
     expect(code).toBe(0);
     expect(json).toMatchObject({ scopes: ['links:read', 'stats:read'], expiresAt: expiresAt.toISOString() });
   });
@@ -251,8 +323,14 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     [['token:create', '--owner', 'ada@example.com', '--name', 'x'], 'missing --scopes'],
     [['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read root'], 'unknown scope: root'],
     [['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read', '--expires-at', 'next week'], 'ISO 8601'],
-    [['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read', '--expires-at', '2027-01-31T12:00'], 'ISO 8601'],
-    [['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read', '--expires-at', '2001-01-01T00:00:00Z'], 'in the future'],
+    [
+      ['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read', '--expires-at', '2027-01-31T12:00'],
+      'ISO 8601',
+    ],
+    [
+      ['token:create', '--owner', 'ada@example.com', '--name', 'x', '--scopes', 'links:read', '--expires-at', '2001-01-01T00:00:00Z'],
+      'in the future',
+    ],
     [['token:create', '--owner', 'nobody@example.com', '--name', 'x', '--scopes', 'links:read'], 'not found'],
     [['token:create', '--owner', 'ada@example.com', '--name', ' ', '--scopes', 'links:read'], 'name must be 1 to 100 characters'],
   ])('refuses %j with exit 2', async (argv, message) => {
@@ -276,9 +354,26 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
   });
 
   it('creates and lists links through the same rules as the API: validation, taken slugs and the plan quota', async () => {
-    const created = await cli(['link:create', '--owner', 'ada@example.com', '--url', 'https://example.com/manual', '--slug', 'manual', '--title', 'Manual']);
+    const created = await cli([
+      'link:create',
+      '--owner',
+      'ada@example.com',
+      '--url',
+      'https://example.com/manual',
+      '--slug',
+      'manual',
+      '--title',
+      'Manual',
+    ]);
     expect(created.code).toBe(0);
-    expect(created.json).toMatchObject({ slug: 'manual', url: 'https://example.com/manual', title: 'Manual', shortUrl: expect.stringMatching(/\/manual$/), clicks: 0, tags: [] });
+    expect(created.json).toMatchObject({
+      slug: 'manual',
+      url: 'https://example.com/manual',
+      title: 'Manual',
+      shortUrl: expect.stringMatching(/\/manual$/),
+      clicks: 0,
+      tags: [],
+    });
     const random = await cli(['link:create', '--owner', 'ada@example.com', '--url', 'https://example.org/']);
     expect(random.code).toBe(0);
     expect(random.json.slug).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -291,7 +386,9 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('slug:');
     // The plan's quota holds for the operator too: the CLI is no way around billing.
-    const capped = await cli(['link:create', '--owner', 'ada@example.com', '--url', 'https://example.net/'], { env: { PLANS: freePlanLimits({ maxLinks: 2 }) } });
+    const capped = await cli(['link:create', '--owner', 'ada@example.com', '--url', 'https://example.net/'], {
+      env: { PLANS: freePlanLimits({ maxLinks: 2 }) },
+    });
     expect(capped.code).toBe(2);
     expect(capped.stderr).toContain('quota');
 
@@ -312,7 +409,14 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     const { code, json, stdout } = await cli(['client:list']);
     expect(code).toBe(0);
     // The service's own dashboard client (a migration's) is listed too.
-    expect(json).toMatchObject({ total: 3, items: [{ clientId: 'lnk-dashboard', name: 'lnk dashboard' }, { clientId: made.json.clientId, name: 'Dashboard' }, { clientId: spa.json.clientId, name: 'Web app' }] });
+    expect(json).toMatchObject({
+      total: 3,
+      items: [
+        { clientId: 'lnk-dashboard', name: 'lnk dashboard' },
+        { clientId: made.json.clientId, name: 'Dashboard' },
+        { clientId: spa.json.clientId, name: 'Web app' },
+      ],
+    });
     // Only a hash of a secret is stored, and the list shows nothing of it.
     expect(stdout).not.toContain(made.json.clientSecret);
     for (const item of json.items) expect(item).not.toHaveProperty('clientSecret');
@@ -324,7 +428,15 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
     const clientId: string = client.json.clientId;
     const clientSecret: string = client.json.clientSecret;
     const session = await withApp(async (t) => {
-      const grant = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password: 'piped-password-7781' } });
+      const grant = await t.request('POST', '/oauth/token', {
+        body: {
+          grant_type: 'password',
+          client_id: clientId,
+          client_secret: clientSecret,
+          username: 'ada@example.com',
+          password: 'piped-password-7781',
+        },
+      });
       expect(grant.status).toBe(200);
       return grant.body.data.access_token as string;
     });
@@ -339,7 +451,10 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
       // Whoever had the old password may have made tokens with it: they stop working.
       expect((await t.request('GET', '/user/me', { token: pat.json.token })).status).toBe(401);
       expect((await t.request('GET', '/user/me', { token: session })).status).toBe(401);
-      const signIn = (password: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password } });
+      const signIn = (password: string) =>
+        t.request('POST', '/oauth/token', {
+          body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: 'ada@example.com', password },
+        });
       expect((await signIn('piped-password-7781')).status).not.toBe(200);
       expect((await signIn(newPassword)).status).toBe(200);
     });
@@ -352,7 +467,7 @@ describe('operator CLI: the commands a self-hoster needs for a first token', () 
   });
 });
 
-describe("operator CLI: plans and limits, held at once by a running server", () => {
+describe('operator CLI: plans and limits, held at once by a running server', () => {
   const fixture = useAppDatabase();
   const db = () => fixture().db;
   // The server and the CLI read the same settings, as a deployment's do: billing off, the operator's own catalogue.
@@ -363,16 +478,36 @@ describe("operator CLI: plans and limits, held at once by a running server", () 
   async function cli(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { ...db().env, BCRYPT_COST: '4', ...settings }, { stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
+    const code = await runCli(
+      argv,
+      { ...db().env, BCRYPT_COST: '4', ...settings },
+      { stdout: (l) => out.push(l), stderr: (l) => err.push(l) },
+    );
     return { code, json: out.length ? JSON.parse(out[out.length - 1]) : undefined, stderr: err.join('\n') };
   }
 
   beforeAll(async () => {
     // The embedded database on disk is served by the running app on its socket, which the CLI goes through.
-    const database: TestDatabase = db().kind === 'pglite' ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined } : fixture().database;
+    const database: TestDatabase =
+      db().kind === 'pglite'
+        ? { config: { kind: 'pglite', dataDir: db().env['DATA_DIR'] }, drop: async () => undefined }
+        : fixture().database;
     t = await startTestApp({ database, env: settings });
     expect((await cli('user:create', '--email', 'ada@example.com', '--password', 'long-enough-pw')).code).toBe(0);
-    ada = { email: 'ada@example.com', token: (await cli('token:create', '--owner', 'ada@example.com', '--name', 'ops', '--scopes', 'links:write user:read subscription:read tags:write')).json.token };
+    ada = {
+      email: 'ada@example.com',
+      token: (
+        await cli(
+          'token:create',
+          '--owner',
+          'ada@example.com',
+          '--name',
+          'ops',
+          '--scopes',
+          'links:write user:read subscription:read tags:write',
+        )
+      ).json.token,
+    };
   });
   afterAll(() => t?.close());
 
@@ -404,15 +539,27 @@ describe("operator CLI: plans and limits, held at once by a running server", () 
     expect((await createLink(4)).status).toBe(200);
     const over = await createLink(5);
     expect([over.status, over.body.meta]).toEqual([403, { limit: { resource: 'links', used: 4, limit: 4 } }]);
-    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({ planId: 'free', maxLinks: 4, maxTags: UNLIMITED, maxDomains: 1 });
+    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({
+      planId: 'free',
+      maxLinks: 4,
+      maxTags: UNLIMITED,
+      maxDomains: 1,
+    });
 
     // Lowered below what it holds: nothing is deleted, nothing more is created.
-    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', '0')).json.limits.links).toEqual({ used: 4, limit: 0 });
+    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', '0')).json.limits.links).toEqual({
+      used: 4,
+      limit: 0,
+    });
     expect((await createLink(6)).body.code).toBe('QUOTA_EXCEEDED');
     expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', 'unlimited')).code).toBe(0);
     expect((await createLink(6)).status).toBe(200);
     // `plan` gives one limit back to the plan, --clear all of them.
-    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', 'plan')).json.custom).toEqual({ links: null, domains: null, tags: UNLIMITED });
+    expect((await cli('account:set-limits', '--email', 'ada@example.com', '--links', 'plan')).json.custom).toEqual({
+      links: null,
+      domains: null,
+      tags: UNLIMITED,
+    });
     const cleared = await cli('account:set-limits', '--email', 'ada@example.com', '--clear');
     expect(cleared.json.custom).toEqual({ links: null, domains: null, tags: null });
     expect(await limits()).toEqual({ links: { used: 5, limit: 3 }, domains: { used: 0, limit: 1 }, tags: { used: 0, limit: 2 } });
@@ -421,14 +568,29 @@ describe("operator CLI: plans and limits, held at once by a running server", () 
   it('puts an account on another plan without a checkout; its custom limits still win', async () => {
     const moved = await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'pro');
     expect(moved.code).toBe(0);
-    expect(moved.json).toMatchObject({ planId: 'pro', planName: 'Pro', status: 'active', isActive: true, maxLinks: 5000, maxDomains: 5, maxTags: 100 });
-    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({ id: moved.json.id, planId: 'pro' });
+    expect(moved.json).toMatchObject({
+      planId: 'pro',
+      planName: 'Pro',
+      status: 'active',
+      isActive: true,
+      maxLinks: 5000,
+      maxDomains: 5,
+      maxTags: 100,
+    });
+    expect((await t.request('GET', '/user/subscription/current', { token: ada.token })).body.data).toMatchObject({
+      id: moved.json.id,
+      planId: 'pro',
+    });
     expect((await createLink(7)).status).toBe(200);
     await cli('account:set-limits', '--email', 'ada@example.com', '--domains', '0');
     expect((await limits()).domains).toEqual({ used: 0, limit: 0 });
     // Assigning the plan it is on changes nothing.
     expect((await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'pro')).json.id).toBe(moved.json.id);
-    expect((await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'free')).json).toMatchObject({ planId: 'free', maxLinks: 3, maxDomains: 0 });
+    expect((await cli('account:set-plan', '--email', 'ada@example.com', '--plan', 'free')).json).toMatchObject({
+      planId: 'free',
+      maxLinks: 3,
+      maxDomains: 0,
+    });
   });
 
   it.each([
@@ -436,7 +598,10 @@ describe("operator CLI: plans and limits, held at once by a running server", () 
     [['account:set-plan', '--email', 'ada@example.com'], 'missing --plan'],
     [['account:set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], 'not found'],
     [['account:set-limits', '--email', 'ada@example.com'], 'give at least one of --links, --domains, --tags, or --clear'],
-    [['account:set-limits', '--email', 'ada@example.com', '--links=-3'], '--links must be a whole number from 0 to 2147483647, unlimited, or plan'],
+    [
+      ['account:set-limits', '--email', 'ada@example.com', '--links=-3'],
+      '--links must be a whole number from 0 to 2147483647, unlimited, or plan',
+    ],
     [['account:set-limits', '--email', 'ada@example.com', '--tags', 'lots'], '--tags must be a whole number'],
     [['account:set-limits', '--email', 'ada@example.com', '--domains', '2147483648'], '--domains must be a whole number'],
     [['account:set-limits', '--email', 'nobody@example.com', '--links', '5'], 'not found'],
@@ -479,7 +644,13 @@ describe('operator CLI as a process: passwords from standard input', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout.trim().split('\n').pop() as string)).toMatchObject({ email: 'pipe@example.com' });
     expect(stdout).not.toContain(password);
-    expect(await bcrypt.compare(password, (await fixture().db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE email = 'pipe@example.com'`))[0].password_hash)).toBe(true);
+    expect(
+      await bcrypt.compare(
+        password,
+        (await fixture().db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE email = 'pipe@example.com'`))[0]
+          .password_hash,
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it('without a password option and with no terminal to ask on, exits 2 saying how to give one', async () => {

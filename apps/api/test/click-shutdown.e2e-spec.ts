@@ -22,16 +22,25 @@ describe('clicks across a graceful shutdown', () => {
   itOnServer('writes every counted redirect when the app shuts down: N redirects, exactly N visits', async () => {
     const t = await startTestApp({ database });
     const account = await createAccount(t);
-    const created = await t.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/', slug: 'burst' } });
+    const created = await t.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/', slug: 'burst' },
+    });
     const n = 200;
-    const answers = await Promise.all(Array.from({ length: n }, (_, i) => fetch(`${t.baseUrl}/burst?utm_source=s${i % 3}`, { redirect: 'manual', headers: asBrowser() })));
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => fetch(`${t.baseUrl}/burst?utm_source=s${i % 3}`, { redirect: 'manual', headers: asBrowser() })),
+    );
     expect(answers.every((r) => r.status === 302)).toBe(true);
     await t.close();
 
     const dataSource = await openDatabase(createDataSource(database.config, PERSISTENCE_MODULES));
     try {
-      const [stats] = await dataSource.query('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [created.body.data.id]);
-      const [link] = await dataSource.query('SELECT COALESCE((SELECT clicks::int FROM link_clicks WHERE link_id = $1), 0) AS clicks', [created.body.data.id]);
+      const [stats] = await dataSource.query('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [
+        created.body.data.id,
+      ]);
+      const [link] = await dataSource.query('SELECT COALESCE((SELECT clicks::int FROM link_clicks WHERE link_id = $1), 0) AS clicks', [
+        created.body.data.id,
+      ]);
       expect(stats.visits).toBe(n);
       expect(link.clicks).toBe(n);
     } finally {

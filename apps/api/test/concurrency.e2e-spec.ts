@@ -12,7 +12,8 @@ describe('concurrent requests racing for one thing: exactly one winner, never a 
     const ada = await createAccount(t);
     const post = (path: string, body: (i: number) => Record<string, unknown>) =>
       Promise.all(Array.from({ length: N }, (_, i) => t.request('POST', path, { token: ada.accessToken, body: body(i) })));
-    for (let i = 0; i < 2; i++) expect((await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: `https://a.example/${i}` } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: `https://a.example/${i}` } })).status).toBe(200);
     expect((await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'first' } })).status).toBe(200);
 
     for (const [path, body] of [
@@ -31,19 +32,39 @@ describe('concurrent requests racing for one thing: exactly one winner, never a 
 
   it('gives one slug to one of many links claiming it at once', async () => {
     const bob = await createAccount(t);
-    const answers = await Promise.all(Array.from({ length: 3 }, (_, i) => t.request('POST', '/user/link', { token: bob.accessToken, body: { url: `https://b.example/${i}`, slug: 'contested' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        t.request('POST', '/user/link', { token: bob.accessToken, body: { url: `https://b.example/${i}`, slug: 'contested' } }),
+      ),
+    );
     const statuses = answers.map((a) => a.status);
     expect([count(statuses, 200), count(statuses, 400)]).toEqual([1, 2]);
     expect(answers.filter((a) => a.status === 400).every((a) => a.body.meta.errors[0].name === 'slug')).toBe(true);
     // Across accounts too: the default short domain has one namespace.
-    const others = await Promise.all(Array.from({ length: 3 }, async () => t.request('POST', '/user/link', { token: (await createAccount(t)).accessToken, body: { url: 'https://c.example/', slug: 'contested-2' } })));
+    const others = await Promise.all(
+      Array.from({ length: 3 }, async () =>
+        t.request('POST', '/user/link', {
+          token: (await createAccount(t)).accessToken,
+          body: { url: 'https://c.example/', slug: 'contested-2' },
+        }),
+      ),
+    );
     expect(others.map((a) => a.status).sort()).toEqual([200, 400, 400]);
   });
 
   it('rotates one refresh token once when it is presented many times at once', async () => {
     const carl = await createAccount(t);
     const answers = await Promise.all(
-      Array.from({ length: N }, () => t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: carl.refreshToken, client_id: carl.client.clientId, client_secret: carl.client.clientSecret } })),
+      Array.from({ length: N }, () =>
+        t.request('POST', '/oauth/token', {
+          body: {
+            grant_type: 'refresh_token',
+            refresh_token: carl.refreshToken,
+            client_id: carl.client.clientId,
+            client_secret: carl.client.clientSecret,
+          },
+        }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((s) => s < 500)).toBe(true);

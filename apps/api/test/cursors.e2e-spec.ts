@@ -38,7 +38,10 @@ describe('cursors of every list', () => {
     t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
     [ada, bob] = [await createAccount(t), await createAccount(t)];
     for (const account of [ada, bob]) {
-      const hook = await t.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://127.0.0.1:9/hook', events: ['link.limit_reached'] } });
+      const hook = await t.request('POST', '/user/webhooks', {
+        token: account.accessToken,
+        body: { url: 'https://127.0.0.1:9/hook', events: ['link.limit_reached'] },
+      });
       expect(hook.status).toBe(200);
       hooks.set(account.id, hook.body.data.id);
       walkTags.set(account.id, await created(account, '/user/tag', { name: 'walked' }));
@@ -92,7 +95,13 @@ describe('cursors of every list', () => {
     {
       name: 'favourite links of a tag, by title',
       path: (a) => `/user/link?tag=${walkTags.get(a.id)}&favorite=true&sort=title`,
-      create: (a, n) => created(a, '/user/link', { url: `https://example.com/${n}`, title: `${hex(2)} walk ${n}`, tags: [walkTags.get(a.id)], isFavorite: true }),
+      create: (a, n) =>
+        created(a, '/user/link', {
+          url: `https://example.com/${n}`,
+          title: `${hex(2)} walk ${n}`,
+          tags: [walkTags.get(a.id)],
+          isFavorite: true,
+        }),
       remove: (a, id) => deleted(a, `/user/link/${id}`),
     },
     {
@@ -116,7 +125,8 @@ describe('cursors of every list', () => {
     {
       name: 'OAuth clients',
       path: () => '/user/oauth-clients',
-      create: (a, n) => created(a, '/user/oauth-clients', { name: `walk ${n}`, scopes: ['links:read'], redirectUris: ['https://example.com/callback'] }),
+      create: (a, n) =>
+        created(a, '/user/oauth-clients', { name: `walk ${n}`, scopes: ['links:read'], redirectUris: ['https://example.com/callback'] }),
       remove: (a, id) => deleted(a, `/user/oauth-clients/${id}`),
     },
     {
@@ -164,11 +174,17 @@ describe('cursors of every list', () => {
   ];
 
   /** Walks `path` by cursor, `between` run after each page; answers the ids in the order the pages gave them. */
-  async function walk(account: TestAccount, path: string, limit: number, between: (seen: string[]) => Promise<void> = async () => undefined): Promise<string[]> {
+  async function walk(
+    account: TestAccount,
+    path: string,
+    limit: number,
+    between: (seen: string[]) => Promise<void> = async () => undefined,
+  ): Promise<string[]> {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
-    const pageAt = (after: string | null) => `${path}${path.includes('?') ? '&' : '?'}limit=${limit}${after === null ? '' : `&cursor=${encodeURIComponent(after)}`}`;
+    const pageAt = (after: string | null) =>
+      `${path}${path.includes('?') ? '&' : '?'}limit=${limit}${after === null ? '' : `&cursor=${encodeURIComponent(after)}`}`;
     do {
       const page = pageAt(cursor);
       const res = await t.request<{ data: Item[]; meta: { nextCursor: string | null } }>('GET', page, { token: account.accessToken });
@@ -185,55 +201,58 @@ describe('cursors of every list', () => {
 
   // Defends: a client (an integration, an agent) that pages through a list while it or others write to it:
   // with offsets, a deletion before the page skips an item and a creation repeats one.
-  it.each(LISTS.map((l) => [l.name, l] as const))('walks %s by cursor, each item that stayed exactly once, while others are created and deleted', async (_name, list) => {
-    const limit = list.limit ?? 3;
-    const stableCount = list.stable ?? 8;
-    // Interleaved: every other item is to be deleted during the walk, some before the walk reaches them, some after.
-    const stable: string[] = [];
-    const doomed: string[] = [];
-    for (let i = 0; i < stableCount; i++) {
-      stable.push(await list.create(ada, `s${i}-${hex(2)}`));
-      doomed.push(await list.create(ada, `d${i}-${hex(2)}`));
-    }
-    // Another account's items, written during the walk too: never one of them in ada's pages.
-    const bobs: string[] = [await list.create(bob, `b0-${hex(2)}`)];
-
-    let walking = true;
-    const churned: string[] = [];
-    // The concurrent writer: creates an item, then deletes the oldest it made, until the walk ends; a doomed
-    // item is deleted on every other turn.
-    const writer = (async () => {
-      let n = 0;
-      while (walking) {
-        churned.push(await list.create(ada, `c${n++}-${hex(2)}`));
-        if (churned.length > 2) await list.remove(ada, churned.shift() as string);
-        if (n % 2 === 0 && doomed.length) await list.remove(ada, doomed.pop() as string);
-        if (n % 3 === 0) bobs.push(await list.create(bob, `b${n}-${hex(2)}`));
+  it.each(LISTS.map((l) => [l.name, l] as const))(
+    'walks %s by cursor, each item that stayed exactly once, while others are created and deleted',
+    async (_name, list) => {
+      const limit = list.limit ?? 3;
+      const stableCount = list.stable ?? 8;
+      // Interleaved: every other item is to be deleted during the walk, some before the walk reaches them, some after.
+      const stable: string[] = [];
+      const doomed: string[] = [];
+      for (let i = 0; i < stableCount; i++) {
+        stable.push(await list.create(ada, `s${i}-${hex(2)}`));
+        doomed.push(await list.create(ada, `d${i}-${hex(2)}`));
       }
-    })();
-    let seen: string[];
-    try {
-      // After each page, up to two items already walked are deleted: more than the writer adds at most, so
-      // an offset walk would skip items not yet seen.
-      seen = await walk(ada, list.path(ada), limit, async (sofar) => {
-        for (let i = 0; i < 2; i++) {
-          const walked = doomed.findIndex((id) => sofar.includes(id));
-          if (walked >= 0) await list.remove(ada, doomed.splice(walked, 1)[0]);
-        }
-      });
-    } finally {
-      walking = false;
-      await writer;
-    }
+      // Another account's items, written during the walk too: never one of them in ada's pages.
+      const bobs: string[] = [await list.create(bob, `b0-${hex(2)}`)];
 
-    const counts = new Map<string, number>();
-    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-    expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
-    expect(stable.filter((id) => counts.get(id) !== 1)).toEqual([]);
-    expect(seen.filter((id) => bobs.includes(id))).toEqual([]);
-    // Something did change during the walk, or the test proved nothing.
-    expect(churned.length + (stableCount - doomed.length)).toBeGreaterThan(2);
-  });
+      let walking = true;
+      const churned: string[] = [];
+      // The concurrent writer: creates an item, then deletes the oldest it made, until the walk ends; a doomed
+      // item is deleted on every other turn.
+      const writer = (async () => {
+        let n = 0;
+        while (walking) {
+          churned.push(await list.create(ada, `c${n++}-${hex(2)}`));
+          if (churned.length > 2) await list.remove(ada, churned.shift() as string);
+          if (n % 2 === 0 && doomed.length) await list.remove(ada, doomed.pop() as string);
+          if (n % 3 === 0) bobs.push(await list.create(bob, `b${n}-${hex(2)}`));
+        }
+      })();
+      let seen: string[];
+      try {
+        // After each page, up to two items already walked are deleted: more than the writer adds at most, so
+        // an offset walk would skip items not yet seen.
+        seen = await walk(ada, list.path(ada), limit, async (sofar) => {
+          for (let i = 0; i < 2; i++) {
+            const walked = doomed.findIndex((id) => sofar.includes(id));
+            if (walked >= 0) await list.remove(ada, doomed.splice(walked, 1)[0]);
+          }
+        });
+      } finally {
+        walking = false;
+        await writer;
+      }
+
+      const counts = new Map<string, number>();
+      for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+      expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+      expect(stable.filter((id) => counts.get(id) !== 1)).toEqual([]);
+      expect(seen.filter((id) => bobs.includes(id))).toEqual([]);
+      // Something did change during the walk, or the test proved nothing.
+      expect(churned.length + (stableCount - doomed.length)).toBeGreaterThan(2);
+    },
+  );
 
   /** A cursor of ada's links (a first page of two, more following). */
   async function adasCursor(query = ''): Promise<string> {
@@ -282,7 +301,11 @@ describe('cursors of every list', () => {
     for (const bad of [`${forged}.${signature}`, `${position}.${signature.split('').reverse().join('')}`, position, '%00', 'a.b.c']) {
       expect(await refused(ada, `/user/link?cursor=${encodeURIComponent(bad)}`)).toMatchObject({ status: 400, code: 'INVALID_CURSOR' });
     }
-    expect(await refused(ada, `/user/link?cursor=${'a'.repeat(1600)}`)).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['cursor'] });
+    expect(await refused(ada, `/user/link?cursor=${'a'.repeat(1600)}`)).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      fields: ['cursor'],
+    });
   });
 
   it('refuses cursor and start together with VALIDATION_ERROR on start', async () => {
@@ -293,7 +316,9 @@ describe('cursors of every list', () => {
   it('answers nextCursor on an offset page too, and null on the last page', async () => {
     const first = await t.request('GET', '/user/link?start=0&limit=1', { token: ada.accessToken });
     expect(typeof first.body.meta.nextCursor).toBe('string');
-    const next = await t.request('GET', `/user/link?limit=1&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`, { token: ada.accessToken });
+    const next = await t.request('GET', `/user/link?limit=1&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`, {
+      token: ada.accessToken,
+    });
     const second = await t.request('GET', '/user/link?start=1&limit=1', { token: ada.accessToken });
     expect(next.body.data).toEqual(second.body.data);
     const total = first.body.meta.total;

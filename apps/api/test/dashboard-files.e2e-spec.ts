@@ -24,18 +24,22 @@ describe('the dashboard at /app, served from its build', () => {
 
   const get = (path: string, headers: Record<string, string> = {}) => fetch(t.baseUrl + path, { headers });
 
-  it('answers /app and every client route with index.html under a strict CSP (no inline script or style, no framing, no <base>)', async () => {
-    for (const path of ['/app', '/app/', '/app/tokens', '/app/account', '/app/links/abc/stats?range=week', '/app/sign-in?error=denied']) {
-      const res = await get(path);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(res.headers.get('content-security-policy')).toBe(
-        "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-      );
-      expect(await res.text()).toBe(index);
-    }
-  });
+  it(
+    'answers /app and every client route with index.html under a strict ' + 'CSP (no inline script or style, no framing, no <base>)',
+    async () => {
+      for (const path of ['/app', '/app/', '/app/tokens', '/app/account', '/app/links/abc/stats?range=week', '/app/sign-in?error=denied']) {
+        const res = await get(path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('no-cache');
+        expect(res.headers.get('content-security-policy')).toBe(
+          "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; " +
+            "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        );
+        expect(await res.text()).toBe(index);
+      }
+    },
+  );
 
   it('has no inline script, inline style, style attribute or event handler in index.html, which the CSP would block', () => {
     const scripts = [...index.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
@@ -79,14 +83,23 @@ describe('the dashboard at /app, served from its build', () => {
     const root = join(__dirname, '..', '..', '..');
     const reported = [
       { doc: 'README.md', pattern: /first load is about (\d+) KB of JavaScript \(gzip; budget (\d+) KB/ },
-      { doc: 'docs/dashboard.md', pattern: /first load fetches about (\d+) KB of JavaScript gzipped, the charts not included \(budget: (\d+) KB/ },
+      {
+        doc: 'docs/dashboard.md',
+        pattern: /first load fetches about (\d+) KB of JavaScript gzipped, the charts not included \(budget: (\d+) KB/,
+      },
     ].map(({ doc, pattern }) => {
       const found = pattern.exec(readFileSync(join(root, doc), 'utf8').replace(/\s+/g, ' '));
       return { doc, kb: Number(found?.[1]), budget: Number(found?.[2]) };
     });
     const measuredKb = bytes / 1024;
     for (const { doc, kb, budget } of reported) {
-      expect({ doc, budget, withinTenPercent: Math.abs(kb - measuredKb) <= measuredKb * 0.1, kb, measuredKb: Math.round(measuredKb) }).toMatchObject({ doc, budget: INITIAL_JS_BUDGET_BYTES / 1024, withinTenPercent: true });
+      expect({
+        doc,
+        budget,
+        withinTenPercent: Math.abs(kb - measuredKb) <= measuredKb * 0.1,
+        kb,
+        measuredKb: Math.round(measuredKb),
+      }).toMatchObject({ doc, budget: INITIAL_JS_BUDGET_BYTES / 1024, withinTenPercent: true });
     }
   });
 
@@ -95,7 +108,11 @@ describe('the dashboard at /app, served from its build', () => {
     try {
       const res = await bare.request('GET', '/app/tokens');
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'The dashboard is not built: run npm run build (npm start builds it)' });
+      expect(res.body).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+        message: 'The dashboard is not built: run npm run build (npm start builds it)',
+      });
     } finally {
       await bare.close();
     }

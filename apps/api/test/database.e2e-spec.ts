@@ -24,7 +24,9 @@ describe('choice of the test database', () => {
   });
 
   it('then a Testcontainers PostgreSQL when a Docker engine answers', async () => {
-    await expect(chooseTestDatabaseServer(probes({ dockerAnswers: async () => true, localPostgresAnswers: async () => true }))).resolves.toMatchObject({
+    await expect(
+      chooseTestDatabaseServer(probes({ dockerAnswers: async () => true, localPostgresAnswers: async () => true })),
+    ).resolves.toMatchObject({
       source: 'testcontainers',
       adminUrl: 'postgres://container/db',
     });
@@ -77,7 +79,9 @@ describe('the app on each database', () => {
       expect(up.status).toBe(200);
       expect(up.body.data).toEqual({ status: 'ok', database: 'up' });
       const tables = await t.dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
-      expect(tables.map((r: { tablename: string }) => r.tablename)).toEqual(expect.arrayContaining(['migrations', 'oauth_clients', 'users']));
+      expect(tables.map((r: { tablename: string }) => r.tablename)).toEqual(
+        expect.arrayContaining(['migrations', 'oauth_clients', 'users']),
+      );
 
       // Take the database away under the running app: connections are killed and reconnecting fails.
       await database.drop();

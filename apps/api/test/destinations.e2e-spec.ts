@@ -9,7 +9,10 @@ describe('link destinations over HTTP', () => {
   let t: TestApp;
   let ada: TestAccount;
   // The test app runs on 127.0.0.1: its own host is a loopback address.
-  useTestApp(async (app) => { t = app; ada = await createAccount(app); });
+  useTestApp(async (app) => {
+    t = app;
+    ada = await createAccount(app);
+  });
 
   const create = (body: Record<string, unknown>) => t.request('POST', '/user/link', { token: ada.accessToken, body });
   const visit = (path: string, init: RequestInit = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init });
@@ -21,7 +24,10 @@ describe('link destinations over HTTP', () => {
     const created = await create({ url: 'https://bücher.example/straße?q=grün tee#teil 2', slug: 'books' });
     expect(created.status).toBe(200);
     expect(created.body.data.url).toBe('https://xn--bcher-kva.example/stra%C3%9Fe?q=gr%C3%BCn%20tee#teil%202');
-    const updated = await t.request('PUT', `/user/link/${created.body.data.id}`, { token: ada.accessToken, body: { url: 'HTTPS://Example.COM' } });
+    const updated = await t.request('PUT', `/user/link/${created.body.data.id}`, {
+      token: ada.accessToken,
+      body: { url: 'HTTPS://Example.COM' },
+    });
     expect(updated.body.data.url).toBe('https://example.com/');
     await t.request('PUT', `/user/link/${created.body.data.id}`, { token: ada.accessToken, body: { url: 'https://日本.example/パス' } });
     const redirect = await visit('/books');
@@ -40,7 +46,9 @@ describe('link destinations over HTTP', () => {
     const res = await create({ url });
     expect(res.status).toBe(400);
     // A NUL is refused first by the validation every field goes through.
-    expect(res.body.meta.errors).toEqual([{ name: 'url', error: url.includes('\u0000') ? 'url must not contain a NUL character' : 'url may not contain control characters' }]);
+    expect(res.body.meta.errors).toEqual([
+      { name: 'url', error: url.includes('\u0000') ? 'url must not contain a NUL character' : 'url may not contain control characters' },
+    ]);
   });
 
   // https://bank.example@evil.example/ shows a trusted name to the reader and goes to another host.
@@ -51,14 +59,19 @@ describe('link destinations over HTTP', () => {
   });
 
   // A short link to the service under another spelling of its own address loops through it.
-  it.each(['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://127.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost:9/'])(
-    'refuses %p, an alias of the service’s own loopback host',
-    async (url) => {
-      const res = await create({ url });
-      expect(res.status).toBe(400);
-      expect(res.body.meta.errors).toEqual([{ name: 'url', error: 'url may not point at a short domain of this service' }]);
-    },
-  );
+  it.each([
+    'http://127.0.0.1/',
+    'http://2130706433/',
+    'http://0x7f.0.0.1/',
+    'http://127.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost:9/',
+  ])('refuses %p, an alias of the service’s own loopback host', async (url) => {
+    const res = await create({ url });
+    expect(res.status).toBe(400);
+    expect(res.body.meta.errors).toEqual([{ name: 'url', error: 'url may not point at a short domain of this service' }]);
+  });
 
   describe('a destination stored before these checks', () => {
     /** A link whose stored destination is written straight into the database, before its first visit. */
@@ -70,16 +83,19 @@ describe('link destinations over HTTP', () => {
     };
 
     // Fastify's own 500 named the header and the character: the service's page says only that the link is broken.
-    it.each(['https://example.com/a\r\nSet-Cookie: session=x', 'not a url', 'javascript:alert(1)', 'https://example.com/\u0007'])('answers %j with the service’s own page, not the framework’s error', async (url) => {
-      const res = await visit(`/${await stored(url)}`);
-      expect(res.status).toBe(500);
-      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('location')).toBeNull();
-      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-      const text = await res.text();
-      expect(text).toContain('<h1>Link cannot be opened</h1>');
-      expect(text).not.toMatch(/Set-Cookie|ERR_|Invalid character|statusCode/);
-    });
+    it.each(['https://example.com/a\r\nSet-Cookie: session=x', 'not a url', 'javascript:alert(1)', 'https://example.com/\u0007'])(
+      'answers %j with the service’s own page, not the framework’s error',
+      async (url) => {
+        const res = await visit(`/${await stored(url)}`);
+        expect(res.status).toBe(500);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(res.headers.get('location')).toBeNull();
+        expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+        const text = await res.text();
+        expect(text).toContain('<h1>Link cannot be opened</h1>');
+        expect(text).not.toMatch(/Set-Cookie|ERR_|Invalid character|statusCode/);
+      },
+    );
 
     it('redirects to the ASCII form of a stored non-ASCII destination', async () => {
       const res = await visit(`/${await stored('https://exämple.com/ä')}`);
@@ -91,7 +107,11 @@ describe('link destinations over HTTP', () => {
       const name = slug();
       const created = await create({ url: 'https://example.com/placeholder', slug: name, hasPassword: true, password: 'open sesame' });
       await t.dataSource.query('UPDATE links SET url = $1 WHERE id = $2', ['https://example.com/\r\n', created.body.data.id]);
-      const res = await visit(`/${name}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=open+sesame' });
+      const res = await visit(`/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'password=open+sesame',
+      });
       expect(res.status).toBe(500);
       expect(await res.text()).toContain('<h1>Link cannot be opened</h1>');
     });
@@ -115,7 +135,12 @@ describe('link destinations over HTTP', () => {
   });
 
   describe('the password page of a protected link', () => {
-    const post = (name: string, password: string) => visit(`/${name}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password }).toString() });
+    const post = (name: string, password: string) =>
+      visit(`/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password }).toString(),
+      });
 
     // The CSP named the destination's origin in form-action: a page of the service vouched for where the link goes.
     it('lets its form post to the service only (CSP form-action self), on every answer', async () => {

@@ -28,18 +28,29 @@ function installProductionDependencies(): { dir: string; skip: string | null; fa
   const npm = process.env['npm_execpath'];
   const [command, args] = npm ? [process.execPath, [npm]] : ['npm', []];
   // The image's command; --prefer-offline only takes what npm's cache already holds from the registry.
-  const install = spawnSync(command, [...args, 'ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, env: { ...process.env, NODE_ENV: 'production' } });
+  const install = spawnSync(command, [...args, 'ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: INSTALL_TIMEOUT_MS,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (install.status === 0) return { dir, skip: null, failure: null };
   const output = `${install.stdout ?? ''}${install.stderr ?? ''}${install.error?.message ?? ''}`;
   rmSync(dir, { recursive: true, force: true });
   if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network/i.test(output)) {
-    return { dir, skip: `npm ci --omit=dev could not reach the registry: ${output.trim().split('\n').slice(-3).join(' | ')}`, failure: null };
+    return {
+      dir,
+      skip: `npm ci --omit=dev could not reach the registry: ${output.trim().split('\n').slice(-3).join(' | ')}`,
+      failure: null,
+    };
   }
   return { dir, skip: null, failure: `npm ci --omit=dev failed (${install.status}):\n${output}` };
 }
 
 const onPostgres = process.env[TEST_DB_ENV.kind] === 'postgres';
-const runtime = onPostgres ? installProductionDependencies() : { dir: '', skip: 'the run has no PostgreSQL server (the redirect app and the worker need one)', failure: null };
+const runtime = onPostgres
+  ? installProductionDependencies()
+  : { dir: '', skip: 'the run has no PostgreSQL server (the redirect app and the worker need one)', failure: null };
 const describeRuntime: jest.Describe = runtime.skip
   ? (((name: string, fn: () => void) => {
       process.stderr.write(`[runtime-stage test] skipped "${name}": ${runtime.skip}\n`);
@@ -116,7 +127,8 @@ describeRuntime('the image runtime stage: production dependencies and dist/ only
 
   it('installed the production dependencies only', () => {
     expect(existsSync(join(app, 'node_modules', 'typeorm'))).toBe(true);
-    for (const dev of ['jest', '@nestjs/testing', '@swc/core', 'nx', 'eslint', 'testcontainers', 'autocannon']) expect(existsSync(join(app, 'node_modules', dev))).toBe(false);
+    for (const dev of ['jest', '@nestjs/testing', '@swc/core', 'nx', 'eslint', 'testcontainers', 'autocannon'])
+      expect(existsSync(join(app, 'node_modules', dev))).toBe(false);
     expect(existsSync(join(app, 'tools'))).toBe(false);
   });
 
@@ -141,7 +153,15 @@ describeRuntime('the image runtime stage: production dependencies and dist/ only
     const user = await lnk(['user:create', '--email', 'ops@example.com', '--password-stdin'], 'runtime-stage-password');
     expect([user.code, user.stderr]).toEqual([0, '']);
     expect(user.json).toMatchObject({ email: 'ops@example.com', isVerified: true });
-    const token = await lnk(['token:create', '--owner', 'ops@example.com', '--name', 'runtime', '--scopes', 'links:read links:write subscription:read']);
+    const token = await lnk([
+      'token:create',
+      '--owner',
+      'ops@example.com',
+      '--name',
+      'runtime',
+      '--scopes',
+      'links:read links:write subscription:read',
+    ]);
     expect(token.code).toBe(0);
     pat = token.json.token;
     expect(pat).toMatch(/^tkn_/);
@@ -150,22 +170,39 @@ describeRuntime('the image runtime stage: production dependencies and dist/ only
   });
 
   it('serves the account the CLI made: a link, and its plan with billing off', async () => {
-    const created = await call(api.baseUrl, 'POST', '/user/link', { token: pat, body: { url: 'https://example.com/runtime', slug: 'runtime' } });
+    const created = await call(api.baseUrl, 'POST', '/user/link', {
+      token: pat,
+      body: { url: 'https://example.com/runtime', slug: 'runtime' },
+    });
     expect(created.status).toBe(200);
     const current = await call(api.baseUrl, 'GET', '/user/subscription/current', { token: pat });
     expect(current.body.data).toMatchObject({ planId: 'default', status: 'active' });
-    const checkout = await call(api.baseUrl, 'POST', '/user/subscription/checkout', { token: pat, body: { planId: 'pro', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' } });
+    const checkout = await call(api.baseUrl, 'POST', '/user/subscription/checkout', {
+      token: pat,
+      body: { planId: 'pro', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },
+    });
     expect([checkout.status, checkout.body.code]).toEqual([400, 'BILLING_DISABLED']);
   });
 
-  it('runs the redirect app from it, which answers the link; readable log lines with LOG_FORMAT=pretty (pino-pretty is a production dependency)', async () => {
-    const port = await freePort();
-    const redirect = await spawnBuilt('the redirect app of the runtime stage', join(app, 'dist/apps/redirect/src/main.js'), port, { ...imageEnv(port), SHORT_BASE_URL: api.baseUrl, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, '/health', app);
-    running.push(redirect);
-    const answer = await fetch(`${redirect.baseUrl}/runtime`, { redirect: 'manual', headers: asBrowser() });
-    expect([answer.status, answer.headers.get('location')]).toEqual([302, 'https://example.com/runtime']);
-    expect(redirect.output()).toMatch(/^\[[\d:.]+\] INFO: redirect server listening on /m);
-  });
+  it(
+    'runs the redirect app from it, which answers the link; readable log lines ' +
+      'with LOG_FORMAT=pretty (pino-pretty is a production dependency)',
+    async () => {
+      const port = await freePort();
+      const redirect = await spawnBuilt(
+        'the redirect app of the runtime stage',
+        join(app, 'dist/apps/redirect/src/main.js'),
+        port,
+        { ...imageEnv(port), SHORT_BASE_URL: api.baseUrl, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' },
+        '/health',
+        app,
+      );
+      running.push(redirect);
+      const answer = await fetch(`${redirect.baseUrl}/runtime`, { redirect: 'manual', headers: asBrowser() });
+      expect([answer.status, answer.headers.get('location')]).toEqual([302, 'https://example.com/runtime']);
+      expect(redirect.output()).toMatch(/^\[[\d:.]+\] INFO: redirect server listening on /m);
+    },
+  );
 
   it('runs the delivery worker from it, whose heartbeat file says it reaches the database', async () => {
     const heartbeat = join(app, 'worker-heartbeat');

@@ -34,11 +34,16 @@ describe('docs/self-hosting.md', () => {
 });
 
 describe('docs/api.md', () => {
-  it.each(Object.entries(SCOPE_DESCRIPTIONS))('lists the scope %s with what it grants, as the Authorize dialog says it', (scope, description) => {
-    const row = read('docs/api.md').split('\n').find((line) => line.startsWith(`| \`${scope}\` |`));
-    expect(row).toBeDefined();
-    expect(row).toContain(description);
-  });
+  it.each(Object.entries(SCOPE_DESCRIPTIONS))(
+    'lists the scope %s with what it grants, as the Authorize dialog says it',
+    (scope, description) => {
+      const row = read('docs/api.md')
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${scope}\` |`));
+      expect(row).toBeDefined();
+      expect(row).toContain(description);
+    },
+  );
 });
 
 describe('README.md', () => {

@@ -41,7 +41,9 @@ type Disposition = { run: true; retry: boolean; exits: number } | { run: false; 
 function disposition(page: Page, block: Block): Disposition | { error: string } {
   const note = block.note;
   if (page.file === 'README.md' && block.section === 'Quickstart') {
-    return note?.startsWith('docs-test:') ? { error: 'a Quickstart block takes quickstart-test annotations (quickstart.e2e-spec.ts runs it)' } : { run: false, why: 'run by quickstart.e2e-spec.ts' };
+    return note?.startsWith('docs-test:')
+      ? { error: 'a Quickstart block takes quickstart-test annotations (quickstart.e2e-spec.ts runs it)' }
+      : { run: false, why: 'run by quickstart.e2e-spec.ts' };
   }
   if (note === null) return { run: true, retry: false, exits: 0 };
   const notRun = /^docs-test: not run: (.{12,})$/.exec(note);
@@ -56,7 +58,9 @@ const runnable = (page: Page) => page.blocks.filter((block) => block.language ==
 
 describe('the documentation', () => {
   it('is README.md and the pages under docs/', () => {
-    expect(pages.map((page) => page.file)).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/configuration.md', 'docs/self-hosting.md', 'docs/api.md']));
+    expect(pages.map((page) => page.file)).toEqual(
+      expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/configuration.md', 'docs/self-hosting.md', 'docs/api.md']),
+    );
   });
 
   it('marks every shell block it does not run, saying why; commands are ```sh blocks', () => {
@@ -64,7 +68,8 @@ describe('the documentation', () => {
     for (const page of pages) {
       for (const block of page.blocks) {
         const where = `${page.file}:${block.line}`;
-        if (SHELL_LANGUAGES.includes(block.language)) problems.push(`${where}: a \`\`\`${block.language} block: write commands as \`\`\`sh (this test runs them)`);
+        if (SHELL_LANGUAGES.includes(block.language))
+          problems.push(`${where}: a \`\`\`${block.language} block: write commands as \`\`\`sh (this test runs them)`);
         if (block.language !== 'sh') {
           if (block.note) problems.push(`${where}: an annotation before a \`\`\`${block.language || 'plain'} block, which is never run`);
           continue;
@@ -74,7 +79,8 @@ describe('the documentation', () => {
       }
       for (const stray of page.strayNotes) problems.push(`${page.file}:${stray.line}: an annotation with no block after it: ${stray.note}`);
       const runs = runnable(page).length > 0;
-      if (page.file !== 'README.md' && runs && page.server === null) problems.push(`${page.file}: runs commands but does not say where (<!-- docs-test: server postgres|embedded --> or no server)`);
+      if (page.file !== 'README.md' && runs && page.server === null)
+        problems.push(`${page.file}: runs commands but does not say where (<!-- docs-test: server postgres|embedded --> or no server)`);
       if (page.server !== null && !runs) problems.push(`${page.file}: names a server but runs no command`);
     }
     expect(problems).toEqual([]);
@@ -120,11 +126,16 @@ describe('the documentation, every command run', () => {
 
   for (const page of withCommands) {
     const needsPostgres = page.server === 'postgres';
-    (needsPostgres && !onPostgres ? it.skip : it)(`${page.file}: every command as written`, async () => {
-      await runPage(page, dist as BuiltDist);
-    }, 240_000);
+    (needsPostgres && !onPostgres ? it.skip : it)(
+      `${page.file}: every command as written`,
+      async () => {
+        await runPage(page, dist as BuiltDist);
+      },
+      240_000,
+    );
   }
-  if (!onPostgres) process.stderr.write('[docs test] pages whose commands run against PostgreSQL are skipped: this run has no PostgreSQL server\n');
+  if (!onPostgres)
+    process.stderr.write('[docs test] pages whose commands run against PostgreSQL are skipped: this run has no PostgreSQL server\n');
 });
 
 /** The page's environment: a work folder, its server (if any) with an account and TOKEN, and a bash in that folder. */
@@ -142,27 +153,63 @@ async function runPage(page: Page, dist: BuiltDist): Promise<void> {
       database = await createTestDatabase();
       if (database.config.kind !== 'postgres') throw new Error('the page needs PostgreSQL');
       // As production runs: PostgreSQL, its own key, /metrics behind its token.
-      Object.assign(settings, { NODE_ENV: 'production', DATABASE_URL: database.config.url, SECRET_KEY: randomBytes(32).toString('hex'), METRICS_TOKEN: randomBytes(16).toString('hex') });
+      Object.assign(settings, {
+        NODE_ENV: 'production',
+        DATABASE_URL: database.config.url,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        METRICS_TOKEN: randomBytes(16).toString('hex'),
+      });
     }
     let port = README_PORT;
     const env: NodeJS.ProcessEnv = { ...process.env };
     // The test run's own settings are not the page's.
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'NODE_ENV', 'PUBLIC_BASE_URL', 'SHORT_BASE_URL', 'LOG_FORMAT', 'DATA_DIR', 'PORT', 'HOST']) delete env[name];
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'SMTP_URL',
+      'NODE_ENV',
+      'PUBLIC_BASE_URL',
+      'SHORT_BASE_URL',
+      'LOG_FORMAT',
+      'DATA_DIR',
+      'PORT',
+      'HOST',
+    ])
+      delete env[name];
     if (kind !== 'none') {
       // As production starts it: the defaults, but for the port (the docs' 3000 may be taken) and a fresh database.
-      app = await spawnBuiltApp(dist, { ...settings, DATA_DIR: join(workDir, '.data'), PUBLIC_BASE_URL: '', SHORT_BASE_URL: '', HOST: '', BCRYPT_COST: '', LOG_LEVEL: 'warn' });
+      app = await spawnBuiltApp(dist, {
+        ...settings,
+        DATA_DIR: join(workDir, '.data'),
+        PUBLIC_BASE_URL: '',
+        SHORT_BASE_URL: '',
+        HOST: '',
+        BCRYPT_COST: '',
+        LOG_LEVEL: 'warn',
+      });
       port = String(app.port);
       const cliEnv = { ...settings, DATA_DIR: join(workDir, '.data'), PORT: port };
-      const ada = await runBuiltCli(dist, ['user:create', '--email', 'ada@example.com', '--password', 'correct horse battery staple'], cliEnv);
+      const ada = await runBuiltCli(
+        dist,
+        ['user:create', '--email', 'ada@example.com', '--password', 'correct horse battery staple'],
+        cliEnv,
+      );
       if (ada.code !== 0) throw new Error(`user:create failed: ${ada.stderr}`);
-      const token = await runBuiltCli(dist, ['token:create', '--owner', 'ada@example.com', '--name', 'docs', '--scopes', SCOPES.join(' ')], cliEnv);
+      const token = await runBuiltCli(
+        dist,
+        ['token:create', '--owner', 'ada@example.com', '--name', 'docs', '--scopes', SCOPES.join(' ')],
+        cliEnv,
+      );
       if (token.code !== 0) throw new Error(`token:create failed: ${token.stderr}`);
       Object.assign(env, settings, { PORT: port, TOKEN: token.json.token as string, LOG_LEVEL: 'warn' });
     }
     const local = (text: string) => text.replace(/\b3000\b/g, port);
     const cli = join(dist.dir, 'apps/cli/src/main.js');
     const prelude = [
-      `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; elif [ "$*" = "run migrate" ]; then ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} migrate; else echo "the docs test runs only 'npm run -s cli -- ...' and 'npm run migrate', not: npm $* (mark the block not run, saying why)" >&2; return 127; fi; }`,
+      `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ` +
+        `${JSON.stringify(cli)} "$@"; elif [ "$*" = "run migrate" ]; then ${JSON.stringify(process.execPath)} ` +
+        `${JSON.stringify(cli)} migrate; else echo "the docs test runs only 'npm run -s cli -- ...' and 'npm run ` +
+        `migrate', not: npm $* (mark the block not run, saying why)" >&2; return 127; fi; }`,
       `node() { ${JSON.stringify(process.execPath)} "$@"; }`,
     ].join('\n');
     shell = new Shell(workDir, env, prelude, { mergeStderr: true });
@@ -176,12 +223,17 @@ async function runPage(page: Page, dist: BuiltDist): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 250));
         result = await shell.run(command);
       }
-      if (process.env['DOCS_PRINT']) process.stdout.write(`${page.file}:${block.line}\n$ ${command}\n${result.output}\n(exit ${result.status})\n\n`);
+      if (process.env['DOCS_PRINT'])
+        process.stdout.write(`${page.file}:${block.line}\n$ ${command}\n${result.output}\n(exit ${result.status})\n\n`);
       const where = `${page.file}:${block.line}`;
       if (expected !== null && !matchesShown(expected, result.output)) {
-        throw new Error(`${where}: the block\n\n${command}\n\nprinted\n\n${result.output}\n\ninstead of\n\n${expected}\n\n(exit status ${result.status}${app ? `; server output:\n${app.output().slice(-2000)}` : ''})`);
+        throw new Error(
+          `${where}: the block\n\n${command}\n\nprinted\n\n${result.output}\n\ninstead of\n\n${expected}\n\n(exit ` +
+            `status ${result.status}${app ? `; server output:\n${app.output().slice(-2000)}` : ''})`,
+        );
       }
-      if (result.status !== what.exits) throw new Error(`${where}: the block\n\n${command}\n\nexited ${result.status}, not ${what.exits}; it printed:\n${result.output}`);
+      if (result.status !== what.exits)
+        throw new Error(`${where}: the block\n\n${command}\n\nexited ${result.status}, not ${what.exits}; it printed:\n${result.output}`);
     }
   } finally {
     shell?.close();

@@ -43,7 +43,13 @@ class ProbeController {
   nothing() {
     return ok(undefined);
   }
-  @Route('GET', 'kept', { operationId: 'probeKept', answers: COUNT, serialized: true, summary: 'Kept', description: 'Its JSON made once, or made again with fresh=1.' })
+  @Route('GET', 'kept', {
+    operationId: 'probeKept',
+    answers: COUNT,
+    serialized: true,
+    summary: 'Kept',
+    description: 'Its JSON made once, or made again with fresh=1.',
+  })
   kept(@Query('fresh') fresh?: string) {
     return fresh ? ok({ count: 1 }, 'Counted') : KEPT;
   }
@@ -115,7 +121,13 @@ describe('response envelope and errors over HTTP', () => {
 
   it('puts pagination in meta', async () => {
     const res = await t.request('GET', '/probe/page?start=5&limit=20');
-    expect(res.body).toEqual({ status: 200, code: 'OK', message: 'Request successful', data: ['a'], meta: { total: 1, start: 5, limit: 20 } });
+    expect(res.body).toEqual({
+      status: 200,
+      code: 'OK',
+      message: 'Request successful',
+      data: ['a'],
+      meta: { total: 1, start: 5, limit: 20 },
+    });
   });
 
   it.each([
@@ -158,7 +170,9 @@ describe('response envelope and errors over HTTP', () => {
   });
 
   it('answers a body over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await t.request('POST', '/probe/echo', { raw: { body: JSON.stringify({ name: 'x'.repeat(1_100_000) }), contentType: 'application/json' } });
+    const res = await t.request('POST', '/probe/echo', {
+      raw: { body: JSON.stringify({ name: 'x'.repeat(1_100_000) }), contentType: 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) });
   });

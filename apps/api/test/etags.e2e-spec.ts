@@ -10,15 +10,21 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
   beforeAll(() => ({ a, b } = instances()));
 
   const newLink = async (account: TestAccount, title = 'first') =>
-    (await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/etag', title } })).body.data.id as string;
-  const read = async (app: TestApp, account: TestAccount, id: string, headers: Record<string, string> = {}) => app.request('GET', `/user/link/${id}`, { token: account.accessToken, headers });
+    (await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/etag', title } })).body.data
+      .id as string;
+  const read = async (app: TestApp, account: TestAccount, id: string, headers: Record<string, string> = {}) =>
+    app.request('GET', `/user/link/${id}`, { token: account.accessToken, headers });
   const etagOf = (res: { headers: Headers }) => {
     const etag = res.headers.get('etag');
     if (etag === null) throw new Error('the answer carries no ETag');
     return etag;
   };
   const edit = (app: TestApp, account: TestAccount, id: string, body: object, ifMatch?: string) =>
-    app.request('PUT', `/user/link/${id}`, { token: account.accessToken, body, headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch } });
+    app.request('PUT', `/user/link/${id}`, {
+      token: account.accessToken,
+      body,
+      headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+    });
 
   it('answers a strong ETag on a link, and 304 with no body to a GET that names it, on either instance', async () => {
     const account = await createAccount(a);
@@ -68,7 +74,10 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     for (let round = 0; round < 5; round++) {
       const id = await newLink(account, `round ${round}`);
       const seen = etagOf(await read(a, account, id));
-      const [x, y] = await Promise.all([edit(a, account, id, { title: `a${round}` }, seen), edit(b, account, id, { title: `b${round}` }, seen)]);
+      const [x, y] = await Promise.all([
+        edit(a, account, id, { title: `a${round}` }, seen),
+        edit(b, account, id, { title: `b${round}` }, seen),
+      ]);
       expect([x.status, y.status].sort()).toEqual([200, 412]);
       const winner = x.status === 200 ? `a${round}` : `b${round}`;
       expect((await read(a, account, id)).body.data.title).toBe(winner);
@@ -97,13 +106,22 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
   // The lost update on a webhook: two clients turn it off and change its events from one version.
   it('refuses the second of two webhook edits made from one version with 412, and 304s its current ETag', async () => {
     const account = await createAccount(a);
-    const hook = (await a.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'http://127.0.0.1:9/hook', events: ['link.created'] } })).body.data;
+    const hook = (
+      await a.request('POST', '/user/webhooks', {
+        token: account.accessToken,
+        body: { url: 'http://127.0.0.1:9/hook', events: ['link.created'] },
+      })
+    ).body.data;
     const path = `/user/webhooks/${hook.id}`;
     const seen = etagOf(await a.request('GET', path, { token: account.accessToken }));
     expect((await b.request('GET', path, { token: account.accessToken, headers: { 'If-None-Match': seen } })).status).toBe(304);
     const one = await a.request('PUT', path, { token: account.accessToken, body: { isActive: false }, headers: { 'If-Match': seen } });
     expect(one.status).toBe(200);
-    const two = await b.request('PUT', path, { token: account.accessToken, body: { events: ['link.deleted'] }, headers: { 'If-Match': seen } });
+    const two = await b.request('PUT', path, {
+      token: account.accessToken,
+      body: { events: ['link.deleted'] },
+      headers: { 'If-Match': seen },
+    });
     expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
     const now = (await b.request('GET', path, { token: account.accessToken })).body.data;
     expect([now.isActive, now.events]).toEqual([false, ['link.created']]);
@@ -119,8 +137,10 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     const account = await createAccount(a);
     const tag = (await a.request('POST', '/user/tag', { token: account.accessToken, body: { name: 'blue' } })).body.data;
     const path = `/user/tag/${tag.id}`;
-    const put = (app: TestApp, body: object, ifMatch?: string) => app.request('PUT', path, { token: account.accessToken, body, headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch } });
-    const listed = async () => (await a.request('GET', '/user/tag', { token: account.accessToken })).body.data.find((t: { id: string }) => t.id === tag.id);
+    const put = (app: TestApp, body: object, ifMatch?: string) =>
+      app.request('PUT', path, { token: account.accessToken, body, headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch } });
+    const listed = async () =>
+      (await a.request('GET', '/user/tag', { token: account.accessToken })).body.data.find((t: { id: string }) => t.id === tag.id);
     // A first If-Match of * takes any version and answers the tag's ETag.
     const first = await put(a, {}, '*');
     const seen = etagOf(first);
@@ -145,10 +165,13 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
       const path = `/user/tag/${tag.id}`;
       const seen = etagOf(await a.request('PUT', path, { token: account.accessToken, body: {} }));
       const [x, y] = await Promise.all(
-        [a, b].map((app, i) => app.request('PUT', path, { token: account.accessToken, body: { name: `race ${round} ${i}` }, headers: { 'If-Match': seen } })),
+        [a, b].map((app, i) =>
+          app.request('PUT', path, { token: account.accessToken, body: { name: `race ${round} ${i}` }, headers: { 'If-Match': seen } }),
+        ),
       );
       expect([x.status, y.status].sort()).toEqual([200, 412]);
-      const listed = (await a.request('GET', `/user/tag?q=${encodeURIComponent(`race ${round}`)}`, { token: account.accessToken })).body.data;
+      const listed = (await a.request('GET', `/user/tag?q=${encodeURIComponent(`race ${round}`)}`, { token: account.accessToken })).body
+        .data;
       expect(listed.map((t: { name: string }) => t.name)).toEqual([`race ${round} ${x.status === 200 ? 0 : 1}`]);
     }
   });
@@ -159,18 +182,27 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     const tag = (await a.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'mine' } })).body.data;
     const seen = etagOf(await a.request('PUT', `/user/tag/${tag.id}`, { token: ada.accessToken, body: {} }));
     for (const ifMatch of [seen, '"stale"', '*']) {
-      const res = await a.request('PUT', `/user/tag/${tag.id}`, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': ifMatch } });
+      const res = await a.request('PUT', `/user/tag/${tag.id}`, {
+        token: eve.accessToken,
+        body: { name: 'taken' },
+        headers: { 'If-Match': ifMatch },
+      });
       expect([res.status, res.headers.get('etag')]).toEqual([404, null]);
     }
-    expect((await a.request('GET', '/user/tag', { token: ada.accessToken })).body.data.map((t: { name: string }) => t.name)).toEqual(['mine']);
+    expect((await a.request('GET', '/user/tag', { token: ada.accessToken })).body.data.map((t: { name: string }) => t.name)).toEqual([
+      'mine',
+    ]);
   });
 
   // The lost update on an OAuth client: one client turns it off, another widens its scopes from the same version.
   it('refuses the second of two OAuth client edits made from one version with 412, and lets one of two racing edits through', async () => {
     const account = await createAccount(a);
-    const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;
+    const client = (
+      await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })
+    ).body.data;
     const path = `/user/oauth-clients/${client.id}`;
-    const put = (app: TestApp, body: object, ifMatch: string) => app.request('PUT', path, { token: account.accessToken, body, headers: { 'If-Match': ifMatch } });
+    const put = (app: TestApp, body: object, ifMatch: string) =>
+      app.request('PUT', path, { token: account.accessToken, body, headers: { 'If-Match': ifMatch } });
     const seen = etagOf(await a.request('GET', path, { token: account.accessToken }));
     const one = await put(a, { isActive: false }, seen);
     expect(one.status).toBe(200);
@@ -178,19 +210,27 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     expect([two.status, two.body.code, etagOf(two)]).toEqual([412, 'PRECONDITION_FAILED', etagOf(one)]);
     const now = await b.request('GET', path, { token: account.accessToken, headers: { 'If-None-Match': etagOf(one) } });
     expect([now.status, now.headers.get('etag')]).toEqual([304, etagOf(one)]);
-    expect((await a.request('GET', path, { token: account.accessToken })).body.data).toMatchObject({ isActive: false, scopes: ['links:read'] });
+    expect((await a.request('GET', path, { token: account.accessToken })).body.data).toMatchObject({
+      isActive: false,
+      scopes: ['links:read'],
+    });
     const [x, y] = await Promise.all([put(a, { name: 'x' }, etagOf(one)), put(b, { name: 'y' }, etagOf(one))]);
     expect([x.status, y.status].sort()).toEqual([200, 412]);
     expect((await a.request('GET', path, { token: account.accessToken })).body.data.name).toBe(x.status === 200 ? 'x' : 'y');
     // Another account's client: 404 whatever If-Match says, never a 412 that tells it exists.
     const eve = await createAccount(a);
-    expect((await b.request('PUT', path, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': '*' } })).status).toBe(404);
+    expect((await b.request('PUT', path, { token: eve.accessToken, body: { name: 'taken' }, headers: { 'If-Match': '*' } })).status).toBe(
+      404,
+    );
   });
 
   it('tags the account, an OAuth client and a token alike, and answers 304 to their current ETag', async () => {
     const account = await createAccount(a);
-    const client = (await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })).body.data;
-    const pat = (await a.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['links:read'] } })).body.data;
+    const client = (
+      await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'] } })
+    ).body.data;
+    const pat = (await a.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['links:read'] } })).body
+      .data;
     for (const path of ['/user/me', `/user/oauth-clients/${client.id}`, `/user/tokens/${pat.id}`]) {
       const first = await a.request('GET', path, { token: account.accessToken });
       const etag = etagOf(first);
@@ -199,7 +239,14 @@ describe('ETags, If-None-Match and If-Match (two instances, one database)', () =
     }
     // The account's ETag follows its changes made on the other instance.
     const me = etagOf(await a.request('GET', '/user/me', { token: account.accessToken }));
-    expect((await a.request('PUT', '/user/me/email', { token: account.accessToken, body: { email: `moved-${Date.now()}@example.com` } })).status).toBe(200);
-    expect(await within(2000, async () => (await b.request('GET', '/user/me', { token: account.accessToken, headers: { 'If-None-Match': me } })).status === 200)).toBe(true);
+    expect(
+      (await a.request('PUT', '/user/me/email', { token: account.accessToken, body: { email: `moved-${Date.now()}@example.com` } })).status,
+    ).toBe(200);
+    expect(
+      await within(
+        2000,
+        async () => (await b.request('GET', '/user/me', { token: account.accessToken, headers: { 'If-None-Match': me } })).status === 200,
+      ),
+    ).toBe(true);
   });
 });

@@ -32,7 +32,7 @@ describe('the home page at / and the not-found redirect (issue 12: GET / was the
     await dns?.close();
   });
 
-  it('shows a browser a page naming the service, linking /docs and /openapi.json, and the version, under the pages\' CSP', async () => {
+  it("shows a browser a page naming the service, linking /docs and /openapi.json, and the version, under the pages' CSP", async () => {
     const res = await t.request('GET', '/', { headers: { accept: BROWSER_ACCEPT } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -46,19 +46,22 @@ describe('the home page at / and the not-found redirect (issue 12: GET / was the
     expect((await fetch(`${t.baseUrl}/openapi.json`)).status).toBe(200);
   });
 
-  it('answers an API client (Accept: application/json, or */* as curl sends) with the envelope: name, version, documentation URLs', async () => {
-    for (const accept of ['application/json', '*/*']) {
-      const res = await t.request('GET', '/', { headers: { accept } });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({
-        status: 200,
-        code: 'OK',
-        message: 'lnk API',
-        data: { name: 'lnk', version: VERSION, docs: `${t.baseUrl}/docs`, openapi: `${t.baseUrl}/openapi.json` },
-      });
-    }
-    expect((await t.request('GET', '/v1/', { headers: { accept: 'application/json' } })).body.data.name).toBe('lnk');
-  });
+  it(
+    'answers an API client (Accept: application/json, or */* as curl ' + 'sends) with the envelope: name, version, documentation URLs',
+    async () => {
+      for (const accept of ['application/json', '*/*']) {
+        const res = await t.request('GET', '/', { headers: { accept } });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({
+          status: 200,
+          code: 'OK',
+          message: 'lnk API',
+          data: { name: 'lnk', version: VERSION, docs: `${t.baseUrl}/docs`, openapi: `${t.baseUrl}/openapi.json` },
+        });
+      }
+      expect((await t.request('GET', '/v1/', { headers: { accept: 'application/json' } })).body.data.name).toBe('lnk');
+    },
+  );
 
   // A custom domain is its owner's: it must not advertise the operator's API, nor send its visitors to the operator's chosen page.
   it('leaves / and unknown slugs of a verified custom domain to the not-found page', async () => {
@@ -70,20 +73,30 @@ describe('the home page at / and the not-found redirect (issue 12: GET / was the
     expect([unknown.status, unknown.location]).toEqual([404, undefined]);
   });
 
-  it('sends unknown and turned-off short URLs of the default short domain to NOT_FOUND_REDIRECT_URL, while / stays the home page on the API host', async () => {
-    const unknown = await fetch(`${t.baseUrl}/no-such-slug`, { redirect: 'manual' });
-    expect([unknown.status, unknown.headers.get('location')]).toEqual([302, ELSEWHERE]);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/off', slug: 'turned-off' } });
-    await t.request('PUT', `/user/link/${link.body.data.id}`, { token: ada.accessToken, body: { status: false } });
-    const off = await fetch(`${t.baseUrl}/turned-off`, { redirect: 'manual' });
-    expect([off.status, off.headers.get('location')]).toEqual([302, ELSEWHERE]);
-    // A known link still goes to its own destination.
-    const known = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/on', slug: 'turned-on' } });
-    expect(known.status).toBe(200);
-    expect((await fetch(`${t.baseUrl}/turned-on`, { redirect: 'manual' })).headers.get('location')).toBe('https://example.com/on');
-    // SHORT_BASE_URL shares PUBLIC_BASE_URL's host: its / is the API's home, not a short URL.
-    expect((await t.request('GET', '/', { headers: { accept: 'application/json' } })).status).toBe(200);
-  });
+  it(
+    'sends unknown and turned-off short URLs of the default short domain to ' +
+      'NOT_FOUND_REDIRECT_URL, while / stays the home page on the API host',
+    async () => {
+      const unknown = await fetch(`${t.baseUrl}/no-such-slug`, { redirect: 'manual' });
+      expect([unknown.status, unknown.headers.get('location')]).toEqual([302, ELSEWHERE]);
+      const link = await t.request('POST', '/user/link', {
+        token: ada.accessToken,
+        body: { url: 'https://example.com/off', slug: 'turned-off' },
+      });
+      await t.request('PUT', `/user/link/${link.body.data.id}`, { token: ada.accessToken, body: { status: false } });
+      const off = await fetch(`${t.baseUrl}/turned-off`, { redirect: 'manual' });
+      expect([off.status, off.headers.get('location')]).toEqual([302, ELSEWHERE]);
+      // A known link still goes to its own destination.
+      const known = await t.request('POST', '/user/link', {
+        token: ada.accessToken,
+        body: { url: 'https://example.com/on', slug: 'turned-on' },
+      });
+      expect(known.status).toBe(200);
+      expect((await fetch(`${t.baseUrl}/turned-on`, { redirect: 'manual' })).headers.get('location')).toBe('https://example.com/on');
+      // SHORT_BASE_URL shares PUBLIC_BASE_URL's host: its / is the API's home, not a short URL.
+      expect((await t.request('GET', '/', { headers: { accept: 'application/json' } })).status).toBe(200);
+    },
+  );
 });
 
 describe('a short domain of its own (SHORT_BASE_URL on another host than PUBLIC_BASE_URL)', () => {

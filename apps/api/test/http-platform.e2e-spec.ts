@@ -32,7 +32,7 @@ describe('what every response carries: security headers, request ids; health; th
   // this pins the whole set, also on the answers that never reach the service's request hook: a request
   // target Nest's adapter sends to the not-found handler from its own hook ("GET *health"), and the
   // router's own errors (a malformed URL, a parameter past maxParamLength).
-  it('sends the same complete set of security headers on every kind of answer, the router\'s own errors included', async () => {
+  it("sends the same complete set of security headers on every kind of answer, the router's own errors included", async () => {
     const expected = {
       'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none'",
       'cross-origin-opener-policy': 'same-origin',
@@ -50,7 +50,9 @@ describe('what every response carries: security headers, request ids; health; th
     const raw = (target: string) =>
       new Promise<string>((resolve, reject) => {
         const { hostname, port } = new URL(t.baseUrl);
-        const socket = connect(Number(port), hostname, () => socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+        const socket = connect(Number(port), hostname, () =>
+          socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+        );
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
         socket.on('end', () => resolve(text));
@@ -117,7 +119,11 @@ describe('CORS with CORS_ORIGINS', () => {
 
   it('answers preflights of allowed origins and exposes the headers clients need; others get nothing', async () => {
     const preflight = await t.request('OPTIONS', '/user/link', {
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');

@@ -8,11 +8,16 @@ import { useTwoInstances } from './support/instances';
 import { type HttpResult, startTestApp, type TestApp } from './support/test-app';
 
 const KEY = 'Idempotency-Key';
-const linksOf = async (t: TestApp, account: TestAccount) => (await t.request('GET', '/user/link?limit=100', { token: account.accessToken })).body;
+const linksOf = async (t: TestApp, account: TestAccount) =>
+  (await t.request('GET', '/user/link?limit=100', { token: account.accessToken })).body;
 
 /** A replay: the first answer again, its status and body, marked as replayed. */
 function expectReplayOf(replay: HttpResult, first: HttpResult): void {
-  expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), body: replay.body }).toEqual({ status: first.status, replayed: 'true', body: first.body });
+  expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), body: replay.body }).toEqual({
+    status: first.status,
+    replayed: 'true',
+    body: first.body,
+  });
 }
 
 describe('Idempotency-Key on the POSTs that create something (two instances, one database)', () => {
@@ -29,7 +34,11 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // The same fields in another order are the same request; the other instance answers it as well.
-    const again = await b.request('POST', '/user/link', { token: account.accessToken, body: { title: 'once', url: 'https://example.com/once' }, headers: { [KEY]: 'retry-1' } });
+    const again = await b.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { title: 'once', url: 'https://example.com/once' },
+      headers: { [KEY]: 'retry-1' },
+    });
     expectReplayOf(again, first);
     expect((await linksOf(a, account)).meta.total).toBe(1);
   });
@@ -38,7 +47,11 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
   it('refuses the key with another body with 422 IDEMPOTENCY_KEY_REUSED, and creates nothing', async () => {
     const account = await createAccount(a);
     await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/a' }, headers: { [KEY]: 'k' } });
-    const other = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/b' }, headers: { [KEY]: 'k' } });
+    const other = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/b' },
+      headers: { [KEY]: 'k' },
+    });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // The same key on another route is another request too.
@@ -64,7 +77,11 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
   it('creates one link from concurrent requests with one key on two instances; the others replay it or are told it is in use', async () => {
     const account = await createAccount(a);
     const body = { url: 'https://example.com/race' };
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).request('POST', '/user/link', { token: account.accessToken, body, headers: { [KEY]: 'race' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? a : b).request('POST', '/user/link', { token: account.accessToken, body, headers: { [KEY]: 'race' } }),
+      ),
+    );
     expect((await linksOf(a, account)).meta.total).toBe(1);
     const ok = answers.filter((r) => r.status === 200);
     expect(new Set(ok.map((r) => r.body.data.id)).size).toBe(1);
@@ -78,11 +95,22 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
   // Stripe keeps a request's client error: the retry is told the same, and the request is not run again.
   it('replays a 4xx answer (a taken slug) without running the request again, even once the slug is free', async () => {
     const account = await createAccount(a);
-    const taken = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/1', slug: 'taken-slug' } });
-    const refused = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/2', slug: 'taken-slug' }, headers: { [KEY]: 'slug' } });
+    const taken = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/1', slug: 'taken-slug' },
+    });
+    const refused = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/2', slug: 'taken-slug' },
+      headers: { [KEY]: 'slug' },
+    });
     expect(refused.status).toBe(400);
     await a.request('DELETE', `/user/link/${taken.body.data.id}`, { token: account.accessToken });
-    const replayed = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/2', slug: 'taken-slug' }, headers: { [KEY]: 'slug' } });
+    const replayed = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/2', slug: 'taken-slug' },
+      headers: { [KEY]: 'slug' },
+    });
     expectReplayOf(replayed, refused);
     expect((await linksOf(a, account)).meta.total).toBe(0);
   });
@@ -97,9 +125,15 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
     expect([again.status, again.body.code]).toEqual([409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE']);
     expect(again.text).not.toContain(first.body.data.token);
     expect((await a.request('GET', '/user/tokens', { token: account.accessToken })).body.meta.total).toBe(1);
-    const client = await a.request('POST', '/user/oauth-clients', { token: account.accessToken, body: { name: 'app', scopes: ['links:read'], redirectUris: ['https://app.example.com/cb'] }, headers: { [KEY]: 'client' } });
+    const client = await a.request('POST', '/user/oauth-clients', {
+      token: account.accessToken,
+      body: { name: 'app', scopes: ['links:read'], redirectUris: ['https://app.example.com/cb'] },
+      headers: { [KEY]: 'client' },
+    });
     expect(client.status).toBe(200);
-    const { rows } = await sql<{ answer: string | null }>(a.dataSource, 'SELECT answer FROM idempotency_keys WHERE owner_id = $1', [account.id]);
+    const { rows } = await sql<{ answer: string | null }>(a.dataSource, 'SELECT answer FROM idempotency_keys WHERE owner_id = $1', [
+      account.id,
+    ]);
     expect(rows.map((r) => r.answer)).toEqual([null, null]);
   });
 
@@ -107,17 +141,31 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
   it('stores the key and a digest of the body, not the body', async () => {
     const account = await createAccount(a);
     await a.request('POST', '/user/tag', { token: account.accessToken, body: { name: 'private-name' }, headers: { [KEY]: 'digest' } });
-    const { rows } = await sql<Record<string, unknown>>(a.dataSource, 'SELECT key, fingerprint FROM idempotency_keys WHERE owner_id = $1', [account.id]);
+    const { rows } = await sql<Record<string, unknown>>(a.dataSource, 'SELECT key, fingerprint FROM idempotency_keys WHERE owner_id = $1', [
+      account.id,
+    ]);
     expect(rows).toEqual([{ key: 'digest', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
   });
 
   it('refuses a key that is empty, longer than 255 characters or not printable ASCII with 400, and makes nothing', async () => {
     const account = await createAccount(a);
     for (const key of ['', 'x'.repeat(256), 'clé']) {
-      const res = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/bad-key' }, headers: { [KEY]: key } });
+      const res = await a.request('POST', '/user/link', {
+        token: account.accessToken,
+        body: { url: 'https://example.com/bad-key' },
+        headers: { [KEY]: key },
+      });
       expect([res.status, res.body.meta?.errors?.[0]?.name]).toEqual([400, 'Idempotency-Key']);
     }
-    expect((await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/ok-key' }, headers: { [KEY]: 'x'.repeat(255) } })).status).toBe(200);
+    expect(
+      (
+        await a.request('POST', '/user/link', {
+          token: account.accessToken,
+          body: { url: 'https://example.com/ok-key' },
+          headers: { [KEY]: 'x'.repeat(255) },
+        })
+      ).status,
+    ).toBe(200);
     expect((await linksOf(a, account)).meta.total).toBe(1);
   });
 
@@ -141,7 +189,11 @@ describe('Idempotency-Key on the POSTs that create something (two instances, one
     const imported = await a.request('POST', '/user/link/import', { token: account.accessToken, raw: csv, headers: { [KEY]: 'csv' } });
     const reimported = await b.request('POST', '/user/link/import', { token: account.accessToken, raw: csv, headers: { [KEY]: 'csv' } });
     expectReplayOf(reimported, imported);
-    const otherCsv = await a.request('POST', '/user/link/import', { token: account.accessToken, raw: { ...csv, body: `${csv.body}https://example.com/c2,csv-two\n` }, headers: { [KEY]: 'csv' } });
+    const otherCsv = await a.request('POST', '/user/link/import', {
+      token: account.accessToken,
+      raw: { ...csv, body: `${csv.body}https://example.com/c2,csv-two\n` },
+      headers: { [KEY]: 'csv' },
+    });
     expect(otherCsv.status).toBe(422);
     expect((await linksOf(a, account)).meta.total).toBe(3);
   });
@@ -170,7 +222,14 @@ class FlakyBody {
 class FlakyController {
   readonly calls = new Map<string, number>();
 
-  @Route('POST', '', { operationId: 'flakyCreate', scope: 'links:write', answers: object({ name: string, call: string }), idempotent: 'replays', summary: 'Flaky', description: 'Fails once per name.' })
+  @Route('POST', '', {
+    operationId: 'flakyCreate',
+    scope: 'links:write',
+    answers: object({ name: string, call: string }),
+    idempotent: 'replays',
+    summary: 'Flaky',
+    description: 'Fails once per name.',
+  })
   create(@CurrentPrincipal() _caller: Caller, @Body() body: FlakyBody) {
     const call = (this.calls.get(body.name) ?? 0) + 1;
     this.calls.set(body.name, call);
@@ -191,7 +250,14 @@ const newGate = () => {
 class HeldController {
   calls = 0;
 
-  @Route('POST', '', { operationId: 'heldCreate', scope: 'links:write', answers: object({ name: string, call: string }), idempotent: 'replays', summary: 'Held', description: 'Answers when the test opens its gate.' })
+  @Route('POST', '', {
+    operationId: 'heldCreate',
+    scope: 'links:write',
+    answers: object({ name: string, call: string }),
+    idempotent: 'replays',
+    summary: 'Held',
+    description: 'Answers when the test opens its gate.',
+  })
   async create(@CurrentPrincipal() _caller: Caller, @Body() body: FlakyBody) {
     this.calls += 1;
     await gate?.opened;

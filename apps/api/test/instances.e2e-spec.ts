@@ -11,12 +11,16 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   let dns: TwoInstances['dns'];
   beforeAll(() => ({ a, b, dns } = instances()));
 
-  const locationOn = async (app: TestApp, path: string) => (await fetch(app.baseUrl + path, { redirect: 'manual' })).headers.get('location');
+  const locationOn = async (app: TestApp, path: string) =>
+    (await fetch(app.baseUrl + path, { redirect: 'manual' })).headers.get('location');
   const statusOn = async (app: TestApp, host: string, path: string) => (await visitAs(app.baseUrl, host, path)).status;
 
   it('stops serving an old destination on the other instance within a second of an update', async () => {
     const account = await createAccount(a);
-    const created = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/old', slug: 'shared' } });
+    const created = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/old', slug: 'shared' },
+    });
     expect(await locationOn(b, '/shared')).toBe('https://example.com/old'); // now cached on b
     await a.request('PUT', `/user/link/${created.body.data.id}`, { token: account.accessToken, body: { url: 'https://example.com/new' } });
     expect(await within(1000, async () => (await locationOn(b, '/shared')) === 'https://example.com/new')).toBe(true);
@@ -34,16 +38,23 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   });
 
   // The domain twin: the other instance had cached the host as unknown before its verification.
-  it('serves a custom domain on the other instance within a second of its verification, though its host was just unknown there', async () => {
-    const account = await createAccount(a);
-    const domain = (await a.request('POST', '/user/domain', { token: account.accessToken, body: { name: 'fresh.example.com' } })).body.data;
-    expect(await statusOn(b, 'fresh.example.com', '/promo')).toBe(404); // the host is now cached on b as unknown
-    dns.cnames.set('fresh.example.com', 'cname.lnk.test');
-    dns.txts.set(domain.verification.name, [domain.verification.value]);
-    expect((await a.request('POST', `/user/domain/${domain.id}/verify`, { token: account.accessToken })).status).toBe(200);
-    await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/fresh-domain', slug: 'promo', domainId: domain.id } });
-    expect(await within(1000, async () => (await statusOn(b, 'fresh.example.com', '/promo')) === 302)).toBe(true);
-  });
+  it(
+    'serves a custom domain on the other instance within a second of its ' + 'verification, though its host was just unknown there',
+    async () => {
+      const account = await createAccount(a);
+      const domain = (await a.request('POST', '/user/domain', { token: account.accessToken, body: { name: 'fresh.example.com' } })).body
+        .data;
+      expect(await statusOn(b, 'fresh.example.com', '/promo')).toBe(404); // the host is now cached on b as unknown
+      dns.cnames.set('fresh.example.com', 'cname.lnk.test');
+      dns.txts.set(domain.verification.name, [domain.verification.value]);
+      expect((await a.request('POST', `/user/domain/${domain.id}/verify`, { token: account.accessToken })).status).toBe(200);
+      await a.request('POST', '/user/link', {
+        token: account.accessToken,
+        body: { url: 'https://example.com/fresh-domain', slug: 'promo', domainId: domain.id },
+      });
+      expect(await within(1000, async () => (await statusOn(b, 'fresh.example.com', '/promo')) === 302)).toBe(true);
+    },
+  );
 
   it('refuses a token on the other instance as soon as it is revoked', async () => {
     const account = await createAccount(a);
@@ -66,7 +77,8 @@ describe('two instances sharing PostgreSQL and Redis', () => {
 
   it("refuses a deleted account's tokens on the other instance within a second, though its account was cached there", async () => {
     const account = await createAccount(a);
-    const pat = (await a.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['user:read'] } })).body.data.token as string;
+    const pat = (await a.request('POST', '/user/tokens', { token: account.accessToken, body: { name: 'ci', scopes: ['user:read'] } })).body
+      .data.token as string;
     expect((await b.request('GET', '/user/me', { token: pat })).status).toBe(200); // token and account cached on b
     expect((await a.request('DELETE', '/user/me', { token: account.accessToken })).status).toBe(200);
     expect(await within(1000, async () => (await b.request('GET', '/user/me', { token: pat })).status === 401)).toBe(true);
@@ -78,7 +90,10 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     dns.cnames.set('multi.example.com', 'cname.lnk.test');
     dns.txts.set(domain.verification.name, [domain.verification.value]);
     expect((await a.request('POST', `/user/domain/${domain.id}/verify`, { token: account.accessToken })).status).toBe(200);
-    await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/multi', slug: 'multi', domainId: domain.id } });
+    await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/multi', slug: 'multi', domainId: domain.id },
+    });
     expect(await statusOn(b, 'multi.example.com', '/multi')).toBe(302); // the host is now cached on b for 30 s
 
     dns.cnames.delete('multi.example.com');

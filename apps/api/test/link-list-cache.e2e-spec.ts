@@ -10,7 +10,11 @@ import { asBrowser } from './support/visitor';
  */
 describe('the cache of link lists', () => {
   // A long click interval: the cache's max age (which is it) never runs out during a test.
-  const instances = useTwoInstances({ SHORT_BASE_URL: 'https://s.lnk.test', CLICK_FLUSH_INTERVAL: '30000', CLICK_FLUSH_MAX_INTERVAL: '30000' });
+  const instances = useTwoInstances({
+    SHORT_BASE_URL: 'https://s.lnk.test',
+    CLICK_FLUSH_INTERVAL: '30000',
+    CLICK_FLUSH_MAX_INTERVAL: '30000',
+  });
   let a: TestApp;
   let b: TestApp;
   let dns: TwoInstances['dns'];
@@ -22,7 +26,8 @@ describe('the cache of link lists', () => {
     return res.body as { data: { id: string; title: string; shortUrl: string; clicks: number }[]; meta: { total: number } };
   };
   const titles = async (app: TestApp, account: TestAccount, query?: string) => (await list(app, account, query)).data.map((l) => l.title);
-  const create = async (account: TestAccount, body: Record<string, unknown>) => (await a.request('POST', '/user/link', { token: account.accessToken, body })).body.data;
+  const create = async (account: TestAccount, body: Record<string, unknown>) =>
+    (await a.request('POST', '/user/link', { token: account.accessToken, body })).body.data;
   /** A change the app is not told of: an answer that does not show it came from the cache. */
   const behindTheAppsBack = (id: string, title: string) => a.dataSource.query('UPDATE links SET title = $2 WHERE id = $1', [id, title]);
 
@@ -66,7 +71,14 @@ describe('the cache of link lists', () => {
   it('shows bulk creations, bulk deletions, retagging and imports at once', async () => {
     const ada = await createAccount(a);
     const as = (method: string, path: string, body: unknown) => a.request(method, path, { token: ada.accessToken, body });
-    const made = (await as('POST', '/user/link/bulk', { links: [{ url: 'https://example.com/b1', title: 'b1' }, { url: 'https://example.com/b2', title: 'b2' }] })).body.data;
+    const made = (
+      await as('POST', '/user/link/bulk', {
+        links: [
+          { url: 'https://example.com/b1', title: 'b1' },
+          { url: 'https://example.com/b2', title: 'b2' },
+        ],
+      })
+    ).body.data;
     expect(await titles(a, ada)).toEqual(['b2', 'b1']);
     await as('DELETE', '/user/link/bulk', { ids: [made[0].id] });
     expect(await titles(a, ada)).toEqual(['b2']);
@@ -75,7 +87,10 @@ describe('the cache of link lists', () => {
     expect(await titles(a, ada)).toEqual(['b2']);
     expect((await as('POST', '/user/link/bulk/tags', { ids: [made[1].id], add: ['spring'] })).status).toBe(200);
     expect(await titles(a, ada)).toEqual(['b2 renamed in SQL']);
-    const imported = await a.request('POST', '/user/link/import', { token: ada.accessToken, raw: { body: 'url,title\nhttps://example.com/i1,imported\n', contentType: 'text/csv' } });
+    const imported = await a.request('POST', '/user/link/import', {
+      token: ada.accessToken,
+      raw: { body: 'url,title\nhttps://example.com/i1,imported\n', contentType: 'text/csv' },
+    });
     expect(imported.status).toBe(200);
     expect(await titles(a, ada)).toEqual(['imported', 'b2 renamed in SQL']);
   });
@@ -105,13 +120,16 @@ describe('the cache of link lists', () => {
   });
 
   // Each instance has its own cache: without lnk:links-changed the other one would answer its old page until its max age (30 s here).
-  it('shows a change made through one instance on the other within a second, though the other had just answered from its cache', async () => {
-    const ada = await createAccount(a);
-    const link = await create(ada, { url: 'https://example.com/x', title: 'before' });
-    expect(await titles(b, ada)).toEqual(['before']); // now cached on b
-    await a.request('PUT', `/user/link/${link.id}`, { token: ada.accessToken, body: { title: 'after' } });
-    expect(await within(1000, async () => (await titles(b, ada)).join() === 'after')).toBe(true);
-  });
+  it(
+    'shows a change made through one instance on the other within a ' + 'second, though the other had just answered from its cache',
+    async () => {
+      const ada = await createAccount(a);
+      const link = await create(ada, { url: 'https://example.com/x', title: 'before' });
+      expect(await titles(b, ada)).toEqual(['before']); // now cached on b
+      await a.request('PUT', `/user/link/${link.id}`, { token: ada.accessToken, body: { title: 'after' } });
+      expect(await within(1000, async () => (await titles(b, ada)).join() === 'after')).toBe(true);
+    },
+  );
 });
 
 /**
@@ -130,8 +148,11 @@ describe('click totals in cached list answers', () => {
 
   it('shows a counted visit in the list within the max age of an answer once its total is written', async () => {
     const ada = await createAccount(t);
-    const link = (await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/c', slug: 'counted' } })).body.data;
-    const clicksInList = async () => (await t.request('GET', '/user/link?limit=20', { token: ada.accessToken })).body.data[0].clicks as number;
+    const link = (
+      await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.com/c', slug: 'counted' } })
+    ).body.data;
+    const clicksInList = async () =>
+      (await t.request('GET', '/user/link?limit=20', { token: ada.accessToken })).body.data[0].clicks as number;
     expect(await clicksInList()).toBe(0); // cached with no clicks
     expect((await fetch(`${t.baseUrl}/counted`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
     // The detail is never cached: once it shows the visit, the total is written.

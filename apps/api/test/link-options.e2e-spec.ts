@@ -3,7 +3,8 @@ import { createAccount, TestAccount } from './support/identity';
 import { startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 /** In the offline country table: GB and US. */
@@ -29,7 +30,8 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
     if (res.status !== 200) throw new Error(res.text);
     return res.body.data;
   };
-  const visit = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(t.baseUrl + path, { method, redirect: 'manual', headers: asBrowser(headers) });
+  const visit = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    fetch(t.baseUrl + path, { method, redirect: 'manual', headers: asBrowser(headers) });
   const flush = () => t.app.get('CONTEXTS').analytics.clicks.flush();
   const clicksOf = async (id: string) => {
     await flush();
@@ -73,14 +75,26 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
       const { id } = await link({ url: 'https://example.com/' });
       const res = await t.request('PUT', `/user/link/${id}`, {
         token: ada.accessToken,
-        body: { expiresAt: '2020-01-01T00:00:00Z', expiredUrl: 'nope', targets: { device: { tv: 'https://example.com/' }, country: { us: 'https://example.com/' } } },
+        body: {
+          expiresAt: '2020-01-01T00:00:00Z',
+          expiredUrl: 'nope',
+          targets: { device: { tv: 'https://example.com/' }, country: { us: 'https://example.com/' } },
+        },
       });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
-      expect(res.body.meta.errors.map((e: { name: string }) => e.name).sort()).toEqual(['expiredUrl', 'expiresAt', 'targets.country.us', 'targets.device.tv']);
+      expect(res.body.meta.errors.map((e: { name: string }) => e.name).sort()).toEqual([
+        'expiredUrl',
+        'expiresAt',
+        'targets.country.us',
+        'targets.device.tv',
+      ]);
       // Type and range errors are the request's own, told before the domain's rules.
       const typed = await t.request('PUT', `/user/link/${id}`, { token: ada.accessToken, body: { redirectType: 303, maxVisits: 0 } });
-      expect([typed.status, typed.body.meta.errors.map((e: { name: string }) => e.name).sort()]).toEqual([400, ['maxVisits', 'redirectType']]);
+      expect([typed.status, typed.body.meta.errors.map((e: { name: string }) => e.name).sort()]).toEqual([
+        400,
+        ['maxVisits', 'redirectType'],
+      ]);
       // Nothing was changed by the refused updates.
       expect(Object.keys((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data)).not.toContain('expiresAt');
     });
@@ -95,7 +109,21 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
   // A client that knows only the spec must see exactly the spec's link.
   it('shows no option field on a link made with the spec’s fields, and each option that is set', async () => {
     const plain = await link({ url: 'https://example.com/', title: 'plain' });
-    expect(Object.keys(plain).sort()).toEqual(['clicks', 'createdAt', 'description', 'domainId', 'hasPassword', 'id', 'shortUrl', 'slug', 'status', 'tags', 'title', 'updatedAt', 'url']);
+    expect(Object.keys(plain).sort()).toEqual([
+      'clicks',
+      'createdAt',
+      'description',
+      'domainId',
+      'hasPassword',
+      'id',
+      'shortUrl',
+      'slug',
+      'status',
+      'tags',
+      'title',
+      'updatedAt',
+      'url',
+    ]);
     const expiresAt = inAnHour();
     const full = await link({
       url: 'https://example.com/',
@@ -118,17 +146,25 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
     const detail = await t.request('GET', `/user/link/${full.id}`, { token: ada.accessToken });
     expect(detail.body.data).toEqual(full);
     // null clears each; redirectType goes back to the default.
-    const cleared = await t.request('PUT', `/user/link/${full.id}`, { token: ada.accessToken, body: { redirectType: 302, expiresAt: null, expiredUrl: null, maxVisits: null, utm: null, targets: null } });
+    const cleared = await t.request('PUT', `/user/link/${full.id}`, {
+      token: ada.accessToken,
+      body: { redirectType: 302, expiresAt: null, expiredUrl: null, maxVisits: null, utm: null, targets: null },
+    });
     expect(cleared.status).toBe(200);
     const after = await t.request('GET', `/user/link/${full.id}`, { token: ada.accessToken });
-    for (const key of ['redirectType', 'expiresAt', 'expiredUrl', 'maxVisits', 'visitsUsed', 'utm', 'targets']) expect(after.body.data).not.toHaveProperty(key);
+    for (const key of ['redirectType', 'expiresAt', 'expiredUrl', 'maxVisits', 'visitsUsed', 'utm', 'targets'])
+      expect(after.body.data).not.toHaveProperty(key);
   });
 
   it('answers at the link’s redirect type: 302 by default, 301, 307 or 308 when chosen', async () => {
     for (const redirectType of [undefined, 301, 302, 307, 308]) {
       const { slug } = await link({ url: 'https://example.com/typed', ...(redirectType ? { redirectType } : {}) });
       const res = await visit(`/${slug}`);
-      expect([redirectType, res.status, res.headers.get('location')]).toEqual([redirectType, redirectType ?? 302, 'https://example.com/typed']);
+      expect([redirectType, res.status, res.headers.get('location')]).toEqual([
+        redirectType,
+        redirectType ?? 302,
+        'https://example.com/typed',
+      ]);
     }
   });
 
@@ -163,12 +199,18 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
   it('lets exactly maxVisits counted visits reach the destination, then answers as expired; HEAD and bots take none', async () => {
     const { id, slug } = await link({ url: 'https://example.com/few', maxVisits: 2 });
     expect((await visit(`/${slug}`, {}, 'HEAD')).status).toBe(302);
-    expect((await fetch(`${t.baseUrl}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } })).status).toBe(302);
+    expect(
+      (await fetch(`${t.baseUrl}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } }))
+        .status,
+    ).toBe(302);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push((await visit(`/${slug}`)).status);
     expect(answers).toEqual([302, 302, 410, 410]);
     expect(await clicksOf(id)).toBe(2);
-    expect((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data).toMatchObject({ maxVisits: 2, visitsUsed: 2 });
+    expect((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data).toMatchObject({
+      maxVisits: 2,
+      visitsUsed: 2,
+    });
     // Raising the limit lets more through, at once.
     await t.request('PUT', `/user/link/${id}`, { token: ada.accessToken, body: { maxVisits: 3 } });
     expect((await visit(`/${slug}`)).status).toBe(302);
@@ -177,16 +219,24 @@ describe('link options over HTTP (redirectType, expiresAt, expiredUrl, maxVisits
 
   it('appends the link’s UTM values on every redirect, the request’s own query winning', async () => {
     const { slug } = await link({ url: 'https://example.com/page?utm_source=old&keep=1', utm: { source: 'newsletter', medium: 'email' } });
-    expect((await visit(`/${slug}`)).headers.get('location')).toBe('https://example.com/page?keep=1&utm_source=newsletter&utm_medium=email');
-    expect((await visit(`/${slug}?utm_source=poster&x=1`)).headers.get('location')).toBe('https://example.com/page?keep=1&utm_medium=email&utm_source=poster&x=1');
+    expect((await visit(`/${slug}`)).headers.get('location')).toBe(
+      'https://example.com/page?keep=1&utm_source=newsletter&utm_medium=email',
+    );
+    expect((await visit(`/${slug}?utm_source=poster&x=1`)).headers.get('location')).toBe(
+      'https://example.com/page?keep=1&utm_medium=email&utm_source=poster&x=1',
+    );
   });
 
   it('picks the destination by country, then device, then url', async () => {
     const { slug } = await link({
       url: 'https://example.com/default',
-      targets: { country: { GB: 'https://example.co.uk/' }, device: { ios: 'https://apps.example/ios', android: 'https://apps.example/android', desktop: 'https://example.com/desktop' } },
+      targets: {
+        country: { GB: 'https://example.co.uk/' },
+        device: { ios: 'https://apps.example/ios', android: 'https://apps.example/android', desktop: 'https://example.com/desktop' },
+      },
     });
-    const go = async (userAgent: string, address: string) => (await visit(`/${slug}`, { 'user-agent': userAgent, 'x-forwarded-for': address })).headers.get('location');
+    const go = async (userAgent: string, address: string) =>
+      (await visit(`/${slug}`, { 'user-agent': userAgent, 'x-forwarded-for': address })).headers.get('location');
     expect(await go(IPHONE, UK_ADDRESS)).toBe('https://example.co.uk/');
     expect(await go(WINDOWS, UK_ADDRESS)).toBe('https://example.co.uk/');
     expect(await go(IPHONE, US_ADDRESS)).toBe('https://apps.example/ios');
@@ -215,7 +265,10 @@ describe('maxVisits through two instances on one PostgreSQL', () => {
 
   it('sends exactly 10 of 50 concurrent visitors to the destination, the others to the expired answer', async () => {
     const account = await createAccount(a);
-    const created = await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/ten', slug: 'ten-only', maxVisits: 10, expiredUrl: 'https://example.com/sold-out' } });
+    const created = await a.request('POST', '/user/link', {
+      token: account.accessToken,
+      body: { url: 'https://example.com/ten', slug: 'ten-only', maxVisits: 10, expiredUrl: 'https://example.com/sold-out' },
+    });
     expect(created.status).toBe(200);
     const answers = await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {

@@ -27,13 +27,25 @@ async function healthChecksDuringImport(baseUrl: string, token: string, csv: str
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const health = () =>
-    new Promise<IncomingMessage>((resolve, reject) => httpRequest({ host: url.hostname, port: url.port, path: '/health/live', agent }, resolve).on('error', reject).end()).then(answerOf);
+    new Promise<IncomingMessage>((resolve, reject) =>
+      httpRequest({ host: url.hostname, port: url.port, path: '/health/live', agent }, resolve).on('error', reject).end(),
+    ).then(answerOf);
   try {
     // The connection is open (and the server has read what came before) when the import is sent.
     expect((await health()).status).toBe(200);
     let importDone = false;
     const imported = new Promise<IncomingMessage>((resolve, reject) => {
-      const importing = httpRequest({ host: url.hostname, port: url.port, path: '/user/link/import', method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' } }, resolve);
+      const importing = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/user/link/import',
+          method: 'POST',
+          agent: false,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+        },
+        resolve,
+      );
       importing.on('error', reject).end(csv);
     }).then((res) => ((importDone = true), answerOf(res)));
     let answered = 0;
@@ -65,11 +77,13 @@ describe('links in bulk over HTTP', () => {
     post: (path: string, body: unknown) => t.request('POST', path, { token: account.accessToken, body }),
     del: (path: string, body: unknown) => t.request('DELETE', path, { token: account.accessToken, body }),
     get: (path: string) => t.request('GET', path, { token: account.accessToken }),
-    csv: (body: string | Buffer, token = account.accessToken, contentType = 'text/csv') => t.request('POST', '/user/link/import', { token, raw: { body, contentType } }),
+    csv: (body: string | Buffer, token = account.accessToken, contentType = 'text/csv') =>
+      t.request('POST', '/user/link/import', { token, raw: { body, contentType } }),
   });
   const slug = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
   const totalOf = async (account: TestAccount) => (await as(account).get('/user/link?limit=1')).body.meta.total as number;
-  const exported = async (account: TestAccount, format: 'csv' | 'json') => fetch(`${t.baseUrl}/user/link/export?format=${format}`, { headers: { authorization: `Bearer ${account.accessToken}` } });
+  const exported = async (account: TestAccount, format: 'csv' | 'json') =>
+    fetch(`${t.baseUrl}/user/link/export?format=${format}`, { headers: { authorization: `Bearer ${account.accessToken}` } });
 
   describe('POST /user/link/bulk', () => {
     it('creates valid links and answers each bad one with its errors, in request order', async () => {
@@ -104,7 +118,9 @@ describe('links in bulk over HTTP', () => {
 
     it('refuses more than 100 links, or none, with VALIDATION_ERROR on links', async () => {
       for (const n of [0, 101]) {
-        const res = await as(ada).post('/user/link/bulk', { links: Array.from({ length: n }, (_v, i) => ({ url: `https://example.com/${i}` })) });
+        const res = await as(ada).post('/user/link/bulk', {
+          links: Array.from({ length: n }, (_v, i) => ({ url: `https://example.com/${i}` })),
+        });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('VALIDATION_ERROR');
         expect(res.body.meta.errors.map((e: { name: string }) => e.name)).toContain('links');
@@ -119,13 +135,17 @@ describe('links in bulk over HTTP', () => {
       it('writes nothing when the valid links do not all fit, and counts only the valid ones', async () => {
         const carol = await createAccount(small);
         const post = (body: unknown) => small.request('POST', '/user/link/bulk', { token: carol.accessToken, body });
-        expect((await small.request('POST', '/user/link', { token: carol.accessToken, body: { url: 'https://example.com/0' } })).status).toBe(200);
+        expect(
+          (await small.request('POST', '/user/link', { token: carol.accessToken, body: { url: 'https://example.com/0' } })).status,
+        ).toBe(200);
         const over = await post({ links: Array.from({ length: 5 }, (_v, i) => ({ url: `https://example.com/${i}` })) });
         expect(over.status).toBe(403);
         expect(over.body.code).toBe('QUOTA_EXCEEDED');
         expect((await small.request('GET', '/user/link', { token: carol.accessToken })).body.meta.total).toBe(1);
         // Four valid and two bad: the bad ones take no room.
-        const fits = await post({ links: [...Array.from({ length: 4 }, (_v, i) => ({ url: `https://example.com/${i}` })), { url: 'ftp://x' }, { url: '' }] });
+        const fits = await post({
+          links: [...Array.from({ length: 4 }, (_v, i) => ({ url: `https://example.com/${i}` })), { url: 'ftp://x' }, { url: '' }],
+        });
         expect(fits.status).toBe(200);
         expect(fits.body.message).toBe('4 created, 2 skipped: invalid');
         expect(fits.body.data.filter((d: object) => 'id' in d)).toHaveLength(4);
@@ -135,7 +155,12 @@ describe('links in bulk over HTTP', () => {
       it('stays exact when batches race for the last slots: never more links than the quota', async () => {
         const dave = await createAccount(small);
         const answers = await Promise.all(
-          Array.from({ length: 6 }, () => small.request('POST', '/user/link/bulk', { token: dave.accessToken, body: { links: [{ url: 'https://example.com/a' }, { url: 'https://example.com/b' }] } })),
+          Array.from({ length: 6 }, () =>
+            small.request('POST', '/user/link/bulk', {
+              token: dave.accessToken,
+              body: { links: [{ url: 'https://example.com/a' }, { url: 'https://example.com/b' }] },
+            }),
+          ),
         );
         const created = answers.filter((a) => a.status === 200).length;
         expect(answers.every((a) => a.status === 200 || a.body.code === 'QUOTA_EXCEEDED')).toBe(true);
@@ -148,8 +173,16 @@ describe('links in bulk over HTTP', () => {
       it('skips the import lines past the remaining quota as quota, unchecked, and says so in its message', async () => {
         const erin = await createAccount(small);
         // Lines 2-6 fill the quota; line 7 is not even a URL and line 8 is good: both are past the quota.
-        const csv = ['url', ...Array.from({ length: 5 }, (_v, i) => `https://example.com/${i}`), 'not a url', 'https://example.com/late'].join('\n');
-        const res = await small.request('POST', '/user/link/import', { token: erin.accessToken, raw: { body: csv, contentType: 'text/csv' } });
+        const csv = [
+          'url',
+          ...Array.from({ length: 5 }, (_v, i) => `https://example.com/${i}`),
+          'not a url',
+          'https://example.com/late',
+        ].join('\n');
+        const res = await small.request('POST', '/user/link/import', {
+          token: erin.accessToken,
+          raw: { body: csv, contentType: 'text/csv' },
+        });
         expect(res.status).toBe(200);
         expect(res.body.message).toBe('5 created, 2 skipped: quota');
         expect(res.body.data).toEqual({
@@ -165,7 +198,9 @@ describe('links in bulk over HTTP', () => {
   describe('DELETE /user/link/bulk', () => {
     it('deletes the caller’s links only; another account’s id and an unknown id are not found and untouched', async () => {
       // Defends against cross-account deletion: a caller who learns another account's link ids cannot delete them in bulk.
-      const mine = (await as(ada).post('/user/link/bulk', { links: [{ url: 'https://example.com/d1' }, { url: 'https://example.com/d2' }] })).body.data;
+      const mine = (
+        await as(ada).post('/user/link/bulk', { links: [{ url: 'https://example.com/d1' }, { url: 'https://example.com/d2' }] })
+      ).body.data;
       const theirs = (await as(bob).post('/user/link', { url: 'https://example.com/bob', slug: slug('bob') })).body.data;
       // Visited once so the redirect cache holds it: a deletion must evict it.
       expect((await fetch(`${t.baseUrl}/${mine[0].slug}`, { redirect: 'manual' })).status).toBe(302);
@@ -195,13 +230,29 @@ describe('links in bulk over HTTP', () => {
   describe('POST /user/link/bulk/tags', () => {
     it('adds and removes tags by name on the caller’s links only', async () => {
       const existing = (await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: `Draft-${slug('t')}` } })).body.data;
-      const links = (await as(ada).post('/user/link/bulk', { links: [{ url: 'https://example.com/t1', tags: [existing.id] }, { url: 'https://example.com/t2', tags: [existing.id] }] })).body.data;
+      const links = (
+        await as(ada).post('/user/link/bulk', {
+          links: [
+            { url: 'https://example.com/t1', tags: [existing.id] },
+            { url: 'https://example.com/t2', tags: [existing.id] },
+          ],
+        })
+      ).body.data;
       const theirs = (await as(bob).post('/user/link', { url: 'https://example.com/bob2' })).body.data;
       const spring = `spring-${slug('n')}`;
-      const res = await as(ada).post('/user/link/bulk/tags', { ids: [links[0].id, links[1].id, theirs.id], add: [spring], remove: [existing.name.toLowerCase()] });
+      const res = await as(ada).post('/user/link/bulk/tags', {
+        ids: [links[0].id, links[1].id, theirs.id],
+        add: [spring],
+        remove: [existing.name.toLowerCase()],
+      });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual([{ id: links[0].id, found: true }, { id: links[1].id, found: true }, { id: theirs.id, found: false }]);
-      for (const l of links) expect((await as(ada).get(`/user/link/${l.id}`)).body.data.tags.map((x: { name: string }) => x.name)).toEqual([spring]);
+      expect(res.body.data).toEqual([
+        { id: links[0].id, found: true },
+        { id: links[1].id, found: true },
+        { id: theirs.id, found: false },
+      ]);
+      for (const l of links)
+        expect((await as(ada).get(`/user/link/${l.id}`)).body.data.tags.map((x: { name: string }) => x.name)).toEqual([spring]);
       // Bob's link is untouched and Bob has no such tag.
       expect((await as(bob).get(`/user/link/${theirs.id}`)).body.data.tags).toEqual([]);
       // Adding again is idempotent, and the tag is reused by name whatever its case.
@@ -262,7 +313,10 @@ describe('links in bulk over HTTP', () => {
       ]);
       expect(await totalOf(fay)).toBe(10_000);
       // Every link exists with its fields: all 10,000 slugs read back through the export.
-      const ndjson = (await (await exported(fay, 'json')).text()).trim().split('\n').map((l) => JSON.parse(l));
+      const ndjson = (await (await exported(fay, 'json')).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(ndjson).toHaveLength(10_000);
       expect(new Set(ndjson.map((l) => l.slug))).toEqual(new Set(Array.from({ length: 10_000 }, (_v, i) => `${prefix}-${i}`)));
       const seventh = ndjson.find((l) => l.slug === `${prefix}-7`);
@@ -282,29 +336,48 @@ describe('links in bulk over HTTP', () => {
     it('reads the column names of Bitly’s and Shlink’s exports', async () => {
       const gil = await createAccount(t);
       const [b1, b2, s1] = [slug('b1'), slug('b2'), slug('s1')];
-      const bitly = `id,title,long_url,link,custom_links,created_at,tags\nbit.ly/x1,Bitly one,https://example.com/b1,https://bit.ly/${b1},,2024-01-01,news|promo\nbit.ly/x2,,https://example.com/b2,bit.ly/zzz,https://go.example/${b2},2024-01-02,\n`;
+      const bitly =
+        'id,title,long_url,link,custom_links,created_at,tags\nbit.ly/x1,Bitly ' +
+        `one,https://example.com/b1,https://bit.ly/${b1},,2024-01-01,news|promo\nbit.ly/x2,,https://example.com/b2,bit.ly/zzz,` +
+        `https://go.example/${b2},2024-01-02,\n`;
       // With a charset parameter, as spreadsheets and curl send it.
       const bitlyRes = await as(gil).csv(bitly, gil.accessToken, 'text/csv; charset=utf-8');
-      expect(bitlyRes.body.data).toEqual({ created: 2, skipped: [], skippedTotal: 0, skippedByReason: { invalid: 0, duplicate_slug: 0, quota: 0 } });
+      expect(bitlyRes.body.data).toEqual({
+        created: 2,
+        skipped: [],
+        skippedTotal: 0,
+        skippedByReason: { invalid: 0, duplicate_slug: 0, quota: 0 },
+      });
       expect(bitlyRes.body.message).toBe('Links imported');
-      const shlink = `createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n2024-01-01,s.test,${s1},https://s.test/${s1},https://example.com/s1,Shlink one,news,3\n`;
+      const shlink =
+        'createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n2024-01-01,s.test,' +
+        `${s1},https://s.test/${s1},https://example.com/s1,Shlink one,news,3\n`;
       expect((await as(gil).csv(shlink)).body.data).toMatchObject({ created: 1, skipped: [], skippedTotal: 0 });
       const list = (await as(gil).get('/user/link?limit=10')).body.data as { slug: string; url: string; title: string; id: string }[];
-      expect(list.map((l) => [l.slug, l.url, l.title]).sort()).toEqual([
-        [b1, 'https://example.com/b1', 'Bitly one'],
-        [b2, 'https://example.com/b2', ''],
-        [s1, 'https://example.com/s1', 'Shlink one'],
-      ].sort());
+      expect(list.map((l) => [l.slug, l.url, l.title]).sort()).toEqual(
+        [
+          [b1, 'https://example.com/b1', 'Bitly one'],
+          [b2, 'https://example.com/b2', ''],
+          [s1, 'https://example.com/s1', 'Shlink one'],
+        ].sort(),
+      );
       const one = list.find((l) => l.slug === b1) as { id: string };
-      expect((await as(gil).get(`/user/link/${one.id}`)).body.data.tags.map((x: { name: string }) => x.name).sort()).toEqual(['news', 'promo']);
+      expect((await as(gil).get(`/user/link/${one.id}`)).body.data.tags.map((x: { name: string }) => x.name).sort()).toEqual([
+        'news',
+        'promo',
+      ]);
     });
 
     // A short link's path is the visitor-supplied part of an export: a broken %-escape in it (decodeURIComponent
     // throws on it) must be that line's error, never a failure of the whole import.
-    it('reports a short link whose path is not valid percent-encoding as that line\'s bad slug', async () => {
+    it("reports a short link whose path is not valid percent-encoding as that line's bad slug", async () => {
       const res = await as(ada).csv('long_url,link\nhttps://example.com/pct,bit.ly/ab%zz\n');
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ created: 0, skipped: [{ line: 2, reason: 'invalid', errors: [expect.objectContaining({ name: 'slug' })] }], skippedTotal: 1 });
+      expect(res.body.data).toMatchObject({
+        created: 0,
+        skipped: [{ line: 2, reason: 'invalid', errors: [expect.objectContaining({ name: 'slug' })] }],
+        skippedTotal: 1,
+      });
     });
 
     // Issue 27: 1 MB of bad lines held the event loop for 11 s (10 MB: 153 s, with 4 GB of memory and a
@@ -322,7 +395,11 @@ describe('links in bulk over HTTP', () => {
       expect(imported.status).toBe(200);
       expect(imported.body.message).toBe('0 created, 100000 skipped: invalid');
       const report = imported.body.data;
-      expect(report).toMatchObject({ created: 0, skippedTotal: 100_000, skippedByReason: { invalid: 100_000, duplicate_slug: 0, quota: 0 } });
+      expect(report).toMatchObject({
+        created: 0,
+        skippedTotal: 100_000,
+        skippedByReason: { invalid: 100_000, duplicate_slug: 0, quota: 0 },
+      });
       expect(report.skipped).toHaveLength(100);
       expect(report.skipped[0]).toEqual({ line: 2, reason: 'invalid', errors: [expect.objectContaining({ name: 'url' })] });
       expect(report.skipped[99].line).toBe(101);
@@ -357,7 +434,10 @@ describe('links in bulk over HTTP', () => {
       expect(res.status).toBe(413);
       expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
       // The CSV parser and its limit belong to the import route: elsewhere text/csv is refused before it is read.
-      const elsewhere = await t.request('POST', '/user/link', { token: ada.accessToken, raw: { body: 'url\nhttps://example.com/\n', contentType: 'text/csv' } });
+      const elsewhere = await t.request('POST', '/user/link', {
+        token: ada.accessToken,
+        raw: { body: 'url\nhttps://example.com/\n', contentType: 'text/csv' },
+      });
       expect(elsewhere.status).toBe(400);
       expect(elsewhere.body.meta.errors[0].name).toBe('content-type');
       // JSON to the import route is refused as not a CSV.
@@ -373,7 +453,13 @@ describe('links in bulk over HTTP', () => {
       const created = (
         await as(hal).post('/user/link/bulk', {
           links: [
-            { url: 'https://example.com/r1', slug: slug('r1'), title: '=HYPERLINK("http://evil.example","x")', description: '-2+3', tags: [] },
+            {
+              url: 'https://example.com/r1',
+              slug: slug('r1'),
+              title: '=HYPERLINK("http://evil.example","x")',
+              description: '-2+3',
+              tags: [],
+            },
             { url: 'https://example.com/r2?q=a,b', slug: slug('-r2'), title: 'Quotes "and", commas' },
             { url: 'https://example.com/r3', title: '@sum' },
           ],
@@ -400,17 +486,33 @@ describe('links in bulk over HTTP', () => {
       expect(imported.body.data).toMatchObject({ created: 3, skipped: [], skippedTotal: 0 });
       const back = (await as(ivy).get('/user/link?limit=10')).body.data as { id: string }[];
       const details = await Promise.all(back.map(async (l) => (await as(ivy).get(`/user/link/${l.id}`)).body.data));
-      const shape = (l: { url: string; slug: string; title: string; description: string; tags: { name: string }[] }) => [l.url, l.slug, l.title, l.description, l.tags.map((x) => x.name).sort()];
-      expect(details.map(shape).sort()).toEqual(created.map((c: { id: string; url: string; slug: string; title: string; description: string }, i: number) => shape({ ...c, tags: i < 2 ? [{ name: 'Spring' }, { name: 'q1' }] : [] })).sort());
+      const shape = (l: { url: string; slug: string; title: string; description: string; tags: { name: string }[] }) => [
+        l.url,
+        l.slug,
+        l.title,
+        l.description,
+        l.tags.map((x) => x.name).sort(),
+      ];
+      expect(details.map(shape).sort()).toEqual(
+        created
+          .map((c: { id: string; url: string; slug: string; title: string; description: string }, i: number) =>
+            shape({ ...c, tags: i < 2 ? [{ name: 'Spring' }, { name: 'q1' }] : [] }),
+          )
+          .sort(),
+      );
     });
 
     it('streams NDJSON with tags and clicks, one link per line, only the caller’s', async () => {
       const jo = await createAccount(t);
-      const made = (await as(jo).post('/user/link/bulk', { links: [{ url: 'https://example.com/j1' }, { url: 'https://example.com/j2' }] })).body.data;
+      const made = (await as(jo).post('/user/link/bulk', { links: [{ url: 'https://example.com/j1' }, { url: 'https://example.com/j2' }] }))
+        .body.data;
       const res = await exported(jo, 'json');
       expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="links.ndjson"');
-      const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+      const lines = (await res.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines.map((l) => l.id)).toEqual(made.map((m: { id: string }) => m.id));
       expect(lines[0]).toMatchObject({ url: 'https://example.com/j1', clicks: 0, tags: [] });
     });

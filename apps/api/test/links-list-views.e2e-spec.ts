@@ -18,7 +18,11 @@ describe('links list views, favourites and the account name', () => {
 
   const send = (account: TestAccount | string, method: 'GET' | 'POST' | 'PUT', path: string, body?: Record<string, unknown>) =>
     t.request(method, path, { token: typeof account === 'string' ? account : account.accessToken, ...(body ? { body } : {}) });
-  async function made(account: TestAccount, path: string, body: Record<string, unknown>): Promise<{ id: string } & Record<string, unknown>> {
+  async function made(
+    account: TestAccount,
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<{ id: string } & Record<string, unknown>> {
     const res = await send(account, 'POST', path, body);
     if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text}`);
     return res.body.data;
@@ -58,7 +62,9 @@ describe('links list views, favourites and the account name', () => {
     expect(put.status).toBe(200);
     expect(put.body.data.isFavorite).toBe(true);
     expect((await send(ada, 'GET', `/user/link/${plain.id}`)).body.data.isFavorite).toBe(true);
-    const listed = (await send(ada, 'GET', '/user/link?favorite=true&limit=100')).body.data.map((l: { id: string; isFavorite: boolean }) => [l.id, l.isFavorite]);
+    const listed = (await send(ada, 'GET', '/user/link?favorite=true&limit=100')).body.data.map(
+      (l: { id: string; isFavorite: boolean }) => [l.id, l.isFavorite],
+    );
     expect(listed).toContainEqual([plain.id, true]);
     expect((await send(ada, 'PUT', `/user/link/${plain.id}`, { isFavorite: false })).body.data).not.toHaveProperty('isFavorite');
     const item = (await send(ada, 'GET', '/user/link?limit=100')).body.data.find((l: { id: string }) => l.id === plain.id);
@@ -79,19 +85,32 @@ describe('links list views, favourites and the account name', () => {
   // Defends: bad input reaching the database (a non-id tag cast, an unknown ORDER BY) as a 500.
   it('refuses bad sort, tag and favorite values with 400 naming the field', async () => {
     expect(await refusal(ada, 'GET', '/user/link?sort=clicks')).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['sort'] });
-    expect(await refusal(ada, 'GET', '/user/link?sort=title%3B%20DROP%20TABLE%20links')).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['sort'] });
+    expect(await refusal(ada, 'GET', '/user/link?sort=title%3B%20DROP%20TABLE%20links')).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      fields: ['sort'],
+    });
     expect(await refusal(ada, 'GET', '/user/link?tag=not-an-id')).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['tag'] });
-    expect(await refusal(ada, 'GET', `/user/link?tag=${'a'.repeat(25)}`)).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['tag'] });
+    expect(await refusal(ada, 'GET', `/user/link?tag=${'a'.repeat(25)}`)).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      fields: ['tag'],
+    });
     expect(await refusal(ada, 'GET', '/user/link?favorite=yes')).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['favorite'] });
     expect(await refusal(ada, 'GET', '/user/link?sort=title&sort=oldest')).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
-    expect(await refusal(ada, 'POST', '/user/link', { url: 'https://example.com/x', isFavorite: 'yes' })).toEqual({ status: 400, code: 'VALIDATION_ERROR', fields: ['isFavorite'] });
+    expect(await refusal(ada, 'POST', '/user/link', { url: 'https://example.com/x', isFavorite: 'yes' })).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      fields: ['isFavorite'],
+    });
   });
 
   // A title of 200 characters that take 3 bytes each: the longest position a title cursor holds still walks.
   it('walks the title sort by cursor past a link whose title is as long as a title may be', async () => {
     const account = await createAccount(t);
     const long = '語'.repeat(200);
-    for (const title of [long, `${long.slice(0, 199)}"`, 'zz']) await made(account, '/user/link', { url: 'https://example.com/long', title });
+    for (const title of [long, `${long.slice(0, 199)}"`, 'zz'])
+      await made(account, '/user/link', { url: 'https://example.com/long', title });
     const first = await send(account, 'GET', '/user/link?sort=title&limit=1');
     const second = await send(account, 'GET', `/user/link?sort=title&limit=1&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
     expect(second.status).toBe(200);
@@ -121,7 +140,9 @@ describe('links list views, favourites and the account name', () => {
     const linksRead = await createPat(t, ada, ['links:read']);
     const userRead = await createPat(t, ada, ['user:read']);
     expect(await refusal(linksRead.token, 'PUT', `/user/link/${link.id}`, { isFavorite: true })).toMatchObject({ status: 403 });
-    expect(await refusal(linksRead.token, 'POST', '/user/link', { url: 'https://example.com/fav', isFavorite: true })).toMatchObject({ status: 403 });
+    expect(await refusal(linksRead.token, 'POST', '/user/link', { url: 'https://example.com/fav', isFavorite: true })).toMatchObject({
+      status: 403,
+    });
     expect(await refusal(userRead.token, 'PUT', '/user/me/name', { name: 'Mallory' })).toMatchObject({ status: 403 });
     expect((await send(ada, 'GET', `/user/link/${link.id}`)).body.data).not.toHaveProperty('isFavorite');
     expect((await send(ada, 'GET', '/user/me')).body.data.name).not.toBe('Mallory');

@@ -8,13 +8,17 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
   let bob: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PLANS: freePlanLimits({ maxLinks: 5, maxTags: 3 }), SHORT_BASE_URL: 'https://s.lnk.test' }, pathPrefix });
+    t = await startTestApp({
+      env: { PLANS: freePlanLimits({ maxLinks: 5, maxTags: 3 }), SHORT_BASE_URL: 'https://s.lnk.test' },
+      pathPrefix,
+    });
     ada = await createAccount(t);
     bob = await createAccount(t);
   });
   afterAll(() => t?.close());
 
-  const create = (account: TestAccount, body: Record<string, unknown>) => t.request('POST', '/user/link', { token: account.accessToken, body });
+  const create = (account: TestAccount, body: Record<string, unknown>) =>
+    t.request('POST', '/user/link', { token: account.accessToken, body });
   const cleanUp = async (account: TestAccount) => {
     const list = await t.request('GET', '/user/link?limit=100', { token: account.accessToken });
     for (const l of list.body.data) await t.request('DELETE', `/user/link/${l.id}`, { token: account.accessToken });
@@ -26,7 +30,13 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
   });
 
   it('creates a link with the fields of spec 4.5 and a generated slug', async () => {
-    const res = await create(ada, { url: 'https://example.com/a?b=c', title: 'Example', description: 'd', status: true, hasPassword: false });
+    const res = await create(ada, {
+      url: 'https://example.com/a?b=c',
+      title: 'Example',
+      description: 'd',
+      status: true,
+      hasPassword: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 200, code: 'OK', message: 'Link created' });
     expect(res.body.data).toEqual({
@@ -92,9 +102,18 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
   it('updates partially, answers the changed link, and refuses a slug taken by another link', async () => {
     const a = await create(ada, { url: 'https://example.com/a', slug: 'first', title: 'A' });
     await create(ada, { url: 'https://example.com/b', slug: 'second' });
-    const res = await t.request('PUT', `/user/link/${a.body.data.id}`, { token: ada.accessToken, body: { title: 'New title', url: 'https://example.org/' } });
+    const res = await t.request('PUT', `/user/link/${a.body.data.id}`, {
+      token: ada.accessToken,
+      body: { title: 'New title', url: 'https://example.org/' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: a.body.data.id, title: 'New title', slug: 'first', url: 'https://example.org/', updatedAt: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      id: a.body.data.id,
+      title: 'New title',
+      slug: 'first',
+      url: 'https://example.org/',
+      updatedAt: expect.any(String),
+    });
     const clash = await t.request('PUT', `/user/link/${a.body.data.id}`, { token: ada.accessToken, body: { slug: 'second' } });
     expect(clash.status).toBe(400);
     expect(clash.body.meta.errors[0].name).toBe('slug');
@@ -162,7 +181,13 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
 
     it('creates, lists, favours, counts links, renames, and deletes tags', async () => {
       const news = await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'News', isFavorite: true } });
-      expect(news.body.data).toEqual({ id: expect.any(String), name: 'News', isFavorite: true, createdAt: expect.any(String), linkCount: 0 });
+      expect(news.body.data).toEqual({
+        id: expect.any(String),
+        name: 'News',
+        isFavorite: true,
+        createdAt: expect.any(String),
+        linkCount: 0,
+      });
       const plain = await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'plain' } });
       expect(plain.body.data.isFavorite).toBe(false);
       const link = await create(ada, { url: 'https://example.com', tags: [news.body.data.id] });
@@ -174,7 +199,10 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
       const list = await t.request('GET', '/user/tag?q=new', { token: ada.accessToken });
       expect(list.body.meta).toEqual({ total: 1, start: 0, limit: 10, nextCursor: null });
 
-      const renamed = await t.request('PUT', `/user/tag/${news.body.data.id}`, { token: ada.accessToken, body: { name: 'Headlines', isFavorite: false } });
+      const renamed = await t.request('PUT', `/user/tag/${news.body.data.id}`, {
+        token: ada.accessToken,
+        body: { name: 'Headlines', isFavorite: false },
+      });
       expect(renamed.body.data).toMatchObject({ name: 'Headlines', isFavorite: false, linkCount: 1 });
       expect((await t.request('DELETE', `/user/tag/${news.body.data.id}`, { token: ada.accessToken })).status).toBe(200);
       expect((await t.request('GET', `/user/link/${link.body.data.id}`, { token: ada.accessToken })).body.data.tags).toEqual([]);
@@ -188,7 +216,9 @@ describe.each(['', '/v1'])('links and tags over HTTP %s', (pathPrefix) => {
       expect((await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: '' } })).status).toBe(400);
       expect((await t.request('POST', '/user/tag', { token: bob.accessToken, body: { name: 'News' } })).status).toBe(200);
       const bobs = await t.request('GET', '/user/tag', { token: bob.accessToken });
-      expect((await t.request('PUT', `/user/tag/${bobs.body.data[0].id}`, { token: ada.accessToken, body: { name: 'x' } })).status).toBe(404);
+      expect((await t.request('PUT', `/user/tag/${bobs.body.data[0].id}`, { token: ada.accessToken, body: { name: 'x' } })).status).toBe(
+        404,
+      );
       expect((await create(ada, { url: 'https://example.com', tags: [bobs.body.data[0].id] })).status).toBe(400);
       await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'two' } });
       await t.request('POST', '/user/tag', { token: ada.accessToken, body: { name: 'three' } });

@@ -21,13 +21,18 @@ describe('MCP endpoint (/mcp)', () => {
     return client;
   }
 
-  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   const dataOf = (result: CallToolResult) => (result.structuredContent as { data: Record<string, unknown> }).data;
 
   /** A raw POST of one JSON-RPC message, for what the SDK's client would never send. */
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
   const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
   beforeAll(async () => {
@@ -42,17 +47,37 @@ describe('MCP endpoint (/mcp)', () => {
   it('lists the tools, each input schema derived from the DTO of its HTTP route', async () => {
     const client = await connect((await createPat(t, owner, ['links:read'])).token);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['create_link', 'delete_link', 'find_links', 'get_link', 'get_link_stats', 'list_domains', 'list_tags', 'update_link']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'create_link',
+      'delete_link',
+      'find_links',
+      'get_link',
+      'get_link_stats',
+      'list_domains',
+      'list_tags',
+      'update_link',
+    ]);
     const create = tools.find((tool) => tool.name === 'create_link');
-    // CreateLinkDto's rules as the OpenAPI document states them: url required and bounded, unknown fields closed, null allowed where Nullable.
-    expect(create?.inputSchema).toMatchObject({ type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', maxLength: 2048 }, domainId: { type: ['string', 'null'] } } });
+    // CreateLinkDto's rules as the OpenAPI document states them: url required and bounded, unknown fields closed, null allowed where
+    // Nullable.
+    expect(create?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['url'],
+      additionalProperties: false,
+      properties: { url: { type: 'string', maxLength: 2048 }, domainId: { type: ['string', 'null'] } },
+    });
     expect(create?.description).toContain('links:write');
     const update = tools.find((tool) => tool.name === 'update_link');
-    expect(update?.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' }, title: { type: 'string', maxLength: 200 } } });
-    expect(tools.find((tool) => tool.name === 'find_links')?.inputSchema).toMatchObject({ properties: { limit: { type: 'integer', maximum: 100 }, expired: { enum: ['true', 'false'] } } });
+    expect(update?.inputSchema).toMatchObject({
+      required: ['id'],
+      properties: { id: { type: 'string' }, title: { type: 'string', maxLength: 200 } },
+    });
+    expect(tools.find((tool) => tool.name === 'find_links')?.inputSchema).toMatchObject({
+      properties: { limit: { type: 'integer', maximum: 100 }, expired: { enum: ['true', 'false'] } },
+    });
   });
 
-  it('creates a link with a PAT carrying links:write, and the link is then the HTTP API\'s', async () => {
+  it("creates a link with a PAT carrying links:write, and the link is then the HTTP API's", async () => {
     const client = await connect((await createPat(t, owner, ['links:write'])).token);
     const result = await call(client, 'create_link', { url: 'https://example.com/from-an-agent', title: 'Made over MCP' });
     expect(result.isError).toBeFalsy();
@@ -80,10 +105,18 @@ describe('MCP endpoint (/mcp)', () => {
   // Another account: its link id is not found by any tool, none of it is shown, and it does not change.
   it("answers NOT_FOUND to another account's link id and shows or changes none of it", async () => {
     const victim = await createAccount(t);
-    const made = await t.request('POST', '/user/link', { token: victim.accessToken, body: { url: 'https://victim.example.com/secret-page', title: 'victim-title' } });
+    const made = await t.request('POST', '/user/link', {
+      token: victim.accessToken,
+      body: { url: 'https://victim.example.com/secret-page', title: 'victim-title' },
+    });
     const id = made.body.data.id as string;
     const attacker = await connect((await createPat(t, await createAccount(t), SCOPES)).token);
-    for (const [name, args] of [['get_link', { id }], ['update_link', { id, title: 'hijacked' }], ['delete_link', { id }], ['get_link_stats', { linkId: id, startDate: '2026-01-01', endDate: '2026-01-31' }]] as const) {
+    for (const [name, args] of [
+      ['get_link', { id }],
+      ['update_link', { id, title: 'hijacked' }],
+      ['delete_link', { id }],
+      ['get_link_stats', { linkId: id, startDate: '2026-01-01', endDate: '2026-01-31' }],
+    ] as const) {
       const result = await call(attacker, name, args);
       expect([name, result.isError, (result.structuredContent as { code: string }).code]).toEqual([name, true, 'NOT_FOUND']);
       expect(JSON.stringify(result)).not.toMatch(/victim|secret-page/);
@@ -92,12 +125,12 @@ describe('MCP endpoint (/mcp)', () => {
     expect(own.body.data).toMatchObject({ title: 'victim-title', url: 'https://victim.example.com/secret-page' });
   });
 
-  it('answers bad arguments with a tool error naming each field (the DTO\'s rules and the domain\'s), never a fault', async () => {
+  it("answers bad arguments with a tool error naming each field (the DTO's rules and the domain's), never a fault", async () => {
     const client = await connect((await createPat(t, owner, SCOPES)).token);
     const result = await call(client, 'create_link', { url: 'javascript:alert(1)', slug: 'docs', bogus: 1 });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
-    const names = ((result.structuredContent as { meta: { errors: { name: string }[] } }).meta.errors).map((e) => e.name).sort();
+    const names = (result.structuredContent as { meta: { errors: { name: string }[] } }).meta.errors.map((e) => e.name).sort();
     expect(names).toEqual(['bogus', 'slug', 'url']);
     expect(textOf(result)).toMatch(/url: .*slug: |slug: .*url: /s);
     const missingId = await call(client, 'update_link', { title: 'no id' });
@@ -135,7 +168,7 @@ describe('MCP endpoint (/mcp)', () => {
   });
 
   // DNS rebinding: a page of another site reaching the service under a name it controls sends its own Origin.
-  it('refuses a request from a foreign Origin and takes one from the service\'s own', async () => {
+  it("refuses a request from a foreign Origin and takes one from the service's own", async () => {
     const pat = await createPat(t, owner, ['links:read']);
     const foreign = await post(TOOLS_LIST, { authorization: `Bearer ${pat.token}`, origin: 'http://attacker.example' });
     expect(foreign.status).toBe(403);
@@ -146,10 +179,17 @@ describe('MCP endpoint (/mcp)', () => {
 
   it('bounds the body: a batch past the limit and a body that is not JSON-RPC are 4xx envelopes, GET is 405', async () => {
     const auth = { authorization: `Bearer ${(await createPat(t, owner, ['links:read'])).token}` };
-    const batch = await post(Array.from({ length: 11 }, (_, i) => ({ ...TOOLS_LIST, id: i })), auth);
+    const batch = await post(
+      Array.from({ length: 11 }, (_, i) => ({ ...TOOLS_LIST, id: i })),
+      auth,
+    );
     expect(batch.status).toBe(400);
     expect(await batch.json()).toMatchObject({ code: 'VALIDATION_ERROR', meta: { errors: [{ name: 'body' }] } });
-    const notJson = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    const notJson = await fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
     const tooLarge = await post({ ...TOOLS_LIST, params: { padding: 'x'.repeat(2 * 1024 * 1024) } }, auth);
@@ -172,7 +212,11 @@ describe('MCP endpoint (/mcp) under the API rate limit', () => {
     const account = await createAccount(t);
     // One request of the budget: the PAT's creation.
     const pat = await createPat(t, account, ['links:read']);
-    const headers = { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      authorization: `Bearer ${pat.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     const batch = Array.from({ length: 5 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }));
     const five = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) });
     expect(five.status).toBe(200);

@@ -26,9 +26,20 @@ interface Allowed {
   html?: true;
 }
 
-const OAUTH_CODES = ['INVALID_REQUEST', 'INVALID_CLIENT', 'INVALID_GRANT', 'UNAUTHORIZED_CLIENT', 'UNSUPPORTED_GRANT_TYPE', 'INVALID_SCOPE', 'UNAUTHORIZED'];
+const OAUTH_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_CLIENT',
+  'INVALID_GRANT',
+  'UNAUTHORIZED_CLIENT',
+  'UNSUPPORTED_GRANT_TYPE',
+  'INVALID_SCOPE',
+  'UNAUTHORIZED',
+];
 /** Credentials, codes and tokens the caller does not have: an OAuth endpoint answers its RFC error. */
-const OAUTH_REFUSALS: Allowed[] = OAUTH_CODES.flatMap((code) => [{ status: 400, code }, { status: 401, code }]);
+const OAUTH_REFUSALS: Allowed[] = OAUTH_CODES.flatMap((code) => [
+  { status: 400, code },
+  { status: 401, code },
+]);
 const PERIOD: [string, RegExp] = ['endDate', /must not be before startDate|at most 366 days/];
 const LINK_STATE: [string, RegExp][] = [
   ['domainId', /verified domain of yours/],
@@ -49,7 +60,8 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
   updateTag: [invalid(['name', /already/])],
   tagLinks: [invalid(['remove', /either added or removed/], ['add', /quota/])],
   addDomain: [invalid(['name', /already|another account|of this service/])],
-  // A token cannot outlive the token that makes it (here an access token of an hour); a wrong currentPassword is refused even after a fresh sign-in.
+  // A token cannot outlive the token that makes it (here an access token of an hour); a wrong currentPassword is refused even after a fresh
+  // sign-in.
   createPersonalAccessToken: [invalid(['expiresAt', /not be later than/], ['currentPassword', /not correct/])],
   createWebhook: [invalid(['linkIds', /no such link/]), { status: 403, code: 'QUOTA_EXCEEDED' }],
   updateWebhook: [invalid(['linkIds', /no such link/])],
@@ -61,7 +73,10 @@ const STATE_OUTCOMES: Record<string, Allowed[]> = {
   getEmailVerification: [invalid(['token', /invalid, used or expired/])],
   verifyEmail: [invalid(['token', /invalid, used or expired/])],
   startCheckout: [invalid(['planId', /unknown plan|free plan|already on this plan/])],
-  verifyCheckout: [{ status: 404, code: 'NOT_FOUND' }, { status: 400, code: 'PAYMENT_NOT_COMPLETED' }],
+  verifyCheckout: [
+    { status: 404, code: 'NOT_FOUND' },
+    { status: 400, code: 'PAYMENT_NOT_COMPLETED' },
+  ],
   // A well-formed host that is neither the service's nor a verified custom domain gets no certificate.
   getCertificatePermission: [{ status: 404, code: 'NOT_FOUND' }],
   getStats: [invalid(PERIOD), ...CURSOR],
@@ -155,9 +170,14 @@ describe('the OpenAPI document and the server agree on every request (schema-dri
     dns = await startDnsServer();
     // Every host of a generated URL is public, so a webhook's destination is checked by form only.
     for (const host of HOSTS) dns.as.set(host, ['93.184.215.14']);
-    const plans = [{ id: 'free', name: 'Free', price: 0, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 }, { id: 'pro', name: 'Pro', price: 9, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 }];
+    const plans = [
+      { id: 'free', name: 'Free', price: 0, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 },
+      { id: 'pro', name: 'Pro', price: 9, maxDomains: 1000, maxLinks: 100000, maxTags: 100000 },
+    ];
     // Checkouts are taken (the sandbox), so their requests are checked past BILLING_DISABLED.
-    t = await startTestApp({ env: { DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false', BILLING: 'sandbox', PLANS: JSON.stringify(plans) } });
+    t = await startTestApp({
+      env: { DNS_SERVERS: dns.address, WEBHOOKS_WORKER: 'false', BILLING: 'sandbox', PLANS: JSON.stringify(plans) },
+    });
     document = (await t.request('GET', '/openapi.json')).body;
     requests = new SchemaRequests(document);
     ada = await createAccount(t);
@@ -205,68 +225,119 @@ describe('the OpenAPI document and the server agree on every request (schema-dri
     return t.request(operation.method, path, { token, ...(operation.body ? { body: sent.body ?? {} } : {}) });
   }
 
-  const errorsOf = (res: HttpResult): { name: string; error: string }[] => (typeof res.body === 'object' ? (res.body?.meta?.errors ?? []) : []);
+  const errorsOf = (res: HttpResult): { name: string; error: string }[] =>
+    typeof res.body === 'object' ? (res.body?.meta?.errors ?? []) : [];
   const isHtml = (res: HttpResult) => (res.headers.get('content-type') ?? '').startsWith('text/html');
   const matches = (res: HttpResult, allowed: Allowed) =>
     res.status === allowed.status &&
     (allowed.html ? isHtml(res) : res.body?.code === allowed.code) &&
     (!allowed.errors || errorsOf(res).every((e) => allowed.errors?.some(([field, message]) => e.name === field && message.test(e.error))));
-  const show = (operation: Operation, sent: Sent, res: HttpResult) => `${operation.method} ${operation.path} ${JSON.stringify(sent).slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`;
+  const show = (operation: Operation, sent: Sent, res: HttpResult) =>
+    `${operation.method} ${operation.path} ${JSON.stringify(sent).slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`;
 
   /** The items of a bulk creation that were refused must be refused for what exists, as one creation is. */
   const refusedItems = (operation: Operation, res: HttpResult) =>
-    operation.id === 'createLinks' && res.status === 200 ? (res.body.data as { outcome: string; errors?: { name: string; error: string }[] }[]).filter((item) => item.outcome === 'refused' && !item.errors?.every((e) => LINK_STATE.some(([field, message]) => e.name === field && message.test(e.error)))) : [];
+    operation.id === 'createLinks' && res.status === 200
+      ? (res.body.data as { outcome: string; errors?: { name: string; error: string }[] }[]).filter(
+          (item) =>
+            item.outcome === 'refused' &&
+            !item.errors?.every((e) => LINK_STATE.some(([field, message]) => e.name === field && message.test(e.error))),
+        )
+      : [];
 
   it('finds the operations that take input, each with its operationId', () => {
-    expect(operations.map((o) => o.id)).toEqual(expect.arrayContaining(['createLink', 'updateLink', 'listLinks', 'createLinks', 'getStats', 'getStatsByDimension', 'grantTokens', 'startAuthorization', 'createWebhook', 'addDomain']));
+    expect(operations.map((o) => o.id)).toEqual(
+      expect.arrayContaining([
+        'createLink',
+        'updateLink',
+        'listLinks',
+        'createLinks',
+        'getStats',
+        'getStatsByDimension',
+        'grantTokens',
+        'startAuthorization',
+        'createWebhook',
+        'addDomain',
+      ]),
+    );
   });
 
-  it('accepts what the schemas call valid, refusing only for what they cannot state, and refuses one broken keyword with VALIDATION_ERROR naming the field', async () => {
-    const disagreements: string[] = [];
-    const accepted = new Map<string, number>();
-    let sentCount = 0;
-    for (const operation of operations) {
-      const seed = hash(operation.id);
-      const bodies = operation.body ? (requests.sample(operation.body, seed, VALID_RUNS) as Record<string, unknown>[]) : [];
-      const queries = operation.query ? (requests.sample(operation.query, seed + 1, VALID_RUNS) as Record<string, unknown>[]) : [];
-      const dimensions = operation.dimension ? (requests.sample(operation.dimension, seed + 2, VALID_RUNS) as string[]) : [];
-      const valid: Sent[] = Array.from({ length: VALID_RUNS }, (_v, i) => ({ body: bodies[i], query: queries[i], dimension: dimensions[i] }));
+  it(
+    'accepts what the schemas call valid, refusing only for what they cannot state, ' +
+      'and refuses one broken keyword with VALIDATION_ERROR naming the field',
+    async () => {
+      const disagreements: string[] = [];
+      const accepted = new Map<string, number>();
+      let sentCount = 0;
+      for (const operation of operations) {
+        const seed = hash(operation.id);
+        const bodies = operation.body ? (requests.sample(operation.body, seed, VALID_RUNS) as Record<string, unknown>[]) : [];
+        const queries = operation.query ? (requests.sample(operation.query, seed + 1, VALID_RUNS) as Record<string, unknown>[]) : [];
+        const dimensions = operation.dimension ? (requests.sample(operation.dimension, seed + 2, VALID_RUNS) as string[]) : [];
+        const valid: Sent[] = Array.from({ length: VALID_RUNS }, (_v, i) => ({
+          body: bodies[i],
+          query: queries[i],
+          dimension: dimensions[i],
+        }));
 
-      for (const sent of valid) {
-        const res = await send(operation, sent);
-        sentCount++;
-        const refusedForState = (STATE_OUTCOMES[operation.id] ?? []).some((allowed) => matches(res, allowed));
-        if (res.status < 400 && !refusedItems(operation, res).length) accepted.set(operation.id, (accepted.get(operation.id) ?? 0) + 1);
-        else if (!refusedForState) disagreements.push(`valid, refused: ${show(operation, sent, res)}${refusedItems(operation, res).length ? ` (items: ${JSON.stringify(refusedItems(operation, res))})` : ''}`);
-      }
+        for (const sent of valid) {
+          const res = await send(operation, sent);
+          sentCount++;
+          const refusedForState = (STATE_OUTCOMES[operation.id] ?? []).some((allowed) => matches(res, allowed));
+          if (res.status < 400 && !refusedItems(operation, res).length) accepted.set(operation.id, (accepted.get(operation.id) ?? 0) + 1);
+          else if (!refusedForState)
+            disagreements.push(
+              'valid, refused: ' +
+                `${show(operation, sent, res)}` +
+                `${refusedItems(operation, res).length ? ` (items: ${JSON.stringify(refusedItems(operation, res))})` : ''}`,
+            );
+        }
 
-      const base = valid[0];
-      type Broken = Mutation<Sent> & { where: string };
-      const broken: Broken[] = [
-        ...(operation.body ? requests.mutations(operation.body, base.body ?? {}, seed).map((m) => ({ ...m, request: { ...base, body: m.request }, where: 'body' })) : []),
-        ...(operation.query ? requests.mutations(operation.query, base.query ?? {}, seed, true).map((m) => ({ ...m, request: { ...base, query: m.request }, where: 'query' })) : []),
-      ];
-      for (const mutation of pickMutations<Sent, Broken>(broken, seed, INVALID_RUNS)) {
-        const res = await send(operation, mutation.request);
-        sentCount++;
-        const other = OTHER_REFUSALS[`${operation.id} ${mutation.field} ${mutation.kind}`];
-        const names = errorsOf(res).map((e) => e.name);
-        const named = names.some((name) => name === mutation.field || name.startsWith(`${mutation.field}.`));
-        const refused = other ? matches(res, other) : res.status === 400 && res.body?.code === 'VALIDATION_ERROR' && named;
-        if (!refused) disagreements.push(`invalid (${mutation.where} ${mutation.field}: ${mutation.kind}), not refused naming it: ${show(operation, mutation.request, res)}`);
-      }
+        const base = valid[0];
+        type Broken = Mutation<Sent> & { where: string };
+        const broken: Broken[] = [
+          ...(operation.body
+            ? requests
+                .mutations(operation.body, base.body ?? {}, seed)
+                .map((m) => ({ ...m, request: { ...base, body: m.request }, where: 'body' }))
+            : []),
+          ...(operation.query
+            ? requests
+                .mutations(operation.query, base.query ?? {}, seed, true)
+                .map((m) => ({ ...m, request: { ...base, query: m.request }, where: 'query' }))
+            : []),
+        ];
+        for (const mutation of pickMutations<Sent, Broken>(broken, seed, INVALID_RUNS)) {
+          const res = await send(operation, mutation.request);
+          sentCount++;
+          const other = OTHER_REFUSALS[`${operation.id} ${mutation.field} ${mutation.kind}`];
+          const names = errorsOf(res).map((e) => e.name);
+          const named = names.some((name) => name === mutation.field || name.startsWith(`${mutation.field}.`));
+          const refused = other ? matches(res, other) : res.status === 400 && res.body?.code === 'VALIDATION_ERROR' && named;
+          if (!refused)
+            disagreements.push(
+              `invalid (${mutation.where} ${mutation.field}: ${mutation.kind}), not ` +
+                `refused naming it: ${show(operation, mutation.request, res)}`,
+            );
+        }
 
-      // A path parameter outside its enum names no resource: 404, listing what the path takes.
-      if (operation.dimension) {
-        const res = await send(operation, { ...base, dimension: 'planets' });
-        sentCount++;
-        if (res.status !== 404 || res.body?.code !== 'NOT_FOUND' || !res.body?.meta?.dimensions) disagreements.push(`unknown dimension: ${show(operation, base, res)}`);
+        // A path parameter outside its enum names no resource: 404, listing what the path takes.
+        if (operation.dimension) {
+          const res = await send(operation, { ...base, dimension: 'planets' });
+          sentCount++;
+          if (res.status !== 404 || res.body?.code !== 'NOT_FOUND' || !res.body?.meta?.dimensions)
+            disagreements.push(`unknown dimension: ${show(operation, base, res)}`);
+        }
       }
-    }
-    expect(disagreements).toEqual([]);
-    // Every operation took some of what the schemas call valid, but those that need a secret no schema gives.
-    const neverAccepted = operations.filter((o) => !accepted.has(o.id)).map((o) => o.id).sort();
-    expect(neverAccepted).toEqual([...NEVER_ACCEPTED].filter((id) => operations.some((o) => o.id === id)).sort());
-    expect(sentCount).toBeGreaterThan(300);
-  }, 240_000);
+      expect(disagreements).toEqual([]);
+      // Every operation took some of what the schemas call valid, but those that need a secret no schema gives.
+      const neverAccepted = operations
+        .filter((o) => !accepted.has(o.id))
+        .map((o) => o.id)
+        .sort();
+      expect(neverAccepted).toEqual([...NEVER_ACCEPTED].filter((id) => operations.some((o) => o.id === id)).sort());
+      expect(sentCount).toBeGreaterThan(300);
+    },
+    240_000,
+  );
 });

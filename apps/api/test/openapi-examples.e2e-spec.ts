@@ -61,7 +61,10 @@ describe('documented request examples against the running server', () => {
         const json = requestBody?.content['application/json'];
         const schema = json?.schema ? resolve(json.schema) : undefined;
         const query = ((operation.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'query' && p.required);
-        const body = schema && requestBody ? { schema, example: (json?.example ?? schema.example) as Record<string, unknown>, types: Object.keys(requestBody.content) } : undefined;
+        const body =
+          schema && requestBody
+            ? { schema, example: (json?.example ?? schema.example) as Record<string, unknown>, types: Object.keys(requestBody.content) }
+            : undefined;
         return body || query.length ? [{ method: method.toUpperCase(), path, operation, body, query }] : [];
       }),
     );
@@ -72,7 +75,10 @@ describe('documented request examples against the running server', () => {
     await dns?.close();
   });
 
-  const mailsTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+  const mailsTo = (address: string) =>
+    smtp.messages
+      .filter((m) => m.to.includes(address))
+      .map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
   const totp = (secret: string) => speakeasy.totp({ secret, encoding: 'base32' });
 
   /** Fixtures of one operation, made afresh for each request (a request may revoke, delete or rename them). */
@@ -99,23 +105,45 @@ describe('documented request examples against the running server', () => {
       case 'GET /oauth/authorize/page': {
         // The example's client and redirect URI, registered: the request then goes on to the page (302), or is the page.
         const app = await createFirstPartyClient(t, account.id, { redirectUris: [REDIRECT_URI] });
-        return { account, path: key.split(' ')[1], token: null, query: { client_id: app.clientId, redirect_uri: REDIRECT_URI }, ...(key.endsWith('page') ? {} : { status: 302 }) };
+        return {
+          account,
+          path: key.split(' ')[1],
+          token: null,
+          query: { client_id: app.clientId, redirect_uri: REDIRECT_URI },
+          ...(key.endsWith('page') ? {} : { status: 302 }),
+        };
       }
       case 'GET /tls/ask':
         // The example's host is well formed but no verified domain of this server: refused as such, not as input.
         return { account, path: '/tls/ask', token: null, status: 404 };
       case 'POST /oauth/authorize': {
         const app = await createFirstPartyClient(t, account.id, { redirectUris: [REDIRECT_URI] });
-        const page = await t.request('GET', `/oauth/authorize/page?${new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: REDIRECT_URI, scope: 'links:read', state: 'xyz' })}`);
-        const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
-        return { account, path: '/oauth/authorize', token: null, body: { request: field('request'), signature: field('signature'), email: account.email, password: account.password }, status: 302 };
+        const query = { response_type: 'code', client_id: app.clientId, redirect_uri: REDIRECT_URI, scope: 'links:read', state: 'xyz' };
+        const page = await t.request('GET', `/oauth/authorize/page?${new URLSearchParams(query)}`);
+        const field = (name: string) =>
+          new RegExp(`name="${name}" value="([^"]*)"`)
+            .exec(page.text)?.[1]
+            ?.replace(/&amp;/g, '&')
+            .replace(/&quot;/g, '"');
+        return {
+          account,
+          path: '/oauth/authorize',
+          token: null,
+          body: { request: field('request'), signature: field('signature'), email: account.email, password: account.password },
+          status: 302,
+        };
       }
       case 'GET /auth/verify-email':
       case 'POST /auth/verify-email': {
         const email = `verify-${account.id}@example.com`;
         await t.request('PUT', '/user/me/email', { token: account.accessToken, body: { email } });
         const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mailsTo(email)[0] ?? '')?.[1] ?? 'missing';
-        return { account, path: '/auth/verify-email', token: null, ...(key.startsWith('GET') ? { query: { token } } : { body: { token } }) };
+        return {
+          account,
+          path: '/auth/verify-email',
+          token: null,
+          ...(key.startsWith('GET') ? { query: { token } } : { body: { token } }),
+        };
       }
       case 'PUT /user/me/email':
         return { account, path: '/user/me/email', body: { email: `changed-${account.id}@example.com`, currentPassword: account.password } };
@@ -124,7 +152,10 @@ describe('documented request examples against the running server', () => {
       case 'POST /user/me/enable-twofactor':
         return { account, path: key.split(' ')[1], body: { currentPassword: account.password } };
       case 'POST /user/me/twofactor/confirm': {
-        const on = await t.request('POST', '/user/me/enable-twofactor', { token: account.accessToken, body: { enable: true, currentPassword: account.password } });
+        const on = await t.request('POST', '/user/me/enable-twofactor', {
+          token: account.accessToken,
+          body: { enable: true, currentPassword: account.password },
+        });
         return { account, path: '/user/me/twofactor/confirm', body: { code: totp(on.body.data.secret) } };
       }
       case 'GET /user/stats/{dimension}':
@@ -140,12 +171,18 @@ describe('documented request examples against the running server', () => {
         return { account, path: '/user/webhooks', body: { linkIds: [await created('/user/link', { url: 'https://example.com/first' })] } };
       case 'PUT /user/webhooks/{id}': {
         const link = await created('/user/link', { url: 'https://example.com/first' });
-        const answer = await t.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: 'https://crm.example.com/hooks/lnk', events: ['link.created'] } });
+        const answer = await t.request('POST', '/user/webhooks', {
+          token: account.accessToken,
+          body: { url: 'https://crm.example.com/hooks/lnk', events: ['link.created'] },
+        });
         if (answer.status !== 200) throw new Error(`fixture /user/webhooks: ${answer.status} ${answer.text}`);
         return { account, path: `/user/webhooks/${answer.body.data.id}`, body: { linkIds: [link] } };
       }
       case 'POST /user/subscription/verify': {
-        const checkout = await t.request('POST', '/user/subscription/checkout', { token: account.accessToken, body: { planId: 'pro', successUrl: 'https://app.example.com/done', cancelUrl: 'https://app.example.com/' } });
+        const checkout = await t.request('POST', '/user/subscription/checkout', {
+          token: account.accessToken,
+          body: { planId: 'pro', successUrl: 'https://app.example.com/done', cancelUrl: 'https://app.example.com/' },
+        });
         // Paid on the sandbox provider's page, as a person would.
         await t.request('POST', `/billing/sandbox/${checkout.body.data.sessionId}`, { raw: { body: '', contentType: FORM } });
         return { account, path: '/user/subscription/verify', body: { sessionId: checkout.body.data.sessionId } };
@@ -155,21 +192,41 @@ describe('documented request examples against the running server', () => {
     }
   }
 
-  function send(key: string, prepared: Prepared, body: Record<string, unknown> | undefined, query: Record<string, string>, type = 'application/json'): Promise<HttpResult> {
+  function send(
+    key: string,
+    prepared: Prepared,
+    body: Record<string, unknown> | undefined,
+    query: Record<string, string>,
+    type = 'application/json',
+  ): Promise<HttpResult> {
     const [method] = key.split(' ');
     const path = Object.keys(query).length ? `${prepared.path}?${new URLSearchParams(query)}` : prepared.path;
     const token = prepared.token === null ? undefined : (prepared.token ?? prepared.account.accessToken);
     if (body === undefined) return t.request(method, path, { token });
-    if (type === FORM) return t.request(method, path, { token, raw: { body: new URLSearchParams(body as Record<string, string>).toString(), contentType: FORM } });
+    if (type === FORM)
+      return t.request(method, path, {
+        token,
+        raw: { body: new URLSearchParams(body as Record<string, string>).toString(), contentType: FORM },
+      });
     return t.request(method, path, { token, body });
   }
 
-  const exampleQuery = (operation: Documented) => Object.fromEntries(operation.query.map((p) => [p.name, String(p.example ?? (p.schema as SchemaObject | undefined)?.example)]));
+  const exampleQuery = (operation: Documented) =>
+    Object.fromEntries(operation.query.map((p) => [p.name, String(p.example ?? (p.schema as SchemaObject | undefined)?.example)]));
   const keyOf = (operation: Documented) => `${operation.method} ${operation.path}`;
 
   it('finds the operations to try: every body, and the required query parameters of GET /user/stats and GET /auth/verify-email', () => {
     const keys = documented.map(keyOf);
-    expect(keys).toEqual(expect.arrayContaining(['POST /user/link', 'PUT /user/link/{id}', 'POST /oauth/token', 'GET /user/stats', 'GET /auth/verify-email', 'POST /auth/verify-email']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'POST /user/link',
+        'PUT /user/link/{id}',
+        'POST /oauth/token',
+        'GET /user/stats',
+        'GET /auth/verify-email',
+        'POST /auth/verify-email',
+      ]),
+    );
     expect(keys.length).toBeGreaterThanOrEqual(20);
   });
 
@@ -177,9 +234,12 @@ describe('documented request examples against the running server', () => {
     for (const operation of documented.filter((o) => o.body)) {
       const body = operation.body as NonNullable<Documented['body']>;
       expect([keyOf(operation), typeof body.example]).toEqual([keyOf(operation), 'object']);
-      for (const field of body.schema.required ?? []) expect([keyOf(operation), field, field in body.example]).toEqual([keyOf(operation), field, true]);
+      for (const field of body.schema.required ?? [])
+        expect([keyOf(operation), field, field in body.example]).toEqual([keyOf(operation), field, true]);
     }
-    for (const operation of documented) for (const parameter of operation.query) expect([keyOf(operation), parameter.name, exampleQuery(operation)[parameter.name]]).not.toContain('undefined');
+    for (const operation of documented)
+      for (const parameter of operation.query)
+        expect([keyOf(operation), parameter.name, exampleQuery(operation)[parameter.name]]).not.toContain('undefined');
   });
 
   it("accepts each operation's documented example, as JSON and, where documented, form-encoded", async () => {
@@ -201,7 +261,10 @@ describe('documented request examples against the running server', () => {
     const wrong: string[] = [];
     for (const operation of documented) {
       const key = keyOf(operation);
-      const fields = [...(operation.body?.schema.required ?? []).map((name) => ({ name, in: 'body' })), ...operation.query.map((p) => ({ name: p.name, in: 'query' }))];
+      const fields = [
+        ...(operation.body?.schema.required ?? []).map((name) => ({ name, in: 'body' })),
+        ...operation.query.map((p) => ({ name: p.name, in: 'query' })),
+      ];
       for (const field of fields) {
         const prepared = await prepare(key);
         const body = operation.body ? { ...operation.body.example, ...prepared.body } : undefined;
@@ -210,7 +273,8 @@ describe('documented request examples against the running server', () => {
         else delete query[field.name];
         const answer = await send(key, prepared, body, query);
         const names = (answer.body?.meta?.errors ?? []).map((e: { name: string }) => e.name);
-        if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_ERROR' || !names.includes(field.name)) wrong.push(`${key} without ${field.name} -> ${answer.status} ${answer.text.slice(0, 300)}`);
+        if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_ERROR' || !names.includes(field.name))
+          wrong.push(`${key} without ${field.name} -> ${answer.status} ${answer.text.slice(0, 300)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -218,8 +282,15 @@ describe('documented request examples against the running server', () => {
 
   it('takes the token request form-encoded as documented, and refuses it without grant_type the RFC 6749 way', async () => {
     const account = await createAccount(t);
-    const form = (fields: Record<string, string>) => t.request('POST', '/oauth/token', { raw: { body: new URLSearchParams(fields).toString(), contentType: FORM } });
-    const fields = { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password };
+    const form = (fields: Record<string, string>) =>
+      t.request('POST', '/oauth/token', { raw: { body: new URLSearchParams(fields).toString(), contentType: FORM } });
+    const fields = {
+      grant_type: 'password',
+      client_id: account.client.clientId,
+      client_secret: account.client.clientSecret,
+      username: account.email,
+      password: account.password,
+    };
     const granted = await form(fields);
     expect(granted.status).toBe(200);
     expect(granted.body).toMatchObject({ access_token: expect.stringMatching(/^at_/), token_type: expect.stringMatching(/^bearer$/i) });

@@ -16,7 +16,10 @@ describe('GET /user/link/{id}/qr', () => {
 
   it('answers a PNG that decodes to the short URL, or an SVG; another user gets 404; links:read is needed', async () => {
     const ada = await createAccount(t);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/page', slug: 'qr-me' } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/page', slug: 'qr-me' },
+    });
     const id = link.body.data.id;
 
     const image = await png(`/user/link/${id}/qr?size=200`, ada.accessToken);
@@ -44,7 +47,10 @@ describe('GET /user/link/{id}/qr', () => {
   // A 2048-pixel PNG used to hold the event loop for most of a second: the size is capped at 1024.
   it('refuses sizes above 1024 and draws a 1024-pixel PNG that decodes; a repeat answers the same bytes', async () => {
     const ada = await createAccount(t);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/big', slug: 'qr-big' } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/big', slug: 'qr-big' },
+    });
     const id = link.body.data.id;
 
     for (const size of [1025, 2048]) {
@@ -69,7 +75,10 @@ describe('GET /user/link/{id}/qr', () => {
   // thread never runs the drawing code, and other requests are answered while large codes are drawn.
   it('draws on worker threads, answering other requests while several large codes are being drawn', async () => {
     const ada = await createAccount(t);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/busy', slug: 'qr-busy' } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/busy', slug: 'qr-busy' },
+    });
     const id = link.body.data.id;
     const order: string[] = [];
     let health: Promise<void> | undefined;
@@ -103,7 +112,10 @@ describe('GET /user/link/{id}/qr', () => {
   // The pool's queue is bounded: past it a request is told to come back, not queued without end.
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After while every thread is drawing and the queue is full', async () => {
     const ada = await createAccount(t);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/full', slug: 'qr-full' } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/full', slug: 'qr-full' },
+    });
     const id = link.body.data.id;
     const renderer = t.app.get(QrRenderer);
     const render = renderer.render.bind(renderer);
@@ -111,13 +123,18 @@ describe('GET /user/link/{id}/qr', () => {
     // Fills the threads and the queue in the same turn as the request's drawing, so it finds them full
     // however fast the machine draws.
     const spy = jest.spyOn(renderer, 'render').mockImplementationOnce((image) => {
-      for (let i = 0; i < DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue; i++) filling.push(render({ text: `https://s.lnk.test/filler-${i}`, size: 64, format: 'svg' }));
+      for (let i = 0; i < DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue; i++)
+        filling.push(render({ text: `https://s.lnk.test/filler-${i}`, size: 64, format: 'svg' }));
       return render(image);
     });
     try {
       const busy = await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: ada.accessToken });
       expect(busy.status).toBe(503);
-      expect(busy.body).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Too many QR codes are being drawn, try again shortly' });
+      expect(busy.body).toEqual({
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Too many QR codes are being drawn, try again shortly',
+      });
       expect(busy.headers.get('retry-after')).toBe('5');
       expect(filling).toHaveLength(DEFAULT_QR_POOL.maxThreads + DEFAULT_QR_POOL.maxQueue);
       await Promise.all(filling);
@@ -136,7 +153,10 @@ describe('the QR code budget', () => {
   // QR codes cost far more to draw than other API calls: an account has a budget of them of its own.
   it('answers 429 with RateLimit headers once an account has used its QR budget, while its other API calls still answer', async () => {
     const ada = await createAccount(t);
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/limited', slug: 'qr-limited' } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/limited', slug: 'qr-limited' },
+    });
     const id = link.body.data.id;
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 2; i++) {
@@ -159,7 +179,10 @@ describe('the QR code budget', () => {
     expect((await t.request('GET', `/user/link/${id}/qr?format=svg`, { token: pat.token })).status).toBe(429);
     // Another account's budget is its own.
     const grace = await createAccount(t);
-    const theirs = await t.request('POST', '/user/link', { token: grace.accessToken, body: { url: 'https://dest.example/theirs', slug: 'qr-theirs' } });
+    const theirs = await t.request('POST', '/user/link', {
+      token: grace.accessToken,
+      body: { url: 'https://dest.example/theirs', slug: 'qr-theirs' },
+    });
     expect((await t.request('GET', `/user/link/${theirs.body.data.id}/qr?format=svg`, { token: grace.accessToken })).status).toBe(200);
   });
 });

@@ -84,13 +84,21 @@ describe('the README Quickstart', () => {
     }
     dist = await buildApp();
     // As `npm start` runs it: the defaults, but for the port (the README's 3000 may be taken) and an empty DATA_DIR.
-    app = await spawnBuiltApp(dist, { DATA_DIR: dataDir, PUBLIC_BASE_URL: '', SHORT_BASE_URL: '', HOST: '', BCRYPT_COST: '', LOG_LEVEL: 'warn' });
+    app = await spawnBuiltApp(dist, {
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: '',
+      SHORT_BASE_URL: '',
+      HOST: '',
+      BCRYPT_COST: '',
+      LOG_LEVEL: 'warn',
+    });
     const port = String(app.port);
     const local = (text: string) => text.replaceAll(`localhost:${README_PORT}`, `localhost:${port}`);
     const cli = join(dist.dir, 'apps/cli/src/main.js');
     const prelude = [
       // `npm run -s cli -- <args>`: the built CLI of this very build, with the server's settings.
-      `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; else echo "the Quickstart test runs only 'npm run -s cli -- ...', not: npm $*" >&2; return 127; fi; }`,
+      `npm() { if [ "$1 $2 $3 $4" = "run -s cli --" ]; then shift 4; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} ` +
+        `"$@"; else echo "the Quickstart test runs only 'npm run -s cli -- ...', not: npm $*" >&2; return 127; fi; }`,
       `node() { ${JSON.stringify(process.execPath)} "$@"; }`,
     ].join('\n');
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: port, LOG_LEVEL: 'warn' };
@@ -111,7 +119,8 @@ describe('the README Quickstart', () => {
       if (process.env['QUICKSTART_PRINT']) process.stdout.write(`$ ${command}\n${result.output}\n\n`);
       if (!matches(expected, result.output)) {
         throw new Error(
-          `The Quickstart step\n\n${command}\n\nprinted\n\n${result.output}\n\ninstead of\n\n${expected}\n\n(exit status ${result.status}; stderr: ${result.stderr || '(none)'}; server output:\n${app.output().slice(-2000)})`,
+          `The Quickstart step\n\n${command}\n\nprinted\n\n${result.output}\n\ninstead of\n\n${expected}\n\n(exit status ` +
+            `${result.status}; stderr: ${result.stderr || '(none)'}; server output:\n${app.output().slice(-2000)})`,
         );
       }
       expect(result.status).toBe(0);

@@ -27,7 +27,8 @@ describe('short links answering, and the statistics they feed', () => {
     return res.body.data;
   };
   // As a browser: Node's fetch() names itself "node", a script, whose visits are not counted.
-  const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(t.baseUrl + path, { redirect: 'manual', ...init, headers: asBrowser(init.headers) });
+  const visit = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(t.baseUrl + path, { redirect: 'manual', ...init, headers: asBrowser(init.headers) });
   const visitAs = async (host: string, path: string) => {
     const { status, location } = await visitWithHost(t.baseUrl, host, path);
     return { status, location };
@@ -77,7 +78,9 @@ describe('short links answering, and the statistics they feed', () => {
     expect((await visitAs('go.bob.test', '/bob-promo')).status).toBe(404);
     dns.cnames.set('go.bob.test', 'cname.lnk.test');
     dns.txts.set(added.body.data.verification.name, [added.body.data.verification.value]);
-    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: bob.accessToken })).body.data.isVerified).toBe(true);
+    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: bob.accessToken })).body.data.isVerified).toBe(
+      true,
+    );
     await link(bob, { url: 'https://example.com/bob', slug: 'bob-promo', domainId: added.body.data.id });
     expect(await visitAs('go.bob.test', '/bob-promo')).toEqual({ status: 302, location: 'https://example.com/bob' });
   });
@@ -89,7 +92,9 @@ describe('short links answering, and the statistics they feed', () => {
     const added = await t.request('POST', '/user/domain', { token: carol.accessToken, body: { name: 'gone.bob.test' } });
     dns.cnames.set('gone.bob.test', 'cname.lnk.test');
     dns.txts.set(added.body.data.verification.name, [added.body.data.verification.value]);
-    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: carol.accessToken })).body.data.isVerified).toBe(true);
+    expect((await t.request('POST', `/user/domain/${added.body.data.id}/verify`, { token: carol.accessToken })).body.data.isVerified).toBe(
+      true,
+    );
     expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404); // the host is now cached as carol's domain
     expect((await t.request('DELETE', `/user/domain/${added.body.data.id}`, { token: carol.accessToken })).status).toBe(200);
     expect((await visitAs('gone.bob.test', '/after-domain')).status).toBe(404);
@@ -99,26 +104,32 @@ describe('short links answering, and the statistics they feed', () => {
   // Issue 27: "Host: alice.example.org." (the name with the trailing dot DNS allows) was not found as
   // Alice's domain, and any host that is not a verified domain fell back to the default short domain:
   // her domain answered Mallory's slugs of the default short domain.
-  it('answers a verified domain however its Host is spelled (trailing dot, case, port), and any host that is neither it nor the service’s 404, never the default short domain’s links', async () => {
-    const [alice, mallory] = [await createAccount(t), await createAccount(t)];
-    const domain = await t.request('POST', '/user/domain', { token: alice.accessToken, body: { name: 'alice.ada.test' } });
-    dns.cnames.set('alice.ada.test', 'cname.lnk.test');
-    dns.txts.set(domain.body.data.verification.name, [domain.body.data.verification.value]);
-    expect((await t.request('POST', `/user/domain/${domain.body.data.id}/verify`, { token: alice.accessToken })).body.data.isVerified).toBe(true);
-    await link(alice, { url: 'https://example.com/alice', slug: 'alice-own', domainId: domain.body.data.id });
-    await link(mallory, { url: 'https://evil.example/phish', slug: 'mallory-promo' });
+  it(
+    'answers a verified domain however its Host is spelled (trailing dot, case, port), and any host ' +
+      'that is neither it nor the service’s 404, never the default short domain’s links',
+    async () => {
+      const [alice, mallory] = [await createAccount(t), await createAccount(t)];
+      const domain = await t.request('POST', '/user/domain', { token: alice.accessToken, body: { name: 'alice.ada.test' } });
+      dns.cnames.set('alice.ada.test', 'cname.lnk.test');
+      dns.txts.set(domain.body.data.verification.name, [domain.body.data.verification.value]);
+      expect(
+        (await t.request('POST', `/user/domain/${domain.body.data.id}/verify`, { token: alice.accessToken })).body.data.isVerified,
+      ).toBe(true);
+      await link(alice, { url: 'https://example.com/alice', slug: 'alice-own', domainId: domain.body.data.id });
+      await link(mallory, { url: 'https://evil.example/phish', slug: 'mallory-promo' });
 
-    for (const host of ['alice.ada.test.', 'ALICE.ADA.TEST.', 'Alice.Ada.Test.:8080']) {
-      expect(await visitAs(host, '/alice-own')).toEqual({ status: 302, location: 'https://example.com/alice' });
-      expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
-    }
-    for (const host of ['elsewhere.example.net', 'elsewhere.example.net.', 'alice.ada.test..', `127.0.0.1.evil.example`]) {
-      expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
-    }
-    // The service's own short host (127.0.0.1 here), however spelled, serves the default short domain.
-    expect((await visit('/mallory-promo')).status).toBe(302);
-    expect((await visitAs(new URL(t.baseUrl).host, '/mallory-promo')).location).toBe('https://evil.example/phish');
-  });
+      for (const host of ['alice.ada.test.', 'ALICE.ADA.TEST.', 'Alice.Ada.Test.:8080']) {
+        expect(await visitAs(host, '/alice-own')).toEqual({ status: 302, location: 'https://example.com/alice' });
+        expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
+      }
+      for (const host of ['elsewhere.example.net', 'elsewhere.example.net.', 'alice.ada.test..', `127.0.0.1.evil.example`]) {
+        expect((await visitAs(host, '/mallory-promo')).status).toBe(404);
+      }
+      // The service's own short host (127.0.0.1 here), however spelled, serves the default short domain.
+      expect((await visit('/mallory-promo')).status).toBe(302);
+      expect((await visitAs(new URL(t.baseUrl).host, '/mallory-promo')).location).toBe('https://evil.example/phish');
+    },
+  );
 
   it('resolves a slug in the namespace of the verified custom domain named by the Host header', async () => {
     const domain = await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'go.ada.test' } });
@@ -136,13 +147,24 @@ describe('short links answering, and the statistics they feed', () => {
   });
 
   it('asks for the password of a protected link, counts right and wrong answers, and then goes on to the destination', async () => {
-    const created = await link(ada, { url: 'https://example.com/secret', slug: 'locked', title: 'Locked', hasPassword: true, password: 'open sesame' });
+    const created = await link(ada, {
+      url: 'https://example.com/secret',
+      slug: 'locked',
+      title: 'Locked',
+      hasPassword: true,
+      password: 'open sesame',
+    });
     const page = await visit('/locked');
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).toContain('name="password"');
-    const post = (password: string) => visit('/locked', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password }).toString() });
+    const post = (password: string) =>
+      visit('/locked', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password }).toString(),
+      });
     const wrong = await post('nope');
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('not right');
@@ -156,14 +178,20 @@ describe('short links answering, and the statistics they feed', () => {
     expect(onward).toContain('<a href="https://example.com/secret" rel="noreferrer">');
     await flush();
     const rows = (await stats(ada, `startDate=${today}&endDate=${today}&q=Locked`)).body.data;
-    expect(rows).toEqual([expect.objectContaining({ linkId: created.id, linkName: 'Locked', visits: 1, passwordPassed: 1, passwordFailed: 1 })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ linkId: created.id, linkName: 'Locked', visits: 1, passwordPassed: 1, passwordFailed: 1 }),
+    ]);
   });
 
   it('refuses a run of wrong passwords from one address with 429', async () => {
     await link(ada, { url: 'https://example.com/guarded', slug: 'guarded', hasPassword: true, password: 'right one' });
     let last: Response | undefined;
     for (let i = 0; i < 12; i++) {
-      last = await visit('/guarded', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=wrong${i}` });
+      last = await visit('/guarded', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `password=wrong${i}`,
+      });
       if (last.status === 429) break;
     }
     expect(last?.status).toBe(429);
@@ -201,7 +229,9 @@ describe('short links answering, and the statistics they feed', () => {
       passwordPassed: 0,
       passwordFailed: 0,
     });
-    expect((await stats(bob, `startDate=${today}&endDate=${today}`)).body.data.filter((r: { linkId: string }) => r.linkId === created.id)).toEqual([]);
+    expect(
+      (await stats(bob, `startDate=${today}&endDate=${today}`)).body.data.filter((r: { linkId: string }) => r.linkId === created.id),
+    ).toEqual([]);
   });
 
   it('keeps the rows of a deleted link under the name it had, and filters on domain and UTM values', async () => {
@@ -210,9 +240,16 @@ describe('short links answering, and the statistics they feed', () => {
     await flush();
     await t.request('DELETE', `/user/link/${created.id}`, { token: ada.accessToken });
     const byName = await stats(ada, `startDate=${today}&endDate=${today}&q=autumn`);
-    expect(byName.body.data).toEqual([expect.objectContaining({ linkId: created.id, linkName: 'Autumn offer', utmMedium: 'banner', utmCampaign: 'fall', visits: 1 })]);
-    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=FALL`)).body.data.map((r: { linkId: string }) => r.linkId)).toEqual([created.id]);
-    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=nothing-matches`)).body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect(byName.body.data).toEqual([
+      expect.objectContaining({ linkId: created.id, linkName: 'Autumn offer', utmMedium: 'banner', utmCampaign: 'fall', visits: 1 }),
+    ]);
+    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=FALL`)).body.data.map((r: { linkId: string }) => r.linkId)).toEqual([
+      created.id,
+    ]);
+    expect((await stats(ada, `startDate=${today}&endDate=${today}&q=nothing-matches`)).body).toMatchObject({
+      data: [],
+      meta: { total: 0 },
+    });
   });
 
   it.each([

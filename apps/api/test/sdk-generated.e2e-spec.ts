@@ -25,7 +25,9 @@ describe('libs/sdk, generated from the OpenAPI document', () => {
       const generator = join(root, 'tools', 'sdk', 'generate-client.mjs');
       await promisify(execFile)(process.execPath, [generator, fresh.document, fresh.generated], { cwd: root, timeout: 60_000 });
       const stale = staleFiles({ document: join(root, SDK_DOCUMENT), generated: join(root, SDK_GENERATED) }, fresh);
-      const advice = stale.length ? ['the committed SDK is not what the app declares now: run `npm run sdk:generate`, commit libs/sdk'] : [];
+      const advice = stale.length
+        ? ['the committed SDK is not what the app declares now: run `npm run sdk:generate`, commit libs/sdk']
+        : [];
       expect([...stale, ...advice]).toEqual([]);
     } finally {
       for (const [name, value] of Object.entries(shell)) {

@@ -3,7 +3,8 @@ import { startTestApp, TestApp } from './support/test-app';
 import { asBrowser } from './support/visitor';
 
 /** Lines of a Prometheus text answer whose name and labels contain every given part. */
-const series = (text: string, ...parts: string[]) => text.split('\n').filter((line) => !line.startsWith('#') && parts.every((part) => line.includes(part)));
+const series = (text: string, ...parts: string[]) =>
+  text.split('\n').filter((line) => !line.startsWith('#') && parts.every((part) => line.includes(part)));
 
 describe('npm start: short URLs answered in front of the API stack, on the same port', () => {
   let t: TestApp;
@@ -18,13 +19,21 @@ describe('npm start: short URLs answered in front of the API stack, on the same 
   });
   afterAll(() => t?.close());
 
-  it('answers a redirect with Location, Cache-Control, Content-Length: 0 and HSTS (https short URLs) only: no document headers on a bodiless answer', async () => {
-    const res = await visit('/fast', { headers: asBrowser() });
-    expect(res.status).toBe(302);
-    const names = [...res.headers.keys()].filter((n) => !['date', 'connection', 'keep-alive'].includes(n)).sort();
-    expect(names).toEqual(['cache-control', 'content-length', 'location', 'strict-transport-security']);
-    expect([res.headers.get('location'), res.headers.get('cache-control'), res.headers.get('content-length')]).toEqual(['https://dest.example/', 'private, max-age=0', '0']);
-  });
+  it(
+    'answers a redirect with Location, Cache-Control, Content-Length: 0 and HSTS ' +
+      '(https short URLs) only: no document headers on a bodiless answer',
+    async () => {
+      const res = await visit('/fast', { headers: asBrowser() });
+      expect(res.status).toBe(302);
+      const names = [...res.headers.keys()].filter((n) => !['date', 'connection', 'keep-alive'].includes(n)).sort();
+      expect(names).toEqual(['cache-control', 'content-length', 'location', 'strict-transport-security']);
+      expect([res.headers.get('location'), res.headers.get('cache-control'), res.headers.get('content-length')]).toEqual([
+        'https://dest.example/',
+        'private, max-age=0',
+        '0',
+      ]);
+    },
+  );
 
   it('mints no request id for a short URL, and echoes a sane one the caller sent (header injection defended)', async () => {
     expect((await visit('/fast')).headers.get('x-request-id')).toBeNull();
@@ -35,7 +44,10 @@ describe('npm start: short URLs answered in front of the API stack, on the same 
   });
 
   it('keeps every document header on the 404 page and the password form (clickjacking and sniffing defended)', async () => {
-    await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://dest.example/locked', slug: 'fast-locked', hasPassword: true, password: 'pw-123456' } });
+    await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://dest.example/locked', slug: 'fast-locked', hasPassword: true, password: 'pw-123456' },
+    });
     for (const path of ['/no-such-fast', '/fast-locked']) {
       const page = await visit(path);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -56,7 +68,15 @@ describe('npm start: short URLs answered in front of the API stack, on the same 
     expect(redirects(after) - redirects(before)).toBe(5);
     expect(series(after, 'lnk_http_request', 'status="302"')).toEqual([]);
     expect(series(after, 'lnk_http_request', '/:slug')).toEqual([]);
-    expect(series(after, 'lnk_http_request', 'route="unmatched"', 'status="404"', 'method="GET"').filter((l) => l.includes('_count') || l.startsWith('lnk_http_requests_total'))).toEqual(series(before, 'lnk_http_request', 'route="unmatched"', 'status="404"', 'method="GET"').filter((l) => l.includes('_count') || l.startsWith('lnk_http_requests_total')));
+    expect(
+      series(after, 'lnk_http_request', 'route="unmatched"', 'status="404"', 'method="GET"').filter(
+        (l) => l.includes('_count') || l.startsWith('lnk_http_requests_total'),
+      ),
+    ).toEqual(
+      series(before, 'lnk_http_request', 'route="unmatched"', 'status="404"', 'method="GET"').filter(
+        (l) => l.includes('_count') || l.startsWith('lnk_http_requests_total'),
+      ),
+    );
   });
 
   it('leaves the API its own one-segment paths (/health, /metrics, /docs, /v1) and deeper paths', async () => {

@@ -25,7 +25,9 @@ describe('statistics under a flood of UTM values', () => {
   const rowsOf = async (linkId: string) => {
     const res = await t.request('GET', `/user/stats?startDate=${today}&endDate=${today}`, { token: ada.accessToken });
     expect(res.status).toBe(200);
-    return (res.body.data as { linkId: string; utmSource: string; utmMedium: string; utmCampaign: string; visits: number }[]).filter((r) => r.linkId === linkId);
+    return (res.body.data as { linkId: string; utmSource: string; utmMedium: string; utmCampaign: string; visits: number }[]).filter(
+      (r) => r.linkId === linkId,
+    );
   };
 
   it('keeps 1,000 distinct UTM combinations on one link to 100 rows and one (other) row a day, counting every visit', async () => {
@@ -33,7 +35,11 @@ describe('statistics under a flood of UTM values', () => {
     // Written in ten batches: the bound must hold against the rows earlier batches stored.
     for (let batch = 0; batch < 10; batch++) {
       for (let i = 0; i < 100; i += 20) {
-        const statuses = await Promise.all(Array.from({ length: 20 }, (_, j) => visit(`/flooded?utm_source=s${batch}-${i + j}&utm_medium=m${i + j}&utm_campaign=${'c'.repeat(150)}`)));
+        const statuses = await Promise.all(
+          Array.from({ length: 20 }, (_, j) =>
+            visit(`/flooded?utm_source=s${batch}-${i + j}&utm_medium=m${i + j}&utm_campaign=${'c'.repeat(150)}`),
+          ),
+        );
         expect(statuses.every((s) => s === 302)).toBe(true);
       }
       await flush();
@@ -51,6 +57,8 @@ describe('statistics under a flood of UTM values', () => {
     expect(await visit('/tidy?utm_source=%20News%E2%80%8Bletter%09&utm_medium=E%01Mail&utm_campaign=Spring%20%20Sale')).toBe(302);
     expect(await visit('/tidy?utm_source=newsletter&utm_medium=email&utm_campaign=spring+sale')).toBe(302);
     await flush();
-    expect((await rowsOf(tidy.id)).map((r) => [r.utmSource, r.utmMedium, r.utmCampaign, r.visits])).toEqual([['newsletter', 'email', 'spring sale', 2]]);
+    expect((await rowsOf(tidy.id)).map((r) => [r.utmSource, r.utmMedium, r.utmCampaign, r.visits])).toEqual([
+      ['newsletter', 'email', 'spring sale', 2],
+    ]);
   });
 });

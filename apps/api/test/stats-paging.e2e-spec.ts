@@ -24,9 +24,11 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
   const seed = async (ownerId: string, links: number, prefix: string) => {
     const id = (n: string) => `lpad(to_hex(${n}), 24, '0')`;
     await t.dataSource.query(
-      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
+        visits, password_passed, password_failed)
        SELECT md5(random()::text || g || d || u)::char(24), DATE '2026-02-27' + d, ${id(`'${prefix}'::int * 100000 + g`)}, $1, NULL,
-              CASE WHEN g <= 2 THEN 'Twin' ELSE 'Link ' || g END, 'lnk.test', u, CASE WHEN u = '' THEN '' ELSE 'mail' END, '', 1 + (g * 7 + d) % 13, 0, d % 2
+              CASE WHEN g <= 2 THEN 'Twin' ELSE 'Link ' || g END, 'lnk.test', u, CASE WHEN u = '' THEN '' ELSE 'mail'
+                END, '', 1 + (g * 7 + d) % 13, 0, d % 2
          FROM generate_series(1, $2::int) AS g CROSS JOIN generate_series(0, 35) AS d
          CROSS JOIN LATERAL (SELECT unnest(CASE WHEN g % 5 = 0 THEN ARRAY['', 'news', 'Ads'] ELSE ARRAY[''] END) AS u) AS utm`,
       [ownerId, links],
@@ -36,8 +38,10 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
   /** `links` links with one plain row a day over the same days as `seed`, no UTM rows. */
   const seedMany = async (ownerId: string, links: number, prefix: string) => {
     await t.dataSource.query(
-      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
-       SELECT md5(random()::text || g || d)::char(24), DATE '2026-02-27' + d, lpad(to_hex($3::int * 100000 + g), 24, '0'), $1, NULL, 'Link ' || g, 'lnk.test', '', '', '', 1 + (g + d) % 11, 0, 0
+      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
+        visits, password_passed, password_failed)
+       SELECT md5(random()::text || g || d)::char(24), DATE '2026-02-27' + d, lpad(to_hex($3::int * 100000 + g), 24, '0'), $1, NULL,
+         'Link ' || g, 'lnk.test', '', '', '', 1 + (g + d) % 11, 0, 0
          FROM generate_series(1, $2::int) AS g CROSS JOIN generate_series(0, 35) AS d`,
       [ownerId, links, Number(prefix)],
     );
@@ -64,38 +68,59 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     const body = res.body as { data: Record[]; meta: { total: number } };
     expect(body.meta).toEqual({ total: adaTotal });
     expect(body.data).toHaveLength(adaTotal);
-    expect(res.text).toBe(JSON.stringify({ status: 200, code: 'OK', message: 'Request successful', data: body.data, meta: { total: adaTotal } }));
+    expect(res.text).toBe(
+      JSON.stringify({ status: 200, code: 'OK', message: 'Request successful', data: body.data, meta: { total: adaTotal } }),
+    );
     expect(new Set(body.data.map((r) => r.id)).size).toBe(adaTotal);
     expect(body.data.every((r) => r.userId === ada.id && r.date >= '2026-03-01' && r.date < '2026-04-01')).toBe(true);
   });
 
   it('answers HEAD with the headers of the streamed answer and no body', async () => {
-    const res = await fetch(`${t.baseUrl}/user/stats?${range}`, { method: 'HEAD', headers: { authorization: `Bearer ${ada.accessToken}` } });
+    const res = await fetch(`${t.baseUrl}/user/stats?${range}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${ada.accessToken}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await res.text()).toBe('');
     expect((await stats(ada, `${range}&limit=1`)).status).toBe(200);
   });
 
-  it('pages in the order of the whole answer (date, link name, UTM values, id): every record once, each page with the full total', async () => {
-    const whole = (await stats(ada, range)).body.data as Record[];
-    const paged: Record[] = [];
-    for (let start = 0; start < adaTotal; start += 100) {
-      const res = await stats(ada, `${range}&start=${start}&limit=100`);
-      expect(res.status).toBe(200);
-      expect(res.body.meta).toEqual({ total: adaTotal, start, limit: 100, nextCursor: start + 100 < adaTotal ? expect.any(String) : null });
-      paged.push(...res.body.data);
-    }
-    expect(paged.map((r) => r.id)).toEqual(whole.map((r) => r.id));
-    expect(whole.map((r) => r.date)).toEqual(whole.map((r) => r.date).sort());
-    // Two links named alike tie on every key but the id.
-    const twins = whole.filter((r) => r.date === '2026-03-01T00:00:00.000Z' && r.linkName === 'Twin');
-    expect(twins.map((r) => r.id)).toEqual(twins.map((r) => r.id).sort());
-  });
+  it(
+    'pages in the order of the whole answer (date, link name, UTM values, ' + 'id): every record once, each page with the full total',
+    async () => {
+      const whole = (await stats(ada, range)).body.data as Record[];
+      const paged: Record[] = [];
+      for (let start = 0; start < adaTotal; start += 100) {
+        const res = await stats(ada, `${range}&start=${start}&limit=100`);
+        expect(res.status).toBe(200);
+        expect(res.body.meta).toEqual({
+          total: adaTotal,
+          start,
+          limit: 100,
+          nextCursor: start + 100 < adaTotal ? expect.any(String) : null,
+        });
+        paged.push(...res.body.data);
+      }
+      expect(paged.map((r) => r.id)).toEqual(whole.map((r) => r.id));
+      expect(whole.map((r) => r.date)).toEqual(whole.map((r) => r.date).sort());
+      // Two links named alike tie on every key but the id.
+      const twins = whole.filter((r) => r.date === '2026-03-01T00:00:00.000Z' && r.linkName === 'Twin');
+      expect(twins.map((r) => r.id)).toEqual(twins.map((r) => r.id).sort());
+    },
+  );
 
   it('answers a page past the end empty, with the total; limit alone starts at 0, start alone takes 10', async () => {
-    expect((await stats(ada, `${range}&start=${adaTotal}&limit=5`)).body).toMatchObject({ data: [], meta: { total: adaTotal, start: adaTotal, limit: 5, nextCursor: null } });
-    expect((await stats(ada, `${range}&limit=3`)).body.meta).toEqual({ total: adaTotal, start: 0, limit: 3, nextCursor: expect.any(String) });
+    expect((await stats(ada, `${range}&start=${adaTotal}&limit=5`)).body).toMatchObject({
+      data: [],
+      meta: { total: adaTotal, start: adaTotal, limit: 5, nextCursor: null },
+    });
+    expect((await stats(ada, `${range}&limit=3`)).body.meta).toEqual({
+      total: adaTotal,
+      start: 0,
+      limit: 3,
+      nextCursor: expect.any(String),
+    });
     const startOnly = await stats(ada, `${range}&start=7`);
     expect(startOnly.body.meta).toEqual({ total: adaTotal, start: 7, limit: 10, nextCursor: expect.any(String) });
     expect(startOnly.body.data).toHaveLength(10);
@@ -142,7 +167,11 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
     const week = 'startDate=2026-03-01&endDate=2026-03-17';
     const read = TypeormStatsRepository.prototype.batches;
     let batchesRead = 0;
-    jest.spyOn(TypeormStatsRepository.prototype, 'batches').mockImplementation(async function* (this: TypeormStatsRepository, query: StatsQuery, size: number) {
+    jest.spyOn(TypeormStatsRepository.prototype, 'batches').mockImplementation(async function* (
+      this: TypeormStatsRepository,
+      query: StatsQuery,
+      size: number,
+    ) {
       for await (const batch of read.call(this, query, size) as AsyncIterable<StatsRecord[]>) {
         batchesRead++;
         yield batch;
@@ -188,7 +217,11 @@ describe('GET /user/stats at any size: paged, or streamed whole', () => {
   // well-formed, shorter list, so the connection is cut.
   it('cuts the connection when the database fails mid-stream, so no complete-looking body arrives', async () => {
     const read = TypeormStatsRepository.prototype.batches;
-    jest.spyOn(TypeormStatsRepository.prototype, 'batches').mockImplementation(async function* (this: TypeormStatsRepository, query: StatsQuery, size: number) {
+    jest.spyOn(TypeormStatsRepository.prototype, 'batches').mockImplementation(async function* (
+      this: TypeormStatsRepository,
+      query: StatsQuery,
+      size: number,
+    ) {
       for await (const batch of read.call(this, query, size) as AsyncIterable<StatsRecord[]>) {
         yield batch;
         throw new Error('connection terminated unexpectedly');

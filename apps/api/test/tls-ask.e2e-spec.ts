@@ -72,7 +72,9 @@ describe("GET /tls/ask: a TLS proxy's question before it obtains a certificate f
   // Handshakes with made-up server names make the proxy ask for each: they are answered, never a fault or a stall,
   // and the service stays up for everything else.
   it('answers a burst of asks for made-up names with 404 or 429 only, past the public budget, and keeps serving', async () => {
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => ask(`random-${i}-${Math.random().toString(36).slice(2)}.example.org`)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => ask(`random-${i}-${Math.random().toString(36).slice(2)}.example.org`)),
+    );
     for (const res of answers) {
       expect([404, 429]).toContain(res.status);
       expect(res.body.code).toBe(res.status === 404 ? 'NOT_FOUND' : 'RATE_LIMITED');

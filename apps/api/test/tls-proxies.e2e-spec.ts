@@ -3,7 +3,17 @@ import { ResponseContract } from './support/contract';
 import { startDnsServer } from './support/dns-server';
 import { createAccount, TestAccount } from './support/identity';
 import { freePlanLimits, startTestApp, TestApp } from './support/test-app';
-import { CADDY, describeWith, HttpsAnswer, NGINX, overHttps, RunningProxy, selfSignedCertificate, startCaddy, startNginx } from './support/tls-proxies';
+import {
+  CADDY,
+  describeWith,
+  HttpsAnswer,
+  NGINX,
+  overHttps,
+  RunningProxy,
+  selfSignedCertificate,
+  startCaddy,
+  startNginx,
+} from './support/tls-proxies';
 
 /**
  * The documented recipes (docs/proxy) run in front of the real API on loopback: the proxy terminates TLS
@@ -54,46 +64,61 @@ describe('behind a TLS-terminating reverse proxy', () => {
     return body;
   };
   const createThrough = async (proxy: RunningProxy, slug: string) => {
-    const answer = await overHttps(proxy, 'lnk.example', 'POST', '/user/link', { token: ada.accessToken, body: { url: `https://example.org/${slug}`, slug, domainId } });
+    const answer = await overHttps(proxy, 'lnk.example', 'POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: `https://example.org/${slug}`, slug, domainId },
+    });
     expect(answer.status).toBe(200);
     return checked('POST', '/user/link', answer).data;
   };
 
-  describeWith({ caddy: [CADDY, 'version'] })('Caddy with on-demand TLS (docs/proxy/Caddyfile), its internal CA standing in for ACME', () => {
-    let caddy: RunningProxy;
-    beforeAll(async () => {
-      caddy = await startCaddy(api());
-    });
-    afterAll(() => caddy?.close());
+  describeWith({ caddy: [CADDY, 'version'] })(
+    'Caddy with on-demand TLS (docs/proxy/Caddyfile), its internal CA standing in for ACME',
+    () => {
+      let caddy: RunningProxy;
+      beforeAll(async () => {
+        caddy = await startCaddy(api());
+      });
+      afterAll(() => caddy?.close());
 
-    it('gets the API a certificate for its own host, and the API reached over HTTPS writes https:// short URLs of custom domains', async () => {
-      const link = await createThrough(caddy, 'promo');
-      expect(link.shortUrl).toBe('https://go.example.com/promo');
-      // The same link asked for over plain HTTP, without the proxy: the scheme was the request's.
-      expect((await t.request('GET', `/user/link/${link.id}`, { token: ada.accessToken })).body.data.shortUrl).toBe('http://go.example.com/promo');
-    });
+      it(
+        'gets the API a certificate for its own host, and the API reached ' + 'over HTTPS writes https:// short URLs of custom domains',
+        async () => {
+          const link = await createThrough(caddy, 'promo');
+          expect(link.shortUrl).toBe('https://go.example.com/promo');
+          // The same link asked for over plain HTTP, without the proxy: the scheme was the request's.
+          expect((await t.request('GET', `/user/link/${link.id}`, { token: ada.accessToken })).body.data.shortUrl).toBe(
+            'http://go.example.com/promo',
+          );
+        },
+      );
 
-    it("gets a verified custom domain a certificate at its first handshake, and its short URL redirects over HTTPS", async () => {
-      await createThrough(caddy, 'spring');
-      const visit = await overHttps(caddy, 'go.example.com', 'GET', '/spring');
-      expect(visit.certificate.subjectaltname).toBe('DNS:go.example.com');
-      expect(visit.status).toBe(302);
-      expect(visit.headers['location']).toBe('https://example.org/spring');
-    });
+      it('gets a verified custom domain a certificate at its first handshake, and its short URL redirects over HTTPS', async () => {
+        await createThrough(caddy, 'spring');
+        const visit = await overHttps(caddy, 'go.example.com', 'GET', '/spring');
+        expect(visit.certificate.subjectaltname).toBe('DNS:go.example.com');
+        expect(visit.status).toBe(302);
+        expect(visit.headers['location']).toBe('https://example.org/spring');
+      });
 
-    // A certificate for any name would let anyone make the proxy obtain certificates at will (and exhaust its CA's limits).
-    it('gets no certificate for a domain added but not verified, nor for an unknown name: the handshake fails', async () => {
-      const pending = (await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'pending.example.com' } })).body.data;
-      dns.cnames.set('pending.example.com', 'cname.lnk.example');
-      for (const host of ['pending.example.com', 'unknown.example.org']) {
-        await expect(overHttps(caddy, host, 'GET', '/')).rejects.toMatchObject({ code: 'EPROTO', message: expect.stringMatching(/alert/) });
-      }
-      // Verified, it gets one at its next handshake.
-      dns.txts.set(pending.verification.name, [pending.verification.value]);
-      expect((await t.request('POST', `/user/domain/${pending.id}/verify`, { token: ada.accessToken })).status).toBe(200);
-      expect((await overHttps(caddy, 'pending.example.com', 'GET', '/')).certificate.subjectaltname).toBe('DNS:pending.example.com');
-    });
-  });
+      // A certificate for any name would let anyone make the proxy obtain certificates at will (and exhaust its CA's limits).
+      it('gets no certificate for a domain added but not verified, nor for an unknown name: the handshake fails', async () => {
+        const pending = (await t.request('POST', '/user/domain', { token: ada.accessToken, body: { name: 'pending.example.com' } })).body
+          .data;
+        dns.cnames.set('pending.example.com', 'cname.lnk.example');
+        for (const host of ['pending.example.com', 'unknown.example.org']) {
+          await expect(overHttps(caddy, host, 'GET', '/')).rejects.toMatchObject({
+            code: 'EPROTO',
+            message: expect.stringMatching(/alert/),
+          });
+        }
+        // Verified, it gets one at its next handshake.
+        dns.txts.set(pending.verification.name, [pending.verification.value]);
+        expect((await t.request('POST', `/user/domain/${pending.id}/verify`, { token: ada.accessToken })).status).toBe(200);
+        expect((await overHttps(caddy, 'pending.example.com', 'GET', '/')).certificate.subjectaltname).toBe('DNS:pending.example.com');
+      });
+    },
+  );
 
   describeWith({ nginx: [NGINX, '-v'], openssl: ['openssl', 'version'] })('nginx for fixed hosts (docs/proxy/nginx.conf)', () => {
     let nginx: RunningProxy & { checked: string };

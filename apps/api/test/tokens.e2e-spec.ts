@@ -26,9 +26,11 @@ describe('personal access tokens over HTTP', () => {
     await idp?.close();
   });
 
-  const create = (token: string, body: Record<string, unknown> = {}) => t.request('POST', '/user/tokens', { token, body: { name: 'ci', scopes: ['links:read'], ...body } });
+  const create = (token: string, body: Record<string, unknown> = {}) =>
+    t.request('POST', '/user/tokens', { token, body: { name: 'ci', scopes: ['links:read'], ...body } });
   const works = async (token: string) => (await t.request('GET', '/user/link', { token })).status === 200;
-  const activeIds = async (account: TestAccount) => (await t.request('GET', '/user/tokens?limit=100', { token: account.accessToken })).body.data.map((p: { id: string }) => p.id).sort();
+  const activeIds = async (account: TestAccount) =>
+    (await t.request('GET', '/user/tokens?limit=100', { token: account.accessToken })).body.data.map((p: { id: string }) => p.id).sort();
 
   /** Moves the account's sign-ins eleven minutes into the past, as if the session had been taken a while ago. */
   async function makeStale(account: TestAccount): Promise<void> {
@@ -60,7 +62,14 @@ describe('personal access tokens over HTTP', () => {
       expect(created.body.data.expiresAt).toBeNull();
       const detail = await t.request('GET', `/user/tokens/${created.body.data.id}`, { token: ada.accessToken });
       expect(detail.body.data).toMatchObject({ expiresAt: null, isActive: true, isExpired: false });
-      const signOut = await t.request('POST', '/oauth/revoke', { body: { token: ada.refreshToken, token_type_hint: 'refresh_token', client_id: ada.client.clientId, client_secret: ada.client.clientSecret } });
+      const signOut = await t.request('POST', '/oauth/revoke', {
+        body: {
+          token: ada.refreshToken,
+          token_type_hint: 'refresh_token',
+          client_id: ada.client.clientId,
+          client_secret: ada.client.clientSecret,
+        },
+      });
       expect(signOut.status).toBe(200);
       expect((await t.request('GET', '/user/me', { token: ada.accessToken })).status).toBe(401);
       expect(await works(created.body.data.token)).toBe(true);
@@ -69,20 +78,32 @@ describe('personal access tokens over HTTP', () => {
 
   describe('a stolen session cannot leave a token behind unnoticed', () => {
     // Issue 27, item 12: the PAT outlives the session; minting it is therefore a sensitive action.
-    it('refuses a session signed in more than 10 minutes ago without currentPassword (403 REAUTHENTICATION_REQUIRED), and makes nothing', async () => {
-      const ada = await createAccount(t);
-      await makeStale(ada);
-      const refused = await create(ada.accessToken);
-      expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED', message: expect.stringContaining('currentPassword') });
-      const wrong = await create(ada.accessToken, { currentPassword: 'not the password' });
-      expect([wrong.status, wrong.body.code, wrong.body.meta.errors]).toEqual([400, 'VALIDATION_ERROR', [{ name: 'currentPassword', error: 'the current password is not correct' }]]);
-      expect(await activeIds(ada)).toEqual([]);
-      expect(noticesTo(ada.email)).toEqual([]);
-      const right = await create(ada.accessToken, { currentPassword: ada.password });
-      expect(right.status).toBe(200);
-      expect(right.text).not.toContain(ada.password);
-    });
+    it(
+      'refuses a session signed in more than 10 minutes ago without ' +
+        'currentPassword (403 REAUTHENTICATION_REQUIRED), and makes nothing',
+      async () => {
+        const ada = await createAccount(t);
+        await makeStale(ada);
+        const refused = await create(ada.accessToken);
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({
+          status: 403,
+          code: 'REAUTHENTICATION_REQUIRED',
+          message: expect.stringContaining('currentPassword'),
+        });
+        const wrong = await create(ada.accessToken, { currentPassword: 'not the password' });
+        expect([wrong.status, wrong.body.code, wrong.body.meta.errors]).toEqual([
+          400,
+          'VALIDATION_ERROR',
+          [{ name: 'currentPassword', error: 'the current password is not correct' }],
+        ]);
+        expect(await activeIds(ada)).toEqual([]);
+        expect(noticesTo(ada.email)).toEqual([]);
+        const right = await create(ada.accessToken, { currentPassword: ada.password });
+        expect(right.status).toBe(200);
+        expect(right.text).not.toContain(ada.password);
+      },
+    );
 
     it('never counts a PAT as a sign-in: a PAT making a PAT sends currentPassword', async () => {
       const ada = await createAccount(t);
@@ -106,27 +127,43 @@ describe('personal access tokens over HTTP', () => {
       const created = await create(ada.accessToken, { name: 'deploy script', scopes: ['links:read', 'links:write'] });
       const [mail, ...more] = noticesTo(ada.email);
       expect(more).toEqual([]);
-      for (const part of ['"deploy script"', 'links:read links:write', 'Expires: never', '127.0.0.1', `/user/tokens/${created.body.data.id}`]) expect(mail).toContain(part);
+      for (const part of [
+        '"deploy script"',
+        'links:read links:write',
+        'Expires: never',
+        '127.0.0.1',
+        `/user/tokens/${created.body.data.id}`,
+      ])
+        expect(mail).toContain(part);
       expect(mail).not.toContain(created.body.data.token);
     });
   });
 
   describe('the bound on active PATs (PAT_LIMIT=3 here)', () => {
     // Issue 27, item 8: each PAT carries a rate-limit budget of its own; without a bound they multiply.
-    it('refuses one more with 403 QUOTA_EXCEEDED naming the bound, mails nothing for it, and frees a place when one expires or is revoked', async () => {
-      const ada = await createAccount(t);
-      const made = [];
-      for (let i = 0; i < 3; i++) made.push((await create(ada.accessToken, { name: `t${i}` })).body.data.id);
-      const refused = await create(ada.accessToken, { name: 'one too many' });
-      expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ status: 403, code: 'QUOTA_EXCEEDED', message: expect.stringContaining('revoke one'), meta: { limit: { resource: 'personalAccessTokens', used: 3, limit: 3 } } });
-      expect(noticesTo(ada.email)).toHaveLength(3);
-      await t.dataSource.query(`UPDATE personal_access_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [made[0]]);
-      expect((await create(ada.accessToken, { name: 'after an expiry' })).status).toBe(200);
-      expect((await create(ada.accessToken)).status).toBe(403);
-      expect((await t.request('DELETE', `/user/tokens/${made[1]}`, { token: ada.accessToken })).status).toBe(200);
-      expect((await create(ada.accessToken, { name: 'after a revocation' })).status).toBe(200);
-    });
+    it(
+      'refuses one more with 403 QUOTA_EXCEEDED naming the bound, mails nothing ' +
+        'for it, and frees a place when one expires or is revoked',
+      async () => {
+        const ada = await createAccount(t);
+        const made = [];
+        for (let i = 0; i < 3; i++) made.push((await create(ada.accessToken, { name: `t${i}` })).body.data.id);
+        const refused = await create(ada.accessToken, { name: 'one too many' });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({
+          status: 403,
+          code: 'QUOTA_EXCEEDED',
+          message: expect.stringContaining('revoke one'),
+          meta: { limit: { resource: 'personalAccessTokens', used: 3, limit: 3 } },
+        });
+        expect(noticesTo(ada.email)).toHaveLength(3);
+        await t.dataSource.query(`UPDATE personal_access_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [made[0]]);
+        expect((await create(ada.accessToken, { name: 'after an expiry' })).status).toBe(200);
+        expect((await create(ada.accessToken)).status).toBe(403);
+        expect((await t.request('DELETE', `/user/tokens/${made[1]}`, { token: ada.accessToken })).status).toBe(200);
+        expect((await create(ada.accessToken, { name: 'after a revocation' })).status).toBe(200);
+      },
+    );
 
     it('lets exactly the bound through when creations race, refusing the others with QUOTA_EXCEEDED and none with a 500', async () => {
       const ada = await createAccount(t);

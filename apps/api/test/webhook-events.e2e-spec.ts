@@ -6,7 +6,14 @@ import { startWebhookReceiver, until, WebhookReceiver } from './support/webhook-
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 // Test-speed settings: the workers look every 20 ms for deliveries and every 200 ms for expired links.
-const FAST = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_INTERVAL: '20', WEBHOOKS_RETRY_BASE_DELAY: '50', WEBHOOKS_EXPIRY_SCAN_INTERVAL: '200', SECRET_KEY: 'a'.repeat(64), REDIS_URL };
+const FAST = {
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+  WEBHOOKS_POLL_INTERVAL: '20',
+  WEBHOOKS_RETRY_BASE_DELAY: '50',
+  WEBHOOKS_EXPIRY_SCAN_INTERVAL: '200',
+  SECRET_KEY: 'a'.repeat(64),
+  REDIS_URL,
+};
 
 describe('webhook events on two instances sharing PostgreSQL and Redis', () => {
   let database: TestDatabase;
@@ -27,9 +34,18 @@ describe('webhook events on two instances sharing PostgreSQL and Redis', () => {
     await database?.drop();
   });
 
-  const deliveriesOf = async (ownerId: string) => Number((await a.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.owner_id = $1', [ownerId]))[0].n);
+  const deliveriesOf = async (ownerId: string) =>
+    Number(
+      (
+        await a.dataSource.query(
+          'SELECT count(*) AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.owner_id = $1',
+          [ownerId],
+        )
+      )[0].n,
+    );
   const allDeliveries = async () => Number((await a.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries'))[0].n);
-  const hook = (app: TestApp, account: TestAccount, events: string[]) => app.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: r.url, events } });
+  const hook = (app: TestApp, account: TestAccount, events: string[]) =>
+    app.request('POST', '/user/webhooks', { token: account.accessToken, body: { url: r.url, events } });
 
   // Creation throughput (issue 15): without webhooks a link creation is the insert alone, no BEGIN/enqueue/COMMIT.
   it('creates a link of an account without webhooks with no transaction and no enqueue statement', async () => {
@@ -102,9 +118,13 @@ describe('webhook events on two instances sharing PostgreSQL and Redis', () => {
   it('sends link.limit_reached exactly once when the last allowed visit is taken, visits spread over both instances', async () => {
     const account = await createAccount(a);
     expect((await hook(a, account, ['link.limit_reached'])).status).toBe(200);
-    const link = (await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/limited', maxVisits: 5 } })).body.data;
+    const link = (
+      await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/limited', maxVisits: 5 } })
+    ).body.data;
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => fetch(`${(i % 2 ? a : b).baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser() }).then((res) => res.status)),
+      Array.from({ length: 12 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).baseUrl}/${link.slug}`, { redirect: 'manual', headers: asBrowser() }).then((res) => res.status),
+      ),
     );
     expect(answers.filter((s) => s === 302)).toHaveLength(5);
     const events = await until(
@@ -123,8 +143,12 @@ describe('webhook events on two instances sharing PostgreSQL and Redis', () => {
     expect((await hook(a, account, ['link.expired'])).status).toBe(200);
     expect((await hook(a, bystander, ['link.created'])).status).toBe(200);
     const expiresAt = new Date(Date.now() + 1500).toISOString();
-    const link = (await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/soon', expiresAt } })).body.data;
-    const other = (await a.request('POST', '/user/link', { token: bystander.accessToken, body: { url: 'https://example.com/soon', expiresAt } })).body.data;
+    const link = (
+      await a.request('POST', '/user/link', { token: account.accessToken, body: { url: 'https://example.com/soon', expiresAt } })
+    ).body.data;
+    const other = (
+      await a.request('POST', '/user/link', { token: bystander.accessToken, body: { url: 'https://example.com/soon', expiresAt } })
+    ).body.data;
     const events = await until(
       () => r.events().filter((e) => e.type === 'link.expired' && e.data.id === link.id),
       (e) => e.length > 0,

@@ -36,18 +36,27 @@ export interface RedirectContexts {
 /** Connects to the API's database (refusing a schema the API has not migrated yet) and composes the use cases. */
 export async function composeRedirect(config: RedirectConfig, logger: Logger): Promise<RedirectContexts> {
   const bounds = databaseBounds(config.databaseBounds);
-  const dataSource = createDataSource({ kind: 'postgres', url: config.databaseUrl, poolSize: config.poolSize }, REDIRECT_PERSISTENCE, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
+  const dataSource = createDataSource(
+    { kind: 'postgres', url: config.databaseUrl, poolSize: config.poolSize },
+    REDIRECT_PERSISTENCE,
+    undefined,
+    { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests },
+  );
   await dataSource.initialize();
   if (await dataSource.showMigrations()) {
     await dataSource.destroy();
-    throw new Error('the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`');
+    throw new Error(
+      'the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`',
+    );
   }
   const metrics = new RedirectMetrics(poolFiguresOf(dataSource));
   // Webhooks: the owners with a webhook for clicks (or for a link's last visit) get their events enqueued
   // with the click write, as in the API (the same webhookEventSinks); everyone else's clicks pay one Set lookup.
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
-  const webhooks = webhookEventSinks(new TypeormWebhookOutbox(dataSource), ids, clock, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  const webhooks = webhookEventSinks(new TypeormWebhookOutbox(dataSource), ids, clock, (error) =>
+    logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'),
+  );
   await webhooks.ready();
   const edge = composeShortUrlEdge({
     dataSource,

@@ -12,12 +12,30 @@ describe('the redirect app settings', () => {
   });
 
   it('reads the click flush, cache and budget settings, with defaults', () => {
-    const config = loadRedirectConfig({ ...valid, CLICK_FLUSH_INTERVAL: '250', CLICK_BUFFER_ROWS: '5000', REDIRECT_CACHE_TTL: '30', RATE_LIMIT_PUBLIC: '5/60', TRUST_PROXY: '1' });
-    expect(config).toMatchObject({ port: 3001, clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 50_000, ttlMs: 30_000 }, passwordFormLimit: { limit: 5, seconds: 60 }, trustProxy: 1, logRequests: false });
+    const config = loadRedirectConfig({
+      ...valid,
+      CLICK_FLUSH_INTERVAL: '250',
+      CLICK_BUFFER_ROWS: '5000',
+      REDIRECT_CACHE_TTL: '30',
+      RATE_LIMIT_PUBLIC: '5/60',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toMatchObject({
+      port: 3001,
+      clickFlushIntervalMs: 250,
+      clickBufferMaxRows: 5000,
+      redirectCache: { maxEntries: 50_000, ttlMs: 30_000 },
+      passwordFormLimit: { limit: 5, seconds: 60 },
+      trustProxy: 1,
+      logRequests: false,
+    });
   });
 
   it('reads LOG_FORMAT as the API does: json, pretty, or unset (readable on a terminal); anything else is refused by name', () => {
-    expect([loadRedirectConfig({ ...valid, LOG_FORMAT: 'pretty' }).logFormat, loadRedirectConfig(valid).logFormat]).toEqual(['pretty', null]);
+    expect([loadRedirectConfig({ ...valid, LOG_FORMAT: 'pretty' }).logFormat, loadRedirectConfig(valid).logFormat]).toEqual([
+      'pretty',
+      null,
+    ]);
     expect(() => loadRedirectConfig({ ...valid, LOG_FORMAT: 'fancy' })).toThrow(/LOG_FORMAT must be one of json, pretty/);
   });
 
@@ -49,9 +67,12 @@ describe('docs/configuration.md', () => {
   const end = page.indexOf('\n## ', start + 1);
   const section = start < 0 ? '' : page.slice(start, end < 0 ? undefined : end);
 
-  it.each(Object.entries(REDIRECT_CONFIG_VARIABLES))('documents the redirect app setting %s with its default', (name, { default: value }) => {
-    const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
-    expect(row).toBeDefined();
-    expect(row).toContain(value);
-  });
+  it.each(Object.entries(REDIRECT_CONFIG_VARIABLES))(
+    'documents the redirect app setting %s with its default',
+    (name, { default: value }) => {
+      const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      expect(row).toBeDefined();
+      expect(row).toContain(value);
+    },
+  );
 });

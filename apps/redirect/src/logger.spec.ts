@@ -10,7 +10,10 @@ describe("the redirect app's logger", () => {
     const fd = openSync(join(dir, 'log'), 'w');
     try {
       const logger = createLogger({ logLevel: 'info', logFormat: 'pretty' }, fd);
-      logger.warn({ form: { password: 'link-Password-42' }, headers: { authorization: 'Bearer at_SecretAccess789' } }, 'password form refused');
+      logger.warn(
+        { form: { password: 'link-Password-42' }, headers: { authorization: 'Bearer at_SecretAccess789' } },
+        'password form refused',
+      );
       const text = readFileSync(join(dir, 'log'), 'utf8');
       expect(text).toMatch(/^\[[\d:.]+\] WARN: password form refused \{.*\}\n$/);
       expect(text).not.toContain('link-Password-42');

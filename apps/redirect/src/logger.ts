@@ -8,7 +8,12 @@ import type { RedirectConfig } from './config';
  */
 export function createLogger(config: Pick<RedirectConfig, 'logLevel' | 'logFormat'>, fd = 1): Logger {
   return pino(
-    { level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: ['*.password', '*.authorization'], censor: '[redacted]' } },
+    {
+      level: config.logLevel,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ['*.password', '*.authorization'], censor: '[redacted]' },
+    },
     logDestination(config.logFormat, fd),
   );
 }

@@ -17,11 +17,16 @@ async function main(): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     process.stderr.write(
-      code === 'EADDRINUSE' ? `Port ${config.port} on ${config.host} is already in use: start with PORT set to a free port.\n` : `the redirect server cannot start: ${(error as Error).message}\n`,
+      code === 'EADDRINUSE'
+        ? `Port ${config.port} on ${config.host} is already in use: start with PORT set to a free port.\n`
+        : `the redirect server cannot start: ${(error as Error).message}\n`,
     );
     process.exit(1);
   }
-  logger.info({ port: app.port, host: config.host, redis: Boolean(config.redisUrl) }, `redirect server listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.port}`);
+  logger.info(
+    { port: app.port, host: config.host, redis: Boolean(config.redisUrl) },
+    `redirect server listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.port}`,
+  );
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -30,7 +30,10 @@ describe('the password form budget of the redirect app', () => {
 
   it('shares one budget between copies through Redis, so spreading posts over copies gains nothing', async () => {
     const address = `test-${randomBytes(6).toString('hex')}`;
-    const [a, b] = [new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined), new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined)];
+    const [a, b] = [
+      new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined),
+      new RedisPasswordFormLimit(redisUrl, { limit: 2, seconds: 60 }, () => undefined),
+    ];
     try {
       await Promise.all([a.connected(), b.connected()]);
       expect((await a.consume(address)).blocked).toBe(false);

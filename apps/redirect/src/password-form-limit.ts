@@ -29,7 +29,12 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
   private readonly connection: FallbackRedis;
   private readonly local: InMemoryPasswordFormLimit;
 
-  constructor(url: string, private readonly budget: Budget, private readonly onError: (error: Error) => void, commandTimeoutMs = 500) {
+  constructor(
+    url: string,
+    private readonly budget: Budget,
+    private readonly onError: (error: Error) => void,
+    commandTimeoutMs = 500,
+  ) {
     this.local = new InMemoryPasswordFormLimit(budget);
     this.connection = new FallbackRedis(url, { keyPrefix: RATE_LIMIT_KEY_PREFIX, commandTimeoutMs, onError });
   }
@@ -49,7 +54,15 @@ export class RedisPasswordFormLimit implements PasswordFormLimit {
     const window = this.budget.seconds * 1000;
     const key = `default:public:ip:${addressKey}`;
     try {
-      const [hits, windowLeft, blocked] = (await this.connection.redis.eval(FIXED_WINDOW_SCRIPT, 2, key, `${key}:blocked`, window, this.budget.limit, window)) as number[];
+      const [hits, windowLeft, blocked] = (await this.connection.redis.eval(
+        FIXED_WINDOW_SCRIPT,
+        2,
+        key,
+        `${key}:blocked`,
+        window,
+        this.budget.limit,
+        window,
+      )) as number[];
       return outcome(this.budget, hits, windowLeft, blocked);
     } catch (error) {
       this.onError(error as Error);
@@ -74,7 +87,11 @@ export const PASSWORD_FORM_MAX_ADDRESSES = 100_000;
 export class InMemoryPasswordFormLimit implements PasswordFormLimit {
   private readonly windows: BoundedCache<string, { hits: number; endsAt: number; blockedUntil: number }>;
 
-  constructor(private readonly budget: Budget, private readonly now: () => number = Date.now, maxAddresses = PASSWORD_FORM_MAX_ADDRESSES) {
+  constructor(
+    private readonly budget: Budget,
+    private readonly now: () => number = Date.now,
+    maxAddresses = PASSWORD_FORM_MAX_ADDRESSES,
+  ) {
     this.windows = new BoundedCache({ maxEntries: maxAddresses });
   }
 
@@ -87,7 +104,8 @@ export class InMemoryPasswordFormLimit implements PasswordFormLimit {
     const now = this.now();
     const window = this.budget.seconds * 1000;
     let entry = this.windows.get(addressKey);
-    if (!entry || (entry.endsAt <= now && entry.blockedUntil <= now)) this.windows.set(addressKey, (entry = { hits: 0, endsAt: now + window, blockedUntil: 0 }));
+    if (!entry || (entry.endsAt <= now && entry.blockedUntil <= now))
+      this.windows.set(addressKey, (entry = { hits: 0, endsAt: now + window, blockedUntil: 0 }));
     entry.hits++;
     if (entry.blockedUntil <= now && entry.hits > this.budget.limit) entry.blockedUntil = now + window;
     return outcome(this.budget, entry.hits, entry.endsAt - now, Math.max(0, entry.blockedUntil - now));

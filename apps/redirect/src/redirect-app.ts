@@ -17,7 +17,12 @@ export interface RedirectApp {
   close(): Promise<void>;
 }
 
-const JSON_HEADERS = { ...DOCUMENT_SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+const JSON_HEADERS = {
+  ...DOCUMENT_SECURITY_HEADERS,
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
 
 function json(response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -39,7 +44,9 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
   const contexts = await composeRedirect(config, logger);
   const { metrics, clicks } = contexts;
   const passwordForms = config.redisUrl
-    ? new RedisPasswordFormLimit(config.redisUrl, config.passwordFormLimit, (error) => logger.warn({ err: error.message }, 'rate-limit redis'))
+    ? new RedisPasswordFormLimit(config.redisUrl, config.passwordFormLimit, (error) =>
+        logger.warn({ err: error.message }, 'rate-limit redis'),
+      )
     : new InMemoryPasswordFormLimit(config.passwordFormLimit);
   if (passwordForms instanceof RedisPasswordFormLimit) {
     metrics.watchRedis('rate_limits', () => passwordForms.shared);
@@ -55,7 +62,19 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
     counters: metrics,
     onError: (error, request) => logger.error({ err: error, method: request.method, path: request.url?.split('?')[0] }, 'short URL failed'),
     ...(logsRequests
-      ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger.info({ reqId: callerRequestId(request), method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
+      ? {
+          onAnswered: (request: IncomingMessage, status: number, startedAt: number) =>
+            logger.info(
+              {
+                reqId: callerRequestId(request),
+                method: request.method,
+                path: request.url?.split('?')[0],
+                statusCode: status,
+                responseTime: performance.now() - startedAt,
+              },
+              'request completed',
+            ),
+        }
       : {}),
   });
 
@@ -67,12 +86,20 @@ export async function startRedirectApp(config: RedirectConfig, logger: Logger): 
     if (!url.startsWith('/health') && !url.startsWith('/metrics') && shortUrls.handle(request, response)) return;
     const path = url.split('?')[0];
     if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
-      void isDatabaseUp(contexts.dataSource).then((up) => json(response, up && !closing ? 200 : 503, { status: up && !closing ? 'ok' : 'unavailable', database: up ? 'up' : 'down' }));
+      void isDatabaseUp(contexts.dataSource).then((up) =>
+        json(response, up && !closing ? 200 : 503, { status: up && !closing ? 'ok' : 'unavailable', database: up ? 'up' : 'down' }),
+      );
       return;
     }
     if (path === '/metrics' && request.method === 'GET') {
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-      if (config.metricsToken && !(token && sameSecret(token, config.metricsToken))) return json(response, 401, { status: 401, code: 'UNAUTHORIZED', message: 'GET /metrics needs its bearer token' }, { 'www-authenticate': 'Bearer' });
+      if (config.metricsToken && !(token && sameSecret(token, config.metricsToken)))
+        return json(
+          response,
+          401,
+          { status: 401, code: 'UNAUTHORIZED', message: 'GET /metrics needs its bearer token' },
+          { 'www-authenticate': 'Bearer' },
+        );
       void metrics.registry.metrics().then((text) => {
         response.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
         response.end(text);

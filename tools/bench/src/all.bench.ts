@@ -24,7 +24,13 @@ runMain(module, async () => {
    * Runs one benchmark, prints it and writes its full result; the summary keeps `figures` of it (the whole
    * result unless told). Answers the result, or undefined when the benchmark failed.
    */
-  const section = async <T extends object>(name: string, file: string, run: () => Promise<T>, print: (result: T) => void, figures: (result: T) => object = (result) => result): Promise<T | undefined> => {
+  const section = async <T extends object>(
+    name: string,
+    file: string,
+    run: () => Promise<T>,
+    print: (result: T) => void,
+    figures: (result: T) => object = (result) => result,
+  ): Promise<T | undefined> => {
     process.stdout.write(`\n== ${name} ==\n`);
     const sectionStarted = Date.now();
     try {
@@ -43,10 +49,22 @@ runMain(module, async () => {
 
   const redirect = await section('redirect', 'redirect', runRedirectBench, printRedirect);
   if (redirect && !redirect.visitsMatch) failed.push('redirect (visits counted)');
-  await section('links', 'links', runLinksBench, (result) => printLinks(result, { plans: false }), ({ plans: _plans, ...figures }) => figures);
+  await section(
+    'links',
+    'links',
+    runLinksBench,
+    (result) => printLinks(result, { plans: false }),
+    ({ plans: _plans, ...figures }) => figures,
+  );
   await section('api', 'api', runApiBench, printApi);
   await section('passwordGrant', 'password-grant', runPasswordGrantBench, printPasswordGrant);
-  await section('stats', 'stats', runStatsBench, (result) => printStats(result, { plan: false }), ({ plan: _plan, accountPlans: _accountPlans, ...figures }) => figures);
+  await section(
+    'stats',
+    'stats',
+    runStatsBench,
+    (result) => printStats(result, { plan: false }),
+    ({ plan: _plan, accountPlans: _accountPlans, ...figures }) => figures,
+  );
 
   summary['totalSeconds'] = Math.round((Date.now() - started) / 1000);
   summary['failed'] = failed;

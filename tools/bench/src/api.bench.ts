@@ -1,7 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { benchPlans, BROWSER, cpuMsOf, envList, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, withBenchApp, writeResult } from './bench-support';
+import {
+  benchPlans,
+  BROWSER,
+  cpuMsOf,
+  envList,
+  envNumber,
+  loadSettings,
+  LoadSettings,
+  ratio,
+  runMain,
+  sleep,
+  startServer,
+  withBenchApp,
+  writeResult,
+} from './bench-support';
 import { LoadResultHeading, loadResultHeading, LoadRun, PathPlan, RequestShape, loadGenerator, median } from './load-generator';
 
 /**
@@ -25,8 +39,35 @@ const root = join(__dirname, '..', '..', '..', '..');
 
 const LIMIT = 20;
 
-export type RouteName = 'live' | 'health' | 'me' | 'list' | 'deep' | 'search' | 'list-miss' | 'deep-miss' | 'search-miss' | 'detail' | 'update' | 'tags' | 'create';
-const ROUTES: readonly RouteName[] = ['live', 'health', 'me', 'list', 'deep', 'search', 'list-miss', 'deep-miss', 'search-miss', 'detail', 'update', 'tags', 'create'];
+export type RouteName =
+  | 'live'
+  | 'health'
+  | 'me'
+  | 'list'
+  | 'deep'
+  | 'search'
+  | 'list-miss'
+  | 'deep-miss'
+  | 'search-miss'
+  | 'detail'
+  | 'update'
+  | 'tags'
+  | 'create';
+const ROUTES: readonly RouteName[] = [
+  'live',
+  'health',
+  'me',
+  'list',
+  'deep',
+  'search',
+  'list-miss',
+  'deep-miss',
+  'search-miss',
+  'detail',
+  'update',
+  'tags',
+  'create',
+];
 
 /** The bars of issue 15 (figures, not assertions): the least ratio of the bare route's requests/s, or links/s. */
 export function barOf(route: RouteName): { minRatio?: number; minPerSecond?: number } | null {
@@ -145,7 +186,8 @@ async function seed(db: Client, owner: string, count: number): Promise<void> {
  */
 function missingPages(path: string, from: number, span: number): string[] {
   const paths: string[] = [];
-  for (let limit = 10; limit <= 30; limit++) for (let start = from; start + limit <= from + span; start++) paths.push(`${path}limit=${limit}&start=${start}`);
+  for (let limit = 10; limit <= 30; limit++)
+    for (let start = from; start + limit <= from + span; start++) paths.push(`${path}limit=${limit}&start=${start}`);
   // A fixed shuffle (the same table in every run): neighbours in the table are far apart in the list.
   let seed = 15;
   for (let i = paths.length - 1; i > 0; i--) {
@@ -172,13 +214,36 @@ function routeLoads(seeded: number, authorization: string): RouteLoad[] {
     get('health', '/health'),
     get('me', '/user/me', bearer),
     get('list', `/user/link?limit=${LIMIT}`, bearer),
-    { ...get('deep', `/user/link?limit=${LIMIT}&start=${deepStart}`, bearer), request: `GET /user/link?limit=${LIMIT}&start=${deepStart} (last page)` },
+    {
+      ...get('deep', `/user/link?limit=${LIMIT}&start=${deepStart}`, bearer),
+      request: `GET /user/link?limit=${LIMIT}&start=${deepStart} (last page)`,
+    },
     get('search', `/user/link?limit=${LIMIT}&q=launch`, bearer),
     // The same three without the list cache's help: every request asks a page not asked within its max age.
-    { name: 'list-miss', request: 'GET /user/link (first 1,000, distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?', 0, 1000) }, shape: { method: 'GET', headers: bearer } },
-    { name: 'deep-miss', request: 'GET /user/link (last 1,000, distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?', Math.max(0, seeded - 1000), Math.min(1000, seeded)) }, shape: { method: 'GET', headers: bearer } },
-    { name: 'search-miss', request: 'GET /user/link?q=launch (distinct pages)', plan: { kind: 'table', paths: missingPages('/user/link?q=launch&', 0, Math.min(1000, Math.floor(seeded / 100))) }, shape: { method: 'GET', headers: bearer } },
-    { name: 'detail', request: 'GET /user/link/{id}', plan: { kind: 'table', paths: spread.map((g) => `/user/link/${seededId(g)}`) }, shape: { method: 'GET', headers: bearer } },
+    {
+      name: 'list-miss',
+      request: 'GET /user/link (first 1,000, distinct pages)',
+      plan: { kind: 'table', paths: missingPages('/user/link?', 0, 1000) },
+      shape: { method: 'GET', headers: bearer },
+    },
+    {
+      name: 'deep-miss',
+      request: 'GET /user/link (last 1,000, distinct pages)',
+      plan: { kind: 'table', paths: missingPages('/user/link?', Math.max(0, seeded - 1000), Math.min(1000, seeded)) },
+      shape: { method: 'GET', headers: bearer },
+    },
+    {
+      name: 'search-miss',
+      request: 'GET /user/link?q=launch (distinct pages)',
+      plan: { kind: 'table', paths: missingPages('/user/link?q=launch&', 0, Math.min(1000, Math.floor(seeded / 100))) },
+      shape: { method: 'GET', headers: bearer },
+    },
+    {
+      name: 'detail',
+      request: 'GET /user/link/{id}',
+      plan: { kind: 'table', paths: spread.map((g) => `/user/link/${seededId(g)}`) },
+      shape: { method: 'GET', headers: bearer },
+    },
     {
       name: 'update',
       request: 'PUT /user/link/{id} (title)',
@@ -190,7 +255,11 @@ function routeLoads(seeded: number, authorization: string): RouteLoad[] {
       name: 'create',
       request: 'POST /user/link',
       plan: { kind: 'single', path: '/user/link' },
-      shape: { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"url":"https://example.com/landing/{n}","slug":"b{n}","title":"Bench link {n}"}' },
+      shape: {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: '{"url":"https://example.com/landing/{n}","slug":"b{n}","title":"Bench link {n}"}',
+      },
       creates: true,
     },
   ];
@@ -209,12 +278,20 @@ interface Counters {
  */
 async function countersOf(stats: Client, db: Client, database: string): Promise<Counters> {
   const { rows } = await stats.query<Record<'transactions' | 'read' | 'written', string>>(
-    `SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS read, tup_inserted + tup_updated + tup_deleted AS written
+    `SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS read, tup_inserted + tup_updated + tup_deleted
+      AS written
        FROM pg_stat_database WHERE datname = $1`,
     [database],
   );
-  const scans = await db.query<{ scans: string }>(`SELECT COALESCE(sum(seq_scan + COALESCE(idx_scan, 0)), 0) AS scans FROM pg_stat_user_tables`);
-  return { transactions: Number(rows[0].transactions), rowsRead: Number(rows[0].read), rowsWritten: Number(rows[0].written), scans: Number(scans.rows[0].scans) };
+  const scans = await db.query<{ scans: string }>(
+    `SELECT COALESCE(sum(seq_scan + COALESCE(idx_scan, 0)), 0) AS scans FROM pg_stat_user_tables`,
+  );
+  return {
+    transactions: Number(rows[0].transactions),
+    rowsRead: Number(rows[0].read),
+    rowsWritten: Number(rows[0].written),
+    scans: Number(scans.rows[0].scans),
+  };
 }
 
 /** Routes whose transactions read no table: measured last in the census (see transactionsPerRequest). */
@@ -233,7 +310,10 @@ async function measured(pid: number | undefined, run: () => Promise<LoadRun>): P
   const before = cpuMsOf(pid);
   const result = await run();
   const after = cpuMsOf(pid);
-  return { ...result, cpuUsPerRequest: before === null || after === null || !result.requests ? null : Math.round(((after - before) * 1000) / result.requests) };
+  return {
+    ...result,
+    cpuUsPerRequest: before === null || after === null || !result.requests ? null : Math.round(((after - before) * 1000) / result.requests),
+  };
 }
 
 const sumOf = (runs: LoadRun[], pick: (run: LoadRun) => number) => runs.reduce((sum, run) => sum + pick(run), 0);
@@ -252,7 +332,11 @@ export async function runApiBench(): Promise<ApiResult> {
   mkdirSync(scratch, { recursive: true });
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const generator = loadGenerator({ threads: settings.threads, connections: settings.connections, userAgent: BROWSER }, scratch, log);
-  const creator = loadGenerator({ threads: Math.min(settings.threads, settings.createConnections), connections: settings.createConnections, userAgent: BROWSER }, scratch, () => undefined);
+  const creator = loadGenerator(
+    { threads: Math.min(settings.threads, settings.createConnections), connections: settings.createConnections, userAgent: BROWSER },
+    scratch,
+    () => undefined,
+  );
   // Few connections: the requests still in flight when it stops (answered, not tallied) are few against the count.
   const census = loadGenerator({ threads: 1, connections: 4, userAgent: BROWSER }, scratch, () => undefined);
 
@@ -281,7 +365,8 @@ export async function runApiBench(): Promise<ApiResult> {
         log(`bench: warm-up ${settings.warmUpSeconds} s each`);
         await generator.run(bare.baseUrl, bareLoad, settings.warmUpSeconds);
         const runsOf = new Map<RouteName, LoadRun[]>(loads.map((load) => [load.name, []]));
-        for (const load of loads) runsOf.get(load.name)?.push(await generatorOf(load).run(app.baseUrl, load.plan, settings.warmUpSeconds, load.shape));
+        for (const load of loads)
+          runsOf.get(load.name)?.push(await generatorOf(load).run(app.baseUrl, load.plan, settings.warmUpSeconds, load.shape));
 
         const bareRounds: MeasuredRun[] = [];
         const roundsOf = new Map<RouteName, MeasuredRun[]>(loads.map((load) => [load.name, []]));
@@ -300,14 +385,22 @@ export async function runApiBench(): Promise<ApiResult> {
 
         const perRequest = new Map<RouteName, DatabasePerRequest>();
         if (settings.censusSeconds) {
-          log(`bench: database census (${loads.length} routes, ~${Math.round((loads.length + 1) * (STATS_SETTLE_MS / 1000 + settings.censusSeconds))} s)`);
+          log(
+            `bench: database census (${loads.length} routes, ` +
+              '~' +
+              `${Math.round((loads.length + 1) * (STATS_SETTLE_MS / 1000 + settings.censusSeconds))}` +
+              ' s)',
+          );
           const stats = new Client({ connectionString: adminUrl.toString() });
           stats.on('error', () => undefined);
           await stats.connect();
           try {
             await sleep(STATS_SETTLE_MS);
             let before = await countersOf(stats, app.db, database);
-            const censusOrder = [...loads.filter((load) => !READS_NO_TABLE.includes(load.name)), ...loads.filter((load) => READS_NO_TABLE.includes(load.name))];
+            const censusOrder = [
+              ...loads.filter((load) => !READS_NO_TABLE.includes(load.name)),
+              ...loads.filter((load) => READS_NO_TABLE.includes(load.name)),
+            ];
             for (const load of censusOrder) {
               const run = await census.run(app.baseUrl, load.plan, settings.censusSeconds, load.shape);
               await sleep(STATS_SETTLE_MS);
@@ -357,12 +450,18 @@ export async function runApiBench(): Promise<ApiResult> {
             rounds,
             otherAnswers: sumOf(all, (run) => run.otherStatuses),
             socketErrors: sumOf(all, (run) => run.errors),
-            bar: bar && { ...bar, met: (bar.minRatio === undefined || routeRatio >= bar.minRatio) && (bar.minPerSecond === undefined || requestsPerSecond >= bar.minPerSecond) },
+            bar: bar && {
+              ...bar,
+              met:
+                (bar.minRatio === undefined || routeRatio >= bar.minRatio) &&
+                (bar.minPerSecond === undefined || requestsPerSecond >= bar.minPerSecond),
+            },
             database: perRequest.get(load.name) ?? null,
           };
         });
         for (const route of routes) {
-          if (route.otherAnswers || route.socketErrors) log(`bench: ${route.request}: ${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
+          if (route.otherAnswers || route.socketErrors)
+            log(`bench: ${route.request}: ${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
         }
         return {
           ...loadResultHeading('api', generator),
@@ -390,20 +489,37 @@ const pad = (value: unknown, width: number) => String(value).padStart(width);
 export function printApi(result: ApiResult): void {
   const { settings } = result;
   const lines = [
-    `API, ${result.loadGenerator} ${settings.threads} threads ${settings.connections} connections (POST: ${settings.createConnections}), ${settings.rounds} alternating rounds of ${settings.seconds} s (medians), ${result.machine.cpus} cores, ${result.seededLinks} links in the account`,
+    `API, ${result.loadGenerator} ${settings.threads} threads ${settings.connections} connections (POST: ` +
+      `${settings.createConnections}), ${settings.rounds} alternating rounds of ${settings.seconds} s ` +
+      `(medians), ${result.machine.cpus} cores, ${result.seededLinks} links in the account`,
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
-    `${'request'.padEnd(48)}${pad('req/s', 8)}${pad('ratio', 7)}${pad('p50', 8)}${pad('p99', 8)}${pad('CPU µs', 8)}${pad('×bare', 7)}${pad('xact/req', 10)}${pad('scans/req', 10)}${pad('rows/req', 10)}`,
-    `${'GET /bare (bare Fastify, small JSON)'.padEnd(48)}${pad(result.bare.requestsPerSecond, 8)}${pad('1', 7)}${pad(result.bare.p50Ms, 8)}${pad(result.bare.p99Ms, 8)}${pad(result.bare.cpuUsPerRequest ?? '?', 8)}${pad('1', 7)}`,
+    `${'request'.padEnd(48)}${pad('req/s', 8)}${pad('ratio', 7)}${pad('p50', 8)}${pad('p99', 8)}` +
+      `${pad('CPU µs', 8)}${pad('×bare', 7)}${pad('xact/req', 10)}${pad('scans/req', 10)}${pad('rows/req', 10)}`,
+    `${'GET /bare (bare Fastify, small JSON)'.padEnd(48)}${pad(result.bare.requestsPerSecond, 8)}${pad('1', 7)}` +
+      `${pad(result.bare.p50Ms, 8)}${pad(result.bare.p99Ms, 8)}${pad(result.bare.cpuUsPerRequest ?? '?', 8)}${pad('1', 7)}`,
   ];
   for (const route of result.routes) {
-    const bar = route.bar ? `  (bar ${route.bar.minRatio !== undefined ? `${route.bar.minRatio}×` : `${route.bar.minPerSecond}/s`}: ${route.bar.met ? 'met' : 'NOT met'})` : '';
+    const bar = route.bar
+      ? '  (bar ' +
+        `${route.bar.minRatio !== undefined ? `${route.bar.minRatio}×` : `${route.bar.minPerSecond}/s`}` +
+        `: ${route.bar.met ? 'met' : 'NOT met'})`
+      : '';
     const db = route.database;
     lines.push(
-      `${route.request.padEnd(48)}${pad(route.requestsPerSecond, 8)}${pad(route.ratio, 7)}${pad(route.p50Ms, 8)}${pad(route.p99Ms, 8)}${pad(route.cpuUsPerRequest ?? '?', 8)}${pad(route.cpuRatio ?? '?', 7)}${pad(db ? db.transactionsPerRequest : '-', 10)}${pad(db ? db.scansPerRequest : '-', 10)}${pad(db ? Math.round(db.rowsReadPerRequest) : '-', 10)}${bar}`,
+      `${route.request.padEnd(48)}${pad(route.requestsPerSecond, 8)}${pad(route.ratio, 7)}${pad(route.p50Ms, 8)}` +
+        `${pad(route.p99Ms, 8)}${pad(route.cpuUsPerRequest ?? '?', 8)}${pad(route.cpuRatio ?? '?', 7)}` +
+        `${pad(db ? db.transactionsPerRequest : '-', 10)}${pad(db ? db.scansPerRequest : '-', 10)}` +
+        `${pad(db ? Math.round(db.rowsReadPerRequest) : '-', 10)}${bar}`,
     );
-    if (route.otherAnswers || route.socketErrors) lines.push(`${' '.repeat(4)}${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
+    if (route.otherAnswers || route.socketErrors)
+      lines.push(`${' '.repeat(4)}${route.otherAnswers} answers not 2xx/3xx, ${route.socketErrors} socket errors`);
   }
-  lines.push('latencies in ms; ratio: requests/s over the bare route\'s in the same round; CPU µs: the server\'s CPU time per request (user + system, /proc), ×bare: over the bare server\'s; xact/req: database transactions per request, scans/req: table and index scans per request (about one a query), rows/req: rows read per request (pg_stat_database and pg_stat_user_tables over a census run)');
+  lines.push(
+    "latencies in ms; ratio: requests/s over the bare route's in the same round; CPU µs: the server's CPU " +
+      "time per request (user + system, /proc), ×bare: over the bare server's; xact/req: database " +
+      'transactions per request, scans/req: table and index scans per request (about one a query), rows/req: ' +
+      'rows read per request (pg_stat_database and pg_stat_user_tables over a census run)',
+  );
   process.stdout.write(lines.join('\n') + '\n');
 }
 

@@ -115,13 +115,22 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     ...BENCH_RATE_LIMITS,
     ...env,
   };
-  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [dist('apps/cli/src/main.js'), ...args], { env: appEnv, encoding: 'utf8' }).trim().split('\n').pop() as string);
+  const cli = (...args: string[]) =>
+    JSON.parse(
+      execFileSync(process.execPath, [dist('apps/cli/src/main.js'), ...args], { env: appEnv, encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .pop() as string,
+    );
   const email = `bench-${Date.now()}@example.com`;
   const password = 'bench password';
   const user = cli('user:create', '--email', email, '--password', password);
   const client = cli('client:create', '--owner', email, '--name', 'bench');
 
-  const child = spawn(process.execPath, [...nodeArgs, dist('apps/api/src/main.js')], { env: appEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, dist('apps/api/src/main.js')], {
+    env: appEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   runningApps.add(child);
   child.once('exit', () => runningApps.delete(child));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -139,7 +148,13 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     const signIn = await fetch(`${baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret, username: email, password }),
+      body: JSON.stringify({
+        grant_type: 'password',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        username: email,
+        password,
+      }),
     });
     if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
     const token = ((await signIn.json()) as { data: { access_token: string } }).data.access_token;
@@ -176,7 +191,11 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
  * A fresh database, the built app on it, `body` run against it; then the app stopped and the database
  * dropped, whether `body` succeeded or not. `nodeArgs`: given to the app's node (`--cpu-prof`, ...).
  */
-export async function withBenchApp<T>(env: Record<string, string>, body: (app: BenchApp, databaseUrl: string) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
+export async function withBenchApp<T>(
+  env: Record<string, string>,
+  body: (app: BenchApp, databaseUrl: string) => Promise<T>,
+  nodeArgs: string[] = [],
+): Promise<T> {
   const database = await benchDatabase();
   try {
     const app = await startBenchApp(database.url, env, nodeArgs);
@@ -191,7 +210,8 @@ export async function withBenchApp<T>(env: Record<string, string>, body: (app: B
 }
 
 /** A plan catalogue with room for `maxLinks` links in the free plan. */
-export const benchPlans = (maxLinks: number) => JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks, maxTags: 10 }]);
+export const benchPlans = (maxLinks: number) =>
+  JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks, maxTags: 10 }]);
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -218,7 +238,12 @@ export interface Latency {
 
 /** p50, p95 and p99 of sorted times (milliseconds); with fewer than 100 calls p99 is the slowest call (and p95 with fewer than 20). */
 export function latencyOf(sorted: number[]): Latency {
-  return { calls: sorted.length, p50Ms: +percentile(sorted, 50).toFixed(2), p95Ms: +percentile(sorted, 95).toFixed(2), p99Ms: +percentile(sorted, 99).toFixed(2) };
+  return {
+    calls: sorted.length,
+    p50Ms: +percentile(sorted, 50).toFixed(2),
+    p95Ms: +percentile(sorted, 95).toFixed(2),
+    p99Ms: +percentile(sorted, 99).toFixed(2),
+  };
 }
 
 export const ratio = (value: number, baseline: number) => +(value / baseline).toFixed(2);
@@ -243,17 +268,29 @@ export interface Throughput {
 }
 
 export const statusCodesOf = (result: autocannon.Result): Record<string, number> =>
-  Object.fromEntries(Object.entries(result.statusCodeStats as unknown as Record<string, { count: number }>).map(([code, { count }]) => [code, count]));
+  Object.fromEntries(
+    Object.entries(result.statusCodeStats as unknown as Record<string, { count: number }>).map(([code, { count }]) => [code, count]),
+  );
 
 /**
  * Closed-loop load with autocannon: a warm-up of `warmUpSeconds`, then the measured run of `seconds`,
  * both with the same settings. Returns the measured run and the raw warm-up result.
  */
-export async function loadTest(options: autocannon.Options, seconds: number, warmUpSeconds = 2): Promise<{ measured: Throughput; warmUp: autocannon.Result; result: autocannon.Result }> {
+export async function loadTest(
+  options: autocannon.Options,
+  seconds: number,
+  warmUpSeconds = 2,
+): Promise<{ measured: Throughput; warmUp: autocannon.Result; result: autocannon.Result }> {
   const warmUp = await autocannon({ ...options, duration: warmUpSeconds });
   const result = await autocannon({ ...options, duration: seconds });
   return {
-    measured: { requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, statusCodes: statusCodesOf(result), errors: result.errors },
+    measured: {
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      statusCodes: statusCodesOf(result),
+      errors: result.errors,
+    },
     warmUp,
     result,
   };
@@ -310,7 +347,10 @@ export const envNumber = (name: string, fallback: number) => {
 };
 /** A comma-separated choice among `all` from the environment, all of them when unset. */
 export const envList = <T extends string>(name: string, all: readonly T[]): T[] => {
-  const picked = (process.env[name] ?? all.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const picked = (process.env[name] ?? all.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of picked) if (!all.includes(p as T)) throw new Error(`${name}: unknown "${p}" (known: ${all.join(', ')})`);
   return picked as T[];
 };
@@ -374,7 +414,9 @@ export function cpuMsOf(pid: number | undefined): number | null {
 
 /** CPU time (ms) of the PostgreSQL sessions connected to the client's database, other than the client's own. */
 export async function databaseSessionsCpuMs(client: Client): Promise<number | null> {
-  const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  const { rows } = await client.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
   let total = 0;
   for (const { pid } of rows) {
     const ms = cpuMsOf(pid);

@@ -1,6 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchPlans, BROWSER, loadSettings, type LoadSettings, ratio, runMain, withBenchApp, writeResult, envNumber } from './bench-support';
+import {
+  benchPlans,
+  BROWSER,
+  loadSettings,
+  type LoadSettings,
+  ratio,
+  runMain,
+  withBenchApp,
+  writeResult,
+  envNumber,
+} from './bench-support';
 import { loadGenerator, type LoadResultHeading, loadResultHeading, type LoadRun, median, type PathPlan } from './load-generator';
 
 /**
@@ -64,7 +74,9 @@ export interface CursorsResult extends LoadResultHeading<'cursors'> {
 
 /** The cursor after the link at `position` (0: the first) of the list of `query`, from the offset page that ends there. */
 async function cursorAt(baseUrl: string, token: string, position: number, query: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/user/link?${query ? `${query}&` : ''}start=${position}&limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${baseUrl}/user/link?${query ? `${query}&` : ''}start=${position}&limit=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const body = (await res.json()) as { meta?: { nextCursor?: string | null } };
   const cursor = body.meta?.nextCursor;
   if (!res.ok || typeof cursor !== 'string') throw new Error(`no cursor at ${position}: ${res.status}`);
@@ -74,7 +86,9 @@ async function cursorAt(baseUrl: string, token: string, position: number, query:
 /** Every (cursor, limit) of the positions, shuffled with a fixed seed: neighbours in the table are far apart. */
 function pathsOf(cursors: string[], query: string): string[] {
   const paths: string[] = [];
-  for (const cursor of cursors) for (let limit = 10; limit <= 30; limit++) paths.push(`/user/link?${query ? `${query}&` : ''}limit=${limit}&cursor=${encodeURIComponent(cursor)}`);
+  for (const cursor of cursors)
+    for (let limit = 10; limit <= 30; limit++)
+      paths.push(`/user/link?${query ? `${query}&` : ''}limit=${limit}&cursor=${encodeURIComponent(cursor)}`);
   let seed = 30;
   for (let i = paths.length - 1; i > 0; i--) {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -96,12 +110,20 @@ export async function runCursorsBench(): Promise<CursorsResult> {
     log(`bench: bulk-loading ${count} links`);
     await app.db.query(
       `INSERT INTO links (id, owner_id, slug, url, title, created_at, updated_at)
-       SELECT lpad(to_hex(1700000000 + g), 8, '0') || lpad(to_hex(g), 16, '0'), $1, 'c' || g, 'https://example.com/articles/' || g, 'Article ' || g, now(), now()
+       SELECT lpad(to_hex(1700000000 + g), 8, '0') || lpad(to_hex(g), 16, '0'), $1, 'c' || g, 'https://example.com/articles/' || g,
+         'Article ' || g, now(), now()
          FROM generate_series(1, $2::int) AS g`,
       [app.userId, count],
     );
-    await app.db.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES ($1, $2, 'every other', now(), now())`, [TAG_ID, app.userId]);
-    await app.db.query(`INSERT INTO link_tags (link_id, tag_id) SELECT id, $2 FROM links WHERE owner_id = $1 AND right(slug, 1) IN ('0', '2', '4', '6', '8')`, [app.userId, TAG_ID]);
+    await app.db.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES ($1, $2, 'every other', now(), now())`, [
+      TAG_ID,
+      app.userId,
+    ]);
+    await app.db.query(
+      'INSERT INTO link_tags (link_id, tag_id) SELECT id, $2 FROM links ' +
+        `WHERE owner_id = $1 AND right(slug, 1) IN ('0', '2', '4', '6', '8')`,
+      [app.userId, TAG_ID],
+    );
     const tagged = Math.floor(count / 2);
     // Autovacuum may be off (as on the machine that measured it first): the planner's statistics by hand.
     for (const table of ['links', 'links_usage', 'link_tags']) await app.db.query(`ANALYZE ${table}`);
@@ -120,15 +142,27 @@ export async function runCursorsBench(): Promise<CursorsResult> {
 
     log(`bench: warm-up ${settings.warmUpSeconds} s each`);
     const all: LoadRun[] = [];
-    for (const side of order) all.push(await generator.run(app.baseUrl, plans[side], settings.warmUpSeconds, { method: 'GET', headers: { authorization: `Bearer ${app.token}` } }));
+    for (const side of order)
+      all.push(
+        await generator.run(app.baseUrl, plans[side], settings.warmUpSeconds, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${app.token}` },
+        }),
+      );
     const rounds = Object.fromEntries(order.map((side) => [side, [] as LoadRun[]])) as Record<SideName, LoadRun[]>;
     for (let round = 1; round <= settings.rounds; round++) {
       for (const side of order) {
-        const run = await generator.run(app.baseUrl, plans[side], settings.seconds, { method: 'GET', headers: { authorization: `Bearer ${app.token}` } });
+        const run = await generator.run(app.baseUrl, plans[side], settings.seconds, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${app.token}` },
+        });
         rounds[side].push(run);
         all.push(run);
       }
-      log(`  round ${round}: ${order.map((side) => `${side} ${rounds[side][round - 1].requestsPerSecond}/s p50 ${rounds[side][round - 1].p50Ms} ms`).join(' | ')}`);
+      log(
+        `  round ${round}: ` +
+          order.map((side) => `${side} ${rounds[side][round - 1].requestsPerSecond}/s p50 ${rounds[side][round - 1].p50Ms} ms`).join(' | '),
+      );
     }
     const sideOf = (side: SideName, request: string): Side => ({
       request,
@@ -142,7 +176,11 @@ export async function runCursorsBench(): Promise<CursorsResult> {
     const taggedFirst = sideOf('taggedFirst', `GET /user/link?tag=&cursor= (newest ${POSITIONS} of ${tagged})`);
     const taggedLast = sideOf('taggedLast', `GET /user/link?tag=&cursor= (oldest ${POSITIONS} of ${tagged})`);
     const titleLast = sideOf('titleLast', `GET /user/link?sort=title&cursor= (last ${POSITIONS} positions)`);
-    const over = (a: Side, b: Side) => ({ p50: ratio(a.p50Ms, b.p50Ms), p99: ratio(a.p99Ms, b.p99Ms), throughput: ratio(b.requestsPerSecond, a.requestsPerSecond) });
+    const over = (a: Side, b: Side) => ({
+      p50: ratio(a.p50Ms, b.p50Ms),
+      p99: ratio(a.p99Ms, b.p99Ms),
+      throughput: ratio(b.requestsPerSecond, a.requestsPerSecond),
+    });
     return {
       ...loadResultHeading('cursors', generator),
       settings,
@@ -164,14 +202,28 @@ export async function runCursorsBench(): Promise<CursorsResult> {
 export function printCursors(result: CursorsResult): void {
   const pad = (value: unknown, width: number) => String(value).padStart(width);
   const lines = [
-    `cursors, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ${result.settings.rounds} alternating rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores, ${result.links} links in the account`,
+    `cursors, ${result.loadGenerator} ${result.settings.threads} threads ` +
+      `${result.settings.connections} connections, ${result.settings.rounds} alternating rounds of ` +
+      `${result.settings.seconds} s (medians), ${result.machine.cpus} cores, ${result.links} links in ` +
+      'the account',
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
     `${'request'.padEnd(64)}${pad('req/s', 8)}${pad('p50', 8)}${pad('p99', 8)}`,
   ];
-  for (const side of [result.first, result.last, result.taggedFirst, result.taggedLast, result.titleLast]) lines.push(`${side.request.padEnd(64)}${pad(side.requestsPerSecond, 8)}${pad(side.p50Ms, 8)}${pad(side.p99Ms, 8)}`);
-  lines.push(`last over first: p50 ${result.lastOverFirst.p50}x, p99 ${result.lastOverFirst.p99}x, requests/s ${result.lastOverFirst.throughput}x (target: within 1.5x)`);
-  lines.push(`tagged last over tagged first: p50 ${result.taggedLastOverFirst.p50}x, p99 ${result.taggedLastOverFirst.p99}x; tagged first over first: p50 ${result.taggedFirstOverFirst.p50}x, p99 ${result.taggedFirstOverFirst.p99}x`);
-  lines.push(`title last over first: p50 ${result.titleLastOverFirst.p50}x, p99 ${result.titleLastOverFirst.p99}x, requests/s ${result.titleLastOverFirst.throughput}x`);
+  for (const side of [result.first, result.last, result.taggedFirst, result.taggedLast, result.titleLast])
+    lines.push(`${side.request.padEnd(64)}${pad(side.requestsPerSecond, 8)}${pad(side.p50Ms, 8)}${pad(side.p99Ms, 8)}`);
+  lines.push(
+    `last over first: p50 ${result.lastOverFirst.p50}x, p99 ${result.lastOverFirst.p99}x, ` +
+      `requests/s ${result.lastOverFirst.throughput}x (target: within 1.5x)`,
+  );
+  lines.push(
+    `tagged last over tagged first: p50 ${result.taggedLastOverFirst.p50}x, p99 ${result.taggedLastOverFirst.p99}x; ` +
+      `tagged first over first: p50 ${result.taggedFirstOverFirst.p50}x, p99 ${result.taggedFirstOverFirst.p99}x`,
+  );
+  lines.push(
+    `title last over first: p50 ${result.titleLastOverFirst.p50}x, p99 ` +
+      `${result.titleLastOverFirst.p99}x, requests/s ` +
+      `${result.titleLastOverFirst.throughput}x`,
+  );
   if (result.otherAnswers) lines.push(`WARNING: ${result.otherAnswers} answers not 2xx/3xx or socket errors`);
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -55,14 +55,29 @@ export async function runLinksBench(options: { links?: number; runs?: number } =
       if (!own || !health) throw new Error(`no figures for ${name}`);
       return { ...own, ratioToHealth: +(own.medianMs / health.medianMs).toFixed(2) };
     };
-    const results = { health: figures('health'), firstPage: figures('firstPage'), deepPage: figures('deepPage'), search: figures('search') };
+    const results = {
+      health: figures('health'),
+      firstPage: figures('firstPage'),
+      deepPage: figures('deepPage'),
+      search: figures('search'),
+    };
 
     const explain = async (sql: string, params: unknown[]) =>
       (await app.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
     const plans = {
-      firstPage: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT 20 OFFSET 0`, [app.userId]),
-      deepPage: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT 20 OFFSET ${count - 100}`, [app.userId]),
-      search: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2 ORDER BY l.id DESC LIMIT 20`, [app.userId, '%summer-sale%']),
+      firstPage: await explain(`SELECT id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT 20 OFFSET 0`, [
+        app.userId,
+      ]),
+      deepPage: await explain(
+        `SELECT id FROM links l WHERE l.owner_id = $1 ORDER BY l.owner_id, l.id DESC LIMIT 20 OFFSET ${count - 100}`,
+        [app.userId],
+      ),
+      search: await explain(
+        'SELECT id FROM links l WHERE l.owner_id = $1 ' +
+          `AND lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE $2 ` +
+          'ORDER BY l.id DESC LIMIT 20',
+        [app.userId, '%summer-sale%'],
+      ),
     };
     return { benchmark: 'links' as const, links: count, runs, results, plans };
   });
@@ -70,7 +85,10 @@ export async function runLinksBench(options: { links?: number; runs?: number } =
 
 export function printLinks(result: LinksResult, options: { plans?: boolean } = {}): void {
   for (const [name, r] of Object.entries(result.results)) {
-    process.stdout.write(`${name.padEnd(10)} median ${String(r.medianMs).padStart(7)} ms   p95 ${String(r.p95Ms).padStart(7)} ms   ${r.ratioToHealth}x health\n`);
+    process.stdout.write(
+      `${name.padEnd(10)} median ${String(r.medianMs).padStart(7)} ms   p95 ` +
+        `${String(r.p95Ms).padStart(7)} ms   ${r.ratioToHealth}x health\n`,
+    );
   }
   if (options.plans ?? true) for (const [name, plan] of Object.entries(result.plans)) process.stdout.write(`\nplan of ${name}:\n${plan}\n`);
 }

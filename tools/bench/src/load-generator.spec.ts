@@ -39,7 +39,9 @@ describe('zipfRanks (the request mix of the 10,000-link benchmark)', () => {
 });
 
 describe('parseWrkResult (the figures of a wrk run)', () => {
-  const line = 'WRK_RESULT {"requests":240000,"durationUs":8000000,"errors":{"connect":0,"read":2,"write":0,"status":5,"timeout":1},"latencyUs":{"p50":1800,"p90":2500,"p99":4210,"max":30001}}';
+  const line =
+    'WRK_RESULT {"requests":240000,"durationUs":8000000,"errors":{"connect":0,"read":2,"write":0,' +
+    '"status":5,"timeout":1},"latencyUs":{"p50":1800,"p90":2500,"p99":4210,"max":30001}}';
 
   it('reads requests/s, percentiles in ms, other statuses and socket errors from the line the Lua done() prints', () => {
     const stdout = `Running 8s test @ http://127.0.0.1:3000/hot\n  2 threads and 64 connections\n${line}\n`;
@@ -86,7 +88,7 @@ describe('median', () => {
   });
 });
 
-describe('redirectsInMetrics (the server\'s own count, which the clicks written must equal exactly)', () => {
+describe("redirectsInMetrics (the server's own count, which the clicks written must equal exactly)", () => {
   const metrics = [
     '# HELP lnk_redirects_total Short-URL requests, by outcome',
     '# TYPE lnk_redirects_total counter',
@@ -103,7 +105,7 @@ describe('redirectsInMetrics (the server\'s own count, which the clicks written 
     expect(redirectsInMetrics('lnk_redirects_total{instance="a",outcome="redirect"} 1.5e+6\n')).toBe(1_500_000);
   });
 
-  it('is null when the counter is missing (then only the load generator\'s tally is compared)', () => {
+  it("is null when the counter is missing (then only the load generator's tally is compared)", () => {
     expect(redirectsInMetrics('lnk_other_total 5\n')).toBeNull();
   });
 });

@@ -11,7 +11,8 @@ import autocannon from 'autocannon';
  */
 
 /** Which paths a run requests: one path; a table of paths taken in turn; or `/{prefix}{1..count}` uniformly at random. */
-export type PathPlan = { kind: 'single'; path: string } | { kind: 'table'; paths: string[] } | { kind: 'uniform'; prefix: string; count: number };
+export type PathPlan =
+  { kind: 'single'; path: string } | { kind: 'table'; paths: string[] } | { kind: 'uniform'; prefix: string; count: number };
 
 /**
  * What each request carries besides its path (the API benchmark; the redirect benchmark sends plain GETs).
@@ -89,9 +90,11 @@ export function zipfRanks(count: number, samples: number, options: { s?: number;
 }
 
 /** wrk's `done` hook: one line, `WRK_RESULT {json}`, read by {@link parseWrkResult}. */
-export const WRK_DONE = `done = function(summary, latency, requests)
+export const WRK_DONE =
+  `done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}\\n',
+  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,` +
+  `"timeout":%d},"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}\\n',
     summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
 end
@@ -244,7 +247,13 @@ export interface LoadResultHeading<B extends string> {
 }
 
 export function loadResultHeading<B extends string>(benchmark: B, generator: LoadGenerator): LoadResultHeading<B> {
-  return { benchmark, date: new Date().toISOString(), machine: thisMachine(), loadGenerator: generator.name, ...(generator.warning ? { warning: generator.warning } : {}) };
+  return {
+    benchmark,
+    date: new Date().toISOString(),
+    machine: thisMachine(),
+    loadGenerator: generator.name,
+    ...(generator.warning ? { warning: generator.warning } : {}),
+  };
 }
 
 export interface LoadSettings {
@@ -275,7 +284,9 @@ export function findOrInstallWrk(log: (message: string) => void): string | null 
   log('bench: wrk is missing; installing the Debian package');
   const install = `${sudo}apt-get install -y --no-install-recommends wrk`;
   try {
-    execFileSync('sh', ['-c', `${install} >/dev/null 2>&1 || { ${sudo}apt-get update >/dev/null 2>&1 && ${install} >/dev/null 2>&1; }`], { stdio: 'ignore' });
+    execFileSync('sh', ['-c', `${install} >/dev/null 2>&1 || { ${sudo}apt-get update >/dev/null 2>&1 && ${install} >/dev/null 2>&1; }`], {
+      stdio: 'ignore',
+    });
   } catch {
     return null;
   }
@@ -313,7 +324,20 @@ function wrkGenerator(command: string, settings: LoadSettings, scratch: string):
       new Promise<LoadRun>((resolve, reject) => {
         const script = `${scratch}/wrk-${plan.kind}.lua`;
         writeFileSync(script, wrkScript(plan.kind, shape, nextNonce()));
-        const args = ['-t', String(settings.threads), '-c', String(settings.connections), '-d', `${seconds}s`, '--timeout', '5s', '-H', `User-Agent: ${settings.userAgent}`, '-s', script];
+        const args = [
+          '-t',
+          String(settings.threads),
+          '-c',
+          String(settings.connections),
+          '-d',
+          `${seconds}s`,
+          '--timeout',
+          '5s',
+          '-H',
+          `User-Agent: ${settings.userAgent}`,
+          '-s',
+          script,
+        ];
         let scriptArgs: string[] = [];
         let url = `${baseUrl}/`;
         if (plan.kind === 'single') url = `${baseUrl}${plan.path}`;
@@ -335,7 +359,11 @@ function autocannonGenerator(settings: LoadSettings, warning: string): LoadGener
       const random = seededRandom(Date.now() >>> 0);
       let next = 0;
       const pathOf = (): string =>
-        plan.kind === 'single' ? plan.path : plan.kind === 'table' ? plan.paths[next++ % plan.paths.length] : `${plan.prefix}${1 + Math.floor(random() * plan.count)}`;
+        plan.kind === 'single'
+          ? plan.path
+          : plan.kind === 'table'
+            ? plan.paths[next++ % plan.paths.length]
+            : `${plan.prefix}${1 + Math.floor(random() * plan.count)}`;
       const nonce = nextNonce();
       let sequence = 0;
       const bodyOf = () => (shape?.body === undefined ? undefined : shape.body.split('{n}').join(`${nonce}${++sequence}`));
@@ -344,7 +372,12 @@ function autocannonGenerator(settings: LoadSettings, warning: string): LoadGener
         connections: settings.connections,
         duration: seconds,
         headers: { 'user-agent': settings.userAgent, ...shape?.headers },
-        requests: [{ method: (shape?.method ?? 'GET') as autocannon.Request['method'], setupRequest: (request) => ({ ...request, path: pathOf(), body: bodyOf() }) }],
+        requests: [
+          {
+            method: (shape?.method ?? 'GET') as autocannon.Request['method'],
+            setupRequest: (request) => ({ ...request, path: pathOf(), body: bodyOf() }),
+          },
+        ],
       });
       const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
       return {
@@ -370,8 +403,10 @@ export function loadGenerator(settings: LoadSettings, scratch: string, log: (mes
   }
   const warning =
     process.env['BENCH_LOAD_GENERATOR'] === 'autocannon'
-      ? 'autocannon chosen by BENCH_LOAD_GENERATOR: it runs in Node on the same cores as the servers, and caps the fast ones (ratios read high)'
-      : 'wrk could not be found or installed: autocannon instead, which runs in Node on the same cores as the servers and caps the fast ones (ratios read high)';
+      ? 'autocannon chosen by BENCH_LOAD_GENERATOR: it runs in Node on the same ' +
+        'cores as the servers, and caps the fast ones (ratios read high)'
+      : 'wrk could not be found or installed: autocannon instead, which runs in Node on the ' +
+        'same cores as the servers and caps the fast ones (ratios read high)';
   log(`bench: WARNING: ${warning}`);
   return autocannonGenerator(settings, warning);
 }

@@ -21,7 +21,13 @@ export async function runPasswordGrantBench(options: { runs?: number } = {}): Pr
     const signIn = httpCall(`${app.baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: app.clientId, client_secret: app.clientSecret, username: app.email, password: app.password }),
+      body: JSON.stringify({
+        grant_type: 'password',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        username: app.email,
+        password: app.password,
+      }),
     });
     const grant = latencyOf(await timeCalls(signIn, runs, 3));
     return {
@@ -29,7 +35,9 @@ export async function runPasswordGrantBench(options: { runs?: number } = {}): Pr
       bcryptCost,
       health,
       passwordGrant: { ...grant, p50RatioToHealth: ratio(grant.p50Ms, health.p50Ms) },
-      note: `BCRYPT_COST=${bcryptCost} (the app's default): one bcrypt comparison per sign-in dominates this latency on purpose; p99 of ${runs} calls is about the slowest one`,
+      note:
+        `BCRYPT_COST=${bcryptCost} (the app's default): one bcrypt comparison per sign-in ` +
+        `dominates this latency on purpose; p99 of ${runs} calls is about the slowest one`,
     };
   });
 }
@@ -37,7 +45,8 @@ export async function runPasswordGrantBench(options: { runs?: number } = {}): Pr
 export function printPasswordGrant(result: PasswordGrantResult): void {
   process.stdout.write(`GET /health (sequential)      p50 ${result.health.p50Ms} ms   p99 ${result.health.p99Ms} ms\n`);
   process.stdout.write(
-    `POST /oauth/token (password) p50 ${result.passwordGrant.p50Ms} ms   p99 ${result.passwordGrant.p99Ms} ms   ${result.passwordGrant.p50RatioToHealth}x health (bcrypt cost ${result.bcryptCost})\n`,
+    `POST /oauth/token (password) p50 ${result.passwordGrant.p50Ms} ms   p99 ${result.passwordGrant.p99Ms} ` +
+      `ms   ${result.passwordGrant.p50RatioToHealth}x health (bcrypt cost ${result.bcryptCost})\n`,
   );
 }
 

@@ -2,8 +2,33 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { BENCH_RATE_LIMITS, benchDatabase, cpuMsOf, databaseSessionsCpuMs, envList, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, writeResult } from './bench-support';
-import { LoadGenerator, LoadResultHeading, loadResultHeading, LoadRun, PathPlan, loadGenerator, median, redirectsInMetrics, clicksDroppedInMetrics, zipfRanks } from './load-generator';
+import {
+  BENCH_RATE_LIMITS,
+  benchDatabase,
+  cpuMsOf,
+  databaseSessionsCpuMs,
+  envList,
+  envNumber,
+  loadSettings,
+  LoadSettings,
+  ratio,
+  runMain,
+  sleep,
+  startServer,
+  writeResult,
+} from './bench-support';
+import {
+  LoadGenerator,
+  LoadResultHeading,
+  loadResultHeading,
+  LoadRun,
+  PathPlan,
+  loadGenerator,
+  median,
+  redirectsInMetrics,
+  clicksDroppedInMetrics,
+  zipfRanks,
+} from './load-generator';
 
 /**
  * `npm run bench:redirect`: short-URL redirects of the built servers on PostgreSQL, clicks counted, against
@@ -21,7 +46,8 @@ import { LoadGenerator, LoadResultHeading, loadResultHeading, LoadRun, PathPlan,
  *
  * Settings (environment): BENCH_DURATION seconds per measured run (8), BENCH_ROUNDS (3), BENCH_WARMUP
  * seconds (2), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_SCENARIOS (hot,zipf,uniform),
- * BENCH_TARGETS (redirect,combined), BENCH_CACHE_SIZE (50000: the servers' REDIRECT_CACHE_SIZE), BENCH_LOAD_GENERATOR=autocannon to force the fallback,
+ * BENCH_TARGETS (redirect,combined), BENCH_CACHE_SIZE (50000: the servers' REDIRECT_CACHE_SIZE), BENCH_LOAD_GENERATOR=autocannon to force
+ * the fallback,
  * BENCH_DATABASE_URL (the PostgreSQL server for the throw-away database), BENCH_PROFILE=<dir> to run each
  * server under `node --cpu-prof` (redirect-<mix>-<server>.cpuprofile written there when it stops).
  */
@@ -110,7 +136,6 @@ export interface RedirectResult extends LoadResultHeading<'redirect'> {
   visitsMatch: boolean;
 }
 
-
 /** VmRSS of a process in MiB, or null when /proc cannot tell (not Linux, or the process is gone). */
 function rssMb(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -159,7 +184,8 @@ async function seed(client: Client): Promise<void> {
       [prefix, LANDING, idBase, count],
     );
   await client.query(
-    `INSERT INTO links (id, owner_id, domain_id, slug, url, created_at, updated_at) VALUES (lpad('1', 24, '0'), '0000000000000000000bench', NULL, 'hot', $1, now(), now())`,
+    'INSERT INTO links (id, owner_id, domain_id, slug, url, created_at, updated_at) ' +
+      `VALUES (lpad('1', 24, '0'), '0000000000000000000bench', NULL, 'hot', $1, now(), now())`,
     [LANDING],
   );
   await insert('z', SCENARIOS.zipf.links, 0x100000);
@@ -189,15 +215,23 @@ async function databaseCounters(client: Client): Promise<{ visits: number; looku
 
 const answered = (run: LoadRun) => run.requests - run.otherStatuses;
 
-/** A load run with the CPU it cost, per request: the figure that holds on a shared machine, where req/s falls when other work takes the cores. */
+/**
+ * A load run with the CPU it cost, per request: the figure that holds on a shared machine, where req/s falls when other work takes the
+ * cores.
+ */
 type CpuRun = LoadRun & { cpuUsPerRequest: number | null; databaseCpuUsPerRequest: number | null };
 
 async function withCpu(pid: number | undefined, db: Client | null, run: () => Promise<LoadRun>): Promise<CpuRun> {
-  const perRequest = (before: number | null, after: number | null, requests: number) => (before === null || after === null || !requests ? null : Math.round(((after - before) * 1000) / requests));
+  const perRequest = (before: number | null, after: number | null, requests: number) =>
+    before === null || after === null || !requests ? null : Math.round(((after - before) * 1000) / requests);
   const [cpu, dbCpu] = [cpuMsOf(pid), db ? await databaseSessionsCpuMs(db) : null];
   const result = await run();
   const [cpuAfter, dbCpuAfter] = [cpuMsOf(pid), db ? await databaseSessionsCpuMs(db) : null];
-  return { ...result, cpuUsPerRequest: perRequest(cpu, cpuAfter, result.requests), databaseCpuUsPerRequest: perRequest(dbCpu, dbCpuAfter, result.requests) };
+  return {
+    ...result,
+    cpuUsPerRequest: perRequest(cpu, cpuAfter, result.requests),
+    databaseCpuUsPerRequest: perRequest(dbCpu, dbCpuAfter, result.requests),
+  };
 }
 
 const medianOrNull = (values: (number | null)[]) => (values.some((v) => v === null) ? null : Math.round(median(values as number[])));
@@ -236,8 +270,15 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
   // BENCH_PROFILE=<dir>: the server under `node --cpu-prof` (its .cpuprofile written there when it stops).
   const profileDir = process.env['BENCH_PROFILE'];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=redirect-${scenario}-${target}.cpuprofile`] : [];
-  const server = await startServer([...profile, entry], { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` }, port, logFile);
+  const profile = profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=redirect-${scenario}-${target}.cpuprofile`]
+    : [];
+  const server = await startServer(
+    [...profile, entry],
+    { ...context.env, PORT: String(port), SHORT_BASE_URL: `http://127.0.0.1:${port}` },
+    port,
+    logFile,
+  );
   const serverRss = rssSampler(server.process.pid);
   const bareRss = rssSampler(bare.pid);
   const serverRuns: LoadRun[] = [];
@@ -264,7 +305,10 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
       bareRounds.push(b);
       serverRounds.push(s);
       serverRuns.push(s);
-      log(`  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms ${b.cpuUsPerRequest} µs | server ${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms ${s.cpuUsPerRequest} µs + database ${s.databaseCpuUsPerRequest} µs`);
+      log(
+        `  round ${round}: bare ${b.requestsPerSecond} req/s p99 ${b.p99Ms} ms ${b.cpuUsPerRequest} µs | server ` +
+          `${s.requestsPerSecond} req/s p99 ${s.p99Ms} ms ${s.cpuUsPerRequest} µs + database ${s.databaseCpuUsPerRequest} µs`,
+      );
     }
     await sleep(1000); // requests still in flight when the generator stopped (waiting on the database) finish first
     ({ redirects: serverRedirects, clicksDropped: serverClicksDropped } = await serverCountersOf(server.baseUrl));
@@ -298,7 +342,10 @@ async function runCell(scenario: ScenarioName, target: TargetName, plan: PathPla
     serverRedirects,
     serverClicksDropped,
     inFlightAllowance,
-    clicksMatch: clicksCounted >= redirectsAnswered && clicksCounted <= redirectsAnswered + inFlightAllowance && (serverRedirects === null || clicksCounted === serverRedirects),
+    clicksMatch:
+      clicksCounted >= redirectsAnswered &&
+      clicksCounted <= redirectsAnswered + inFlightAllowance &&
+      (serverRedirects === null || clicksCounted === serverRedirects),
     database: {
       linkLookupsPerSecond: Math.round((after.lookups - before.lookups) / loadSeconds),
       transactionsPerSecond: Math.round((after.transactions - before.transactions) / loadSeconds),
@@ -355,7 +402,16 @@ export async function runRedirectBench(): Promise<RedirectResult> {
       const plan = planOf(scenario);
       for (const target of targets) {
         log(`bench: ${SCENARIOS[scenario].title} through ${TARGETS[target].title}`);
-        cells.push(await runCell(scenario, target, plan, { generator, bare: { baseUrl: bareServer.baseUrl, pid: bareServer.process.pid }, db, env, settings, log }));
+        cells.push(
+          await runCell(scenario, target, plan, {
+            generator,
+            bare: { baseUrl: bareServer.baseUrl, pid: bareServer.process.pid },
+            db,
+            env,
+            settings,
+            log,
+          }),
+        );
       }
     }
     return {
@@ -376,9 +432,12 @@ const pad = (value: unknown, width: number) => String(value).padStart(width);
 
 export function printRedirect(result: RedirectResult): void {
   const lines = [
-    `redirects, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ${result.settings.rounds} alternating rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
+    `redirects, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ` +
+      `${result.settings.rounds} alternating rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
-    `${'mix'.padEnd(8)}${'server'.padEnd(10)}${pad('req/s', 8)}${pad('bare', 8)}${pad('ratio', 7)}${pad('p50', 7)}${pad('bare', 7)}${pad('p99', 7)}${pad('bare', 7)}${pad('RSS', 6)}${pad('CPU µs', 8)}${pad('bare', 6)}${pad('db µs', 7)}${pad('lookups/s', 10)}  clicks counted / redirects answered`,
+    `${'mix'.padEnd(8)}${'server'.padEnd(10)}${pad('req/s', 8)}${pad('bare', 8)}${pad('ratio', 7)}` +
+      `${pad('p50', 7)}${pad('bare', 7)}${pad('p99', 7)}${pad('bare', 7)}${pad('RSS', 6)}${pad('CPU µs', 8)}` +
+      `${pad('bare', 6)}${pad('db µs', 7)}${pad('lookups/s', 10)}  clicks counted / redirects answered`,
   ];
   for (const cell of result.cells) {
     const head = `${cell.scenario.padEnd(8)}${cell.target.padEnd(10)}`;
@@ -386,14 +445,28 @@ export function printRedirect(result: RedirectResult): void {
       lines.push(`${head}skipped: ${cell.skipped}`);
       continue;
     }
-    const bar = cell.bar ? ` (bar ${cell.bar.minRatio}${cell.bar.maxP99Ratio ? `, p99 ≤ ${cell.bar.maxP99Ratio}×` : ''}: ${cell.bar.met ? 'met' : 'NOT met'})` : '';
+    const bar = cell.bar
+      ? ` (bar ${cell.bar.minRatio}${cell.bar.maxP99Ratio ? `, p99 ≤ ${cell.bar.maxP99Ratio}×` : ''}: ${cell.bar.met ? 'met' : 'NOT met'})`
+      : '';
     lines.push(
-      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.server.cpuUsPerRequest ?? '?', 8)}${pad(cell.bare.cpuUsPerRequest ?? '?', 6)}${pad(cell.server.databaseCpuUsPerRequest ?? '?', 7)}${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
+      `${head}${pad(cell.server.requestsPerSecond, 8)}${pad(cell.bare.requestsPerSecond, 8)}${pad(cell.ratio, 7)}` +
+        `${pad(cell.server.p50Ms, 7)}${pad(cell.bare.p50Ms, 7)}${pad(cell.server.p99Ms, 7)}${pad(cell.bare.p99Ms, 7)}` +
+        `${pad(cell.server.peakRssMb ?? '?', 6)}${pad(cell.server.cpuUsPerRequest ?? '?', 8)}` +
+        `${pad(cell.bare.cpuUsPerRequest ?? '?', 6)}${pad(cell.server.databaseCpuUsPerRequest ?? '?', 7)}` +
+        `${pad(cell.database?.linkLookupsPerSecond ?? '', 10)}  ${cell.clicksCounted} / ${cell.redirectsAnswered} (+ ≤ ` +
+        `${cell.inFlightAllowance} in flight)${cell.serverRedirects === null ? '' : `, server ${cell.serverRedirects}`}: ` +
+        `${cell.clicksMatch ? 'match' : 'MISMATCH'}${bar}`,
     );
-    if (cell.serverClicksDropped) lines.push(`${' '.repeat(18)}${cell.serverClicksDropped} clicks dropped by the server's full buffer (its /metrics)`);
-    if (cell.otherAnswers || cell.socketErrors) lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
+    if (cell.serverClicksDropped)
+      lines.push(`${' '.repeat(18)}${cell.serverClicksDropped} clicks dropped by the server's full buffer (its /metrics)`);
+    if (cell.otherAnswers || cell.socketErrors)
+      lines.push(`${' '.repeat(18)}${cell.otherAnswers} answers not 2xx/3xx, ${cell.socketErrors} socket errors`);
   }
-  lines.push(`latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the server under load; CPU µs: the server's CPU time per request (user + system, /proc), bare: the bare server's, db µs: its PostgreSQL sessions'; lookups/s: index scans on links by (domain, slug)`);
+  lines.push(
+    `latencies in ms (${result.loadGenerator}, from request sent to answer read); RSS: peak resident MiB of the ` +
+      `server under load; CPU µs: the server's CPU time per request (user + system, /proc), bare: the bare ` +
+      `server's, db µs: its PostgreSQL sessions'; lookups/s: index scans on links by (domain, slug)`,
+  );
   process.stdout.write(lines.join('\n') + '\n');
   if (!result.visitsMatch) process.stderr.write('visits lost (or counted twice): the count does not match the redirects answered\n');
 }

@@ -28,7 +28,19 @@ describe('soak series', () => {
 
   it('makes a sample: units converted, 5xx counted from API answers and redirect errors', () => {
     const sample = sampleOf(METRICS, 10, 120.5);
-    expect(sample).toMatchObject({ t: 10, rssMb: 120.5, heapUsedMb: 50, eventLoopP99Ms: 12.3, activeHandles: 14, pool: { total: 10, idle: 7, waiting: 0 }, clickBufferRows: 40, redirects: 1200, clicksWritten: 1100, serverErrors: 2, answered: 1732 });
+    expect(sample).toMatchObject({
+      t: 10,
+      rssMb: 120.5,
+      heapUsedMb: 50,
+      eventLoopP99Ms: 12.3,
+      activeHandles: 14,
+      pool: { total: 10, idle: 7, waiting: 0 },
+      clickBufferRows: 40,
+      redirects: 1200,
+      clicksWritten: 1100,
+      serverErrors: 2,
+      answered: 1732,
+    });
   });
 
   it('tells a flat series (noise after warm-up) from one that keeps growing', () => {
@@ -43,7 +55,28 @@ describe('soak series', () => {
   });
 
   it('draws each panel as a polyline, with the bar and the end of warm-up marked', () => {
-    const svg = plotSvg('soak <test>', [{ title: 'Event-loop delay p99', unit: 'ms', limit: 50, lines: [{ label: 'p99', color: '#2ca02c', points: [{ t: 0, v: 3 }, { t: 5, v: null }, { t: 10, v: 4 }] }] }], 5);
+    const svg = plotSvg(
+      'soak <test>',
+      [
+        {
+          title: 'Event-loop delay p99',
+          unit: 'ms',
+          limit: 50,
+          lines: [
+            {
+              label: 'p99',
+              color: '#2ca02c',
+              points: [
+                { t: 0, v: 3 },
+                { t: 5, v: null },
+                { t: 10, v: 4 },
+              ],
+            },
+          ],
+        },
+      ],
+      5,
+    );
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain('soak &lt;test&gt;');
     expect(svg.match(/<polyline [^>]*points="([^"]+)"/)?.[1].split(' ')).toHaveLength(2);

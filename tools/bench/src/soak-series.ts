@@ -39,7 +39,11 @@ export interface SoakSample {
   requestsPerSecond: number | null;
 }
 
-export function sampleOf(text: string, t: number, rssMb: number | null): Omit<SoakSample, 'requestsPerSecond'> & { answered: number | null } {
+export function sampleOf(
+  text: string,
+  t: number,
+  rssMb: number | null,
+): Omit<SoakSample, 'requestsPerSecond'> & { answered: number | null } {
   const mb = (bytes: number | null) => (bytes === null ? null : +(bytes / 1048576).toFixed(1));
   const redirectsAll = metricIn(text, 'lnk_redirects_total');
   const api = metricIn(text, 'lnk_http_requests_total');
@@ -70,7 +74,12 @@ export function sampleOf(text: string, t: number, rssMb: number | null): Omit<So
  * first quarter (both after warm-up). Growth beyond `tolerance` (a share, and at least `floor` in the
  * series' unit) is a leak until shown otherwise. The slope is a least-squares fit, per hour, for the reader.
  */
-export function growthOf(points: { t: number; v: number | null }[], warmUpSeconds: number, tolerance = 0.1, floor = 16): { first: number; last: number; growth: number; slopePerHour: number; keepsGrowing: boolean } | null {
+export function growthOf(
+  points: { t: number; v: number | null }[],
+  warmUpSeconds: number,
+  tolerance = 0.1,
+  floor = 16,
+): { first: number; last: number; growth: number; slopePerHour: number; keepsGrowing: boolean } | null {
   const kept = points.filter((p): p is { t: number; v: number } => p.t >= warmUpSeconds && p.v !== null);
   if (kept.length < 8) return null;
   const quarter = Math.max(2, Math.floor(kept.length / 4));
@@ -88,7 +97,13 @@ export function growthOf(points: { t: number; v: number | null }[], warmUpSecond
   const variance = kept.reduce((s, p) => s + (p.t - meanT) ** 2, 0);
   const slopePerHour = variance ? (covariance / variance) * 3600 : 0;
   const growth = last - first;
-  return { first: +first.toFixed(1), last: +last.toFixed(1), growth: +growth.toFixed(1), slopePerHour: +slopePerHour.toFixed(1), keepsGrowing: growth > Math.max(floor, first * tolerance) };
+  return {
+    first: +first.toFixed(1),
+    last: +last.toFixed(1),
+    growth: +growth.toFixed(1),
+    slopePerHour: +slopePerHour.toFixed(1),
+    keepsGrowing: growth > Math.max(floor, first * tolerance),
+  };
 }
 
 export interface PlotPanel {
@@ -114,7 +129,8 @@ export function plotSvg(title: string, panels: PlotPanel[], warmUpSeconds: numbe
   const maxT = Math.max(1, ...allT);
   const x = (t: number) => left + ((width - left - right) * t) / maxT;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+      `viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${left}" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
   ];
@@ -129,8 +145,13 @@ export function plotSvg(title: string, panels: PlotPanel[], warmUpSeconds: numbe
       const v = maxV * fraction;
       parts.push(`<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" fill="#555">${+v.toPrecision(3)}</text>`);
     }
-    parts.push(`<line x1="${x(warmUpSeconds)}" y1="${y0}" x2="${x(warmUpSeconds)}" y2="${y0 + panelHeight}" stroke="#bbb" stroke-dasharray="4 4"/>`);
-    if (panel.limit !== undefined) parts.push(`<line x1="${left}" y1="${y(panel.limit)}" x2="${width - right}" y2="${y(panel.limit)}" stroke="#d33" stroke-dasharray="6 3"/>`);
+    parts.push(
+      `<line x1="${x(warmUpSeconds)}" y1="${y0}" x2="${x(warmUpSeconds)}" y2="${y0 + panelHeight}" stroke="#bbb" stroke-dasharray="4 4"/>`,
+    );
+    if (panel.limit !== undefined)
+      parts.push(
+        `<line x1="${left}" y1="${y(panel.limit)}" x2="${width - right}" y2="${y(panel.limit)}" stroke="#d33" stroke-dasharray="6 3"/>`,
+      );
     panel.lines.forEach((line, i) => {
       const coords = line.points.filter((p) => p.v !== null).map((p) => `${x(p.t).toFixed(1)},${y(p.v as number).toFixed(1)}`);
       if (coords.length) parts.push(`<polyline fill="none" stroke="${line.color}" stroke-width="1.5" points="${coords.join(' ')}"/>`);

@@ -4,7 +4,22 @@ import { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { BenchApp, cpuMsOf, databaseSessionsCpuMs, envNumber, loadSettings, LoadSettings, ratio, runMain, sleep, startServer, stopChild, trackChild, withBenchApp, writeResult } from './bench-support';
+import {
+  BenchApp,
+  cpuMsOf,
+  databaseSessionsCpuMs,
+  envNumber,
+  loadSettings,
+  LoadSettings,
+  ratio,
+  runMain,
+  sleep,
+  startServer,
+  stopChild,
+  trackChild,
+  withBenchApp,
+  writeResult,
+} from './bench-support';
 import { LoadResultHeading, loadResultHeading, loadGenerator, median } from './load-generator';
 
 /**
@@ -47,7 +62,10 @@ export type WorkerMode = 'inside' | 'none' | 'separate';
 /** CPU microseconds per redirect answered in a phase: the app's process, PostgreSQL's sessions, a separate worker's process. */
 export interface CpuPerRedirect {
   app: number | null;
-  /** Of `app`, its main thread's (JavaScript, the event loop, garbage collection pauses); the rest is V8's helper threads (concurrent and parallel GC) and libuv's. */
+  /**
+   * Of `app`, its main thread's (JavaScript, the event loop, garbage collection pauses); the rest is V8's helper threads (concurrent and
+   * parallel GC) and libuv's.
+   */
   appMain: number | null;
   database: number | null;
   worker: number | null;
@@ -65,12 +83,18 @@ export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
     bareRatioWithout: number;
     bareRatioWith: number;
     rounds: { bare: number; without: number; with: number }[];
-    /** link.clicked events the webhook got enqueued while it was on (deliveries made and events waiting in its batches), and the redirects answered then (equal, up to requests in flight). */
+    /**
+     * link.clicked events the webhook got enqueued while it was on (deliveries made and events waiting in its batches), and the redirects
+     * answered then (equal, up to requests in flight).
+     */
     clickDeliveries: number;
     clicksWhileOn: number;
     /** Visits the statistics counted over the same time: tells a lost event from a lost click. */
     visitsWhileOn: number;
-    /** CPU per redirect answered, medians of the rounds (the click write and the enqueue included: each phase lasts until its clicks are written). */
+    /**
+     * CPU per redirect answered, medians of the rounds (the click write and the enqueue included: each phase lasts until its clicks are
+     * written).
+     */
     cpuWithout: CpuPerRedirect;
     cpuWith: CpuPerRedirect;
   };
@@ -82,7 +106,10 @@ export interface WebhooksResult extends LoadResultHeading<'webhooks'> {
     delivered: number;
     left: number;
     perSecond: number;
-    /** CPU µs per delivery made during the catch-up: the app's process (its worker, when inside), PostgreSQL's sessions, a separate worker's. */
+    /**
+     * CPU µs per delivery made during the catch-up: the app's process (its worker, when inside), PostgreSQL's sessions, a separate
+     * worker's.
+     */
     cpuPerDelivery: CpuPerRedirect;
     /** The machine's 1-minute load average when the catch-up began: other work there takes CPU from an idle-priority worker. */
     loadAverage: number;
@@ -119,7 +146,12 @@ async function startSeparateWorker(env: NodeJS.ProcessEnv, nodeArgs: string[]): 
 /** CPU counters of the processes a phase is charged with, read before and after it. */
 async function cpuCounters(app: BenchApp, worker: ChildProcess | null): Promise<CpuPerRedirect> {
   const pid = app.process.pid;
-  return { app: cpuMsOf(pid), appMain: pid ? mainThreadCpuMs(pid) : null, database: await databaseSessionsCpuMs(app.db), worker: worker ? cpuMsOf(worker.pid) : null };
+  return {
+    app: cpuMsOf(pid),
+    appMain: pid ? mainThreadCpuMs(pid) : null,
+    database: await databaseSessionsCpuMs(app.db),
+    worker: worker ? cpuMsOf(worker.pid) : null,
+  };
 }
 
 /** CPU time (ms) of a process's main thread (its task of the same id), from /proc; null elsewhere. */
@@ -133,8 +165,14 @@ function mainThreadCpuMs(pid: number): number | null {
 }
 
 function cpuPerRedirect(before: CpuPerRedirect, after: CpuPerRedirect, redirects: number): CpuPerRedirect {
-  const per = (a: number | null, b: number | null) => (a === null || b === null || redirects === 0 ? null : +(((b - a) * 1000) / redirects).toFixed(1));
-  return { app: per(before.app, after.app), appMain: per(before.appMain, after.appMain), database: per(before.database, after.database), worker: per(before.worker, after.worker) };
+  const per = (a: number | null, b: number | null) =>
+    a === null || b === null || redirects === 0 ? null : +(((b - a) * 1000) / redirects).toFixed(1);
+  return {
+    app: per(before.app, after.app),
+    appMain: per(before.appMain, after.appMain),
+    database: per(before.database, after.database),
+    worker: per(before.worker, after.worker),
+  };
 }
 
 /** A loopback receiver answering 204 to everything; counts what it got. */
@@ -151,17 +189,26 @@ async function receiver(): Promise<{ url: string; count(): number; close(): Prom
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    count: () => received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function api<T = unknown>(app: BenchApp, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${app.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${app.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return (JSON.parse(text) as { data: T }).data;
 }
 
-const count = async (app: BenchApp, where: string, params: unknown[] = []) => Number((await app.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params)).rows[0].n);
+const count = async (app: BenchApp, where: string, params: unknown[] = []) =>
+  Number((await app.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params)).rows[0].n);
 
 /**
  * The link.clicked events enqueued for a webhook: its deliveries and the events still waiting in its
@@ -169,9 +216,12 @@ const count = async (app: BenchApp, where: string, params: unknown[] = []) => Nu
  */
 const enqueuedOf = async (app: BenchApp, webhookId: string) =>
   (await count(app, 'webhook_id = $1', [webhookId])) +
-  Number((await app.db.query('SELECT COALESCE(sum(events), 0) AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId])).rows[0].n);
+  Number(
+    (await app.db.query('SELECT COALESCE(sum(events), 0) AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId])).rows[0].n,
+  );
 
-const visitsOf = async (app: BenchApp) => Number((await app.db.query('SELECT COALESCE(sum(visits), 0) AS n FROM link_daily_stats')).rows[0].n);
+const visitsOf = async (app: BenchApp) =>
+  Number((await app.db.query('SELECT COALESCE(sum(visits), 0) AS n FROM link_daily_stats')).rows[0].n);
 
 /** Waits until `read` answers the same twice 2 s apart (at most a minute); answers the last value. */
 async function settled(read: () => Promise<number>): Promise<number> {
@@ -186,11 +236,17 @@ async function settled(read: () => Promise<number>): Promise<number> {
 }
 
 /** (a): N deliveries for one webhook straight into the outbox, then the time until all are delivered. */
-async function deliveriesPerSecond(app: BenchApp, webhookId: string, events: number, log: (m: string) => void): Promise<WebhooksResult['deliveries']> {
+async function deliveriesPerSecond(
+  app: BenchApp,
+  webhookId: string,
+  events: number,
+  log: (m: string) => void,
+): Promise<WebhooksResult['deliveries']> {
   const started = Date.now();
   await app.db.query(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
-     SELECT md5('f' || lpad(to_hex(g), 23, '0') || $1), $1, 'f' || lpad(to_hex(g), 23, '0'), 'link.updated', '{"type":"link.updated","data":{}}', now(), now()
+     SELECT md5('f' || lpad(to_hex(g), 23, '0') || $1), $1, 'f' || lpad(to_hex(g), 23, '0'), 'link.updated',
+       '{"type":"link.updated","data":{}}', now(), now()
        FROM generate_series(1, $2::int) AS g`,
     [webhookId, events],
   );
@@ -213,7 +269,8 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
   const mode = workerModeOf(process.env['BENCH_WEBHOOK_WORKER']);
   const catchUpSeconds = envNumber('BENCH_WEBHOOK_CATCHUP', 300);
   const profileDir = process.env['BENCH_PROFILE'];
-  const nodeArgs = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=webhooks-${mode}-${name}.cpuprofile`] : []);
+  const nodeArgs = (name: string) =>
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=webhooks-${mode}-${name}.cpuprofile`] : [];
   const scratch = join(__dirname, '..', '..', '..', '..', 'tmp', 'bench');
   mkdirSync(scratch, { recursive: true });
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -226,12 +283,21 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
   try {
     const hasWorker = mode !== 'none';
     // One key for the app and a separate worker: the worker opens the signing secrets the app sealed.
-    const env = { SECRET_KEY: 'cd'.repeat(32), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_BATCH_SIZE: String(batchSize), WEBHOOKS_POLL_INTERVAL: '100', WEBHOOKS_WORKER: String(mode === 'inside') };
+    const env = {
+      SECRET_KEY: 'cd'.repeat(32),
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOKS_BATCH_SIZE: String(batchSize),
+      WEBHOOKS_POLL_INTERVAL: '100',
+      WEBHOOKS_WORKER: String(mode === 'inside'),
+    };
     return await withBenchApp(
       env,
       async (app, databaseUrl) => {
         if (mode === 'separate') {
-          separate = await startSeparateWorker({ ...process.env, ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WEBHOOKS_WORKER_NICE: String(workerNice) }, nodeArgs('worker'));
+          separate = await startSeparateWorker(
+            { ...process.env, ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WEBHOOKS_WORKER_NICE: String(workerNice) },
+            nodeArgs('worker'),
+          );
           log(`bench: the delivery worker runs in a process of its own (pid ${separate.pid}, nice ${workerNice}); the app only enqueues`);
         }
         // (a) one webhook that wants none of the redirect's events: only the enqueued deliveries go to it.
@@ -254,7 +320,8 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         await generator.run(app.baseUrl, plan, settings.warmUpSeconds);
         const rounds: WebhooksResult['redirect']['rounds'] = [];
         const cpuRounds: { without: CpuPerRedirect; with: CpuPerRedirect }[] = [];
-        // With BENCH_PROFILE: when each measured phase ran, in the monotonic clock's µs a .cpuprofile's timestamps use (Linux), to split its samples.
+        // With BENCH_PROFILE: when each measured phase ran, in the monotonic clock's µs a .cpuprofile's timestamps use (Linux), to split
+        // its samples.
         const phases: { phase: 'with' | 'without'; from: number; to: number }[] = [];
         const now = () => Number(process.hrtime.bigint() / 1000n);
         let clicksWhileOn = 0;
@@ -262,7 +329,8 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         const inFlight = settings.connections;
         // Every click answered counted (wrk's tally, less at most one request per connection in flight).
         const untilCounted = async (visitsBefore: number, answered: number) => {
-          for (let waited = 0; (await visitsOf(app)) - visitsBefore < answered - inFlight && waited < 60_000; waited += 250) await sleep(250);
+          for (let waited = 0; (await visitsOf(app)) - visitsBefore < answered - inFlight && waited < 60_000; waited += 250)
+            await sleep(250);
         };
         for (let round = 1; round <= settings.rounds; round++) {
           const b = await generator.run(bare.baseUrl, plan, settings.seconds);
@@ -293,8 +361,12 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           visitsWhileOn += (await visitsOf(app)) - visitsBefore;
           rounds.push({ bare: b.requestsPerSecond, without: without.requestsPerSecond, with: withHook.requestsPerSecond });
           cpuRounds.push({ without: cpuWithout, with: cpuWith });
-          const us = (c: CpuPerRedirect) => `app ${c.app} µs (main thread ${c.appMain}), db ${c.database} µs${c.worker === null ? '' : `, worker ${c.worker} µs`}`;
-          log(`  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} req/s (${us(cpuWithout)}) | with ${withHook.requestsPerSecond} req/s (${us(cpuWith)})`);
+          const us = (c: CpuPerRedirect) =>
+            `app ${c.app} µs (main thread ${c.appMain}), db ${c.database} µs${c.worker === null ? '' : `, worker ${c.worker} µs`}`;
+          log(
+            `  round ${round}: bare ${b.requestsPerSecond} req/s | without ${without.requestsPerSecond} ` +
+              `req/s (${us(cpuWithout)}) | with ${withHook.requestsPerSecond} req/s (${us(cpuWith)})`,
+          );
         }
         const clickDeliveries = await enqueuedOf(app, clicked.id);
         const m = (pick: (r: (typeof rounds)[number]) => number) => Math.round(median(rounds.map(pick)));
@@ -302,7 +374,12 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           const values = cpuRounds.map((r) => pick(r[phase])).filter((v): v is number => v !== null);
           return values.length ? +median(values).toFixed(1) : null;
         };
-        const cpuOf = (phase: 'with' | 'without'): CpuPerRedirect => ({ app: mc((c) => c.app, phase), appMain: mc((c) => c.appMain, phase), database: mc((c) => c.database, phase), worker: mc((c) => c.worker, phase) });
+        const cpuOf = (phase: 'with' | 'without'): CpuPerRedirect => ({
+          app: mc((c) => c.app, phase),
+          appMain: mc((c) => c.appMain, phase),
+          database: mc((c) => c.database, phase),
+          worker: mc((c) => c.worker, phase),
+        });
         const [bareRps, withoutRps, withRps] = [m((r) => r.bare), m((r) => r.without), m((r) => r.with)];
 
         // The catch-up: the load over, the webhook on again, until its batches and pending deliveries are gone.
@@ -310,7 +387,10 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
         if (hasWorker) {
           const delivered = async () => count(app, "webhook_id = $1 AND status = 'delivered'", [clicked.id]);
           const deliveredDuringLoad = await delivered();
-          log(`bench: catch-up: ${clickDeliveries - deliveredDuringLoad} of ${clickDeliveries} link.clicked events left to deliver after the load (at most ${catchUpSeconds} s)`);
+          log(
+            `bench: catch-up: ${clickDeliveries - deliveredDuringLoad} of ${clickDeliveries} ` +
+              `link.clicked events left to deliver after the load (at most ${catchUpSeconds} s)`,
+          );
           await toggle(true);
           const cpuBefore = await cpuCounters(app, separate);
           const loadBefore = loadavg()[0];
@@ -323,7 +403,16 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
           }
           const seconds = (Date.now() - started) / 1000;
           const cpu = cpuPerRedirect(cpuBefore, await cpuCounters(app, separate), done - deliveredDuringLoad);
-          catchUp = { enqueued: clickDeliveries, deliveredDuringLoad, seconds: +seconds.toFixed(1), delivered: done, left: clickDeliveries - done, perSecond: Math.round((done - deliveredDuringLoad) / seconds), cpuPerDelivery: cpu, loadAverage: +loadBefore.toFixed(2) };
+          catchUp = {
+            enqueued: clickDeliveries,
+            deliveredDuringLoad,
+            seconds: +seconds.toFixed(1),
+            delivered: done,
+            left: clickDeliveries - done,
+            perSecond: Math.round((done - deliveredDuringLoad) / seconds),
+            cpuPerDelivery: cpu,
+            loadAverage: +loadBefore.toFixed(2),
+          };
           log(`  ${done - deliveredDuringLoad} delivered in ${seconds.toFixed(1)} s; ${clickDeliveries - done} left`);
         }
         return {
@@ -359,17 +448,33 @@ export async function runWebhooksBench(): Promise<WebhooksResult> {
 
 export function printWebhooks(result: WebhooksResult): void {
   const { deliveries: d, redirect: r, catchUp: c } = result;
-  const where = { inside: 'in the app process', none: 'nowhere (the app only enqueues)', separate: `in a process of its own at nice ${result.settings.workerNice}` }[result.settings.worker];
-  const us = (p: CpuPerRedirect) => `app ${p.app} µs (main thread ${p.appMain}), PostgreSQL ${p.database} µs${p.worker === null ? '' : `, worker ${p.worker} µs`}`;
+  const where = {
+    inside: 'in the app process',
+    none: 'nowhere (the app only enqueues)',
+    separate: `in a process of its own at nice ${result.settings.workerNice}`,
+  }[result.settings.worker];
+  const us = (p: CpuPerRedirect) =>
+    `app ${p.app} µs (main thread ${p.appMain}), PostgreSQL ${p.database} µs${p.worker === null ? '' : `, worker ${p.worker} µs`}`;
   const lines = [
     `delivery worker: ${where}`,
-    `webhooks, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ${result.settings.rounds} rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
+    `webhooks, ${result.loadGenerator} ${result.settings.threads} threads ${result.settings.connections} connections, ` +
+      `${result.settings.rounds} rounds of ${result.settings.seconds} s (medians), ${result.machine.cpus} cores`,
     ...(result.warning ? [`WARNING: ${result.warning}`] : []),
-    `(a) deliveries: ${d.events} in ${d.seconds} s = ${d.perSecond}/s from one instance (worker batch ${result.settings.batchSize}); the receiver got ${d.received}`,
-    `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} (${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
-    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ${r.clickDeliveries} link.clicked events enqueued (deliveries and batched) for ${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
+    `(a) deliveries: ${d.events} in ${d.seconds} s = ${d.perSecond}/s from one instance ` +
+      `(worker batch ${result.settings.batchSize}); the receiver got ${d.received}`,
+    `(b) hot link redirects: bare ${r.bare} req/s | without a link.clicked webhook ${r.withoutWebhook} ` +
+      `(${r.bareRatioWithout} of bare) | with one ${r.withWebhook} (${r.bareRatioWith} of bare)`,
+    `    with / without: ${r.ratio} (bar of issue 19: ≥ 0.9: ${r.ratio >= 0.9 ? 'met' : 'NOT met'}); ` +
+      `${r.clickDeliveries} link.clicked events enqueued (deliveries and batched) for ` +
+      `${r.clicksWhileOn} redirects answered (${r.visitsWhileOn} visits counted) while it was on`,
     `    CPU per redirect: without ${us(r.cpuWithout)} | with ${us(r.cpuWith)}`,
-    ...(c ? [`catch-up: ${c.deliveredDuringLoad} of ${c.enqueued} link.clicked events delivered during the load; the rest ${c.left === 0 ? 'all' : `${c.delivered - c.deliveredDuringLoad} (${c.left} LEFT)`} in ${c.seconds} s after it (${c.perSecond}/s; per delivery ${us(c.cpuPerDelivery)}; machine load ${c.loadAverage} at its start)`] : []),
+    ...(c
+      ? [
+          `catch-up: ${c.deliveredDuringLoad} of ${c.enqueued} link.clicked events delivered during the load; the rest ` +
+            `${c.left === 0 ? 'all' : `${c.delivered - c.deliveredDuringLoad} (${c.left} LEFT)`} in ${c.seconds} s after it ` +
+            `(${c.perSecond}/s; per delivery ${us(c.cpuPerDelivery)}; machine load ${c.loadAverage} at its start)`,
+        ]
+      : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

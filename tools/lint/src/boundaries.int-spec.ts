@@ -31,15 +31,38 @@ const domainViolations = [
   ['Node network I/O', `import { connect } from 'node:net';\nexport const x = connect;\n`, 'no-restricted-imports'],
   ['Node file I/O', `import { readFileSync } from 'fs';\nexport const x = readFileSync;\n`, 'no-restricted-imports'],
   ['another context', `import { User } from '@lnk/identity/domain';\nexport const x = User;\n`, '@nx/enforce-module-boundaries'],
-  ['an adapter', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`, '@nx/enforce-module-boundaries'],
+  [
+    'an adapter',
+    `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`,
+    '@nx/enforce-module-boundaries',
+  ],
 ].map(([what, source, rule]) => ({ what, rule, code: snippet(DOMAIN_FILE, source) }));
-const kernelCrypto = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { randomBytes } from 'node:crypto';\nexport const x = randomBytes;\n`);
-const adapterOwn = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { DataSource } from 'typeorm';\nimport { User } from '@lnk/identity/domain';\nexport const x = [DataSource, User];\n`);
-const adapterOther = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';\nexport const x = BcryptPasswordHasher;\n`);
-const appAdapter = snippet('apps/api/src/fixture.ts', `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`);
-const adapterFramework = snippet('libs/identity/adapter-typeorm/src/lib/fixture.ts', `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`);
+const kernelCrypto = snippet(
+  'libs/shared/kernel/src/lib/fixture.ts',
+  `import { randomBytes } from 'node:crypto';\nexport const x = randomBytes;\n`,
+);
+const adapterOwn = snippet(
+  'libs/identity/adapter-typeorm/src/lib/fixture.ts',
+  `import { DataSource } from 'typeorm';\nimport { User } from '@lnk/identity/domain';\nexport const x = [DataSource, User];\n`,
+);
+const adapterOther = snippet(
+  'libs/identity/adapter-typeorm/src/lib/fixture.ts',
+  `import { BcryptPasswordHasher } from '@lnk/identity/adapter-crypto';\nexport const x = BcryptPasswordHasher;\n`,
+);
+const appAdapter = snippet(
+  'apps/api/src/fixture.ts',
+  `import { TypeormUserRepository } from '@lnk/identity/adapter-typeorm';\nexport const x = TypeormUserRepository;\n`,
+);
+const adapterFramework = snippet(
+  'libs/identity/adapter-typeorm/src/lib/fixture.ts',
+  `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`,
+);
 const NEST_FILE = 'libs/links/adapter-nest/src/lib/fixture.ts';
-const nestOwn = snippet(NEST_FILE, `import { Controller } from '@nestjs/common';\nimport { GetLinkUseCase } from '@lnk/links/domain';\nimport { Route } from '@lnk/shared/http';\nexport const x = [Controller, GetLinkUseCase, Route];\n`);
+const nestOwn = snippet(
+  NEST_FILE,
+  `import { Controller } from '@nestjs/common';\nimport { GetLinkUseCase } from '@lnk/links/domain';\nimport ` +
+    `{ Route } from '@lnk/shared/http';\nexport const x = [Controller, GetLinkUseCase, Route];\n`,
+);
 const nestViolations = [
   ['an adapter', `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`],
   ['another context', `import { Principal } from '@lnk/identity/domain';\nexport type X = Principal;\n`],
@@ -52,19 +75,36 @@ const nestImporters = [
 ].map(([what, filePath]) => ({ what, code: snippet(filePath, nestSource) }));
 const appNest = snippet('apps/api/src/fixture.ts', nestSource);
 const BRIDGE_FILE = 'libs/bridges/src/lib/fixture.ts';
-const bridgeDomains = snippet(BRIDGE_FILE, `import { LinkRepository } from '@lnk/links/domain';\nimport { DomainRepository } from '@lnk/domains/domain';\nexport const x = [LinkRepository, DomainRepository];\n`);
-const bridgeAdapter = snippet(BRIDGE_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`);
+const bridgeDomains = snippet(
+  BRIDGE_FILE,
+  `import { LinkRepository } from '@lnk/links/domain';\nimport { DomainRepository } from ` +
+    `'@lnk/domains/domain';\nexport const x = [LinkRepository, DomainRepository];\n`,
+);
+const bridgeAdapter = snippet(
+  BRIDGE_FILE,
+  `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nexport const x = TypeormLinkRepository;\n`,
+);
 const bridgeFramework = snippet(BRIDGE_FILE, `import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n`);
 // shared-config imports the kernel, so the kernel importing shared-config closes a cycle the tags allow.
-const kernelCycle = snippet('libs/shared/kernel/src/lib/fixture.ts', `import { readVariables } from '@lnk/shared/config';\nexport const x = readVariables;\n`);
+const kernelCycle = snippet(
+  'libs/shared/kernel/src/lib/fixture.ts',
+  `import { readVariables } from '@lnk/shared/config';\nexport const x = readVariables;\n`,
+);
 const testingSource = `import { FixedClock } from '@lnk/shared/testing';\nexport const x = FixedClock;\n`;
 const testingInProduction = snippet(DOMAIN_FILE, testingSource);
 const testingInTest = snippet('libs/links/domain/src/lib/fixture.spec.ts', testingSource);
 // A context's fakes and contracts (libs/<context>/testing): its own libraries' tests and the apps' tests use them.
 const linksFakes = `import { memoryLinksRepositories } from '@lnk/links/testing';\nexport const x = memoryLinksRepositories;\n`;
 const ownFakesInDomainSpec = snippet('libs/links/domain/src/lib/fixture.spec.ts', linksFakes);
-const ownContractInAdapterSpec = snippet('libs/links/adapter-typeorm/src/lib/fixture.int-spec.ts', `import { describeLinkRepositoryContract } from '@lnk/links/testing';\nexport const x = describeLinkRepositoryContract;\n`);
-const anyFakesInAppTest = snippet('apps/api/test/fixture.e2e-spec.ts', `import { MemoryUserRepository } from '@lnk/identity/testing';\nimport { memoryLinksRepositories } from '@lnk/links/testing';\nexport const x = [MemoryUserRepository, memoryLinksRepositories];\n`);
+const ownContractInAdapterSpec = snippet(
+  'libs/links/adapter-typeorm/src/lib/fixture.int-spec.ts',
+  `import { describeLinkRepositoryContract } from '@lnk/links/testing';\nexport const x = describeLinkRepositoryContract;\n`,
+);
+const anyFakesInAppTest = snippet(
+  'apps/api/test/fixture.e2e-spec.ts',
+  `import { MemoryUserRepository } from '@lnk/identity/testing';\nimport { memoryLinksRepositories } from ` +
+    `'@lnk/links/testing';\nexport const x = [MemoryUserRepository, memoryLinksRepositories];\n`,
+);
 const otherFakesInDomainSpec = snippet('libs/identity/domain/src/lib/fixture.spec.ts', linksFakes);
 const otherFakesInAdapterSpec = snippet('libs/identity/adapter-typeorm/src/lib/fixture.int-spec.ts', linksFakes);
 const fakesInDomain = snippet(DOMAIN_FILE, linksFakes);
@@ -72,8 +112,14 @@ const fakesInApp = snippet('apps/api/src/fixture.ts', linksFakes);
 const sharedTestingInApp = snippet('apps/redirect/src/fixture.ts', testingSource);
 const TESTING_FILE = 'libs/links/testing/src/lib/fixture.ts';
 const testingOwnDomain = snippet(TESTING_FILE, `import { LinkRepository } from '@lnk/links/domain';\nexport const x = LinkRepository;\n`);
-const testingOtherDomain = snippet(TESTING_FILE, `import { UserRepository } from '@lnk/identity/domain';\nexport const x = UserRepository;\n`);
-const sharedTestingContext = snippet('libs/shared/testing/src/lib/fixture.ts', `import { LinkRepository } from '@lnk/links/domain';\nexport const x = LinkRepository;\n`);
+const testingOtherDomain = snippet(
+  TESTING_FILE,
+  `import { UserRepository } from '@lnk/identity/domain';\nexport const x = UserRepository;\n`,
+);
+const sharedTestingContext = snippet(
+  'libs/shared/testing/src/lib/fixture.ts',
+  `import { LinkRepository } from '@lnk/links/domain';\nexport const x = LinkRepository;\n`,
+);
 
 // libs/sdk: the generated client, published on its own. Apps and their tests use it; no library does, and it
 // uses nothing of ours, no package and no Node built-in (it runs in browsers).
@@ -101,7 +147,10 @@ const compositionImporters = [
 ].map(([what, filePath]) => ({ what, code: snippet(filePath, compositionSource) }));
 const COMPOSITION_FILE = 'libs/composition/src/lib/fixture.ts';
 // The redirect app composes the short-URL edge through its own entry point, never the index (Nest and every context).
-const edgeInRedirect = snippet('apps/redirect/src/fixture.ts', `import { composeShortUrlEdge } from '@lnk/composition/edge';\nexport const x = composeShortUrlEdge;\n`);
+const edgeInRedirect = snippet(
+  'apps/redirect/src/fixture.ts',
+  `import { composeShortUrlEdge } from '@lnk/composition/edge';\nexport const x = composeShortUrlEdge;\n`,
+);
 const indexInRedirect = snippet('apps/redirect/src/fixture.ts', compositionSource);
 // The operator CLI's commands (libs/cli): its app runs them, the API's tests run them in process; the composition root does not.
 const cliSource = `import { runCli } from '@lnk/cli';\nexport const x = runCli;\n`;
@@ -109,7 +158,12 @@ const cliInCliApp = snippet('apps/cli/src/fixture.ts', cliSource);
 const cliInApiTest = snippet('apps/api/test/fixture.e2e-spec.ts', cliSource);
 const cliInComposition = snippet('libs/composition/src/lib/fixture.ts', cliSource);
 const cliInNest = snippet(NEST_FILE, cliSource);
-const compositionBinds = snippet(COMPOSITION_FILE, `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nimport { LinksModule } from '@lnk/links/adapter-nest';\nimport { ClickRecorderViaAnalytics } from '@lnk/bridges';\nexport const x = [TypeormLinkRepository, LinksModule, ClickRecorderViaAnalytics];\n`);
+const compositionBinds = snippet(
+  COMPOSITION_FILE,
+  `import { TypeormLinkRepository } from '@lnk/links/adapter-typeorm';\nimport { LinksModule } from ` +
+    `'@lnk/links/adapter-nest';\nimport { ClickRecorderViaAnalytics } from '@lnk/bridges';\nexport ` +
+    'const x = [TypeormLinkRepository, LinksModule, ClickRecorderViaAnalytics];\n',
+);
 const compositionFakes = snippet(COMPOSITION_FILE, linksFakes);
 const compositionSdk = snippet(COMPOSITION_FILE, sdkSource);
 
@@ -145,7 +199,7 @@ describe('module boundaries', () => {
     expect(messagesOf(appAdapter)).toEqual([]);
   });
 
-  it('keeps Nest out of adapters (a context\'s HTTP face is its adapter-nest library)', () => {
+  it("keeps Nest out of adapters (a context's HTTP face is its adapter-nest library)", () => {
     expect(ruleOf(adapterFramework)).toContain('@nx/enforce-module-boundaries');
   });
 
@@ -167,7 +221,12 @@ describe('module boundaries', () => {
 
   // Only seen since the project graph has its edges (nx.json turns on the analysis of imports).
   it('reports a cycle between libraries that the tags would allow', () => {
-    expect(messagesOf(kernelCycle)).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('Circular dependency between "shared-kernel" and "shared-config"') })]);
+    expect(messagesOf(kernelCycle)).toEqual([
+      expect.objectContaining({
+        ruleId: '@nx/enforce-module-boundaries',
+        message: expect.stringContaining('Circular dependency between "shared-kernel" and "shared-config"'),
+      }),
+    ]);
   });
 
   it('lets the composition library bind adapters, HTTP faces and bridges, but not fakes or the SDK', () => {
@@ -180,10 +239,14 @@ describe('module boundaries', () => {
     for (const code of compositionInApps) expect(messagesOf(code)).toEqual([]);
   });
 
-  it('lets the redirect app import the short-URL edge of the composition library, and not its index (the redirect app kept free of Nest)', () => {
-    expect(messagesOf(edgeInRedirect)).toEqual([]);
-    expect(ruleOf(indexInRedirect)).toContain('no-restricted-imports');
-  });
+  it(
+    'lets the redirect app import the short-URL edge of the composition ' +
+      'library, and not its index (the redirect app kept free of Nest)',
+    () => {
+      expect(messagesOf(edgeInRedirect)).toEqual([]);
+      expect(ruleOf(indexInRedirect)).toContain('no-restricted-imports');
+    },
+  );
 
   it("lets the CLI app and the API's tests run the CLI's commands, and keeps them out of the composition root and of libraries", () => {
     expect(messagesOf(cliInCliApp)).toEqual([]);
@@ -228,7 +291,7 @@ describe('module boundaries', () => {
     expect(ruleOf(otherFakesInAdapterSpec)).toContain('@nx/enforce-module-boundaries');
   });
 
-  it('keeps every testing library out of production code, the apps\' included', () => {
+  it("keeps every testing library out of production code, the apps' included", () => {
     expect(ruleOf(fakesInDomain)).toContain('@nx/enforce-module-boundaries');
     expect(ruleOf(fakesInApp)).toContain('@nx/enforce-module-boundaries');
     expect(ruleOf(sharedTestingInApp)).toContain('@nx/enforce-module-boundaries');

@@ -24,7 +24,10 @@ const compose = composeCommand();
 const describeWithCompose: jest.Describe = compose
   ? describe
   : (((name: string, fn: () => void) => {
-      process.stderr.write(`[compose tests] skipped "${name}": neither docker-compose nor the docker compose plugin is installed (apt-get install docker-compose)\n`);
+      process.stderr.write(
+        `[compose tests] skipped "${name}": neither docker-compose nor the docker ` +
+          'compose plugin is installed (apt-get install docker-compose)\n',
+      );
       describe.skip(name, fn);
     }) as jest.Describe);
 
@@ -32,7 +35,12 @@ const describeWithCompose: jest.Describe = compose
 function config(envFile: string): { status: number | null; output: string } {
   const [command, ...prefix] = compose as string[];
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !variablesOfComposeFile().has(name)));
-  const run = spawnSync(command, [...prefix, '-f', COMPOSE_FILE, '--env-file', envFile, 'config'], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(command, [...prefix, '-f', COMPOSE_FILE, '--env-file', envFile, 'config'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -81,6 +89,8 @@ describeWithCompose('docker/compose.yaml', () => {
   });
 
   it('is started as docs/self-hosting.md tells an operator to', () => {
-    expect(readFileSync(join(root, 'docs', 'self-hosting.md'), 'utf8')).toContain('docker compose --env-file .env -f docker/compose.yaml up -d --build');
+    expect(readFileSync(join(root, 'docs', 'self-hosting.md'), 'utf8')).toContain(
+      'docker compose --env-file .env -f docker/compose.yaml up -d --build',
+    );
   });
 });

@@ -36,7 +36,10 @@ describe('.dockerignore', () => {
   // The build stage runs `npm ci` and `npm run build` on what it was sent: each source it compiles must be there.
   it('sends every tracked file the build needs: the lockfile, the configurations, every app, library and build tool', () => {
     const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
-    const needed = tracked.filter((path) => /^(apps|libs|tools)\//.test(path) || /^(package(-lock)?\.json|tsconfig(\.base)?\.json)$/.test(path) || path === 'docker/lnk');
+    const needed = tracked.filter(
+      (path) =>
+        /^(apps|libs|tools)\//.test(path) || /^(package(-lock)?\.json|tsconfig(\.base)?\.json)$/.test(path) || path === 'docker/lnk',
+    );
     expect(needed.length).toBeGreaterThan(100);
     expect(needed.filter((path) => context.ignores(path))).toEqual([]);
   });

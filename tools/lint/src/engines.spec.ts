@@ -28,7 +28,8 @@ function satisfiesComparator(version: Version, comparator: string): boolean {
   const [, op = '', bound] = match;
   if (bound === '*' || /^[xX]$/.test(bound)) return true;
   const { version: low, given } = parse(bound.replace(/\.[xX*].*$/, ''));
-  const upper = (index: number): Version => (index === 0 ? [low[0] + 1, 0, 0] : index === 1 ? [low[0], low[1] + 1, 0] : [low[0], low[1], low[2] + 1]);
+  const upper = (index: number): Version =>
+    index === 0 ? [low[0] + 1, 0, 0] : index === 1 ? [low[0], low[1] + 1, 0] : [low[0], low[1], low[2] + 1];
   const cmp = compare(version, low);
   switch (op) {
     case '>=':
@@ -52,7 +53,13 @@ export function satisfies(version: string, range: string): boolean {
   const v = parse(version).version;
   return range.split('||').some((set) => {
     const hyphen = /^\s*(\S+)\s+-\s+(\S+)\s*$/.exec(set);
-    const comparators = hyphen ? [`>=${hyphen[1]}`, `<=${hyphen[2]}`] : set.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const comparators = hyphen
+      ? [`>=${hyphen[1]}`, `<=${hyphen[2]}`]
+      : set
+          .trim()
+          .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+          .split(/\s+/)
+          .filter(Boolean);
     return comparators.length === 0 || comparators.every((c) => satisfiesComparator(v, c));
   });
 }
@@ -60,12 +67,24 @@ export function satisfies(version: string, range: string): boolean {
 describe('engines', () => {
   const root = join(__dirname, '..', '..', '..');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+  };
   const oldest = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)?.[1];
 
   it('reads semver ranges as npm does', () => {
-    expect([satisfies('20.19.0', '>=20'), satisfies('20.19.0', '>=22'), satisfies('20.19.0', '^18.18.0 || ^20.9.0 || >=21.1.0'), satisfies('20.19.0', '>= 14.17')]).toEqual([true, false, true, true]);
-    expect([satisfies('20.19.0', '^20.19.0 || >=22.12.0'), satisfies('20.18.9', '^20.19.0 || >=22.12.0'), satisfies('20.19.0', '20 || 22'), satisfies('20.19.0', '>=14 <20')]).toEqual([true, false, true, false]);
+    expect([
+      satisfies('20.19.0', '>=20'),
+      satisfies('20.19.0', '>=22'),
+      satisfies('20.19.0', '^18.18.0 || ^20.9.0 || >=21.1.0'),
+      satisfies('20.19.0', '>= 14.17'),
+    ]).toEqual([true, false, true, true]);
+    expect([
+      satisfies('20.19.0', '^20.19.0 || >=22.12.0'),
+      satisfies('20.18.9', '^20.19.0 || >=22.12.0'),
+      satisfies('20.19.0', '20 || 22'),
+      satisfies('20.19.0', '>=14 <20'),
+    ]).toEqual([true, false, true, false]);
   });
 
   it('names the oldest supported Node as ">=x.y.z"', () => {

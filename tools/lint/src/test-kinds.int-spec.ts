@@ -9,9 +9,15 @@ import { join, relative } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
 const runJest = (...args: string[]) =>
-  execFileSync(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  execFileSync(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 const listed = (config?: string) =>
-  (JSON.parse(runJest('--listTests', '--json', ...(config ? ['-c', `tools/jest/${config}.config.js`] : []))) as string[]).map((file) => relative(root, file)).sort();
+  (JSON.parse(runJest('--listTests', '--json', ...(config ? ['-c', `tools/jest/${config}.config.js`] : []))) as string[])
+    .map((file) => relative(root, file))
+    .sort();
 
 describe('the unit, int and e2e runs', () => {
   it('split every test file of `npm test` between them, each file once and by its suffix', () => {
@@ -25,7 +31,12 @@ describe('the unit, int and e2e runs', () => {
   }, 120_000);
 
   it('gives the unit run no global set-up, and the others the one that picks the database', () => {
-    const configs = (config: string) => (JSON.parse(runJest('--showConfig', '-c', `tools/jest/${config}.config.js`)) as { configs: { globalSetup?: string | null; displayName?: { name: string } }[] }).configs;
+    const configs = (config: string) =>
+      (
+        JSON.parse(runJest('--showConfig', '-c', `tools/jest/${config}.config.js`)) as {
+          configs: { globalSetup?: string | null; displayName?: { name: string } }[];
+        }
+      ).configs;
     const unit = configs('unit');
     expect(unit.length).toBeGreaterThan(20);
     expect(unit.map((c) => c.globalSetup ?? null)).toEqual(unit.map(() => null));

@@ -36,7 +36,10 @@ describe('@lnk/sdk as an npm package', () => {
     const pkg = join(work, 'package');
     mkdirSync(pkg);
     for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(sdk, file), join(pkg, file));
-    execFileSync(process.execPath, [tsc, '-p', join(sdk, 'tsconfig.lib.json'), '--outDir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [tsc, '-p', join(sdk, 'tsconfig.lib.json'), '--outDir', join(pkg, 'dist')], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     const report = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: pkg, encoding: 'utf8', stdio: 'pipe' });
     const [packed] = JSON.parse(report) as { filename: string; files: { path: string }[] }[];
     files = packed.files.map((f) => f.path).sort();
@@ -64,7 +67,8 @@ describe('@lnk/sdk as an npm package', () => {
   });
 
   it('loads in Node as an ES module from the installed tarball', () => {
-    const script = "const sdk = await import('@lnk/sdk'); console.log(JSON.stringify([sdk.createLnkClient, sdk.createLink].map((f) => typeof f)));";
+    const script =
+      "const sdk = await import('@lnk/sdk'); console.log(JSON.stringify([sdk.createLnkClient, sdk.createLink].map((f) => typeof f)));";
     const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
     expect(JSON.parse(loaded)).toEqual(['function', 'function']);
   });

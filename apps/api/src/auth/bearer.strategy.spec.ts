@@ -37,8 +37,12 @@ describe('BearerStrategy (passport-http-bearer reading a request)', () => {
 
   // A token in a URL leaks into logs and Referer headers: one given there beside the header is refused.
   it('refuses a token also given as access_token in the body or the query', async () => {
-    await expect(principalOf({ headers: { authorization: 'Bearer good' }, query: { access_token: 'good' } })).rejects.toBeInstanceOf(UnauthorizedError);
-    await expect(principalOf({ headers: { authorization: 'Bearer good' }, body: { access_token: 'good' } })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(principalOf({ headers: { authorization: 'Bearer good' }, query: { access_token: 'good' } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    await expect(principalOf({ headers: { authorization: 'Bearer good' }, body: { access_token: 'good' } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(seen).toEqual([]);
     expect(await principalOf({ headers: { authorization: 'Bearer good' }, query: { access_token: '' }, body: 'text' })).toBe(principal);
   });

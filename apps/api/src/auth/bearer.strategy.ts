@@ -28,7 +28,13 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
    */
   principalOf(request: unknown): Promise<Principal> {
     return new Promise<Principal>((resolve, reject) => {
-      const attempt = Object.create(this) as BearerStrategy & { success(user: unknown): void; fail(): void; error(error: unknown): void; pass(): void; redirect(): void };
+      const attempt = Object.create(this) as BearerStrategy & {
+        success(user: unknown): void;
+        fail(): void;
+        error(error: unknown): void;
+        pass(): void;
+        redirect(): void;
+      };
       attempt.success = (user) => (user ? resolve(user as Principal) : reject(new UnauthorizedError()));
       attempt.fail = () => reject(new UnauthorizedError());
       attempt.error = reject;

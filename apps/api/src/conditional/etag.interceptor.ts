@@ -20,7 +20,11 @@ export class ETagInterceptor implements NestInterceptor {
    * The tags of answers made as JSON text beforehand (serializedOk: GET /user/me answers the same cached
    * text until the account changes), so that text is not parsed and hashed again on every request.
    */
-  private readonly tagsOfTexts = new BoundedCache<string, string>({ maxEntries: 10_000, maxWeight: 16 * 1024 * 1024, weigh: (_tag, text) => text.length });
+  private readonly tagsOfTexts = new BoundedCache<string, string>({
+    maxEntries: 10_000,
+    maxWeight: 16 * 1024 * 1024,
+    weigh: (_tag, text) => text.length,
+  });
 
   constructor(private readonly reflector: Reflector) {}
 

@@ -29,11 +29,15 @@ function renderFastifyError(error: { code?: string; statusCode?: number; message
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return envelope('PAYLOAD_TOO_LARGE', 'The request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return envelope('VALIDATION_ERROR', 'Unsupported content type', { errors: [{ name: 'content-type', error: 'content type must be application/json' }] });
+      return envelope('VALIDATION_ERROR', 'Unsupported content type', {
+        errors: [{ name: 'content-type', error: 'content type must be application/json' }],
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return envelope('VALIDATION_ERROR', 'Malformed request body', { errors: [{ name: 'body', error: error.message ?? 'the body is not valid JSON' }] });
+      return envelope('VALIDATION_ERROR', 'Malformed request body', {
+        errors: [{ name: 'body', error: error.message ?? 'the body is not valid JSON' }],
+      });
   }
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
     return envelope('VALIDATION_ERROR', 'Malformed request body', { errors: [{ name: 'body', error: 'the body is not valid JSON' }] });
@@ -45,7 +49,9 @@ function renderHttpException(exception: HttpException): ErrorEnvelope {
   const status = exception.getStatus();
   if (status === HttpStatus.NOT_FOUND) return envelope('NOT_FOUND', 'Resource not found');
   if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) {
-    return envelope('VALIDATION_ERROR', 'Unsupported content type', { errors: [{ name: 'content-type', error: 'content type must be application/json' }] });
+    return envelope('VALIDATION_ERROR', 'Unsupported content type', {
+      errors: [{ name: 'content-type', error: 'content type must be application/json' }],
+    });
   }
   if (status === HttpStatus.BAD_REQUEST) {
     // Raised before validation (the body could not be parsed), so the body itself is the field.
@@ -69,7 +75,12 @@ export class AllExceptionsFilter extends ErrorAnswers {
   render(exception: unknown): RenderedError {
     if (exception instanceof AnswerAsIs && exception.body) return { envelope: exception.body };
     if (exception instanceof DomainError) {
-      const headers = exception instanceof RateLimitedError ? { 'retry-after': String(exception.retryAfterSeconds) } : exception.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_HEADERS : undefined;
+      const headers =
+        exception instanceof RateLimitedError
+          ? { 'retry-after': String(exception.retryAfterSeconds) }
+          : exception.code === 'SERVICE_UNAVAILABLE'
+            ? UNAVAILABLE_HEADERS
+            : undefined;
       return { envelope: envelope(exception.code, exception.message, exception.meta as ErrorEnvelope['meta']), headers };
     }
     if (exception instanceof HttpException) return { envelope: renderHttpException(exception) };
@@ -77,7 +88,10 @@ export class AllExceptionsFilter extends ErrorAnswers {
     if (fastify) return { envelope: fastify };
     if (isDatabaseUnavailable(exception) || isDatabaseTimeout(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error)?.message}`);
-      return { envelope: envelope('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'), headers: UNAVAILABLE_HEADERS };
+      return {
+        envelope: envelope('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'),
+        headers: UNAVAILABLE_HEADERS,
+      };
     }
     this.logger.error((exception as Error)?.stack ?? String(exception));
     return { envelope: envelope('INTERNAL_ERROR', 'Internal server error') };
@@ -87,7 +101,9 @@ export class AllExceptionsFilter extends ErrorAnswers {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (exception instanceof AnswerAsIs) {
       if (reply.sent) return;
-      void (exception.body ? reply.code(exception.status).type('application/json; charset=utf-8').send(exception.body) : reply.code(exception.status).send());
+      void (exception.body
+        ? reply.code(exception.status).type('application/json; charset=utf-8').send(exception.body)
+        : reply.code(exception.status).send());
       return;
     }
     const { envelope: body, headers } = this.render(exception);

@@ -13,7 +13,11 @@ import { APP_CONFIG, type AppConfig, deriveKey, KEY_PURPOSES, secretKeyOf } from
 @Module({
   providers: [
     { provide: ErrorAnswers, useClass: AllExceptionsFilter },
-    { provide: Cursors, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new Cursors(deriveKey(secretKeyOf(config), KEY_PURPOSES.signCursors)) },
+    {
+      provide: Cursors,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new Cursors(deriveKey(secretKeyOf(config), KEY_PURPOSES.signCursors)),
+    },
   ],
   exports: [ErrorAnswers, Cursors],
 })

@@ -1,6 +1,16 @@
 import { IsBoolean, IsInt, IsString, MaxLength } from 'class-validator';
 import { ValidationError } from '@lnk/shared/kernel';
-import { Checked, checkedItem, fieldCheckErrors, HTTP_URL_PATTERN, IgnoresUnknownFields, IsHttpUrl, Nullable, Omittable, requestSchema } from '@lnk/shared/http';
+import {
+  Checked,
+  checkedItem,
+  fieldCheckErrors,
+  HTTP_URL_PATTERN,
+  IgnoresUnknownFields,
+  IsHttpUrl,
+  Nullable,
+  Omittable,
+  requestSchema,
+} from '@lnk/shared/http';
 import { ApiValidationPipe } from './validation.pipe';
 
 // A domain rule as a model function is written: it throws the domain's ValidationError naming the field.
@@ -26,7 +36,10 @@ class LenientDto {
 
 const asBody = (metatype: object) => ({ type: 'body' as const, metatype: metatype as never, data: undefined });
 const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ValidationError);
   return (error as ValidationError).errors.map((e) => e.name).sort();
 };
@@ -41,7 +54,10 @@ describe('field checks: the domain rules of the fields a refused DTO let through
   });
 
   it('does not check a field the DTO refused itself, nor one left out or null', async () => {
-    const errors = await pipe.transform({ code: 42, on: 'yes' }, asBody(ChildDto)).then(() => [], (e: ValidationError) => e.errors);
+    const errors = await pipe.transform({ code: 42, on: 'yes' }, asBody(ChildDto)).then(
+      () => [],
+      (e: ValidationError) => e.errors,
+    );
     expect([...errors].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: 'code', error: 'code must be a string' },
       { name: 'on', error: 'on must be true or false' },
@@ -56,7 +72,12 @@ describe('field checks: the domain rules of the fields a refused DTO let through
   });
 
   it('checks a bulk item as the pipe checks a body', async () => {
-    expect(await checkedItem(ChildDto, { code: 'TOOLONG', count: 'x' })).toEqual({ errors: [{ name: 'count', error: 'count must be a whole number' }, { name: 'code', error: 'code must be three small letters' }] });
+    expect(await checkedItem(ChildDto, { code: 'TOOLONG', count: 'x' })).toEqual({
+      errors: [
+        { name: 'count', error: 'count must be a whole number' },
+        { name: 'code', error: 'code must be three small letters' },
+      ],
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import { getMetadataStorage, IsInt, IsString, MaxLength, validate } from 'class-validator';
 import { cacheValidationRules } from './validation-rules-cache';
 
-const failing = async (value: object, groups?: string[]) => (await validate(value, groups ? { groups } : {})).map((e) => `${e.property}:${Object.keys(e.constraints ?? {}).join(',')}`).sort();
+const failing = async (value: object, groups?: string[]) =>
+  (await validate(value, groups ? { groups } : {})).map((e) => `${e.property}:${Object.keys(e.constraints ?? {}).join(',')}`).sort();
 
 describe('cacheValidationRules', () => {
   beforeAll(() => cacheValidationRules());
@@ -64,6 +65,9 @@ describe('cacheValidationRules', () => {
     class Late extends Child {
       @IsString() extra: unknown;
     }
-    expect(await failing(Object.assign(new Late(), { name: 'n', count: 'x', code: 'abc', extra: 1 }))).toEqual(['count:isInt', 'extra:isString']);
+    expect(await failing(Object.assign(new Late(), { name: 'n', count: 'x', code: 'abc', extra: 1 }))).toEqual([
+      'count:isInt',
+      'extra:isString',
+    ]);
   });
 });

@@ -34,7 +34,8 @@ export function cacheValidationRules(storage: Storage = getMetadataStorage()): v
   };
 
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    if (typeof target !== 'function' || schema || always || strictGroups || (groups && groups.length)) return findRules(target, schema, always, strictGroups, groups);
+    if (typeof target !== 'function' || schema || always || strictGroups || (groups && groups.length))
+      return findRules(target, schema, always, strictGroups, groups);
     let rules = rulesOf.get(target);
     if (!rules) {
       rules = findRules(target, schema, always, strictGroups, groups);

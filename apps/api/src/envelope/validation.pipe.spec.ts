@@ -24,15 +24,19 @@ describe('ApiValidationPipe: a query checked once per query string', () => {
 
   // Defends: a refused query let through the second time, and a query one DTO accepts accepted by another.
   it('refuses a bad query every time, and keeps each DTO’s answers apart', async () => {
-    for (let i = 0; i < 2; i++) await expect(pipe.transform({ limit: '0' }, asQuery(LinkListQueryDto))).rejects.toBeInstanceOf(ValidationError);
+    for (let i = 0; i < 2; i++)
+      await expect(pipe.transform({ limit: '0' }, asQuery(LinkListQueryDto))).rejects.toBeInstanceOf(ValidationError);
     await expect(pipe.transform({ expired: 'true' }, asQuery(LinkListQueryDto))).resolves.toMatchObject({ expired: 'true' });
-    for (let i = 0; i < 2; i++) await expect(pipe.transform({ expired: 'true' }, asQuery(SearchPageQueryDto))).rejects.toBeInstanceOf(ValidationError);
+    for (let i = 0; i < 2; i++)
+      await expect(pipe.transform({ expired: 'true' }, asQuery(SearchPageQueryDto))).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('checks queries at their longest, and a flood of distinct ones, as before', async () => {
     const long = 'x'.repeat(190);
     for (let i = 0; i < 2; i++) {
-      await expect(pipe.transform({ q: long, start: '3', limit: '7', expired: 'false' }, asQuery(LinkListQueryDto))).resolves.toMatchObject({ q: long, start: 3, limit: 7 });
+      await expect(pipe.transform({ q: long, start: '3', limit: '7', expired: 'false' }, asQuery(LinkListQueryDto))).resolves.toMatchObject(
+        { q: long, start: 3, limit: 7 },
+      );
       await expect(pipe.transform({ q: 'y'.repeat(201) }, asQuery(LinkListQueryDto))).rejects.toBeInstanceOf(ValidationError);
     }
     for (let start = 0; start < 600; start++) {

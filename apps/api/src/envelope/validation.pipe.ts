@@ -2,7 +2,17 @@ import { ArgumentMetadata, Injectable, ValidationError as ClassValidatorError, V
 import { validate } from 'class-validator';
 import { BoundedCache } from '@lnk/shared/cache';
 import { ValidationError } from '@lnk/shared/kernel';
-import { bodyMayBeOmitted, ignoresUnknownFields, MAX_DEPTH, nulField, toFieldErrors, tooDeep, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS, withFieldChecks } from '@lnk/shared/http';
+import {
+  bodyMayBeOmitted,
+  ignoresUnknownFields,
+  MAX_DEPTH,
+  nulField,
+  toFieldErrors,
+  tooDeep,
+  TRANSFORM_OPTIONS,
+  VALIDATOR_OPTIONS,
+  withFieldChecks,
+} from '@lnk/shared/http';
 import { cacheValidationRules } from './validation-rules-cache';
 
 cacheValidationRules();
@@ -77,7 +87,8 @@ export class ApiValidationPipe extends FieldCheckingPipe {
     }
     if (deep) throw ValidationError.field(metadata.type === 'query' ? 'query' : 'body', `nested deeper than ${MAX_DEPTH} levels`);
     if (metadata.metatype && ignoresUnknownFields(metadata.metatype)) return this.lenient.transform(value, metadata);
-    if (metadata.type === 'query' && metadata.metatype && expectsObject) return this.checkedQuery(value as Flat, metadata, metadata.metatype);
+    if (metadata.type === 'query' && metadata.metatype && expectsObject)
+      return this.checkedQuery(value as Flat, metadata, metadata.metatype);
     return super.transform(value, metadata);
   }
 

@@ -15,7 +15,12 @@ const LIVE = serializedOk(ok({ status: 'ok' }, 'Service is alive'));
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
-  @Route('GET', '', { operationId: 'getHealth', answers: HealthSchema, summary: 'Service health', description: 'Whether the service and its database answer; 503 when the database is unreachable.' })
+  @Route('GET', '', {
+    operationId: 'getHealth',
+    answers: HealthSchema,
+    summary: 'Service health',
+    description: 'Whether the service and its database answer; 503 when the database is unreachable.',
+  })
   async health() {
     if (!(await isDatabaseUp(this.dataSource))) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'The database is unreachable', { status: 'error', database: 'down' });
@@ -24,13 +29,24 @@ export class HealthController {
   }
 
   /** Liveness: the process answers. A failing database does not make it worth restarting. */
-  @Route('GET', 'live', { operationId: 'getLiveness', answers: HealthSchema, serialized: true, summary: 'Liveness probe', description: 'Answers while the process runs; a failing database does not fail it.' })
+  @Route('GET', 'live', {
+    operationId: 'getLiveness',
+    answers: HealthSchema,
+    serialized: true,
+    summary: 'Liveness probe',
+    description: 'Answers while the process runs; a failing database does not fail it.',
+  })
   live() {
     return LIVE;
   }
 
   /** Readiness: the service can do its work (the database answers); 503 takes it out of rotation. */
-  @Route('GET', 'ready', { operationId: 'getReadiness', answers: HealthSchema, summary: 'Readiness probe', description: 'Answers 200 when the database answers, else 503 (take the instance out of rotation).' })
+  @Route('GET', 'ready', {
+    operationId: 'getReadiness',
+    answers: HealthSchema,
+    summary: 'Readiness probe',
+    description: 'Answers 200 when the database answers, else 503 (take the instance out of rotation).',
+  })
   ready() {
     return this.health();
   }

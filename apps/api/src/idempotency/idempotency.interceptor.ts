@@ -34,7 +34,7 @@ export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
-  private readonly modeOf = perRoute((handler) => (this.reflector.get<Idempotency | undefined>(IDEMPOTENT_ROUTE, handler) ?? null));
+  private readonly modeOf = perRoute((handler) => this.reflector.get<Idempotency | undefined>(IDEMPOTENT_ROUTE, handler) ?? null);
 
   constructor(
     private readonly reflector: Reflector,
@@ -54,20 +54,34 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(mode, request.user.userId, key, request, context.switchToHttp().getResponse<FastifyReply>(), next));
   }
 
-  private async run(mode: Idempotency, ownerId: string, key: string, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  private async run(
+    mode: Idempotency,
+    ownerId: string,
+    key: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: CallHandler,
+  ): Promise<unknown> {
     const claim = await this.keys.claim(ownerId, key, fingerprintOf(request));
     if (claim.kind === 'reused') {
-      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request: use a new key for a new request');
+      throw new DomainError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was used with another request: use a new key for a new request',
+      );
     }
     if (claim.kind === 'in-use') {
-      throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'The first request with this Idempotency-Key is still running: retry once it has answered');
+      throw new DomainError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'The first request with this Idempotency-Key is still running: retry once it has answered',
+      );
     }
     if (claim.kind === 'done') {
       if (claim.answer === null) {
         throw new DomainError(
           'IDEMPOTENCY_REPLAY_UNAVAILABLE',
           mode === 'secret'
-            ? 'This Idempotency-Key already made what was asked, and its answer held a secret, which is not kept: list or fetch what it made instead'
+            ? 'This Idempotency-Key already made what was asked, and its answer held a ' +
+                'secret, which is not kept: list or fetch what it made instead'
             : 'This Idempotency-Key already made what was asked, and its answer was too large to keep: list or fetch what it made instead',
         );
       }
@@ -81,12 +95,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
       answer = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (error) {
       const { envelope } = error instanceof AnswerAsIs && error.body ? { envelope: error.body } : this.errors.render(error);
-      if (envelope.status >= 400 && envelope.status < 500 && envelope.status !== 429) await this.keep(ownerId, key, claim.claim, envelope.status, JSON.stringify(envelope));
+      if (envelope.status >= 400 && envelope.status < 500 && envelope.status !== 429)
+        await this.keep(ownerId, key, claim.claim, envelope.status, JSON.stringify(envelope));
       else await this.release(ownerId, key, claim.claim);
       throw error;
     }
     const status = (answer as { status?: unknown } | undefined)?.status;
-    await this.keep(ownerId, key, claim.claim, typeof status === 'number' ? status : 200, mode === 'secret' ? null : JSON.stringify(answer));
+    await this.keep(
+      ownerId,
+      key,
+      claim.claim,
+      typeof status === 'number' ? status : 200,
+      mode === 'secret' ? null : JSON.stringify(answer),
+    );
     return answer;
   }
 
@@ -103,7 +124,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async release(ownerId: string, key: string, claim: string): Promise<void> {
     // Not released (the database is away): the claim lapses after CLAIM_LIFETIME.
-    await this.keys.release(ownerId, key, claim).catch((error: unknown) => this.logger.warn(`an idempotency key was not released: ${(error as Error).message}`));
+    await this.keys
+      .release(ownerId, key, claim)
+      .catch((error: unknown) => this.logger.warn(`an idempotency key was not released: ${(error as Error).message}`));
   }
 }
 
@@ -114,7 +137,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
 export function fingerprintOf(request: FastifyRequest): string {
   const path = request.url.replace(/^\/v1(?=\/)/, '');
   const body = typeof request.body === 'string' || Buffer.isBuffer(request.body) ? request.body : canonicalJson(request.body);
-  return createHash('sha256').update(`${request.method} ${path}\n`).update(body ?? '').digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n`)
+    .update(body ?? '')
+    .digest('hex');
 }
 
 /** No request body of the API nests past a few levels: a deeper one is refused rather than walked. */
@@ -124,7 +150,9 @@ function canonicalJson(value: unknown, depth = 0): string {
   if (depth > MAX_DEPTH) throw ValidationError.field('body', `the body nests more than ${MAX_DEPTH} levels deep`);
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -10,12 +10,17 @@ export function logStarted(logger: Logger, config: AppConfig, port: number): voi
   const urls = listeningUrls(config.host, port);
   logger.info({ urls }, `listening on ${urls.join(', ')}`);
   const base = config.publicBaseUrl.replace(/\/+$/, '');
-  logger.info({ docs: `${base}/docs`, openapi: `${base}/openapi.json` }, `API docs at ${base}/docs (the OpenAPI document at ${base}/openapi.json)`);
+  logger.info(
+    { docs: `${base}/docs`, openapi: `${base}/openapi.json` },
+    `API docs at ${base}/docs (the OpenAPI document at ${base}/openapi.json)`,
+  );
 }
 
 /** One line when a signal starts the shutdown; the database module says when it has closed. */
 export function logShutdownSignals(logger: Logger, signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
   for (const signal of signals) {
-    process.once(signal, () => logger.info({ signal }, `shutting down (${signal}): new requests get 503, requests in flight and buffered clicks are finished`));
+    process.once(signal, () =>
+      logger.info({ signal }, `shutting down (${signal}): new requests get 503, requests in flight and buffered clicks are finished`),
+    );
   }
 }

@@ -10,7 +10,10 @@ function capture(level: string) {
       done();
     },
   });
-  const logger = pino({ level, base: undefined, timestamp: false, redact: { paths: ['req.headers.authorization', '*.token'], censor: '[redacted]' } }, stream);
+  const logger = pino(
+    { level, base: undefined, timestamp: false, redact: { paths: ['req.headers.authorization', '*.token'], censor: '[redacted]' } },
+    stream,
+  );
   return { logger, lines };
 }
 

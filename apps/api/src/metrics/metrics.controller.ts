@@ -19,12 +19,23 @@ export class MetricsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Route('GET', '', { operationId: 'getMetrics', raw: { 'text/plain': string }, errors: { 401: 'json' }, summary: 'Prometheus metrics', description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.' })
+  @Route('GET', '', {
+    operationId: 'getMetrics',
+    raw: { 'text/plain': string },
+    errors: { 401: 'json' },
+    summary: 'Prometheus metrics',
+    description: 'Request counts and latencies in the Prometheus text format, for a scraper holding the metrics token.',
+  })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply) {
     if (this.config.metricsToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
-      if (!timingSafeEqual(digest(given), digest(this.config.metricsToken))) throw new UnauthorizedError('GET /metrics needs the metrics token');
+      if (!timingSafeEqual(digest(given), digest(this.config.metricsToken)))
+        throw new UnauthorizedError('GET /metrics needs the metrics token');
     }
-    void reply.code(200).header('content-type', this.metrics.registry.contentType).header('cache-control', 'no-store').send(await this.metrics.registry.metrics());
+    void reply
+      .code(200)
+      .header('content-type', this.metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await this.metrics.registry.metrics());
   }
 }

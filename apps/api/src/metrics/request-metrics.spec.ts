@@ -4,8 +4,19 @@ import { LATENCY_BUCKETS, RequestMetrics } from './request-metrics';
 /** What the API exposed through prom-client's own Counter and Histogram. */
 function promClientMetrics(registry: Registry) {
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'lnk_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames, registers: [registry] });
-  const latency = new Histogram({ name: 'lnk_http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route pattern and status', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'lnk_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'lnk_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route pattern and status',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   return (method: string, route: string, status: number, seconds: number) => {
     const labels = { method, route, status: String(status) };
     requests.labels(labels).inc();
@@ -14,12 +25,17 @@ function promClientMetrics(registry: Registry) {
 }
 
 describe('RequestMetrics', () => {
-  it('exposes the samples prom-client\'s Counter and Histogram exposed, as text and as JSON', async () => {
+  it("exposes the samples prom-client's Counter and Histogram exposed, as text and as JSON", async () => {
     const theirs = new Registry();
     const ours = new Registry();
     const observeTheirs = promClientMetrics(theirs);
     const metrics = new RequestMetrics(ours);
-    const routes = [['GET', '/user/me'], ['GET', '/health/live'], ['POST', '/user/link'], ['GET', 'unmatched']] as const;
+    const routes = [
+      ['GET', '/user/me'],
+      ['GET', '/health/live'],
+      ['POST', '/user/link'],
+      ['GET', 'unmatched'],
+    ] as const;
     // Latencies on, between and past the bounds, including the very slow and the instant.
     const latencies = [0, 0.0004, 0.001, 0.0017, 0.0025, 0.003, 0.049, 0.05, 0.7, 2.5, 4.99, 5, 7.3, 120];
     let n = 0;
@@ -32,7 +48,9 @@ describe('RequestMetrics', () => {
     }
     expect(await ours.metrics()).toBe(await theirs.metrics());
     expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
-    expect(await ours.metrics()).toContain('lnk_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/user/me",status="200"}');
+    expect(await ours.metrics()).toContain(
+      'lnk_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/user/me",status="200"}',
+    );
   });
 
   it('exposes no series before the first request, and none after a reset', async () => {

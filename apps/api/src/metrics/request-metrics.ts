@@ -87,7 +87,13 @@ export class RequestMetrics {
       let below = 0;
       LATENCY_BUCKETS.forEach((bound, i) => {
         below += series.inBucket[i];
-        samples.push({ labels: { le: bound }, sharedLabels: series.labels, value: below, metricName: `${LATENCY.name}_bucket`, exemplar: null });
+        samples.push({
+          labels: { le: bound },
+          sharedLabels: series.labels,
+          value: below,
+          metricName: `${LATENCY.name}_bucket`,
+          exemplar: null,
+        });
       });
       samples.push(
         { labels: { le: '+Inf' }, sharedLabels: series.labels, value: series.count, metricName: `${LATENCY.name}_bucket`, exemplar: null },
@@ -105,7 +111,8 @@ export class RequestMetrics {
       type,
       aggregator: 'sum',
       // As the registry's JSON (and cluster aggregation) reads it: each sample's labels in one object.
-      get: async () => describe(samples().map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }))),
+      get: async () =>
+        describe(samples().map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }))),
       getForPromString: async () => describe(samples()),
       reset: () => {
         this.series.clear();

@@ -25,7 +25,11 @@ export async function buildApiDocument(database: DatabaseConfig = { kind: 'pglit
   const config: AppConfig = { ...loadConfig(DOCUMENT_ENV), database };
   const logger = createLogger(config);
   const options = { logger: false as const, abortOnError: false };
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), createHttpAdapter(config, logger), options);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, logger),
+    createHttpAdapter(config, logger),
+    options,
+  );
   try {
     await configureHttpServer(app);
     await app.init();

@@ -92,12 +92,17 @@ describe('OpenAPI components from named schemas', () => {
     expect(schemas['ReportCount']).toEqual(ReportCountSchema);
     // Each answer is a component of its own (named for its operation), so a generated client names its type.
     const envelopeOf = (path: string) => {
-      const answer = (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']?.schema.$ref;
+      const answer = (document.paths[path]?.get?.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content[
+        'application/json'
+      ]?.schema.$ref;
       expect(answer).toMatch(/^#\/components\/schemas\/\w+Answer$/);
       return (schemas[answer.split('/').pop() as string] as { properties: Record<string, unknown> }).properties;
     };
     expect(envelopeOf('/reports/{id}')?.['data']).toEqual({ $ref: '#/components/schemas/Report' });
-    expect(envelopeOf('/reports')).toMatchObject({ data: { type: 'array', items: { $ref: '#/components/schemas/Report' } }, meta: { $ref: '#/components/schemas/ReportCount' } });
+    expect(envelopeOf('/reports')).toMatchObject({
+      data: { type: 'array', items: { $ref: '#/components/schemas/Report' } },
+      meta: { $ref: '#/components/schemas/ReportCount' },
+    });
     // The error bodies every operation refers to are components too.
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['ErrorEnvelope', 'OAuthError']));
   });
@@ -111,8 +116,12 @@ describe('OpenAPI components from named schemas', () => {
 
   // A request DTO is a component under its class name; a response schema of that name would silently replace it.
   it('fails the build when a request body has the name of a response schema', async () => {
-    await expect(documentOf(ReportDraftsController)).resolves.toMatchObject({ components: { schemas: { Report: { required: ['title'] } } } });
-    await expect(documentOf(ReportsController, ReportDraftsController)).rejects.toThrow('The request body Report of POST /report-drafts has the name of a response schema');
+    await expect(documentOf(ReportDraftsController)).resolves.toMatchObject({
+      components: { schemas: { Report: { required: ['title'] } } },
+    });
+    await expect(documentOf(ReportsController, ReportDraftsController)).rejects.toThrow(
+      'The request body Report of POST /report-drafts has the name of a response schema',
+    );
   });
 });
 

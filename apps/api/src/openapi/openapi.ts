@@ -5,7 +5,18 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { SCOPE_DESCRIPTIONS } from '@lnk/identity/domain';
 import { AppConfig, APP_CONFIG } from '@lnk/composition';
-import { bodyMayBeOmitted, ignoresUnknownFields, named, nameOf, openApiPath, type PathParameter, type RegisteredRoute, requestSchema, type RouteResponse, routesOf } from '@lnk/shared/http';
+import {
+  bodyMayBeOmitted,
+  ignoresUnknownFields,
+  named,
+  nameOf,
+  openApiPath,
+  type PathParameter,
+  type RegisteredRoute,
+  requestSchema,
+  type RouteResponse,
+  routesOf,
+} from '@lnk/shared/http';
 import { SERVICE_LICENSE, SERVICE_VERSION } from '../version';
 import { ERROR_ENVELOPE, SUCCESS_ENVELOPE } from './response-schemas';
 import { documentRequestHeaders } from './request-headers';
@@ -14,7 +25,9 @@ export { openApiPath, type RegisteredRoute };
 
 /** Every route of the running app's controllers, with what their decorators declare. */
 export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
-  const controllers = [...app.get(ModulesContainer).values()].flatMap((module) => [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type));
+  const controllers = [...app.get(ModulesContainer).values()].flatMap((module) =>
+    [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type),
+  );
   return routesOf(controllers);
 }
 
@@ -33,7 +46,9 @@ function documented(schema: SchemaObject | ReferenceObject, component = false): 
   return {
     ...schema,
     ...(schema.items ? { items: documented(schema.items) } : {}),
-    ...(schema.properties ? { properties: Object.fromEntries(Object.entries(schema.properties).map(([key, s]) => [key, documented(s)])) } : {}),
+    ...(schema.properties
+      ? { properties: Object.fromEntries(Object.entries(schema.properties).map(([key, s]) => [key, documented(s)])) }
+      : {}),
     ...(schema.oneOf ? { oneOf: each(schema.oneOf) } : {}),
   };
 }
@@ -46,7 +61,10 @@ const OAUTH_ERROR: SchemaObject = named('OAuthError', {
   properties: { error: { type: 'string' }, error_description: { type: 'string' } },
 });
 
-const errorAnswer = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: documented(ERROR_ENVELOPE) } } });
+const errorAnswer = (description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: documented(ERROR_ENVELOPE) } },
+});
 
 /**
  * Every named schema the routes answer with (data, meta, form body, raw bodies), and every named schema
@@ -65,7 +83,11 @@ export function namedSchemas(routes: readonly RegisteredRoute[], shared: readonl
     if (name !== undefined) {
       const first = found.get(name);
       if (!first) found.set(name, { schema, usedBy });
-      else if (first.schema !== schema) throw new Error(`Two different schemas are named '${name}' (one used by ${first.usedBy}, the other by ${usedBy}): a component name must be given to one schema only`);
+      else if (first.schema !== schema)
+        throw new Error(
+          `Two different schemas are named '${name}' (one used by ${first.usedBy}, the ` +
+            `other by ${usedBy}): a component name must be given to one schema only`,
+        );
     }
     walk(schema.items, usedBy);
     for (const property of Object.values(schema.properties ?? {})) walk(property, usedBy);
@@ -87,14 +109,25 @@ export function namedSchemas(routes: readonly RegisteredRoute[], shared: readonl
  * body beside it (oneOf: the request's content type decides, which OpenAPI 3.0 cannot key an answer on).
  */
 function successResponse(answer: RouteResponse, name: (schema: SchemaObject) => ReferenceObject): ResponseObject {
-  if (answer.raw) return { description: 'OK', content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema: documented(schema) }])) };
+  if (answer.raw)
+    return {
+      description: 'OK',
+      content: Object.fromEntries(Object.entries(answer.raw).map(([type, schema]) => [type, { schema: documented(schema) }])),
+    };
   const status = answer.status ?? 200;
   const envelope = SUCCESS_ENVELOPE(answer.data && documented(answer.data), answer.meta && documented(answer.meta), status);
-  if (status >= 300) return { description: 'Redirect (Location header)', ...(answer.data ? { content: { 'application/json': { schema: name(envelope) } } } : {}) };
+  if (status >= 300)
+    return {
+      description: 'Redirect (Location header)',
+      ...(answer.data ? { content: { 'application/json': { schema: name(envelope) } } } : {}),
+    };
   const json = name(envelope);
   const form = answer.form && documented(answer.form);
   const page: Record<string, { schema: SchemaObject }> = answer.page ? { 'text/html': { schema: { type: 'string' } } } : {};
-  return { description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK', content: { 'application/json': { schema: form ? { oneOf: [json, form] } : json }, ...page } };
+  return {
+    description: answer.page ? 'OK: the envelope, or an HTML page for a browser' : 'OK',
+    content: { 'application/json': { schema: form ? { oneOf: [json, form] } : json }, ...page },
+  };
 }
 
 /** An error answer of an OAuth endpoint: the envelope to a JSON request, the RFC 6749 body (section 5.2) to a form-encoded one. */
@@ -110,12 +143,19 @@ function withFormError(response: ResponseObject): ResponseObject {
 
 /** The path parameters most routes share, described once; any other is described by its route (@Route's params). */
 const PATH_PARAMETERS: Record<string, PathParameter> = {
-  id: { type: 'string', description: 'The id of one of your resources: 24 hex characters (another account\'s, or none: 404).', example: '665f1c2e9b1e8a0012345678' },
+  id: {
+    type: 'string',
+    description: "The id of one of your resources: 24 hex characters (another account's, or none: 404).",
+    example: '665f1c2e9b1e8a0012345678',
+  },
 };
 
 function pathParameter(parameter: ParameterObject, route: RegisteredRoute): ParameterObject {
   const declared = route.params[parameter.name] ?? PATH_PARAMETERS[parameter.name];
-  if (!declared) throw new Error(`The path parameter ${parameter.name} of ${route.method} ${route.path} is not described: give it in its @Route's params`);
+  if (!declared)
+    throw new Error(
+      `The path parameter ${parameter.name} of ${route.method} ${route.path} is not described: give it in its @Route's params`,
+    );
   const { description, example, ...schema } = declared;
   return { name: parameter.name, in: 'path', required: true, ...(description ? { description } : {}), example, schema };
 }
@@ -126,7 +166,14 @@ function queryParameters(type: object): ParameterObject[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const { description, example, ...rest } = property as SchemaObject;
-    return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), ...(example === undefined ? {} : { example }), schema: rest };
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      ...(description ? { description } : {}),
+      ...(example === undefined ? {} : { example }),
+      schema: rest,
+    };
   });
 }
 
@@ -157,8 +204,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     new DocumentBuilder()
       .setTitle('lnk API')
       .setDescription(
-        'Short links on custom domains, their statistics, and the accounts, tokens and subscriptions around them. Every answer is an envelope {status, code, message, data, meta}; ' +
-          'a refused request answers 400 VALIDATION_ERROR with `meta.errors`, one `{name, error}` per failing field. Bodies are JSON; the `/oauth/*` endpoints also take form-encoded bodies (RFC 6749). ' +
+        'Short links on custom domains, their statistics, and the accounts, tokens and subscriptions ' +
+          'around them. Every answer is an envelope {status, code, message, data, meta}; ' +
+          'a refused request answers 400 VALIDATION_ERROR with `meta.errors`, one `{name, error}` per failing ' +
+          'field. Bodies are JSON; the `/oauth/*` endpoints also take form-encoded bodies (RFC 6749). ' +
           'The same routes answer under `/v1`.',
       )
       // Swagger UI's version badge: the release running, not the API's path version (that is /v1).
@@ -172,7 +221,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
           type: 'http',
           scheme: 'bearer',
           description:
-            'An opaque token, not a JWT: a personal access token (`tkn_…`, from POST /user/tokens or `npm run cli -- token:create`) or an OAuth access token (`at_…`). The scope each operation needs is in its x-required-scope.',
+            'An opaque token, not a JWT: a personal access token (`tkn_…`, from POST /user/tokens or `npm run cli -- ' +
+            'token:create`) or an OAuth access token (`at_…`). The scope each operation needs is in its x-required-scope.',
         },
         'bearer',
       )
@@ -180,11 +230,20 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         {
           type: 'oauth2',
           description:
-            'OAuth 2.0 with the scopes below. Password grant: a client id (`npm run cli -- client:create --name <name>`) with an account\'s e-mail and password. ' +
-            `Authorization code (with PKCE) from this page: the client must list this documentation's redirect page among its redirect URIs, e.g. \`npm run cli -- client:create --name "API docs" --public --redirect-uri <PUBLIC_BASE_URL>${DOCS_OAUTH2_REDIRECT_PATH}\`` +
-            ', then Authorize with its client id. Open this page at PUBLIC_BASE_URL for that flow: the authorization page is served there, and it hands the code back only to a page of its own origin.',
+            'OAuth 2.0 with the scopes below. Password grant: a client id (`npm run cli -- ' +
+            "client:create --name <name>`) with an account's e-mail and password. " +
+            `Authorization code (with PKCE) from this page: the client must list this documentation's ` +
+            `redirect page among its redirect URIs, e.g. \`npm run cli -- client:create --name "API docs" ` +
+            `--public --redirect-uri <PUBLIC_BASE_URL>${DOCS_OAUTH2_REDIRECT_PATH}\`` +
+            ', then Authorize with its client id. Open this page at PUBLIC_BASE_URL for that flow: the ' +
+            'authorization page is served there, and it hands the code back only to a page of its own origin.',
           flows: {
-            authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes },
+            authorizationCode: {
+              authorizationUrl: `${base}/oauth/authorize`,
+              tokenUrl: `${base}/oauth/token`,
+              refreshUrl: `${base}/oauth/token`,
+              scopes,
+            },
             password: { tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes },
           },
         },
@@ -208,21 +267,29 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 
   for (const route of routes) {
     const path = openApiPath(route.path);
-    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as (OperationObject & Record<`x-${string}`, unknown>) | undefined;
+    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'] as
+      (OperationObject & Record<`x-${string}`, unknown>) | undefined;
     if (!operation) continue;
     const usedBy = `${route.method} ${route.path}`;
     if (route.body) {
       // A request DTO is a component under its class name: a response schema of that name would replace it.
-      if (components.has(route.body.name)) throw new Error(`The request body ${route.body.name} of ${usedBy} has the name of a response schema: rename one of them`);
+      if (components.has(route.body.name))
+        throw new Error(`The request body ${route.body.name} of ${usedBy} has the name of a response schema: rename one of them`);
       const schema = requestSchema(route.body);
       schemas[route.body.name] = schema;
       const media = { schema: ref(route.body.name), ...(schema.example === undefined ? {} : { example: schema.example }) };
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody : { content: {} };
       // A DELETE /user/me may come without a body (@OmittableBody, read by the validation pipe).
       const required = !bodyMayBeOmitted(route.body);
-      operation.requestBody = { ...body, required, content: { 'application/json': media, ...(route.acceptsForm ? { [FORM]: media } : {}) } };
+      operation.requestBody = {
+        ...body,
+        required,
+        content: { 'application/json': media, ...(route.acceptsForm ? { [FORM]: media } : {}) },
+      };
     }
-    const pathParameters = ((operation.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'path').map((p) => pathParameter(p, route));
+    const pathParameters = ((operation.parameters ?? []) as ParameterObject[])
+      .filter((p) => p.in === 'path')
+      .map((p) => pathParameter(p, route));
     operation.parameters = [...pathParameters, ...(route.query ? queryParameters(route.query) : [])];
     if (route.query && !ignoresUnknownFields(route.query)) {
       // OpenAPI 3.0 cannot close a list of query parameters: said in words, and for tools in an extension.
@@ -238,15 +305,23 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     const answer: RouteResponse = route.response ?? { data: {} };
     const status = answer.status ?? 200;
     const answerName = `${operation.operationId?.replace(/^./, (c) => c.toUpperCase())}Answer`;
-    const responses: Record<string, ResponseObject> = { [String(status)]: successResponse(answer, (schema) => component(answerName, schema, usedBy)) };
-    if (status >= 300) operation.description = `${operation.description ?? ''} Its success is a redirect (${status}, Location header) for the browser to follow, so it answers no 2xx.`.trim();
+    const responses: Record<string, ResponseObject> = {
+      [String(status)]: successResponse(answer, (schema) => component(answerName, schema, usedBy)),
+    };
+    if (status >= 300)
+      operation.description = (
+        `${operation.description ?? ''} Its success is a redirect (${status}, ` +
+        'Location header) for the browser to follow, so it answers no 2xx.'
+      ).trim();
     if (answer.redirect) responses['302'] = { description: `Redirect (Location header): ${answer.redirect}` };
-    if (route.body || route.query || path.includes('{')) responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
+    if (route.body || route.query || path.includes('{'))
+      responses['400'] = errorAnswer('VALIDATION_ERROR (meta.errors names each field) or another client error');
     if (scope) {
       responses['401'] = errorAnswer('UNAUTHORIZED: no token, or one that is not valid');
       responses['403'] = errorAnswer(
         answer.reauthentication
-          ? `FORBIDDEN: the token lacks the ${scope} scope; or REAUTHENTICATION_REQUIRED: the token does not come from a password or identity-provider sign-in in the last 10 minutes and the body has no currentPassword`
+          ? `FORBIDDEN: the token lacks the ${scope} scope; or REAUTHENTICATION_REQUIRED: the token does not come from a ` +
+              'password or identity-provider sign-in in the last 10 minutes and the body has no currentPassword'
           : `FORBIDDEN: the token lacks the ${scope} scope`,
       );
     }
@@ -258,11 +333,16 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     for (const [status, kind] of Object.entries(answer.errors ?? {})) {
       const page = { 'text/html': { schema: { type: 'string' } } };
       if (kind === 'html') responses[status] = { description: 'An HTML page saying what went wrong', content: page };
-      else if (kind === 'html or json') responses[status] = { description: 'An HTML page, or the error envelope when the request itself is malformed', content: { ...page, 'application/json': { schema: documented(ERROR_ENVELOPE) } } };
+      else if (kind === 'html or json')
+        responses[status] = {
+          description: 'An HTML page, or the error envelope when the request itself is malformed',
+          content: { ...page, 'application/json': { schema: documented(ERROR_ENVELOPE) } },
+        };
       else responses[status] = errorAnswer('See the error code');
     }
     // A form-encoded request to an OAuth endpoint is refused with the RFC 6749 error body, whatever the status (OAuthProtocolFilter).
-    if (route.acceptsForm && route.body) for (const [status, response] of Object.entries(responses)) if (Number(status) >= 400) responses[status] = withFormError(response);
+    if (route.acceptsForm && route.body)
+      for (const [status, response] of Object.entries(responses)) if (Number(status) >= 400) responses[status] = withFormError(response);
     documentRequestHeaders(route, operation, responses, errorAnswer);
     operation.responses = responses;
   }

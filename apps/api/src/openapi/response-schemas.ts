@@ -2,8 +2,15 @@ import type { SchemaObject } from '@nestjs/swagger';
 import { ERROR_CODES } from '@lnk/shared/kernel';
 import { integer, list, named, object, string } from '@lnk/shared/http';
 
-/** The envelope of a success, as the document writes each operation's answer: `status` repeats the answer's (200, or 302 for a redirect that also answers the envelope). */
-export const SUCCESS_ENVELOPE = (data: SchemaObject | { $ref: string } | null, meta?: SchemaObject | { $ref: string }, status = 200): SchemaObject => ({
+/**
+ * The envelope of a success, as the document writes each operation's answer: `status` repeats the answer's (200, or 302 for a redirect that
+ * also answers the envelope).
+ */
+export const SUCCESS_ENVELOPE = (
+  data: SchemaObject | { $ref: string } | null,
+  meta?: SchemaObject | { $ref: string },
+  status = 200,
+): SchemaObject => ({
   type: 'object',
   additionalProperties: false,
   required: ['status', 'code', 'message', ...(data ? ['data'] : []), ...(meta ? ['meta'] : [])],

@@ -47,7 +47,9 @@ function authorizeDialogOpensAtTop(system: SwaggerUiSystem) {
 
 /** Swagger UI's plugin that @nestjs/swagger's page lists by default; a `plugins` option replaces that list. */
 function downloadUrl(system: unknown): unknown {
-  return (globalThis as unknown as { SwaggerUIBundle: { plugins: { DownloadUrl(system: unknown): unknown } } }).SwaggerUIBundle.plugins.DownloadUrl(system);
+  return (
+    globalThis as unknown as { SwaggerUIBundle: { plugins: { DownloadUrl(system: unknown): unknown } } }
+  ).SwaggerUIBundle.plugins.DownloadUrl(system);
 }
 
 export const SWAGGER_UI_PLUGINS = [downloadUrl, authorizeDialogOpensAtTop];

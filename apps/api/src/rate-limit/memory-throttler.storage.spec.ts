@@ -18,7 +18,7 @@ describe('MemoryThrottlerStorage', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it.each([1, 2, 3, 4, 5])('answers what @nestjs/throttler\'s in-memory storage answers, hit for hit (sequence %i)', async (seed) => {
+  it.each([1, 2, 3, 4, 5])("answers what @nestjs/throttler's in-memory storage answers, hit for hit (sequence %i)", async (seed) => {
     const next = random(seed);
     const theirs = new ThrottlerStorageService();
     const ours = new MemoryThrottlerStorage();

@@ -23,7 +23,9 @@ class SkippedController {
   }
 }
 
-const config = { rateLimits: { api: { limit: 2, seconds: 60 }, public: { limit: 2, seconds: 60 }, qr: { limit: 2, seconds: 60 } } } as unknown as AppConfig;
+const config = {
+  rateLimits: { api: { limit: 2, seconds: 60 }, public: { limit: 2, seconds: 60 }, qr: { limit: 2, seconds: 60 } },
+} as unknown as AppConfig;
 
 function contextOf(controller: new () => object, handler: string): ExecutionContext {
   const request = { ip: '203.0.113.9' };

@@ -35,13 +35,22 @@ export function skipThrottleKey(name: string): string | symbol {
   class Probe {}
   SkipThrottle({ [name]: true })(Probe);
   const keys = Reflect.getOwnMetadataKeys(Probe).filter((key) => Reflect.getOwnMetadata(key, Probe) === true);
-  if (keys.length !== 1) throw new Error(`@SkipThrottle() of @nestjs/throttler no longer marks its target with one metadata entry per throttler (found ${keys.length}): the rate-limit guard cannot read it`);
+  if (keys.length !== 1)
+    throw new Error(
+      '@SkipThrottle() of @nestjs/throttler no longer marks its target with one metadata entry ' +
+        `per throttler (found ${keys.length}): the rate-limit guard cannot read it`,
+    );
   return keys[0] as string | symbol;
 }
 
 /** RateLimit-* headers (IETF draft names) of one counted request. */
 export function rateLimitHeaders(limit: RateLimit, remaining: number, resetSeconds: number): Record<string, string> {
-  return { 'ratelimit-limit': String(limit.limit), 'ratelimit-remaining': String(Math.max(0, remaining)), 'ratelimit-reset': String(Math.max(0, resetSeconds)), 'ratelimit-policy': `${limit.limit};w=${limit.seconds}` };
+  return {
+    'ratelimit-limit': String(limit.limit),
+    'ratelimit-remaining': String(Math.max(0, remaining)),
+    'ratelimit-reset': String(Math.max(0, resetSeconds)),
+    'ratelimit-policy': `${limit.limit};w=${limit.seconds}`,
+  };
 }
 
 export interface RateLimitOutcome {
@@ -51,18 +60,35 @@ export interface RateLimitOutcome {
 }
 
 /** Counts one request of `kind` from `request` against its budget (used by the guard and the plain Fastify routes). */
-export function consumeRateLimit(storage: ThrottlerStorage, config: AppConfig, request: FastifyRequest, kind: RateLimitKind): Promise<RateLimitOutcome> {
+export function consumeRateLimit(
+  storage: ThrottlerStorage,
+  config: AppConfig,
+  request: FastifyRequest,
+  kind: RateLimitKind,
+): Promise<RateLimitOutcome> {
   return consumeBudget(storage, config, kind, trackerOf(request, kind));
 }
 
-/** Counts one request of `kind` against `tracker`'s budget (`ip:<address key>` or `account:<user id>`); the short-URL handler's password form too. */
-export async function consumeBudget(storage: ThrottlerStorage, config: AppConfig, kind: RateLimitKind, tracker: string): Promise<RateLimitOutcome> {
+/**
+ * Counts one request of `kind` against `tracker`'s budget (`ip:<address key>` or `account:<user id>`); the short-URL handler's password
+ * form too.
+ */
+export async function consumeBudget(
+  storage: ThrottlerStorage,
+  config: AppConfig,
+  kind: RateLimitKind,
+  tracker: string,
+): Promise<RateLimitOutcome> {
   const budget = config.rateLimits[kind];
   const ttl = budget.seconds * 1000;
   const record = await storage.increment(`${kind}:${tracker}`, ttl, budget.limit, ttl, 'default');
   const retryAfterSeconds = Math.max(1, record.timeToBlockExpire);
   const headers = rateLimitHeaders(budget, budget.limit - record.totalHits, record.isBlocked ? retryAfterSeconds : record.timeToExpire);
-  return { blocked: record.isBlocked, retryAfterSeconds, headers: record.isBlocked ? { ...headers, 'retry-after': String(retryAfterSeconds) } : headers };
+  return {
+    blocked: record.isBlocked,
+    retryAfterSeconds,
+    headers: record.isBlocked ? { ...headers, 'retry-after': String(retryAfterSeconds) } : headers,
+  };
 }
 
 /**
@@ -83,7 +109,9 @@ export class RateLimitGuard implements CanActivate {
   private readonly skipKeys: (string | symbol)[];
   private readonly countedOf = perRoute((handler, controller) => {
     const targets = [handler, controller];
-    const kind: RateLimitKind = this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ?? (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
+    const kind: RateLimitKind =
+      this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT_BUDGET, targets) ??
+      (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ? 'public' : 'api');
     const times = this.skipKeys.filter((key) => !this.reflector.getAllAndOverride<boolean>(key, targets)).length;
     return { kind, times };
   });
@@ -94,7 +122,9 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.skipKeys = (Array.isArray(options) ? options : options.throttlers).map((throttler) => skipThrottleKey(throttler.name ?? 'default'));
+    this.skipKeys = (Array.isArray(options) ? options : options.throttlers).map((throttler) =>
+      skipThrottleKey(throttler.name ?? 'default'),
+    );
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {

@@ -7,7 +7,10 @@ describe('RedisThrottlerStorage', () => {
   const hit = (storage: RedisThrottlerStorage, key: string) => storage.increment(key, 60_000, 2, 60_000, 'default');
 
   it('counts hits in Redis, shared by every storage on it', async () => {
-    const [a, b] = [new RedisThrottlerStorage(redisUrl, { onError: () => undefined }), new RedisThrottlerStorage(redisUrl, { onError: () => undefined })];
+    const [a, b] = [
+      new RedisThrottlerStorage(redisUrl, { onError: () => undefined }),
+      new RedisThrottlerStorage(redisUrl, { onError: () => undefined }),
+    ];
     const key = `test-${randomBytes(6).toString('hex')}`;
     try {
       const deadline = Date.now() + 5000;
@@ -26,7 +29,10 @@ describe('RedisThrottlerStorage', () => {
   it('counts hits in the process with the same limits while Redis does not answer, reporting the switch once', async () => {
     const switches: boolean[] = [];
     // Nothing listens on port 1: every connection attempt is refused, and a command fails at once (no queue).
-    const storage = new RedisThrottlerStorage('redis://127.0.0.1:1', { onError: () => undefined, onFallback: (local) => switches.push(local) });
+    const storage = new RedisThrottlerStorage('redis://127.0.0.1:1', {
+      onError: () => undefined,
+      onFallback: (local) => switches.push(local),
+    });
     try {
       const started = Date.now();
       const records = [await hit(storage, 'k'), await hit(storage, 'k'), await hit(storage, 'k')];

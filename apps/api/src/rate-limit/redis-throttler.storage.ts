@@ -32,7 +32,12 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     private readonly commandTimeoutMs = 500,
   ) {
     // No offline queue: while disconnected a command fails at once and the hit is counted locally.
-    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, keyPrefix: RATE_LIMIT_KEY_PREFIX });
+    this.redis = new Redis(url, {
+      ...REDIS_CONNECTION_OPTIONS,
+      enableOfflineQueue: false,
+      commandTimeout: commandTimeoutMs,
+      keyPrefix: RATE_LIMIT_KEY_PREFIX,
+    });
     this.redis.on('error', (error: Error) => events.onError(error));
     this.redis.on('ready', () => (this.localUntil = 0));
   }
@@ -45,7 +50,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     if (this.redis.status === 'ready' && Date.now() >= this.localUntil) {
       try {
-        const [hits, ttlMs, blockedMs] = (await this.redis.eval(INCREMENT, 2, `${throttlerName}:${key}`, `${throttlerName}:${key}:blocked`, ttl, limit, blockDuration)) as number[];
+        const [hits, ttlMs, blockedMs] = (await this.redis.eval(
+          INCREMENT,
+          2,
+          `${throttlerName}:${key}`,
+          `${throttlerName}:${key}:blocked`,
+          ttl,
+          limit,
+          blockDuration,
+        )) as number[];
         this.countingIn('redis');
         return {
           totalHits: hits,

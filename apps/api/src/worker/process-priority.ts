@@ -20,7 +20,9 @@ export function lowerPriority(nice: number, pid = process.pid): PriorityTaken {
   if (nice <= current) return { nice: current, threads: 0 };
   let tids: number[];
   try {
-    tids = readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => Number.isInteger(tid) && tid > 0);
+    tids = readdirSync(`/proc/${pid}/task`)
+      .map(Number)
+      .filter((tid) => Number.isInteger(tid) && tid > 0);
   } catch {
     tids = [];
   }

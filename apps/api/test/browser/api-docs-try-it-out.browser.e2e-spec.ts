@@ -29,7 +29,10 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
     const me: Locator = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/user/me"]') });
     await me.locator('.opblock-summary-control').click();
     await me.getByRole('button', { name: 'Try it out' }).click();
-    const [answer] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === '/user/me'), me.getByRole('button', { name: 'Execute' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/user/me'),
+      me.getByRole('button', { name: 'Execute' }).click(),
+    ]);
     expect(new URL(answer.url()).origin).toBe(origin);
     expect(answer.status()).toBe(200);
     expect((await answer.json()).data.email).toBe(account.email);
@@ -42,7 +45,12 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
    * Once `flow` is authorised, "Try it out" of GET /user/me (tryMe), pictured as `shot`, with no request of the
    * page failed; then the page is closed.
    */
-  async function tryMeSignedIn(docs: { page: Page; failed: string[] }, flow: Locator, shot: string, expected: { origin: string; account: TestAccount }): Promise<void> {
+  async function tryMeSignedIn(
+    docs: { page: Page; failed: string[] },
+    flow: Locator,
+    shot: string,
+    expected: { origin: string; account: TestAccount },
+  ): Promise<void> {
     await flow.getByRole('button', { name: 'Remove authorization' }).waitFor();
     await tryMe(docs.page, expected.origin, expected.account);
     await screenshot(docs.page, shot);
@@ -88,7 +96,10 @@ describeInBrowser('Swagger UI sign-in and "Try it out" in a real browser (Chromi
       const codeFlow = page.locator('.auth-container').filter({ hasText: 'authorizationCode with PKCE' });
       await codeFlow.locator('#client_id_authorizationCode').fill(client.clientId);
       await codeFlow.locator('label[for="user:read-authorizationCode-checkbox-oauth2"]').click();
-      const [popup] = await Promise.all([page.waitForEvent('popup'), codeFlow.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click()]);
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        codeFlow.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click(),
+      ]);
       await popup.getByLabel('E-mail').fill(account.email);
       await popup.getByLabel('Password').fill(account.password);
       // The redirect page hands the code to the UI and closes itself; the UI then redeems it.

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { SCOPES } from '@lnk/identity/domain';
 import { describeInBrowser, screenshot, useBrowserStage } from '../support/browser';
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 describeInBrowser('Swagger UI at /docs in a real browser (Chromium)', () => {
   const stage = useBrowserStage();
@@ -38,7 +39,10 @@ describeInBrowser('Swagger UI at /docs in a real browser (Chromium)', () => {
     await page.close();
   });
 
-  /** Where the open Authorize dialog stands: its body's scroll, the boxes of the dialog, its body and its first field in the window, and the focus. */
+  /**
+   * Where the open Authorize dialog stands: its body's scroll, the boxes of the dialog, its body and its first field in the window, and the
+   * focus.
+   */
   async function authorizeDialog(page: Page) {
     const dialog = page.locator('.dialog-ux .modal-ux');
     const body = dialog.locator('.modal-ux-content');
@@ -72,41 +76,46 @@ describeInBrowser('Swagger UI at /docs in a real browser (Chromium)', () => {
   it.each([
     ['a laptop window', { width: 1280, height: 720 }],
     ['a short window', { width: 1024, height: 480 }],
-  ])('opens the Authorize dialog at its top in %s, first field in sight and focused; again after it was scrolled and closed', async (_name, viewport) => {
-    const page = await stage.browser.newPage({ viewport });
-    const blocked: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') blocked.push(message.text());
-    });
-    await openDocs(page);
-    for (const time of ['first', 'again']) {
-      await page.locator('.auth-wrapper .authorize').click();
-      const seen = await authorizeDialog(page);
-      if (time === 'first') await screenshot(page, `api-docs-authorize-${viewport.width}x${viewport.height}`, { fullPage: false });
-      expect(seen.scrollTop).toBe(0);
-      // The whole dialog, its title included, within the window; its first field within the body's visible part.
-      expect(seen.dialogBox.top).toBeGreaterThanOrEqual(0);
-      expect(seen.dialogBox.bottom).toBeLessThanOrEqual(viewport.height);
-      expect(seen.inputBox.top).toBeGreaterThanOrEqual(seen.bodyBox.top);
-      expect(seen.inputBox.bottom).toBeLessThanOrEqual(seen.bodyBox.bottom);
-      expect(await seen.firstInput.isVisible()).toBe(true);
-      expect(seen.firstInputId).toBeTruthy();
-      expect(seen.focusedId).toBe(seen.firstInputId);
-      // Scrolled to its end and closed: the next opening starts at the top again.
-      await seen.body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
-      await page.locator('.modal-ux .close-modal').click();
-      await page.locator('.dialog-ux').waitFor({ state: 'detached' });
-    }
-    expect(blocked).toEqual([]);
-    await page.close();
-  });
+  ])(
+    'opens the Authorize dialog at its top in %s, first field in sight and focused; again after it was scrolled and closed',
+    async (_name, viewport) => {
+      const page = await stage.browser.newPage({ viewport });
+      const blocked: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') blocked.push(message.text());
+      });
+      await openDocs(page);
+      for (const time of ['first', 'again']) {
+        await page.locator('.auth-wrapper .authorize').click();
+        const seen = await authorizeDialog(page);
+        if (time === 'first') await screenshot(page, `api-docs-authorize-${viewport.width}x${viewport.height}`, { fullPage: false });
+        expect(seen.scrollTop).toBe(0);
+        // The whole dialog, its title included, within the window; its first field within the body's visible part.
+        expect(seen.dialogBox.top).toBeGreaterThanOrEqual(0);
+        expect(seen.dialogBox.bottom).toBeLessThanOrEqual(viewport.height);
+        expect(seen.inputBox.top).toBeGreaterThanOrEqual(seen.bodyBox.top);
+        expect(seen.inputBox.bottom).toBeLessThanOrEqual(seen.bodyBox.bottom);
+        expect(await seen.firstInput.isVisible()).toBe(true);
+        expect(seen.firstInputId).toBeTruthy();
+        expect(seen.focusedId).toBe(seen.firstInputId);
+        // Scrolled to its end and closed: the next opening starts at the top again.
+        await seen.body.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+        await page.locator('.modal-ux .close-modal').click();
+        await page.locator('.dialog-ux').waitFor({ state: 'detached' });
+      }
+      expect(blocked).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('describes each OAuth scope in the dialog by what it grants, not by its name', async () => {
     const page = await stage.browser.newPage();
     await openDocs(page);
     await page.locator('.auth-wrapper .authorize').click();
     const scopes = page.locator('.dialog-ux .scopes').first().locator('.checkbox');
-    const described = await scopes.evaluateAll((items) => items.map((item) => [item.querySelector('.name')?.textContent, item.querySelector('.description')?.textContent]));
+    const described = await scopes.evaluateAll((items) =>
+      items.map((item) => [item.querySelector('.name')?.textContent, item.querySelector('.description')?.textContent]),
+    );
     expect(described.map(([name]) => name)).toEqual([...SCOPES]);
     expect(described).toContainEqual(['links:read', 'Read your short links and their QR codes, and export them']);
     expect(described.filter(([name, description]) => !description || description === name)).toEqual([]);

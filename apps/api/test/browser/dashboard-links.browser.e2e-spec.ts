@@ -12,7 +12,7 @@ import { until } from '../support/webhook-receiver';
 /** A desktop Chrome's User-Agent: HeadlessChrome is a bot by isbot's list, and a bot's visit is not counted. */
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
-describeInBrowser('the dashboard\'s links in a real browser (Chromium), against the API on PostgreSQL', () => {
+describeInBrowser("the dashboard's links in a real browser (Chromium), against the API on PostgreSQL", () => {
   let built: BuiltDist;
   let t: TestApp;
   let landing: Awaited<ReturnType<typeof startLandingServer>>;
@@ -48,7 +48,13 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     page.on('response', (response) => {
       const url = new URL(response.url());
       if (url.pathname !== '/user/link' || response.request().method() !== 'GET') return;
-      linkPages.push(response.json().then((body: { data: unknown[]; meta: { nextCursor: string | null } }) => ({ cursor: url.searchParams.get('cursor'), nextCursor: body.meta.nextCursor, count: body.data.length })));
+      linkPages.push(
+        response.json().then((body: { data: unknown[]; meta: { nextCursor: string | null } }) => ({
+          cursor: url.searchParams.get('cursor'),
+          nextCursor: body.meta.nextCursor,
+          count: body.data.length,
+        })),
+      );
     });
   }, 180_000);
 
@@ -61,7 +67,11 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
 
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
   const flushClicks = () => t.app.get('CONTEXTS').analytics.clicks.flush();
-  const linksOf = async (account: TestAccount) => (await t.request('GET', '/user/link?limit=100', { token: account.accessToken })).body as { data: { id: string; slug: string }[]; meta: { total: number } };
+  const linksOf = async (account: TestAccount) =>
+    (await t.request('GET', '/user/link?limit=100', { token: account.accessToken })).body as {
+      data: { id: string; slug: string }[];
+      meta: { total: number };
+    };
 
   it('signs in to an empty links page that says what to do first', async () => {
     await page.goto(`${t.baseUrl}/app/links`);
@@ -73,9 +83,12 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await screenshot(page, 'dashboard-links-empty');
   });
 
-  it('shows the API\'s error beside the field that caused it, then creates the link with its options', async () => {
+  it("shows the API's error beside the field that caused it, then creates the link with its options", async () => {
     // Bob's slug is taken for Ada too (slugs are unique across the service): the refusal names the slug field.
-    expect((await t.request('POST', '/user/link', { token: bob.accessToken, body: { url: 'https://example.com/bob', slug: 'spring-sale' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/user/link', { token: bob.accessToken, body: { url: 'https://example.com/bob', slug: 'spring-sale' } }))
+        .status,
+    ).toBe(200);
     await page.getByRole('link', { name: 'Create your first link' }).click();
     await heading('New link');
     await page.getByLabel('Destination URL').fill(`${landingOrigin}/sale?from=dashboard`);
@@ -105,11 +118,21 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await page.getByRole('button', { name: 'Create link' }).click();
     await heading('Spring sale');
     linkPath = new URL(page.url()).pathname;
-    await page.getByTestId('short-url').filter({ hasText: `${t.baseUrl}/spring-sale-ada` }).waitFor();
+    await page
+      .getByTestId('short-url')
+      .filter({ hasText: `${t.baseUrl}/spring-sale-ada` })
+      .waitFor();
     await page.getByText('0 of 100 used').waitFor();
 
     const stored = (await t.request('GET', `/user/link/${linkPath.split('/').pop()}`, { token: ada.accessToken })).body.data;
-    expect(stored).toMatchObject({ slug: 'spring-sale-ada', title: 'Spring sale', maxVisits: 100, redirectType: 307, utm: { source: 'dashboard', campaign: 'spring' }, targets: { country: { DE: 'https://example.de/sale' } } });
+    expect(stored).toMatchObject({
+      slug: 'spring-sale-ada',
+      title: 'Spring sale',
+      maxVisits: 100,
+      redirectType: 307,
+      utm: { source: 'dashboard', campaign: 'spring' },
+      targets: { country: { DE: 'https://example.de/sale' } },
+    });
     expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.parse('2030-12-31T00:00:00Z'));
   });
 
@@ -126,12 +149,16 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     expect(await qr.getAttribute('src')).toMatch(/^blob:/);
     const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
     expect(png.suggestedFilename()).toBe('spring-sale-ada-qr.png');
-    expect(readFileSync((await png.path()) as string).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      readFileSync((await png.path()) as string)
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
     expect(readFileSync((await svg.path()) as string, 'utf8')).toMatch(/<svg/);
   });
 
-  it('opens the short URL in the browser, and the click appears on the link\'s chart and in its numbers', async () => {
+  it("opens the short URL in the browser, and the click appears on the link's chart and in its numbers", async () => {
     await page.getByTestId('visits-total').filter({ hasText: '0' }).waitFor();
     const chartsBefore = requested.filter((p) => /\/app\/assets\/link-charts-.*\.js$/.test(p)).length;
     expect(chartsBefore).toBe(1);
@@ -157,13 +184,21 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await screenshot(page, 'dashboard-link-page');
 
     await page.getByLabel('By').selectOption('month');
-    await page.getByRole('cell', { name: new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' }) }).waitFor();
+    await page
+      .getByRole('cell', { name: new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' }) })
+      .waitFor();
   });
 
   it('imports a CSV and shows the report line by line, then exports every link as CSV and JSON', async () => {
     await page.goto(`${t.baseUrl}/app/links/import`);
     await heading('Import and export');
-    const csv = ['url,slug,title,tags', `${landingOrigin}/one,imported-one,First,promo`, `${landingOrigin}/two,imported-two,Second,`, 'not a url,imported-bad,Bad,', `${landingOrigin}/again,imported-one,Again,`].join('\n');
+    const csv = [
+      'url,slug,title,tags',
+      `${landingOrigin}/one,imported-one,First,promo`,
+      `${landingOrigin}/two,imported-two,Second,`,
+      'not a url,imported-bad,Bad,',
+      `${landingOrigin}/again,imported-one,Again,`,
+    ].join('\n');
     await page.getByLabel('CSV file').setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Import report' }).waitFor();
@@ -183,11 +218,14 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     // Another account's link is never in Ada's export.
     expect(exported).not.toContain('https://example.com/bob');
     const [jsonExport] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as JSON' }).click()]);
-    const lines = readFileSync((await jsonExport.path()) as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { slug: string });
+    const lines = readFileSync((await jsonExport.path()) as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { slug: string });
     expect(lines.map((l) => l.slug).sort()).toEqual(['imported-one', 'imported-two', 'spring-sale-ada']);
   });
 
-  it('shows the README\'s picture of the dashboard: the Quickstart\'s account and its links at 1000 px', async () => {
+  it("shows the README's picture of the dashboard: the Quickstart's account and its links at 1000 px", async () => {
     // DOCS_IMAGES=1 refreshes docs/images/dashboard.png. The committed one is checked to be there, that
     // width, and small (it is in every clone), so the README never points at a missing or oversized picture.
     await page.getByRole('link', { name: 'Links', exact: true }).click();
@@ -216,7 +254,9 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     await page.getByText('Tagged 2 links: autumn, promo.').waitFor();
     const tagsOf = async (slug: string) => {
       const id = (await linksOf(ada)).data.find((l) => l.slug === slug)?.id;
-      return ((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data.tags as { name: string }[]).map((tag) => tag.name).sort();
+      return ((await t.request('GET', `/user/link/${id}`, { token: ada.accessToken })).body.data.tags as { name: string }[])
+        .map((tag) => tag.name)
+        .sort();
     };
     expect(await tagsOf('imported-two')).toEqual(['autumn', 'promo']);
     expect(await tagsOf('spring-sale-ada')).toEqual([]);
@@ -232,7 +272,11 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
 
   it('keeps the table to the rows in view at 1,200 links, loading pages of 100 as it scrolls', async () => {
     for (let batch = 0; batch < 12; batch++) {
-      const links = Array.from({ length: 100 }, (_, i) => ({ url: `https://example.com/bulk/${batch}/${i}`, slug: `bulk-${batch}-${i}`, title: `Bulk ${batch * 100 + i}` }));
+      const links = Array.from({ length: 100 }, (_, i) => ({
+        url: `https://example.com/bulk/${batch}/${i}`,
+        slug: `bulk-${batch}-${i}`,
+        title: `Bulk ${batch * 100 + i}`,
+      }));
       const created = await t.request('POST', '/user/link/bulk', { token: ada.accessToken, body: { links } });
       expect(created.status).toBe(200);
     }
@@ -278,7 +322,7 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
     // Twelve bulk requests and thirteen pages on a loaded machine: more than the default 30 s.
   }, 180_000);
 
-  it('works at a phone\'s width, with every page free of serious accessibility violations and CSP reports', async () => {
+  it("works at a phone's width, with every page free of serious accessibility violations and CSP reports", async () => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.getByLabel('Search links').fill('');
     await page.getByText('1,201 links').waitFor();
@@ -321,64 +365,81 @@ describeInBrowser('the dashboard\'s links in a real browser (Chromium), against 
   });
 
   // Issue 31: an account of its own (a short list), in a browser context of its own.
-  it('filters by tag, sorts by title, stars a favourite and shows favourites only, the view kept in the address across a reload', async () => {
-    const carol = await createAccount(t);
-    const own = await browser.newContext({ userAgent: CHROME });
-    const tab = await own.newPage();
-    const as = (path: string, body: Record<string, unknown>) => t.request('POST', path, { token: carol.accessToken, body });
-    const reading = (await as('/user/tag', { name: 'reading' })).body.data.id as string;
-    for (const [title, tags] of [['Banana bread', [reading]], ['apple pie', []], ['Cherry tart', [reading]]] as const) {
-      expect((await as('/user/link', { url: 'https://example.com/recipes', title, tags })).status).toBe(200);
-    }
-    const names = () => tab.locator('.links-table tbody tr:not(.spacer) .link-name').allTextContents();
-    const count = (text: string) => tab.getByText(text, { exact: true }).waitFor();
-    try {
-      await tab.goto(`${t.baseUrl}/app/links`);
-      await signInThroughPages(tab, t.baseUrl, carol.email, carol.password);
-      await tab.getByRole('heading', { level: 1, name: 'Links' }).waitFor();
-      await count('3 links');
-      expect(await names()).toEqual(['Cherry tart', 'apple pie', 'Banana bread']);
+  it(
+    'filters by tag, sorts by title, stars a favourite and shows ' + 'favourites only, the view kept in the address across a reload',
+    async () => {
+      const carol = await createAccount(t);
+      const own = await browser.newContext({ userAgent: CHROME });
+      const tab = await own.newPage();
+      const as = (path: string, body: Record<string, unknown>) => t.request('POST', path, { token: carol.accessToken, body });
+      const reading = (await as('/user/tag', { name: 'reading' })).body.data.id as string;
+      for (const [title, tags] of [
+        ['Banana bread', [reading]],
+        ['apple pie', []],
+        ['Cherry tart', [reading]],
+      ] as const) {
+        expect((await as('/user/link', { url: 'https://example.com/recipes', title, tags })).status).toBe(200);
+      }
+      const names = () => tab.locator('.links-table tbody tr:not(.spacer) .link-name').allTextContents();
+      const count = (text: string) => tab.getByText(text, { exact: true }).waitFor();
+      try {
+        await tab.goto(`${t.baseUrl}/app/links`);
+        await signInThroughPages(tab, t.baseUrl, carol.email, carol.password);
+        await tab.getByRole('heading', { level: 1, name: 'Links' }).waitFor();
+        await count('3 links');
+        expect(await names()).toEqual(['Cherry tart', 'apple pie', 'Banana bread']);
 
-      await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'reading' });
-      await count('2 links match');
-      expect(await names()).toEqual(['Cherry tart', 'Banana bread']);
-      await tab.getByLabel('Order').selectOption({ label: 'Title, A to Z' });
-      await tab.waitForURL(/sort=title/);
-      await until(names, (shown) => shown.join() === 'Banana bread,Cherry tart');
-      expect(new URL(tab.url()).searchParams.get('tag')).toBe(reading);
-      // A reload keeps the view: it lives in the address.
-      await tab.reload();
-      await count('2 links match');
-      expect([await tab.getByLabel('Tag', { exact: true }).inputValue(), await tab.getByLabel('Order').inputValue(), await names()]).toEqual([reading, 'title', ['Banana bread', 'Cherry tart']]);
+        await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'reading' });
+        await count('2 links match');
+        expect(await names()).toEqual(['Cherry tart', 'Banana bread']);
+        await tab.getByLabel('Order').selectOption({ label: 'Title, A to Z' });
+        await tab.waitForURL(/sort=title/);
+        await until(names, (shown) => shown.join() === 'Banana bread,Cherry tart');
+        expect(new URL(tab.url()).searchParams.get('tag')).toBe(reading);
+        // A reload keeps the view: it lives in the address.
+        await tab.reload();
+        await count('2 links match');
+        expect([
+          await tab.getByLabel('Tag', { exact: true }).inputValue(),
+          await tab.getByLabel('Order').inputValue(),
+          await names(),
+        ]).toEqual([reading, 'title', ['Banana bread', 'Cherry tart']]);
 
-      await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'Any tag' });
-      await count('3 links');
-      expect(await names()).toEqual(['apple pie', 'Banana bread', 'Cherry tart']);
-      const star = tab.getByRole('button', { name: 'Favourite: apple pie' });
-      expect(await star.getAttribute('aria-pressed')).toBe('false');
-      await star.click();
-      await until(() => star.getAttribute('aria-pressed'), (pressed) => pressed === 'true');
-      const stored = (await t.request('GET', '/user/link?favorite=true', { token: carol.accessToken })).body.data as { title: string }[];
-      expect(stored.map((l) => l.title)).toEqual(['apple pie']);
-      await tab.getByLabel('Favourites only').check();
-      await count('1 link match');
-      expect(await names()).toEqual(['apple pie']);
-      expect(new URL(tab.url()).searchParams.get('favorite')).toBe('true');
-      expect(await seriousViolations(tab)).toEqual([]);
-      await screenshot(tab, 'dashboard-links-favourites');
+        await tab.getByLabel('Tag', { exact: true }).selectOption({ label: 'Any tag' });
+        await count('3 links');
+        expect(await names()).toEqual(['apple pie', 'Banana bread', 'Cherry tart']);
+        const star = tab.getByRole('button', { name: 'Favourite: apple pie' });
+        expect(await star.getAttribute('aria-pressed')).toBe('false');
+        await star.click();
+        await until(
+          () => star.getAttribute('aria-pressed'),
+          (pressed) => pressed === 'true',
+        );
+        const stored = (await t.request('GET', '/user/link?favorite=true', { token: carol.accessToken })).body.data as { title: string }[];
+        expect(stored.map((l) => l.title)).toEqual(['apple pie']);
+        await tab.getByLabel('Favourites only').check();
+        await count('1 link match');
+        expect(await names()).toEqual(['apple pie']);
+        expect(new URL(tab.url()).searchParams.get('favorite')).toBe('true');
+        expect(await seriousViolations(tab)).toEqual([]);
+        await screenshot(tab, 'dashboard-links-favourites');
 
-      // The form's Favourite checkbox: a new link made a favourite joins the favourites.
-      await tab.getByRole('link', { name: 'New link' }).click();
-      await tab.getByLabel('Destination URL').fill('https://example.com/dumplings');
-      await tab.getByLabel('Title (optional)').fill('Dumplings');
-      await tab.getByLabel(/^Favourite/).check();
-      expect(await seriousViolations(tab)).toEqual([]);
-      await tab.getByRole('button', { name: 'Create link' }).click();
-      await tab.getByRole('heading', { level: 1, name: 'Dumplings' }).waitFor();
-      const favourites = (await t.request('GET', '/user/link?favorite=true&sort=title', { token: carol.accessToken })).body.data as { title: string }[];
-      expect(favourites.map((l) => l.title)).toEqual(['apple pie', 'Dumplings']);
-    } finally {
-      await own.close();
-    }
-  }, 90_000);
+        // The form's Favourite checkbox: a new link made a favourite joins the favourites.
+        await tab.getByRole('link', { name: 'New link' }).click();
+        await tab.getByLabel('Destination URL').fill('https://example.com/dumplings');
+        await tab.getByLabel('Title (optional)').fill('Dumplings');
+        await tab.getByLabel(/^Favourite/).check();
+        expect(await seriousViolations(tab)).toEqual([]);
+        await tab.getByRole('button', { name: 'Create link' }).click();
+        await tab.getByRole('heading', { level: 1, name: 'Dumplings' }).waitFor();
+        const favourites = (await t.request('GET', '/user/link?favorite=true&sort=title', { token: carol.accessToken })).body.data as {
+          title: string;
+        }[];
+        expect(favourites.map((l) => l.title)).toEqual(['apple pie', 'Dumplings']);
+      } finally {
+        await own.close();
+      }
+    },
+    90_000,
+  );
 });

@@ -16,7 +16,7 @@ const TARGET = 'cname.lnk.test';
  * PostgreSQL with a real DNS server (for verification and its loss), a real webhook receiver and the
  * sandbox payment page. Each page is checked with axe-core and kept as a screenshot.
  */
-describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan (Chromium, the API on PostgreSQL)', () => {
+describeInBrowser("the dashboard's domains, tags, webhooks, OAuth apps and plan (Chromium, the API on PostgreSQL)", () => {
   let built: BuiltDist;
   let dns: Awaited<ReturnType<typeof startDnsServer>>;
   let receiver: WebhookReceiver;
@@ -83,7 +83,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
   /** The secret a ShownOnce box shows, once it shows one other than `before` (a box still open shows the old one for a moment). */
   const shownOnce = async (before = '') => {
     const box = page.getByTestId('shown-once-value');
-    await until(async () => ((await box.count()) ? await box.textContent() : ''), (value) => Boolean(value) && value !== before);
+    await until(
+      async () => ((await box.count()) ? await box.textContent() : ''),
+      (value) => Boolean(value) && value !== before,
+    );
     return (await box.textContent()) ?? '';
   };
 
@@ -116,7 +119,11 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     const listed = await t.request('GET', '/user/domain', { token: ada.accessToken });
     const { verification } = listed.body.data[0] as { verification: { name: string; value: string } };
     const route = card.getByRole('table', { name: 'The record that routes go.ada.test' });
-    expect(await route.getByRole('cell').allTextContents()).toEqual(['CNAME', expect.stringContaining('go.ada.test'), expect.stringContaining(TARGET)]);
+    expect(await route.getByRole('cell').allTextContents()).toEqual([
+      'CNAME',
+      expect.stringContaining('go.ada.test'),
+      expect.stringContaining(TARGET),
+    ]);
     const proof = card.getByRole('table', { name: 'The TXT record that proves go.ada.test is yours' });
     // What a person pastes into their DNS provider must be the API's challenge to the character.
     await proof.getByRole('button', { name: 'Copy value' }).click();
@@ -147,7 +154,11 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
 
   it('shows when and why verification was lost (a record removed from DNS), and verifies again', async () => {
     dns.txts.clear();
-    const lost = await until(async () => (await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data[0], (d) => d.verificationLostAt !== null, 20_000);
+    const lost = await until(
+      async () => (await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data[0],
+      (d) => d.verificationLostAt !== null,
+      20_000,
+    );
     expect(lost.isVerified).toBe(false);
     await page.reload();
     const card = page.getByRole('region', { name: 'go.ada.test' });
@@ -166,7 +177,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     // The shared confirmation dialog: a refusal must be said inside it (not lost behind the modal), the
     // domain must stay, and Cancel must forget the refusal so the next question does not show a stale one.
     const domain = (await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data[0] as { id: string };
-    const link = await t.request('POST', '/user/link', { token: ada.accessToken, body: { url: 'https://example.org/kept', slug: 'kept-on-domain', domainId: domain.id } });
+    const link = await t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: 'https://example.org/kept', slug: 'kept-on-domain', domainId: domain.id },
+    });
     expect(link.status).toBe(200);
     try {
       const card = page.getByRole('region', { name: 'go.ada.test' });
@@ -181,7 +195,9 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
       await dialog.getByRole('heading', { name: 'Delete go.ada.test?' }).waitFor();
       expect(await dialog.getByRole('alert').count()).toBe(0);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
-      expect((await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data.map((d: { id: string }) => d.id)).toEqual([domain.id]);
+      expect((await t.request('GET', '/user/domain', { token: ada.accessToken })).body.data.map((d: { id: string }) => d.id)).toEqual([
+        domain.id,
+      ]);
     } finally {
       await t.request('DELETE', `/user/link/${link.body.data.id}`, { token: ada.accessToken });
     }
@@ -233,7 +249,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     const deliveries = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
     await deliveries.getByText(/^Delivered \(answered 204/).waitFor({ timeout: 20_000 });
     await deliveries.getByText('webhook.test').waitFor();
-    const got = await until(() => receiver.got.length, (n) => n > 0);
+    const got = await until(
+      () => receiver.got.length,
+      (n) => n > 0,
+    );
     expect(got).toBe(1);
     // The receiver can trust the delivery: it verifies with the secret the page showed.
     const { headers, body } = receiver.got[0];
@@ -242,7 +261,7 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await screenshot(page, 'dashboard-webhooks-deliveries');
   });
 
-  it('rotates the webhook\'s secret (the old one no longer verifies) and deletes the webhook', async () => {
+  it("rotates the webhook's secret (the old one no longer verifies) and deletes the webhook", async () => {
     const before = receiver.got.length;
     await page.getByRole('button', { name: `New secret for ${receiver.url}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Make a new secret' }).click();
@@ -250,7 +269,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     expect(rotated).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('button', { name: `Send test to ${receiver.url}` }).click();
-    await until(() => receiver.got.length, (n) => n > before);
+    await until(
+      () => receiver.got.length,
+      (n) => n > before,
+    );
     const { headers, body } = receiver.got[before];
     expect(() => new Webhook(rotated).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(webhookSecret).verify(body, headers)).toThrow();
@@ -271,7 +293,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     const clientId = (await page.getByTestId('client-id').textContent()) ?? '';
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-oauth-apps-secret');
-    const grant = (clientSecret: string) => t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: ada.email, password: ada.password } });
+    const grant = (clientSecret: string) =>
+      t.request('POST', '/oauth/token', {
+        body: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: ada.email, password: ada.password },
+      });
     expect((await grant(secret)).status).toBe(200);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('cell', { name: 'Reporting', exact: true }).waitFor();
@@ -349,10 +374,13 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
       await page.locator('.state-loading').first().waitFor({ state: 'detached' });
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       // The page and what sticks out of it named (outside a box that scrolls sideways), so a failure says where.
-      const outside = await page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
+      const outside = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('body *')]
         .filter((e) => e.getBoundingClientRect().right > 376)
-        .filter((e) => { for (let a = e.parentElement; a; a = a.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return false; return true; })
-        .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 6)`);
+        .filter((e) => { for (let a = e.parentElement; a; a = a.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(a).` +
+          `overflowX)) return false; return true; })
+        .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 6)`,
+      );
       expect({ label, outside, fits: width <= 375 }).toEqual({ label, outside: [], fits: true });
       await screenshot(page, name);
     }
@@ -366,7 +394,10 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
     await name.fill('   ');
     await page.getByRole('button', { name: 'Change name' }).click();
     // The API's refusal (meta.errors on name) is shown on the field, and announced with it.
-    await until(() => name.getAttribute('aria-invalid'), (invalid) => invalid === 'true');
+    await until(
+      () => name.getAttribute('aria-invalid'),
+      (invalid) => invalid === 'true',
+    );
     const describedBy = (await name.getAttribute('aria-describedby')) ?? '';
     expect(await page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent()).toMatch(/name must not be empty/);
     expect(await seriousViolations(page)).toEqual([]);
@@ -405,14 +436,22 @@ describeInBrowser('the dashboard\'s domains, tags, webhooks, OAuth apps and plan
       await dialog.getByRole('button', { name: 'Delete my account' }).click();
       await heading('Sign in to lnk', other);
       expect((await t.request('GET', '/user/me', { token: carol.accessToken })).status).toBe(401);
-      const signIn = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: carol.client.clientId, client_secret: carol.client.clientSecret, username: carol.email, password: carol.password } });
+      const signIn = await t.request('POST', '/oauth/token', {
+        body: {
+          grant_type: 'password',
+          client_id: carol.client.clientId,
+          client_secret: carol.client.clientSecret,
+          username: carol.email,
+          password: carol.password,
+        },
+      });
       expect(signIn.status).not.toBe(200);
     } finally {
       await fresh.close();
     }
   });
 
-  it('ran under the page\'s CSP without a single violation', () => {
+  it("ran under the page's CSP without a single violation", () => {
     expect(cspReports).toEqual([]);
   });
 });

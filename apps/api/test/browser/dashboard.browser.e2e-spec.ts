@@ -32,7 +32,8 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
       if (/Content Security Policy/i.test(message.text())) cspReports.push(message.text());
     });
     page.on('response', async (response) => {
-      if (new URL(response.url()).pathname === '/app/auth/refresh' && response.status() === 200) handed.push(((await response.json()) as { data: { accessToken: string } }).data.accessToken);
+      if (new URL(response.url()).pathname === '/app/auth/refresh' && response.status() === 200)
+        handed.push(((await response.json()) as { data: { accessToken: string } }).data.accessToken);
     });
   }, 180_000);
 
@@ -60,7 +61,7 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
     await on.waitForURL(`${t.baseUrl}/app/**`);
   }
 
-  it('signs in without two-factor through the service\'s authorization page and keeps no token where scripts can read it', async () => {
+  it("signs in without two-factor through the service's authorization page and keeps no token where scripts can read it", async () => {
     await page.goto(`${t.baseUrl}/app/tokens`);
     await heading('Sign in to lnk');
     expect(await seriousViolations(page)).toEqual([]);
@@ -147,7 +148,15 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
     await page.reload();
     await heading('Account');
     // The old password no longer signs in.
-    const old = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', client_id: account.client.clientId, client_secret: account.client.clientSecret, username: account.email, password: account.password } });
+    const old = await t.request('POST', '/oauth/token', {
+      body: {
+        grant_type: 'password',
+        client_id: account.client.clientId,
+        client_secret: account.client.clientSecret,
+        username: account.email,
+        password: account.password,
+      },
+    });
     expect({ status: old.status, code: old.body.code }).toEqual({ status: 400, code: 'INVALID_GRANT' });
   });
 
@@ -186,7 +195,9 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
       await other.goto(`${t.baseUrl}/app/account`);
       await heading('Sign in to lnk', other);
       // The next 30-second step: the one the enrolment used is not accepted twice.
-      await signIn(other, account.email, newPassword, () => speakeasy.totp({ secret: totpSecret, encoding: 'base32', time: Math.floor(Date.now() / 1000) + 30 }));
+      await signIn(other, account.email, newPassword, () =>
+        speakeasy.totp({ secret: totpSecret, encoding: 'base32', time: Math.floor(Date.now() / 1000) + 30 }),
+      );
       await heading('Account', other);
       await other.getByText(account.email).first().waitFor();
     } finally {
@@ -194,7 +205,7 @@ describeInBrowser('the dashboard in a real browser (Chromium), against the API o
     }
   });
 
-  it('ran under the page\'s CSP without a single violation', () => {
+  it("ran under the page's CSP without a single violation", () => {
     expect(cspReports).toEqual([]);
   });
 });

@@ -6,7 +6,6 @@ import { describeInBrowser, screenshot, useBrowserStage } from '../support/brows
 describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', () => {
   const stage = useBrowserStage();
 
-
   const callbackUri = () => `${stage.landing.url}/callback`;
 
   /** A user, a first-party client whose only redirect URI is the landing server, and a PKCE-protected authorize URL. */
@@ -17,7 +16,15 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
     const authorize = new URL(`${stage.t.baseUrl}/oauth/authorize`);
-    const params = { response_type: 'code', client_id: client.clientId, redirect_uri: callbackUri(), scope: 'links:read user:read', state, code_challenge: challenge, code_challenge_method: 'S256' };
+    const params = {
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: callbackUri(),
+      scope: 'links:read user:read',
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
     for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
     return { account, client, authorizeUrl: authorize.toString(), state, verifier };
   }
@@ -59,17 +66,35 @@ describeInBrowser('OAuth authorization code flow in a real browser (Chromium)', 
     await page.close();
 
     const exchanged = await stage.t.request('POST', '/oauth/token', {
-      body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: callbackUri(), code_verifier: verifier },
+      body: {
+        grant_type: 'authorization_code',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        code,
+        redirect_uri: callbackUri(),
+        code_verifier: verifier,
+      },
     });
     expect(exchanged.status).toBe(200);
-    expect(exchanged.body.data).toMatchObject({ token_type: 'Bearer', scope: 'user:read links:read', access_token: expect.stringMatching(/^at_/) });
+    expect(exchanged.body.data).toMatchObject({
+      token_type: 'Bearer',
+      scope: 'user:read links:read',
+      access_token: expect.stringMatching(/^at_/),
+    });
     const me = await stage.t.request('GET', '/user/me', { token: exchanged.body.data.access_token });
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: account.id, email: account.email });
 
     // The code is single-use.
     const again = await stage.t.request('POST', '/oauth/token', {
-      body: { grant_type: 'authorization_code', client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: callbackUri(), code_verifier: verifier },
+      body: {
+        grant_type: 'authorization_code',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        code,
+        redirect_uri: callbackUri(),
+        code_verifier: verifier,
+      },
     });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('INVALID_GRANT');

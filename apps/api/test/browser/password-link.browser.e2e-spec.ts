@@ -21,7 +21,10 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
   async function protectedLink(password: string): Promise<{ shortUrl: string; destination: string }> {
     const slug = `locked-${++counter}-${Date.now().toString(36)}`;
     const destination = `${landingOrigin}/secret/place?from=short`;
-    const created = await stage.t.request('POST', '/user/link', { token: ada.accessToken, body: { url: destination, slug, hasPassword: true, password } });
+    const created = await stage.t.request('POST', '/user/link', {
+      token: ada.accessToken,
+      body: { url: destination, slug, hasPassword: true, password },
+    });
     if (created.status !== 200) throw new Error(`link creation failed: ${created.status} ${created.text}`);
     return { shortUrl: `${stage.t.baseUrl}/${slug}`, destination };
   }
@@ -74,7 +77,10 @@ describeInBrowser('password-protected short link in a real browser (Chromium)', 
     page.on('request', (request) => {
       if (request.url().startsWith(landingOrigin)) landingRequests.push(request.headers());
     });
-    const navigation = await Promise.all([page.waitForURL(`${landingOrigin}/secret/place?**`), page.getByRole('button', { name: 'Open link' }).click()]).then(
+    const navigation = await Promise.all([
+      page.waitForURL(`${landingOrigin}/secret/place?**`),
+      page.getByRole('button', { name: 'Open link' }).click(),
+    ]).then(
       () => 'landed',
       (error: Error) => error.message.split('\n')[0],
     );

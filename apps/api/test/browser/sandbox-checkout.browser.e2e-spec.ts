@@ -4,12 +4,15 @@ import { describeInBrowser, screenshot, useBrowserStage } from '../support/brows
 describeInBrowser('sandbox checkout in a real browser (Chromium)', () => {
   const stage = useBrowserStage({ BILLING: 'sandbox' });
 
-
   it('shows the plan and price, pays with the one form, lands on the success URL, then verifies', async () => {
     const ada = await createAccount(stage.t);
     const started = await stage.t.request('POST', '/user/subscription/checkout', {
       token: ada.accessToken,
-      body: { planId: 'business', successUrl: `${stage.landing.url}/done?session={CHECKOUT_SESSION_ID}`, cancelUrl: `${stage.landing.url}/cancelled` },
+      body: {
+        planId: 'business',
+        successUrl: `${stage.landing.url}/done?session={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${stage.landing.url}/cancelled`,
+      },
     });
     const { sessionId, url } = started.body.data;
     const page = await stage.browser.newPage();
@@ -38,7 +41,10 @@ describeInBrowser('sandbox checkout in a real browser (Chromium)', () => {
     await page.goto(started.body.data.url);
     await Promise.all([page.waitForURL(`${stage.landing.url}/cancelled`), page.getByRole('link', { name: 'Cancel' }).click()]);
     await page.close();
-    const verify = await stage.t.request('POST', '/user/subscription/verify', { token: bob.accessToken, body: { sessionId: started.body.data.sessionId } });
+    const verify = await stage.t.request('POST', '/user/subscription/verify', {
+      token: bob.accessToken,
+      body: { sessionId: started.body.data.sessionId },
+    });
     expect(verify.body.code).toBe('PAYMENT_NOT_COMPLETED');
   });
 });

@@ -20,11 +20,20 @@ describe('a bad configuration value, in every process of the built app', () => {
   const nowhere = { DATABASE_URL: 'postgres://127.0.0.1:1/none' };
   const everyProcess = (env: Record<string, string>) => {
     const built = dist as BuiltDist;
-    const lines = ({ code, stdout, stderr }: { code: number; stdout: string; stderr: string }) => ({ code, lines: `${stdout}${stderr}`.trim().split('\n') });
+    const lines = ({ code, stdout, stderr }: { code: number; stdout: string; stderr: string }) => ({
+      code,
+      lines: `${stdout}${stderr}`.trim().split('\n'),
+    });
     return Promise.all([
       runBuiltScript(built, 'apps/api/src/main.js', { ...nowhere, ...env }).then((r) => ({ process: 'the API', ...lines(r) })),
-      runBuiltScript(built, 'apps/redirect/src/main.js', { ...nowhere, ...env }).then((r) => ({ process: 'the redirect app', ...lines(r) })),
-      runBuiltScript(built, 'apps/api/src/worker.js', { ...nowhere, ...env }).then((r) => ({ process: 'the delivery worker', ...lines(r) })),
+      runBuiltScript(built, 'apps/redirect/src/main.js', { ...nowhere, ...env }).then((r) => ({
+        process: 'the redirect app',
+        ...lines(r),
+      })),
+      runBuiltScript(built, 'apps/api/src/worker.js', { ...nowhere, ...env }).then((r) => ({
+        process: 'the delivery worker',
+        ...lines(r),
+      })),
       runBuiltCli(built, ['user:list'], { ...nowhere, ...env }).then((r) => ({ process: 'the CLI', ...lines(r) })),
     ]);
   };
@@ -32,13 +41,19 @@ describe('a bad configuration value, in every process of the built app', () => {
   // The audit: `on` and `yes` were taken for the name of a proxy, so the API threw proxy-addr's stack trace,
   // while the redirect app, the worker and the CLI started, trusting no proxy at all (or, for `1.2.3.4/99`,
   // failing at the first request that carried X-Forwarded-For).
-  it.each(['on', 'yes', '1.2.3.4/99', '-1'])('TRUST_PROXY=%s: one line naming TRUST_PROXY and its accepted forms, exit 1, in every process', async (value) => {
-    const answers = await everyProcess({ TRUST_PROXY: value });
-    const expected = new RegExp(
-      `^Invalid configuration: TRUST_PROXY must be true \\(believe any X-Forwarded-For, which a client can write itself\\), false, a number of proxy hops from 0 to 32, or comma-separated proxy addresses and CIDRs .*\\(got "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"\\)$`,
-    );
-    for (const answer of answers) expect(answer).toEqual({ process: answer.process, code: 1, lines: [expect.stringMatching(expected)] });
-  }, 120_000);
+  it.each(['on', 'yes', '1.2.3.4/99', '-1'])(
+    'TRUST_PROXY=%s: one line naming TRUST_PROXY and its accepted forms, exit 1, in every process',
+    async (value) => {
+      const answers = await everyProcess({ TRUST_PROXY: value });
+      const expected = new RegExp(
+        '^Invalid configuration: TRUST_PROXY must be true \\(believe any X-Forwarded-For, which a client ' +
+          'can write itself\\), false, a number of proxy hops from 0 to 32, or comma-separated proxy ' +
+          `addresses and CIDRs .*\\(got "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"\\)$`,
+      );
+      for (const answer of answers) expect(answer).toEqual({ process: answer.process, code: 1, lines: [expect.stringMatching(expected)] });
+    },
+    120_000,
+  );
 
   it('names every bad variable, one line each, and still exits 1', async () => {
     const answers = await everyProcess({ TRUST_PROXY: 'on', LOG_LEVEL: 'loud' });
@@ -46,7 +61,10 @@ describe('a bad configuration value, in every process of the built app', () => {
       expect(answer).toEqual({
         process: answer.process,
         code: 1,
-        lines: expect.arrayContaining([expect.stringMatching(/^Invalid configuration: TRUST_PROXY must be /), expect.stringMatching(/^Invalid configuration: LOG_LEVEL must be one of/)]),
+        lines: expect.arrayContaining([
+          expect.stringMatching(/^Invalid configuration: TRUST_PROXY must be /),
+          expect.stringMatching(/^Invalid configuration: LOG_LEVEL must be one of/),
+        ]),
       });
       expect(answer.lines).toHaveLength(2);
     }
@@ -67,7 +85,8 @@ describe('a bad configuration value, in every process of the built app', () => {
       chmodSync(dataDir, 0o777);
       return dataDir;
     };
-    const refusal = (dataDir: string) => `DATA_DIR ${dataDir} is open to other users (mode 0777): make it private with chmod 700 ${dataDir}, or choose another DATA_DIR`;
+    const refusal = (dataDir: string) =>
+      `DATA_DIR ${dataDir} is open to other users (mode 0777): make it private with chmod 700 ${dataDir}, or choose another DATA_DIR`;
 
     it('stops the API on the embedded database with one line saying what to run, exit 1, before writing in it', async () => {
       const dataDir = openDataDir();

@@ -56,12 +56,19 @@ function pipelinedBehindInFlight(baseUrl: string, path: string, text: string, ne
     socket.on('error', () => undefined);
   });
   const half = Math.floor(text.length / 2);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, half)}`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ` +
+      'application/json\r\nContent-Length: ' +
+      `${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, half)}`,
+  );
   return { answers, finish: () => socket.write(`${text.slice(half)}GET ${next} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`) };
 }
 
 /** One GET on a connection of its own (no keep-alive pool): what a new client sees. */
-function freshGet(baseUrl: string, path: string): Promise<{ status: number; body: string; headers: Record<string, unknown> } | { error: string }> {
+function freshGet(
+  baseUrl: string,
+  path: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> } | { error: string }> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', agent: false }, (res) => {
@@ -90,10 +97,16 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     const { baseUrl } = app;
     const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
     expect(signIn.status).toBe(200);
-    const created = await call(baseUrl, 'POST', '/user/link', { token: signIn.body.data.access_token, body: { url: 'https://example.com/', slug: 'burst' } });
+    const created = await call(baseUrl, 'POST', '/user/link', {
+      token: signIn.body.data.access_token,
+      body: { url: 'https://example.com/', slug: 'burst' },
+    });
     expect(created.status).toBe(200);
     const linkId: string = created.body.data.id;
-    const locked = await call(baseUrl, 'POST', '/user/link', { token: signIn.body.data.access_token, body: { url: 'https://example.com/locked', slug: 'locked', hasPassword: true, password: 'open sesame' } });
+    const locked = await call(baseUrl, 'POST', '/user/link', {
+      token: signIn.body.data.access_token,
+      body: { url: 'https://example.com/locked', slug: 'locked', hasPassword: true, password: 'open sesame' },
+    });
     expect(locked.status).toBe(200);
     // The first redirect reads the link into the cache; it is counted like the rest.
     expect((await fetch(`${baseUrl}/burst`, { redirect: 'manual', headers: asBrowser() })).status).toBe(302);
@@ -127,7 +140,12 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     // In flight at the signal: a password grant and a link password whose bodies are half sent (routed,
     // waiting for the rest). Once complete, each takes a bcrypt comparison, and the unlock counts a click.
     const halfSent = requestInFlight(baseUrl, '/oauth/token', JSON.stringify(grant), 'application/json');
-    const unlocking = requestInFlight(baseUrl, '/locked', new URLSearchParams({ password: 'open sesame' }).toString(), 'application/x-www-form-urlencoded');
+    const unlocking = requestInFlight(
+      baseUrl,
+      '/locked',
+      new URLSearchParams({ password: 'open sesame' }).toString(),
+      'application/x-www-form-urlencoded',
+    );
     const pipelined = pipelinedBehindInFlight(baseUrl, '/oauth/token', JSON.stringify(grant), '/user/me');
     await sleep(300);
 
@@ -182,11 +200,22 @@ describe('graceful shutdown of the built app (SIGTERM)', () => {
     expect(log).not.toMatch(/could not be written|flush at shutdown failed/);
 
     // Every redirect answered 302 was counted and written before the database closed.
-    const [stats] = await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]);
-    const [link] = await db.query<{ clicks: number }>('SELECT COALESCE((SELECT clicks::int FROM link_clicks WHERE link_id = $1), 0) AS clicks', [linkId]);
+    const [stats] = await db.query<{ visits: number }>(
+      'SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1',
+      [linkId],
+    );
+    const [link] = await db.query<{ clicks: number }>(
+      'SELECT COALESCE((SELECT clicks::int FROM link_clicks WHERE link_id = $1), 0) AS clicks',
+      [linkId],
+    );
     expect({ visits: stats.visits, clicks: link.clicks }).toEqual({ visits: outcomes.redirected, clicks: outcomes.redirected });
     // The unlock was answered while the server drained, after the timer's last write: counted all the same.
-    const [unlocked] = await db.query<{ visits: number; passed: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits, COALESCE(sum(password_passed), 0)::int AS passed FROM link_daily_stats WHERE link_id = $1', [locked.body.data.id]);
+    const [unlocked] = await db.query<{ visits: number; passed: number }>(
+      'SELECT COALESCE(sum(visits), 0)::int AS visits, ' +
+        'COALESCE(sum(password_passed), 0)::int AS passed FROM link_daily_stats ' +
+        'WHERE link_id = $1',
+      [locked.body.data.id],
+    );
     expect(unlocked).toEqual({ visits: 1, passed: 1 });
   }, 60_000);
 });

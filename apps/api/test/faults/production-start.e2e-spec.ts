@@ -49,7 +49,9 @@ describe('the built app in production (NODE_ENV=production)', () => {
         },
         (error: Error) => error.message,
       );
-    const redirect = await failureOf(spawnBuiltRedirect(dist, { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICK_FLUSH_INTERVAL: 'soon' }));
+    const redirect = await failureOf(
+      spawnBuiltRedirect(dist, { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICK_FLUSH_INTERVAL: 'soon' }),
+    );
     expect(redirect).toMatch(/exited before it answered \({"code":1,"signal":null}\)/);
     expect(redirect).toContain('Invalid configuration');
     expect(redirect).toContain('CLICK_FLUSH_INTERVAL');

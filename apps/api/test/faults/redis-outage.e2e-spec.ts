@@ -3,10 +3,14 @@ import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 
 const onServer = process.env['LNK_TEST_DB_KIND'] === 'postgres';
 // Two instances of the built app share one database: a PostgreSQL server (the embedded one belongs to one process).
-const describeOnServer = onServer ? describe : (name: string, fn: () => void) => describe.skip(`${name} [skipped: needs a PostgreSQL server, LNK_TEST_DB_KIND is not postgres]`, fn);
+const describeOnServer = onServer
+  ? describe
+  : (name: string, fn: () => void) => describe.skip(`${name} [skipped: needs a PostgreSQL server, LNK_TEST_DB_KIND is not postgres]`, fn);
 const REDIS = new URL(process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379');
 
-/** REDIS_OUTAGE_CACHE_TTL of every app here: the longest a cached link, host or token outlives a change made elsewhere while Redis is away. */
+/**
+ * REDIS_OUTAGE_CACHE_TTL of every app here: the longest a cached link, host or token outlives a change made elsewhere while Redis is away.
+ */
 const OUTAGE_TTL_SECONDS = 2;
 /** What a wait for that window allows on top of it: a loaded test machine's scheduling, never the service's. */
 const WINDOW_MS = OUTAGE_TTL_SECONDS * 1000 + 2000;
@@ -15,7 +19,12 @@ const SECRET_KEY = 'a1'.repeat(32);
 const NO_HANG_MS = 5000;
 
 /** One request that fails the test when it has no answer within NO_HANG_MS. */
-async function ask(baseUrl: string, method: string, path: string, options: { body?: unknown; form?: Record<string, string>; token?: string; headers?: Record<string, string> } = {}) {
+async function ask(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; form?: Record<string, string>; token?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.form) {
@@ -69,8 +78,10 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     return next;
   };
   const locationOn = async (app: SpawnedApp, path: string) => (await ask(app.baseUrl, 'GET', path)).headers.get('location');
-  const moveLink = async (url: string) => expect((await ask(a.baseUrl, 'PUT', `/user/link/${linkId}`, { token, body: { url } })).status).toBe(200);
-  const qr = (app: SpawnedApp, withToken: string) => ask(app.baseUrl, 'GET', `/user/link/${linkId}/qr`, { token: withToken }).then((res) => res.status);
+  const moveLink = async (url: string) =>
+    expect((await ask(a.baseUrl, 'PUT', `/user/link/${linkId}`, { token, body: { url } })).status).toBe(200);
+  const qr = (app: SpawnedApp, withToken: string) =>
+    ask(app.baseUrl, 'GET', `/user/link/${linkId}/qr`, { token: withToken }).then((res) => res.status);
 
   beforeAll(async () => {
     const { dist, db } = fixture();
@@ -82,11 +93,25 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
 
     // The API budget is wide (the checks poll, every token of one account: one budget); the QR budget, 3
     // per account, is the one the rate-limit checks spend.
-    env = { ...db.env, SECRET_KEY, REDIS_URL: proxied.toString(), REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS), RATE_LIMIT_API: '100000/60', RATE_LIMIT_QR: '3/60' };
+    env = {
+      ...db.env,
+      SECRET_KEY,
+      REDIS_URL: proxied.toString(),
+      REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS),
+      RATE_LIMIT_API: '100000/60',
+      RATE_LIMIT_QR: '3/60',
+    };
     [a, b] = await Promise.all([spawnBuiltApp(dist, env), spawnBuiltApp(dist, env)]);
     apps.push(a, b);
     const databaseUrl = db.env['DATABASE_URL'] ?? '';
-    redirect = await spawnBuiltRedirect(dist, { DATABASE_URL: databaseUrl, REDIS_URL: proxied.toString(), REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS), SHORT_BASE_URL: `http://127.0.0.1:${a.port}`, RATE_LIMIT_PUBLIC: '3/60', TRUST_PROXY: 'true' });
+    redirect = await spawnBuiltRedirect(dist, {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: proxied.toString(),
+      REDIS_OUTAGE_CACHE_TTL: String(OUTAGE_TTL_SECONDS),
+      SHORT_BASE_URL: `http://127.0.0.1:${a.port}`,
+      RATE_LIMIT_PUBLIC: '3/60',
+      TRUST_PROXY: 'true',
+    });
     apps.push(redirect);
 
     const signIn = async () => (await call(a.baseUrl, 'POST', '/oauth/token', { body: grant })).body.data.access_token as string;
@@ -95,7 +120,10 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     const created = await call(a.baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/before', slug: 'moving' } });
     expect(created.status).toBe(200);
     linkId = created.body.data.id;
-    const locked = await call(a.baseUrl, 'POST', '/user/link', { token, body: { url: 'https://example.com/locked', slug: 'locked', hasPassword: true, password: 'open sesame' } });
+    const locked = await call(a.baseUrl, 'POST', '/user/link', {
+      token,
+      body: { url: 'https://example.com/locked', slug: 'locked', hasPassword: true, password: 'open sesame' },
+    });
     expect(locked.status).toBe(200);
     for (const app of apps) await eventually('every app subscribed through Redis', () => redisUp(app, 'invalidations'));
   }, 180_000);
@@ -132,7 +160,10 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     expect(onB).toEqual([200, 200, 200, 429]);
 
     // The redirect app's password form: its public budget (3 posts per address) counted in the process too.
-    const post = () => ask(redirect.baseUrl, 'POST', '/locked', { form: { password: 'wrong' }, headers: { 'x-forwarded-for': '198.51.100.7' } }).then((res) => res.status);
+    const post = () =>
+      ask(redirect.baseUrl, 'POST', '/locked', { form: { password: 'wrong' }, headers: { 'x-forwarded-for': '198.51.100.7' } }).then(
+        (res) => res.status,
+      );
     const posts = [];
     for (let i = 0; i < 4; i++) posts.push(await post());
     expect(posts.slice(0, 3)).not.toContain(429);
@@ -146,7 +177,12 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     expect((await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(200); // now cached on b
     expect((await ask(a.baseUrl, 'POST', '/oauth/revoke', { body: { token: revoked } })).status).toBe(200);
     expect((await ask(a.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(401);
-    await eventually('b refuses the revoked token', async () => (await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status === 401, WINDOW_MS, 50);
+    await eventually(
+      'b refuses the revoked token',
+      async () => (await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status === 401,
+      WINDOW_MS,
+      50,
+    );
   });
 
   // Defends: a change made on one instance reaches the others' answers within the window, though Redis
@@ -155,8 +191,18 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     expect(await locationOn(b, '/moving')).toBe('https://example.com/before');
     expect(await locationOn(redirect, '/moving')).toBe('https://example.com/before');
     await moveLink('https://example.com/during');
-    await eventually('b answers the new destination', async () => (await locationOn(b, '/moving')) === 'https://example.com/during', WINDOW_MS, 50);
-    await eventually('the redirect app answers the new destination', async () => (await locationOn(redirect, '/moving')) === 'https://example.com/during', WINDOW_MS, 50);
+    await eventually(
+      'b answers the new destination',
+      async () => (await locationOn(b, '/moving')) === 'https://example.com/during',
+      WINDOW_MS,
+      50,
+    );
+    await eventually(
+      'the redirect app answers the new destination',
+      async () => (await locationOn(redirect, '/moving')) === 'https://example.com/during',
+      WINDOW_MS,
+      50,
+    );
   });
 
   // Defends: an instance started while Redis is away starts (no crash, no hang on the subscription) and
@@ -181,15 +227,28 @@ describeOnServer('Redis going away and coming back, with two instances', () => {
     const listeners = apps.filter((app) => app !== a);
     for (const app of listeners) expect(await locationOn(app, '/moving')).toBe('https://example.com/during'); // cached, for a minute now
     await moveLink('https://example.com/after');
-    for (const app of listeners) await eventually('the change is heard at once', async () => (await locationOn(app, '/moving')) === 'https://example.com/after', 1000, 25);
+    for (const app of listeners)
+      await eventually(
+        'the change is heard at once',
+        async () => (await locationOn(app, '/moving')) === 'https://example.com/after',
+        1000,
+        25,
+      );
 
     const revoked = nextToken();
     expect((await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status).toBe(200);
     expect((await ask(a.baseUrl, 'POST', '/oauth/revoke', { body: { token: revoked } })).status).toBe(200);
-    await eventually('b refuses the revoked token at once', async () => (await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status === 401, 1000, 25);
+    await eventually(
+      'b refuses the revoked token at once',
+      async () => (await ask(b.baseUrl, 'GET', '/user/me', { token: revoked })).status === 401,
+      1000,
+      25,
+    );
 
     // One budget of 3 across the instances again.
     const tokenForQr = nextToken();
-    expect([await qr(a, tokenForQr), await qr(b, tokenForQr), await qr(a, tokenForQr), await qr(b, tokenForQr)]).toEqual([200, 200, 200, 429]);
+    expect([await qr(a, tokenForQr), await qr(b, tokenForQr), await qr(a, tokenForQr), await qr(b, tokenForQr)]).toEqual([
+      200, 200, 200, 429,
+    ]);
   });
 });

@@ -23,7 +23,16 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     // This machine's network is closed: Chromium must not reach out on its own.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${LANDING_HOST} 127.0.0.1`],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP ${LANDING_HOST} 127.0.0.1`,
+    ],
   });
 }
 
@@ -55,7 +64,8 @@ export const DOCS_IMAGES = join(__dirname, '..', '..', '..', '..', 'docs', 'imag
 export async function docsImage(page: Page, name: string): Promise<PNG> {
   const shot = PNG.sync.read(readFileSync(await screenshot(page, name, { fullPage: false })));
   // Only when asked: the re-encoding takes seconds of a shared machine's CPU.
-  if (process.env['DOCS_IMAGES'] === '1') writeFileSync(join(DOCS_IMAGES, `${name}.png`), PNG.sync.write(shot, { colorType: 2, inputHasAlpha: true, deflateLevel: 9 }));
+  if (process.env['DOCS_IMAGES'] === '1')
+    writeFileSync(join(DOCS_IMAGES, `${name}.png`), PNG.sync.write(shot, { colorType: 2, inputHasAlpha: true, deflateLevel: 9 }));
   return shot;
 }
 
@@ -63,15 +73,20 @@ export async function docsImage(page: Page, name: string): Promise<PNG> {
 export async function startLandingServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Client app</title><h1>Landed</h1><p id="where">${(req.url ?? '').replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`);
+    res.end(
+      '<!doctype html><title>Client app</title><h1>Landed</h1><p ' +
+        'id="where">' +
+        `${(req.url ?? '').replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -22,13 +22,28 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: options.env ?? process.env, cwd: options.cwd ?? root, timeout: options.timeout ?? BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      // Killed (its time was up) or ended by a signal: -1, never an exit code the process could have chosen.
-      const code = error ? (typeof error.code === 'number' ? error.code : error.killed || error.signal ? -1 : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      {
+        env: options.env ?? process.env,
+        cwd: options.cwd ?? root,
+        timeout: options.timeout ?? BUILD_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) => {
+        // Killed (its time was up) or ended by a signal: -1, never an exit code the process could have chosen.
+        const code = error ? (typeof error.code === 'number' ? error.code : error.killed || error.signal ? -1 : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -79,7 +94,6 @@ export async function buildApp(): Promise<BuiltDist> {
     return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
   });
 }
-
 
 /**
  * Where a spawned app keeps its data: the test database's URL, or an embedded database on disk (so it
@@ -158,12 +172,21 @@ function baseEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
  * Runs a built script (`apps/api/src/main.js`, `apps/redirect/src/main.js`...) to its end, with the
  * spawned apps' settings and `env`; one still running after `timeoutMs` is killed (its code is then -1).
  */
-export function runBuiltScript(dist: BuiltDist, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runBuiltScript(
+  dist: BuiltDist,
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return run(process.execPath, [join(dist.dir, script)], { env: baseEnv(0, env), timeout: timeoutMs });
 }
 
 /** Runs the built operator CLI; its last stdout line is JSON. */
-export async function runBuiltCli(dist: BuiltDist, args: string[], env: Record<string, string>): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
+export async function runBuiltCli(
+  dist: BuiltDist,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
   const result = await run(process.execPath, [join(dist.dir, 'apps/cli/src/main.js'), ...args], { env: baseEnv(0, env), timeout: 60_000 });
   const last = result.stdout.trim().split('\n').pop();
   let json: unknown;
@@ -193,7 +216,13 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
   const client = await runBuiltCli(dist, ['client:create', '--owner', email, '--name', name], env);
   if (client.code !== 0) throw new Error(`client:create failed: ${client.stderr}`);
   const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
-  return { email, password, clientId, clientSecret, grant: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: email, password } };
+  return {
+    email,
+    password,
+    clientId,
+    clientSecret,
+    grant: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: email, password },
+  };
 }
 
 /**
@@ -201,7 +230,11 @@ export async function operatorAccount(dist: BuiltDist, env: Record<string, strin
  * about it cached in the app), a link `steady` whose first redirect has put it in the cache, and that
  * first click written. `visits()` reads the link's counted visits from the database.
  */
-export async function steadyLink(baseUrl: string, grant: OperatorAccount['grant'], db: AppDatabase): Promise<{ token: string; unusedToken: string; linkId: string; visits(): Promise<number> }> {
+export async function steadyLink(
+  baseUrl: string,
+  grant: OperatorAccount['grant'],
+  db: AppDatabase,
+): Promise<{ token: string; unusedToken: string; linkId: string; visits(): Promise<number> }> {
   const signIn = await call(baseUrl, 'POST', '/oauth/token', { body: grant });
   if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
   const token: string = signIn.body.data.access_token;
@@ -211,7 +244,12 @@ export async function steadyLink(baseUrl: string, grant: OperatorAccount['grant'
   const linkId: string = created.body.data.id;
   const first = await fetch(`${baseUrl}/steady`, { redirect: 'manual', headers: asBrowser() });
   if (first.status !== 302) throw new Error(`the first redirect answered ${first.status}`);
-  const visits = async () => (await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [linkId]))[0].visits;
+  const visits = async () =>
+    (
+      await db.query<{ visits: number }>('SELECT COALESCE(sum(visits), 0)::int AS visits FROM link_daily_stats WHERE link_id = $1', [
+        linkId,
+      ])
+    )[0].visits;
   await eventually('the first click is written', async () => (await visits()) === 1);
   return { token, unusedToken, linkId, visits };
 }
@@ -220,7 +258,12 @@ export async function steadyLink(baseUrl: string, grant: OperatorAccount['grant'
  * What a client is answered while the database is away or silent: reads with the token used before and with
  * the one never seen, a write, and a sign-in. Each with its status, body and Retry-After.
  */
-export async function answersWithoutDatabase(baseUrl: string, grant: OperatorAccount['grant'], tokens: { token: string; unusedToken: string }, slug: string) {
+export async function answersWithoutDatabase(
+  baseUrl: string,
+  grant: OperatorAccount['grant'],
+  tokens: { token: string; unusedToken: string },
+  slug: string,
+) {
   // One after the other, as a client would make them.
   const requests: [string, () => Promise<Answer>][] = [
     ['GET /user/link', () => call(baseUrl, 'GET', '/user/link', { token: tokens.token })],
@@ -269,10 +312,22 @@ export interface SpawnOptions {
  * Starts `node <script>` with `env` (in `cwd`, the repository by default), keeping what it writes, and waits
  * until `ready()` answers true (or the process exits, or 60 s pass: then it is stopped and the error carries its output).
  */
-export async function spawnProcess(what: string, script: string, env: NodeJS.ProcessEnv, ready: { probe: (output: string) => Promise<boolean>; as: string }, everyMs: number, cwd = root, options: SpawnOptions = {}): Promise<SpawnedProcess> {
+export async function spawnProcess(
+  what: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: { probe: (output: string) => Promise<boolean>; as: string },
+  everyMs: number,
+  cwd = root,
+  options: SpawnOptions = {},
+): Promise<SpawnedProcess> {
   const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
   const child = options.terminal
-    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('script', ['--quiet', '--return', '--command', `exec ${quote(process.execPath)} ${quote(script)}`, '/dev/null'], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -304,7 +359,15 @@ export async function spawnProcess(what: string, script: string, env: NodeJS.Pro
 }
 
 /** Starts `node <script>` from dist with `env` on `port` (in `cwd`, the repository by default), ready once `readyPath` answers 200. */
-export async function spawnBuilt(what: string, script: string, port: number, env: NodeJS.ProcessEnv, readyPath: string, cwd = root, options: SpawnOptions = {}): Promise<SpawnedApp> {
+export async function spawnBuilt(
+  what: string,
+  script: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+  cwd = root,
+  options: SpawnOptions = {},
+): Promise<SpawnedApp> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const answers = async () => {
     try {
@@ -330,11 +393,21 @@ export interface Answer<T = any> {
 }
 
 /** One JSON request to a spawned app. */
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-  const response = await fetch(baseUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: 'manual' });
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    redirect: 'manual',
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -356,7 +429,8 @@ export async function eventually(what: string, probe: () => Promise<boolean>, ti
     } catch (error) {
       last = error;
     }
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not so after ${timeoutMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`${what}: not so after ${timeoutMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -416,7 +490,13 @@ export async function spawnBuiltRedirect(dist: BuiltDist, env: Record<string, st
   const port = await freePort();
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT']) delete inherited[name];
-  return spawnBuilt('the redirect app', join(dist.dir, 'apps/redirect/src/main.js'), port, { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, '/health');
+  return spawnBuilt(
+    'the redirect app',
+    join(dist.dir, 'apps/redirect/src/main.js'),
+    port,
+    { ...inherited, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    '/health',
+  );
 }
 
 /** A process without an HTTP port: its output so far, its exit, and a stop (SIGTERM, then SIGKILL after `graceMs`). */
@@ -428,5 +508,11 @@ export type SpawnedProcess = Omit<SpawnedApp, 'baseUrl' | 'port'>;
  */
 export async function spawnBuiltWorker(dist: BuiltDist, env: Record<string, string>): Promise<SpawnedProcess> {
   const started = async (output: string) => output.includes('webhook delivery worker started');
-  return spawnProcess('the webhook worker', join(dist.dir, 'apps/api/src/worker.js'), baseEnv(0, { ...env, LOG_LEVEL: 'info' }), { probe: started, as: 'started' }, 50);
+  return spawnProcess(
+    'the webhook worker',
+    join(dist.dir, 'apps/api/src/worker.js'),
+    baseEnv(0, { ...env, LOG_LEVEL: 'info' }),
+    { probe: started, as: 'started' },
+    50,
+  );
 }

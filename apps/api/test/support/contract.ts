@@ -27,7 +27,10 @@ export class ResponseContract {
         const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
         const list = this.operations.get(method) ?? [];
         list.push({ pattern, params: (path.match(/\{/g) ?? []).length, operation });
-        this.operations.set(method, list.sort((a, b) => a.params - b.params));
+        this.operations.set(
+          method,
+          list.sort((a, b) => a.params - b.params),
+        );
       }
     }
   }
@@ -43,7 +46,8 @@ export class ResponseContract {
     if (!response.content || status === 204) return [];
     const type = (contentType ?? '').split(';')[0].trim();
     const media = response.content[type];
-    if (!media) return [`${where}: content type ${type || '(none)'} not documented (documented: ${Object.keys(response.content).join(', ')})`];
+    if (!media)
+      return [`${where}: content type ${type || '(none)'} not documented (documented: ${Object.keys(response.content).join(', ')})`];
     if (type !== 'application/json' || !media.schema) return [];
     const key = `${found.operation.operationId}:${status}`;
     let validate = this.validators.get(key);
@@ -52,6 +56,8 @@ export class ResponseContract {
       this.validators.set(key, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 8).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? [])
+      .slice(0, 8)
+      .map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 }

@@ -105,7 +105,12 @@ export function readPage(file: string): Page {
     if (token.type === 'fence') {
       const language = token.info.trim().split(/\s+/)[0] ?? '';
       const previous = page.blocks[page.blocks.length - 1];
-      const follows = previous && previous.language === 'sh' && previous.shown === null && tokens[index - 1]?.type === 'fence' && tokens[index - 1]?.map?.[1] === token.map?.[0];
+      const follows =
+        previous &&
+        previous.language === 'sh' &&
+        previous.shown === null &&
+        tokens[index - 1]?.type === 'fence' &&
+        tokens[index - 1]?.map?.[1] === token.map?.[0];
       if (language === 'text' && follows && !pending) {
         previous.shown = token.content.replace(/\n$/, '');
         return;

@@ -54,7 +54,8 @@ export class Shell {
       const found = marker.exec(this.stdout);
       if (found) return { output: this.stdout.slice(0, found.index).trim(), status: Number(found[1]), stderr: this.stderr };
       if (this.child.exitCode !== null) throw new Error(`the shell exited (${this.child.exitCode}):\n${this.stderr}`);
-      if (Date.now() - started > timeoutMs) throw new Error(`the step did not finish within ${timeoutMs} ms:\n${command}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`the step did not finish within ${timeoutMs} ms:\n${command}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -15,7 +15,12 @@ export interface Mutation<T> {
 /** Strings that break most patterns of the document one way or another (a pattern is broken by the first that fails it). */
 const PATTERN_BREAKERS = ['!!bad!!', ' ', 'a b', '-', 'ftp://example.com/', 'x'];
 /** A value of the right type that the format refuses; the days do not exist (what Date.parse would roll over). */
-const FORMAT_BREAKERS: Record<string, string> = { uri: 'not a url', 'date-time': '2030-02-30T00:00:00Z', date: '2026-02-30', email: 'not an address' };
+const FORMAT_BREAKERS: Record<string, string> = {
+  uri: 'not a url',
+  'date-time': '2030-02-30T00:00:00Z',
+  date: '2026-02-30',
+  email: 'not an address',
+};
 /** Candidates a schema may refuse in a row before the generator gives up on it. */
 const MAX_MISSES = 2000;
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, boolean: 'yes', integer: 'x', number: 'x', array: 'x', object: 'x' };
@@ -24,7 +29,12 @@ const WRONG_TYPE: Record<string, unknown> = { string: 12345, boolean: 'yes', int
 export const HOSTS = ['example.com', 'www.example.org', 'app.example.net', 'hooks.example.com'];
 const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
 const uri = fc
-  .tuple(fc.constantFrom('https://', 'http://', 'HTTPS://'), fc.constantFrom(...HOSTS), fc.array(segment, { maxLength: 3 }), fc.option(fc.stringMatching(/^[a-z]{1,5}=[a-z0-9]{0,5}$/), { nil: undefined }))
+  .tuple(
+    fc.constantFrom('https://', 'http://', 'HTTPS://'),
+    fc.constantFrom(...HOSTS),
+    fc.array(segment, { maxLength: 3 }),
+    fc.option(fc.stringMatching(/^[a-z]{1,5}=[a-z0-9]{0,5}$/), { nil: undefined }),
+  )
   .map(([scheme, host, path, query]) => `${scheme}${host}/${path.join('/')}${query ? `?${query}` : ''}`);
 const day = (from: string, to: string) => fc.date({ min: new Date(from), max: new Date(to), noInvalidDate: true });
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
@@ -74,11 +84,16 @@ export class SchemaRequests {
    */
   valid(schema: AnySchema): fc.Arbitrary<unknown> {
     const s = this.resolve(schema);
-    const values = s.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: this.candidates(s) }) : this.candidates(s);
+    const values = s.nullable
+      ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: this.candidates(s) })
+      : this.candidates(s);
     let misses = 0;
     return values.filter((value) => {
       if (this.accepts(s, value)) return (misses = 0) === 0;
-      if (++misses > MAX_MISSES) throw new Error(`no value it takes in ${MAX_MISSES} tries: the generator does not know a keyword of ${JSON.stringify(s).slice(0, 300)}`);
+      if (++misses > MAX_MISSES)
+        throw new Error(
+          `no value it takes in ${MAX_MISSES} tries: the generator does not know a keyword of ${JSON.stringify(s).slice(0, 300)}`,
+        );
       return false;
     });
   }
@@ -151,7 +166,8 @@ export class SchemaRequests {
       const item = this.sample(s.items ?? {}, seed, 1)[0];
       if (s.maxItems !== undefined) out.push({ kind: 'maxItems', value: Array.from({ length: s.maxItems + 1 }, () => item) });
       if (s.minItems) out.push({ kind: 'minItems', value: [] });
-      for (const broken of this.brokenValues(s.items ?? {}, seed).filter((b) => b.kind !== 'null' && b.kind !== 'wrong type')) out.push({ kind: `items ${broken.kind}`, value: [broken.value], item: true });
+      for (const broken of this.brokenValues(s.items ?? {}, seed).filter((b) => b.kind !== 'null' && b.kind !== 'wrong type'))
+        out.push({ kind: `items ${broken.kind}`, value: [broken.value], item: true });
     }
     return out.map((b) => (asText && b.value !== null ? { ...b, value: String(b.value) } : b));
   }
@@ -161,13 +177,15 @@ export class SchemaRequests {
     const s = this.resolve(schema);
     const out: Mutation<Record<string, unknown>>[] = [];
     for (const [field, property] of Object.entries(s.properties ?? {})) {
-      for (const broken of this.brokenValues(property, seed, asText)) out.push({ field, kind: broken.kind, request: { ...base, [field]: broken.value } });
+      for (const broken of this.brokenValues(property, seed, asText))
+        out.push({ field, kind: broken.kind, request: { ...base, [field]: broken.value } });
       if (s.required?.includes(field)) {
         const { [field]: _left, ...rest } = base;
         out.push({ field, kind: 'required', request: rest });
       }
     }
-    if (s.additionalProperties === false) out.push({ field: 'unexpected', kind: 'unknown field', request: { ...base, unexpected: asText ? 'x' : true } });
+    if (s.additionalProperties === false)
+      out.push({ field: 'unexpected', kind: 'unknown field', request: { ...base, unexpected: asText ? 'x' : true } });
     return out.filter((m) => !this.accepts(s, m.request));
   }
 }

@@ -83,14 +83,27 @@ export function freePort(): Promise<number> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
-  const env = { LOG_LEVEL: 'silent', BCRYPT_COST: '4', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SHORT_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirFor(database), ...GENEROUS_RATE_LIMITS, ...options.env };
+  const env = {
+    LOG_LEVEL: 'silent',
+    BCRYPT_COST: '4',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    SHORT_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDirFor(database),
+    ...GENEROUS_RATE_LIMITS,
+    ...options.env,
+  };
   const config: AppConfig = { ...loadConfig(env), database: database.config };
   const logger = createLogger(config);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config, logger)],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), { logger: false, rawBody: true, return503OnClosing: true });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config, logger), {
+    logger: false,
+    rawBody: true,
+    return503OnClosing: true,
+  });
   await configureHttpServer(app);
   await app.listen(port, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;

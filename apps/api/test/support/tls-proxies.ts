@@ -116,7 +116,14 @@ export async function startCaddy(api: string): Promise<RunningProxy> {
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const root = join(dir, 'data', 'pki', 'authorities', 'local', 'root.crt');
-  const close = await started(child, dir, () => waitUntil(async () => existsSync(root) && (await accepts(httpsPort)), 'caddy', child, () => output));
+  const close = await started(child, dir, () =>
+    waitUntil(
+      async () => existsSync(root) && (await accepts(httpsPort)),
+      'caddy',
+      child,
+      () => output,
+    ),
+  );
   return { httpPort, httpsPort, ca: readFileSync(root), close };
 }
 
@@ -138,11 +145,14 @@ export async function startNginx(api: string, certificate: { cert: string; key: 
     [/\/etc\/ssl\/lnk\/lnk\.example\.crt/g, join(dir, 'lnk.crt')],
     [/\/etc\/ssl\/lnk\/lnk\.example\.key/g, join(dir, 'lnk.key')],
   ];
-  const example = edits.reduce((text, [pattern, by]) => {
-    // A recipe that no longer says what is replaced must fail here, not listen on the machine's port 80.
-    if (!text.match(pattern)) throw new Error(`the nginx example no longer has ${pattern}`);
-    return text.replace(pattern, by);
-  }, readFileSync(join(RECIPES, 'nginx.conf'), 'utf8'));
+  const example = edits.reduce(
+    (text, [pattern, by]) => {
+      // A recipe that no longer says what is replaced must fail here, not listen on the machine's port 80.
+      if (!text.match(pattern)) throw new Error(`the nginx example no longer has ${pattern}`);
+      return text.replace(pattern, by);
+    },
+    readFileSync(join(RECIPES, 'nginx.conf'), 'utf8'),
+  );
   writeFileSync(join(dir, 'lnk.conf'), example);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, kind)};`);
   const main = [
@@ -167,7 +177,14 @@ export async function startNginx(api: string, certificate: { cert: string; key: 
   let output = '';
   const child = spawn(NGINX, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const close = await started(child, dir, () => waitUntil(() => accepts(httpsPort), 'nginx', child, () => output));
+  const close = await started(child, dir, () =>
+    waitUntil(
+      () => accepts(httpsPort),
+      'nginx',
+      child,
+      () => output,
+    ),
+  );
   return { httpPort, httpsPort, ca: Buffer.from(certificate.cert), checked: test.stderr, close };
 }
 
@@ -176,7 +193,21 @@ export function selfSignedCertificate(names: string[]): { cert: string; key: str
   const dir = mkdtempSync(join(tmpdir(), 'lnk-cert-'));
   try {
     const altNames = `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`;
-    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', `/CN=${names[0]}`, '-addext', altNames];
+    const args = [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${names[0]}`,
+      '-addext',
+      altNames,
+    ];
     const made = spawnSync('openssl', [...args, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`openssl could not make a certificate:\n${made.stderr}`);
     return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
@@ -195,18 +226,35 @@ export interface HttpsAnswer {
 }
 
 /** An HTTPS request to the proxy on loopback, as a client that resolved `host` to it: SNI and Host name it. */
-export function overHttps(proxy: RunningProxy, host: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<HttpsAnswer> {
+export function overHttps(
+  proxy: RunningProxy,
+  host: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string> = { host: `${host}:${proxy.httpsPort}` };
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
     if (body) headers['content-type'] = 'application/json';
-    const req = httpsRequest({ host: '127.0.0.1', port: proxy.httpsPort, servername: host, ca: proxy.ca, method, path, headers, agent: false }, (res) => {
-      const certificate = (res.socket as TLSSocket).getPeerCertificate();
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType: res.headers['content-type'] ?? null, text: Buffer.concat(chunks).toString('utf8'), certificate }));
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port: proxy.httpsPort, servername: host, ca: proxy.ca, method, path, headers, agent: false },
+      (res) => {
+        const certificate = (res.socket as TLSSocket).getPeerCertificate();
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            contentType: res.headers['content-type'] ?? null,
+            text: Buffer.concat(chunks).toString('utf8'),
+            certificate,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

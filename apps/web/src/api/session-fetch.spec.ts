@@ -1,6 +1,6 @@
 import { sessionFetch } from './session-fetch';
 
-describe('the API client\'s fetch', () => {
+describe("the API client's fetch", () => {
   const answers = (...statuses: number[]) => {
     const sent: { authorization: string | null; body: string }[] = [];
     const send = async (input: RequestInfo | URL) => {
@@ -10,7 +10,8 @@ describe('the API client\'s fetch', () => {
     };
     return { send: send as typeof fetch, sent };
   };
-  const post = (token: string) => new Request('http://lnk.test/user/tokens', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"name":"ci"}' });
+  const post = (token: string) =>
+    new Request('http://lnk.test/user/tokens', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"name":"ci"}' });
 
   it('sends a request refused with 401 once more, with the token the session refreshed, body included', async () => {
     const { send, sent } = answers(401, 200);

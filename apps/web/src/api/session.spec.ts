@@ -2,7 +2,13 @@ import type { DashboardSession } from '@lnk/sdk';
 import { REFRESH_MARGIN_MS, Session, type SessionServer } from './session';
 
 const user = { id: 'a'.repeat(24), email: 'ada@example.com', name: 'Ada' };
-const answer = (n: number, expiresIn = 3600): DashboardSession => ({ accessToken: `at_${n}`, tokenType: 'Bearer', expiresIn, scopes: ['user:read'], user });
+const answer = (n: number, expiresIn = 3600): DashboardSession => ({
+  accessToken: `at_${n}`,
+  tokenType: 'Bearer',
+  expiresIn,
+  scopes: ['user:read'],
+  user,
+});
 
 /** A server whose refreshes answer in the order they are let go, counting them. */
 class ServerStandIn implements SessionServer {
@@ -50,7 +56,11 @@ describe('the dashboard session (access token in memory, refreshed through the c
   beforeEach(() => {
     server = new ServerStandIn();
     now = 1_000_000;
-    session = new Session(server, (work) => work(), () => now);
+    session = new Session(
+      server,
+      (work) => work(),
+      () => now,
+    );
   });
 
   it('starts signed in when the cookie holds a session, with the account it names', async () => {
@@ -65,11 +75,14 @@ describe('the dashboard session (access token in memory, refreshed through the c
     expect(await session.accessToken()).toBeUndefined();
   });
 
-  it('asks for one refresh however many requests want a token at once (a rotated refresh token sent twice would end the session)', async () => {
-    const tokens = await Promise.all([session.accessToken(), session.accessToken(), session.start(), session.accessToken()]);
-    expect(server.refreshes).toBe(1);
-    expect(tokens).toEqual(['at_1', 'at_1', { status: 'signed-in', user }, 'at_1']);
-  });
+  it(
+    'asks for one refresh however many requests want a token at once (a ' + 'rotated refresh token sent twice would end the session)',
+    async () => {
+      const tokens = await Promise.all([session.accessToken(), session.accessToken(), session.start(), session.accessToken()]);
+      expect(server.refreshes).toBe(1);
+      expect(tokens).toEqual(['at_1', 'at_1', { status: 'signed-in', user }, 'at_1']);
+    },
+  );
 
   it('runs each refresh inside the exclusive runner, so tabs never refresh at the same time', async () => {
     const runner = queue();

@@ -4,9 +4,7 @@ import type { DashboardSession } from '@lnk/sdk';
 export type SessionUser = DashboardSession['user'];
 
 export type SessionState =
-  | { status: 'starting' }
-  | { status: 'signed-in'; user: SessionUser }
-  | { status: 'signed-out'; reason?: 'ended' | 'signed-out' };
+  { status: 'starting' } | { status: 'signed-in'; user: SessionUser } | { status: 'signed-out'; reason?: 'ended' | 'signed-out' };
 
 /** What the session asks of the server (the generated SDK's session operations, in the app). */
 export interface SessionServer {

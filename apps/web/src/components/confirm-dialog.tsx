@@ -6,7 +6,25 @@ import { MutationError } from './mutation-error';
  * it and stays there, Escape cancels, and focus returns where it was. `error`, the refusal of the last
  * try, is said under the question.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, busy = false, error }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean; error?: unknown }) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy = false,
+  error,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+  error?: unknown;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -16,7 +34,15 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onCancel={(event) => { event.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
       <h2 id={titleId}>{title}</h2>
       <div>
         {children}

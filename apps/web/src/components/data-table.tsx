@@ -8,7 +8,19 @@ export interface Column<T> {
 }
 
 /** A table with a caption (read by screen readers, hidden when `captionHidden`), scrolling sideways on narrow screens. */
-export function DataTable<T>({ caption, columns, rows, rowKey, captionHidden = true }: { caption: string; columns: readonly Column<T>[]; rows: readonly T[]; rowKey: (row: T) => string; captionHidden?: boolean }) {
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  captionHidden = true,
+}: {
+  caption: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  captionHidden?: boolean;
+}) {
   return (
     <div className="table-scroll">
       <table className="data-table">

@@ -18,7 +18,17 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
  * A field's label, hint and error around its control: `control` gets the id and the aria attributes
  * that tie the hint and the error to it, so screen readers announce them with the field.
  */
-export function FieldFrame({ label, error, hint, control }: { label: string; error?: string; hint?: ReactNode; control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  control,
+}: {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode;
+}) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
@@ -45,7 +55,21 @@ export function TextField({ label, name, error, hint, ...input }: TextFieldProps
 }
 
 /** A set of checkboxes (scopes), its error shown under the group. */
-export function CheckboxGroup({ legend, name, options, value, onChange, error }: { legend: string; name: string; options: readonly { value: string; label: string }[]; value: readonly string[]; onChange: (value: string[]) => void; error?: string }) {
+export function CheckboxGroup({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+  error,
+}: {
+  legend: string;
+  name: string;
+  options: readonly { value: string; label: string }[];
+  value: readonly string[];
+  onChange: (value: string[]) => void;
+  error?: string;
+}) {
   const id = useId();
   return (
     <fieldset className={`field checkbox-group${error ? ' field-invalid' : ''}`} aria-describedby={error ? `${id}-error` : undefined}>

@@ -1,5 +1,17 @@
 /** Previous/next over a list the API pages with start and limit, and where in it the page is. */
-export function Pager({ start, limit, total, onStart, label }: { start: number; limit: number; total: number; onStart: (start: number) => void; label: string }) {
+export function Pager({
+  start,
+  limit,
+  total,
+  onStart,
+  label,
+}: {
+  start: number;
+  limit: number;
+  total: number;
+  onStart: (start: number) => void;
+  label: string;
+}) {
   if (total <= limit && start === 0) return null;
   return (
     <nav className="pager" aria-label={label}>

@@ -20,7 +20,17 @@ export interface ListPage<T> {
  * A list the API pages with start and limit: the page shown, its rows, and the pager's properties (add
  * its `label`). The page before stays on screen while the next one loads.
  */
-export function usePagedList<T>({ key, pageSize, load, refetchInterval }: { key: readonly unknown[]; pageSize: number; load: (page: { start: number; limit: number }) => Promise<ListPage<T>>; refetchInterval?: (rows: readonly T[]) => number | false }) {
+export function usePagedList<T>({
+  key,
+  pageSize,
+  load,
+  refetchInterval,
+}: {
+  key: readonly unknown[];
+  pageSize: number;
+  load: (page: { start: number; limit: number }) => Promise<ListPage<T>>;
+  refetchInterval?: (rows: readonly T[]) => number | false;
+}) {
   const [start, setStart] = useState(0);
   const list = useQuery<ListPage<T>>({
     queryKey: [...key, start],
@@ -36,7 +46,17 @@ export function usePagedList<T>({ key, pageSize, load, refetchInterval }: { key:
  * A section's paged list and the state around it: the create form's, the notice's. `key` is what a
  * change invalidates (every page and filter of the list); `filter` is part of the query's key only.
  */
-export function useSection<T>({ key, filter = [], pageSize, load }: { key: readonly unknown[]; filter?: readonly unknown[]; pageSize: number; load: (page: { start: number; limit: number }) => Promise<ListPage<T>> }) {
+export function useSection<T>({
+  key,
+  filter = [],
+  pageSize,
+  load,
+}: {
+  key: readonly unknown[];
+  filter?: readonly unknown[];
+  pageSize: number;
+  load: (page: { start: number; limit: number }) => Promise<ListPage<T>>;
+}) {
   const queryClient = useQueryClient();
   const paged = usePagedList({ key: [...key, ...filter], pageSize, load });
   const { rows, start, setStart } = paged;
@@ -75,7 +95,15 @@ export function useSection<T>({ key, filter = [], pageSize, load }: { key: reado
  * opens the dialog, `dialog` is its open/busy/cancel/confirm/error properties. Cancelling forgets the
  * last refusal; success closes the dialog and runs `done`.
  */
-export function useConfirmed<T, R>({ run, done, onCancel }: { run: (target: T) => Promise<R>; done: (result: R, target: T) => unknown; onCancel?: () => void }) {
+export function useConfirmed<T, R>({
+  run,
+  done,
+  onCancel,
+}: {
+  run: (target: T) => Promise<R>;
+  done: (result: R, target: T) => unknown;
+  onCancel?: () => void;
+}) {
   const [target, setTarget] = useState<T | null>(null);
   const mutation = useMutation({
     mutationFn: run,
@@ -124,7 +152,21 @@ interface ListQuery {
  * A section's page: its heading and intro, the button that opens its create form (unless it is open or
  * `canCreate` is false, say while a secret is shown), and the notice of what was just done.
  */
-export function SectionPage({ section, title, intro, createLabel, canCreate = true, children }: { section: Pick<Section, 'creating' | 'startCreating' | 'notice'>; title: string; intro: ReactNode; createLabel: string; canCreate?: boolean; children: ReactNode }) {
+export function SectionPage({
+  section,
+  title,
+  intro,
+  createLabel,
+  canCreate = true,
+  children,
+}: {
+  section: Pick<Section, 'creating' | 'startCreating' | 'notice'>;
+  title: string;
+  intro: ReactNode;
+  createLabel: string;
+  canCreate?: boolean;
+  children: ReactNode;
+}) {
   const action = canCreate && !section.creating && (
     <button type="button" className="primary" onClick={section.startCreating}>
       {createLabel}
@@ -146,7 +188,14 @@ export function SectionPage({ section, title, intro, createLabel, canCreate = tr
  * A list in its states: loading, failed (with a retry), nothing that matches the filter (`noMatch`),
  * empty (what it is for, and what to do first), else `children`.
  */
-export function ListStates({ list, count, loading, noMatch, empty, children }: {
+export function ListStates({
+  list,
+  count,
+  loading,
+  noMatch,
+  empty,
+  children,
+}: {
   list: ListQuery;
   count: number;
   loading: string;
@@ -166,7 +215,13 @@ export function ListStates({ list, count, loading, noMatch, empty, children }: {
 }
 
 /** A section's list in its states; when empty, a button opens the create form (unless it is open). */
-export function SectionList({ section, loading, noMatch, empty, children }: {
+export function SectionList({
+  section,
+  loading,
+  noMatch,
+  empty,
+  children,
+}: {
   section: Pick<Section, 'list' | 'rows' | 'creating' | 'startCreating'>;
   loading: string;
   noMatch?: ReactNode;
@@ -189,7 +244,15 @@ export function SectionList({ section, loading, noMatch, empty, children }: {
  * A form that sends one request: its fields (`children`), the refusal no field shows, the submit button
  * and Cancel. With a `title` it is a card labelled by its heading; without, an inline form.
  */
-export function MutationForm({ title, action, shown, submitLabel, busyLabel, onCancel, children }: {
+export function MutationForm({
+  title,
+  action,
+  shown,
+  submitLabel,
+  busyLabel,
+  onCancel,
+  children,
+}: {
   title?: string;
   action: { mutate: () => void; isPending: boolean; error: unknown };
   shown: readonly string[];
@@ -221,7 +284,13 @@ export function MutationForm({ title, action, shown, submitLabel, busyLabel, onC
 }
 
 /** A button on one thing of a list: its visible label, and (for screen readers) which thing it acts on. */
-export function RowButton({ label, of, danger = false, className, ...button }: { label: ReactNode; of: string; danger?: boolean } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'children'>) {
+export function RowButton({
+  label,
+  of,
+  danger = false,
+  className,
+  ...button
+}: { label: ReactNode; of: string; danger?: boolean } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'children'>) {
   return (
     <button type="button" className={danger ? 'danger' : className} {...button}>
       {label}

@@ -47,7 +47,8 @@ export function Layout({ user, children }: { user: SessionUser; children: ReactN
       <nav className="sidebar" aria-label="Sections">
         <ul>
           {SECTIONS.map((section) => {
-            const current = location === section.href || location.startsWith(`${section.href}/`) || (section.href === '/links' && location === '/');
+            const current =
+              location === section.href || location.startsWith(`${section.href}/`) || (section.href === '/links' && location === '/');
             return (
               <li key={section.href}>
                 <Link href={section.href} aria-current={current ? 'page' : undefined}>

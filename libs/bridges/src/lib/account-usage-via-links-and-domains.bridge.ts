@@ -14,7 +14,11 @@ export class AccountUsageViaLinksAndDomains extends AccountUsage {
   }
 
   async usageOf(ownerId: string): Promise<Record<QuotaResource, number>> {
-    const [links, tags, domains] = await Promise.all([this.links.countOfOwner(ownerId), this.tags.countOfOwner(ownerId), this.domains.countOfOwner(ownerId)]);
+    const [links, tags, domains] = await Promise.all([
+      this.links.countOfOwner(ownerId),
+      this.tags.countOfOwner(ownerId),
+      this.domains.countOfOwner(ownerId),
+    ]);
     return { links, tags, domains };
   }
 }

@@ -30,7 +30,15 @@ export class ClickEventsViaWebhooks extends ClickEvents {
       else for (const at of ats) oneByOne.push({ kind, at: new Date(at) });
     }
     await this.record_.executeSeries(series);
-    await this.record_.execute(oneByOne.map(({ kind, at }) => ({ type: 'link.clicked' as const, ownerId: kind.ownerId, linkId: kind.linkId, at, data: clickData(kind, at) })));
+    await this.record_.execute(
+      oneByOne.map(({ kind, at }) => ({
+        type: 'link.clicked' as const,
+        ownerId: kind.ownerId,
+        linkId: kind.linkId,
+        at,
+        data: clickData(kind, at),
+      })),
+    );
   }
 }
 

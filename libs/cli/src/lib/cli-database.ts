@@ -11,5 +11,10 @@ import { PERSISTENCE_MODULES, type AppConfig } from '@lnk/composition';
  */
 export function openCliDatabase(config: DatabaseConfig, settings: AppConfig['databaseBounds']): Promise<DataSource> {
   const bounds = databaseBounds(settings);
-  return connectDatabase(config, PERSISTENCE_MODULES, { name: 'an operator command' }, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.migrations });
+  return connectDatabase(
+    config,
+    PERSISTENCE_MODULES,
+    { name: 'an operator command' },
+    { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.migrations },
+  );
 }

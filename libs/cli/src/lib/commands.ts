@@ -85,7 +85,11 @@ export interface CliCommand {
 
 const PASSWORD_FLAGS: Flag[] = [
   { name: 'password-stdin', text: 'read the password from standard input (one trailing newline is dropped)' },
-  { name: 'password', value: 'P', text: 'the password itself: it shows in the process list, the shell history and the banner of `npm run` without -s' },
+  {
+    name: 'password',
+    value: 'P',
+    text: 'the password itself: it shows in the process list, the shell history and the banner of `npm run` without -s',
+  },
 ];
 const PASSWORD_NOTE = 'Without a password option, the password is asked for on the terminal, twice, and not shown.';
 
@@ -141,7 +145,8 @@ function limitOf(values: Values, name: QuotaResource): number | null | undefined
   if (value === undefined) return undefined;
   if (value === 'plan') return null;
   if (value === 'unlimited') return UNLIMITED;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > UNLIMITED) throw new UsageError(`--${name} must be a whole number from 0 to ${UNLIMITED}, unlimited, or plan`);
+  if (!/^\d{1,10}$/.test(value) || Number(value) > UNLIMITED)
+    throw new UsageError(`--${name} must be a whole number from 0 to ${UNLIMITED}, unlimited, or plan`);
   return Number(value);
 }
 
@@ -153,7 +158,11 @@ function scopesOf(values: Values): string[] | undefined {
 export const COMMANDS: Record<string, CliCommand> = {
   'user:create': {
     summary: 'create an account, verified (the operator vouches for the address; no mail is sent)',
-    flags: [{ name: 'email', value: 'E', required: true, text: 'its e-mail address' }, ...PASSWORD_FLAGS, { name: 'name', value: 'N', text: 'its display name' }],
+    flags: [
+      { name: 'email', value: 'E', required: true, text: 'its e-mail address' },
+      ...PASSWORD_FLAGS,
+      { name: 'name', value: 'N', text: 'its display name' },
+    ],
     notes: [PASSWORD_NOTE],
     newPassword: true,
     async run({ values, password }, session) {
@@ -221,8 +230,16 @@ export const COMMANDS: Record<string, CliCommand> = {
       const owner = await accountNamed(values, 'owner', session);
       // The ports the API's LinksModule builds its use case from (the same checks, quota and events).
       const { ports, settings } = links;
-      const create = new CreateLinkUseCase({ ...ports, config: { ownHosts: settings.ownHosts } }, { events: ports.events, unitOfWork: ports.unitOfWork });
-      const view = await create.execute(owner.id, { url: text(values, 'url'), slug: text(values, 'slug'), title: text(values, 'title'), description: text(values, 'description') });
+      const create = new CreateLinkUseCase(
+        { ...ports, config: { ownHosts: settings.ownHosts } },
+        { events: ports.events, unitOfWork: ports.unitOfWork },
+      );
+      const view = await create.execute(owner.id, {
+        url: text(values, 'url'),
+        slug: text(values, 'slug'),
+        title: text(values, 'title'),
+        description: text(values, 'description'),
+      });
       return presentLink(view, new ShortUrlBases(session.config).fixed);
     },
   },
@@ -283,10 +300,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   'account:set-plan': {
     summary: 'put an account on a plan of the catalogue, paid or not, without a checkout (its limits hold at once on every server)',
-    flags: [
-      accountFlag('email'),
-      { name: 'plan', value: 'P', required: true, text: 'the plan id (plan:list)' },
-    ],
+    flags: [accountFlag('email'), { name: 'plan', value: 'P', required: true, text: 'the plan id (plan:list)' }],
     notes: ['A subscription the payment provider bills is cancelled there: the account no longer pays for a plan it does not have.'],
     async run({ values }, session) {
       const { billing } = session.contexts;
@@ -299,16 +313,24 @@ export const COMMANDS: Record<string, CliCommand> = {
     summary: "give an account limits of its own in place of its plan's (they outlive plan changes until cleared)",
     flags: [
       accountFlag('email'),
-      { name: 'links', value: 'N', text: 'links it may hold: a number, unlimited, or plan (the plan\'s again)' },
+      { name: 'links', value: 'N', text: "links it may hold: a number, unlimited, or plan (the plan's again)" },
       { name: 'domains', value: 'N', text: 'custom domains it may have: a number, unlimited, or plan' },
       { name: 'tags', value: 'N', text: 'tags it may have: a number, unlimited, or plan' },
       { name: 'clear', text: "drop every custom limit first: the plan's hold (then the limits given, if any)" },
     ],
-    notes: ['A lowered limit deletes nothing: an account over it just cannot create more.', `Prints the custom limits (null: the plan's) and the account's usage beside its limits (${UNLIMITED}: unlimited).`],
+    notes: [
+      'A lowered limit deletes nothing: an account over it just cannot create more.',
+      `Prints the custom limits (null: the plan's) and the account's usage beside its limits (${UNLIMITED}: unlimited).`,
+    ],
     async run({ values }, session) {
-      const change: CustomLimitsChange = { links: limitOf(values, 'links'), domains: limitOf(values, 'domains'), tags: limitOf(values, 'tags') };
+      const change: CustomLimitsChange = {
+        links: limitOf(values, 'links'),
+        domains: limitOf(values, 'domains'),
+        tags: limitOf(values, 'tags'),
+      };
       const clear = values['clear'] === true;
-      if (!clear && Object.values(change).every((v) => v === undefined)) throw new UsageError('give at least one of --links, --domains, --tags, or --clear');
+      if (!clear && Object.values(change).every((v) => v === undefined))
+        throw new UsageError('give at least one of --links, --domains, --tags, or --clear');
       const { billing } = session.contexts;
       const owner = await accountNamed(values, 'email', session);
       const custom = await billing.operator.setCustomLimits.execute(owner.id, change, clear);
@@ -359,7 +381,13 @@ export function commandHelp(name: string, program = DEFAULT_PROGRAM): string {
     `usage: ${program} ${name}${plain.length ? ' ' : ''}${plain.map(synopsis).join(' ')}${passwordChoice}`,
     '',
     command.summary,
-    ...(command.flags.length ? ['', 'options:', ...command.flags.map((f) => `  ${synopsis({ ...f, required: true }).padEnd(width)}  ${f.text}${f.required ? ' (required)' : ''}`)] : []),
+    ...(command.flags.length
+      ? [
+          '',
+          'options:',
+          ...command.flags.map((f) => `  ${synopsis({ ...f, required: true }).padEnd(width)}  ${f.text}${f.required ? ' (required)' : ''}`),
+        ]
+      : []),
     ...(command.notes?.length ? ['', ...command.notes] : []),
   ].join('\n');
 }
@@ -367,7 +395,8 @@ export function commandHelp(name: string, program = DEFAULT_PROGRAM): string {
 /** Reads the command's options, and its new password, before any database work. */
 export async function prepare(command: CliCommand, args: string[], io: CliIo): Promise<CommandInput> {
   const spec: NonNullable<ParseArgsConfig['options']> = {};
-  for (const flag of command.flags) spec[flag.name] = { type: flag.value ? 'string' : 'boolean', ...(flag.multiple ? { multiple: true } : {}) };
+  for (const flag of command.flags)
+    spec[flag.name] = { type: flag.value ? 'string' : 'boolean', ...(flag.multiple ? { multiple: true } : {}) };
   let values: Values;
   try {
     ({ values } = parseArgs({ args, options: spec, strict: true, allowPositionals: false }) as { values: Values });
@@ -394,7 +423,9 @@ async function newPassword(values: Values, io: CliIo): Promise<string> {
   }
   if (given !== undefined) return given;
   if (!io.promptSecret) {
-    throw new UsageError('missing --password-stdin or --password, and standard input is no terminal to ask on (pipe the password in with --password-stdin)');
+    throw new UsageError(
+      'missing --password-stdin or --password, and standard input is no terminal to ask on (pipe the password in with --password-stdin)',
+    );
   }
   let first: string;
   let second: string;

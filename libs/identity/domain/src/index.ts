@@ -34,7 +34,14 @@ export * from './lib/services/built-in-clients';
 export * from './lib/services/second-factor';
 export * from './lib/services/reauthentication';
 export * from './lib/services/credentials-checker';
-export { checkPatName, checkPatScopes, DEFAULT_MAX_ACTIVE_PATS, KEPT_EXPIRED_PATS, MAX_PAT_DESCRIPTION, PersonalAccessTokenLimitError } from './lib/services/personal-access-token-mint';
+export {
+  checkPatName,
+  checkPatScopes,
+  DEFAULT_MAX_ACTIVE_PATS,
+  KEPT_EXPIRED_PATS,
+  MAX_PAT_DESCRIPTION,
+  PersonalAccessTokenLimitError,
+} from './lib/services/personal-access-token-mint';
 export type { PatMint } from './lib/services/personal-access-token-mint';
 export * from './lib/services/token-notices';
 export * from './lib/services/email-verification-sender';

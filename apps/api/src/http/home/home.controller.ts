@@ -10,11 +10,15 @@ import { presentHome, SERVICE_NAME } from './home.presenter';
 import { notFoundPage } from '@lnk/links/adapter-http';
 
 function homePage(version: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${SERVICE_NAME} API</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}</style></head>
-<body><h1>${SERVICE_NAME}</h1><p>A link-shortening service: an HTTP/JSON API for short links on custom domains, and the redirect server that answers them.</p>
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${SERVICE_NAME} API</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;` +
+    `color:#222}</style></head>
+<body><h1>${SERVICE_NAME}</h1><p>A link-shortening service: an HTTP/JSON API for short links on custom domains, and the redirect server ` +
+    `that answers them.</p>
 <ul><li><a href="/docs">API documentation</a> (Swagger UI)</li><li><a href="/openapi.json">OpenAPI document</a></li></ul>
-<p>Version ${escapeHtml(version)}</p></body></html>`;
+<p>Version ${escapeHtml(version)}</p></body></html>`
+  );
 }
 
 /**
@@ -44,7 +48,9 @@ export class HomeController {
     redirect: "on SHORT_BASE_URL's host, when it is not PUBLIC_BASE_URL's, to NOT_FOUND_REDIRECT_URL if set",
     errors: { 404: 'html' },
     summary: 'Service home',
-    description: 'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an HTML page for a browser. A verified custom domain answers its not-found page here.',
+    description:
+      'The service name, its version and where its documentation is (`/docs`, `/openapi.json`); an ' +
+      'HTML page for a browser. A verified custom domain answers its not-found page here.',
   })
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const host = hostOf(request);

@@ -35,9 +35,22 @@ export class ShortUrlRoutes {
       host: requestHostOf(config.trustProxy),
       passwordForms: { consume: (addressKey) => consumeBudget(rateCounters, config, 'public', `ip:${addressKey}`) },
       counters: { count: (outcome) => metrics.redirect(outcome) },
-      onError: (error, request) => logger.error({ err: error, method: request.method, path: request.url?.split('?')[0] }, 'redirect failed'),
+      onError: (error, request) =>
+        logger.error({ err: error, method: request.method, path: request.url?.split('?')[0] }, 'redirect failed'),
       ...(logsRequests
-        ? { onAnswered: (request: IncomingMessage, status: number, startedAt: number) => logger[level]({ reqId: callerRequestId(request), method: request.method, path: request.url?.split('?')[0], statusCode: status, responseTime: performance.now() - startedAt }, 'request completed') }
+        ? {
+            onAnswered: (request: IncomingMessage, status: number, startedAt: number) =>
+              logger[level](
+                {
+                  reqId: callerRequestId(request),
+                  method: request.method,
+                  path: request.url?.split('?')[0],
+                  statusCode: status,
+                  responseTime: performance.now() - startedAt,
+                },
+                'request completed',
+              ),
+          }
         : {}),
     });
   }

@@ -9,7 +9,10 @@ export const ACCOUNT = ['account'] as const;
  * A form of the account page that changes one thing: its mutation (`onDone` with the answer, then the
  * account is read again), the field errors of a refusal, the answer's message once done, and the submit.
  */
-export function useAccountChange<T extends { message: string }>(run: () => Promise<T>, handlers: { onDone: (changed: T) => void; onError?: (error: unknown) => void }) {
+export function useAccountChange<T extends { message: string }>(
+  run: () => Promise<T>,
+  handlers: { onDone: (changed: T) => void; onError?: (error: unknown) => void },
+) {
   const queryClient = useQueryClient();
   const [done, setDone] = useState('');
   const change = useMutation({

@@ -11,7 +11,6 @@ import { ChangePassword } from './change-password';
 import { DeleteAccount } from './delete-account';
 import { TwoFactor } from './two-factor';
 
-
 export function AccountPage() {
   const account = useQuery({ queryKey: ACCOUNT, queryFn: () => answer(getAccount({ client })) });
   return (
@@ -26,7 +25,12 @@ export function AccountPage() {
           <dl className="facts">
             <dt>E-mail</dt>
             <dd>
-              {account.data.data.email} {account.data.data.isVerified ? <span className="badge">verified</span> : <span className="badge badge-warn">not verified yet</span>}
+              {account.data.data.email}{' '}
+              {account.data.data.isVerified ? (
+                <span className="badge">verified</span>
+              ) : (
+                <span className="badge badge-warn">not verified yet</span>
+              )}
             </dd>
             <dt>Name</dt>
             <dd>{account.data.data.name || 'Not set'}</dd>

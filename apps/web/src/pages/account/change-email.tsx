@@ -19,7 +19,17 @@ export function ChangeEmail() {
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="email-title">
       <h2 id="email-title">Change your e-mail address</h2>
-      <TextField label="New e-mail address" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={errors['email']} hint="You sign in with it from then on; we mail it a link to confirm it." />
+      <TextField
+        label="New e-mail address"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={errors['email']}
+        hint="You sign in with it from then on; we mail it a link to confirm it."
+      />
       <CurrentPasswordField state={password} error={errors['currentPassword']} />
       <FormError error={change.error} shown={['email', 'currentPassword']} />
       <DoneNotice done={done} />

@@ -32,9 +32,36 @@ export function ChangePassword() {
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="password-title">
       <h2 id="password-title">Change your password</h2>
-      <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required value={currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} error={errors['currentPassword']} />
-      <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" required value={newPassword} onChange={(e) => setNewPassword(e.target.value)} error={errors['newPassword']} />
-      <TextField label="New password again" name="repeatedPassword" type="password" autoComplete="new-password" required value={repeated} onChange={(e) => setRepeated(e.target.value)} error={mismatch ? 'The two new passwords differ' : undefined} />
+      <TextField
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={currentPassword}
+        onChange={(e) => setCurrentPassword(e.target.value)}
+        error={errors['currentPassword']}
+      />
+      <TextField
+        label="New password"
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={newPassword}
+        onChange={(e) => setNewPassword(e.target.value)}
+        error={errors['newPassword']}
+      />
+      <TextField
+        label="New password again"
+        name="repeatedPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={repeated}
+        onChange={(e) => setRepeated(e.target.value)}
+        error={mismatch ? 'The two new passwords differ' : undefined}
+      />
       <FormError error={change.error} shown={['currentPassword', 'newPassword']} />
       {done && (
         <p className="notice" role="status">

@@ -25,7 +25,16 @@ export function DeleteAccount() {
         Delete account…
       </button>
       <ConfirmDialog {...dialog} title="Delete your account for good?" confirmLabel="Delete my account">
-        <TextField label="Your current password" name="deletePassword" type="password" autoComplete="current-password" required value={currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} error={fieldErrors(error)['currentPassword']} />
+        <TextField
+          label="Your current password"
+          name="deletePassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+          error={fieldErrors(error)['currentPassword']}
+        />
         <FormError error={error} shown={['currentPassword']} />
       </ConfirmDialog>
     </section>

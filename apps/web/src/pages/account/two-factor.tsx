@@ -34,11 +34,21 @@ function Enrol({ onDone }: { onDone: (message: string) => void }) {
   if (!enrolment) {
     const errors = fieldErrors(start.error);
     return (
-      <form onSubmit={(event: FormEvent) => { event.preventDefault(); start.mutate(); }} noValidate>
+      <form
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          start.mutate();
+        }}
+        noValidate
+      >
         <p>Two-factor sign-in asks for a code from an authenticator app after your password.</p>
         <CurrentPasswordField state={password} error={errors['currentPassword']} />
         <FormError error={start.error} shown={['currentPassword', 'enable']} />
-        {errors['enable'] && <p className="form-error" role="alert">{errors['enable']}</p>}
+        {errors['enable'] && (
+          <p className="form-error" role="alert">
+            {errors['enable']}
+          </p>
+        )}
         <SubmitButton busy={start.isPending}>{password.asked ? 'Confirm and turn on' : 'Turn on two-factor sign-in'}</SubmitButton>
       </form>
     );
@@ -49,7 +59,8 @@ function Enrol({ onDone }: { onDone: (message: string) => void }) {
       <h3>1. Add lnk to your authenticator app</h3>
       <img src={enrolment.qrCode} alt="QR code to scan with your authenticator app" width={200} height={200} />
       <p>
-        Or enter this secret by hand: <code data-testid="totp-secret">{enrolment.secret}</code> <CopyButton value={enrolment.secret} label="Copy secret" />
+        Or enter this secret by hand: <code data-testid="totp-secret">{enrolment.secret}</code>{' '}
+        <CopyButton value={enrolment.secret} label="Copy secret" />
       </p>
       <h3>2. Keep your backup codes</h3>
       <p className="warning">Shown this once. Each works one time if you lose your authenticator app.</p>
@@ -61,9 +72,24 @@ function Enrol({ onDone }: { onDone: (message: string) => void }) {
         ))}
       </ul>
       <CopyButton value={enrolment.backupCodes.join('\n')} label="Copy backup codes" />
-      <form onSubmit={(event: FormEvent) => { event.preventDefault(); confirm.mutate(); }} noValidate>
+      <form
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          confirm.mutate();
+        }}
+        noValidate
+      >
         <h3>3. Confirm with a code from the app</h3>
-        <TextField label="One-time code" name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} error={errors['code']} />
+        <TextField
+          label="One-time code"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={errors['code']}
+        />
         <FormError error={confirm.error} shown={['code']} />
         <SubmitButton busy={confirm.isPending}>Confirm and turn on</SubmitButton>
       </form>
@@ -86,9 +112,22 @@ function Disable({ onDone }: { onDone: (message: string) => void }) {
   });
   const errors = fieldErrors(disable.error);
   return (
-    <form onSubmit={(event: FormEvent) => { event.preventDefault(); disable.mutate(); }} noValidate>
+    <form
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        disable.mutate();
+      }}
+      noValidate
+    >
       <h3>Turn it off</h3>
-      <TextField label="Code from your app, or a backup code" name="disableCode" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} error={errors['code']} />
+      <TextField
+        label="Code from your app, or a backup code"
+        name="disableCode"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={errors['code']}
+      />
       <CurrentPasswordField state={password} error={errors['currentPassword']} />
       <FormError error={disable.error} shown={['code', 'currentPassword']} />
       <SubmitButton busy={disable.isPending}>{password.asked ? 'Confirm and turn off' : 'Turn off two-factor sign-in'}</SubmitButton>

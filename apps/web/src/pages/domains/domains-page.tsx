@@ -25,7 +25,17 @@ function AddDomainForm({ onAdded, onCancel }: { onAdded: (domain: Domain) => voi
   const errors = fieldErrors(add.error);
   return (
     <MutationForm title="Add a domain" action={add} shown={['name']} submitLabel="Add domain" busyLabel="Adding…" onCancel={onCancel}>
-      <TextField label="Domain name" name="name" required autoFocus placeholder="go.example.com" value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="A name you control in DNS. Your short links can use it once it is verified." />
+      <TextField
+        label="Domain name"
+        name="name"
+        required
+        autoFocus
+        placeholder="go.example.com"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+        hint="A name you control in DNS. Your short links can use it once it is verified."
+      />
     </MutationForm>
   );
 }
@@ -79,11 +89,13 @@ function DomainCard({ domain, onDelete, onChanged }: { domain: Domain; onDelete:
       </div>
       {state.kind === 'verified' && (
         <p>
-          Your short links can use this domain{state.since ? ` (verified ${dayOf(state.since)})` : ''}. Keep both records below in place: the
-          service checks them again from time to time.
+          Your short links can use this domain{state.since ? ` (verified ${dayOf(state.since)})` : ''}. Keep both records below in place:
+          the service checks them again from time to time.
         </p>
       )}
-      {state.kind === 'pending' && <p>Publish these records at your DNS provider, then verify. DNS changes can take a few minutes to be seen.</p>}
+      {state.kind === 'pending' && (
+        <p>Publish these records at your DNS provider, then verify. DNS changes can take a few minutes to be seen.</p>
+      )}
       {state.kind === 'lost' && (
         <div className="state state-error" role="note">
           <p>
@@ -131,7 +143,12 @@ export function DomainsPage() {
     done: (_answer, domain) => section.removed(`${domain.name} is deleted.`),
   });
   return (
-    <SectionPage section={section} title="Domains" createLabel="Add domain" intro="Serve your short links from your own domain: add it, publish two DNS records, then verify.">
+    <SectionPage
+      section={section}
+      title="Domains"
+      createLabel="Add domain"
+      intro="Serve your short links from your own domain: add it, publish two DNS records, then verify."
+    >
       {section.creating && (
         <AddDomainForm
           onCancel={section.stopCreating}
@@ -141,7 +158,15 @@ export function DomainsPage() {
           }}
         />
       )}
-      <SectionList section={section} loading="Loading your domains" empty={{ title: 'No domains yet', createLabel: 'Add your first domain', text: 'Add a domain you control (say go.example.com). The page then shows the DNS records to publish at your DNS provider.' }}>
+      <SectionList
+        section={section}
+        loading="Loading your domains"
+        empty={{
+          title: 'No domains yet',
+          createLabel: 'Add your first domain',
+          text: 'Add a domain you control (say go.example.com). The page then shows the DNS records to publish at your DNS provider.',
+        }}
+      >
         {section.rows.map((domain) => (
           <DomainCard key={domain.id} domain={domain} onDelete={() => remove.ask(domain)} onChanged={section.refresh} />
         ))}

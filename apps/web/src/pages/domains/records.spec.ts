@@ -33,11 +33,20 @@ describe('where a domain stands', () => {
   });
 
   it('is verified, with when', () => {
-    expect(domainState({ ...base, isVerified: true, verifiedAt: '2026-11-27T10:00:00.000Z' })).toEqual({ kind: 'verified', since: '2026-11-27T10:00:00.000Z' });
+    expect(domainState({ ...base, isVerified: true, verifiedAt: '2026-11-27T10:00:00.000Z' })).toEqual({
+      kind: 'verified',
+      since: '2026-11-27T10:00:00.000Z',
+    });
   });
 
   it('says verification was lost, when and why, rather than looking like a new domain (its links stopped answering)', () => {
-    expect(domainState({ ...base, verificationLostAt: '2026-11-27T11:00:00.000Z', verificationLostReason: 'DNS has no TXT record _lnk-challenge.go.ada.test' })).toEqual({
+    expect(
+      domainState({
+        ...base,
+        verificationLostAt: '2026-11-27T11:00:00.000Z',
+        verificationLostReason: 'DNS has no TXT record _lnk-challenge.go.ada.test',
+      }),
+    ).toEqual({
       kind: 'lost',
       since: '2026-11-27T11:00:00.000Z',
       reason: 'DNS has no TXT record _lnk-challenge.go.ada.test',

@@ -12,7 +12,11 @@ import './links.css';
 /** The largest file an import takes (the API refuses a larger body: 413); checked before it is read. */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
-const REASONS: Record<ImportReport['skipped'][number]['reason'], string> = { invalid: 'Invalid', duplicate_slug: 'Slug taken', quota: 'Over your quota' };
+const REASONS: Record<ImportReport['skipped'][number]['reason'], string> = {
+  invalid: 'Invalid',
+  duplicate_slug: 'Slug taken',
+  quota: 'Over your quota',
+};
 
 export function ImportExportPage() {
   const queryClient = useQueryClient();
@@ -45,23 +49,49 @@ export function ImportExportPage() {
         <div className={`field${problem ? ' field-invalid' : ''}`}>
           <label htmlFor="import-file">CSV file</label>
           <p className="field-hint" id="import-hint">
-            The first line names the columns: <code>url, slug, title, description, tags</code> (tags separated by <code>|</code>), or those of a Bitly or Shlink export. At most 10 MB and 100,000 links.
+            The first line names the columns: <code>url, slug, title, description, tags</code> (tags separated by <code>|</code>), or those
+            of a Bitly or Shlink export. At most 10 MB and 100,000 links.
           </p>
-          <input id="import-file" type="file" accept=".csv,text/csv" aria-describedby={problem ? 'import-hint import-problem' : 'import-hint'} aria-invalid={problem ? true : undefined} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-          {problem && <p className="field-error" id="import-problem">{problem}</p>}
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv"
+            aria-describedby={problem ? 'import-hint import-problem' : 'import-hint'}
+            aria-invalid={problem ? true : undefined}
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+          {problem && (
+            <p className="field-error" id="import-problem">
+              {problem}
+            </p>
+          )}
         </div>
-        {upload.error ? <p className="form-error" role="alert">{plainMessage(upload.error)}</p> : null}
-        <SubmitButton busy={upload.isPending} busyLabel="Importing…">Import</SubmitButton>
+        {upload.error ? (
+          <p className="form-error" role="alert">
+            {plainMessage(upload.error)}
+          </p>
+        ) : null}
+        <SubmitButton busy={upload.isPending} busyLabel="Importing…">
+          Import
+        </SubmitButton>
       </form>
       {report && <ImportReportView report={report} message={upload.data?.message ?? ''} />}
       <section className="card" aria-labelledby="export-title">
         <h2 id="export-title">Export</h2>
         <p>Every link of yours with its tags and clicks: CSV (the columns an import reads back) or JSON (one link a line).</p>
         <div className="buttons">
-          <button type="button" onClick={() => download.mutate('csv')} disabled={download.isPending}>Export as CSV</button>
-          <button type="button" onClick={() => download.mutate('json')} disabled={download.isPending}>Export as JSON</button>
+          <button type="button" onClick={() => download.mutate('csv')} disabled={download.isPending}>
+            Export as CSV
+          </button>
+          <button type="button" onClick={() => download.mutate('json')} disabled={download.isPending}>
+            Export as JSON
+          </button>
         </div>
-        {download.error ? <p className="form-error" role="alert">{plainMessage(download.error)}</p> : null}
+        {download.error ? (
+          <p className="form-error" role="alert">
+            {plainMessage(download.error)}
+          </p>
+        ) : null}
       </section>
     </Page>
   );
@@ -73,18 +103,32 @@ function ImportReportView({ report, message }: { report: ImportReport; message: 
       <h2 id="report-title">Import report</h2>
       <p role="status">{message}</p>
       <dl className="facts">
-        <dt>Created</dt><dd data-testid="import-created">{report.created}</dd>
-        <dt>Skipped</dt><dd data-testid="import-skipped">{report.skippedTotal}</dd>
-        {report.skippedTotal > 0 && (Object.keys(REASONS) as (keyof typeof REASONS)[]).filter((r) => report.skippedByReason[r]).map((r) => (
-          <div key={r} className="contents"><dt>{REASONS[r]}</dt><dd>{report.skippedByReason[r]}</dd></div>
-        ))}
+        <dt>Created</dt>
+        <dd data-testid="import-created">{report.created}</dd>
+        <dt>Skipped</dt>
+        <dd data-testid="import-skipped">{report.skippedTotal}</dd>
+        {report.skippedTotal > 0 &&
+          (Object.keys(REASONS) as (keyof typeof REASONS)[])
+            .filter((r) => report.skippedByReason[r])
+            .map((r) => (
+              <div key={r} className="contents">
+                <dt>{REASONS[r]}</dt>
+                <dd>{report.skippedByReason[r]}</dd>
+              </div>
+            ))}
       </dl>
       {report.skipped.length > 0 && (
         <div className="table-scroll">
           <table className="data-table">
-            <caption>{report.skippedTotal > report.skipped.length ? `The first ${report.skipped.length} skipped lines` : 'Skipped lines'}</caption>
+            <caption>
+              {report.skippedTotal > report.skipped.length ? `The first ${report.skipped.length} skipped lines` : 'Skipped lines'}
+            </caption>
             <thead>
-              <tr><th scope="col">Line</th><th scope="col">Why</th><th scope="col">Details</th></tr>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Why</th>
+                <th scope="col">Details</th>
+              </tr>
             </thead>
             <tbody>
               {report.skipped.map((line) => (

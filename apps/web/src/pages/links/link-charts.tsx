@@ -16,7 +16,19 @@ function ChartCanvas({ kind, labels, values, label }: { kind: 'line' | 'bar'; la
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
       type: kind,
-      data: { labels, datasets: [{ label: 'Visits', data: values, borderColor: ACCENT, backgroundColor: kind === 'bar' ? ACCENT : 'rgba(59, 91, 219, 0.15)', fill: kind === 'line', tension: 0.2 }] },
+      data: {
+        labels,
+        datasets: [
+          {
+            label: 'Visits',
+            data: values,
+            borderColor: ACCENT,
+            backgroundColor: kind === 'bar' ? ACCENT : 'rgba(59, 91, 219, 0.15)',
+            fill: kind === 'line',
+            tension: 0.2,
+          },
+        ],
+      },
       options: {
         indexAxis: kind === 'bar' ? 'y' : 'x',
         responsive: true,
@@ -36,7 +48,9 @@ function ChartCanvas({ kind, labels, values, label }: { kind: 'line' | 'bar'; la
 
 export function VisitsOverTime({ labels, values }: { labels: string[]; values: number[] }) {
   const total = values.reduce((a, b) => a + b, 0);
-  return <ChartCanvas kind="line" labels={labels} values={values} label={`Visits over time: ${total} in all, shown in the table beside it`} />;
+  return (
+    <ChartCanvas kind="line" labels={labels} values={values} label={`Visits over time: ${total} in all, shown in the table beside it`} />
+  );
 }
 
 export function Breakdown({ title, labels, values }: { title: string; labels: string[]; values: number[] }) {

@@ -38,8 +38,23 @@ export interface LinkFormValues {
 
 export function emptyLinkForm(): LinkFormValues {
   return {
-    url: '', slug: '', title: '', description: '', domainId: '', status: true, isFavorite: false, hasPassword: false, password: '', expiresAt: '', expiredUrl: '', maxVisits: '', redirectType: 302,
-    devices: { ios: '', android: '', desktop: '' }, countries: [], utm: { source: '', medium: '', campaign: '', term: '', content: '' }, tagIds: [],
+    url: '',
+    slug: '',
+    title: '',
+    description: '',
+    domainId: '',
+    status: true,
+    isFavorite: false,
+    hasPassword: false,
+    password: '',
+    expiresAt: '',
+    expiredUrl: '',
+    maxVisits: '',
+    redirectType: 302,
+    devices: { ios: '', android: '', desktop: '' },
+    countries: [],
+    utm: { source: '', medium: '', campaign: '', term: '', content: '' },
+    tagIds: [],
   };
 }
 
@@ -56,8 +71,17 @@ export function linkFormOf(link: Link): LinkFormValues {
   const empty = emptyLinkForm();
   return {
     ...empty,
-    url: link.url, slug: link.slug, title: link.title ?? '', description: link.description ?? '', domainId: link.domainId ?? '', status: link.status, isFavorite: link.isFavorite === true, hasPassword: link.hasPassword,
-    expiresAt: link.expiresAt ? localDateTime(link.expiresAt) : '', expiredUrl: link.expiredUrl ?? '', maxVisits: link.maxVisits !== undefined ? String(link.maxVisits) : '',
+    url: link.url,
+    slug: link.slug,
+    title: link.title ?? '',
+    description: link.description ?? '',
+    domainId: link.domainId ?? '',
+    status: link.status,
+    isFavorite: link.isFavorite === true,
+    hasPassword: link.hasPassword,
+    expiresAt: link.expiresAt ? localDateTime(link.expiresAt) : '',
+    expiredUrl: link.expiredUrl ?? '',
+    maxVisits: link.maxVisits !== undefined ? String(link.maxVisits) : '',
     redirectType: link.redirectType ?? 302,
     devices: { ...empty.devices, ...link.targets?.device },
     countries: Object.entries(link.targets?.country ?? {}).map(([country, url]) => ({ country, url })),
@@ -70,7 +94,9 @@ export function linkFormOf(link: Link): LinkFormValues {
 function targetsOf(values: LinkFormValues): NonNullable<CreateLinkDto['targets']> | null {
   const device = Object.fromEntries(DEVICES.filter((d) => values.devices[d].trim()).map((d) => [d, values.devices[d].trim()]));
   // A half-filled row is sent as it is, so the API names what is wrong with it (targets.country...).
-  const country = Object.fromEntries(values.countries.filter((c) => c.country.trim() || c.url.trim()).map((c) => [c.country.trim().toUpperCase(), c.url.trim()]));
+  const country = Object.fromEntries(
+    values.countries.filter((c) => c.country.trim() || c.url.trim()).map((c) => [c.country.trim().toUpperCase(), c.url.trim()]),
+  );
   if (!Object.keys(device).length && !Object.keys(country).length) return null;
   return { ...(Object.keys(device).length ? { device } : {}), ...(Object.keys(country).length ? { country } : {}) };
 }
@@ -90,7 +116,8 @@ function countOf(text: string): number {
  */
 export function formProblems(values: LinkFormValues): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (values.maxVisits.trim() && !/^\d+$/.test(values.maxVisits.trim())) problems['maxVisits'] = 'Type a whole number of visits, or leave it empty for no limit.';
+  if (values.maxVisits.trim() && !/^\d+$/.test(values.maxVisits.trim()))
+    problems['maxVisits'] = 'Type a whole number of visits, or leave it empty for no limit.';
   return problems;
 }
 
@@ -129,7 +156,13 @@ export function createBody(values: LinkFormValues): CreateLinkDto {
  * password unless a new one is typed or protection is turned off.
  */
 export function updateBody(values: LinkFormValues, before: Pick<Link, 'hasPassword'>): UpdateLinkDto {
-  const password = !values.hasPassword ? (before.hasPassword ? { hasPassword: false } : {}) : values.password || !before.hasPassword ? { hasPassword: true, password: values.password } : {};
+  const password = !values.hasPassword
+    ? before.hasPassword
+      ? { hasPassword: false }
+      : {}
+    : values.password || !before.hasPassword
+      ? { hasPassword: true, password: values.password }
+      : {};
   return {
     url: values.url.trim(),
     slug: values.slug.trim(),

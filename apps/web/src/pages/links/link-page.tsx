@@ -49,32 +49,87 @@ function LinkDetails({ link }: { link: Link }) {
       title={link.title || link.slug}
       actions={
         <>
-          <RouteLink href={`/links/${link.id}/edit`} className="button">Edit</RouteLink>
-          <button type="button" className="danger" onClick={() => setDeleting(true)}>Delete</button>
+          <RouteLink href={`/links/${link.id}/edit`} className="button">
+            Edit
+          </RouteLink>
+          <button type="button" className="danger" onClick={() => setDeleting(true)}>
+            Delete
+          </button>
         </>
       }
     >
       <section className="card" aria-label="Short URL">
         <p className="secret-row">
-          <a className="short-url" href={link.shortUrl} target="_blank" rel="noopener noreferrer" data-testid="short-url">{link.shortUrl}</a>
+          <a className="short-url" href={link.shortUrl} target="_blank" rel="noopener noreferrer" data-testid="short-url">
+            {link.shortUrl}
+          </a>
           <CopyButton value={link.shortUrl} label="Copy short URL" />
         </p>
         <dl className="facts">
-          <dt>Goes to</dt><dd><code>{link.url}</code></dd>
-          <dt>State</dt><dd>{link.status ? 'On' : 'Off (answers 404)'}</dd>
-          <dt>Clicks</dt><dd>{link.clicks.toLocaleString()}</dd>
-          {link.hasPassword && (<><dt>Password</dt><dd>Visitors must type it</dd></>)}
-          {link.expiresAt && (<><dt>Expires</dt><dd>{new Date(link.expiresAt).toLocaleString()}{link.expiredUrl ? `, then goes to ${link.expiredUrl}` : ''}</dd></>)}
-          {link.maxVisits !== undefined && (<><dt>Visit limit</dt><dd>{link.visitsUsed ?? 0} of {link.maxVisits} used</dd></>)}
-          {link.redirectType && (<><dt>Redirect</dt><dd>{link.redirectType}</dd></>)}
-          {link.tags.length > 0 && (<><dt>Tags</dt><dd>{link.tags.map((t) => t.name).join(', ')}</dd></>)}
+          <dt>Goes to</dt>
+          <dd>
+            <code>{link.url}</code>
+          </dd>
+          <dt>State</dt>
+          <dd>{link.status ? 'On' : 'Off (answers 404)'}</dd>
+          <dt>Clicks</dt>
+          <dd>{link.clicks.toLocaleString()}</dd>
+          {link.hasPassword && (
+            <>
+              <dt>Password</dt>
+              <dd>Visitors must type it</dd>
+            </>
+          )}
+          {link.expiresAt && (
+            <>
+              <dt>Expires</dt>
+              <dd>
+                {new Date(link.expiresAt).toLocaleString()}
+                {link.expiredUrl ? `, then goes to ${link.expiredUrl}` : ''}
+              </dd>
+            </>
+          )}
+          {link.maxVisits !== undefined && (
+            <>
+              <dt>Visit limit</dt>
+              <dd>
+                {link.visitsUsed ?? 0} of {link.maxVisits} used
+              </dd>
+            </>
+          )}
+          {link.redirectType && (
+            <>
+              <dt>Redirect</dt>
+              <dd>{link.redirectType}</dd>
+            </>
+          )}
+          {link.tags.length > 0 && (
+            <>
+              <dt>Tags</dt>
+              <dd>{link.tags.map((t) => t.name).join(', ')}</dd>
+            </>
+          )}
         </dl>
       </section>
       <QrCode link={link} />
       <LinkStats link={link} />
-      <ConfirmDialog open={deleting} title={`Delete ${link.title || link.slug}?`} confirmLabel="Delete" busy={remove.isPending} onCancel={() => { setDeleting(false); remove.reset(); }} onConfirm={() => remove.mutate()}>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${link.title || link.slug}?`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => {
+          setDeleting(false);
+          remove.reset();
+        }}
+        onConfirm={() => remove.mutate()}
+      >
         <p>The short URL stops working at once, and its clicks go with it. This cannot be undone.</p>
-        {remove.error ? <p className="form-error" role="alert">{plainMessage(remove.error)}</p> : null}
+        {remove.error ? (
+          <p className="form-error" role="alert">
+            {plainMessage(remove.error)}
+          </p>
+        ) : null}
       </ConfirmDialog>
     </Page>
   );
@@ -84,7 +139,8 @@ function LinkDetails({ link }: { link: Link }) {
 function QrCode({ link }: { link: Link }) {
   const qr = useQuery({
     queryKey: [...LINKS, 'qr', link.id, link.shortUrl],
-    queryFn: () => answer(getLinkQrCode({ client, path: { id: link.id }, query: { format: 'png', size: 240 }, parseAs: 'blob' })) as Promise<Blob>,
+    queryFn: () =>
+      answer(getLinkQrCode({ client, path: { id: link.id }, query: { format: 'png', size: 240 }, parseAs: 'blob' })) as Promise<Blob>,
     staleTime: Infinity,
   });
   const [url, setUrl] = useState<string>();
@@ -103,13 +159,27 @@ function QrCode({ link }: { link: Link }) {
   return (
     <section className="card" aria-labelledby="qr-title">
       <h2 id="qr-title">QR code</h2>
-      {qr.isPending ? <Loading what="Drawing the QR code" /> : qr.isError ? <ErrorState error={qr.error} /> : url && <img className="qr-preview" src={url} alt={`QR code of ${link.shortUrl}`} />}
+      {qr.isPending ? (
+        <Loading what="Drawing the QR code" />
+      ) : qr.isError ? (
+        <ErrorState error={qr.error} />
+      ) : (
+        url && <img className="qr-preview" src={url} alt={`QR code of ${link.shortUrl}`} />
+      )}
       <p className="field-hint">Visits through the code are counted as "QR code" below.</p>
       <div className="buttons">
-        <button type="button" onClick={() => download.mutate('png')} disabled={download.isPending}>Download PNG</button>
-        <button type="button" onClick={() => download.mutate('svg')} disabled={download.isPending}>Download SVG</button>
+        <button type="button" onClick={() => download.mutate('png')} disabled={download.isPending}>
+          Download PNG
+        </button>
+        <button type="button" onClick={() => download.mutate('svg')} disabled={download.isPending}>
+          Download SVG
+        </button>
       </div>
-      {download.error ? <p className="form-error" role="alert">{plainMessage(download.error)}</p> : null}
+      {download.error ? (
+        <p className="form-error" role="alert">
+          {plainMessage(download.error)}
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -148,22 +218,33 @@ function LinkStats({ link }: { link: Link }) {
         </div>
       </div>
       {problem ? (
-        <p className="form-error" role="alert">{problem}</p>
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
       ) : series.isPending ? (
         <Loading what="Counting clicks" />
       ) : series.isError ? (
         <ErrorState error={series.error} retry={() => void series.refetch()} />
       ) : (
         <>
-          <h3 id="over-time-title">Over time: <span data-testid="visits-total">{total}</span> {total === 1 ? 'visit' : 'visits'}</h3>
+          <h3 id="over-time-title">
+            Over time: <span data-testid="visits-total">{total}</span> {total === 1 ? 'visit' : 'visits'}
+          </h3>
           <div className="chart-block">
             <Suspense fallback={<Loading what="Loading the chart" />}>
               <VisitsOverTime labels={labels} values={values} />
             </Suspense>
-            <NumbersTable caption="Visits over time" first={range.interval === 'day' ? 'Day' : range.interval === 'week' ? 'Week' : 'Month'} labels={labels} values={values} />
+            <NumbersTable
+              caption="Visits over time"
+              first={range.interval === 'day' ? 'Day' : range.interval === 'week' ? 'Week' : 'Month'}
+              labels={labels}
+              values={values}
+            />
           </div>
           <div className="breakdowns">
-            {DIMENSIONS.map((d) => <DimensionBreakdown key={d.path} dimension={d.path} title={d.title} query={query} />)}
+            {DIMENSIONS.map((d) => (
+              <DimensionBreakdown key={d.path} dimension={d.path} title={d.title} query={query} />
+            ))}
           </div>
         </>
       )}
@@ -171,12 +252,26 @@ function LinkStats({ link }: { link: Link }) {
   );
 }
 
-function DimensionBreakdown({ dimension, title, query }: { dimension: (typeof DIMENSIONS)[number]['path']; title: string; query: { startDate: string; endDate: string; linkId: string } }) {
+function DimensionBreakdown({
+  dimension,
+  title,
+  query,
+}: {
+  dimension: (typeof DIMENSIONS)[number]['path'];
+  title: string;
+  query: { startDate: string; endDate: string; linkId: string };
+}) {
   const values = useQuery({
     queryKey: ['stats', query.linkId, dimension, query.startDate, query.endDate],
     queryFn: () => answer(getStatsByDimension({ client, path: { dimension }, query: { ...query, limit: 10 } })),
   });
-  const shown = useMemo(() => (values.data?.data ?? []).map((v) => (dimension === 'triggers' ? (v.value === 'qr' ? 'QR code' : v.value === 'link' ? 'Link' : v.value) : v.value)), [values.data, dimension]);
+  const shown = useMemo(
+    () =>
+      (values.data?.data ?? []).map((v) =>
+        dimension === 'triggers' ? (v.value === 'qr' ? 'QR code' : v.value === 'link' ? 'Link' : v.value) : v.value,
+      ),
+    [values.data, dimension],
+  );
   const counts = useMemo(() => (values.data?.data ?? []).map((v) => v.visits), [values.data]);
   return (
     <section aria-label={title}>
@@ -206,11 +301,19 @@ function NumbersTable({ caption, first, labels, values }: { caption: string; fir
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
-          <tr><th scope="col">{first}</th><th scope="col" className="col-number">Visits</th></tr>
+          <tr>
+            <th scope="col">{first}</th>
+            <th scope="col" className="col-number">
+              Visits
+            </th>
+          </tr>
         </thead>
         <tbody>
           {labels.map((label, i) => (
-            <tr key={`${label}-${i}`}><td>{label}</td><td className="col-number">{values[i]}</td></tr>
+            <tr key={`${label}-${i}`}>
+              <td>{label}</td>
+              <td className="col-number">{values[i]}</td>
+            </tr>
           ))}
         </tbody>
       </table>

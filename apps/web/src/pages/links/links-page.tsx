@@ -22,7 +22,10 @@ const ROW_HEIGHT = 48;
 /** How close to the last loaded row the table asks for the next page. */
 const PREFETCH_ROWS = 30;
 
-async function inBatches(ids: readonly string[], run: (batch: string[]) => Promise<{ data: BulkOutcome[] }>): Promise<{ done: number; missing: number }> {
+async function inBatches(
+  ids: readonly string[],
+  run: (batch: string[]) => Promise<{ data: BulkOutcome[] }>,
+): Promise<{ done: number; missing: number }> {
   let done = 0;
   for (let i = 0; i < ids.length; i += BULK_SIZE) {
     const outcomes = (await run(ids.slice(i, i + BULK_SIZE))).data;
@@ -44,7 +47,14 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-const tagNames = (text: string) => [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+const tagNames = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 export function LinksPage() {
@@ -76,12 +86,13 @@ export function LinksPage() {
   // The selection is of links the table shows: a new filter starts a new one.
   useEffect(() => setSelected(new Set()), [filter]);
 
-  const toggle = (id: string, on: boolean) => setSelected((before) => {
-    const next = new Set(before);
-    if (on) next.add(id);
-    else next.delete(id);
-    return next;
-  });
+  const toggle = (id: string, on: boolean) =>
+    setSelected((before) => {
+      const next = new Set(before);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const chosen = () => rows.filter((r) => selected.has(r.id));
   const refresh = () => queryClient.invalidateQueries({ queryKey: LINKS });
 
@@ -97,7 +108,9 @@ export function LinksPage() {
   const tag = useMutation({
     mutationFn: (change: 'add' | 'remove') => {
       const names = tagNames(retag);
-      return inBatches([...selected], (ids) => answer(tagLinks({ client, body: change === 'add' ? { ids, add: names } : { ids, remove: names } })));
+      return inBatches([...selected], (ids) =>
+        answer(tagLinks({ client, body: change === 'add' ? { ids, add: names } : { ids, remove: names } })),
+      );
     },
     onSuccess: ({ done }, change) => {
       setNotice(`${change === 'add' ? 'Tagged' : 'Untagged'} ${done} ${done === 1 ? 'link' : 'links'}: ${tagNames(retag).join(', ')}.`);
@@ -123,15 +136,25 @@ export function LinksPage() {
       intro="Your short links: search them, open one for its clicks, or choose several to delete, tag or export."
       actions={
         <>
-          <Link href="/links/import" className="button">Import or export</Link>
-          <Link href="/links/new" className="button primary">New link</Link>
+          <Link href="/links/import" className="button">
+            Import or export
+          </Link>
+          <Link href="/links/new" className="button primary">
+            New link
+          </Link>
         </>
       }
     >
       <div className="link-filters" role="search">
         <div className="field">
           <label htmlFor="link-search">Search links</label>
-          <input id="link-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Title, slug or destination" />
+          <input
+            id="link-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Title, slug or destination"
+          />
         </div>
         <div className="field field-compact">
           <label htmlFor="link-expired">Show</label>
@@ -145,14 +168,24 @@ export function LinksPage() {
           <label htmlFor="link-tag">Tag</label>
           <select id="link-tag" value={view.tag} onChange={(e) => setView({ tag: e.target.value })}>
             <option value="">Any tag</option>
-            {tagOptions.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-            {view.tag && !tagOptions.some((t) => t.id === view.tag) && <option value={view.tag}>{tags.isPending ? 'Loading…' : 'The chosen tag'}</option>}
+            {tagOptions.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+            {view.tag && !tagOptions.some((t) => t.id === view.tag) && (
+              <option value={view.tag}>{tags.isPending ? 'Loading…' : 'The chosen tag'}</option>
+            )}
           </select>
         </div>
         <div className="field field-compact">
           <label htmlFor="link-sort">Order</label>
           <select id="link-sort" value={view.sort} onChange={(e) => setView({ sort: e.target.value as LinkSortValue })}>
-            {LINK_SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+            {LINK_SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
           </select>
         </div>
         <label className="checkbox field link-favorites">
@@ -160,15 +193,29 @@ export function LinksPage() {
           Favourites only
         </label>
       </div>
-      {notice && <p className="notice" role="status">{notice}</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       {selected.size > 0 && (
         <section className="bulk-bar card" aria-label="Chosen links">
-          <p><strong>{selected.size}</strong> chosen</p>
+          <p>
+            <strong>{selected.size}</strong> chosen
+          </p>
           <div className="buttons">
-            <button type="button" className="danger" onClick={() => setDeleting(true)}>Delete chosen</button>
-            <button type="button" onClick={() => exportChosen('csv')}>Export chosen as CSV</button>
-            <button type="button" onClick={() => exportChosen('json')}>Export chosen as JSON</button>
-            <button type="button" onClick={() => setSelected(new Set())}>Clear choice</button>
+            <button type="button" className="danger" onClick={() => setDeleting(true)}>
+              Delete chosen
+            </button>
+            <button type="button" onClick={() => exportChosen('csv')}>
+              Export chosen as CSV
+            </button>
+            <button type="button" onClick={() => exportChosen('json')}>
+              Export chosen as JSON
+            </button>
+            <button type="button" onClick={() => setSelected(new Set())}>
+              Clear choice
+            </button>
           </div>
           <form className="retag" onSubmit={submitRetag}>
             <div className="field">
@@ -176,10 +223,18 @@ export function LinksPage() {
               <input id="retag-names" value={retag} onChange={(e) => setRetag(e.target.value)} maxLength={500} />
             </div>
             <div className="buttons">
-              <button type="submit" disabled={!tagNames(retag).length || tag.isPending}>Add tags</button>
-              <button type="button" disabled={!tagNames(retag).length || tag.isPending} onClick={() => tag.mutate('remove')}>Remove tags</button>
+              <button type="submit" disabled={!tagNames(retag).length || tag.isPending}>
+                Add tags
+              </button>
+              <button type="button" disabled={!tagNames(retag).length || tag.isPending} onClick={() => tag.mutate('remove')}>
+                Remove tags
+              </button>
             </div>
-            {tag.error ? <p className="form-error" role="alert">{plainMessage(tag.error)}</p> : null}
+            {tag.error ? (
+              <p className="form-error" role="alert">
+                {plainMessage(tag.error)}
+              </p>
+            ) : null}
           </form>
         </section>
       )}
@@ -189,17 +244,45 @@ export function LinksPage() {
         <ErrorState error={links.error} retry={() => void links.refetch()} />
       ) : rows.length === 0 ? (
         filtered ? (
-          <EmptyState title="No link matches" action={<Link href={location} className="button" onClick={() => setSearch('')}>Show all links</Link>}>Try other words, another tag, or show all links.</EmptyState>
+          <EmptyState
+            title="No link matches"
+            action={
+              <Link href={location} className="button" onClick={() => setSearch('')}>
+                Show all links
+              </Link>
+            }
+          >
+            Try other words, another tag, or show all links.
+          </EmptyState>
         ) : (
-          <EmptyState title="No links yet" action={<Link href="/links/new" className="button primary">Create your first link</Link>}>
-            A short link sends visitors to a long address and counts their clicks. Create one, or import the links you have elsewhere as CSV.
+          <EmptyState
+            title="No links yet"
+            action={
+              <Link href="/links/new" className="button primary">
+                Create your first link
+              </Link>
+            }
+          >
+            A short link sends visitors to a long address and counts their clicks. Create one, or import the links you have elsewhere as
+            CSV.
           </EmptyState>
         )
       ) : (
         <>
-          <p className="link-count" aria-live="polite">{total === 1 ? '1 link' : `${total.toLocaleString()} links`}{filtered ? ' match' : ''}</p>
+          <p className="link-count" aria-live="polite">
+            {total === 1 ? '1 link' : `${total.toLocaleString()} links`}
+            {filtered ? ' match' : ''}
+          </p>
           {/* A table of its own for each filter: its scroller and virtualiser start from the top of that list. */}
-          <LinksTable key={JSON.stringify(filter)} rows={rows} total={total} selected={selected} onChoose={toggle} onChooseAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())} more={links} />
+          <LinksTable
+            key={JSON.stringify(filter)}
+            rows={rows}
+            total={total}
+            selected={selected}
+            onChoose={toggle}
+            onChooseAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+            more={links}
+          />
           {links.isFetchingNextPage && <Loading what="Loading more links" />}
         </>
       )}
@@ -208,11 +291,18 @@ export function LinksPage() {
         title={`Delete ${selected.size} ${selected.size === 1 ? 'link' : 'links'}?`}
         confirmLabel="Delete"
         busy={remove.isPending}
-        onCancel={() => { setDeleting(false); remove.reset(); }}
+        onCancel={() => {
+          setDeleting(false);
+          remove.reset();
+        }}
         onConfirm={() => remove.mutate()}
       >
         <p>Their short URLs stop working at once, and their clicks go with them. This cannot be undone.</p>
-        {remove.error ? <p className="form-error" role="alert">{plainMessage(remove.error)}</p> : null}
+        {remove.error ? (
+          <p className="form-error" role="alert">
+            {plainMessage(remove.error)}
+          </p>
+        ) : null}
       </ConfirmDialog>
     </Page>
   );
@@ -225,9 +315,28 @@ interface MorePages {
 }
 
 /** The rows in view of the links loaded (virtualised), asking for the next page as the last ones come into view. */
-function LinksTable({ rows, total, selected, onChoose, onChooseAll, more }: { rows: LinkListItem[]; total: number; selected: ReadonlySet<string>; onChoose: (id: string, on: boolean) => void; onChooseAll: (on: boolean) => void; more: MorePages }) {
+function LinksTable({
+  rows,
+  total,
+  selected,
+  onChoose,
+  onChooseAll,
+  more,
+}: {
+  rows: LinkListItem[];
+  total: number;
+  selected: ReadonlySet<string>;
+  onChoose: (id: string, on: boolean) => void;
+  onChooseAll: (on: boolean) => void;
+  more: MorePages;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
   const items = virtualizer.getVirtualItems();
   const lastShown = items.length ? items[items.length - 1].index : -1;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = more;
@@ -242,28 +351,72 @@ function LinksTable({ rows, total, selected, onChoose, onChooseAll, more }: { ro
         <thead>
           <tr aria-rowindex={1}>
             <th scope="col" className="col-pick">
-              <input type="checkbox" aria-label="Choose every link loaded" checked={allLoadedSelected} onChange={(e) => onChooseAll(e.target.checked)} />
+              <input
+                type="checkbox"
+                aria-label="Choose every link loaded"
+                checked={allLoadedSelected}
+                onChange={(e) => onChooseAll(e.target.checked)}
+              />
             </th>
-            <th scope="col" className="col-star"><span className="visually-hidden">Favourite</span></th>
+            <th scope="col" className="col-star">
+              <span className="visually-hidden">Favourite</span>
+            </th>
             <th scope="col">Short link</th>
             <th scope="col">Destination</th>
-            <th scope="col" className="col-number">Clicks</th>
+            <th scope="col" className="col-number">
+              Clicks
+            </th>
             <th scope="col">Created</th>
           </tr>
         </thead>
         <tbody>
-          {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${items[0].start}px`; }} />}
+          {items.length > 0 && (
+            <tr
+              aria-hidden="true"
+              className="spacer"
+              ref={(row) => {
+                if (row) row.style.height = `${items[0].start}px`;
+              }}
+            />
+          )}
           {items.map((item) => (
-            <LinkRow key={rows[item.index].id} link={rows[item.index]} index={item.index} chosen={selected.has(rows[item.index].id)} onChoose={onChoose} measure={virtualizer.measureElement} />
+            <LinkRow
+              key={rows[item.index].id}
+              link={rows[item.index]}
+              index={item.index}
+              chosen={selected.has(rows[item.index].id)}
+              onChoose={onChoose}
+              measure={virtualizer.measureElement}
+            />
           ))}
-          {items.length > 0 && <tr aria-hidden="true" className="spacer" ref={(row) => { if (row) row.style.height = `${virtualizer.getTotalSize() - items[items.length - 1].end}px`; }} />}
+          {items.length > 0 && (
+            <tr
+              aria-hidden="true"
+              className="spacer"
+              ref={(row) => {
+                if (row) row.style.height = `${virtualizer.getTotalSize() - items[items.length - 1].end}px`;
+              }}
+            />
+          )}
         </tbody>
       </table>
     </div>
   );
 }
 
-function LinkRow({ link, index, chosen, onChoose, measure }: { link: LinkListItem; index: number; chosen: boolean; onChoose: (id: string, on: boolean) => void; measure: (row: HTMLTableRowElement | null) => void }) {
+function LinkRow({
+  link,
+  index,
+  chosen,
+  onChoose,
+  measure,
+}: {
+  link: LinkListItem;
+  index: number;
+  chosen: boolean;
+  onChoose: (id: string, on: boolean) => void;
+  measure: (row: HTMLTableRowElement | null) => void;
+}) {
   const name = link.title || link.slug;
   // Measured once drawn (data-index tells the virtualiser which row), should a row come out taller than ROW_HEIGHT.
   return (
@@ -275,10 +428,14 @@ function LinkRow({ link, index, chosen, onChoose, measure }: { link: LinkListIte
         <FavoriteButton link={link} name={name} />
       </td>
       <td className="col-short">
-        <Link href={`/links/${link.id}`} className="link-name">{link.title || link.shortUrl.replace(/^https?:\/\//, '')}</Link>
+        <Link href={`/links/${link.id}`} className="link-name">
+          {link.title || link.shortUrl.replace(/^https?:\/\//, '')}
+        </Link>
         <CopyButton value={link.shortUrl} label="Copy" ariaLabel={`Copy the short URL of ${name}`} />
       </td>
-      <td className="col-url" title={link.url}>{link.url}</td>
+      <td className="col-url" title={link.url}>
+        {link.url}
+      </td>
       <td className="col-number">{link.clicks.toLocaleString()}</td>
       <td>{day(link.createdAt)}</td>
     </tr>

@@ -4,7 +4,11 @@ const TAG = '0123456789abcdef01234567';
 
 describe("the links table's view in the address", () => {
   it('reads back every view it writes', () => {
-    for (const view of [DEFAULT_VIEW, { expired: 'true', tag: TAG, sort: 'title', favorite: true }, { expired: 'false', tag: '', sort: 'oldest', favorite: false }] as const) {
+    for (const view of [
+      DEFAULT_VIEW,
+      { expired: 'true', tag: TAG, sort: 'title', favorite: true },
+      { expired: 'false', tag: '', sort: 'oldest', favorite: false },
+    ] as const) {
       expect(viewOfSearch(searchOfView(view))).toEqual(view);
     }
   });

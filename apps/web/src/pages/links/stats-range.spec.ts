@@ -1,6 +1,6 @@
 import { bucketLabel, lastDays, rangeProblem } from './stats-range';
 
-describe('the statistics\' period', () => {
+describe("the statistics' period", () => {
   it('starts as the last 30 days up to today (UTC), by day', () => {
     expect(lastDays(30, new Date('2026-11-27T22:00:00Z'))).toEqual({ startDate: '2026-10-29', endDate: '2026-11-27', interval: 'day' });
   });

@@ -34,16 +34,50 @@ function CreateAppForm({ onCreated, onCancel }: { onCreated: (secret: Secret) =>
       answer(
         createOAuthClient({
           client,
-          body: { name: name.trim(), scopes: scopes as Scope[], redirectUris: linesOf(redirectUris), ...(description.trim() ? { description: description.trim() } : {}) },
+          body: {
+            name: name.trim(),
+            scopes: scopes as Scope[],
+            redirectUris: linesOf(redirectUris),
+            ...(description.trim() ? { description: description.trim() } : {}),
+          },
         }),
       ),
-    onSuccess: (created) => onCreated({ title: `The secret of "${created.data.name}"`, clientId: created.data.clientId, clientSecret: created.data.clientSecret ?? '' }),
+    onSuccess: (created) =>
+      onCreated({
+        title: `The secret of "${created.data.name}"`,
+        clientId: created.data.clientId,
+        clientSecret: created.data.clientSecret ?? '',
+      }),
   });
   const errors = fieldErrors(create.error);
   return (
-    <MutationForm title="New OAuth app" action={create} shown={['name', 'description', 'redirectUris', 'scopes']} submitLabel="Create app" busyLabel="Creating…" onCancel={onCancel}>
-      <TextField label="Name" name="name" required autoFocus maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="People see it when the app asks to use their account." />
-      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
+    <MutationForm
+      title="New OAuth app"
+      action={create}
+      shown={['name', 'description', 'redirectUris', 'scopes']}
+      submitLabel="Create app"
+      busyLabel="Creating…"
+      onCancel={onCancel}
+    >
+      <TextField
+        label="Name"
+        name="name"
+        required
+        autoFocus
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+        hint="People see it when the app asks to use their account."
+      />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        maxLength={500}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors['description']}
+      />
       <TextAreaField
         label="Redirect URIs"
         name="redirectUris"
@@ -53,7 +87,14 @@ function CreateAppForm({ onCreated, onCancel }: { onCreated: (secret: Secret) =>
         error={errors['redirectUris']}
         hint="One a line: where the authorization page may send people back with a code. Exact addresses only."
       />
-      <CheckboxGroup legend="What it may ask for" name="scopes" options={SCOPE_OPTIONS} value={scopes} onChange={setScopes} error={errors['scopes']} />
+      <CheckboxGroup
+        legend="What it may ask for"
+        name="scopes"
+        options={SCOPE_OPTIONS}
+        value={scopes}
+        onChange={setScopes}
+        error={errors['scopes']}
+      />
     </MutationForm>
   );
 }
@@ -63,7 +104,12 @@ export function OAuthAppsPage() {
   const [secret, setSecret] = useState<Secret | null>(null);
   const rotate = useConfirmed({
     run: (app: OAuthClient) => answer(regenerateOAuthClientSecret({ client, path: { id: app.id } })),
-    done: (rotated) => setSecret({ title: `The new secret of "${rotated.data.name}"`, clientId: rotated.data.clientId, clientSecret: rotated.data.clientSecret }),
+    done: (rotated) =>
+      setSecret({
+        title: `The new secret of "${rotated.data.name}"`,
+        clientId: rotated.data.clientId,
+        clientSecret: rotated.data.clientSecret,
+      }),
   });
   const remove = useConfirmed({
     run: (app: OAuthClient) => answer(deleteOAuthClient({ client, path: { id: app.id } })),
@@ -79,23 +125,53 @@ export function OAuthAppsPage() {
       header: 'Actions',
       cell: (app) => (
         <div className="row-actions">
-          <RowButton label="New secret" of={`for ${app.name}`} onClick={() => { rotate.ask(app); section.setNotice(''); }} />
+          <RowButton
+            label="New secret"
+            of={`for ${app.name}`}
+            onClick={() => {
+              rotate.ask(app);
+              section.setNotice('');
+            }}
+          />
           <RowButton label="Delete" of={app.name} danger onClick={() => remove.ask(app)} />
         </div>
       ),
     },
   ];
   return (
-    <SectionPage section={section} title="OAuth apps" createLabel="Create app" canCreate={!secret} intro="Apps you build that ask people (you or others) to use their lnk account, through the authorization page.">
+    <SectionPage
+      section={section}
+      title="OAuth apps"
+      createLabel="Create app"
+      canCreate={!secret}
+      intro="Apps you build that ask people (you or others) to use their lnk account, through the authorization page."
+    >
       {secret && (
         <ShownOnce title={secret.title} value={secret.clientSecret} onDone={() => setSecret(null)}>
           <p>
-            Its client ID: <code data-testid="client-id">{secret.clientId}</code> <CopyButton value={secret.clientId} label="Copy client ID" />
+            Its client ID: <code data-testid="client-id">{secret.clientId}</code>{' '}
+            <CopyButton value={secret.clientId} label="Copy client ID" />
           </p>
         </ShownOnce>
       )}
-      {section.creating && <CreateAppForm onCancel={section.stopCreating} onCreated={(created) => { section.created(); setSecret(created); }} />}
-      <SectionList section={section} loading="Loading your apps" empty={{ title: 'No OAuth apps yet', createLabel: 'Create your first app', text: 'Create an app to let a program sign people in with lnk. For your own scripts, an API token is simpler.' }}>
+      {section.creating && (
+        <CreateAppForm
+          onCancel={section.stopCreating}
+          onCreated={(created) => {
+            section.created();
+            setSecret(created);
+          }}
+        />
+      )}
+      <SectionList
+        section={section}
+        loading="Loading your apps"
+        empty={{
+          title: 'No OAuth apps yet',
+          createLabel: 'Create your first app',
+          text: 'Create an app to let a program sign people in with lnk. For your own scripts, an API token is simpler.',
+        }}
+      >
         <DataTable caption="Your OAuth apps" rows={section.rows} rowKey={(app) => app.id} columns={columns} />
         <Pager label="App pages" {...section.pager} />
       </SectionList>

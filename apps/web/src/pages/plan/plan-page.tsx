@@ -50,7 +50,8 @@ function CheckoutReturn() {
   const back = checkoutReturn(search);
   const verify = useMutation({
     mutationFn: (sessionId: string) => answer(verifyCheckout({ client, body: { sessionId } })),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: LIMITS }), queryClient.invalidateQueries({ queryKey: SUBSCRIPTION })]),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: LIMITS }), queryClient.invalidateQueries({ queryKey: SUBSCRIPTION })]),
   });
   const asked = useRef('');
   useEffect(() => {
@@ -150,7 +151,13 @@ export function PlanPage() {
             <dt>Price</dt>
             <dd>{priceText(current.price, current.currency, current.billingCycle)}</dd>
             <dt>State</dt>
-            <dd>{current.status === 'active' ? 'Active' : current.status === 'past_due' ? 'Payment overdue: update your payment details with the provider' : 'Cancelled'}</dd>
+            <dd>
+              {current.status === 'active'
+                ? 'Active'
+                : current.status === 'past_due'
+                  ? 'Payment overdue: update your payment details with the provider'
+                  : 'Cancelled'}
+            </dd>
           </dl>
         ) : null}
       </section>

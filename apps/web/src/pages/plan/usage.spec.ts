@@ -21,7 +21,7 @@ describe('quota bars', () => {
 });
 
 describe('plan prices', () => {
-  it('reads the price in the currency\'s major unit, per cycle', () => {
+  it("reads the price in the currency's major unit, per cycle", () => {
     expect(priceText(29, 'USD', 'monthly')).toBe('$29.00 a month');
     expect(priceText(0, 'USD', 'monthly')).toBe('Free');
   });

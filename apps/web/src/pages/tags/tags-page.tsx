@@ -26,7 +26,8 @@ function CreateTagForm({ onCreated, onCancel }: { onCreated: (tag: Tag) => void;
     <MutationForm title="New tag" action={create} shown={['name']} submitLabel="Create tag" busyLabel="Creating…" onCancel={onCancel}>
       <TagNameField label="Name" name={name} onName={setName} error={create.error} />
       <label className="checkbox">
-        <input type="checkbox" name="isFavorite" checked={isFavorite} onChange={(e) => setFavorite(e.target.checked)} /> Favourite (listed first when you tag links)
+        <input type="checkbox" name="isFavorite" checked={isFavorite} onChange={(e) => setFavorite(e.target.checked)} /> Favourite (listed
+        first when you tag links)
       </label>
     </MutationForm>
   );
@@ -34,7 +35,18 @@ function CreateTagForm({ onCreated, onCancel }: { onCreated: (tag: Tag) => void;
 
 /** A tag's name field, its error from the last refusal. */
 function TagNameField({ label, name, onName, error }: { label: string; name: string; onName: (name: string) => void; error: unknown }) {
-  return <TextField label={label} name="name" required autoFocus maxLength={100} value={name} onChange={(e) => onName(e.target.value)} error={fieldErrors(error)['name']} />;
+  return (
+    <TextField
+      label={label}
+      name="name"
+      required
+      autoFocus
+      maxLength={100}
+      value={name}
+      onChange={(e) => onName(e.target.value)}
+      error={fieldErrors(error)['name']}
+    />
+  );
 }
 
 /** A tag's name, or the field that renames it. */
@@ -61,7 +73,12 @@ function TagName({ tag, editing, onEdit, onDone }: { tag: Tag; editing: boolean;
 export function TagsPage() {
   const [search, setSearch] = useState('');
   const q = search.trim();
-  const section = useSection({ key: TAGS, filter: [q], pageSize: PAGE_SIZE, load: (page) => answer(listTags({ client, query: { ...page, ...(q ? { q } : {}) } })) });
+  const section = useSection({
+    key: TAGS,
+    filter: [q],
+    pageSize: PAGE_SIZE,
+    load: (page) => answer(listTags({ client, query: { ...page, ...(q ? { q } : {}) } })),
+  });
   const [editing, setEditing] = useState<string | null>(null);
   const favourite = useMutation({
     mutationFn: (tag: Tag) => answer(updateTag({ client, path: { id: tag.id }, body: { isFavorite: !tag.isFavorite } })),
@@ -73,7 +90,12 @@ export function TagsPage() {
   });
   const deleting = remove.target;
   return (
-    <SectionPage section={section} title="Tags" createLabel="Create tag" intro="Tags group your links, so you can find, filter and export them together.">
+    <SectionPage
+      section={section}
+      title="Tags"
+      createLabel="Create tag"
+      intro="Tags group your links, so you can find, filter and export them together."
+    >
       <MutationError error={favourite.error} />
       {section.creating && (
         <CreateTagForm
@@ -87,10 +109,28 @@ export function TagsPage() {
       )}
       {(section.rows.length > 0 || q) && (
         <div className="search">
-          <TextField label="Search tags" name="q" type="search" value={search} onChange={(e) => { setSearch(e.target.value); section.setStart(0); }} />
+          <TextField
+            label="Search tags"
+            name="q"
+            type="search"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              section.setStart(0);
+            }}
+          />
         </div>
       )}
-      <SectionList section={section} loading="Loading your tags" noMatch={q ? `No tag matches "${q}".` : undefined} empty={{ title: 'No tags yet', createLabel: 'Create your first tag', text: 'Create a tag (say "campaign-spring" or "support"), then put it on links when you create or edit them.' }}>
+      <SectionList
+        section={section}
+        loading="Loading your tags"
+        noMatch={q ? `No tag matches "${q}".` : undefined}
+        empty={{
+          title: 'No tags yet',
+          createLabel: 'Create your first tag',
+          text: 'Create a tag (say "campaign-spring" or "support"), then put it on links when you create or edit them.',
+        }}
+      >
         <DataTable
           caption="Your tags"
           rows={section.rows}
@@ -102,7 +142,10 @@ export function TagsPage() {
                 <TagName
                   tag={tag}
                   editing={editing === tag.id}
-                  onEdit={() => { setEditing(tag.id); section.setNotice(''); }}
+                  onEdit={() => {
+                    setEditing(tag.id);
+                    section.setNotice('');
+                  }}
                   onDone={(message) => {
                     setEditing(null);
                     if (message) {
@@ -131,7 +174,12 @@ export function TagsPage() {
         <Pager label="Tag pages" {...section.pager} />
       </SectionList>
       <ConfirmDialog {...remove.dialog} title={`Delete "${deleting?.name ?? ''}"?`} confirmLabel="Delete">
-        <p>{deleting?.linkCount ? `It is taken off its ${deleting.linkCount} link${deleting.linkCount === 1 ? '' : 's'}; the links stay.` : 'No link carries it.'} This cannot be undone.</p>
+        <p>
+          {deleting?.linkCount
+            ? `It is taken off its ${deleting.linkCount} link${deleting.linkCount === 1 ? '' : 's'}; the links stay.`
+            : 'No link carries it.'}{' '}
+          This cannot be undone.
+        </p>
       </ConfirmDialog>
     </SectionPage>
   );

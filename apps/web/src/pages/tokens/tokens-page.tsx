@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { createPersonalAccessToken, listPersonalAccessTokens, type PersonalAccessToken, revokeAllPersonalAccessTokens, revokePersonalAccessToken } from '@lnk/sdk';
+import {
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  type PersonalAccessToken,
+  revokeAllPersonalAccessTokens,
+  revokePersonalAccessToken,
+} from '@lnk/sdk';
 import { client } from '../../api/client';
 import { answer } from '../../api/errors';
 import { createdColumn, nameColumn, scopesColumn } from '../../components/columns';
@@ -28,7 +34,13 @@ function CreateTokenForm({ onCreated, onCancel }: { onCreated: (value: string, n
       return answer(
         createPersonalAccessToken({
           client,
-          body: { name, scopes: scopes as Scope[], ...(description ? { description } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}), ...password.proof() },
+          body: {
+            name,
+            scopes: scopes as Scope[],
+            ...(description ? { description } : {}),
+            ...(expiresAt !== undefined ? { expiresAt } : {}),
+            ...password.proof(),
+          },
         }),
       );
     },
@@ -48,17 +60,52 @@ function CreateTokenForm({ onCreated, onCancel }: { onCreated: (value: string, n
       busyLabel="Creating…"
       onCancel={onCancel}
     >
-      <TextField label="Name" name="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors['name']} hint="What uses it, so you know which to revoke later." />
-      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
-      <CheckboxGroup legend="What it may do" name="scopes" options={SCOPE_OPTIONS} value={scopes} onChange={setScopes} error={errors['scopes']} />
-      <TextField label="Expires on (optional)" name="expiresAt" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} error={errors['expiresAt']} hint="Left empty, it works until you revoke it." />
+      <TextField
+        label="Name"
+        name="name"
+        required
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors['name']}
+        hint="What uses it, so you know which to revoke later."
+      />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        maxLength={500}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors['description']}
+      />
+      <CheckboxGroup
+        legend="What it may do"
+        name="scopes"
+        options={SCOPE_OPTIONS}
+        value={scopes}
+        onChange={setScopes}
+        error={errors['scopes']}
+      />
+      <TextField
+        label="Expires on (optional)"
+        name="expiresAt"
+        type="date"
+        value={expires}
+        onChange={(e) => setExpires(e.target.value)}
+        error={errors['expiresAt']}
+        hint="Left empty, it works until you revoke it."
+      />
       <CurrentPasswordField state={password} error={errors['currentPassword']} />
     </MutationForm>
   );
 }
 
 export function TokensPage() {
-  const section = useSection({ key: TOKENS, pageSize: PAGE_SIZE, load: (page) => answer(listPersonalAccessTokens({ client, query: page })) });
+  const section = useSection({
+    key: TOKENS,
+    pageSize: PAGE_SIZE,
+    load: (page) => answer(listPersonalAccessTokens({ client, query: page })),
+  });
   const [created, setCreated] = useState<{ value: string; name: string } | null>(null);
   const revoke = useConfirmed({
     run: (token: PersonalAccessToken) => answer(revokePersonalAccessToken({ client, path: { id: token.id } })),
@@ -91,7 +138,13 @@ export function TokensPage() {
     },
   ];
   return (
-    <SectionPage section={section} title="API tokens" createLabel="Create token" canCreate={!created} intro="Personal access tokens let scripts and other programs call the API as you, with the scopes you give them.">
+    <SectionPage
+      section={section}
+      title="API tokens"
+      createLabel="Create token"
+      canCreate={!created}
+      intro="Personal access tokens let scripts and other programs call the API as you, with the scopes you give them."
+    >
       {created && (
         <ShownOnce title={`Your new token "${created.name}"`} value={created.value} onDone={() => setCreated(null)}>
           <p>
@@ -99,8 +152,26 @@ export function TokensPage() {
           </p>
         </ShownOnce>
       )}
-      {section.creating && <CreateTokenForm onCancel={section.stopCreating} onCreated={(value, name) => { section.created(); setCreated({ value, name }); }} />}
-      <SectionList section={section} loading="Loading your tokens" empty={{ title: 'No tokens yet', createLabel: 'Create your first token', text: 'Create a token to call the API from a script or another service. You choose what it may do, and can revoke it at any time.' }}>
+      {section.creating && (
+        <CreateTokenForm
+          onCancel={section.stopCreating}
+          onCreated={(value, name) => {
+            section.created();
+            setCreated({ value, name });
+          }}
+        />
+      )}
+      <SectionList
+        section={section}
+        loading="Loading your tokens"
+        empty={{
+          title: 'No tokens yet',
+          createLabel: 'Create your first token',
+          text:
+            'Create a token to call the API from a script or another service. You ' +
+            'choose what it may do, and can revoke it at any time.',
+        }}
+      >
         <section aria-labelledby="tokens-list-title">
           <h2 id="tokens-list-title">Your tokens ({section.total})</h2>
           <DataTable caption="Your personal access tokens" rows={section.rows} rowKey={(token) => token.id} columns={columns} />

@@ -29,7 +29,15 @@ export function Deliveries({ webhook, watchUntil = 0 }: { webhook: Webhook; watc
           {list.isFetching ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
-      <ListStates list={list} count={deliveries.rows.length} loading="Loading the deliveries" empty={{ title: 'Nothing sent yet', text: 'Send a test event to see what your receiver gets, or wait for one of the events it listens to.' }}>
+      <ListStates
+        list={list}
+        count={deliveries.rows.length}
+        loading="Loading the deliveries"
+        empty={{
+          title: 'Nothing sent yet',
+          text: 'Send a test event to see what your receiver gets, or wait for one of the events it listens to.',
+        }}
+      >
         <DataTable
           caption={`Deliveries to ${webhook.url}`}
           rows={deliveries.rows}

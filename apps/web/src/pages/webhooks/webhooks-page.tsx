@@ -1,6 +1,14 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, sendWebhookTestEvent, updateWebhook, type Webhook } from '@lnk/sdk';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  sendWebhookTestEvent,
+  updateWebhook,
+  type Webhook,
+} from '@lnk/sdk';
 import '../sections.css';
 import { client } from '../../api/client';
 import { answer } from '../../api/errors';
@@ -23,12 +31,25 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>(['link.created', 'link.clicked']);
   const create = useMutation({
-    mutationFn: () => answer(createWebhook({ client, body: { url: url.trim(), events: events as WebhookEvent[], ...(description.trim() ? { description: description.trim() } : {}) } })),
+    mutationFn: () =>
+      answer(
+        createWebhook({
+          client,
+          body: { url: url.trim(), events: events as WebhookEvent[], ...(description.trim() ? { description: description.trim() } : {}) },
+        }),
+      ),
     onSuccess: (created) => onCreated(created.data.url, created.data.secret),
   });
   const errors = fieldErrors(create.error);
   return (
-    <MutationForm title="New webhook" action={create} shown={['url', 'description', 'events']} submitLabel="Create webhook" busyLabel="Creating…" onCancel={onCancel}>
+    <MutationForm
+      title="New webhook"
+      action={create}
+      shown={['url', 'description', 'events']}
+      submitLabel="Create webhook"
+      busyLabel="Creating…"
+      onCancel={onCancel}
+    >
       <TextField
         label="Receiver URL"
         name="url"
@@ -41,8 +62,22 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (url: string, s
         error={errors['url']}
         hint="An https address on the internet that accepts POST requests."
       />
-      <TextField label="Description (optional)" name="description" maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} error={errors['description']} />
-      <CheckboxGroup legend="Events to send" name="events" options={EVENT_OPTIONS} value={events} onChange={setEvents} error={errors['events']} />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        maxLength={500}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors['description']}
+      />
+      <CheckboxGroup
+        legend="Events to send"
+        name="events"
+        options={EVENT_OPTIONS}
+        value={events}
+        onChange={setEvents}
+        error={errors['events']}
+      />
     </MutationForm>
   );
 }
@@ -93,13 +128,24 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: Webho
       <p>
         Sends: {webhook.events.map((event) => EVENT_LABELS[event as WebhookEvent] ?? event).join(', ')}
         {webhook.linkIds ? ` (for ${webhook.linkIds.length} chosen link${webhook.linkIds.length === 1 ? '' : 's'})` : ' (for every link)'}.
-        {webhook.consecutiveFailures > 0 && ` ${webhook.consecutiveFailures} failed attempt${webhook.consecutiveFailures === 1 ? '' : 's'} since the last success.`}
+        {webhook.consecutiveFailures > 0 &&
+          ` ${webhook.consecutiveFailures} failed attempt${webhook.consecutiveFailures === 1 ? '' : 's'} since the last success.`}
       </p>
       <MutationError error={test.error ?? toggle.error} />
       <div className="buttons">
         <RowButton label="Deliveries" of={`of ${webhook.url}`} aria-expanded={open} onClick={() => setOpen(!open)} />
-        <RowButton label={test.isPending ? 'Sending…' : 'Send test'} of={`to ${webhook.url}`} onClick={() => test.mutate()} disabled={test.isPending || !webhook.isActive} />
-        <RowButton label={webhook.isActive ? 'Turn off' : 'Turn on'} of={webhook.url} onClick={() => toggle.mutate()} disabled={toggle.isPending} />
+        <RowButton
+          label={test.isPending ? 'Sending…' : 'Send test'}
+          of={`to ${webhook.url}`}
+          onClick={() => test.mutate()}
+          disabled={test.isPending || !webhook.isActive}
+        />
+        <RowButton
+          label={webhook.isActive ? 'Turn off' : 'Turn on'}
+          of={webhook.url}
+          onClick={() => toggle.mutate()}
+          disabled={toggle.isPending}
+        />
         <RowButton label="New secret" of={`for ${webhook.url}`} onClick={onRotate} />
         <RowButton label="Delete" of={webhook.url} danger onClick={onDelete} />
       </div>
@@ -109,7 +155,11 @@ function WebhookCard({ webhook, onRotate, onDelete, onChanged, onNotice }: Webho
 }
 
 export function WebhooksPage() {
-  const section = useSection({ key: [...WEBHOOKS, 'list'], pageSize: PAGE_SIZE, load: (page) => answer(listWebhooks({ client, query: page })) });
+  const section = useSection({
+    key: [...WEBHOOKS, 'list'],
+    pageSize: PAGE_SIZE,
+    load: (page) => answer(listWebhooks({ client, query: page })),
+  });
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const rotate = useConfirmed({
     run: (webhook: Webhook) => answer(rotateWebhookSecret({ client, path: { id: webhook.id } })),
@@ -120,19 +170,44 @@ export function WebhooksPage() {
     done: (_answer, webhook) => section.removed(`The webhook to ${webhook.url} is deleted, with its deliveries.`),
   });
   return (
-    <SectionPage section={section} title="Webhooks" createLabel="Create webhook" canCreate={!secret} intro="The service posts an event to your own address when something happens to your links, signed with the webhook's secret.">
+    <SectionPage
+      section={section}
+      title="Webhooks"
+      createLabel="Create webhook"
+      canCreate={!secret}
+      intro="The service posts an event to your own address when something happens to your links, signed with the webhook's secret."
+    >
       {secret && (
         <ShownOnce title={secret.title} value={secret.value} onDone={() => setSecret(null)}>
           <p>Check each delivery's signature with it (the webhook-signature header), so nobody else can post to your receiver as us.</p>
         </ShownOnce>
       )}
-      {section.creating && <CreateWebhookForm onCancel={section.stopCreating} onCreated={(url, value) => { section.created(); setSecret({ title: `The signing secret of ${url}`, value }); }} />}
-      <SectionList section={section} loading="Loading your webhooks" empty={{ title: 'No webhooks yet', createLabel: 'Create your first webhook', text: 'Create a webhook with the address of a receiver you run, and choose the events it gets. Then send it a test event.' }}>
+      {section.creating && (
+        <CreateWebhookForm
+          onCancel={section.stopCreating}
+          onCreated={(url, value) => {
+            section.created();
+            setSecret({ title: `The signing secret of ${url}`, value });
+          }}
+        />
+      )}
+      <SectionList
+        section={section}
+        loading="Loading your webhooks"
+        empty={{
+          title: 'No webhooks yet',
+          createLabel: 'Create your first webhook',
+          text: 'Create a webhook with the address of a receiver you run, and choose the events it gets. Then send it a test event.',
+        }}
+      >
         {section.rows.map((webhook) => (
           <WebhookCard
             key={webhook.id}
             webhook={webhook}
-            onRotate={() => { rotate.ask(webhook); section.setNotice(''); }}
+            onRotate={() => {
+              rotate.ask(webhook);
+              section.setNotice('');
+            }}
             onDelete={() => remove.ask(webhook)}
             onChanged={section.refresh}
             onNotice={section.setNotice}
@@ -141,7 +216,9 @@ export function WebhooksPage() {
         <Pager label="Webhook pages" {...section.pager} />
       </SectionList>
       <ConfirmDialog {...rotate.dialog} title="Make a new signing secret?" confirmLabel="Make a new secret">
-        <p>Deliveries to {rotate.target?.url} are signed with the new secret from now on, retries included: give it to your receiver at once.</p>
+        <p>
+          Deliveries to {rotate.target?.url} are signed with the new secret from now on, retries included: give it to your receiver at once.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog {...remove.dialog} title="Delete this webhook?" confirmLabel="Delete">
         <p>Nothing more is sent to {remove.target?.url}, and its deliveries, sent or pending, are deleted. This cannot be undone.</p>

@@ -22,7 +22,16 @@ const IPV4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/i;
  * shared (100.64/10), loopback, link-local, and the multicast and reserved blocks.
  */
 function isNonPublic(a: number, b: number): boolean {
-  return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168);
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
+    (a === 100 && b >= 64 && b < 128) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b < 32) ||
+    (a === 192 && b === 168)
+  );
 }
 
 /** A family name as stored: the parser's, cut to the bound, or `(unknown)`. */
@@ -100,7 +109,11 @@ function parseAgent(userAgent: string): AgentTraits {
   // Parsed lazily (skipParsing): only the three families asked for, not the engine.
   const parser = Bowser.getParser(userAgent, true);
   const platform = parser.getPlatformType(true);
-  return { device: DEVICES.has(platform) ? platform : UNKNOWN_VALUE, browser: family(parser.getBrowserName()), os: family(parser.getOSName()) };
+  return {
+    device: DEVICES.has(platform) ? platform : UNKNOWN_VALUE,
+    browser: family(parser.getBrowserName()),
+    os: family(parser.getOSName()),
+  };
 }
 
 /** The Referer's host name, lower-case (the URL parser's), or `(unknown)` when it names none. */

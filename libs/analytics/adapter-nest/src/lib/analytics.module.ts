@@ -1,5 +1,14 @@
 import { ConfigurableModuleBuilder, Module, Provider } from '@nestjs/common';
-import { BreakdownStatsUseCase, QueryStatsUseCase, StatsFilters, StatsInsightRepository, StatsLinks, StatsRepository, TimeSeriesStatsUseCase, TopLinksStatsUseCase } from '@lnk/analytics/domain';
+import {
+  BreakdownStatsUseCase,
+  QueryStatsUseCase,
+  StatsFilters,
+  StatsInsightRepository,
+  StatsLinks,
+  StatsRepository,
+  TimeSeriesStatsUseCase,
+  TopLinksStatsUseCase,
+} from '@lnk/analytics/domain';
 import { providerOf } from '@lnk/shared/http';
 import { ANALYTICS_PORTS, AnalyticsPorts } from './analytics.ports';
 import { StatsController } from './stats.controller';
@@ -14,7 +23,9 @@ export interface AnalyticsModuleOptions {
  * `AnalyticsModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound (Nest's
  * ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<AnalyticsModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<AnalyticsModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(ANALYTICS_PORTS).map(([name, port]) => ({

@@ -16,4 +16,6 @@ export const ANALYTICS_PORTS = {
 };
 
 /** What the app binds each of ANALYTICS_PORTS to. */
-export type AnalyticsPorts = { readonly [K in keyof typeof ANALYTICS_PORTS]: (typeof ANALYTICS_PORTS)[K] extends Token<infer T> ? T : never };
+export type AnalyticsPorts = {
+  readonly [K in keyof typeof ANALYTICS_PORTS]: (typeof ANALYTICS_PORTS)[K] extends Token<infer T> ? T : never;
+};

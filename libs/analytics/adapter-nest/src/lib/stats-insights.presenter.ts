@@ -22,6 +22,15 @@ export function dimensionOfPath(name: string): ClickDimension | null {
 
 export const presentStatsValue = (v: ValueVisits): Static<typeof StatsValueSchema> => ({ value: v.value, visits: v.visits });
 
-export const presentStatsInterval = (i: IntervalVisits): Static<typeof StatsIntervalSchema> => ({ date: `${i.date}T00:00:00.000Z`, visits: i.visits });
+export const presentStatsInterval = (i: IntervalVisits): Static<typeof StatsIntervalSchema> => ({
+  date: `${i.date}T00:00:00.000Z`,
+  visits: i.visits,
+});
 
-export const presentStatsTopLink = (l: LinkVisits): Static<typeof StatsTopLinkSchema> => ({ linkId: l.linkId, linkName: l.linkName, domainId: l.domainId, domainName: l.domainName, visits: l.visits });
+export const presentStatsTopLink = (l: LinkVisits): Static<typeof StatsTopLinkSchema> => ({
+  linkId: l.linkId,
+  linkName: l.linkName,
+  domainId: l.domainId,
+  domainName: l.domainName,
+  visits: l.visits,
+});

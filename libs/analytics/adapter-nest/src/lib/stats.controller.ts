@@ -23,14 +23,26 @@ export class StatsController {
     meta: STATS_META,
     summary: 'Click statistics',
     description:
-      'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default 10) after start; with cursor (meta.nextCursor of a page), the page after that one.',
+      'Daily rows (visits, password passes and failures, by UTM source, medium and campaign) of your links between ' +
+      'startDate and endDate, both required and included, ordered by date, link name, UTM source, medium and campaign, ' +
+      'then id. Without start and limit, every row of the range; with either, one page of at most limit rows (default ' +
+      '10) after start; with cursor (meta.nextCursor of a page), the page after that one.',
   })
   async stats(@CurrentPrincipal() caller: Caller, @Query() query: StatsQueryDto) {
     // A cursor's scope: the range and the search (the order is fixed).
-    const scope = { list: 'stats', owner: caller.userId, query: { startDate: query.startDate, endDate: query.endDate, q: query.q?.trim() || undefined } };
+    const scope = {
+      list: 'stats',
+      owner: caller.userId,
+      query: { startDate: query.startDate, endDate: query.endDate, q: query.q?.trim() || undefined },
+    };
     const page = query.cursor === undefined ? undefined : this.cursors.request(query, scope);
     const answer = await this.queryStats.execute(caller.userId, { ...query, page });
-    if ('page' in answer) return okPage({ ...answer.page, items: answer.page.items.map(presentStatsRecord), nextCursor: this.cursors.next(answer.page, scope) });
+    if ('page' in answer)
+      return okPage({
+        ...answer.page,
+        items: answer.page.items.map(presentStatsRecord),
+        nextCursor: this.cursors.next(answer.page, scope),
+      });
     return streamedList(okStream(presentStatsBatches(answer.all)));
   }
 }

@@ -15,7 +15,8 @@ export class StatsMcpTools {
     input: StatsTimeSeriesQueryDto,
     readOnly: true,
     description:
-      'Visits per day, week or month (interval) between startDate and endDate (YYYY-MM-DD, both included, at most 366 days) (GET /user/stats/timeseries): of one link of yours with linkId, else of all your links (domainId and tagId narrow them).',
+      'Visits per day, week or month (interval) between startDate and endDate (YYYY-MM-DD, both included, at most 366 days) (GET ' +
+      '/user/stats/timeseries): of one link of yours with linkId, else of all your links (domainId and tagId narrow them).',
   })
   async timeSeries({ caller, input }: McpToolCall<StatsTimeSeriesQueryDto>) {
     const data = (await this.timeSeriesStats.execute(caller.userId, input)).map(presentStatsInterval);

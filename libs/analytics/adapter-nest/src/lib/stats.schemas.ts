@@ -20,4 +20,8 @@ export const StatsRecordSchema = named(
 );
 
 /** `meta` of the statistics: the number of rows of the range; a page adds its start and limit (spec 2.2) and the next page's cursor. */
-export const STATS_META = object({ total: integer, start: integer, limit: integer, nextCursor: NEXT_CURSOR }, ['start', 'limit', 'nextCursor']);
+export const STATS_META = object({ total: integer, start: integer, limit: integer, nextCursor: NEXT_CURSOR }, [
+  'start',
+  'limit',
+  'nextCursor',
+]);

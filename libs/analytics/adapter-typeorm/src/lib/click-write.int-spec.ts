@@ -34,7 +34,21 @@ class SqlLinkTotals extends LinkClickTotals {
 
 const at = new Date('2026-07-01T10:00:00.000Z');
 const event = (linkId: string, ownerId: string, over: Partial<ClickToCount> = {}): ClickToCount => ({
-  linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
+  linkId,
+  ownerId,
+  domainId: null,
+  linkName: 'Link',
+  domainName: 's.example',
+  at,
+  utmSource: '',
+  utmMedium: '',
+  utmCampaign: '',
+  kind: 'visit',
+  referer: undefined,
+  userAgent: undefined,
+  ip: '203.0.113.7',
+  trigger: 'link',
+  ...over,
 });
 
 describe('the click write: ClickBuffer through TypeormStatsRepository and link totals', () => {
@@ -51,13 +65,31 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
     written = 0;
     totals = new SqlLinkTotals(dataSource());
     const metrics: ClickMetrics = { dropped: () => undefined, written: (n) => void (written += n), eventsDropped: () => undefined };
-    buffer = new ClickBuffer({ stats: new TypeormStatsRepository(dataSource(), ids), totals, unitOfWork: new TypeormUnitOfWork(dataSource()), metrics, dimensions: new FakeClickDimensions() });
+    buffer = new ClickBuffer({
+      stats: new TypeormStatsRepository(dataSource(), ids),
+      totals,
+      unitOfWork: new TypeormUnitOfWork(dataSource()),
+      metrics,
+      dimensions: new FakeClickDimensions(),
+    });
   });
 
   const rowsOf = async (ownerId: string) =>
-    (await new TypeormStatsRepository(dataSource(), ids).page({ ownerId, startDate: '2026-07-01', endDate: '2026-07-02' }, PageRequest.of(0, 100))).items.map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
+    (
+      await new TypeormStatsRepository(dataSource(), ids).page(
+        { ownerId, startDate: '2026-07-01', endDate: '2026-07-02' },
+        PageRequest.of(0, 100),
+      )
+    ).items.map((r) => [r.date, r.linkId, r.utmSource, r.visits, r.passwordPassed, r.passwordFailed]);
   const totalsOf = async (linkIds: string[]) =>
-    Object.fromEntries(((await dataSource().query('SELECT link_id, clicks::int AS clicks FROM test_link_totals WHERE link_id = ANY($1)', [linkIds])) as { link_id: string; clicks: number }[]).map((r) => [r.link_id, r.clicks]));
+    Object.fromEntries(
+      (
+        (await dataSource().query('SELECT link_id, clicks::int AS clicks FROM test_link_totals WHERE link_id = ANY($1)', [linkIds])) as {
+          link_id: string;
+          clicks: number;
+        }[]
+      ).map((r) => [r.link_id, r.clicks]),
+    );
 
   it('writes a buffered batch as one rollup row per (day, link, UTM values) and adds each link’s visits to its total', async () => {
     const owner = ids.next();
@@ -91,26 +123,29 @@ describe('the click write: ClickBuffer through TypeormStatsRepository and link t
 
   // The rollups and the totals are one transaction: a failure in the second must undo the first, and the
   // batch must be written once by the next flush, not lost and not counted twice.
-  it('keeps a batch whose write failed, writes neither part of it, and writes it once with what arrived meanwhile at the next flush', async () => {
-    const owner = ids.next();
-    const link = ids.next();
-    buffer.record(event(link, owner));
-    buffer.record(event(link, owner, { utmSource: 'mail' }));
-    totals.failNext = 1;
-    await expect(buffer.flush()).rejects.toThrow();
-    expect(await rowsOf(owner)).toEqual([]);
-    expect(await totalsOf([link])).toEqual({});
-    expect(buffer.size).toBe(2);
-    expect(written).toBe(0);
+  it(
+    'keeps a batch whose write failed, writes neither part of it, and ' + 'writes it once with what arrived meanwhile at the next flush',
+    async () => {
+      const owner = ids.next();
+      const link = ids.next();
+      buffer.record(event(link, owner));
+      buffer.record(event(link, owner, { utmSource: 'mail' }));
+      totals.failNext = 1;
+      await expect(buffer.flush()).rejects.toThrow();
+      expect(await rowsOf(owner)).toEqual([]);
+      expect(await totalsOf([link])).toEqual({});
+      expect(buffer.size).toBe(2);
+      expect(written).toBe(0);
 
-    buffer.record(event(link, owner));
-    await buffer.flush();
-    expect((await rowsOf(owner)).sort()).toEqual([
-      ['2026-07-01', link, '', 2, 0, 0],
-      ['2026-07-01', link, 'mail', 1, 0, 0],
-    ]);
-    expect(await totalsOf([link])).toEqual({ [link]: 3 });
-    expect(buffer.size).toBe(0);
-    expect(written).toBe(3);
-  });
+      buffer.record(event(link, owner));
+      await buffer.flush();
+      expect((await rowsOf(owner)).sort()).toEqual([
+        ['2026-07-01', link, '', 2, 0, 0],
+        ['2026-07-01', link, 'mail', 1, 0, 0],
+      ]);
+      expect(await totalsOf([link])).toEqual({ [link]: 3 });
+      expect(buffer.size).toBe(0);
+      expect(written).toBe(3);
+    },
+  );
 });

@@ -6,20 +6,44 @@ import { TypeormStatsInsightRepository } from './typeorm-stats-insight.repositor
 
 const ids = new ObjectIdGenerator();
 const visit = (linkId: string, ownerId: string, over: Partial<ClickCounts> = {}): ClickCounts => ({
-  date: '2026-06-01', linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', utmSource: '', utmMedium: '', utmCampaign: '', visits: 1, passwordPassed: 0, passwordFailed: 0, ...over,
+  date: '2026-06-01',
+  linkId,
+  ownerId,
+  domainId: null,
+  linkName: 'Link',
+  domainName: 's.example',
+  utmSource: '',
+  utmMedium: '',
+  utmCampaign: '',
+  visits: 1,
+  passwordPassed: 0,
+  passwordFailed: 0,
+  ...over,
 });
 const dimension = (linkId: string, ownerId: string, value: string, over: Partial<DimensionCounts> = {}): DimensionCounts => ({
-  date: '2026-06-01', linkId, ownerId, domainId: null, dimension: 'referrer', value, visits: 1, ...over,
+  date: '2026-06-01',
+  linkId,
+  ownerId,
+  domainId: null,
+  dimension: 'referrer',
+  value,
+  visits: 1,
+  ...over,
 });
 
 describe('TypeormStatsRepository: dimension rollups', () => {
-  const { dataSource, repos } = useTestRepositories([analyticsPersistence], (ds) => ({ stats: new TypeormStatsRepository(ds, ids), insights: new TypeormStatsInsightRepository(ds) }));
+  const { dataSource, repos } = useTestRepositories([analyticsPersistence], (ds) => ({
+    stats: new TypeormStatsRepository(ds, ids),
+    insights: new TypeormStatsInsightRepository(ds),
+  }));
   const stored = async (linkId: string) =>
     Object.fromEntries(
-      ((await dataSource().query('SELECT dimension, value, visits::int AS visits FROM link_daily_dimensions WHERE link_id = $1 ORDER BY dimension, value', [linkId])) as { dimension: string; value: string; visits: number }[]).map((r) => [
-        `${r.dimension}:${r.value}`,
-        r.visits,
-      ]),
+      (
+        (await dataSource().query(
+          'SELECT dimension, value, visits::int AS visits FROM link_daily_dimensions WHERE link_id = $1 ORDER BY dimension, value',
+          [linkId],
+        )) as { dimension: string; value: string; visits: number }[]
+      ).map((r) => [`${r.dimension}:${r.value}`, r.visits]),
     );
 
   it('adds visits per (day, link, dimension, value) in the same write as the daily rows', async () => {
@@ -31,8 +55,18 @@ describe('TypeormStatsRepository: dimension rollups', () => {
       dimension(link, owner, 'GB', { dimension: 'country', visits: 3 }),
       dimension(link, owner, 'qr', { dimension: 'trigger', visits: 3 }),
     ]);
-    await repos.stats.addCounts([visit(link, owner)], 100, [dimension(link, owner, 'news.example'), dimension(link, owner, 'GB', { dimension: 'country' }), dimension(link, owner, 'link', { dimension: 'trigger' })]);
-    expect(await stored(link)).toEqual({ 'country:GB': 4, 'referrer:(direct)': 1, 'referrer:news.example': 3, 'trigger:link': 1, 'trigger:qr': 3 });
+    await repos.stats.addCounts([visit(link, owner)], 100, [
+      dimension(link, owner, 'news.example'),
+      dimension(link, owner, 'GB', { dimension: 'country' }),
+      dimension(link, owner, 'link', { dimension: 'trigger' }),
+    ]);
+    expect(await stored(link)).toEqual({
+      'country:GB': 4,
+      'referrer:(direct)': 1,
+      'referrer:news.example': 3,
+      'trigger:link': 1,
+      'trigger:qr': 3,
+    });
     const [row] = (await repos.stats.page({ ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' }, PageRequest.of(0, 10))).items;
     expect(row.visits).toBe(4);
   });
@@ -42,11 +76,27 @@ describe('TypeormStatsRepository: dimension rollups', () => {
     const owner = ids.next();
     const link = ids.next();
     for (let batch = 0; batch < 5; batch++) {
-      await repos.stats.addCounts([], 100, Array.from({ length: 4 }, (_, i) => dimension(link, owner, `r${batch}-${i}.example`, { visits: i + 1 })), 3);
+      await repos.stats.addCounts(
+        [],
+        100,
+        Array.from({ length: 4 }, (_, i) => dimension(link, owner, `r${batch}-${i}.example`, { visits: i + 1 })),
+        3,
+      );
     }
-    await repos.stats.addCounts([], 100, [dimension(link, owner, 'r0-3.example', { visits: 10 }), dimension(link, owner, '(direct)'), dimension(link, owner, OTHER_VALUE)], 3);
+    await repos.stats.addCounts(
+      [],
+      100,
+      [dimension(link, owner, 'r0-3.example', { visits: 10 }), dimension(link, owner, '(direct)'), dimension(link, owner, OTHER_VALUE)],
+      3,
+    );
     const rows = await stored(link);
-    expect(Object.keys(rows)).toEqual(['referrer:(direct)', 'referrer:(other)', 'referrer:r0-1.example', 'referrer:r0-2.example', 'referrer:r0-3.example']);
+    expect(Object.keys(rows)).toEqual([
+      'referrer:(direct)',
+      'referrer:(other)',
+      'referrer:r0-1.example',
+      'referrer:r0-2.example',
+      'referrer:r0-3.example',
+    ]);
     expect(rows['referrer:r0-3.example']).toBe(14);
     expect(rows[`referrer:${OTHER_VALUE}`]).toBe(1 + 4 * 10 + 1);
   });
@@ -56,7 +106,12 @@ describe('TypeormStatsRepository: dimension rollups', () => {
     const owner = ids.next();
     const link = ids.next();
     const countries = ['GB', 'US', 'FR', 'DE', 'JP'];
-    await repos.stats.addCounts([], 100, countries.map((c) => dimension(link, owner, c, { dimension: 'country' })), 3);
+    await repos.stats.addCounts(
+      [],
+      100,
+      countries.map((c) => dimension(link, owner, c, { dimension: 'country' })),
+      3,
+    );
     await repos.stats.addCounts([], 100, [dimension(link, owner, 'BR', { dimension: 'country' }), dimension(link, owner, '(direct)')], 3);
     expect(Object.keys(await stored(link))).toHaveLength(7);
   });
@@ -90,9 +145,15 @@ describe('TypeormStatsRepository: dimension rollups', () => {
     const filter = (over: object = {}) => ({ ownerId: owner, startDate: '2026-01-01', endDate: '2026-03-31', ...over });
 
     beforeAll(async () => {
-      const day = (date: string, linkId: string, visits: number, over: Partial<ClickCounts> = {}) => visit(linkId, owner, { date, visits, linkName: `name-${linkId.slice(-4)}`, ...over });
+      const day = (date: string, linkId: string, visits: number, over: Partial<ClickCounts> = {}) =>
+        visit(linkId, owner, { date, visits, linkName: `name-${linkId.slice(-4)}`, ...over });
       await repos.stats.addCounts(
-        [day('2026-01-05', a, 5), day('2026-01-06', a, 1, { linkName: 'renamed' }), day('2026-02-10', b, 2, { domainId: domain, domainName: 'go.example' }), day('2026-01-05', c, 7, { date: '2026-04-01' })],
+        [
+          day('2026-01-05', a, 5),
+          day('2026-01-06', a, 1, { linkName: 'renamed' }),
+          day('2026-02-10', b, 2, { domainId: domain, domainName: 'go.example' }),
+          day('2026-01-05', c, 7, { date: '2026-04-01' }),
+        ],
         100,
         [
           dimension(a, owner, 'x.example', { date: '2026-01-05', visits: 3 }),
@@ -106,7 +167,10 @@ describe('TypeormStatsRepository: dimension rollups', () => {
     });
 
     it('breaks visits down by value, most first, within the period, filters and limit', async () => {
-      expect(await repos.insights.breakdown(filter(), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 5 }, { value: 'x.example', visits: 3 }]);
+      expect(await repos.insights.breakdown(filter(), 'referrer', 10)).toEqual([
+        { value: 'y.example', visits: 5 },
+        { value: 'x.example', visits: 3 },
+      ]);
       expect(await repos.insights.breakdown(filter(), 'referrer', 1)).toEqual([{ value: 'y.example', visits: 5 }]);
       expect(await repos.insights.breakdown(filter({ linkIds: [b] }), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 2 }]);
       expect(await repos.insights.breakdown(filter({ domainId: domain }), 'referrer', 10)).toEqual([{ value: 'y.example', visits: 2 }]);
@@ -116,9 +180,18 @@ describe('TypeormStatsRepository: dimension rollups', () => {
 
     it('answers every interval of the period, empty ones with 0', async () => {
       const months = await repos.insights.timeSeries(filter(), 'month');
-      expect(months).toEqual([{ date: '2026-01-01', visits: 6 }, { date: '2026-02-01', visits: 2 }, { date: '2026-03-01', visits: 0 }]);
+      expect(months).toEqual([
+        { date: '2026-01-01', visits: 6 },
+        { date: '2026-02-01', visits: 2 },
+        { date: '2026-03-01', visits: 0 },
+      ]);
       const weeks = await repos.insights.timeSeries(filter({ endDate: '2026-01-20' }), 'week');
-      expect(weeks).toEqual([{ date: '2025-12-29', visits: 0 }, { date: '2026-01-05', visits: 6 }, { date: '2026-01-12', visits: 0 }, { date: '2026-01-19', visits: 0 }]);
+      expect(weeks).toEqual([
+        { date: '2025-12-29', visits: 0 },
+        { date: '2026-01-05', visits: 6 },
+        { date: '2026-01-12', visits: 0 },
+        { date: '2026-01-19', visits: 0 },
+      ]);
       const days = await repos.insights.timeSeries(filter({ startDate: '2026-01-05', endDate: '2026-01-07', linkIds: [a] }), 'day');
       expect(days.map((d) => d.visits)).toEqual([5, 1, 0]);
     });

@@ -1,5 +1,13 @@
 import { DataSource } from 'typeorm';
-import { ClickDimension, IntervalVisits, LinkVisits, StatsFilter, StatsInsightRepository, StatsInterval, ValueVisits } from '@lnk/analytics/domain';
+import {
+  ClickDimension,
+  IntervalVisits,
+  LinkVisits,
+  StatsFilter,
+  StatsInsightRepository,
+  StatsInterval,
+  ValueVisits,
+} from '@lnk/analytics/domain';
 import { int, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
 
 const valueVisits = (r: Row): ValueVisits => ({ value: text(r, 'value'), visits: int(r, 'visits') });
@@ -58,7 +66,8 @@ export class TypeormStatsInsightRepository extends StatsInsightRepository {
            FROM link_daily_stats WHERE ${clause} GROUP BY 1
        )
        SELECT to_char(b.bucket, 'YYYY-MM-DD') AS date, COALESCE(c.visits, 0)::bigint AS visits
-         FROM (SELECT generate_series(date_trunc($${params.length + 1}, $2::date), $3::date, ('1 ' || $${params.length + 1})::interval)::date AS bucket) AS b
+         FROM (SELECT generate_series(date_trunc($${params.length + 1}, $2::date), $3::date,
+           ('1 ' || $${params.length + 1})::interval)::date AS bucket) AS b
          LEFT JOIN counted c ON c.bucket = b.bucket
         ORDER BY b.bucket`,
       [...params, interval],

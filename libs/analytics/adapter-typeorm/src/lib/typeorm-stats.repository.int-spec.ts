@@ -5,7 +5,19 @@ import { analyticsPersistence, TypeormStatsRepository } from './typeorm-stats.re
 
 const ids = new ObjectIdGenerator();
 const counts = (linkId: string, ownerId: string, source: string, over: Partial<ClickCounts> = {}): ClickCounts => ({
-  date: '2026-06-01', linkId, ownerId, domainId: null, linkName: 'Link', domainName: 's.example', utmSource: source, utmMedium: 'm', utmCampaign: 'c', visits: 1, passwordPassed: 0, passwordFailed: 0, ...over,
+  date: '2026-06-01',
+  linkId,
+  ownerId,
+  domainId: null,
+  linkName: 'Link',
+  domainName: 's.example',
+  utmSource: source,
+  utmMedium: 'm',
+  utmCampaign: 'c',
+  visits: 1,
+  passwordPassed: 0,
+  passwordFailed: 0,
+  ...over,
 });
 
 /** Every row of the range, read in batches as GET /user/stats streams them. */
@@ -24,7 +36,10 @@ describe('TypeormStatsRepository', () => {
     const link = ids.next();
     const other = ids.next();
     for (let batch = 0; batch < 10; batch++) {
-      await repos.stats.addCounts([...Array.from({ length: 100 }, (_, i) => counts(link, owner, `s${batch * 100 + i}`)), counts(other, owner, `s${batch}`)], 10);
+      await repos.stats.addCounts(
+        [...Array.from({ length: 100 }, (_, i) => counts(link, owner, `s${batch * 100 + i}`)), counts(other, owner, `s${batch}`)],
+        10,
+      );
     }
     // Combinations already stored keep counting on their own rows; another day starts afresh.
     await repos.stats.addCounts([counts(link, owner, 's0', { visits: 5 }), counts(link, owner, 'next-day', { date: '2026-06-02' })], 10);
@@ -46,14 +61,20 @@ describe('TypeormStatsRepository', () => {
     const owner = ids.next();
     const batch = Array.from({ length: 80_000 }, () => counts(ids.next(), owner, '', { utmMedium: '', utmCampaign: '' }));
     await repos.stats.addCounts(batch, 100);
-    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    const [written] = await dataSource().query(
+      'SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1',
+      [owner],
+    );
     expect(written).toEqual({ n: 80_000, v: 80_000 });
   }, 120_000);
 
   it('keeps the row of clicks without UTM values apart from the bound, with no probe needed', async () => {
     const owner = ids.next();
     const link = ids.next();
-    await repos.stats.addCounts(Array.from({ length: 5 }, (_, i) => counts(link, owner, `s${i}`)), 3);
+    await repos.stats.addCounts(
+      Array.from({ length: 5 }, (_, i) => counts(link, owner, `s${i}`)),
+      3,
+    );
     await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', visits: 4 }), counts(link, owner, 'late')], 3);
     await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '' })], 3);
     const rows = await allOf(repos.stats, { ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
@@ -69,7 +90,10 @@ describe('TypeormStatsRepository', () => {
   it('gives the free slots of one batch to its busiest new combinations', async () => {
     const owner = ids.next();
     const link = ids.next();
-    await repos.stats.addCounts([counts(link, owner, 'quiet'), counts(link, owner, 'busy', { visits: 7 }), counts(link, owner, 'busier', { visits: 9 })], 2);
+    await repos.stats.addCounts(
+      [counts(link, owner, 'quiet'), counts(link, owner, 'busy', { visits: 7 }), counts(link, owner, 'busier', { visits: 9 })],
+      2,
+    );
     const rows = await allOf(repos.stats, { ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
     expect(rows.map((r) => [r.utmSource, r.visits])).toEqual([
       [OTHER_UTM, 1],
@@ -103,7 +127,10 @@ describe('TypeormStatsRepository', () => {
     const links = Array.from({ length: 300 }, () => ids.next());
     const batch = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
     for (let i = 0; i < 8; i++) await Promise.all([repos.stats.addCounts(batch, 10), repos.stats.addCounts([...batch].reverse(), 10)]);
-    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    const [written] = await dataSource().query(
+      'SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1',
+      [owner],
+    );
     expect(written).toEqual({ n: 600, v: 600 * 16 });
   });
 
@@ -120,10 +147,20 @@ describe('TypeormStatsRepository', () => {
     const all = links.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]);
     const some = links.filter((_, i) => i % 3 !== 0);
     const fewer = some.flatMap((l) => [counts(l, owner, '', { utmMedium: '', utmCampaign: '' }), counts(l, owner, 'mail')]).reverse();
-    for (let i = 0; i < 3; i++) await Promise.all([repos.stats.addCounts(all, 10, links.flatMap(dims)), repos.stats.addCounts(fewer, 10, some.flatMap(dims).reverse())]);
-    const [written] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1', [owner]);
+    for (let i = 0; i < 3; i++)
+      await Promise.all([
+        repos.stats.addCounts(all, 10, links.flatMap(dims)),
+        repos.stats.addCounts(fewer, 10, some.flatMap(dims).reverse()),
+      ]);
+    const [written] = await dataSource().query(
+      'SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_stats WHERE owner_id = $1',
+      [owner],
+    );
     expect(written).toEqual({ n: 2 * links.length, v: 3 * 2 * (links.length + some.length) });
-    const [dimensions] = await dataSource().query('SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_dimensions WHERE owner_id = $1', [owner]);
+    const [dimensions] = await dataSource().query(
+      'SELECT count(*)::int AS n, sum(visits)::int AS v FROM link_daily_dimensions WHERE owner_id = $1',
+      [owner],
+    );
     expect(dimensions).toEqual({ n: 2 * links.length, v: 3 * 2 * (links.length + some.length) });
   }, 120_000);
 
@@ -133,7 +170,13 @@ describe('TypeormStatsRepository', () => {
     const owner = ids.next();
     const link = ids.next();
     const name = 'a "quoted" \\ {b,c} \n é 😀 NULL';
-    await repos.stats.addCounts([counts(link, owner, '', { utmMedium: '', utmCampaign: '', linkName: name, domainName: 'é.example' }), counts(link, owner, '{x,"y"}\\', { linkName: name, domainName: 'é.example' })], 10);
+    await repos.stats.addCounts(
+      [
+        counts(link, owner, '', { utmMedium: '', utmCampaign: '', linkName: name, domainName: 'é.example' }),
+        counts(link, owner, '{x,"y"}\\', { linkName: name, domainName: 'é.example' }),
+      ],
+      10,
+    );
     const rows = await allOf(repos.stats, { ownerId: owner, startDate: '2026-06-01', endDate: '2026-06-01' });
     expect(rows.map((r) => [r.linkName, r.utmSource, r.domainName])).toEqual([
       [name, '', 'é.example'],
@@ -153,8 +196,19 @@ describe('TypeormStatsRepository', () => {
     const range = { ownerId: owner, startDate: '2026-06-02', endDate: '2026-06-05' };
     beforeAll(async () => {
       for (const date of ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-05', '2026-06-06']) {
-        const day = (linkId: string, name: string, ownerId = owner) => ['', 'mail', 'news'].map((s) => counts(linkId, ownerId, s, { date, linkName: name, ...(s ? {} : { utmMedium: '', utmCampaign: '' }) }));
-        await repos.stats.addCounts([...day(twinA, 'Twin'), ...day(twinB, 'Twin'), ...others.flatMap((l, i) => day(l, names[i])), ...day(ids.next(), 'Twin', stranger)], 10);
+        const day = (linkId: string, name: string, ownerId = owner) =>
+          ['', 'mail', 'news'].map((s) =>
+            counts(linkId, ownerId, s, { date, linkName: name, ...(s ? {} : { utmMedium: '', utmCampaign: '' }) }),
+          );
+        await repos.stats.addCounts(
+          [
+            ...day(twinA, 'Twin'),
+            ...day(twinB, 'Twin'),
+            ...others.flatMap((l, i) => day(l, names[i])),
+            ...day(ids.next(), 'Twin', stranger),
+          ],
+          10,
+        );
       }
     });
     const keyOf = (r: StatsRecord) => r.id;
@@ -185,11 +239,17 @@ describe('TypeormStatsRepository', () => {
         seen.push(...page.items);
       }
       expect(seen.map(keyOf)).toEqual(whole.map(keyOf));
-      expect(await repos.stats.page(range, PageRequest.of(1000, 10))).toEqual({ items: [], total: whole.length, start: 1000, limit: 10, next: null });
+      expect(await repos.stats.page(range, PageRequest.of(1000, 10))).toEqual({
+        items: [],
+        total: whole.length,
+        start: 1000,
+        limit: 10,
+        next: null,
+      });
       expect((await repos.stats.page({ ...range, q: 'zebra' }, PageRequest.of(0, 100))).total).toBe(3 * 3);
     });
 
-    it('pages by position (a cursor\'s keyset pages) in the same order, every row once, the last page saying none follows', async () => {
+    it("pages by position (a cursor's keyset pages) in the same order, every row once, the last page saying none follows", async () => {
       const whole = await allOf(repos.stats, range);
       let page = await repos.stats.page(range, PageRequest.of(0, 7));
       const seen = [...page.items];
@@ -206,7 +266,13 @@ describe('TypeormStatsRepository', () => {
       const first = await batches.next();
       expect(first.value).toHaveLength(5);
       // A new UTM row on a day already read from and one on a later day: neither breaks the order.
-      await repos.stats.addCounts([counts(twinA, owner, 'aaa', { date: '2026-06-02', linkName: 'Twin' }), counts(twinA, owner, 'late', { date: '2026-06-05', linkName: 'Twin' })], 10);
+      await repos.stats.addCounts(
+        [
+          counts(twinA, owner, 'aaa', { date: '2026-06-02', linkName: 'Twin' }),
+          counts(twinA, owner, 'late', { date: '2026-06-05', linkName: 'Twin' }),
+        ],
+        10,
+      );
       const rest: StatsRecord[] = [];
       for (let step = await batches.next(); !step.done; step = await batches.next()) rest.push(...step.value);
       const ids = [...(first.value as StatsRecord[]), ...rest].map(keyOf);

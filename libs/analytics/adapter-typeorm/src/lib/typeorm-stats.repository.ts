@@ -1,14 +1,50 @@
 import { DataSource } from 'typeorm';
-import { ClickCounts, DimensionCounts, DIRECT_REFERRER, hasNoUtm, isBoundedValue, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSION_VALUES_PER_LINK_DAY, OPEN_DIMENSIONS, OTHER_UTM, OTHER_VALUE, StatsQuery, StatsRecord, StatsRepository, statsPosition, UNKNOWN_VALUE } from '@lnk/analytics/domain';
+import {
+  ClickCounts,
+  DimensionCounts,
+  DIRECT_REFERRER,
+  hasNoUtm,
+  isBoundedValue,
+  MAX_DIMENSION_VALUE_LENGTH,
+  MAX_DIMENSION_VALUES_PER_LINK_DAY,
+  OPEN_DIMENSIONS,
+  OTHER_UTM,
+  OTHER_VALUE,
+  StatsQuery,
+  StatsRecord,
+  StatsRepository,
+  statsPosition,
+  UNKNOWN_VALUE,
+} from '@lnk/analytics/domain';
 import { IdGenerator, Keyset, Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { containsPattern, countOf, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, linkDayChunks, PersistenceModule, Row, rowsOf, sql, text, textOrNull } from '@lnk/shared/database';
+import {
+  containsPattern,
+  countOf,
+  int,
+  inTransaction,
+  JsonColumn,
+  jsonRows,
+  jsonRowsOf,
+  linkDayChunks,
+  PersistenceModule,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  textOrNull,
+} from '@lnk/shared/database';
 import { AnalyticsDailyStats1763800400000 } from './migrations/1763800400000-analytics-daily-stats';
 import { AnalyticsStatsFillFactor1764000100000 } from './migrations/1764000100000-analytics-stats-fill-factor';
 import { AnalyticsDimensionStats1764100015000 } from './migrations/1764100015000-analytics-dimension-stats';
 import { AnalyticsDimensionLinkIndex1764310000000 } from './migrations/1764310000000-analytics-dimension-link-index';
 
 export const analyticsPersistence: PersistenceModule = {
-  migrations: [AnalyticsDailyStats1763800400000, AnalyticsStatsFillFactor1764000100000, AnalyticsDimensionStats1764100015000, AnalyticsDimensionLinkIndex1764310000000],
+  migrations: [
+    AnalyticsDailyStats1763800400000,
+    AnalyticsStatsFillFactor1764000100000,
+    AnalyticsDimensionStats1764100015000,
+    AnalyticsDimensionLinkIndex1764310000000,
+  ],
 };
 
 const statsRecord = (r: Row): StatsRecord => ({
@@ -56,7 +92,9 @@ function rangeOf(q: StatsQuery): Range {
 function after(range: Range, position: Keyset): Range {
   const n = range.params.length;
   return {
-    where: `${range.where} AND date >= $${n + 1}::date AND (date, link_name, utm_source, utm_medium, utm_campaign, id) > ($${n + 1}::date, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6})`,
+    where:
+      `${range.where} AND date >= $${n + 1}::date AND (date, link_name, utm_source, utm_medium, ` +
+      `utm_campaign, id) > ($${n + 1}::date, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6})`,
     params: [...range.params, ...position],
   };
 }
@@ -64,7 +102,8 @@ function after(range: Range, position: Keyset): Range {
 const clip = (value: string, max: number) => value.slice(0, max);
 
 /** Rows the bounded write takes: an open dimension's host names, and its `(other)`, which the bound adds to. */
-const isBoundedWrite = (d: DimensionCounts) => isBoundedValue(d.dimension, d.value) || (OPEN_DIMENSIONS.has(d.dimension) && d.value === OTHER_VALUE);
+const isBoundedWrite = (d: DimensionCounts) =>
+  isBoundedValue(d.dimension, d.value) || (OPEN_DIMENSIONS.has(d.dimension) && d.value === OTHER_VALUE);
 
 /** Values of an open dimension that take none of its bounded slots (isBoundedValue). */
 const FIXED_VALUES = [DIRECT_REFERRER, UNKNOWN_VALUE, OTHER_VALUE];
@@ -81,11 +120,37 @@ const ADD_TO_STORED_ROW = `ON CONFLICT (date, link_id, utm_source, utm_medium, u
 const WRITE_CHUNK_ROWS = 2_000;
 
 /** The JSON rows of the click write (jsonRowsOf), one list per kind of row. */
-const DIMENSION_COLUMNS: JsonColumn[] = [['date', 'date'], ['link_id', 'char(24)'], ['owner_id', 'char(24)'], ['domain_id', 'char(24)'], ['dimension', 'text'], ['value', 'text'], ['visits', 'bigint']];
-const COUNT_KEYS: JsonColumn[] = [['id', 'char(24)'], ['date', 'date'], ['link_id', 'char(24)'], ['owner_id', 'char(24)'], ['domain_id', 'char(24)'], ['link_name', 'text'], ['domain_name', 'text']];
-const COUNTS: JsonColumn[] = [['visits', 'bigint'], ['password_passed', 'bigint'], ['password_failed', 'bigint']];
+const DIMENSION_COLUMNS: JsonColumn[] = [
+  ['date', 'date'],
+  ['link_id', 'char(24)'],
+  ['owner_id', 'char(24)'],
+  ['domain_id', 'char(24)'],
+  ['dimension', 'text'],
+  ['value', 'text'],
+  ['visits', 'bigint'],
+];
+const COUNT_KEYS: JsonColumn[] = [
+  ['id', 'char(24)'],
+  ['date', 'date'],
+  ['link_id', 'char(24)'],
+  ['owner_id', 'char(24)'],
+  ['domain_id', 'char(24)'],
+  ['link_name', 'text'],
+  ['domain_name', 'text'],
+];
+const COUNTS: JsonColumn[] = [
+  ['visits', 'bigint'],
+  ['password_passed', 'bigint'],
+  ['password_failed', 'bigint'],
+];
 const PLAIN_COLUMNS = [...COUNT_KEYS, ...COUNTS];
-const TAGGED_COLUMNS = [...COUNT_KEYS, ['utm_source', 'text'], ['utm_medium', 'text'], ['utm_campaign', 'text'], ...COUNTS] satisfies JsonColumn[];
+const TAGGED_COLUMNS = [
+  ...COUNT_KEYS,
+  ['utm_source', 'text'],
+  ['utm_medium', 'text'],
+  ['utm_campaign', 'text'],
+  ...COUNTS,
+] satisfies JsonColumn[];
 
 /** The two-key advisory locks of the statistics writer: their own key space, apart from one-key locks. */
 const STATS_LOCK_CLASS = 0x57a7;
@@ -113,7 +178,12 @@ export class TypeormStatsRepository extends StatsRepository {
    * a busy second was also three index insertions, and the write took most of a core (see docs/performance.md,
    * Redirects).
    */
-  async addCounts(counts: ClickCounts[], maxUtmCombinations: number, dimensions: DimensionCounts[] = [], maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY): Promise<void> {
+  async addCounts(
+    counts: ClickCounts[],
+    maxUtmCombinations: number,
+    dimensions: DimensionCounts[] = [],
+    maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY,
+  ): Promise<void> {
     if (!counts.length && !dimensions.length) return;
     const plain = counts.filter(hasNoUtm);
     const tagged = plain.length === counts.length ? [] : counts.filter((c) => !hasNoUtm(c));
@@ -151,7 +221,9 @@ export class TypeormStatsRepository extends StatsRepository {
     const linkDays = [...new Set(rows.map((c) => `${c.date}:${c.linkId}`))].map((k) => [k]);
     await sql(
       this.dataSource,
-      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b FROM ${jsonRowsOf(1, [['k', 'text']], 'keys')} ORDER BY b) AS buckets`,
+      `SELECT pg_advisory_xact_lock(${STATS_LOCK_CLASS}, b) ` +
+        `FROM (SELECT DISTINCT hashtext(k) & ${LOCK_BUCKETS - 1} AS b ` +
+        `FROM ${jsonRowsOf(1, [['k', 'text']], 'keys')} ORDER BY b) AS buckets`,
       [jsonRows(linkDays)],
     );
   }
@@ -163,9 +235,12 @@ export class TypeormStatsRepository extends StatsRepository {
    * none is left, is added to its `(other)` row (the fixed values, `(direct)` and the like, take no slot).
    */
   private async addDimensionCounts(dimensions: DimensionCounts[], maxValues: number | null): Promise<void> {
-    const rows = jsonRows(dimensions.map((d) => [d.date, d.linkId, d.ownerId, d.domainId, d.dimension, clip(d.value, MAX_DIMENSION_VALUE_LENGTH), d.visits]));
+    const rows = jsonRows(
+      dimensions.map((d) => [d.date, d.linkId, d.ownerId, d.domainId, d.dimension, clip(d.value, MAX_DIMENSION_VALUE_LENGTH), d.visits]),
+    );
     const incoming = jsonRowsOf(1, DIMENSION_COLUMNS, 'i');
-    const addToStoredRow = `ON CONFLICT (date, link_id, dimension, value) DO UPDATE SET visits = link_daily_dimensions.visits + EXCLUDED.visits`;
+    const addToStoredRow =
+      'ON CONFLICT (date, link_id, dimension, value) DO UPDATE ' + 'SET visits = link_daily_dimensions.visits + EXCLUDED.visits';
     if (maxValues === null) {
       await sql(
         this.dataSource,
@@ -183,15 +258,18 @@ export class TypeormStatsRepository extends StatsRepository {
          SELECT * FROM ${incoming}
        ), classified AS (
          SELECT i.*,
-                i.value = $2 OR EXISTS (SELECT 1 FROM link_daily_dimensions s WHERE s.date = i.date AND s.link_id = i.link_id AND s.dimension = i.dimension AND s.value = i.value) AS stored
+                i.value = $2 OR EXISTS (SELECT 1 FROM link_daily_dimensions s WHERE s.date = i.date AND s.link_id = i.link_id
+                  AND s.dimension = i.dimension AND s.value = i.value) AS stored
            FROM incoming i
        ), ranked AS (
          SELECT c.*,
                 row_number() OVER (PARTITION BY c.date, c.link_id, c.dimension, c.stored ORDER BY c.visits DESC, c.value) AS rank,
-                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_dimensions s WHERE s.date = c.date AND s.link_id = c.link_id AND s.dimension = c.dimension AND s.value <> ALL ($4::text[])) END AS taken
+                CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_dimensions s WHERE s.date = c.date AND s.link_id = c.link_id
+                  AND s.dimension = c.dimension AND s.value <> ALL ($4::text[])) END AS taken
            FROM classified c
        ), folded AS (
-         SELECT date, link_id, owner_id, domain_id, dimension, CASE WHEN stored OR taken + rank <= $3 THEN value ELSE $2 END AS value, visits
+         SELECT date, link_id, owner_id, domain_id, dimension, CASE WHEN stored OR taken + rank <= $3 THEN value ELSE $2 END
+           AS value, visits
            FROM ranked
        )
        INSERT INTO link_daily_dimensions (date, link_id, dimension, value, owner_id, domain_id, visits)
@@ -207,7 +285,8 @@ export class TypeormStatsRepository extends StatsRepository {
   private async addPlainCounts(plain: ClickCounts[]): Promise<void> {
     await sql(
       this.dataSource,
-      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+      `INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
+        visits, password_passed, password_failed)
        SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, '', '', '', visits, password_passed, password_failed
          FROM ${jsonRowsOf(1, PLAIN_COLUMNS, 'i')}
         ORDER BY date, link_id
@@ -245,25 +324,31 @@ export class TypeormStatsRepository extends StatsRepository {
          SELECT i.*,
                 -- (other) always has its row: no probe for it.
                 CASE WHEN i.utm_source = $2 AND i.utm_medium = $2 AND i.utm_campaign = $2 THEN true
-                     ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
+                     ELSE EXISTS (SELECT 1 FROM link_daily_stats s WHERE s.date = i.date AND s.link_id = i.link_id
+                       AND s.utm_source = i.utm_source AND s.utm_medium = i.utm_medium AND s.utm_campaign = i.utm_campaign) END AS stored
            FROM incoming i
        ), ranked AS (
          SELECT c.*,
-                row_number() OVER (PARTITION BY c.date, c.link_id, c.stored ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
+                row_number() OVER (PARTITION BY c.date, c.link_id, c.stored
+                  ORDER BY c.visits + c.password_passed + c.password_failed DESC, c.utm_source, c.utm_medium, c.utm_campaign) AS rank,
                 CASE WHEN c.stored THEN 0 ELSE (SELECT count(*) FROM link_daily_stats s WHERE s.date = c.date AND s.link_id = c.link_id
-                  AND NOT (s.utm_source = $2 AND s.utm_medium = $2 AND s.utm_campaign = $2) AND NOT (s.utm_source = '' AND s.utm_medium = '' AND s.utm_campaign = '')) END AS taken
+                  AND NOT (s.utm_source = $2 AND s.utm_medium = $2 AND s.utm_campaign = $2) AND NOT (s.utm_source = '' AND s.utm_medium = ''
+                    AND s.utm_campaign = '')) END AS taken
            FROM classified c
        ), folded AS (
          SELECT id, date, link_id, owner_id, domain_id, link_name, domain_name, visits, password_passed, password_failed,
                 stored OR taken + rank <= $3 AS fits, utm_source, utm_medium, utm_campaign
            FROM ranked
        )
-       INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign, visits, password_passed, password_failed)
+       INSERT INTO link_daily_stats (id, date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
+         visits, password_passed, password_failed)
        SELECT min(id), date, link_id, max(owner_id), max(domain_id), max(link_name), max(domain_name),
-              CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits THEN utm_campaign ELSE $2 END,
+              CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits THEN utm_campaign
+                ELSE $2 END,
               sum(visits), sum(password_passed), sum(password_failed)
          FROM folded
-        GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits THEN utm_campaign ELSE $2 END
+        GROUP BY date, link_id, CASE WHEN fits THEN utm_source ELSE $2 END, CASE WHEN fits THEN utm_medium ELSE $2 END, CASE WHEN fits
+          THEN utm_campaign ELSE $2 END
        ${ADD_TO_STORED_ROW}`,
       [this.countRows(tagged, true), OTHER_UTM, maxUtmCombinations],
     );
@@ -300,7 +385,8 @@ export class TypeormStatsRepository extends StatsRepository {
   private async read(range: Range, tail: string): Promise<StatsRecord[]> {
     const result = await sql(
       this.dataSource,
-      `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium, utm_campaign,
+      `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, link_id, owner_id, domain_id, link_name, domain_name, utm_source, utm_medium,
+        utm_campaign,
               visits, password_passed, password_failed
          FROM link_daily_stats WHERE ${range.where}
         ${tail}`,

@@ -20,7 +20,14 @@ class Stats extends StatsRepository {
       throw new Error('database unreachable');
     }
     for (const c of counts) {
-      const row = this.written.find((r) => r.date === c.date && r.linkId === c.linkId && r.utmSource === c.utmSource && r.utmMedium === c.utmMedium && r.utmCampaign === c.utmCampaign);
+      const row = this.written.find(
+        (r) =>
+          r.date === c.date &&
+          r.linkId === c.linkId &&
+          r.utmSource === c.utmSource &&
+          r.utmMedium === c.utmMedium &&
+          r.utmCampaign === c.utmCampaign,
+      );
       if (row) {
         row.visits += c.visits;
         row.passwordPassed += c.passwordPassed;
@@ -40,7 +47,21 @@ class Stats extends StatsRepository {
 }
 
 const event = (over: Partial<ClickToCount> = {}): ClickToCount => ({
-  linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', at: new Date('2026-05-01T10:00:00Z'), utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit', referer: undefined, userAgent: undefined, ip: '203.0.113.7', trigger: 'link', ...over,
+  linkId: 'l1',
+  ownerId: 'u1',
+  domainId: null,
+  linkName: 'Link',
+  domainName: '',
+  at: new Date('2026-05-01T10:00:00Z'),
+  utmSource: '',
+  utmMedium: '',
+  utmCampaign: '',
+  kind: 'visit',
+  referer: undefined,
+  userAgent: undefined,
+  ip: '203.0.113.7',
+  trigger: 'link',
+  ...over,
 });
 
 describe('ClickBuffer', () => {
@@ -56,7 +77,14 @@ describe('ClickBuffer', () => {
     dropped = 0;
     const linkTotals: LinkClickTotals = { addVisits: async (m) => m.forEach((n, id) => totals.set(id, (totals.get(id) ?? 0) + n)) };
     const metrics: ClickMetrics = { dropped: (n) => void (dropped += n), written: () => undefined, eventsDropped: () => undefined };
-    buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxRows: 3 } });
+    buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxRows: 3 },
+    });
   });
 
   it('folds events into one row per UTC day, link and UTM values, and writes them with link totals', async () => {
@@ -74,23 +102,34 @@ describe('ClickBuffer', () => {
     expect(buffer.size).toBe(0);
   });
 
-  it('puts each click on its own UTC day and UTM row when the day it keeps changes back and forth, and normalises what the fast path sees (rows multiplied by case defended)', async () => {
-    // The buffer keeps the current day's date string and adds to a pending row in place: a click of
-    // another day, or a UTM value that only normalising makes equal, must still land on its own row.
-    const at = (iso: string) => new Date(iso);
-    for (const when of ['2026-05-01T23:59:59.999Z', '2026-05-02T00:00:00.000Z', '2026-05-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '2026-05-02T12:00:00Z']) buffer.record(event({ at: at(when) }));
-    await buffer.flush();
-    expect(stats.written.map((r) => [r.date, r.visits])).toEqual([
-      ['2026-05-01', 2],
-      ['2026-05-02', 2],
-      ['1969-12-31', 1],
-    ]);
-    stats.written = [];
-    for (const utmSource of ['mail', 'MAIL', ' Mail ', 'mail']) buffer.record(event({ utmSource }));
-    buffer.record(event({ utmSource: 'mail', kind: 'passwordPassed' }));
-    await buffer.flush();
-    expect(stats.written.map((r) => [r.utmSource, r.visits, r.passwordPassed])).toEqual([['mail', 4, 1]]);
-  });
+  it(
+    'puts each click on its own UTC day and UTM row when the day it keeps changes back and ' +
+      'forth, and normalises what the fast path sees (rows multiplied by case defended)',
+    async () => {
+      // The buffer keeps the current day's date string and adds to a pending row in place: a click of
+      // another day, or a UTM value that only normalising makes equal, must still land on its own row.
+      const at = (iso: string) => new Date(iso);
+      for (const when of [
+        '2026-05-01T23:59:59.999Z',
+        '2026-05-02T00:00:00.000Z',
+        '2026-05-01T00:00:00.000Z',
+        '1969-12-31T23:59:59.999Z',
+        '2026-05-02T12:00:00Z',
+      ])
+        buffer.record(event({ at: at(when) }));
+      await buffer.flush();
+      expect(stats.written.map((r) => [r.date, r.visits])).toEqual([
+        ['2026-05-01', 2],
+        ['2026-05-02', 2],
+        ['1969-12-31', 1],
+      ]);
+      stats.written = [];
+      for (const utmSource of ['mail', 'MAIL', ' Mail ', 'mail']) buffer.record(event({ utmSource }));
+      buffer.record(event({ utmSource: 'mail', kind: 'passwordPassed' }));
+      await buffer.flush();
+      expect(stats.written.map((r) => [r.utmSource, r.visits, r.passwordPassed])).toEqual([['mail', 4, 1]]);
+    },
+  );
 
   it('keeps what a failed write held, merged with what came meanwhile, and writes it all later', async () => {
     buffer.record(event());
@@ -153,7 +192,12 @@ describe('ClickBuffer under a flood of UTM values', () => {
     buffer.record(event({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'X'.repeat(MAX_UTM_LENGTH) }));
     await buffer.flush();
     expect(stats.written).toHaveLength(1);
-    expect(stats.written[0]).toMatchObject({ utmSource: 'newsletter', utmMedium: 'e-mail', utmCampaign: 'x'.repeat(MAX_UTM_LENGTH), visits: 2 });
+    expect(stats.written[0]).toMatchObject({
+      utmSource: 'newsletter',
+      utmMedium: 'e-mail',
+      utmCampaign: 'x'.repeat(MAX_UTM_LENGTH),
+      visits: 2,
+    });
     expect(normaliseUtm('a \t\u00A0 b')).toBe('a b');
     expect(Array.from(normaliseUtm('\u{1F600}'.repeat(150)))).toHaveLength(MAX_UTM_LENGTH);
   });
@@ -164,7 +208,11 @@ describe('ClickBuffer under a flood of UTM values', () => {
     expect(buffer.size).toBe(101);
     await buffer.flush();
     expect(stats.written).toHaveLength(101);
-    expect(stats.written.find((r) => r.utmSource === OTHER_UTM)).toMatchObject({ utmMedium: OTHER_UTM, utmCampaign: OTHER_UTM, visits: 900 });
+    expect(stats.written.find((r) => r.utmSource === OTHER_UTM)).toMatchObject({
+      utmMedium: OTHER_UTM,
+      utmCampaign: OTHER_UTM,
+      visits: 900,
+    });
     expect(total(stats.written)).toBe(1000);
     expect(dropped).toBe(0);
   });
@@ -172,7 +220,14 @@ describe('ClickBuffer under a flood of UTM values', () => {
   it('keeps a row for clicks without UTM values whatever the bounds: the link at its bound, the account past its share', async () => {
     // The bounds stop what visitors choose (UTM values); a link's plain clicks are its own traffic and are
     // never folded into (other), however many of the account's links are clicked.
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 2, maxRowsPerOwner: 3 } });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxUtmCombinations: 2, maxRowsPerOwner: 3 },
+    });
     for (const source of ['a', 'b', 'c']) buffer.record(event({ utmSource: source }));
     buffer.record(event());
     for (let i = 0; i < 5; i++) buffer.record(event({ linkId: `other-link-${i}` }));
@@ -198,7 +253,14 @@ describe('ClickBuffer under a flood of UTM values', () => {
         return super.addCounts(counts);
       }
     })();
-    const buffer = new ClickBuffer({ stats: counting, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 7 } });
+    const buffer = new ClickBuffer({
+      stats: counting,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxUtmCombinations: 7 },
+    });
     buffer.record(event());
     await buffer.flush();
     expect(seen).toEqual([7]);
@@ -206,7 +268,14 @@ describe('ClickBuffer under a flood of UTM values', () => {
 
   // One account's flood must not fill the buffer and drop another account's clicks.
   it('folds one account’s rows beyond its share into (other), so another account’s click still gets a row', async () => {
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxRows: 10, maxRowsPerOwner: 4 } });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxRows: 10, maxRowsPerOwner: 4 },
+    });
     for (let i = 0; i < 50; i++) buffer.record(event({ linkId: `a${i % 2}`, ownerId: 'flooder', utmSource: `s${i}` }));
     buffer.record(event({ linkId: 'b1', ownerId: 'other', utmSource: 'newsletter' }));
     await buffer.flush();
@@ -217,7 +286,14 @@ describe('ClickBuffer under a flood of UTM values', () => {
   });
 
   it('keeps its bounds when a failed write is put back in front of what arrived meanwhile', async () => {
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxUtmCombinations: 2 } });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxUtmCombinations: 2 },
+    });
     buffer.record(event({ utmSource: 'a' }));
     buffer.record(event({ utmSource: 'b' }));
     stats.failNext = 1;
@@ -261,10 +337,26 @@ describe('QueryStatsUseCase', () => {
 
   it('answers one page when start or limit is given (limit 10 by default), every row otherwise', async () => {
     const stats = new Stats();
-    stats.written = Array.from({ length: 25 }, (_, i) => ({ id: String(i), date: '2026-05-01', linkId: 'l1', ownerId: 'u1', domainId: null, linkName: 'Link', domainName: '', utmSource: `s${i}`, utmMedium: '', utmCampaign: '', visits: 1, passwordPassed: 0, passwordFailed: 0 }));
+    stats.written = Array.from({ length: 25 }, (_, i) => ({
+      id: String(i),
+      date: '2026-05-01',
+      linkId: 'l1',
+      ownerId: 'u1',
+      domainId: null,
+      linkName: 'Link',
+      domainName: '',
+      utmSource: `s${i}`,
+      utmMedium: '',
+      utmCampaign: '',
+      visits: 1,
+      passwordPassed: 0,
+      passwordFailed: 0,
+    }));
     const use = new QueryStatsUseCase(stats);
     const range = { startDate: '2026-05-01', endDate: '2026-05-01' };
-    expect(await use.execute('u1', { ...range, start: 20 })).toEqual({ page: expect.objectContaining({ total: 25, start: 20, limit: 10, items: stats.written.slice(20) }) });
+    expect(await use.execute('u1', { ...range, start: 20 })).toEqual({
+      page: expect.objectContaining({ total: 25, start: 20, limit: 10, items: stats.written.slice(20) }),
+    });
     expect(await use.execute('u1', { ...range, limit: 3 })).toEqual({ page: expect.objectContaining({ total: 25, start: 0, limit: 3 }) });
     const all = await use.execute('u1', range);
     const read: StatsRecord[][] = [];
@@ -286,9 +378,17 @@ describe('ClickBuffer: dimensions of counted visits', () => {
   const PHONE = 'phone-ua';
   const LAPTOP = 'laptop-ua';
   const dimensions = () =>
-    new FakeClickDimensions({ [PHONE]: { device: 'mobile', browser: 'Safari', os: 'iOS' }, [LAPTOP]: { device: 'desktop', browser: 'Firefox', os: 'Linux' } }, { '81.2.69.160': 'GB' });
+    new FakeClickDimensions(
+      { [PHONE]: { device: 'mobile', browser: 'Safari', os: 'iOS' }, [LAPTOP]: { device: 'desktop', browser: 'Firefox', os: 'Linux' } },
+      { '81.2.69.160': 'GB' },
+    );
   const byDimension = (stats: MemoryStatsRepository) =>
-    stats.dimensionCounts().reduce<Record<string, Record<string, number>>>((all, d) => ({ ...all, [d.dimension]: { ...all[d.dimension], [d.value]: d.visits } }), {});
+    stats
+      .dimensionCounts()
+      .reduce<Record<string, Record<string, number>>>(
+        (all, d) => ({ ...all, [d.dimension]: { ...all[d.dimension], [d.value]: d.visits } }),
+        {},
+      );
 
   it('counts each visit once per dimension, per (day, link), whatever its UTM values', async () => {
     const stats = new MemoryStatsRepository();
@@ -314,7 +414,14 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     const same = { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' };
     let calls = 0;
     const repeating = { traitsOf: () => (++calls % 3 ? same : { ...same, referrer: `r${calls}.example` }) };
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: repeating, options: { maxDimensionValues: 3 } });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: repeating,
+      options: { maxDimensionValues: 3 },
+    });
     for (let i = 0; i < 30; i++) buffer.record(event({ trigger: i % 2 ? 'qr' : 'link' }));
     await buffer.flush();
     expect(byDimension(stats)['referrer']).toEqual({ 'a.example': 20, 'r3.example': 1, 'r6.example': 1, '(other)': 8 });
@@ -327,14 +434,20 @@ describe('ClickBuffer: dimensions of counted visits', () => {
   it('derives and writes no dimensions when they are off, and still counts every visit', async () => {
     const stats = new MemoryStatsRepository();
     let derived = 0;
-    const watched = { traitsOf: () => (derived++, { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' }) };
+    const watched = {
+      traitsOf: () => (derived++, { referrer: 'a.example', country: 'GB', device: 'mobile', browser: 'Safari', os: 'iOS' }),
+    };
     const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: watched, options: { dimensions: false } });
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/a' }));
     buffer.record(event({ userAgent: PHONE }));
     await buffer.flush();
     expect(derived).toBe(0);
     expect(stats.dimensionCounts()).toEqual([]);
-    expect((await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 10))).items.map((r) => r.visits)).toEqual([2]);
+    expect(
+      (await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 10))).items.map(
+        (r) => r.visits,
+      ),
+    ).toEqual([2]);
   });
 
   it('gives password attempts no dimensions (they are not visits), and an unlocked visit its own', async () => {
@@ -349,7 +462,14 @@ describe('ClickBuffer: dimensions of counted visits', () => {
 
   it('bounds the values of a (day, link, dimension), the rest going to (other), and the bound holds across batches', async () => {
     const stats = new MemoryStatsRepository();
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions(), options: { maxDimensionValues: 2 } });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: dimensions(),
+      options: { maxDimensionValues: 2 },
+    });
     for (const host of ['a', 'b', 'c', 'd', 'a']) buffer.record(event({ referer: `https://${host}.example/` }));
     await buffer.flush();
     buffer.record(event({ referer: 'https://e.example/' }));
@@ -369,7 +489,12 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     buffer.record(event({ userAgent: PHONE, utmSource: 'mail' }));
     await buffer.flush();
     expect(byDimension(stats)['device']).toEqual({ mobile: 2, desktop: 1 });
-    expect(stats.dimensionCounts().filter((d) => d.dimension === 'device').reduce((n, d) => n + d.visits, 0)).toBe(3);
+    expect(
+      stats
+        .dimensionCounts()
+        .filter((d) => d.dimension === 'device')
+        .reduce((n, d) => n + d.visits, 0),
+    ).toBe(3);
   });
 
   it('keeps no raw Referer, User-Agent or address: only the derived values reach the repository', async () => {
@@ -377,7 +502,10 @@ describe('ClickBuffer: dimensions of counted visits', () => {
     const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: dimensions() });
     buffer.record(event({ userAgent: PHONE, ip: '81.2.69.160', referer: 'https://news.example/secret?token=1' }));
     await buffer.flush();
-    const stored = JSON.stringify([(await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 100))).items, stats.dimensionCounts()]);
+    const stored = JSON.stringify([
+      (await stats.page({ ownerId: 'u1', startDate: '2026-05-01', endDate: '2026-05-01' }, PageRequest.of(0, 100))).items,
+      stats.dimensionCounts(),
+    ]);
     for (const raw of [PHONE, '81.2.69.160', 'secret', 'token']) expect(stored).not.toContain(raw);
   });
 });
@@ -413,7 +541,15 @@ describe('ClickBuffer: link.clicked events', () => {
   // and grouped into series again at the write: now each click adds its moment to its kind's series.
   it('holds clicks that differ only in their moment as one series (moments in order of arrival), other kinds apart', async () => {
     const subscriber = new Subscriber();
-    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions: new FakeClickDimensions(), options: {}, clickEvents: subscriber });
+    const buffer = new ClickBuffer({
+      stats: new Stats(),
+      totals: linkTotals,
+      unitOfWork,
+      metrics: noMetrics,
+      dimensions: new FakeClickDimensions(),
+      options: {},
+      clickEvents: subscriber,
+    });
     buffer.record(event({ at: at(1) }));
     buffer.record(event({ at: at(2), utmSource: 'mail' }));
     buffer.record(event({ at: at(3) }));
@@ -428,12 +564,33 @@ describe('ClickBuffer: link.clicked events', () => {
       ['mail', 'link', [2, 5]],
       ['', 'qr', [4]],
     ]);
-    expect(series[0].kind).toEqual({ linkId: 'l1', ownerId: 'u1', domainId: null, trigger: 'link', referrer: '(direct)', country: '(unknown)', device: '(unknown)', browser: '(unknown)', os: '(unknown)', utmSource: '', utmMedium: '', utmCampaign: '' });
+    expect(series[0].kind).toEqual({
+      linkId: 'l1',
+      ownerId: 'u1',
+      domainId: null,
+      trigger: 'link',
+      referrer: '(direct)',
+      country: '(unknown)',
+      device: '(unknown)',
+      browser: '(unknown)',
+      os: '(unknown)',
+      utmSource: '',
+      utmMedium: '',
+      utmCampaign: '',
+    });
   });
 
-  it('derives a visit\'s dimensions once, for its counts and its event alike', async () => {
+  it("derives a visit's dimensions once, for its counts and its event alike", async () => {
     const dimensions = new FakeClickDimensions();
-    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions, options: {}, clickEvents: new Subscriber() });
+    const buffer = new ClickBuffer({
+      stats: new Stats(),
+      totals: linkTotals,
+      unitOfWork,
+      metrics: noMetrics,
+      dimensions,
+      options: {},
+      clickEvents: new Subscriber(),
+    });
     for (let i = 0; i < 7; i++) buffer.record(event({ at: at(i) }));
     expect(dimensions.calls).toBe(7);
   });
@@ -441,7 +598,15 @@ describe('ClickBuffer: link.clicked events', () => {
   it('after a failed write, writes its series with those that arrived meanwhile: every moment once', async () => {
     const subscriber = new Subscriber();
     const stats = new Stats();
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics: noMetrics, dimensions: new FakeClickDimensions(), options: {}, clickEvents: subscriber });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics: noMetrics,
+      dimensions: new FakeClickDimensions(),
+      options: {},
+      clickEvents: subscriber,
+    });
     for (let i = 0; i < 3; i++) buffer.record(event({ at: at(i) }));
     stats.failNext = 1;
     await expect(buffer.flush()).rejects.toThrow('database unreachable');
@@ -454,7 +619,15 @@ describe('ClickBuffer: link.clicked events', () => {
   it('starts a write as soon as it holds eventsPerWrite events, without waiting for the schedule', async () => {
     const subscriber = new Subscriber();
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
-    const buffer = new ClickBuffer({ stats: new Stats(), totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { eventsPerWrite: 5 }, clickEvents: subscriber });
+    const buffer = new ClickBuffer({
+      stats: new Stats(),
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { eventsPerWrite: 5 },
+      clickEvents: subscriber,
+    });
     for (let i = 0; i < 4; i++) buffer.record(event());
     await new Promise((resolve) => setImmediate(resolve));
     expect(subscriber.recorded).toHaveLength(0);
@@ -468,7 +641,15 @@ describe('ClickBuffer: link.clicked events', () => {
     let eventsDropped = 0;
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: (n) => void (eventsDropped += n) };
     const stats = new Stats();
-    const buffer = new ClickBuffer({ stats, totals: linkTotals, unitOfWork, metrics, dimensions: new FakeClickDimensions(), options: { maxEvents: 10, eventsPerWrite: 1_000 }, clickEvents: subscriber });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: linkTotals,
+      unitOfWork,
+      metrics,
+      dimensions: new FakeClickDimensions(),
+      options: { maxEvents: 10, eventsPerWrite: 1_000 },
+      clickEvents: subscriber,
+    });
     stats.failNext = 1;
     for (let i = 0; i < 15; i++) buffer.record(event());
     await expect(buffer.flush()).rejects.toThrow('database unreachable');
@@ -491,7 +672,13 @@ describe('ClickWriteSchedule.drain over a ClickBuffer with a write under way', (
       return slow(...args);
     };
     const metrics: ClickMetrics = { dropped: () => undefined, written: () => undefined, eventsDropped: () => undefined };
-    const buffer = new ClickBuffer({ stats, totals: { addVisits: async () => undefined }, unitOfWork: { run: (work) => work() }, metrics, dimensions: new FakeClickDimensions() });
+    const buffer = new ClickBuffer({
+      stats,
+      totals: { addVisits: async () => undefined },
+      unitOfWork: { run: (work) => work() },
+      metrics,
+      dimensions: new FakeClickDimensions(),
+    });
     const schedule = new ClickWriteSchedule(buffer, { intervalMs: 1_000, maxIntervalMs: 10_000, onError: () => undefined });
     for (let i = 0; i < 7; i++) buffer.record(event());
     const underWay = buffer.flush();

@@ -48,7 +48,8 @@ export class FakeClickDimensions extends ClickDimensions {
 }
 
 const rollupKeyOf = (c: ClickCounts) => [c.date, c.linkId, c.utmSource, c.utmMedium, c.utmCampaign].join('\u0000');
-const dimensionKeyOf = (c: Pick<DimensionCounts, 'date' | 'linkId' | 'dimension' | 'value'>) => [c.date, c.linkId, c.dimension, c.value].join('\u0000');
+const dimensionKeyOf = (c: Pick<DimensionCounts, 'date' | 'linkId' | 'dimension' | 'value'>) =>
+  [c.date, c.linkId, c.dimension, c.value].join('\u0000');
 
 /**
  * Statistics in memory, copied on write and on read as the table's rows would be. The UTM bound is the
@@ -62,7 +63,12 @@ export class MemoryStatsRepository extends StatsRepository {
   failNext = 0;
   private nextId = 0;
 
-  async addCounts(counts: ClickCounts[], _maxUtmCombinations: number, dimensions: DimensionCounts[] = [], maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY): Promise<void> {
+  async addCounts(
+    counts: ClickCounts[],
+    _maxUtmCombinations: number,
+    dimensions: DimensionCounts[] = [],
+    maxDimensionValues = MAX_DIMENSION_VALUES_PER_LINK_DAY,
+  ): Promise<void> {
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('database unreachable');
@@ -70,12 +76,21 @@ export class MemoryStatsRepository extends StatsRepository {
     for (const c of counts) {
       const stored = this.rows.get(rollupKeyOf(c));
       const row: StatsRecord = stored
-        ? { ...stored, visits: stored.visits + c.visits, passwordPassed: stored.passwordPassed + c.passwordPassed, passwordFailed: stored.passwordFailed + c.passwordFailed, linkName: c.linkName, domainName: c.domainName }
+        ? {
+            ...stored,
+            visits: stored.visits + c.visits,
+            passwordPassed: stored.passwordPassed + c.passwordPassed,
+            passwordFailed: stored.passwordFailed + c.passwordFailed,
+            linkName: c.linkName,
+            domainName: c.domainName,
+          }
         : { ...c, id: String(++this.nextId) };
       this.rows.set(rollupKeyOf(c), row);
     }
     for (const d of dimensions) {
-      const taken = [...this.dimensionRows.values()].filter((s) => s.date === d.date && s.linkId === d.linkId && s.dimension === d.dimension && isBoundedValue(s.dimension, s.value)).length;
+      const taken = [...this.dimensionRows.values()].filter(
+        (s) => s.date === d.date && s.linkId === d.linkId && s.dimension === d.dimension && isBoundedValue(s.dimension, s.value),
+      ).length;
       const fits = !isBoundedValue(d.dimension, d.value) || this.dimensionRows.has(dimensionKeyOf(d)) || taken < maxDimensionValues;
       const key = dimensionKeyOf({ ...d, value: fits ? d.value : OTHER_VALUE });
       const stored = this.dimensionRows.get(key);
@@ -88,7 +103,9 @@ export class MemoryStatsRepository extends StatsRepository {
     const needle = q.q?.toLowerCase();
     return [...this.rows.values()]
       .filter((r) => r.ownerId === q.ownerId && r.date >= q.startDate && r.date <= q.endDate)
-      .filter((r) => !needle || [r.linkName, r.domainName, r.utmSource, r.utmMedium, r.utmCampaign].some((v) => v.toLowerCase().includes(needle)))
+      .filter(
+        (r) => !needle || [r.linkName, r.domainName, r.utmSource, r.utmMedium, r.utmCampaign].some((v) => v.toLowerCase().includes(needle)),
+      )
       .sort((a, b) => compareKeys(statsPosition(a), statsPosition(b)))
       .map((r) => ({ ...r }));
   }

@@ -33,7 +33,9 @@ export interface BillingModuleOptions {
  * `BillingModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound and the settings
  * (Nest's ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<BillingModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<BillingModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(BILLING_PORTS).map(([name, port]) => ({
@@ -47,7 +49,13 @@ const USE_CASES: Provider[] = [
   providerOf(PlanCatalog, [BillingSettings], (settings) => new PlanCatalog(settings.plans)),
   providerOf(PlanQuotaPolicy, [AccountQuotaRepository, PlanCatalog]),
   // Shared by the user's verify and the provider's events, which may activate one checkout at once.
-  providerOf(ActivateCheckout, { subscriptions: SubscriptionRepository, gateway: PaymentGateway, uow: UnitOfWork, ids: IdGenerator, clock: Clock }),
+  providerOf(ActivateCheckout, {
+    subscriptions: SubscriptionRepository,
+    gateway: PaymentGateway,
+    uow: UnitOfWork,
+    ids: IdGenerator,
+    clock: Clock,
+  }),
   providerOf(ListPlansUseCase, [PlanCatalog]),
   providerOf(GetSubscriptionUseCase, {
     subscriptions: SubscriptionRepository,
@@ -89,6 +97,10 @@ export const BILLING_CONTROLLERS = [SubscriptionController, StripeWebhookControl
  */
 @Module({
   controllers: BILLING_CONTROLLERS,
-  providers: [...PORTS, { provide: BillingSettings, inject: [OPTIONS], useFactory: ({ settings }: BillingModuleOptions) => settings }, ...USE_CASES],
+  providers: [
+    ...PORTS,
+    { provide: BillingSettings, inject: [OPTIONS], useFactory: ({ settings }: BillingModuleOptions) => settings },
+    ...USE_CASES,
+  ],
 })
 export class BillingModule extends ConfigurableModuleClass {}

@@ -2,7 +2,19 @@ import { boolean, dateTime, id, LIMIT, named, number, object, oneOfValues, strin
 
 const subscriptionStatus = oneOfValues('active', 'past_due', 'canceled');
 
-export const PlanSchema = named('Plan', object({ id: string, name: string, price: number, currency: string, billingCycle: string, maxDomains: LIMIT, maxLinks: LIMIT, maxTags: LIMIT }));
+export const PlanSchema = named(
+  'Plan',
+  object({
+    id: string,
+    name: string,
+    price: number,
+    currency: string,
+    billingCycle: string,
+    maxDomains: LIMIT,
+    maxLinks: LIMIT,
+    maxTags: LIMIT,
+  }),
+);
 export const SubscriptionSchema = named(
   'Subscription',
   object({
@@ -21,5 +33,8 @@ export const SubscriptionSchema = named(
   }),
 );
 export const CheckoutSessionSchema = named('CheckoutSession', object({ sessionId: string, url: string, expiresAt: dateTime }));
-export const VerifiedSubscriptionSchema = named('VerifiedSubscription', object({ id, status: subscriptionStatus, planId: string, startDate: dateTime }));
+export const VerifiedSubscriptionSchema = named(
+  'VerifiedSubscription',
+  object({ id, status: subscriptionStatus, planId: string, startDate: dateTime }),
+);
 export const WebhookReceiptSchema = object({ received: boolean, outcome: oneOfValues('applied', 'unchanged', 'ignored') });

@@ -8,7 +8,9 @@ button{padding:.55rem 1.2rem;font-size:1rem}.cancel{margin-left:1rem}.banner{bac
 const money = (price: number, currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).format(price);
 
 const head = (title: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head>`;
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ' +
+  `content="width=device-width, initial-scale=1"><title>${escape(title)}</title><style>${STYLE}` +
+  '</style></head>';
 
 export function sandboxPaymentPage(session: SandboxSessionView): string {
   const paid = session.paid ? `<p role="status">This checkout is already paid.</p>` : '';
@@ -26,6 +28,9 @@ ${paid}
 }
 
 export function sandboxGonePage(message: string, cancelUrl?: string): string {
-  return `${head('Checkout unavailable')}
-<body><h1>Checkout unavailable</h1><p>${escape(message)}</p>${cancelUrl ? `<p><a href="${escape(cancelUrl)}">Back</a></p>` : ''}</body></html>`;
+  return (
+    `${head('Checkout unavailable')}
+<body><h1>Checkout unavailable</h1><p>${escape(message)}</p>${cancelUrl ? `<p><a href="${escape(cancelUrl)}">Back</a></p>` : ''}</body>` +
+    '</html>'
+  );
 }

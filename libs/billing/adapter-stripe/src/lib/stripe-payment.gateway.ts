@@ -1,5 +1,13 @@
 import Stripe from 'stripe';
-import { CheckoutSession, CheckoutState, InvalidWebhookError, NewCheckout, PaymentEvent, PaymentGateway, PaymentWebhookReader } from '@lnk/billing/domain';
+import {
+  CheckoutSession,
+  CheckoutState,
+  InvalidWebhookError,
+  NewCheckout,
+  PaymentEvent,
+  PaymentGateway,
+  PaymentWebhookReader,
+} from '@lnk/billing/domain';
 
 export interface StripeSettings {
   secretKey: string;
@@ -15,11 +23,18 @@ export function createStripeClient(settings: StripeSettings): Stripe {
     timeout: 15_000,
     telemetry: false,
     appInfo: { name: 'lnk' },
-    ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+          protocol: api.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
   });
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 /** Stripe Checkout in subscription mode: one line item, the plan's price, the account as client reference. */
 export class StripePaymentGateway extends PaymentGateway {
@@ -95,7 +110,8 @@ export class StripeWebhookReader extends PaymentWebhookReader {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const session = event.data.object;
-        if (session.mode !== 'subscription' || !(session.payment_status === 'paid' || session.payment_status === 'no_payment_required')) return null;
+        if (session.mode !== 'subscription' || !(session.payment_status === 'paid' || session.payment_status === 'no_payment_required'))
+          return null;
         return { kind: 'checkout_paid', sessionId: session.id, providerSubscriptionId: idOf(session.subscription) };
       }
       case 'invoice.payment_failed':
@@ -106,7 +122,8 @@ export class StripeWebhookReader extends PaymentWebhookReader {
       }
       case 'customer.subscription.updated': {
         const subscription = event.data.object;
-        if (subscription.status === 'past_due' || subscription.status === 'unpaid') return { kind: 'payment_failed', providerSubscriptionId: subscription.id };
+        if (subscription.status === 'past_due' || subscription.status === 'unpaid')
+          return { kind: 'payment_failed', providerSubscriptionId: subscription.id };
         if (subscription.status === 'active') return { kind: 'payment_succeeded', providerSubscriptionId: subscription.id };
         if (subscription.status === 'canceled') return { kind: 'subscription_ended', providerSubscriptionId: subscription.id };
         return null;

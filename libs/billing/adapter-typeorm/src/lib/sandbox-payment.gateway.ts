@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { CheckoutSession, CheckoutState, NewCheckout, PaymentGateway, SandboxCheckouts, SandboxPayment, SandboxSessionView } from '@lnk/billing/domain';
+import {
+  CheckoutSession,
+  CheckoutState,
+  NewCheckout,
+  PaymentGateway,
+  SandboxCheckouts,
+  SandboxPayment,
+  SandboxSessionView,
+} from '@lnk/billing/domain';
 import { Clock } from '@lnk/shared/kernel';
 import { decimal, sql, text, timestamp, timestampOrNull } from '@lnk/shared/database';
 
@@ -26,7 +34,8 @@ export class SandboxPaymentGateway extends PaymentGateway implements SandboxChec
     const { plan } = checkout;
     await sql(
       this.dataSource,
-      `INSERT INTO billing_sandbox_sessions (id, user_id, plan_id, plan_name, price, currency, success_url, cancel_url, created_at, expires_at)
+      `INSERT INTO billing_sandbox_sessions (id, user_id, plan_id, plan_name, price, currency, success_url, cancel_url, created_at,
+        expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [id, checkout.userId, plan.id, plan.name, plan.price, plan.currency, checkout.successUrl, checkout.cancelUrl, now, expiresAt],
     );
@@ -68,7 +77,11 @@ export class SandboxPaymentGateway extends PaymentGateway implements SandboxChec
   /** Pays the session (once; paying again answers already_paid). An expired session cannot be paid. */
   async pay(sessionId: string): Promise<SandboxPayment> {
     const now = this.clock.now();
-    const { affected } = await sql(this.dataSource, 'UPDATE billing_sandbox_sessions SET paid_at = $2 WHERE id = $1 AND paid_at IS NULL AND expires_at > $2', [sessionId, now]);
+    const { affected } = await sql(
+      this.dataSource,
+      'UPDATE billing_sandbox_sessions SET paid_at = $2 WHERE id = $1 AND paid_at IS NULL AND expires_at > $2',
+      [sessionId, now],
+    );
     const session = await this.session(sessionId);
     if (!session) return { outcome: 'unknown' };
     if (affected > 0) return { outcome: 'paid', session };

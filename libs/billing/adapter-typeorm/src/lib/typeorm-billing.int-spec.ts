@@ -1,8 +1,24 @@
-import { ActivateCheckout, AssignPlanUseCase, DEFAULT_PLANS, GetSubscriptionUseCase, HandlePaymentEventUseCase, PlanCatalog, PlanQuotaPolicy, SetCustomLimitsUseCase, StartCheckoutUseCase, VerifyCheckoutUseCase } from '@lnk/billing/domain';
+import {
+  ActivateCheckout,
+  AssignPlanUseCase,
+  DEFAULT_PLANS,
+  GetSubscriptionUseCase,
+  HandlePaymentEventUseCase,
+  PlanCatalog,
+  PlanQuotaPolicy,
+  SetCustomLimitsUseCase,
+  StartCheckoutUseCase,
+  VerifyCheckoutUseCase,
+} from '@lnk/billing/domain';
 import { ObjectIdGenerator, UNLIMITED } from '@lnk/shared/kernel';
 import { sql, TypeormUnitOfWork } from '@lnk/shared/database';
 import { FixedClock, useTestDataSource } from '@lnk/shared/testing';
-import { billingPersistence, TypeormAccountQuotaRepository, TypeormCheckoutRepository, TypeormSubscriptionRepository } from './typeorm-billing.repositories';
+import {
+  billingPersistence,
+  TypeormAccountQuotaRepository,
+  TypeormCheckoutRepository,
+  TypeormSubscriptionRepository,
+} from './typeorm-billing.repositories';
 import { SandboxPaymentGateway } from './sandbox-payment.gateway';
 
 const ids = new ObjectIdGenerator();
@@ -44,7 +60,13 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
   });
 
   const rowsOf = async (userId: string) =>
-    (await sql<{ plan_id: string; status: string }>(dataSource(), 'SELECT plan_id, status FROM billing_subscriptions WHERE user_id = $1 ORDER BY start_date, id', [userId])).rows.map((r) => [r.plan_id, r.status]);
+    (
+      await sql<{ plan_id: string; status: string }>(
+        dataSource(),
+        'SELECT plan_id, status FROM billing_subscriptions WHERE user_id = $1 ORDER BY start_date, id',
+        [userId],
+      )
+    ).rows.map((r) => [r.plan_id, r.status]);
 
   it('makes one free subscription however many first reads race', async () => {
     const user = ids.next();
@@ -59,7 +81,14 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     const session = await uc.checkout.execute(user, { planId: 'pro', ...urls });
     expect(session.url).toBe(`https://lnk.example/billing/sandbox/${session.sessionId}`);
     expect(session.expiresAt.toISOString()).toBe('2026-05-02T10:00:00.000Z');
-    expect(await sandbox.session(session.sessionId)).toMatchObject({ planName: 'Pro', price: 9, currency: 'USD', paid: false, expired: false, successUrl: urls.successUrl });
+    expect(await sandbox.session(session.sessionId)).toMatchObject({
+      planName: 'Pro',
+      price: 9,
+      currency: 'USD',
+      paid: false,
+      expired: false,
+      successUrl: urls.successUrl,
+    });
     await expect(uc.verify.execute(user, session.sessionId)).rejects.toMatchObject({ code: 'PAYMENT_NOT_COMPLETED' });
 
     expect((await sandbox.pay(session.sessionId)).outcome).toBe('paid');
@@ -67,7 +96,13 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     const state = await sandbox.checkoutState(session.sessionId);
     const racers = await Promise.all([
       ...Array.from({ length: 4 }, () => uc.verify.execute(user, session.sessionId)),
-      ...Array.from({ length: 2 }, () => uc.events.execute({ kind: 'checkout_paid', sessionId: session.sessionId, providerSubscriptionId: state?.providerSubscriptionId ?? null })),
+      ...Array.from({ length: 2 }, () =>
+        uc.events.execute({
+          kind: 'checkout_paid',
+          sessionId: session.sessionId,
+          providerSubscriptionId: state?.providerSubscriptionId ?? null,
+        }),
+      ),
     ]);
     const subscriptionIds = new Set(racers.filter((r) => typeof r !== 'string').map((s) => (s as { id: string }).id));
     expect(subscriptionIds.size).toBe(1);
@@ -110,7 +145,7 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
     expect(await sandbox.session(session.sessionId)).toBeNull();
   });
 
-  it("reads the current plan and the custom limits in one statement, none of either as nulls", async () => {
+  it('reads the current plan and the custom limits in one statement, none of either as nulls', async () => {
     const user = ids.next();
     expect(await uc.quotas.quotaOf(user)).toEqual({ planId: null, custom: { links: null, domains: null, tags: null } });
     await uc.current.execute(user);
@@ -127,7 +162,11 @@ describe('billing on PostgreSQL with the sandbox provider', () => {
 
   it("keeps both operators' changes when two set different limits of one account at once", async () => {
     const user = ids.next();
-    await Promise.all([uc.setLimits.execute(user, { links: 10 }), uc.setLimits.execute(user, { domains: 3 }), uc.setLimits.execute(user, { tags: 4 })]);
+    await Promise.all([
+      uc.setLimits.execute(user, { links: 10 }),
+      uc.setLimits.execute(user, { domains: 3 }),
+      uc.setLimits.execute(user, { tags: 4 }),
+    ]);
     expect((await uc.quotas.quotaOf(user)).custom).toEqual({ links: 10, domains: 3, tags: 4 });
     await uc.quotas.deleteAllOfOwner(user);
     expect((await uc.quotas.quotaOf(user)).custom).toEqual({ links: null, domains: null, tags: null });

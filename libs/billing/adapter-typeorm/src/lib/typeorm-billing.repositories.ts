@@ -1,6 +1,31 @@
 import { DataSource } from 'typeorm';
-import { AccountQuota, AccountQuotaRepository, CheckoutRecord, CheckoutRepository, CustomLimits, Subscription, SubscriptionProps, SubscriptionRepository, SUBSCRIPTION_STATUSES } from '@lnk/billing/domain';
-import { firstOf, int, lockKey, nullable, oneOf, PersistenceModule, prepared, PreparedStatement, Row, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import {
+  AccountQuota,
+  AccountQuotaRepository,
+  CheckoutRecord,
+  CheckoutRepository,
+  CustomLimits,
+  Subscription,
+  SubscriptionProps,
+  SubscriptionRepository,
+  SUBSCRIPTION_STATUSES,
+} from '@lnk/billing/domain';
+import {
+  firstOf,
+  int,
+  lockKey,
+  nullable,
+  oneOf,
+  PersistenceModule,
+  prepared,
+  PreparedStatement,
+  Row,
+  sql,
+  text,
+  textOrNull,
+  timestamp,
+  timestampOrNull,
+} from '@lnk/shared/database';
 import { BillingSubscriptions1763800500000 } from './migrations/1763800500000-billing-subscriptions';
 import { BillingCustomLimits1764390500000 } from './migrations/1764390500000-billing-custom-limits';
 
@@ -18,7 +43,13 @@ const subscriptionProps = (r: Row): SubscriptionProps => ({
 });
 const toSubscription = (r: Row) => new Subscription(subscriptionProps(r));
 
-const checkoutRecord = (r: Row): CheckoutRecord => ({ sessionId: text(r, 'session_id'), userId: text(r, 'user_id'), planId: text(r, 'plan_id'), createdAt: timestamp(r, 'created_at'), expiresAt: timestamp(r, 'expires_at') });
+const checkoutRecord = (r: Row): CheckoutRecord => ({
+  sessionId: text(r, 'session_id'),
+  userId: text(r, 'user_id'),
+  planId: text(r, 'plan_id'),
+  createdAt: timestamp(r, 'created_at'),
+  expiresAt: timestamp(r, 'expires_at'),
+});
 
 /** The latest subscription matching `where`: a statement of fixed text each, prepared (a plan lookup precedes every creation). */
 const latestSubscription = (where: string) =>
@@ -61,7 +92,8 @@ export class TypeormSubscriptionRepository extends SubscriptionRepository {
     const p = subscription.toProps();
     await sql(
       this.dataSource,
-      `INSERT INTO billing_subscriptions (id, user_id, plan_id, status, start_date, ended_at, checkout_session_id, provider_subscription_id, updated_at)
+      `INSERT INTO billing_subscriptions (id, user_id, plan_id, status, start_date, ended_at, checkout_session_id, provider_subscription_id,
+        updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [p.id, p.userId, p.planId, p.status, p.startDate, p.endedAt, p.checkoutSessionId, p.providerSubscriptionId, p.updatedAt],
     );
@@ -69,13 +101,11 @@ export class TypeormSubscriptionRepository extends SubscriptionRepository {
 
   async save(subscription: Subscription): Promise<void> {
     const p = subscription.toProps();
-    await sql(this.dataSource, 'UPDATE billing_subscriptions SET status = $2, ended_at = $3, provider_subscription_id = $4, updated_at = $5 WHERE id = $1', [
-      p.id,
-      p.status,
-      p.endedAt,
-      p.providerSubscriptionId,
-      p.updatedAt,
-    ]);
+    await sql(
+      this.dataSource,
+      'UPDATE billing_subscriptions SET status = $2, ended_at = $3, provider_subscription_id = $4, updated_at = $5 WHERE id = $1',
+      [p.id, p.status, p.endedAt, p.providerSubscriptionId, p.updatedAt],
+    );
   }
 
   async deleteAllOfOwner(userId: string): Promise<void> {
@@ -89,13 +119,11 @@ export class TypeormCheckoutRepository extends CheckoutRepository {
   }
 
   async insert(record: CheckoutRecord): Promise<void> {
-    await sql(this.dataSource, 'INSERT INTO billing_checkouts (session_id, user_id, plan_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      record.sessionId,
-      record.userId,
-      record.planId,
-      record.createdAt,
-      record.expiresAt,
-    ]);
+    await sql(
+      this.dataSource,
+      'INSERT INTO billing_checkouts (session_id, user_id, plan_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [record.sessionId, record.userId, record.planId, record.createdAt, record.expiresAt],
+    );
   }
 
   async find(sessionId: string): Promise<CheckoutRecord | null> {
@@ -115,7 +143,8 @@ const accountQuota = (r: Row): AccountQuota => ({
 
 /** The current plan and the custom limits in one round trip, prepared: it precedes every creation. */
 const QUOTA_OF = prepared(`
-  SELECT (SELECT plan_id FROM billing_subscriptions WHERE user_id = $1 AND status <> 'canceled' ORDER BY start_date DESC, id DESC LIMIT 1) AS plan_id,
+  SELECT (SELECT plan_id FROM billing_subscriptions WHERE user_id = $1 AND status <> 'canceled' ORDER BY start_date DESC, id DESC LIMIT 1)
+    AS plan_id,
          l.max_links, l.max_domains, l.max_tags
     FROM (SELECT 1) AS one LEFT JOIN billing_account_limits l ON l.user_id = $1`);
 
@@ -138,7 +167,8 @@ export class TypeormAccountQuotaRepository extends AccountQuotaRepository {
     await sql(
       this.dataSource,
       `INSERT INTO billing_account_limits (user_id, max_links, max_domains, max_tags, updated_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (user_id) DO UPDATE SET max_links = EXCLUDED.max_links, max_domains = EXCLUDED.max_domains, max_tags = EXCLUDED.max_tags, updated_at = EXCLUDED.updated_at`,
+       ON CONFLICT (user_id) DO UPDATE SET max_links = EXCLUDED.max_links, max_domains = EXCLUDED.max_domains, max_tags = EXCLUDED.max_tags,
+         updated_at = EXCLUDED.updated_at`,
       [userId, custom.links, custom.domains, custom.tags, now],
     );
   }

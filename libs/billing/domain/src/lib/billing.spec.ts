@@ -260,10 +260,19 @@ describe('subscriptions', () => {
     const s = setup();
     const session = await s.checkout.execute('u1', { planId: 'pro', ...urls });
     s.gateway.pay(session.sessionId, 'sub_1');
-    expect(await s.events.execute({ kind: 'checkout_paid', sessionId: session.sessionId, providerSubscriptionId: 'sub_1' })).toBe('applied');
-    expect(await s.events.execute({ kind: 'checkout_paid', sessionId: session.sessionId, providerSubscriptionId: 'sub_1' })).toBe('unchanged');
+    expect(await s.events.execute({ kind: 'checkout_paid', sessionId: session.sessionId, providerSubscriptionId: 'sub_1' })).toBe(
+      'applied',
+    );
+    expect(await s.events.execute({ kind: 'checkout_paid', sessionId: session.sessionId, providerSubscriptionId: 'sub_1' })).toBe(
+      'unchanged',
+    );
     const verified = await s.verify.execute('u1', session.sessionId);
-    expect(s.subscriptions.of('u1').filter((x) => x.isCurrent).map((x) => x.id)).toEqual([verified.id]);
+    expect(
+      s.subscriptions
+        .of('u1')
+        .filter((x) => x.isCurrent)
+        .map((x) => x.id),
+    ).toEqual([verified.id]);
     expect(await s.events.execute({ kind: 'checkout_paid', sessionId: 'cs_other', providerSubscriptionId: null })).toBe('ignored');
   });
 
@@ -308,17 +317,38 @@ describe('account limits', () => {
     const usage = new FixedUsage();
     usage.counts.set('u1', { links: 7, domains: 1, tags: 3 });
     const limits = new GetAccountLimitsUseCase(s.quota, usage);
-    expect(await limits.execute('u1')).toEqual({ domains: { used: 1, limit: 1 }, links: { used: 7, limit: 100 }, tags: { used: 3, limit: 10 } });
+    expect(await limits.execute('u1')).toEqual({
+      domains: { used: 1, limit: 1 },
+      links: { used: 7, limit: 100 },
+      tags: { used: 3, limit: 10 },
+    });
     await paidAccount(s, 'u1');
-    expect(await limits.execute('u1')).toEqual({ domains: { used: 1, limit: 5 }, links: { used: 7, limit: 5_000 }, tags: { used: 3, limit: 100 } });
-    expect(await limits.execute('u2')).toEqual({ domains: { used: 0, limit: 1 }, links: { used: 0, limit: 100 }, tags: { used: 0, limit: 10 } });
+    expect(await limits.execute('u1')).toEqual({
+      domains: { used: 1, limit: 5 },
+      links: { used: 7, limit: 5_000 },
+      tags: { used: 3, limit: 100 },
+    });
+    expect(await limits.execute('u2')).toEqual({
+      domains: { used: 0, limit: 1 },
+      links: { used: 0, limit: 100 },
+      tags: { used: 0, limit: 10 },
+    });
   });
 });
 
 describe("billing's part of deleting an account", () => {
   function eraser(s: ReturnType<typeof setup>) {
     const incidents = new RecordedIncidents();
-    return { incidents, erase: new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents, quotas: s.quotas }) };
+    return {
+      incidents,
+      erase: new EraseBillingAccountUseCase({
+        subscriptions: s.subscriptions,
+        checkouts: s.checkouts,
+        gateway: s.gateway,
+        incidents,
+        quotas: s.quotas,
+      }),
+    };
   }
 
   // The provider is called only by the follow-up the deletion runs after its commit: a rolled-back deletion never cancels a plan.
@@ -355,7 +385,9 @@ describe("billing's part of deleting an account", () => {
     await s.current.execute('u1');
     s.gateway.failCancellations = new Error('must not be called');
     const { erase, incidents } = eraser(s);
-    await (await erase.execute('u1'))();
+    await (
+      await erase.execute('u1')
+    )();
     expect(s.subscriptions.of('u1')).toEqual([]);
     expect(incidents.failures).toEqual([]);
   });
@@ -396,35 +428,62 @@ describe('billing off: no payment provider, plans and limits from the operator',
   // A subscription Stripe billed before billing was turned off cannot be cancelled without a provider: an operator must hear of it.
   it("reports a deleted account's provider subscription it cannot cancel", async () => {
     const s = off(DEFAULT_PLANS);
-    await s.subscriptions.insert(Subscription.start({ id: ids.next(), userId: 'u1', planId: 'pro', checkoutSessionId: 'cs_old', providerSubscriptionId: 'sub_old', now }));
+    await s.subscriptions.insert(
+      Subscription.start({
+        id: ids.next(),
+        userId: 'u1',
+        planId: 'pro',
+        checkoutSessionId: 'cs_old',
+        providerSubscriptionId: 'sub_old',
+        now,
+      }),
+    );
     const incidents = new RecordedIncidents();
-    await (await new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents, quotas: s.quotas }).execute('u1'))();
+    await (
+      await new EraseBillingAccountUseCase({
+        subscriptions: s.subscriptions,
+        checkouts: s.checkouts,
+        gateway: s.gateway,
+        incidents,
+        quotas: s.quotas,
+      }).execute('u1')
+    )();
     expect(s.subscriptions.of('u1')).toEqual([]);
     expect(incidents.failures).toEqual([{ providerSubscriptionId: 'sub_old', reason: expect.stringContaining('billing is off') }]);
   });
 });
 
 describe("the operator's plans and custom limits", () => {
-  it('assigns a plan of the catalogue: the current subscription ends, the new one holds at once; the same plan again changes nothing', async () => {
-    const s = setup();
-    await s.current.execute('u1');
-    const assigned = await s.assignPlan.execute('u1', 'business');
-    expect(assigned.subscription).toMatchObject({ planId: 'business', status: 'active', checkoutSessionId: null, providerSubscriptionId: null });
-    expect(assigned.limits).toEqual({ links: 50_000, domains: 25, tags: 1_000 });
-    expect(await s.quota.limitFor('u1', 'links')).toBe(50_000);
-    expect((await s.assignPlan.execute('u1', 'business')).subscription.id).toBe(assigned.subscription.id);
-    expect(s.subscriptions.of('u1').map((x) => [x.planId, x.status])).toEqual([
-      ['free', 'canceled'],
-      ['business', 'active'],
-    ]);
-    // Back to the free plan by name, as any other.
-    expect((await s.assignPlan.execute('u1', 'free')).limits.links).toBe(100);
-  });
+  it(
+    'assigns a plan of the catalogue: the current subscription ends, the ' + 'new one holds at once; the same plan again changes nothing',
+    async () => {
+      const s = setup();
+      await s.current.execute('u1');
+      const assigned = await s.assignPlan.execute('u1', 'business');
+      expect(assigned.subscription).toMatchObject({
+        planId: 'business',
+        status: 'active',
+        checkoutSessionId: null,
+        providerSubscriptionId: null,
+      });
+      expect(assigned.limits).toEqual({ links: 50_000, domains: 25, tags: 1_000 });
+      expect(await s.quota.limitFor('u1', 'links')).toBe(50_000);
+      expect((await s.assignPlan.execute('u1', 'business')).subscription.id).toBe(assigned.subscription.id);
+      expect(s.subscriptions.of('u1').map((x) => [x.planId, x.status])).toEqual([
+        ['free', 'canceled'],
+        ['business', 'active'],
+      ]);
+      // Back to the free plan by name, as any other.
+      expect((await s.assignPlan.execute('u1', 'free')).limits.links).toBe(100);
+    },
+  );
 
   it('refuses a plan not in the catalogue, naming the ones there are, and changes nothing', async () => {
     const s = setup();
     await s.current.execute('u1');
-    await expect(s.assignPlan.execute('u1', 'gold')).rejects.toMatchObject({ errors: [{ name: 'plan', error: 'unknown plan; one of free, pro, business' }] });
+    await expect(s.assignPlan.execute('u1', 'gold')).rejects.toMatchObject({
+      errors: [{ name: 'plan', error: 'unknown plan; one of free, pro, business' }],
+    });
     expect(s.subscriptions.of('u1').map((x) => x.planId)).toEqual(['free']);
   });
 
@@ -440,7 +499,9 @@ describe("the operator's plans and custom limits", () => {
     const s = setup();
     await paidAccount(s, 'u1');
     s.gateway.failCancellations = new Error('connect ECONNREFUSED');
-    await expect(s.assignPlan.execute('u1', 'business')).rejects.toThrow('the plan is assigned, but the payment provider did not cancel the replaced subscription sub_u1: connect ECONNREFUSED');
+    await expect(s.assignPlan.execute('u1', 'business')).rejects.toThrow(
+      'the plan is assigned, but the payment provider did not cancel the replaced subscription sub_u1: connect ECONNREFUSED',
+    );
     expect((await s.current.execute('u1')).plan.id).toBe('business');
   });
 
@@ -478,7 +539,15 @@ describe("the operator's plans and custom limits", () => {
   it("erases an account's custom limits with the account", async () => {
     const s = setup();
     await s.setLimits.execute('u1', { links: 7 });
-    await (await new EraseBillingAccountUseCase({ subscriptions: s.subscriptions, checkouts: s.checkouts, gateway: s.gateway, incidents: new RecordedIncidents(), quotas: s.quotas }).execute('u1'))();
+    await (
+      await new EraseBillingAccountUseCase({
+        subscriptions: s.subscriptions,
+        checkouts: s.checkouts,
+        gateway: s.gateway,
+        incidents: new RecordedIncidents(),
+        quotas: s.quotas,
+      }).execute('u1')
+    )();
     expect(s.quotas.custom.has('u1')).toBe(false);
   });
 });
@@ -502,7 +571,19 @@ class MemorySandbox extends SandboxCheckouts {
     if (!s) return null;
     const { plan, successUrl, cancelUrl } = s.checkout;
     const at = new Date(now.getTime() + 86_400_000);
-    return { id, planId: plan.id, planName: plan.name, price: plan.price, currency: plan.currency, successUrl, cancelUrl, expiresAt: at, paid: s.paid, expired: s.expired && !s.paid, providerSubscriptionId: s.providerSubscriptionId };
+    return {
+      id,
+      planId: plan.id,
+      planName: plan.name,
+      price: plan.price,
+      currency: plan.currency,
+      successUrl,
+      cancelUrl,
+      expiresAt: at,
+      paid: s.paid,
+      expired: s.expired && !s.paid,
+      providerSubscriptionId: s.providerSubscriptionId,
+    };
   }
   async pay(id: string): Promise<SandboxPayment> {
     const before = await this.session(id);
@@ -515,7 +596,8 @@ class MemorySandbox extends SandboxCheckouts {
 }
 
 describe("a provider's webhook", () => {
-  const checkoutPaid = (sessionId: string) => JSON.stringify({ kind: 'checkout_paid', sessionId, providerSubscriptionId: `sub_${sessionId}` });
+  const checkoutPaid = (sessionId: string) =>
+    JSON.stringify({ kind: 'checkout_paid', sessionId, providerSubscriptionId: `sub_${sessionId}` });
 
   it('applies a signed event once, and ignores an event billing does not act on', async () => {
     const s = setup();
@@ -531,13 +613,17 @@ describe("a provider's webhook", () => {
   it('refuses an unsigned event and applies nothing', async () => {
     const s = setup();
     const { sessionId } = await s.checkout.execute('u1', { planId: 'pro', ...urls });
-    await expect(new ReceivePaymentWebhookUseCase(new SignedEvents(), s.events).execute(checkoutPaid(sessionId), undefined)).rejects.toThrow(InvalidWebhookError);
+    await expect(
+      new ReceivePaymentWebhookUseCase(new SignedEvents(), s.events).execute(checkoutPaid(sessionId), undefined),
+    ).rejects.toThrow(InvalidWebhookError);
     expect(s.subscriptions.of('u1')).toEqual([]);
   });
 
   it('has no endpoint without Stripe: NOT_FOUND, whatever the call carries', async () => {
     const s = setup();
-    await expect(new ReceivePaymentWebhookUseCase(new NoPaymentWebhookReader(), s.events).execute('{}', 'signed-by-provider')).rejects.toThrow(NotFoundError);
+    await expect(
+      new ReceivePaymentWebhookUseCase(new NoPaymentWebhookReader(), s.events).execute('{}', 'signed-by-provider'),
+    ).rejects.toThrow(NotFoundError);
   });
 });
 

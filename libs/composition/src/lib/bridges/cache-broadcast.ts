@@ -4,7 +4,14 @@ import { DomainVerificationListener } from '@lnk/domains/domain';
 import { WebhookChangeListener } from '@lnk/webhooks/domain';
 import { CACHE_CHANNELS, RedisBus } from '@lnk/shared/redis';
 
-const { linkChanged: LINK_CHANGED, tokensRevoked: TOKENS_REVOKED, accountChanged: ACCOUNT_CHANGED, domainChanged: DOMAIN_CHANGED, webhooksChanged: WEBHOOKS_CHANGED, linksChanged: LINKS_CHANGED } = CACHE_CHANNELS;
+const {
+  linkChanged: LINK_CHANGED,
+  tokensRevoked: TOKENS_REVOKED,
+  accountChanged: ACCOUNT_CHANGED,
+  domainChanged: DOMAIN_CHANGED,
+  webhooksChanged: WEBHOOKS_CHANGED,
+  linksChanged: LINKS_CHANGED,
+} = CACHE_CHANNELS;
 
 // Each tells this instance's listener, and the other instances through Redis (listenToOtherInstances in
 // shared/redis applies it there). A listener has one method and no state of its own: a function makes it.

@@ -19,7 +19,12 @@ import {
   SetCustomLimitsUseCase,
 } from '@lnk/billing/domain';
 import type { BillingPorts, BillingSettings } from '@lnk/billing/adapter-nest';
-import { SandboxPaymentGateway, TypeormAccountQuotaRepository, TypeormCheckoutRepository, TypeormSubscriptionRepository } from '@lnk/billing/adapter-typeorm';
+import {
+  SandboxPaymentGateway,
+  TypeormAccountQuotaRepository,
+  TypeormCheckoutRepository,
+  TypeormSubscriptionRepository,
+} from '@lnk/billing/adapter-typeorm';
 import { createStripeClient, StripePaymentGateway, StripeWebhookReader } from '@lnk/billing/adapter-stripe';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
@@ -29,7 +34,14 @@ import { AppConfig } from '../config/app-config';
  * The billing context in its mode (BILLING): Stripe takes payments, or the built-in sandbox page (which
  * pays any session: only when asked for by name), or nothing (off: plans and limits are the operator's).
  */
-export function composeBilling(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, usage: AccountUsage) {
+export function composeBilling(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  ids: IdGenerator,
+  clock: Clock,
+  usage: AccountUsage,
+) {
   const catalog = new PlanCatalog(config.plans);
   const subscriptions = new TypeormSubscriptionRepository(dataSource);
   const checkouts = new TypeormCheckoutRepository(dataSource);
@@ -42,7 +54,9 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
   let webhooks: PaymentWebhookReader = new NoPaymentWebhookReader();
   if (config.stripe) {
     const client = createStripeClient(config.stripe);
-    gateway = new StripePaymentGateway(client, config.stripe.priceIds, (message, error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, message));
+    gateway = new StripePaymentGateway(client, config.stripe.priceIds, (message, error) =>
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, message),
+    );
     webhooks = new StripeWebhookReader(client, config.stripe.webhookSecret);
   } else if (config.billingMode === 'sandbox') {
     const sandboxGateway = new SandboxPaymentGateway(dataSource, clock, { pageBaseUrl: config.publicBaseUrl });
@@ -52,7 +66,8 @@ export function composeBilling(dataSource: DataSource, config: AppConfig, logger
   const quota = new PlanQuotaPolicy(quotas, catalog);
   const current = new GetSubscriptionUseCase({ subscriptions, catalog, uow, ids, clock, quota });
   const incidents: BillingIncidents = {
-    cancellationFailed: (providerSubscriptionId, reason) => logger.error({ providerSubscriptionId, err: reason }, 'payment provider did not cancel the subscription of a deleted account'),
+    cancellationFailed: (providerSubscriptionId, reason) =>
+      logger.error({ providerSubscriptionId, err: reason }, 'payment provider did not cancel the subscription of a deleted account'),
   };
 
   // The ports of the billing use cases BillingModule builds for its routes.

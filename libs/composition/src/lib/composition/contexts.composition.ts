@@ -9,14 +9,26 @@ import { CachedLinkLists, weighLinkListAnswer } from '@lnk/links/adapter-cache';
 import type { LinksPorts, LinksSettings } from '@lnk/links/adapter-nest';
 import { TypeormLinkRepository, TypeormTagRepository } from '@lnk/links/adapter-typeorm';
 import { CryptoSlugGenerator } from '@lnk/links/adapter-crypto';
-import { AllowCertificateUseCase, DomainVerificationListener, RecheckDomainsUseCase, RepositoryCertificateHostLookup } from '@lnk/domains/domain';
+import {
+  AllowCertificateUseCase,
+  DomainVerificationListener,
+  RecheckDomainsUseCase,
+  RepositoryCertificateHostLookup,
+} from '@lnk/domains/domain';
 import { CachedCertificateHostLookup } from '@lnk/domains/adapter-cache';
 import type { DomainsPorts, DomainsSettings } from '@lnk/domains/adapter-nest';
 import { TypeormDomainRepository } from '@lnk/domains/adapter-typeorm';
 import { CryptoChallengeGenerator, NodeDnsResolver } from '@lnk/domains/adapter-dns';
 import { ObjectIdGenerator, SystemClock } from '@lnk/shared/kernel';
 import { TypeormUnitOfWork } from '@lnk/shared/database';
-import { broadcastAccountChanges, broadcastDomainChanges, broadcastLinkChanges, broadcastLinkListChanges, broadcastRevocations, broadcastWebhookChanges } from '../bridges/cache-broadcast';
+import {
+  broadcastAccountChanges,
+  broadcastDomainChanges,
+  broadcastLinkChanges,
+  broadcastLinkListChanges,
+  broadcastRevocations,
+  broadcastWebhookChanges,
+} from '../bridges/cache-broadcast';
 import { RedisBus } from '@lnk/shared/redis';
 import {
   AccountDataEraserViaOtherContexts,
@@ -54,7 +66,14 @@ const CERTIFICATE_ASKS = { cache: { maxEntries: 10_000, allowedTtlMs: 60_000, re
  * `bus`: where cache invalidations go to the other instances; without one they stay in process.
  * `loginThrottle`: the sign-in throttle (openLoginThrottle, shared through Redis); by default one of this process.
  */
-export function composeContexts(dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, loginThrottle?: LoginThrottle) {
+export function composeContexts(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  metrics: ServiceMetrics,
+  bus: RedisBus | null,
+  loginThrottle?: LoginThrottle,
+) {
   const ids = new ObjectIdGenerator();
   const clock = new SystemClock();
   // Every write of links (any use case, bulk, import, erasure) reports its owner from the repository, to the
@@ -63,7 +82,14 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   const linkRepository = new TypeormLinkRepository(dataSource, undefined, bus ? broadcastLinkListChanges(listChanges, bus) : listChanges);
   const tagRepository = new TypeormTagRepository(dataSource);
   const domainRepository = new TypeormDomainRepository(dataSource);
-  const { billing, quota, eraseAccount } = composeBilling(dataSource, config, logger, ids, clock, new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository));
+  const { billing, quota, eraseAccount } = composeBilling(
+    dataSource,
+    config,
+    logger,
+    ids,
+    clock,
+    new AccountUsageViaLinksAndDomains(linkRepository, tagRepository, domainRepository),
+  );
   const linkDomains = new LinkDomainsViaDomains(domainRepository);
   const linkPasswords = new BcryptPasswordHasher(config.bcryptCost);
   const linkLists = new CachedLinkLists(
@@ -74,10 +100,23 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     (answer) => 2 * weighLinkListAnswer(answer),
     () => clock.nowMs(),
   );
-  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) => (bus ? broadcastWebhookChanges(local, bus) : local));
+  const webhooks = composeWebhooks(dataSource, config, logger, ids, clock, linkRepository, (local) =>
+    bus ? broadcastWebhookChanges(local, bus) : local,
+  );
   const statsRepository = new TypeormStatsRepository(dataSource, ids);
   // The short-URL edge (resolving, the password check, the click buffer), as apps/redirect composes it.
-  const edge = composeShortUrlEdge({ dataSource, settings: config, logger, metrics, clock, links: linkRepository, linkDomains, stats: statsRepository, passwords: linkPasswords, webhooks });
+  const edge = composeShortUrlEdge({
+    dataSource,
+    settings: config,
+    logger,
+    metrics,
+    clock,
+    links: linkRepository,
+    linkDomains,
+    stats: statsRepository,
+    passwords: linkPasswords,
+    webhooks,
+  });
   const { redirectCache } = edge;
   const linkChanges = bus ? broadcastLinkChanges(redirectCache, bus) : redirectCache;
   // A TLS proxy's question before it gets a certificate for a host (GET /tls/ask).
@@ -111,7 +150,11 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     unitOfWork: new TypeormUnitOfWork(dataSource),
     lists: linkLists,
   };
-  const settings: LinksSettings = { ownHosts: config.ownHosts, shortBaseUrl: config.shortBaseUrl, customDomainScheme: config.customDomainScheme };
+  const settings: LinksSettings = {
+    ownHosts: config.ownHosts,
+    shortBaseUrl: config.shortBaseUrl,
+    customDomainScheme: config.customDomainScheme,
+  };
   const links = {
     ports,
     settings,
@@ -134,13 +177,23 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
     changes: domainChanges,
     usage: new DomainUsageViaLinks(linkRepository),
   };
-  const domainSettings: DomainsSettings = { ownHosts: config.ownHosts, dnsTarget: config.dnsTarget, dnsTargetAddresses: config.dnsTargetAddresses };
+  const domainSettings: DomainsSettings = {
+    ownHosts: config.ownHosts,
+    dnsTarget: config.dnsTarget,
+    dnsTargetAddresses: config.dnsTargetAddresses,
+  };
   const domains = {
     ports: domainPorts,
     settings: domainSettings,
     certificates,
     certificateHosts,
-    recheck: new RecheckDomainsUseCase({ domains: domainRepository, dns, clock, listener: domainChanges, config: { target: routing, batchSize: 20 } }),
+    recheck: new RecheckDomainsUseCase({
+      domains: domainRepository,
+      dns,
+      clock,
+      listener: domainChanges,
+      config: { target: routing, batchSize: 20 },
+    }),
     /** What a domain change on another instance is told to here. */
     hostChanges,
   };
@@ -153,16 +206,29 @@ export function composeContexts(dataSource: DataSource, config: AppConfig, logge
   };
   const analytics = { clicks: edge.clicks, ports: analyticsPorts };
 
-  const identity = composeIdentity(dataSource, config, logger, {
-    eraser: new AccountDataEraserViaOtherContexts({ links: linkRepository, tags: tagRepository, domains: domainRepository, stats: statsRepository, billing: eraseAccount, webhooks: webhooks.repository }),
-    limits: new AccountLimitsReaderViaBilling(billing.limits),
-    ...(bus
-      ? {
-          broadcastRevocations: (local) => broadcastRevocations(local, bus),
-          broadcastAccountChanges: (local) => broadcastAccountChanges(local, bus),
-        }
-      : {}),
-  }, loginThrottle);
+  const identity = composeIdentity(
+    dataSource,
+    config,
+    logger,
+    {
+      eraser: new AccountDataEraserViaOtherContexts({
+        links: linkRepository,
+        tags: tagRepository,
+        domains: domainRepository,
+        stats: statsRepository,
+        billing: eraseAccount,
+        webhooks: webhooks.repository,
+      }),
+      limits: new AccountLimitsReaderViaBilling(billing.limits),
+      ...(bus
+        ? {
+            broadcastRevocations: (local) => broadcastRevocations(local, bus),
+            broadcastAccountChanges: (local) => broadcastAccountChanges(local, bus),
+          }
+        : {}),
+    },
+    loginThrottle,
+  );
 
   metrics.watchPool(poolFiguresOf(dataSource));
 

@@ -37,30 +37,43 @@ export const loginThrottle: Provider = {
 export const contexts: Provider = {
   provide: CONTEXTS,
   inject: [DataSource, APP_CONFIG, LOGGER, ServiceMetrics, BUS, LOGIN_THROTTLE],
-  useFactory: async (dataSource: DataSource, config: AppConfig, logger: Logger, metrics: ServiceMetrics, bus: RedisBus | null, throttle: ClosableLoginThrottle): Promise<Contexts> => {
+  useFactory: async (
+    dataSource: DataSource,
+    config: AppConfig,
+    logger: Logger,
+    metrics: ServiceMetrics,
+    bus: RedisBus | null,
+    throttle: ClosableLoginThrottle,
+  ): Promise<Contexts> => {
     const composed = composeContexts(dataSource, config, logger, metrics, bus, throttle);
     const { links, identity, webhooks, domains } = composed;
     // Read before the first request: until then every link change would take the transaction path.
     await webhooks.ready();
     if (bus) {
       const tokensRevoked = () => identity.principalCache.tokensRevoked();
-      await hearOtherInstances(bus, {
-        // The short-URL edge's, as the redirect app's, and the caches only the API keeps.
-        listeners: {
-          ...links.edge.listeners,
-          tokensRevoked,
-          accountChanged: (userId) => identity.accountCache.accountChanged(userId),
-          // The redirect cache's and the certificate answers'.
-          domainChanged: (name) => domains.hostChanges.verificationChanged(name),
-          linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
+      await hearOtherInstances(
+        bus,
+        {
+          // The short-URL edge's, as the redirect app's, and the caches only the API keeps.
+          listeners: {
+            ...links.edge.listeners,
+            tokensRevoked,
+            accountChanged: (userId) => identity.accountCache.accountChanged(userId),
+            // The redirect cache's and the certificate answers'.
+            domainChanged: (name) => domains.hostChanges.verificationChanged(name),
+            linksChanged: (ownerId) => links.linkLists.linksChanged(ownerId),
+          },
+          forgetAll: () => {
+            links.edge.forgetAll();
+            domains.certificateHosts.forgetAll();
+            links.linkLists.clear();
+            tokensRevoked();
+          },
         },
-        forgetAll: () => {
-          links.edge.forgetAll();
-          domains.certificateHosts.forgetAll();
-          links.linkLists.clear();
-          tokensRevoked();
-        },
-      }, config, logger, metrics);
+        config,
+        logger,
+        metrics,
+      );
     }
     return composed;
   },

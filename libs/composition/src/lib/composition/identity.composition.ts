@@ -27,7 +27,14 @@ import {
 } from '@lnk/identity/domain';
 import { emailVerificationLink, type IdentityPorts, type IdentitySettings } from '@lnk/identity/adapter-nest';
 import { CachedAccountReader, CachedBearerPrincipals, ThrottledPatUses } from '@lnk/identity/adapter-cache';
-import { AesGcmSecretBox, BcryptPasswordHasher, InMemoryLoginThrottle, NodeSecretGenerator, S256PkceVerifier, Sha256SecretHasher } from '@lnk/identity/adapter-crypto';
+import {
+  AesGcmSecretBox,
+  BcryptPasswordHasher,
+  InMemoryLoginThrottle,
+  NodeSecretGenerator,
+  S256PkceVerifier,
+  Sha256SecretHasher,
+} from '@lnk/identity/adapter-crypto';
 import { JoseIdTokenVerifier } from '@lnk/identity/adapter-jose';
 import { LogMailer, SmtpMailer } from '@lnk/identity/adapter-mail';
 import { SpeakeasyTotpService } from '@lnk/identity/adapter-otp';
@@ -81,7 +88,9 @@ export function openLoginThrottle(
     onError: (error) => logger.warn({ err: error.message }, 'login throttle redis'),
     onFallback: (local) =>
       local
-        ? logger.warn('sign-in attempts counted in this process while Redis does not answer (each instance grants an account its own budget)')
+        ? logger.warn(
+            'sign-in attempts counted in this process while Redis does not answer (each instance grants an account its own budget)',
+          )
         : logger.info('sign-in attempts counted in Redis again, shared by every instance'),
   });
   watch(() => throttle.shared);
@@ -123,7 +132,9 @@ export function composeIdentity(
   const keys = applicationKeys(config);
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom)
-    : new LogMailer((message: { to: string; subject: string; text: string }) => logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'));
+    : new LogMailer((message: { to: string; subject: string; text: string }) =>
+        logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'outgoing mail (no SMTP_URL set)'),
+      );
 
   const bearerCache = new CachedBearerPrincipals(new RepositoryBearerPrincipals(oauthTokens, pats), clock);
   const authenticate = new AuthenticateUseCase(bearerCache, new ThrottledPatUses(pats, { clock }), hasher, clock);
@@ -174,7 +185,15 @@ export function composeIdentity(
   };
 
   // What the operator CLI runs, built from the same ports (IdentityModule builds its own for the routes).
-  const verification = new EmailVerificationSender({ verifications: ports.verifications, mailer, secrets, hasher, ids, clock, verifyUrl: emailVerificationLink(config.publicBaseUrl) });
+  const verification = new EmailVerificationSender({
+    verifications: ports.verifications,
+    mailer,
+    secrets,
+    hasher,
+    ids,
+    clock,
+    verifyUrl: emailVerificationLink(config.publicBaseUrl),
+  });
   const patMint: PatMint = { pats, secrets, hasher, ids, maxActive: settings.patLimit };
   const directory = new TypeormOperatorDirectory(dataSource);
 

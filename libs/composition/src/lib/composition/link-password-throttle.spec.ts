@@ -13,20 +13,28 @@ beforeAll(async () => (link = { id: 'l1', passwordHash: await hasher.hash('open 
  */
 function composed() {
   const waits: number[] = [];
-  const throttle = new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE, () => 0, async (ms) => void waits.push(ms));
+  const throttle = new InMemoryLoginThrottle(
+    LINK_PASSWORD_THROTTLE,
+    () => 0,
+    async (ms) => void waits.push(ms),
+  );
   return { waits, check: new CheckLinkPasswordUseCase(hasher, new PasswordAttemptsViaIdentity(throttle)) };
 }
 
 describe('the link password throttle both apps compose', () => {
   // Issue 27: 110 wrong posts from 110 addresses refused the link to everyone, its right password included.
-  it('never refuses a link for failures from many addresses: it slows each guess down, by at most maxDelayMs, and the right password still opens it', async () => {
-    const { waits, check } = composed();
-    for (let i = 0; i < 200; i++) expect(await check.execute(link, `guess ${i}`, `10.0.0.${i}`)).toBe(false);
-    expect(await check.execute(link, 'open sesame', '192.0.2.200')).toBe(true);
-    // A wait of each request's own, bounded: past the free failures it grows, then stays at the cap.
-    expect(Math.max(...waits)).toBe(LINK_PASSWORD_THROTTLE.maxDelayMs);
-    expect(waits.every((ms) => ms > 0 && ms <= LINK_PASSWORD_THROTTLE.maxDelayMs)).toBe(true);
-  });
+  it(
+    'never refuses a link for failures from many addresses: it slows each guess ' +
+      'down, by at most maxDelayMs, and the right password still opens it',
+    async () => {
+      const { waits, check } = composed();
+      for (let i = 0; i < 200; i++) expect(await check.execute(link, `guess ${i}`, `10.0.0.${i}`)).toBe(false);
+      expect(await check.execute(link, 'open sesame', '192.0.2.200')).toBe(true);
+      // A wait of each request's own, bounded: past the free failures it grows, then stays at the cap.
+      expect(Math.max(...waits)).toBe(LINK_PASSWORD_THROTTLE.maxDelayMs);
+      expect(waits.every((ms) => ms > 0 && ms <= LINK_PASSWORD_THROTTLE.maxDelayMs)).toBe(true);
+    },
+  );
 
   it('refuses one address after its run of wrong passwords at a link, the right one included, and only that address', async () => {
     const { check } = composed();

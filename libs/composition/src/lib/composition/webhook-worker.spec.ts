@@ -48,32 +48,35 @@ const until = async (check: () => boolean) => {
 // interval (a slow receiver does not hold the others back), that shutdown waits for the runs under way and
 // the sends in flight, and that nothing runs after.
 describe('WebhookWorker', () => {
-  it('looks again at once after a full claim, and shutdown waits for the runs under way and the sends in flight, and starts no other', async () => {
-    const fake = fakeDeliver();
-    const scan = deferred<number>();
-    let scans = 0;
-    const webhooks = { deliver: fake.deliver, reportExpired: { execute: () => (scans++, scan.promise) } };
-    const worker = new WebhookWorker({ webhooks } as never, { webhooks: settings } as never);
-    worker.onModuleInit();
-    await until(() => fake.runs.length === 1 && scans === 1);
-    fake.runs[0].resolve({ expanded: 0, claimed: 2, room: 2 }); // full: the next look starts at once
-    await until(() => fake.runs.length === 2);
+  it(
+    'looks again at once after a full claim, and shutdown waits for the ' + 'runs under way and the sends in flight, and starts no other',
+    async () => {
+      const fake = fakeDeliver();
+      const scan = deferred<number>();
+      let scans = 0;
+      const webhooks = { deliver: fake.deliver, reportExpired: { execute: () => (scans++, scan.promise) } };
+      const worker = new WebhookWorker({ webhooks } as never, { webhooks: settings } as never);
+      worker.onModuleInit();
+      await until(() => fake.runs.length === 1 && scans === 1);
+      fake.runs[0].resolve({ expanded: 0, claimed: 2, room: 2 }); // full: the next look starts at once
+      await until(() => fake.runs.length === 2);
 
-    let stopped = false;
-    const stopping = worker.beforeApplicationShutdown().then(() => (stopped = true));
-    await new Promise((r) => setImmediate(r));
-    expect(stopped).toBe(false); // the second run and the scan are still under way
-    fake.runs[1].resolve({ expanded: 0, claimed: 2, room: 2 });
-    scan.resolve(0);
-    await new Promise((r) => setImmediate(r));
-    expect(stopped).toBe(false); // the runs' sends are not answered yet
-    fake.sent[0].resolve();
-    fake.sent[1].resolve();
-    await stopping;
-    fake.endSend();
-    await new Promise((r) => setImmediate(r));
-    expect([fake.runs.length, scans]).toEqual([2, 1]);
-  });
+      let stopped = false;
+      const stopping = worker.beforeApplicationShutdown().then(() => (stopped = true));
+      await new Promise((r) => setImmediate(r));
+      expect(stopped).toBe(false); // the second run and the scan are still under way
+      fake.runs[1].resolve({ expanded: 0, claimed: 2, room: 2 });
+      scan.resolve(0);
+      await new Promise((r) => setImmediate(r));
+      expect(stopped).toBe(false); // the runs' sends are not answered yet
+      fake.sent[0].resolve();
+      fake.sent[1].resolve();
+      await stopping;
+      fake.endSend();
+      await new Promise((r) => setImmediate(r));
+      expect([fake.runs.length, scans]).toEqual([2, 1]);
+    },
+  );
 
   it('after a claim that was not full, looks again when one of its sends ends, before the poll interval', async () => {
     const fake = fakeDeliver();
@@ -95,7 +98,13 @@ describe('WebhookWorker', () => {
   it('does nothing when WEBHOOKS_WORKER is off', async () => {
     let calls = 0;
     const webhooks = {
-      deliver: { execute: async () => (calls++, { expanded: 0, claimed: 0, room: 2, sendEnded: new Promise<void>(() => undefined), sent: Promise.resolve() }), purge: async () => undefined },
+      deliver: {
+        execute: async () => (
+          calls++,
+          { expanded: 0, claimed: 0, room: 2, sendEnded: new Promise<void>(() => undefined), sent: Promise.resolve() }
+        ),
+        purge: async () => undefined,
+      },
       reportExpired: { execute: async () => (calls++, 0) },
     };
     const worker = new WebhookWorker({ webhooks } as never, { webhooks: { ...settings, worker: false } } as never);
@@ -123,7 +132,10 @@ describe('WebhookWorker', () => {
         },
         reportExpired: { execute: async () => 0 },
       };
-      const worker = new WebhookWorker({ webhooks } as never, { webhooks: { ...settings, pollIntervalMs: 1, heartbeatFile: file } } as never);
+      const worker = new WebhookWorker(
+        { webhooks } as never,
+        { webhooks: { ...settings, pollIntervalMs: 1, heartbeatFile: file } } as never,
+      );
       worker.onModuleInit();
       const until = async (check: () => boolean) => {
         while (!check()) await new Promise((r) => setTimeout(r, 1));

@@ -8,7 +8,13 @@ import { WebhookLinksViaLinks, webhookEventSinks } from '@lnk/bridges';
 import { DeliverWebhooksUseCase, WebhookChangeListener, WebhookSecretBox } from '@lnk/webhooks/domain';
 import type { WebhooksPorts, WebhooksSettings } from '@lnk/webhooks/adapter-nest';
 import { TypeormWebhookOutbox, TypeormWebhookRepository } from '@lnk/webhooks/adapter-typeorm';
-import { HttpWebhookSender, NodeDestinationGuard, RandomWebhookSecretGenerator, serversLookup, StandardWebhooksSigner } from '@lnk/webhooks/adapter-http';
+import {
+  HttpWebhookSender,
+  NodeDestinationGuard,
+  RandomWebhookSecretGenerator,
+  serversLookup,
+  StandardWebhooksSigner,
+} from '@lnk/webhooks/adapter-http';
 import { AppConfig } from '../config/app-config';
 import { deriveKey, KEY_PURPOSES, secretKeyOf } from '../config/secret-key';
 
@@ -25,7 +31,15 @@ function webhookSecretBox(config: AppConfig): WebhookSecretBox {
  * The webhooks context, and the sinks the links and analytics contexts tell their events to.
  * `broadcast`: how a webhook change made here reaches the other instances' subscriber caches (Redis), if there are any.
  */
-export function composeWebhooks(dataSource: DataSource, config: AppConfig, logger: Logger, ids: IdGenerator, clock: Clock, linkRepository: LinkRepository, broadcast: (local: WebhookChangeListener) => WebhookChangeListener = (local) => local) {
+export function composeWebhooks(
+  dataSource: DataSource,
+  config: AppConfig,
+  logger: Logger,
+  ids: IdGenerator,
+  clock: Clock,
+  linkRepository: LinkRepository,
+  broadcast: (local: WebhookChangeListener) => WebhookChangeListener = (local) => local,
+) {
   const settings = config.webhooks;
   // DNS_SERVERS, when set, answer for webhook destinations too (the check at creation and the sender's connect).
   const lookup = config.dnsServers.length ? serversLookup(config.dnsServers) : null;
@@ -33,7 +47,9 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
   const outbox = new TypeormWebhookOutbox(dataSource);
   const box = webhookSecretBox(config);
   // The same intake of link and click events as apps/redirect's (see webhookEventSinks).
-  const sinks = webhookEventSinks(outbox, ids, clock, (error) => logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'));
+  const sinks = webhookEventSinks(outbox, ids, clock, (error) =>
+    logger.warn({ err: error.message }, 'webhooks: could not read the subscribers'),
+  );
   const { subscribers } = sinks;
   const changes = broadcast({ webhooksChanged: () => subscribers.changed() });
   // The ports of the management use cases (WebhooksModule builds them); delivering is composed here, for the worker.
@@ -62,7 +78,8 @@ export function composeWebhooks(dataSource: DataSource, config: AppConfig, logge
         box,
         clock,
         changes,
-        onError: (error) => logger.warn({ err: error.message }, 'webhooks: a delivery outcome was not recorded; it is sent again after its lease'),
+        onError: (error) =>
+          logger.warn({ err: error.message }, 'webhooks: a delivery outcome was not recorded; it is sent again after its lease'),
       },
       {
         batchSize: settings.batchSize,

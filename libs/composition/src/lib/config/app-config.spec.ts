@@ -11,19 +11,41 @@ describe('loadConfig', () => {
   });
 
   it('reads the short-URL settings it shares with the redirect app (click write, lookup cache)', () => {
-    expect(loadConfig({})).toMatchObject({ clickFlushIntervalMs: 1000, clickBufferMaxRows: 100_000, redirectCache: { maxEntries: 50_000, ttlMs: 60_000 } });
-    const config = loadConfig({ CLICK_FLUSH_INTERVAL: '250', CLICK_BUFFER_ROWS: '5000', REDIRECT_CACHE_SIZE: '10', REDIRECT_CACHE_TTL: '5' });
+    expect(loadConfig({})).toMatchObject({
+      clickFlushIntervalMs: 1000,
+      clickBufferMaxRows: 100_000,
+      redirectCache: { maxEntries: 50_000, ttlMs: 60_000 },
+    });
+    const config = loadConfig({
+      CLICK_FLUSH_INTERVAL: '250',
+      CLICK_BUFFER_ROWS: '5000',
+      REDIRECT_CACHE_SIZE: '10',
+      REDIRECT_CACHE_TTL: '5',
+    });
     expect(config).toMatchObject({ clickFlushIntervalMs: 250, clickBufferMaxRows: 5000, redirectCache: { maxEntries: 10, ttlMs: 5000 } });
   });
 
   it('bounds the database by default: requests, the click write, connecting; migrations unbounded', () => {
-    expect(loadConfig({}).databaseBounds).toEqual({ connectTimeoutMs: 5000, statementTimeoutMs: 5000, lockTimeoutMs: 2000, clickWriteTimeoutMs: 30_000, migrationTimeoutMs: 0 });
-    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '0', CLICK_WRITE_TIMEOUT: '1000' }).databaseBounds).toMatchObject({ statementTimeoutMs: 0, clickWriteTimeoutMs: 1000 });
+    expect(loadConfig({}).databaseBounds).toEqual({
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 5000,
+      lockTimeoutMs: 2000,
+      clickWriteTimeoutMs: 30_000,
+      migrationTimeoutMs: 0,
+    });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '0', CLICK_WRITE_TIMEOUT: '1000' }).databaseBounds).toMatchObject({
+      statementTimeoutMs: 0,
+      clickWriteTimeoutMs: 1000,
+    });
     expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT/);
   });
 
   it('reads LOG_FORMAT, json or pretty; unset, left to the logger (readable on a terminal)', () => {
-    expect([loadConfig({ LOG_FORMAT: 'json' }).logFormat, loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, loadConfig({}).logFormat]).toEqual(['json', 'pretty', null]);
+    expect([
+      loadConfig({ LOG_FORMAT: 'json' }).logFormat,
+      loadConfig({ LOG_FORMAT: 'pretty' }).logFormat,
+      loadConfig({}).logFormat,
+    ]).toEqual(['json', 'pretty', null]);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
@@ -65,7 +87,18 @@ describe('loadConfig', () => {
       const config = loadConfig({});
       expect(config.billingMode).toBe('off');
       expect(config.stripe).toBeNull();
-      expect(config.plans).toEqual([{ id: 'default', name: 'Default', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: UNLIMITED, maxLinks: UNLIMITED, maxTags: UNLIMITED }]);
+      expect(config.plans).toEqual([
+        {
+          id: 'default',
+          name: 'Default',
+          price: 0,
+          currency: 'USD',
+          billingCycle: 'monthly',
+          maxDomains: UNLIMITED,
+          maxLinks: UNLIMITED,
+          maxTags: UNLIMITED,
+        },
+      ]);
     });
 
     it('is Stripe when its key is set, with the built-in catalogue', () => {
@@ -85,7 +118,11 @@ describe('loadConfig', () => {
     });
 
     it("takes the free plan's limits from DEFAULT_MAX_*, a number or unlimited, in any mode and over PLANS", () => {
-      expect(loadConfig({ DEFAULT_MAX_LINKS: '1000', DEFAULT_MAX_TAGS: '0' }).plans[0]).toMatchObject({ maxLinks: 1000, maxDomains: UNLIMITED, maxTags: 0 });
+      expect(loadConfig({ DEFAULT_MAX_LINKS: '1000', DEFAULT_MAX_TAGS: '0' }).plans[0]).toMatchObject({
+        maxLinks: 1000,
+        maxDomains: UNLIMITED,
+        maxTags: 0,
+      });
       const sandbox = loadConfig({ BILLING: 'sandbox', DEFAULT_MAX_DOMAINS: 'unlimited' }).plans;
       expect(sandbox.map((p) => [p.id, p.maxDomains])).toEqual([
         ['free', UNLIMITED],
@@ -93,7 +130,9 @@ describe('loadConfig', () => {
         ['business', 25],
       ]);
       const own = JSON.stringify([{ id: 'basic', name: 'Basic', price: 0, maxDomains: 2, maxLinks: 50, maxTags: 5 }]);
-      expect(loadConfig({ PLANS: own, DEFAULT_MAX_LINKS: '60' }).plans).toEqual([{ id: 'basic', name: 'Basic', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: 2, maxLinks: 60, maxTags: 5 }]);
+      expect(loadConfig({ PLANS: own, DEFAULT_MAX_LINKS: '60' }).plans).toEqual([
+        { id: 'basic', name: 'Basic', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: 2, maxLinks: 60, maxTags: 5 },
+      ]);
     });
 
     it.each([
@@ -106,7 +145,10 @@ describe('loadConfig', () => {
       [{ BILLING: 'sandbox', ...STRIPE }, /^STRIPE_SECRET_KEY is set but BILLING=sandbox/],
       // Renamed: left in place, it would have turned the sandbox off without a word.
       [{ BILLING_SANDBOX: 'true' }, /^BILLING_SANDBOX is replaced by BILLING: BILLING=sandbox/],
-      [{ PLANS: JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks: UNLIMITED + 1, maxTags: 1 }]) }, /maxLinks must be a whole number from 0 to 2147483647/],
+      [
+        { PLANS: JSON.stringify([{ id: 'free', name: 'Free', price: 0, maxDomains: 1, maxLinks: UNLIMITED + 1, maxTags: 1 }]) },
+        /maxLinks must be a whole number from 0 to 2147483647/,
+      ],
     ])('refuses %j, saying why', (env, problem) => {
       const problems = problemsOf(env as Record<string, string>);
       expect(problems).toHaveLength(1);
@@ -129,12 +171,21 @@ describe('loadConfig', () => {
 
     it('refuses to start with nothing set, naming every missing setting at once', () => {
       const problems = problemsOf({ NODE_ENV: 'production' });
-      expect(problems).toEqual([expect.stringMatching(/^METRICS_TOKEN is required in production/), expect.stringMatching(/^SECRET_KEY is required in production/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/^METRICS_TOKEN is required in production/),
+        expect.stringMatching(/^SECRET_KEY is required in production/),
+      ]);
     });
 
     // A self-hosted instance takes no payments: billing off needs no payment setting, and is what it gets.
     it('starts once each one is given, with billing off and no payment setting', () => {
-      expect(loadConfig(ready)).toMatchObject({ production: true, billingMode: 'off', stripe: null, metricsToken: 'scrape-me', secretKey: Buffer.from(KEY, 'hex') });
+      expect(loadConfig(ready)).toMatchObject({
+        production: true,
+        billingMode: 'off',
+        stripe: null,
+        metricsToken: 'scrape-me',
+        secretKey: Buffer.from(KEY, 'hex'),
+      });
       expect(loadConfig({ ...ready, ...STRIPE }).billingMode).toBe('stripe');
     });
 
@@ -161,14 +212,23 @@ describe('loadConfig', () => {
     expect(loadConfig({}).notFoundRedirectUrl).toBeNull();
     expect(loadConfig({ NOT_FOUND_REDIRECT_URL: 'https://example.com/start' }).notFoundRedirectUrl).toBe('https://example.com/start');
     // A Location header must not carry another scheme (javascript:, data:) or a character that splits the header.
-    for (const bad of ['/relative', 'javascript:alert(1)', 'ftp://example.com/', 'https://example.com/a b', 'https://example.com/\r\nSet-Cookie:x=1']) {
+    for (const bad of [
+      '/relative',
+      'javascript:alert(1)',
+      'ftp://example.com/',
+      'https://example.com/a b',
+      'https://example.com/\r\nSet-Cookie:x=1',
+    ]) {
       expect(() => loadConfig({ NOT_FOUND_REDIRECT_URL: bad })).toThrow(/NOT_FOUND_REDIRECT_URL must be an absolute http\(s\) URL/);
     }
   });
 
   it('reads DNS_TARGET_ADDRESSES as IP addresses in one spelling each, refusing anything else', () => {
     expect(loadConfig({}).dnsTargetAddresses).toEqual([]);
-    expect(loadConfig({ DNS_TARGET_ADDRESSES: '203.0.113.10, 2001:DB8:0:0::10,203.0.113.10' }).dnsTargetAddresses).toEqual(['203.0.113.10', '2001:db8::10']);
+    expect(loadConfig({ DNS_TARGET_ADDRESSES: '203.0.113.10, 2001:DB8:0:0::10,203.0.113.10' }).dnsTargetAddresses).toEqual([
+      '203.0.113.10',
+      '2001:db8::10',
+    ]);
     for (const bad of ['cname.lnk.test', '203.0.113.010', '203.0.113.10/24', '[2001:db8::10]']) {
       expect(() => loadConfig({ DNS_TARGET_ADDRESSES: bad })).toThrow(/DNS_TARGET_ADDRESSES .*must be an IPv4 or IPv6 address/);
     }
@@ -191,7 +251,10 @@ describe('loadConfig', () => {
       loadConfig({ IDP_PROVIDERS: JSON.stringify([{ ...provider, jwksUri: 'jwks' }]), PORT: 'x' });
       throw new Error('expected a ConfigError');
     } catch (error) {
-      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^PORT /), expect.stringMatching(/^IDP_PROVIDERS\[0\]\.jwksUri must be an absolute http\(s\) URL/)]);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^PORT /),
+        expect.stringMatching(/^IDP_PROVIDERS\[0\]\.jwksUri must be an absolute http\(s\) URL/),
+      ]);
     }
   });
 

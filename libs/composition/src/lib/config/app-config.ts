@@ -2,7 +2,31 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { DatabaseConfig } from '@lnk/shared/database';
-import { baseUrl, boolean, ConfigError, DATABASE_BOUNDS_VARIABLES, LOG_FORMAT_VARIABLES, LogFormat, DatabaseBoundsConfig, databaseBoundsOf, httpUrl, integer, list, oneOf, optional, rateLimit, RateLimit, readVariables, SHORT_URL_EDGE_VARIABLES, ShortUrlEdgeConfig, shortUrlEdgeOf, text, url, ValuesOf, VariableTable } from '@lnk/shared/config';
+import {
+  baseUrl,
+  boolean,
+  ConfigError,
+  DATABASE_BOUNDS_VARIABLES,
+  LOG_FORMAT_VARIABLES,
+  LogFormat,
+  DatabaseBoundsConfig,
+  databaseBoundsOf,
+  httpUrl,
+  integer,
+  list,
+  oneOf,
+  optional,
+  rateLimit,
+  RateLimit,
+  readVariables,
+  SHORT_URL_EDGE_VARIABLES,
+  ShortUrlEdgeConfig,
+  shortUrlEdgeOf,
+  text,
+  url,
+  ValuesOf,
+  VariableTable,
+} from '@lnk/shared/config';
 import { DEFAULT_PLANS, Plan, PlanCatalog, SELF_HOSTED_PLANS, withFreePlanLimits } from '@lnk/billing/domain';
 import { IdpProvider, parseIdpProviders } from '@lnk/identity/adapter-jose';
 import { parseTrustProxy, TrustProxy } from '@lnk/links/adapter-http';
@@ -68,7 +92,10 @@ export interface AppConfig extends ShortUrlEdgeConfig {
   notFoundRedirectUrl: string | null;
   /** Host names of the service itself: no destination may point at them, no custom domain may be one. */
   ownHosts: string[];
-  /** Where the default short domain's links answer: SHORT_BASE_URL's host and PUBLIC_BASE_URL's (npm start serves both on one port); any other host that is not a verified custom domain answers none. */
+  /**
+   * Where the default short domain's links answer: SHORT_BASE_URL's host and PUBLIC_BASE_URL's (npm start serves both on one port); any
+   * other host that is not a verified custom domain answers none.
+   */
   shortHosts: string[];
   /** Shared by every instance: cache invalidations and rate-limit counters. Null: one instance, no Redis. */
   redisUrl: string | null;
@@ -94,7 +121,10 @@ export interface WebhooksSettings {
   worker: boolean;
   /** The nice value the separate worker process (worker.ts) takes at start-up; 0: left as started. */
   workerNice: number;
-  /** A file the worker touches after each look for deliveries that reached the database (a container's healthcheck reads its age); null: none. */
+  /**
+   * A file the worker touches after each look for deliveries that reached the database (a container's healthcheck reads its age); null:
+   * none.
+   */
   heartbeatFile: string | null;
   pollIntervalMs: number;
   /** Sends a worker has in flight at most. */
@@ -124,72 +154,323 @@ type Env = Record<string, string | undefined>;
  * Run from the sources (tests), this file is a .ts one and the build is still the repository's dist/apps/web.
  */
 const TO_ROOT = ['..', '..', '..', '..', '..'];
-const BUILT_DASHBOARD_DIR = __filename.endsWith('.ts') ? resolve(__dirname, ...TO_ROOT, 'dist', 'apps', 'web') : resolve(__dirname, ...TO_ROOT, 'apps', 'web');
+const BUILT_DASHBOARD_DIR = __filename.endsWith('.ts')
+  ? resolve(__dirname, ...TO_ROOT, 'dist', 'apps', 'web')
+  : resolve(__dirname, ...TO_ROOT, 'apps', 'web');
 
 /** One row per variable: docs/configuration.md's table is this list; each is read by its `parse`. */
 export const CONFIG_VARIABLES = {
-  NODE_ENV: { default: '(unset)', description: 'production: SECRET_KEY and a /metrics setting (METRICS_TOKEN or METRICS_PUBLIC=true) must be set, or the service refuses to start', parse: optional(text) },
+  NODE_ENV: {
+    default: '(unset)',
+    description:
+      'production: SECRET_KEY and a /metrics setting (METRICS_TOKEN or METRICS_PUBLIC=true) must be set, or the service refuses to start',
+    parse: optional(text),
+  },
   PORT: { default: '3000', description: 'HTTP port', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'interface to listen on', parse: text },
-  DATABASE_URL: { default: '(unset)', description: 'PostgreSQL URL; unset means the embedded PGlite database', parse: optional(url('postgres:', 'postgresql:')) },
+  DATABASE_URL: {
+    default: '(unset)',
+    description: 'PostgreSQL URL; unset means the embedded PGlite database',
+    parse: optional(url('postgres:', 'postgresql:')),
+  },
   DATABASE_POOL_SIZE: { default: '10', description: 'connections in the PostgreSQL pool', parse: integer(1, 1000) },
   ...DATABASE_BOUNDS_VARIABLES,
-  DATABASE_MIGRATION_TIMEOUT: { default: '0', description: "milliseconds a migration's statement may run (at start-up and `npm run migrate`); 0: no bound (a migration may rewrite a large table)", parse: integer(0, 24 * 3_600_000) },
-  DATA_DIR: { default: './.data', description: "where the embedded database keeps its files (and the key file without SECRET_KEY); made 0700; an existing one must be the process's user's and closed to others", parse: text },
+  DATABASE_MIGRATION_TIMEOUT: {
+    default: '0',
+    description:
+      "milliseconds a migration's statement may run (at start-up and `npm run " +
+      'migrate`); 0: no bound (a migration may rewrite a large table)',
+    parse: integer(0, 24 * 3_600_000),
+  },
+  DATA_DIR: {
+    default: './.data',
+    description:
+      'where the embedded database keeps its files (and the key file without SECRET_KEY); made ' +
+      "0700; an existing one must be the process's user's and closed to others",
+    parse: text,
+  },
   LOG_LEVEL: { default: 'info', description: `one of ${LOG_LEVELS.join(', ')}`, parse: oneOf(LOG_LEVELS) },
   ...LOG_FORMAT_VARIABLES,
-  LOG_REQUESTS: { default: 'true', description: 'true: one log line per request at info (method, path without the query, status, time); false: at debug only (high-traffic deployments)', parse: boolean },
+  LOG_REQUESTS: {
+    default: 'true',
+    description:
+      'true: one log line per request at info (method, path without the query, ' +
+      'status, time); false: at debug only (high-traffic deployments)',
+    parse: boolean,
+  },
   BCRYPT_COST: { default: '12', description: 'bcrypt cost factor for passwords (4-15)', parse: integer(4, 15) },
   BODY_LIMIT: { default: '1048576', description: 'largest request body in bytes', parse: integer(1024, 100 * 1024 * 1024) },
-  PUBLIC_BASE_URL: { default: 'http://localhost:<PORT>', description: 'the address clients reach the service at', parse: optional(baseUrl({ path: true })) },
+  PUBLIC_BASE_URL: {
+    default: 'http://localhost:<PORT>',
+    description: 'the address clients reach the service at',
+    parse: optional(baseUrl({ path: true })),
+  },
   ACCESS_TOKEN_TTL: { default: '3600', description: 'OAuth access token lifetime in seconds', parse: integer(60, 86_400) },
-  REFRESH_TOKEN_TTL: { default: '2592000', description: 'OAuth refresh token lifetime in seconds (30 days)', parse: integer(300, 365 * 86_400) },
-  PAT_LIMIT: { default: '100', description: 'active personal access tokens (not revoked, not expired) an account may hold; one more is refused with 403 QUOTA_EXCEEDED', parse: integer(1, 10_000) },
-  SECRET_KEY: { default: '(unset)', description: '32 bytes, base64 or hex: the master key the keys sealing TOTP secrets and signing authorization pages are derived from; the same on every instance; required in production; unset: a key file made once under DATA_DIR', parse: optional(secretKey) },
-  SMTP_URL: { default: '(unset)', description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log', parse: optional(url('smtp:', 'smtps:')) },
+  REFRESH_TOKEN_TTL: {
+    default: '2592000',
+    description: 'OAuth refresh token lifetime in seconds (30 days)',
+    parse: integer(300, 365 * 86_400),
+  },
+  PAT_LIMIT: {
+    default: '100',
+    description:
+      'active personal access tokens (not revoked, not expired) an account may hold; one more is refused with 403 QUOTA_EXCEEDED',
+    parse: integer(1, 10_000),
+  },
+  SECRET_KEY: {
+    default: '(unset)',
+    description:
+      '32 bytes, base64 or hex: the master key the keys sealing TOTP secrets and signing authorization pages are derived ' +
+      'from; the same on every instance; required in production; unset: a key file made once under DATA_DIR',
+    parse: optional(secretKey),
+  },
+  SMTP_URL: {
+    default: '(unset)',
+    description: 'smtp:// or smtps:// URL for outgoing mail; unset: messages are written to the log',
+    parse: optional(url('smtp:', 'smtps:')),
+  },
   MAIL_FROM: { default: 'lnk <no-reply@localhost>', description: 'sender of outgoing mail', parse: text },
-  IDP_PROVIDERS: { default: '(unset)', description: 'JSON array of {issuer, jwksUri, audience} accepted by POST /oauth/idp', parse: optional(parseIdpProviders) },
-  BILLING: { default: '(stripe with STRIPE_SECRET_KEY, else off)', description: 'off: no payments, every account on the default plan unless the operator assigns another (CLI); sandbox: the built-in page takes checkouts and pays any session (paid plans are free: for trying it); stripe: Stripe takes them', parse: optional(oneOf(BILLING_MODES)) },
-  PLANS: { default: '(built-in: free, pro, business; billing off: one unlimited plan, default)', description: `JSON array of plans {id, name, price, currency?, maxDomains, maxLinks, maxTags}; exactly one with price 0 (the free plan, every account's until it pays or is assigned another); ${UNLIMITED} means unlimited`, parse: optional(plans) },
-  DEFAULT_MAX_LINKS: { default: '(the free plan\'s)', description: `links an account on the free plan may hold: a number, or unlimited (${UNLIMITED} in answers)`, parse: optional(limit) },
-  DEFAULT_MAX_DOMAINS: { default: '(the free plan\'s)', description: 'custom domains an account on the free plan may have: a number, or unlimited', parse: optional(limit) },
-  DEFAULT_MAX_TAGS: { default: '(the free plan\'s)', description: 'tags an account on the free plan may have: a number, or unlimited', parse: optional(limit) },
-  STRIPE_SECRET_KEY: { default: '(unset)', description: 'Stripe secret key (BILLING=stripe, the default when it is set)', parse: optional(text) },
-  STRIPE_WEBHOOK_SECRET: { default: '(unset)', description: 'signing secret of the Stripe webhook endpoint POST /billing/stripe/webhook (required with STRIPE_SECRET_KEY)', parse: optional(text) },
-  STRIPE_PRICES: { default: '(unset)', description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)', parse: optional(list(priceId)) },
-  STRIPE_API_URL: { default: '(unset)', description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)", parse: optional(baseUrl({ path: true })) },
-  SHORT_BASE_URL: { default: 'http://localhost:<PORT>', description: "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's are the only ones that answer the default short domain's links", parse: optional(baseUrl({ path: false })) },
+  IDP_PROVIDERS: {
+    default: '(unset)',
+    description: 'JSON array of {issuer, jwksUri, audience} accepted by POST /oauth/idp',
+    parse: optional(parseIdpProviders),
+  },
+  BILLING: {
+    default: '(stripe with STRIPE_SECRET_KEY, else off)',
+    description:
+      'off: no payments, every account on the default plan unless the operator assigns another (CLI); sandbox: the built-in ' +
+      'page takes checkouts and pays any session (paid plans are free: for trying it); stripe: Stripe takes them',
+    parse: optional(oneOf(BILLING_MODES)),
+  },
+  PLANS: {
+    default: '(built-in: free, pro, business; billing off: one unlimited plan, default)',
+    description:
+      'JSON array of plans {id, name, price, currency?, maxDomains, maxLinks, maxTags}; exactly one with price 0 (the ' +
+      `free plan, every account's until it pays or is assigned another); ${UNLIMITED} means unlimited`,
+    parse: optional(plans),
+  },
+  DEFAULT_MAX_LINKS: {
+    default: "(the free plan's)",
+    description: `links an account on the free plan may hold: a number, or unlimited (${UNLIMITED} in answers)`,
+    parse: optional(limit),
+  },
+  DEFAULT_MAX_DOMAINS: {
+    default: "(the free plan's)",
+    description: 'custom domains an account on the free plan may have: a number, or unlimited',
+    parse: optional(limit),
+  },
+  DEFAULT_MAX_TAGS: {
+    default: "(the free plan's)",
+    description: 'tags an account on the free plan may have: a number, or unlimited',
+    parse: optional(limit),
+  },
+  STRIPE_SECRET_KEY: {
+    default: '(unset)',
+    description: 'Stripe secret key (BILLING=stripe, the default when it is set)',
+    parse: optional(text),
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    default: '(unset)',
+    description: 'signing secret of the Stripe webhook endpoint POST /billing/stripe/webhook (required with STRIPE_SECRET_KEY)',
+    parse: optional(text),
+  },
+  STRIPE_PRICES: {
+    default: '(unset)',
+    description: 'Stripe price id of every paid plan, as planId=price_id pairs separated by commas (required with STRIPE_SECRET_KEY)',
+    parse: optional(list(priceId)),
+  },
+  STRIPE_API_URL: {
+    default: '(unset)',
+    description: "base URL of Stripe's API; unset: Stripe's own (set for tests against a local stand-in)",
+    parse: optional(baseUrl({ path: true })),
+  },
+  SHORT_BASE_URL: {
+    default: 'http://localhost:<PORT>',
+    description:
+      "base of short URLs on the default short domain; its host and PUBLIC_BASE_URL's " +
+      "are the only ones that answer the default short domain's links",
+    parse: optional(baseUrl({ path: false })),
+  },
   DNS_TARGET: { default: '(host of SHORT_BASE_URL)', description: 'host a custom domain must have a CNAME to', parse: optional(hostName) },
-  DNS_TARGET_ADDRESSES: { default: '(unset)', description: "comma-separated IPv4/IPv6 addresses of the service: a custom domain may instead have A/AAAA records, all among them (a zone apex cannot have a CNAME); unset: the CNAME only", parse: optional(list(ipAddress)) },
-  CUSTOM_DOMAIN_SCHEME: { default: '(scheme of SHORT_BASE_URL)', description: 'scheme of the short URLs of custom domains: https, http, or request (the scheme of the API request, X-Forwarded-Proto behind a TRUST_PROXY proxy)', parse: optional(oneOf(['https', 'http', 'request'] as const)) },
+  DNS_TARGET_ADDRESSES: {
+    default: '(unset)',
+    description:
+      'comma-separated IPv4/IPv6 addresses of the service: a custom domain may instead have A/AAAA ' +
+      'records, all among them (a zone apex cannot have a CNAME); unset: the CNAME only',
+    parse: optional(list(ipAddress)),
+  },
+  CUSTOM_DOMAIN_SCHEME: {
+    default: '(scheme of SHORT_BASE_URL)',
+    description:
+      'scheme of the short URLs of custom domains: https, http, or request (the scheme ' +
+      'of the API request, X-Forwarded-Proto behind a TRUST_PROXY proxy)',
+    parse: optional(oneOf(['https', 'http', 'request'] as const)),
+  },
   ...SHORT_URL_EDGE_VARIABLES,
-  SERVE_SHORT_URLS: { default: 'true', description: 'true: this process answers short URLs (/{slug}) before the API stack; false: a separate redirect deployment (apps/redirect) does, and /{slug} here is an API 404', parse: boolean },
-  NOT_FOUND_REDIRECT_URL: { default: '(unset)', description: "absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page", parse: optional(httpUrl) },
-  REDIS_URL: { default: '(unset)', description: 'redis:// URL shared by all instances (cache invalidation, rate-limit counters); unset: a single instance', parse: optional(url('redis:', 'rediss:')) },
-  REDIS_OUTAGE_CACHE_TTL: { default: '2', description: 'with REDIS_URL: seconds cached links, hosts and accepted tokens live while Redis is unreachable (changes and revocations made on other instances are not heard then); every cache is emptied when Redis answers again', parse: integer(1, 300) },
-  TRUST_PROXY: { default: 'false', description: 'which X-Forwarded-For hops to believe for the client address: a number of proxy hops in front (0-32), or comma-separated proxy addresses/CIDRs (loopback, linklocal, uniquelocal name ranges), the safe forms; true believes any, so a client can name any address it likes; false: the connection\'s address', parse: parseTrustProxy },
-  CORS_ORIGINS: { default: '(unset)', description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none", parse: optional(list(origin)) },
-  RATE_LIMIT_API: { default: '600/60', description: 'requests per seconds for each account, all its tokens together (or each client address, without a valid token) on the API', parse: rateLimit },
-  RATE_LIMIT_PUBLIC: { default: '30/60', description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms', parse: rateLimit },
-  RATE_LIMIT_QR: { default: '60/60', description: 'QR code requests per seconds for each account, all its tokens together, a budget of their own (not counted in RATE_LIMIT_API)', parse: rateLimit },
-  DASHBOARD_DIR: { default: '(dist/apps/web, beside the built server)', description: 'folder of the built dashboard (`npm run build`), served at /app; without an index.html there, /app answers 404', parse: optional(text) },
-  METRICS_TOKEN: { default: '(unset)', description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)', parse: optional(text) },
-  METRICS_PUBLIC: { default: 'false', description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)', parse: optional(boolean) },
-  DNS_SERVERS: { default: '(unset)', description: 'comma-separated host:port DNS servers for domain verification and webhook destinations; unset: the system resolver', parse: optional(list(dnsServer)) },
-  DOMAIN_RECHECK_INTERVAL: { default: '3600', description: 'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off', parse: integer(0, 7 * 86_400) },
-  WEBHOOKS_ALLOW_PRIVATE: { default: 'false', description: 'true: webhooks may use plain http and point at loopback and private addresses (tests, local use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused', parse: boolean },
-  WEBHOOKS_WORKER: { default: 'true', description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them', parse: boolean },
-  WEBHOOKS_WORKER_NICE: { default: '19', description: 'scheduling priority (nice, 0 to 19) the separate delivery worker (`npm run worker`) gives itself at start-up: 19, the lowest, runs it on the CPU the other processes leave; 0: the priority it was started with. The API process never changes its own', parse: integer(0, 19) },
-  WEBHOOKS_WORKER_HEARTBEAT_FILE: { default: '(unset)', description: 'a file the delivery worker touches, at most every 5 seconds, after each look for due deliveries that reached the database: a healthcheck reads its age (docker/compose.yaml: older than a minute is unhealthy); unset: none', parse: optional(text) },
-  WEBHOOKS_POLL_INTERVAL: { default: '1000', description: 'milliseconds between two looks for due webhook deliveries when the last one found none', parse: integer(10, 3_600_000) },
-  WEBHOOKS_BATCH_SIZE: { default: '20', description: 'webhook deliveries a worker sends at once (in flight at most); each look takes what is free of them', parse: integer(1, 1000) },
-  WEBHOOKS_MAX_IN_FLIGHT: { default: '5', description: 'webhook deliveries to one webhook in flight at once, across workers: a webhook with a backlog leaves the rest of a worker to the others; fewer for a receiver that answers slowly (see WEBHOOKS_SLOW_ANSWER)', parse: integer(1, 1000) },
-  WEBHOOKS_SLOW_ANSWER: { default: '5000', description: "milliseconds after which a receiver's answer (a 2xx included) or its silence is slow: each slow one halves the webhook's deliveries in flight, down to 1; each prompt one raises them by one, back to WEBHOOKS_MAX_IN_FLIGHT", parse: integer(1, 3_600_000) },
-  WEBHOOKS_EXPIRY_SCAN_INTERVAL: { default: '10000', description: 'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as link.expired to owners with a webhook for it; the first look after start-up covers the last hour', parse: integer(10, 3_600_000) },
-  WEBHOOKS_RETRY_BASE_DELAY: { default: '15000', description: 'milliseconds before the first retry of a failed webhook delivery; each further one waits 4 times longer (at most 8 hours), ±25 % jitter', parse: integer(1, 3_600_000) },
-  WEBHOOKS_MAX_ATTEMPTS: { default: '9', description: 'attempts of one webhook delivery before it is marked failed (9 with the default base delay: about 22 hours)', parse: integer(1, 50) },
-  WEBHOOKS_DISABLE_AFTER: { default: '100', description: 'failed webhook delivery attempts in a row (no success between) after which the webhook is turned off, with the reason shown to its owner', parse: integer(1, 100_000) },
-  WEBHOOKS_RETENTION: { default: '7', description: 'days delivered and failed webhook deliveries stay in the deliveries list', parse: integer(1, 365) },
+  SERVE_SHORT_URLS: {
+    default: 'true',
+    description:
+      'true: this process answers short URLs (/{slug}) before the API stack; false: a separate ' +
+      'redirect deployment (apps/redirect) does, and /{slug} here is an API 404',
+    parse: boolean,
+  },
+  NOT_FOUND_REDIRECT_URL: {
+    default: '(unset)',
+    description:
+      'absolute http(s) URL unknown short URLs of the default short domain redirect to (302), and ' +
+      "its / when SHORT_BASE_URL's host is not PUBLIC_BASE_URL's; unset: the 404 page",
+    parse: optional(httpUrl),
+  },
+  REDIS_URL: {
+    default: '(unset)',
+    description: 'redis:// URL shared by all instances (cache invalidation, rate-limit counters); unset: a single instance',
+    parse: optional(url('redis:', 'rediss:')),
+  },
+  REDIS_OUTAGE_CACHE_TTL: {
+    default: '2',
+    description:
+      'with REDIS_URL: seconds cached links, hosts and accepted tokens live while Redis is unreachable (changes and ' +
+      'revocations made on other instances are not heard then); every cache is emptied when Redis answers again',
+    parse: integer(1, 300),
+  },
+  TRUST_PROXY: {
+    default: 'false',
+    description:
+      'which X-Forwarded-For hops to believe for the client address: a number of proxy hops in front (0-32), or ' +
+      'comma-separated proxy addresses/CIDRs (loopback, linklocal, uniquelocal name ranges), the safe forms; true ' +
+      "believes any, so a client can name any address it likes; false: the connection's address",
+    parse: parseTrustProxy,
+  },
+  CORS_ORIGINS: {
+    default: '(unset)',
+    description: "comma-separated origins allowed to call the API from browsers, or '*'; unset: none",
+    parse: optional(list(origin)),
+  },
+  RATE_LIMIT_API: {
+    default: '600/60',
+    description:
+      'requests per seconds for each account, all its tokens together (or each client address, without a valid token) on the API',
+    parse: rateLimit,
+  },
+  RATE_LIMIT_PUBLIC: {
+    default: '30/60',
+    description: 'requests per seconds for each client address on the OAuth endpoints, the authorization page and password forms',
+    parse: rateLimit,
+  },
+  RATE_LIMIT_QR: {
+    default: '60/60',
+    description:
+      'QR code requests per seconds for each account, all its tokens together, a budget of their own (not counted in RATE_LIMIT_API)',
+    parse: rateLimit,
+  },
+  DASHBOARD_DIR: {
+    default: '(dist/apps/web, beside the built server)',
+    description: 'folder of the built dashboard (`npm run build`), served at /app; without an index.html there, /app answers 404',
+    parse: optional(text),
+  },
+  METRICS_TOKEN: {
+    default: '(unset)',
+    description: 'bearer token GET /metrics requires; unset: /metrics is open (in production only with METRICS_PUBLIC=true)',
+    parse: optional(text),
+  },
+  METRICS_PUBLIC: {
+    default: 'false',
+    description: 'true: /metrics may be open without METRICS_TOKEN in production (keep it off the public network)',
+    parse: optional(boolean),
+  },
+  DNS_SERVERS: {
+    default: '(unset)',
+    description: 'comma-separated host:port DNS servers for domain verification and webhook destinations; unset: the system resolver',
+    parse: optional(list(dnsServer)),
+  },
+  DOMAIN_RECHECK_INTERVAL: {
+    default: '3600',
+    description:
+      'seconds between DNS re-checks of verified domains (a domain whose TXT challenge or CNAME is gone loses its verification); 0: off',
+    parse: integer(0, 7 * 86_400),
+  },
+  WEBHOOKS_ALLOW_PRIVATE: {
+    default: 'false',
+    description:
+      'true: webhooks may use plain http and point at loopback and private addresses (tests, local ' +
+      'use); link-local and metadata addresses (169.254.0.0/16, fd00:ec2::254) stay refused',
+    parse: boolean,
+  },
+  WEBHOOKS_WORKER: {
+    default: 'true',
+    description: 'true: this process sends webhook deliveries (several instances share the work safely); false: it only enqueues them',
+    parse: boolean,
+  },
+  WEBHOOKS_WORKER_NICE: {
+    default: '19',
+    description:
+      'scheduling priority (nice, 0 to 19) the separate delivery worker (`npm run worker`) gives ' +
+      'itself at start-up: 19, the lowest, runs it on the CPU the other processes leave; 0: the ' +
+      'priority it was started with. The API process never changes its own',
+    parse: integer(0, 19),
+  },
+  WEBHOOKS_WORKER_HEARTBEAT_FILE: {
+    default: '(unset)',
+    description:
+      'a file the delivery worker touches, at most every 5 seconds, after each look for due deliveries that reached the ' +
+      'database: a healthcheck reads its age (docker/compose.yaml: older than a minute is unhealthy); unset: none',
+    parse: optional(text),
+  },
+  WEBHOOKS_POLL_INTERVAL: {
+    default: '1000',
+    description: 'milliseconds between two looks for due webhook deliveries when the last one found none',
+    parse: integer(10, 3_600_000),
+  },
+  WEBHOOKS_BATCH_SIZE: {
+    default: '20',
+    description: 'webhook deliveries a worker sends at once (in flight at most); each look takes what is free of them',
+    parse: integer(1, 1000),
+  },
+  WEBHOOKS_MAX_IN_FLIGHT: {
+    default: '5',
+    description:
+      'webhook deliveries to one webhook in flight at once, across workers: a webhook with a backlog leaves the rest ' +
+      'of a worker to the others; fewer for a receiver that answers slowly (see WEBHOOKS_SLOW_ANSWER)',
+    parse: integer(1, 1000),
+  },
+  WEBHOOKS_SLOW_ANSWER: {
+    default: '5000',
+    description:
+      "milliseconds after which a receiver's answer (a 2xx included) or its silence is slow: each slow one halves the " +
+      "webhook's deliveries in flight, down to 1; each prompt one raises them by one, back to WEBHOOKS_MAX_IN_FLIGHT",
+    parse: integer(1, 3_600_000),
+  },
+  WEBHOOKS_EXPIRY_SCAN_INTERVAL: {
+    default: '10000',
+    description:
+      'milliseconds between two looks (by each worker) for links whose expiresAt passed, told as ' +
+      'link.expired to owners with a webhook for it; the first look after start-up covers the last hour',
+    parse: integer(10, 3_600_000),
+  },
+  WEBHOOKS_RETRY_BASE_DELAY: {
+    default: '15000',
+    description:
+      'milliseconds before the first retry of a failed webhook delivery; each ' +
+      'further one waits 4 times longer (at most 8 hours), ±25 % jitter',
+    parse: integer(1, 3_600_000),
+  },
+  WEBHOOKS_MAX_ATTEMPTS: {
+    default: '9',
+    description: 'attempts of one webhook delivery before it is marked failed (9 with the default base delay: about 22 hours)',
+    parse: integer(1, 50),
+  },
+  WEBHOOKS_DISABLE_AFTER: {
+    default: '100',
+    description:
+      'failed webhook delivery attempts in a row (no success between) after which ' +
+      'the webhook is turned off, with the reason shown to its owner',
+    parse: integer(1, 100_000),
+  },
+  WEBHOOKS_RETENTION: {
+    default: '7',
+    description: 'days delivered and failed webhook deliveries stay in the deliveries list',
+    parse: integer(1, 365),
+  },
 } satisfies VariableTable;
 
 type Values = ValuesOf<typeof CONFIG_VARIABLES>;
@@ -206,10 +487,13 @@ export function loadConfig(env: Env): AppConfig {
   const catalogue = v.PLANS ?? (billingMode === 'off' ? SELF_HOSTED_PLANS : DEFAULT_PLANS);
   const plans = withFreePlanLimits(catalogue, { links: v.DEFAULT_MAX_LINKS, domains: v.DEFAULT_MAX_DOMAINS, tags: v.DEFAULT_MAX_TAGS });
   const stripe = billingMode === 'stripe' ? stripeOf(v, plans, problems) : null;
-  if (billingMode !== 'stripe' && v.STRIPE_SECRET_KEY) problems.push(`STRIPE_SECRET_KEY is set but BILLING=${billingMode}: unset one of them`);
+  if (billingMode !== 'stripe' && v.STRIPE_SECRET_KEY)
+    problems.push(`STRIPE_SECRET_KEY is set but BILLING=${billingMode}: unset one of them`);
   // Renamed: an old setting left in place would otherwise change what the service does without a word.
-  if (env['BILLING_SANDBOX']) problems.push('BILLING_SANDBOX is replaced by BILLING: BILLING=sandbox for the sandbox page, BILLING=off for no billing');
-  if (production && !v.METRICS_TOKEN && v.METRICS_PUBLIC !== true) problems.push('METRICS_TOKEN is required in production (or METRICS_PUBLIC=true to leave /metrics open)');
+  if (env['BILLING_SANDBOX'])
+    problems.push('BILLING_SANDBOX is replaced by BILLING: BILLING=sandbox for the sandbox page, BILLING=off for no billing');
+  if (production && !v.METRICS_TOKEN && v.METRICS_PUBLIC !== true)
+    problems.push('METRICS_TOKEN is required in production (or METRICS_PUBLIC=true to leave /metrics open)');
   // A key file per instance would seal and sign differently on each one behind a load balancer.
   if (production && !env['SECRET_KEY']) problems.push('SECRET_KEY is required in production (the same 32-byte key on every instance)');
 
@@ -222,7 +506,9 @@ export function loadConfig(env: Env): AppConfig {
   // As a request names them: an IPv6 host without its brackets.
   const shortHosts = [...new Set([shortHost, publicHost].map((host) => host.replace(/^\[|\]$/g, '')))];
   const dataDir = resolve(v.DATA_DIR);
-  const database: DatabaseConfig = v.DATABASE_URL ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir };
+  const database: DatabaseConfig = v.DATABASE_URL
+    ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE }
+    : { kind: 'pglite', dataDir };
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -313,7 +599,8 @@ function plans(raw: string): Plan[] {
   } catch {
     throw new Error('must be a JSON array of plans');
   }
-  if (!Array.isArray(parsed) || parsed.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) throw new Error('must be a JSON array of plan objects');
+  if (!Array.isArray(parsed) || parsed.some((p) => typeof p !== 'object' || p === null || Array.isArray(p)))
+    throw new Error('must be a JSON array of plan objects');
   const plans = (parsed as Record<string, unknown>[]).map((p) => ({ currency: 'USD', billingCycle: 'monthly', ...p }) as Plan);
   try {
     new PlanCatalog(plans);
@@ -360,6 +647,7 @@ function ipAddress(raw: string): string {
 }
 
 function dnsServer(raw: string): string {
-  if (!/^[0-9a-zA-Z.:[\]-]+:\d{1,5}$/.test(raw) && !/^[0-9a-zA-Z.-]+$/.test(raw)) throw new Error(`entry "${raw}" must be host or host:port`);
+  if (!/^[0-9a-zA-Z.:[\]-]+:\d{1,5}$/.test(raw) && !/^[0-9a-zA-Z.-]+$/.test(raw))
+    throw new Error(`entry "${raw}" must be host or host:port`);
   return raw;
 }

@@ -31,7 +31,9 @@ describe('application keys', () => {
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', master, nonce);
     const body = Buffer.concat([cipher.update('JBSWY3DPEHPK3PXP', 'utf8'), cipher.final()]);
-    const sealedBefore = ['v1', nonce, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    const sealedBefore = ['v1', nonce, cipher.getAuthTag(), body]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
     const keys = applicationKeys(config);
     const box = new AesGcmSecretBox(keys.sealing, keys.legacySealing);
     expect(box.open(sealedBefore)).toBe('JBSWY3DPEHPK3PXP');

@@ -25,7 +25,13 @@ export function secretKeyOf(config: AppConfig): Buffer {
 }
 
 /** One label per use: a key derived for one purpose is useless for another. */
-export const KEY_PURPOSES = { sealTotp: 'lnk/seal/totp', signAuthorize: 'lnk/sign/authorize', sealWebhookSecret: 'lnk/seal/webhook-secret', signDashboardSignIn: 'lnk/sign/dashboard-sign-in', signCursors: 'lnk/sign/cursors' } as const;
+export const KEY_PURPOSES = {
+  sealTotp: 'lnk/seal/totp',
+  signAuthorize: 'lnk/sign/authorize',
+  sealWebhookSecret: 'lnk/seal/webhook-secret',
+  signDashboardSignIn: 'lnk/sign/dashboard-sign-in',
+  signCursors: 'lnk/sign/cursors',
+} as const;
 
 /** A 32-byte key for one purpose, derived from the master key with HKDF-SHA256 (RFC 5869). */
 export function deriveKey(master: Buffer, purpose: (typeof KEY_PURPOSES)[keyof typeof KEY_PURPOSES]): Buffer {

@@ -18,11 +18,20 @@ import { PERSISTENCE_MODULES } from './persistence-modules';
         const where = describeDatabase(config.database);
         log.log(config.database.kind === 'pglite' ? `opening ${where} (a first start takes a few seconds)` : `connecting to ${where}`);
         const bounds = databaseBounds(config.databaseBounds);
-        const dataSource = createDataSource(config.database, PERSISTENCE_MODULES, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
+        const dataSource = createDataSource(config.database, PERSISTENCE_MODULES, undefined, {
+          connectTimeoutMs: bounds.connectTimeoutMs,
+          query: bounds.requests,
+        });
         await dataSource.initialize();
         log.log(`database ready: ${where}`);
         // Migrations have bounds of their own (none by default): on a server, through a connection of their own.
-        const migrator = config.database.kind === 'postgres' ? createDataSource({ ...config.database, poolSize: 1 }, PERSISTENCE_MODULES, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.migrations }) : dataSource;
+        const migrator =
+          config.database.kind === 'postgres'
+            ? createDataSource({ ...config.database, poolSize: 1 }, PERSISTENCE_MODULES, undefined, {
+                connectTimeoutMs: bounds.connectTimeoutMs,
+                query: bounds.migrations,
+              })
+            : dataSource;
         let applied: unknown[];
         try {
           if (!migrator.isInitialized) await migrator.initialize();
@@ -30,7 +39,11 @@ import { PERSISTENCE_MODULES } from './persistence-modules';
         } finally {
           if (migrator !== dataSource && migrator.isInitialized) await migrator.destroy();
         }
-        log.log(applied.length ? `migrations: ${applied.length} applied, the schema is up to date` : 'migrations: none pending, the schema is up to date');
+        log.log(
+          applied.length
+            ? `migrations: ${applied.length} applied, the schema is up to date`
+            : 'migrations: none pending, the schema is up to date',
+        );
         // Whatever else opening involves (nothing is left to migrate).
         return openDatabase(dataSource);
       },

@@ -8,4 +8,12 @@ import { webhooksPersistence } from '@lnk/webhooks/adapter-typeorm';
 import { idempotencyPersistence } from '@lnk/shared/idempotency';
 
 /** Every context's tables and migrations, in one list for the application's DataSource. */
-export const PERSISTENCE_MODULES: PersistenceModule[] = [identityPersistence, linksPersistence, domainsPersistence, analyticsPersistence, billingPersistence, webhooksPersistence, idempotencyPersistence];
+export const PERSISTENCE_MODULES: PersistenceModule[] = [
+  identityPersistence,
+  linksPersistence,
+  domainsPersistence,
+  analyticsPersistence,
+  billingPersistence,
+  webhooksPersistence,
+  idempotencyPersistence,
+];

@@ -3,11 +3,25 @@ import type { DataSource } from 'typeorm';
 import { ClickBuffer, StatsRepository } from '@lnk/analytics/domain';
 import { BowserClickDimensions } from '@lnk/analytics/adapter-bowser';
 import { InMemoryLoginThrottle } from '@lnk/identity/adapter-crypto';
-import { AnswerShortUrlUseCase, CheckLinkPasswordUseCase, LinkDomains, LinkRepository, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
+import {
+  AnswerShortUrlUseCase,
+  CheckLinkPasswordUseCase,
+  LinkDomains,
+  LinkRepository,
+  RepositoryRedirectLookup,
+  ResolveRedirectUseCase,
+} from '@lnk/links/domain';
 import { CachedRedirectLookup } from '@lnk/links/adapter-cache';
 import { TypeormVisitLimits } from '@lnk/links/adapter-typeorm';
 import { IsbotBotDetector } from '@lnk/links/adapter-isbot';
-import { ClickRecorderViaAnalytics, LINK_PASSWORD_THROTTLE, LinkClickTotalsViaLinks, PasswordAttemptsViaIdentity, VisitorLocatorViaAnalytics, webhookEventSinks } from '@lnk/bridges';
+import {
+  ClickRecorderViaAnalytics,
+  LINK_PASSWORD_THROTTLE,
+  LinkClickTotalsViaLinks,
+  PasswordAttemptsViaIdentity,
+  VisitorLocatorViaAnalytics,
+  webhookEventSinks,
+} from '@lnk/bridges';
 import type { Clock, PasswordHasher } from '@lnk/shared/kernel';
 import type { DatabaseBoundsConfig, ShortUrlEdgeConfig } from '@lnk/shared/config';
 import { databaseBounds, TypeormUnitOfWork } from '@lnk/shared/database';
@@ -54,7 +68,10 @@ export function composeShortUrlEdge(parts: ShortUrlEdgeParts) {
   const { dataSource, settings, logger, metrics, clock, webhooks } = parts;
   const redirectCache = new CachedRedirectLookup(new RepositoryRedirectLookup(parts.links, parts.linkDomains), settings.redirectCache);
   const resolveRedirect = new ResolveRedirectUseCase(redirectCache, settings.shortHosts);
-  const checkPassword = new CheckLinkPasswordUseCase(parts.passwords, new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)));
+  const checkPassword = new CheckLinkPasswordUseCase(
+    parts.passwords,
+    new PasswordAttemptsViaIdentity(new InMemoryLoginThrottle(LINK_PASSWORD_THROTTLE)),
+  );
   // One parser and country table for statistics and for links' targets (each remembers what it has read).
   const dimensions = new BowserClickDimensions();
   const clicks = new ClickBuffer({
@@ -108,12 +125,21 @@ export interface InstanceChanges {
  * nothing cached lives longer than REDIS_OUTAGE_CACHE_TTL meanwhile, and everything cached is forgotten
  * when Redis is back.
  */
-export async function hearOtherInstances(bus: RedisBus, changes: InstanceChanges, settings: Pick<ShortUrlEdgeSettings, 'redisOutageCacheTtlMs'>, logger: Logger, metrics: ServiceMetrics): Promise<void> {
+export async function hearOtherInstances(
+  bus: RedisBus,
+  changes: InstanceChanges,
+  settings: Pick<ShortUrlEdgeSettings, 'redisOutageCacheTtlMs'>,
+  logger: Logger,
+  metrics: ServiceMetrics,
+): Promise<void> {
   bus.guardCaches(changes.forgetAll, settings.redisOutageCacheTtlMs);
   bus.onStateChange((up) =>
     up
       ? logger.info('redis subscription in place: invalidations from other instances are heard (caches emptied after an outage)')
-      : logger.warn({ cacheTtlSeconds: settings.redisOutageCacheTtlMs / 1000 }, 'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers'),
+      : logger.warn(
+          { cacheTtlSeconds: settings.redisOutageCacheTtlMs / 1000 },
+          'redis unreachable: invalidations from other instances are not heard; caches kept short-lived until it answers',
+        ),
   );
   metrics.watchRedis('invalidations', () => bus.up);
   await listenToOtherInstances(bus, changes.listeners);

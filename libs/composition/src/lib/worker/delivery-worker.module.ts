@@ -21,12 +21,23 @@ const workerDatabase: Provider = {
   inject: [APP_CONFIG],
   useFactory: async (config: AppConfig): Promise<DataSource> => {
     const bounds = databaseBounds(config.databaseBounds);
-    if (config.database.kind !== 'postgres') return connectDatabase(config.database, PERSISTENCE_MODULES, { name: 'the webhook delivery worker' }, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
-    const dataSource = createDataSource(config.database, PERSISTENCE_MODULES, undefined, { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests });
+    if (config.database.kind !== 'postgres')
+      return connectDatabase(
+        config.database,
+        PERSISTENCE_MODULES,
+        { name: 'the webhook delivery worker' },
+        { connectTimeoutMs: bounds.connectTimeoutMs, query: bounds.requests },
+      );
+    const dataSource = createDataSource(config.database, PERSISTENCE_MODULES, undefined, {
+      connectTimeoutMs: bounds.connectTimeoutMs,
+      query: bounds.requests,
+    });
     await dataSource.initialize();
     if (await dataSource.showMigrations()) {
       await dataSource.destroy();
-      throw new Error('the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`');
+      throw new Error(
+        'the database schema is behind this version: start the API on it first (it applies the migrations), or run `npm run migrate`',
+      );
     }
     return dataSource;
   },

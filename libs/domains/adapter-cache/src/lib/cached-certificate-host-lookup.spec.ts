@@ -46,7 +46,11 @@ describe('AllowCertificateUseCase over CachedCertificateHostLookup: may a TLS pr
   beforeEach(() => {
     domains = new CountingDomains();
     // As the API composes it: the use case over the cached lookup, which is told of changes.
-    hosts = new CachedCertificateHostLookup(new RepositoryCertificateHostLookup(domains), { cache: { maxEntries: 100, allowedTtlMs: 60_000, refusedTtlMs: 10_000 }, maxLookups: 2 }, () => time);
+    hosts = new CachedCertificateHostLookup(
+      new RepositoryCertificateHostLookup(domains),
+      { cache: { maxEntries: 100, allowedTtlMs: 60_000, refusedTtlMs: 10_000 }, maxLookups: 2 },
+      () => time,
+    );
     ask = new AllowCertificateUseCase(hosts, {
       servedHosts: ['lnk.test', 's.lnk.test'],
       ownHosts: ['lnk.test', 's.lnk.test', 'cname.lnk.test'],
@@ -68,18 +72,27 @@ describe('AllowCertificateUseCase over CachedCertificateHostLookup: may a TLS pr
     await expect(ask.execute('unknown.example.com')).rejects.toBeInstanceOf(NoCertificateError);
   });
 
-  it.each(['', '127.0.0.1', '[::1]', '::1', 'example.com:443', 'https://example.com', '*.example.com', 'a b.example.com', '-x-.example.com', `${'a'.repeat(63)}.`.repeat(4) + 'com'])(
-    'refuses %p with VALIDATION_ERROR on domain, without a lookup',
-    async (asked) => {
-      const error = await ask.execute(asked).catch((e) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect(error.errors[0].name).toBe('domain');
-      expect(domains.lookedUp).toEqual([]);
-    },
-  );
+  it.each([
+    '',
+    '127.0.0.1',
+    '[::1]',
+    '::1',
+    'example.com:443',
+    'https://example.com',
+    '*.example.com',
+    'a b.example.com',
+    '-x-.example.com',
+    `${'a'.repeat(63)}.`.repeat(4) + 'com',
+  ])('refuses %p with VALIDATION_ERROR on domain, without a lookup', async (asked) => {
+    const error = await ask.execute(asked).catch((e) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.errors[0].name).toBe('domain');
+    expect(domains.lookedUp).toEqual([]);
+  });
 
   it('never looks up a name no account could have added: a single label, a host under the service, the DNS target', async () => {
-    for (const name of ['localhost', 'www.lnk.test', 'cname.lnk.test', 'x.s.lnk.test']) await expect(ask.execute(name)).rejects.toBeInstanceOf(NoCertificateError);
+    for (const name of ['localhost', 'www.lnk.test', 'cname.lnk.test', 'x.s.lnk.test'])
+      await expect(ask.execute(name)).rejects.toBeInstanceOf(NoCertificateError);
     expect(domains.lookedUp).toEqual([]);
   });
 
@@ -109,18 +122,22 @@ describe('AllowCertificateUseCase over CachedCertificateHostLookup: may a TLS pr
   });
 
   // Many made-up names at once (handshakes with random server names) must not queue up queries.
-  it('shares one lookup between concurrent asks for a name, and refuses an ask past the lookups allowed at once (RATE_LIMITED) without a lookup', async () => {
-    await verified('go.example.com');
-    domains.hold();
-    const asks = [ask.execute('go.example.com'), ask.execute('go.example.com'), ask.execute('a.example.com').catch((e) => e)];
-    await expect(ask.execute('b.example.com')).rejects.toBeInstanceOf(RateLimitedError);
-    expect(domains.lookedUp).toEqual(['go.example.com', 'a.example.com']);
-    domains.release();
-    const [first, second, third] = await Promise.all(asks);
-    expect([first, second]).toEqual(['go.example.com', 'go.example.com']);
-    expect(third).toBeInstanceOf(NoCertificateError);
-    await expect(ask.execute('b.example.com')).rejects.toBeInstanceOf(NoCertificateError);
-  });
+  it(
+    'shares one lookup between concurrent asks for a name, and refuses an ask ' +
+      'past the lookups allowed at once (RATE_LIMITED) without a lookup',
+    async () => {
+      await verified('go.example.com');
+      domains.hold();
+      const asks = [ask.execute('go.example.com'), ask.execute('go.example.com'), ask.execute('a.example.com').catch((e) => e)];
+      await expect(ask.execute('b.example.com')).rejects.toBeInstanceOf(RateLimitedError);
+      expect(domains.lookedUp).toEqual(['go.example.com', 'a.example.com']);
+      domains.release();
+      const [first, second, third] = await Promise.all(asks);
+      expect([first, second]).toEqual(['go.example.com', 'go.example.com']);
+      expect(third).toBeInstanceOf(NoCertificateError);
+      await expect(ask.execute('b.example.com')).rejects.toBeInstanceOf(NoCertificateError);
+    },
+  );
 
   it('does not keep the answer of a lookup that ran across a change (it may predate it)', async () => {
     domains.hold();

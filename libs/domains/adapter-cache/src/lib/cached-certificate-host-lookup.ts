@@ -32,7 +32,9 @@ export class CachedCertificateHostLookup extends CertificateHostLookup {
     const known = this.answers.cached(host);
     if (known !== undefined) return known !== null;
     if (!this.answers.isLoading(host) && this.answers.loading >= this.bounds.maxLookups) throw new RateLimitedError(1);
-    return (this.answers.get(host, async () => ((await this.inner.isVerified(host)) ? true : null)) as Promise<true | null>).then((allowed) => allowed !== null);
+    return (this.answers.get(host, async () => ((await this.inner.isVerified(host)) ? true : null)) as Promise<true | null>).then(
+      (allowed) => allowed !== null,
+    );
   }
 
   /** A domain was verified or lost its verification: its next ask looks again. */

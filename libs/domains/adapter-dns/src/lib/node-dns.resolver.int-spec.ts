@@ -17,18 +17,42 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
         const response = Packet.createResponseFromRequest(request);
         const [question] = request.questions;
         if (question.name === 'go.example.com') {
-          response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: 'cname.lnk.test' } as unknown as (typeof response.answers)[number]);
+          response.answers.push({
+            name: question.name,
+            type: Packet.TYPE.CNAME,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            domain: 'cname.lnk.test',
+          } as unknown as (typeof response.answers)[number]);
         }
         if (question.name === '_lnk-challenge.go.example.com' && question.type === Packet.TYPE.TXT) {
           for (const data of [['v=spf1 -all'], ['abc', 'def']]) {
-            response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as unknown as (typeof response.answers)[number]);
+            response.answers.push({
+              name: question.name,
+              type: Packet.TYPE.TXT,
+              class: Packet.CLASS.IN,
+              ttl: 60,
+              data,
+            } as unknown as (typeof response.answers)[number]);
           }
         }
         if (question.name === 'apex.example.com' && question.type === Packet.TYPE.A) {
-          response.answers.push({ name: question.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: '203.0.113.10' } as unknown as (typeof response.answers)[number]);
+          response.answers.push({
+            name: question.name,
+            type: Packet.TYPE.A,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            address: '203.0.113.10',
+          } as unknown as (typeof response.answers)[number]);
         }
         if (question.name === 'apex.example.com' && question.type === Packet.TYPE.AAAA) {
-          response.answers.push({ name: question.name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address: '2001:0DB8:0:0:0:0:0:0010' } as unknown as (typeof response.answers)[number]);
+          response.answers.push({
+            name: question.name,
+            type: Packet.TYPE.AAAA,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            address: '2001:0DB8:0:0:0:0:0:0010',
+          } as unknown as (typeof response.answers)[number]);
         }
         send(response);
       },
@@ -41,7 +65,10 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
   });
 
   it('reads a CNAME record', async () => {
-    await expect(new NodeDnsResolver({ servers: [address] }).cnameOf('go.example.com')).resolves.toEqual({ kind: 'cname', targets: ['cname.lnk.test'] });
+    await expect(new NodeDnsResolver({ servers: [address] }).cnameOf('go.example.com')).resolves.toEqual({
+      kind: 'cname',
+      targets: ['cname.lnk.test'],
+    });
   });
 
   it('tells a name without a record apart', async () => {
@@ -66,7 +93,9 @@ describe('NodeDnsResolver against DNS servers on loopback', () => {
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as AddressInfo).port;
-      await expect(new NodeDnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 300 }).cnameOf('go.example.com')).resolves.toEqual({ kind: 'timeout' });
+      await expect(new NodeDnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 300 }).cnameOf('go.example.com')).resolves.toEqual({
+        kind: 'timeout',
+      });
     } finally {
       silent.close();
     }

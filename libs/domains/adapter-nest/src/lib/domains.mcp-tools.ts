@@ -12,7 +12,13 @@ export class DomainsMcpTools {
     private readonly settings: DomainsSettings,
   ) {}
 
-  @McpTool({ name: 'list_domains', scope: 'domains:read', input: SearchPageQueryDto, readOnly: true, description: 'List your custom domains (GET /user/domain), each with its verification state; a verified one\'s id is a link\'s domainId.' })
+  @McpTool({
+    name: 'list_domains',
+    scope: 'domains:read',
+    input: SearchPageQueryDto,
+    readOnly: true,
+    description: "List your custom domains (GET /user/domain), each with its verification state; a verified one's id is a link's domainId.",
+  })
   async list({ caller, input }: McpToolCall<SearchPageQueryDto>) {
     const page = await this.listDomains.execute(caller.userId, input.q, input.toPageRequest());
     return okPage({ ...page, items: page.items.map((domain) => presentDomain(domain, this.settings)) });

@@ -33,7 +33,9 @@ export interface DomainsModuleOptions {
  * `DomainsModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound, the settings and
  * the TLS ask (Nest's ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<DomainsModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<DomainsModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(DOMAINS_PORTS).map(([name, port]) => ({
@@ -47,12 +49,18 @@ const routingOf = (settings: DomainsSettings) => ({ host: settings.dnsTarget, ad
 
 /** Each use case, built from the ports it needs (injected by their classes), once for the app. */
 const USE_CASES: Provider[] = [
-  providerOf(AddDomainUseCase, [DomainRepository, QuotaPolicy, IdGenerator, ChallengeGenerator, Clock, DomainsSettings], (domains, quota, ids, challenges, clock, settings) =>
-    new AddDomainUseCase({ domains, quota, ids, challenges, clock, config: { ownHosts: settings.ownHosts } }),
+  providerOf(
+    AddDomainUseCase,
+    [DomainRepository, QuotaPolicy, IdGenerator, ChallengeGenerator, Clock, DomainsSettings],
+    (domains, quota, ids, challenges, clock, settings) =>
+      new AddDomainUseCase({ domains, quota, ids, challenges, clock, config: { ownHosts: settings.ownHosts } }),
   ),
   providerOf(ListDomainsUseCase, [DomainRepository]),
-  providerOf(VerifyDomainUseCase, [DomainRepository, DnsResolver, Clock, DomainVerificationListener, DomainsSettings], (domains, dns, clock, changes, settings) =>
-    new VerifyDomainUseCase({ domains, dns, clock, listener: changes, config: { target: routingOf(settings) } }),
+  providerOf(
+    VerifyDomainUseCase,
+    [DomainRepository, DnsResolver, Clock, DomainVerificationListener, DomainsSettings],
+    (domains, dns, clock, changes, settings) =>
+      new VerifyDomainUseCase({ domains, dns, clock, listener: changes, config: { target: routingOf(settings) } }),
   ),
   providerOf(DeleteDomainUseCase, [DomainRepository, DomainUsage, DomainVerificationListener]),
 ];

@@ -6,7 +6,10 @@ import type { DomainsSettings } from './domains.settings';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A custom domain with the records that route it here and prove it is the caller's (spec 4.6). */
-export function presentDomain(domain: Domain, routing: Pick<DomainsSettings, 'dnsTarget' | 'dnsTargetAddresses'>): Static<typeof DomainSchema> {
+export function presentDomain(
+  domain: Domain,
+  routing: Pick<DomainsSettings, 'dnsTarget' | 'dnsTargetAddresses'>,
+): Static<typeof DomainSchema> {
   return {
     id: domain.id,
     name: domain.name,

@@ -14,12 +14,19 @@ export const DomainSchema = named(
         'of the name being one of these; empty when the service names no addresses (DNS_TARGET_ADDRESSES)',
     ),
     verification: described(
-      object({ type: oneOfValues('TXT'), name: described(string, '_lnk-challenge.<name>'), value: described(string, "this account's challenge for the name") }),
+      object({
+        type: oneOfValues('TXT'),
+        name: described(string, '_lnk-challenge.<name>'),
+        value: described(string, "this account's challenge for the name"),
+      }),
       'the TXT record that proves control of the name: verification needs it and the CNAME (or the address records); ' +
         'both are re-checked while verified',
     ),
     verifiedAt: nullable(dateTime),
-    verificationLostAt: described(nullable(dateTime), 'when a re-check found a record gone and took the verification away; null again once verified'),
+    verificationLostAt: described(
+      nullable(dateTime),
+      'when a re-check found a record gone and took the verification away; null again once verified',
+    ),
     verificationLostReason: described(nullable(string), 'which expected record the re-check did not find'),
   }),
 );

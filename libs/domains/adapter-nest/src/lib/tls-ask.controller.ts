@@ -25,7 +25,7 @@ export class TlsAskController {
     summary: 'May a TLS proxy obtain a certificate for this host',
     description:
       "For a TLS-terminating proxy (Caddy's on_demand_tls ask): 200 for the service's own hosts (PUBLIC_BASE_URL's, " +
-      'SHORT_BASE_URL\'s) and verified custom domains, 404 NOT_FOUND for any other host, 400 for an address or a malformed ' +
+      "SHORT_BASE_URL's) and verified custom domains, 404 NOT_FOUND for any other host, 400 for an address or a malformed " +
       'name, 429 while too many unknown names are being looked up at once.',
   })
   async ask(@Query() query: TlsAskQueryDto) {

@@ -25,7 +25,9 @@ describe('TypeormDomainRepository on PostgreSQL: the usage counter', () => {
     await expect(repos.domains.insertWithinQuota(domain(owner, 'c.example.com'), 2)).rejects.toBeInstanceOf(QuotaExceededError);
     await repos.domains.deleteOfOwner(owner, a.id);
     await expect(repos.domains.insertWithinQuota(domain(owner, 'c.example.com'), 2)).resolves.toBeUndefined();
-    expect([await repos.domains.countOfOwner(owner), (await repos.domains.listOfOwner(owner, undefined, PageRequest.of())).total]).toEqual([2, 2]);
+    expect([await repos.domains.countOfOwner(owner), (await repos.domains.listOfOwner(owner, undefined, PageRequest.of())).total]).toEqual([
+      2, 2,
+    ]);
     await repos.domains.deleteAllOfOwner(owner);
     expect(await repos.domains.countOfOwner(owner)).toBe(0);
   });

@@ -1,7 +1,24 @@
 import { DataSource } from 'typeorm';
 import { Domain, DomainProps, DomainRepository } from '@lnk/domains/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { afterId, bool, containsPattern, countOf, firstOf, guardUnique, OwnedRowsRepository, PersistenceModule, Quota, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import {
+  afterId,
+  bool,
+  containsPattern,
+  countOf,
+  firstOf,
+  guardUnique,
+  OwnedRowsRepository,
+  PersistenceModule,
+  Quota,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  textOrNull,
+  timestamp,
+  timestampOrNull,
+} from '@lnk/shared/database';
 import { DomainsCustomDomains1763800200000 } from './migrations/1763800200000-domains-custom-domains';
 import { DomainsVerificationChallenge1763900100000 } from './migrations/1763900100000-domains-verification-challenge';
 import { DomainsUsageCounter1764000320000 } from './migrations/1764000320000-domains-usage-counter';
@@ -22,7 +39,11 @@ const domainProps = (r: Row): DomainProps => ({
 const toDomain = (r: Row) => new Domain(domainProps(r));
 
 const NAME_ADDED = { constraint: 'custom_domains_owner_name_key', field: 'name', message: 'you have already added this domain' };
-const VERIFIED_BY_ANOTHER = { constraint: 'custom_domains_verified_name_key', field: 'name', message: 'another account has verified this domain' };
+const VERIFIED_BY_ANOTHER = {
+  constraint: 'custom_domains_verified_name_key',
+  field: 'name',
+  message: 'another account has verified this domain',
+};
 
 /** The owner's row in `domains_usage` (see its migration): what the quota and the list's total read. */
 const DOMAINS_USAGE = { table: 'domains_usage', resource: 'domains' };
@@ -44,7 +65,8 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
     return this.insertLockingFirst(quota, () =>
       sql(
         this.dataSource,
-        'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+        'INSERT INTO custom_domains (id, owner_id, name, challenge, is_verified, ' +
+          'verified_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
         [p.id, p.ownerId, p.name, p.challenge, p.isVerified, p.verifiedAt, p.createdAt, p.updatedAt],
       ),
     );
@@ -71,7 +93,11 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
     }
     const pageParams = [...params];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM custom_domains WHERE ${where}${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
+      sql(
+        this.dataSource,
+        `SELECT * FROM custom_domains WHERE ${where}${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`,
+        pageParams,
+      ),
       query ? countOf(this.dataSource, `SELECT count(*) AS n FROM custom_domains WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, toDomain), total, page);
@@ -90,7 +116,8 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
     await guardUnique(VERIFIED_BY_ANOTHER, () =>
       sql(
         this.dataSource,
-        'UPDATE custom_domains SET is_verified = true, verified_at = $2, verification_lost_at = NULL, verification_lost_reason = NULL, checked_at = $2, updated_at = $2 WHERE id = $1',
+        'UPDATE custom_domains SET is_verified = true, verified_at = $2, verification_lost_at = NULL, ' +
+          'verification_lost_reason = NULL, checked_at = $2, updated_at = $2 WHERE id = $1',
         [p.id, p.verifiedAt],
       ),
     );
@@ -99,7 +126,8 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
   async listVerifiedCheckedBefore(before: Date, limit: number): Promise<Domain[]> {
     const result = await sql(
       this.dataSource,
-      `SELECT * FROM custom_domains WHERE is_verified AND (checked_at IS NULL OR checked_at < $1) ORDER BY checked_at ASC NULLS FIRST, id LIMIT ${Math.max(1, Math.floor(limit))}`,
+      'SELECT * FROM custom_domains WHERE is_verified AND (checked_at IS NULL OR checked_at < $1) ' +
+        `ORDER BY checked_at ASC NULLS FIRST, id LIMIT ${Math.max(1, Math.floor(limit))}`,
       [before],
     );
     return rowsOf(result, toDomain);
@@ -109,7 +137,8 @@ export class TypeormDomainRepository extends OwnedRowsRepository<DomainProps> im
     const p = domain.toProps();
     const result = await sql(
       this.dataSource,
-      'UPDATE custom_domains SET is_verified = false, verified_at = NULL, verification_lost_at = $2, verification_lost_reason = $3, checked_at = $2, updated_at = $2 WHERE id = $1 AND is_verified',
+      'UPDATE custom_domains SET is_verified = false, verified_at = NULL, verification_lost_at = $2, ' +
+        'verification_lost_reason = $3, checked_at = $2, updated_at = $2 WHERE id = $1 AND is_verified',
       [p.id, p.verificationLostAt, p.verificationLostReason],
     );
     return result.affected > 0;

@@ -73,17 +73,35 @@ describe('domain names', () => {
     expect(normalizeDomainName(input, own)).toBe(output);
   });
 
-  it.each(['', '   ', 'localhost', '127.0.0.1', '10.0.0.1', '[::1]', 'example.com:80', 'http://example.com', 'example.com/x', 'user@example.com', '*.example.com', '-a.example.com', 'a-.example.com', 'a..example.com', `${'a'.repeat(64)}.example.com`, 'example.123', 's.lnk.test', 'x.s.lnk.test', 'cname.lnk.test', 'exa mple.com'])(
-    'refuses %p on name',
-    (input) => {
-      expect(() => normalizeDomainName(input, own)).toThrow(ValidationError);
-      try {
-        normalizeDomainName(input, own);
-      } catch (error) {
-        expect((error as ValidationError).errors[0].name).toBe('name');
-      }
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    'localhost',
+    '127.0.0.1',
+    '10.0.0.1',
+    '[::1]',
+    'example.com:80',
+    'http://example.com',
+    'example.com/x',
+    'user@example.com',
+    '*.example.com',
+    '-a.example.com',
+    'a-.example.com',
+    'a..example.com',
+    `${'a'.repeat(64)}.example.com`,
+    'example.123',
+    's.lnk.test',
+    'x.s.lnk.test',
+    'cname.lnk.test',
+    'exa mple.com',
+  ])('refuses %p on name', (input) => {
+    expect(() => normalizeDomainName(input, own)).toThrow(ValidationError);
+    try {
+      normalizeDomainName(input, own);
+    } catch (error) {
+      expect((error as ValidationError).errors[0].name).toBe('name');
+    }
+  });
 
   it('tells the owner which record to create', () => {
     expect(dnsRecordFor('cname.lnk.test')).toBe('CNAME cname.lnk.test');
@@ -103,59 +121,113 @@ describe('domain use cases', () => {
     dns = new Zone();
     changes = new Changes();
     add = new AddDomainUseCase({ domains: repo, quota, ids, challenges, clock, config: { ownHosts: own } });
-    verify = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] } } });
-    recheck = new RecheckDomainsUseCase({ domains: repo, dns, clock, listener: changes, config: { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 } });
+    verify = new VerifyDomainUseCase({
+      domains: repo,
+      dns,
+      clock,
+      listener: changes,
+      config: { target: { host: 'cname.lnk.test', addresses: [] } },
+    });
+    recheck = new RecheckDomainsUseCase({
+      domains: repo,
+      dns,
+      clock,
+      listener: changes,
+      config: { target: { host: 'cname.lnk.test', addresses: [] }, batchSize: 2 },
+    });
   });
   const stored = (id: string) => repo.stored(id);
 
-  it('adds unverified with a challenge of its own, refuses the same name twice and a name another account verified, and stops at the quota', async () => {
-    const d = await add.execute('ada', 'go.example.com');
-    expect(d).toMatchObject({ name: 'go.example.com', isVerified: false, verifiedAt: null, challengeName: '_lnk-challenge.go.example.com', challenge: expect.any(String) });
-    await expect(add.execute('ada', 'GO.example.com')).rejects.toMatchObject({ errors: [{ name: 'name' }] });
-    dns.publish(d);
-    await verify.execute('ada', d.id);
-    await expect(add.execute('bob', 'go.example.com')).rejects.toMatchObject({ errors: [{ name: 'name', error: expect.stringContaining('another account') }] });
-    await add.execute('ada', 'two.example.com');
-    await expect(add.execute('ada', 'three.example.com')).rejects.toBeInstanceOf(QuotaExceededError);
-  });
+  it(
+    'adds unverified with a challenge of its own, refuses the same name twice ' +
+      'and a name another account verified, and stops at the quota',
+    async () => {
+      const d = await add.execute('ada', 'go.example.com');
+      expect(d).toMatchObject({
+        name: 'go.example.com',
+        isVerified: false,
+        verifiedAt: null,
+        challengeName: '_lnk-challenge.go.example.com',
+        challenge: expect.any(String),
+      });
+      await expect(add.execute('ada', 'GO.example.com')).rejects.toMatchObject({ errors: [{ name: 'name' }] });
+      dns.publish(d);
+      await verify.execute('ada', d.id);
+      await expect(add.execute('bob', 'go.example.com')).rejects.toMatchObject({
+        errors: [{ name: 'name', error: expect.stringContaining('another account') }],
+      });
+      await add.execute('ada', 'two.example.com');
+      await expect(add.execute('ada', 'three.example.com')).rejects.toBeInstanceOf(QuotaExceededError);
+    },
+  );
 
-  it('gives two accounts adding one name different challenges, and verifies only the one whose challenge is published (pre-claiming a name someone pointed here)', async () => {
-    const victims = await add.execute('ada', 'go.example.com');
-    const attackers = await add.execute('mallory', 'go.example.com');
-    expect(attackers.challenge).not.toBe(victims.challenge);
-    // The owner has pointed the name at the service and published their challenge, but not yet clicked verify.
-    dns.publish(victims);
-    const refused = await verify.execute('mallory', attackers.id).catch((e) => e);
-    expect(refused).toBeInstanceOf(DomainNotVerifiedError);
-    expect(refused.message).toBe("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge");
-    expect(stored(attackers.id)?.isVerified).toBe(false);
-    await expect(verify.execute('ada', victims.id)).resolves.toMatchObject({ isVerified: true });
-    expect(changes.names).toEqual(['go.example.com']);
-  });
+  it(
+    'gives two accounts adding one name different challenges, and verifies only the one ' +
+      'whose challenge is published (pre-claiming a name someone pointed here)',
+    async () => {
+      const victims = await add.execute('ada', 'go.example.com');
+      const attackers = await add.execute('mallory', 'go.example.com');
+      expect(attackers.challenge).not.toBe(victims.challenge);
+      // The owner has pointed the name at the service and published their challenge, but not yet clicked verify.
+      dns.publish(victims);
+      const refused = await verify.execute('mallory', attackers.id).catch((e) => e);
+      expect(refused).toBeInstanceOf(DomainNotVerifiedError);
+      expect(refused.message).toBe("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge");
+      expect(stored(attackers.id)?.isVerified).toBe(false);
+      await expect(verify.execute('ada', victims.id)).resolves.toMatchObject({ isVerified: true });
+      expect(changes.names).toEqual(['go.example.com']);
+    },
+  );
 
   it('refuses a CNAME alone: the TXT challenge proves control of the name', async () => {
     const d = await add.execute('ada', 'go.example.com');
     dns.cnames.set('go.example.com', 'cname.lnk.test');
-    await expect(verify.execute('ada', d.id)).rejects.toThrow("DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge");
+    await expect(verify.execute('ada', d.id)).rejects.toThrow(
+      "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge",
+    );
     expect(stored(d.id)?.isVerified).toBe(false);
   });
 
   it.each<[string, (zone: Zone, d: Domain) => void, string]>([
-    ['nothing', () => undefined, "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge and no CNAME record go.example.com -> cname.lnk.test"],
-    ['the TXT only', (zone, d) => zone.txts.set(d.challengeName, [d.challenge]), 'DNS has no CNAME record go.example.com -> cname.lnk.test'],
-    ['a CNAME elsewhere', (zone, d) => zone.publish(d, 'internal-host.corp.example'), 'DNS has no CNAME record go.example.com -> cname.lnk.test'],
-    ['another TXT value', (zone, d) => (zone.publish(d), zone.txts.set(d.challengeName, ['secret-internal-value'])), "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge"],
+    [
+      'nothing',
+      () => undefined,
+      "DNS has no TXT record _lnk-challenge.go.example.com with this domain's " +
+        'challenge and no CNAME record go.example.com -> cname.lnk.test',
+    ],
+    [
+      'the TXT only',
+      (zone, d) => zone.txts.set(d.challengeName, [d.challenge]),
+      'DNS has no CNAME record go.example.com -> cname.lnk.test',
+    ],
+    [
+      'a CNAME elsewhere',
+      (zone, d) => zone.publish(d, 'internal-host.corp.example'),
+      'DNS has no CNAME record go.example.com -> cname.lnk.test',
+    ],
+    [
+      'another TXT value',
+      (zone, d) => (zone.publish(d), zone.txts.set(d.challengeName, ['secret-internal-value'])),
+      "DNS has no TXT record _lnk-challenge.go.example.com with this domain's challenge",
+    ],
     ['a time-out', (zone) => (zone.failure = { kind: 'timeout' }), 'The DNS lookup for go.example.com did not complete; try again shortly'],
-    ['a resolver error', (zone) => (zone.failure = { kind: 'error', message: 'ESERVFAIL' }), 'The DNS lookup for go.example.com did not complete; try again shortly'],
-  ])('with %s in DNS, refuses verification naming only the expected record (no DNS lookup tool through the server)', async (_, arrange, message) => {
-    const d = await add.execute('ada', 'go.example.com');
-    arrange(dns, d);
-    const error = await verify.execute('ada', d.id).catch((e) => e);
-    expect(error).toBeInstanceOf(DomainNotVerifiedError);
-    expect(error.message).toBe(message);
-    expect(error.message).not.toMatch(/internal|secret|SERVFAIL/);
-    expect(stored(d.id)?.isVerified).toBe(false);
-  });
+    [
+      'a resolver error',
+      (zone) => (zone.failure = { kind: 'error', message: 'ESERVFAIL' }),
+      'The DNS lookup for go.example.com did not complete; try again shortly',
+    ],
+  ])(
+    'with %s in DNS, refuses verification naming only the expected record (no DNS lookup tool through the server)',
+    async (_, arrange, message) => {
+      const d = await add.execute('ada', 'go.example.com');
+      arrange(dns, d);
+      const error = await verify.execute('ada', d.id).catch((e) => e);
+      expect(error).toBeInstanceOf(DomainNotVerifiedError);
+      expect(error.message).toBe(message);
+      expect(error.message).not.toMatch(/internal|secret|SERVFAIL/);
+      expect(stored(d.id)?.isVerified).toBe(false);
+    },
+  );
 
   it('verifies with the TXT challenge and a CNAME to the target whatever its case and trailing dot, once', async () => {
     const d = await add.execute('ada', 'go.example.com');
@@ -169,30 +241,42 @@ describe('domain use cases', () => {
     await expect(verify.execute('bob', d.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('re-checks verified domains in batches: records gone takes the verification away and says why and when (takeover of a dangling name)', async () => {
-    const kept = await add.execute('ada', 'kept.example.com');
-    const gone = await add.execute('ada', 'gone.example.com');
-    const third = await add.execute('bob', 'third.example.com');
-    for (const d of [kept, gone, third]) {
-      dns.publish(d);
-      await verify.execute(d.ownerId, d.id);
-    }
-    changes.names.length = 0;
-    time += 60_000;
-    dns.cnames.delete('gone.example.com');
-    dns.txts.delete(third.challengeName);
+  it(
+    're-checks verified domains in batches: records gone takes the ' +
+      'verification away and says why and when (takeover of a dangling name)',
+    async () => {
+      const kept = await add.execute('ada', 'kept.example.com');
+      const gone = await add.execute('ada', 'gone.example.com');
+      const third = await add.execute('bob', 'third.example.com');
+      for (const d of [kept, gone, third]) {
+        dns.publish(d);
+        await verify.execute(d.ownerId, d.id);
+      }
+      changes.names.length = 0;
+      time += 60_000;
+      dns.cnames.delete('gone.example.com');
+      dns.txts.delete(third.challengeName);
 
-    expect(await recheck.execute()).toEqual({ checked: 3, lost: 2 });
-    expect(stored(kept.id)).toMatchObject({ isVerified: true, verificationLostAt: null, checkedAt: clock.now() });
-    expect(stored(gone.id)).toMatchObject({ isVerified: false, verifiedAt: null, verificationLostAt: clock.now(), verificationLostReason: 'DNS has no CNAME record gone.example.com -> cname.lnk.test' });
-    expect(stored(third.id)).toMatchObject({ isVerified: false, verificationLostReason: "DNS has no TXT record _lnk-challenge.third.example.com with this domain's challenge" });
-    expect(changes.names.sort()).toEqual(['gone.example.com', 'third.example.com']);
-    expect(await repo.findVerifiedByName('gone.example.com')).toBeNull();
+      expect(await recheck.execute()).toEqual({ checked: 3, lost: 2 });
+      expect(stored(kept.id)).toMatchObject({ isVerified: true, verificationLostAt: null, checkedAt: clock.now() });
+      expect(stored(gone.id)).toMatchObject({
+        isVerified: false,
+        verifiedAt: null,
+        verificationLostAt: clock.now(),
+        verificationLostReason: 'DNS has no CNAME record gone.example.com -> cname.lnk.test',
+      });
+      expect(stored(third.id)).toMatchObject({
+        isVerified: false,
+        verificationLostReason: "DNS has no TXT record _lnk-challenge.third.example.com with this domain's challenge",
+      });
+      expect(changes.names.sort()).toEqual(['gone.example.com', 'third.example.com']);
+      expect(await repo.findVerifiedByName('gone.example.com')).toBeNull();
 
-    // Nothing is due again until it is older than asked.
-    time += 1000;
-    expect(await recheck.execute({ minAgeMs: 60_000 })).toEqual({ checked: 0, lost: 0 });
-  });
+      // Nothing is due again until it is older than asked.
+      time += 1000;
+      expect(await recheck.execute({ minAgeMs: 60_000 })).toEqual({ checked: 0, lost: 0 });
+    },
+  );
 
   it('keeps a domain verified when the re-check gets no sure answer (a time-out is not a missing record)', async () => {
     const d = await add.execute('ada', 'go.example.com');
@@ -288,7 +372,9 @@ describe('domain use cases', () => {
       const d = await apex({ A: ['203.0.113.10', '198.51.100.7'] });
       const error = await verify.execute('ada', d.id).catch((e) => e);
       expect(error).toBeInstanceOf(DomainNotVerifiedError);
-      expect(error.message).toBe('DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10');
+      expect(error.message).toBe(
+        'DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10',
+      );
       expect(error.message).not.toContain('198.51.100.7');
       dns.addresses.set('example.com', { A: ['203.0.113.10'], AAAA: ['2001:db8::99'] });
       await expect(verify.execute('ada', d.id)).rejects.toBeInstanceOf(DomainNotVerifiedError);
@@ -297,10 +383,13 @@ describe('domain use cases', () => {
     it('refuses the service addresses without the TXT challenge, and a name with no records at all', async () => {
       const d = await apex({ A: ['203.0.113.10'] });
       dns.txts.clear();
-      await expect(verify.execute('ada', d.id)).rejects.toThrow("DNS has no TXT record _lnk-challenge.example.com with this domain's challenge");
+      await expect(verify.execute('ada', d.id)).rejects.toThrow(
+        "DNS has no TXT record _lnk-challenge.example.com with this domain's challenge",
+      );
       dns.addresses.clear();
       await expect(verify.execute('ada', d.id)).rejects.toThrow(
-        "DNS has no TXT record _lnk-challenge.example.com with this domain's challenge and no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10",
+        "DNS has no TXT record _lnk-challenge.example.com with this domain's challenge and no CNAME record " +
+          'example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10',
       );
     });
 
@@ -318,7 +407,13 @@ describe('domain use cases', () => {
       await verify.execute('ada', d.id);
       expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
 
-      const cnameOnly = new VerifyDomainUseCase({ domains: repo, dns, clock, listener: new Changes(), config: { target: { host: 'cname.lnk.test', addresses: [] } } });
+      const cnameOnly = new VerifyDomainUseCase({
+        domains: repo,
+        dns,
+        clock,
+        listener: new Changes(),
+        config: { target: { host: 'cname.lnk.test', addresses: [] } },
+      });
       const e = await apex({ A: ['203.0.113.10'] });
       await expect(cnameOnly.execute('ada', e.id)).rejects.toThrow('DNS has no CNAME record example.com -> cname.lnk.test');
       expect(dns.asked.filter((q) => /^(A|AAAA) /.test(q))).toEqual([]);
@@ -334,7 +429,11 @@ describe('domain use cases', () => {
       dns.addresses.set('example.com', { A: ['198.51.100.7'], AAAA: ['2001:db8::10'] });
       time += 60_000;
       expect(await recheck.execute()).toEqual({ checked: 1, lost: 1 });
-      expect(repo.stored(d.id)).toMatchObject({ isVerified: false, verificationLostReason: 'DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10' });
+      expect(repo.stored(d.id)).toMatchObject({
+        isVerified: false,
+        verificationLostReason:
+          'DNS has no CNAME record example.com -> cname.lnk.test nor A/AAAA records pointing only at 203.0.113.10, 2001:db8::10',
+      });
     });
   });
 });

@@ -10,7 +10,20 @@ const later = new Date('2026-06-01T12:01:00.000Z');
 const freshName = (label = 'go') => `${label}.d${ids.next().slice(-12)}.example`;
 
 function domain(ownerId: string, name = freshName(), over: Partial<DomainProps> = {}): Domain {
-  return new Domain({ id: ids.next(), ownerId, name, challenge: `challenge-${ids.next()}`, isVerified: false, verifiedAt: null, verificationLostAt: null, verificationLostReason: null, checkedAt: null, createdAt: now, updatedAt: now, ...over });
+  return new Domain({
+    id: ids.next(),
+    ownerId,
+    name,
+    challenge: `challenge-${ids.next()}`,
+    isVerified: false,
+    verifiedAt: null,
+    verificationLostAt: null,
+    verificationLostReason: null,
+    checkedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  });
 }
 
 /** The DomainRepository port's behaviour; `makeRepo` is called before each test. */
@@ -51,7 +64,12 @@ export function describeDomainRepositoryContract(makeRepo: () => DomainRepositor
       read.markVerified(later);
       expect((await repo.findOfOwner(owner, d.id))?.isVerified).toBe(false);
       await repo.markVerified(read);
-      expect((await repo.findVerifiedOfOwner(owner, d.id))?.toProps()).toMatchObject({ isVerified: true, verifiedAt: later, checkedAt: later, updatedAt: later });
+      expect((await repo.findVerifiedOfOwner(owner, d.id))?.toProps()).toMatchObject({
+        isVerified: true,
+        verifiedAt: later,
+        checkedAt: later,
+        updatedAt: later,
+      });
     });
 
     it('lets only one account hold a name verified', async () => {
@@ -92,18 +110,35 @@ export function describeDomainRepositoryContract(makeRepo: () => DomainRepositor
       const due = (await repo.listVerifiedCheckedBefore(later, 1000)).map((d) => d.id);
       expect(due).toContain(stale.id);
       expect(due).not.toContain(fresh.id);
-      expect((await repo.listVerifiedCheckedBefore(new Date(later.getTime() + 1), 1000)).map((d) => d.id).filter((id) => id === fresh.id || id === stale.id)).toEqual([stale.id, fresh.id]);
+      expect(
+        (await repo.listVerifiedCheckedBefore(new Date(later.getTime() + 1), 1000))
+          .map((d) => d.id)
+          .filter((id) => id === fresh.id || id === stale.id),
+      ).toEqual([stale.id, fresh.id]);
 
       stale.loseVerification('DNS has no CNAME record', later);
       expect(await repo.loseVerification(stale)).toBe(true);
       expect(await repo.loseVerification(stale)).toBe(false);
-      expect((await repo.findOfOwner(stale.ownerId, stale.id))?.toProps()).toEqual({ ...stale.toProps(), isVerified: false, verifiedAt: null, verificationLostAt: later, verificationLostReason: 'DNS has no CNAME record', checkedAt: later, updatedAt: later });
+      expect((await repo.findOfOwner(stale.ownerId, stale.id))?.toProps()).toEqual({
+        ...stale.toProps(),
+        isVerified: false,
+        verifiedAt: null,
+        verificationLostAt: later,
+        verificationLostReason: 'DNS has no CNAME record',
+        checkedAt: later,
+        updatedAt: later,
+      });
       expect(await repo.findVerifiedByName(stale.name)).toBeNull();
 
       // Verified again: the loss is forgotten.
       stale.markVerified(later);
       await repo.markVerified(stale);
-      expect((await repo.findOfOwner(stale.ownerId, stale.id))?.toProps()).toMatchObject({ isVerified: true, verificationLostAt: null, verificationLostReason: null, checkedAt: later });
+      expect((await repo.findOfOwner(stale.ownerId, stale.id))?.toProps()).toMatchObject({
+        isVerified: true,
+        verificationLostAt: null,
+        verificationLostReason: null,
+        checkedAt: later,
+      });
     });
   });
 }

@@ -72,8 +72,16 @@ export class MemoryDomainRepository extends DomainRepository {
   async markVerified(domain: Domain): Promise<void> {
     const p = domain.toProps();
     // One verified holder per name: the adapter's partial unique index.
-    if ([...this.rows.values()].some((d) => d.name === p.name && d.isVerified && d.id !== p.id)) throw ValidationError.field('name', 'another account has verified this domain');
-    this.write(p.id, { isVerified: true, verifiedAt: p.verifiedAt, verificationLostAt: null, verificationLostReason: null, checkedAt: p.verifiedAt, updatedAt: p.verifiedAt as Date });
+    if ([...this.rows.values()].some((d) => d.name === p.name && d.isVerified && d.id !== p.id))
+      throw ValidationError.field('name', 'another account has verified this domain');
+    this.write(p.id, {
+      isVerified: true,
+      verifiedAt: p.verifiedAt,
+      verificationLostAt: null,
+      verificationLostReason: null,
+      checkedAt: p.verifiedAt,
+      updatedAt: p.verifiedAt as Date,
+    });
   }
 
   async listVerifiedCheckedBefore(before: Date, limit: number): Promise<Domain[]> {
@@ -90,7 +98,14 @@ export class MemoryDomainRepository extends DomainRepository {
     const row = this.rows.get(p.id);
     if (!row?.isVerified) return false;
     const at = p.verificationLostAt as Date;
-    this.write(p.id, { isVerified: false, verifiedAt: null, verificationLostAt: at, verificationLostReason: p.verificationLostReason, checkedAt: at, updatedAt: at });
+    this.write(p.id, {
+      isVerified: false,
+      verifiedAt: null,
+      verificationLostAt: at,
+      verificationLostReason: p.verificationLostReason,
+      checkedAt: at,
+      updatedAt: at,
+    });
     return true;
   }
 

@@ -4,7 +4,15 @@ import { UnauthorizedError } from '@lnk/shared/kernel';
 import { FixedClock } from '@lnk/shared/testing';
 import { CachedAccountReader } from './cached-account-reader';
 
-const principalOf = (userId: string): Principal => ({ userId, scopes: ['user:read'], via: 'pat', tokenId: 't1', clientId: null, grantExpiresAt: null, authTime: null });
+const principalOf = (userId: string): Principal => ({
+  userId,
+  scopes: ['user:read'],
+  via: 'pat',
+  tokenId: 't1',
+  clientId: null,
+  grantExpiresAt: null,
+  authTime: null,
+});
 const principal = principalOf('u1');
 
 /** GET /user/me as the apps compose it: the use case reading through the cached reader. */
@@ -17,7 +25,18 @@ describe('CachedAccountReader under GetCurrentUserUseCase', () => {
 
   const store = (changes: Partial<ReturnType<User['toProps']>> = {}, id = 'u1') => {
     const now = clock.now();
-    users.rows.set(id, { id, email: `${id}@example.com`, name: 'Ada', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now, ...changes });
+    users.rows.set(id, {
+      id,
+      email: `${id}@example.com`,
+      name: 'Ada',
+      passwordHash: null,
+      isVerified: true,
+      isActive: true,
+      twoFactorSecret: null,
+      createdAt: now,
+      updatedAt: now,
+      ...changes,
+    });
   };
 
   beforeEach(() => {

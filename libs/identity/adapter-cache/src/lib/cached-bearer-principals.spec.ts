@@ -1,4 +1,10 @@
-import { AuthenticateUseCase, OAuthTokenRepository, PersonalAccessToken, RepositoryBearerPrincipals, SecretHasher } from '@lnk/identity/domain';
+import {
+  AuthenticateUseCase,
+  OAuthTokenRepository,
+  PersonalAccessToken,
+  RepositoryBearerPrincipals,
+  SecretHasher,
+} from '@lnk/identity/domain';
 import { UnauthorizedError } from '@lnk/shared/kernel';
 import { FixedClock } from '@lnk/shared/testing';
 import { CachedBearerPrincipals } from './cached-bearer-principals';
@@ -32,14 +38,30 @@ describe('CachedBearerPrincipals and ThrottledPatUses under AuthenticateUseCase'
 
   const addPat = (value: string, expiresInMs: number | null) => {
     const now = clock.now();
-    const props = { id: `pat-${value}`, userId: 'u1', name: 'ci', description: '', scopes: ['links:read' as const], tokenHash: hasher.hash(value), lastUsedAt: null, createdAt: now, updatedAt: now };
-    pats.rows.set(props.tokenHash, new PersonalAccessToken({ ...props, expiresAt: expiresInMs === null ? null : new Date(now.getTime() + expiresInMs) }));
+    const props = {
+      id: `pat-${value}`,
+      userId: 'u1',
+      name: 'ci',
+      description: '',
+      scopes: ['links:read' as const],
+      tokenHash: hasher.hash(value),
+      lastUsedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    pats.rows.set(
+      props.tokenHash,
+      new PersonalAccessToken({ ...props, expiresAt: expiresInMs === null ? null : new Date(now.getTime() + expiresInMs) }),
+    );
   };
 
   beforeEach(() => {
     clock = new FixedClock();
     pats = new Pats();
-    cache = new CachedBearerPrincipals(new RepositoryBearerPrincipals({} as OAuthTokenRepository, pats), clock, { maxEntries: 10, ttlMs: 60_000 });
+    cache = new CachedBearerPrincipals(new RepositoryBearerPrincipals({} as OAuthTokenRepository, pats), clock, {
+      maxEntries: 10,
+      ttlMs: 60_000,
+    });
     authenticate = new AuthenticateUseCase(cache, new ThrottledPatUses(pats, { clock, intervalMs: 10_000, maxEntries: 10 }), hasher, clock);
   });
 

@@ -27,7 +27,11 @@ export class CachedBearerPrincipals extends BearerPrincipals implements Revocati
   }
 
   async accepted(hash: string, kind: 'access_token' | 'personal_access_token', now: Date): Promise<AcceptedToken | null> {
-    return this.tokens.get(hash, () => this.inner.accepted(hash, kind, now), (token) => this.lifeLeft(token));
+    return this.tokens.get(
+      hash,
+      () => this.inner.accepted(hash, kind, now),
+      (token) => this.lifeLeft(token),
+    );
   }
 
   tokensRevoked(): void {

@@ -17,7 +17,10 @@ export interface PatUseThrottle {
 export class ThrottledPatUses extends PatUses {
   private readonly touched: BoundedCache<string, true>;
 
-  constructor(private readonly inner: PatUses, { clock, intervalMs = 60_000, maxEntries = 10_000 }: PatUseThrottle) {
+  constructor(
+    private readonly inner: PatUses,
+    { clock, intervalMs = 60_000, maxEntries = 10_000 }: PatUseThrottle,
+  ) {
     super();
     this.touched = new BoundedCache({ maxEntries, ttlMs: intervalMs, now: () => clock.now().getTime() });
   }

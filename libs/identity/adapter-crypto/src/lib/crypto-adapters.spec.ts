@@ -123,14 +123,17 @@ describe('InMemoryLoginThrottle', () => {
     { prefix: 'ip:', maxFailures: 3, freeFailures: 0, forgivenBySuccess: false },
   ];
   const keys = (account: string, ip: string) => [`account:${account}`, `ip:${ip}`, `account-ip:${account}|${ip}`];
-  const quick = (now: () => number = Date.now) => new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, now);
+  const quick = (now: () => number = Date.now) =>
+    new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 0, maxDelayMs: 0 }, now);
 
   // The audit's race: counted only after the check, parallel guesses all got through the door at once.
   it('counts an attempt the moment it is admitted, so parallel attempts beyond the allowance are refused before any check', async () => {
     const throttle = quick();
     const outcomes = await Promise.allSettled(Array.from({ length: 25 }, () => throttle.admit(keys('a', '1'))));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
-    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitedError)).toBe(true);
+    expect(
+      outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitedError),
+    ).toBe(true);
   });
 
   it('refuses an address, and an account from one address, after too many failures until the window passes', async () => {
@@ -152,29 +155,44 @@ describe('InMemoryLoginThrottle', () => {
     owner.succeeded();
   });
 
-  it('takes back a success or a withdrawal; a success forgives the pair but not what others tried at the account or from the address', async () => {
-    const waits: number[] = [];
-    const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 10, maxDelayMs: 1000 }, Date.now, async (ms) => {
-      waits.push(ms);
-    });
-    await throttle.admit(keys('a', '1'));
-    await throttle.admit(keys('a', '1'));
-    (await throttle.admit(keys('a', '1'))).withdraw();
-    (await throttle.admit(keys('a', '1'))).succeeded();
-    // The pair is forgiven; the account keeps its 2 failures (its delay), the address too (1 more allowed).
-    const next = await throttle.admit(keys('a', '1'));
-    expect(waits).toEqual([10, 20, 20, 20]);
-    next.succeeded();
-    next.succeeded();
-    await throttle.admit(keys('b', '1'));
-    await expect(throttle.admit(keys('c', '1'))).rejects.toBeInstanceOf(RateLimitedError);
-  });
+  it(
+    'takes back a success or a withdrawal; a success forgives the pair but ' + 'not what others tried at the account or from the address',
+    async () => {
+      const waits: number[] = [];
+      const throttle = new InMemoryLoginThrottle({ rules, windowMs: 60_000, delayStepMs: 10, maxDelayMs: 1000 }, Date.now, async (ms) => {
+        waits.push(ms);
+      });
+      await throttle.admit(keys('a', '1'));
+      await throttle.admit(keys('a', '1'));
+      (await throttle.admit(keys('a', '1'))).withdraw();
+      (await throttle.admit(keys('a', '1'))).succeeded();
+      // The pair is forgiven; the account keeps its 2 failures (its delay), the address too (1 more allowed).
+      const next = await throttle.admit(keys('a', '1'));
+      expect(waits).toEqual([10, 20, 20, 20]);
+      next.succeeded();
+      next.succeeded();
+      await throttle.admit(keys('b', '1'));
+      await expect(throttle.admit(keys('c', '1'))).rejects.toBeInstanceOf(RateLimitedError);
+    },
+  );
 
   it('slows each attempt by a step per failure beyond the free ones, up to a cap', async () => {
     const waits: number[] = [];
-    const throttle = new InMemoryLoginThrottle({ rules: [{ prefix: 'account:', maxFailures: Infinity, freeFailures: 0, forgivenBySuccess: false }, { prefix: 'ip:', maxFailures: 10, freeFailures: 2, forgivenBySuccess: false }], windowMs: 60_000, delayStepMs: 40, maxDelayMs: 100 }, Date.now, async (ms) => {
-      waits.push(ms);
-    });
+    const throttle = new InMemoryLoginThrottle(
+      {
+        rules: [
+          { prefix: 'account:', maxFailures: Infinity, freeFailures: 0, forgivenBySuccess: false },
+          { prefix: 'ip:', maxFailures: 10, freeFailures: 2, forgivenBySuccess: false },
+        ],
+        windowMs: 60_000,
+        delayStepMs: 40,
+        maxDelayMs: 100,
+      },
+      Date.now,
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
     for (let i = 0; i < 4; i++) await throttle.admit(['account:k']);
     for (let i = 0; i < 3; i++) await throttle.admit(['ip:1']);
     await throttle.admit(['ip:1']);

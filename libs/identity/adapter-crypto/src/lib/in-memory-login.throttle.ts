@@ -1,4 +1,12 @@
-import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, ruledKeysOf, throttleDelayMs } from '@lnk/identity/domain';
+import {
+  DEFAULT_LOGIN_THROTTLE,
+  familiarKeyOf,
+  LoginAttempt,
+  LoginThrottle,
+  LoginThrottlePolicy,
+  ruledKeysOf,
+  throttleDelayMs,
+} from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
 import { BoundedCache } from '@lnk/shared/cache';
 import { RateLimitedError } from '@lnk/shared/kernel';

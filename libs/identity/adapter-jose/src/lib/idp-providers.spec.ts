@@ -51,11 +51,15 @@ describe('parseIdpProviders', () => {
     ['not a URL', 'not a url'],
     ['of another scheme', 'ftp://idp.test/jwks'],
   ])('refuses a jwksUri that is %s', (_what, jwksUri) => {
-    expect(() => parseIdpProviders(JSON.stringify([{ ...valid, jwksUri }]))).toThrow(/IDP_PROVIDERS\[0\]\.jwksUri must be an absolute http\(s\) URL/);
+    expect(() => parseIdpProviders(JSON.stringify([{ ...valid, jwksUri }]))).toThrow(
+      /IDP_PROVIDERS\[0\]\.jwksUri must be an absolute http\(s\) URL/,
+    );
   });
 
   it('names the position of the bad entry', () => {
-    expect(() => parseIdpProviders(JSON.stringify([valid, { ...valid, issuer: 'https://other.test', jwksUri: 'jwks' }]))).toThrow(/IDP_PROVIDERS\[1\]\.jwksUri/);
+    expect(() => parseIdpProviders(JSON.stringify([valid, { ...valid, issuer: 'https://other.test', jwksUri: 'jwks' }]))).toThrow(
+      /IDP_PROVIDERS\[1\]\.jwksUri/,
+    );
   });
 
   it('refuses two providers with the same issuer', () => {

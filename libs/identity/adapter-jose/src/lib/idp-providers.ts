@@ -31,7 +31,8 @@ export function parseIdpProviders(json: string | undefined): IdpProvider[] {
 }
 
 function toProvider(entry: unknown, at: string): IdpProvider {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${at} must be an object {issuer, jwksUri, audience}`);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new Error(`${at} must be an object {issuer, jwksUri, audience}`);
   const { issuer, jwksUri, audience } = entry as Record<string, unknown>;
   if (!isNonEmptyString(issuer)) throw new Error(`${at}.issuer must be a non-empty string`);
   if (!isNonEmptyString(jwksUri)) throw new Error(`${at}.jwksUri must be a non-empty string`);
@@ -49,7 +50,8 @@ export function assertJwksUri(uri: string, name = 'jwksUri'): void {
   } catch {
     throw new Error(`${name} must be an absolute http(s) URL, got ${JSON.stringify(uri)}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an absolute http(s) URL, got ${JSON.stringify(uri)}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`${name} must be an absolute http(s) URL, got ${JSON.stringify(uri)}`);
 }
 
 function isNonEmptyString(value: unknown): value is string {

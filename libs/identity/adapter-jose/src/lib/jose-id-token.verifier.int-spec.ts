@@ -77,7 +77,8 @@ describe('JoseIdTokenVerifier against a JWKS endpoint on loopback', () => {
   let k1: SigningKey;
   let jwks: JwksServer;
   let verifier: JoseIdTokenVerifier;
-  const token = (claims: Record<string, unknown> = {}, options: Partial<TokenOptions> = {}) => idToken(claims, { key: k1, issuer, ...options });
+  const token = (claims: Record<string, unknown> = {}, options: Partial<TokenOptions> = {}) =>
+    idToken(claims, { key: k1, issuer, ...options });
 
   beforeAll(async () => {
     k1 = await signingKey('k1');
@@ -103,7 +104,9 @@ describe('JoseIdTokenVerifier against a JWKS endpoint on loopback', () => {
   });
 
   it('accepts a token whose audience list includes the configured audience', async () => {
-    await expect(verifier.verify(await token({}, { audience: ['other-app', 'lnk-web'] }))).resolves.toMatchObject({ subject: 'idp-user-1' });
+    await expect(verifier.verify(await token({}, { audience: ['other-app', 'lnk-web'] }))).resolves.toMatchObject({
+      subject: 'idp-user-1',
+    });
   });
 
   it('fetches the key set once and serves later tokens from its cache', async () => {
@@ -236,12 +239,14 @@ describe('JoseIdTokenVerifier with two providers', () => {
     await jwksB?.close();
   });
 
-  it('verifies each provider\'s tokens against that provider\'s keys', async () => {
+  it("verifies each provider's tokens against that provider's keys", async () => {
     await expect(verifier.verify(await idToken({}, { key: keyA, issuer: issuerA }))).resolves.toMatchObject({ issuer: issuerA });
-    await expect(verifier.verify(await idToken({}, { key: keyB, issuer: issuerB, audience: 'lnk-mobile' }))).resolves.toMatchObject({ issuer: issuerB });
+    await expect(verifier.verify(await idToken({}, { key: keyB, issuer: issuerB, audience: 'lnk-mobile' }))).resolves.toMatchObject({
+      issuer: issuerB,
+    });
   });
 
-  it('refuses a token claiming one provider but signed with the other provider\'s key', async () => {
+  it("refuses a token claiming one provider but signed with the other provider's key", async () => {
     await expect(verifier.verify(await idToken({}, { key: keyB, issuer: issuerA }))).resolves.toBeNull();
     await expect(verifier.verify(await idToken({}, { key: keyA, issuer: issuerB }))).resolves.toBeNull();
   });
@@ -267,7 +272,9 @@ describe('JoseIdTokenVerifier when the JWKS endpoint fails', () => {
     const silent = createServer(() => undefined);
     const port = await listen(silent);
     try {
-      const verifier = new JoseIdTokenVerifier([{ issuer, jwksUri: `http://127.0.0.1:${port}/jwks`, audience: 'lnk-web' }], { jwksTimeoutMs: 200 });
+      const verifier = new JoseIdTokenVerifier([{ issuer, jwksUri: `http://127.0.0.1:${port}/jwks`, audience: 'lnk-web' }], {
+        jwksTimeoutMs: 200,
+      });
       const started = Date.now();
       await expect(verifier.verify(await idToken({}, { key, issuer }))).resolves.toBeNull();
       expect(Date.now() - started).toBeLessThan(2000);
@@ -290,8 +297,12 @@ describe('JoseIdTokenVerifier when the JWKS endpoint fails', () => {
 
 describe('JoseIdTokenVerifier configuration', () => {
   it('refuses a provider whose JWKS URI is not an absolute http(s) URL', () => {
-    expect(() => new JoseIdTokenVerifier([{ issuer: 'https://idp.test', jwksUri: '/jwks', audience: 'lnk-web' }])).toThrow(/absolute http\(s\) URL/);
-    expect(() => new JoseIdTokenVerifier([{ issuer: 'https://idp.test', jwksUri: 'file:///etc/jwks.json', audience: 'lnk-web' }])).toThrow(/absolute http\(s\) URL/);
+    expect(() => new JoseIdTokenVerifier([{ issuer: 'https://idp.test', jwksUri: '/jwks', audience: 'lnk-web' }])).toThrow(
+      /absolute http\(s\) URL/,
+    );
+    expect(() => new JoseIdTokenVerifier([{ issuer: 'https://idp.test', jwksUri: 'file:///etc/jwks.json', audience: 'lnk-web' }])).toThrow(
+      /absolute http\(s\) URL/,
+    );
   });
 
   it('refuses every token when no provider is configured', async () => {

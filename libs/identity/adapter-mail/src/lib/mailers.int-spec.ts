@@ -41,7 +41,11 @@ describe('SmtpMailer', () => {
   it('delivers a plain-text message to an SMTP server', async () => {
     const server = await smtpServer();
     try {
-      await new SmtpMailer(`smtp://127.0.0.1:${server.port}`, 'lnk <no-reply@lnk.test>').send({ to: 'ada@example.com', subject: 'Confirm your address', text: 'Follow https://lnk.test/auth/verify-email?token=abc' });
+      await new SmtpMailer(`smtp://127.0.0.1:${server.port}`, 'lnk <no-reply@lnk.test>').send({
+        to: 'ada@example.com',
+        subject: 'Confirm your address',
+        text: 'Follow https://lnk.test/auth/verify-email?token=abc',
+      });
       expect(server.received).toHaveLength(1);
       expect(server.received[0].from).toBe('no-reply@lnk.test');
       expect(server.received[0].to).toEqual(['ada@example.com']);
@@ -55,9 +59,19 @@ describe('SmtpMailer', () => {
   it('signs in with the credentials of the URL, and fails loudly with wrong ones', async () => {
     const server = await smtpServer({ user: 'mailer', pass: 's3cret' });
     try {
-      await new SmtpMailer(`smtp://mailer:s3cret@127.0.0.1:${server.port}`, 'no-reply@lnk.test').send({ to: 'b@example.com', subject: 'Hi', text: 'Body' });
+      await new SmtpMailer(`smtp://mailer:s3cret@127.0.0.1:${server.port}`, 'no-reply@lnk.test').send({
+        to: 'b@example.com',
+        subject: 'Hi',
+        text: 'Body',
+      });
       expect(server.received.map((m) => m.to)).toEqual([['b@example.com']]);
-      await expect(new SmtpMailer(`smtp://mailer:wrong@127.0.0.1:${server.port}`, 'no-reply@lnk.test').send({ to: 'c@example.com', subject: 'Hi', text: 'Body' })).rejects.toThrow();
+      await expect(
+        new SmtpMailer(`smtp://mailer:wrong@127.0.0.1:${server.port}`, 'no-reply@lnk.test').send({
+          to: 'c@example.com',
+          subject: 'Hi',
+          text: 'Body',
+        }),
+      ).rejects.toThrow();
       expect(server.received).toHaveLength(1);
     } finally {
       await server.close();

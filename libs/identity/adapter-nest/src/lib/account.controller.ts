@@ -15,7 +15,18 @@ import {
   ViewEmailVerificationUseCase,
 } from '@lnk/identity/domain';
 import { ValidationError } from '@lnk/shared/kernel';
-import { AcceptsForm, CurrentPrincipal, DeletedSchema, ok, pageHeaders, prefersHtml, Public, Route, type SerializedOk, serializedOk } from '@lnk/shared/http';
+import {
+  AcceptsForm,
+  CurrentPrincipal,
+  DeletedSchema,
+  ok,
+  pageHeaders,
+  prefersHtml,
+  Public,
+  Route,
+  type SerializedOk,
+  serializedOk,
+} from '@lnk/shared/http';
 import {
   AccountLimitsSchema,
   ChangedEmailSchema,
@@ -53,7 +64,15 @@ export class AccountController {
     private readonly nameChange: ChangeNameUseCase,
   ) {}
 
-  @Route('GET', '', { operationId: 'getAccount', scope: 'user:read', answers: UserSchema, serialized: true, etag: true, summary: 'Your account', description: 'The signed-in user: e-mail, name, verification and two-factor state.' })
+  @Route('GET', '', {
+    operationId: 'getAccount',
+    scope: 'user:read',
+    answers: UserSchema,
+    serialized: true,
+    etag: true,
+    summary: 'Your account',
+    description: 'The signed-in user: e-mail, name, verification and two-factor state.',
+  })
   async me(@CurrentPrincipal() principal: Principal) {
     const user = await this.currentUser.shared(principal);
     // The cached account (frozen, shared; a new one once it changed): presented and serialised once while cached.
@@ -74,7 +93,7 @@ export class AccountController {
     reauthentication: true,
     summary: 'Change your e-mail address',
     description:
-      'Stores the new address at once: the account\'s address and sign-in name from then on, unverified until the link ' +
+      "Stores the new address at once: the account's address and sign-in name from then on, unverified until the link " +
       'mailed to it is confirmed; the old address is told. An address another account uses is refused (VALIDATION_ERROR on ' +
       'email). At most 5 requests an hour. A sign-in older than ten minutes needs currentPassword.',
   })
@@ -86,40 +105,89 @@ export class AccountController {
     );
   }
 
-  @Route('PUT', 'name', { operationId: 'changeName', scope: 'user:write', answers: ChangedNameSchema, summary: 'Change your name', description: 'Your display name, trimmed: not blank, at most as long as at sign-up.' })
+  @Route('PUT', 'name', {
+    operationId: 'changeName',
+    scope: 'user:write',
+    answers: ChangedNameSchema,
+    summary: 'Change your name',
+    description: 'Your display name, trimmed: not blank, at most as long as at sign-up.',
+  })
   async changeName(@CurrentPrincipal() principal: Principal, @Body() body: ChangeNameDto) {
     const user = await this.nameChange.execute(principal, body.name);
     return ok({ id: user.id, name: user.name, updatedAt: user.updatedAt.toISOString() }, 'Name changed');
   }
 
-  @Route('PUT', 'password', { operationId: 'changePassword', scope: 'user:write', answers: ChangedPasswordSchema, summary: 'Change your password', description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.' })
+  @Route('PUT', 'password', {
+    operationId: 'changePassword',
+    scope: 'user:write',
+    answers: ChangedPasswordSchema,
+    summary: 'Change your password',
+    description: 'Needs the current password; signs out your other sessions and revokes your personal access tokens.',
+  })
   async changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto, @Ip() ip: string) {
     const user = await this.passwordChange.execute(principal, body.currentPassword, body.newPassword, ip);
-    return ok({ id: user.id, updatedAt: user.updatedAt.toISOString() }, 'Password changed; your other sessions were signed out and your personal access tokens were revoked');
-  }
-
-  @Route('POST', 'enable-twofactor', { operationId: 'setTwoFactor', scope: 'user:write', answers: TwoFactorChangeSchema, reauthentication: true, summary: 'Turn two-factor sign-in on or off', description: 'enable: true answers a TOTP secret, its QR code and backup codes, and takes effect once a code is confirmed; enable: false turns it off.' })
-  async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
-    const change = await this.twoFactorChange.execute(principal, { enable: body.enable, code: body.code, currentPassword: body.currentPassword, ip });
-    if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
     return ok(
-      { isTwoFactorEnabled: false, qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
-      'Add the secret to your authenticator app, then send a code from it to POST /user/me/twofactor/confirm: two-factor sign-in is on from then. Keep the backup codes safe',
+      { id: user.id, updatedAt: user.updatedAt.toISOString() },
+      'Password changed; your other sessions were signed out and your personal access tokens were revoked',
     );
   }
 
-  @Route('POST', 'twofactor/confirm', { operationId: 'confirmTwoFactor', scope: 'user:write', answers: TwoFactorConfirmedSchema, summary: 'Confirm two-factor sign-in', description: 'A code from the authenticator app turns two-factor sign-in on.' })
+  @Route('POST', 'enable-twofactor', {
+    operationId: 'setTwoFactor',
+    scope: 'user:write',
+    answers: TwoFactorChangeSchema,
+    reauthentication: true,
+    summary: 'Turn two-factor sign-in on or off',
+    description:
+      'enable: true answers a TOTP secret, its QR code and backup codes, and takes ' +
+      'effect once a code is confirmed; enable: false turns it off.',
+  })
+  async setTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: SetTwoFactorDto, @Ip() ip: string) {
+    const change = await this.twoFactorChange.execute(principal, {
+      enable: body.enable,
+      code: body.code,
+      currentPassword: body.currentPassword,
+      ip,
+    });
+    if (!change.enabled) return ok({ isTwoFactorEnabled: false }, 'Two-factor sign-in is off');
+    return ok(
+      { isTwoFactorEnabled: false, qrCode: change.qrCode, secret: change.secret, backupCodes: change.backupCodes },
+      'Add the secret to your authenticator app, then send a code from it to POST ' +
+        '/user/me/twofactor/confirm: two-factor sign-in is on from then. Keep the backup codes safe',
+    );
+  }
+
+  @Route('POST', 'twofactor/confirm', {
+    operationId: 'confirmTwoFactor',
+    scope: 'user:write',
+    answers: TwoFactorConfirmedSchema,
+    summary: 'Confirm two-factor sign-in',
+    description: 'A code from the authenticator app turns two-factor sign-in on.',
+  })
   async confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmTwoFactorDto, @Ip() ip: string) {
     await this.twoFactorConfirmation.execute(principal, { code: body.code, ip });
     return ok({ isTwoFactorEnabled: true }, 'Two-factor sign-in is on');
   }
 
-  @Route('GET', 'limits', { operationId: 'getAccountLimits', scope: 'user:read', answers: AccountLimitsSchema, summary: 'Your plan\'s limits and usage', description: 'How many links, domains and tags your plan allows and how many you have.' })
+  @Route('GET', 'limits', {
+    operationId: 'getAccountLimits',
+    scope: 'user:read',
+    answers: AccountLimitsSchema,
+    summary: "Your plan's limits and usage",
+    description: 'How many links, domains and tags your plan allows and how many you have.',
+  })
   async limits(@CurrentPrincipal() principal: Principal) {
     return ok(await this.accountLimits.execute(principal));
   }
 
-  @Route('DELETE', '', { operationId: 'deleteAccount', scope: 'user:write', answers: DeletedSchema, reauthentication: true, summary: 'Delete your account', description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.' })
+  @Route('DELETE', '', {
+    operationId: 'deleteAccount',
+    scope: 'user:write',
+    answers: DeletedSchema,
+    reauthentication: true,
+    summary: 'Delete your account',
+    description: 'Deletes the account and what it owns. The body may be left out after a fresh sign-in; else it carries currentPassword.',
+  })
   async deleteAccount(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto, @Ip() ip: string) {
     const deletedAt = await this.accountDeletion.execute(principal, { currentPassword: body.currentPassword, ip });
     return ok({ deletedAt: deletedAt.toISOString() }, 'Account deleted');
@@ -176,7 +244,11 @@ export class EmailVerificationController {
   })
   @AcceptsForm()
   async verify(@Body() body: VerifyEmailDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await answerVerification(request, reply, { use: () => this.verifyEmail.execute(body.token), page: (user) => emailVerifiedPage(user.email), message: 'E-mail address confirmed' });
+    await answerVerification(request, reply, {
+      use: () => this.verifyEmail.execute(body.token),
+      page: (user) => emailVerifiedPage(user.email),
+      message: 'E-mail address confirmed',
+    });
   }
 }
 
@@ -185,7 +257,11 @@ export class EmailVerificationController {
  * Answers the use of a verification link's token: a browser (it prefers HTML) gets a page, `page(user)`, or
  * the page that says the link is not valid when the token is refused; an API client the account, with `message`.
  */
-async function answerVerification(request: FastifyRequest, reply: FastifyReply, answer: { use: () => Promise<User>; page: (user: User) => string; message: string }): Promise<void> {
+async function answerVerification(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: { use: () => Promise<User>; page: (user: User) => string; message: string },
+): Promise<void> {
   const page = prefersHtml(request.headers.accept);
   let user;
   try {

@@ -1,7 +1,10 @@
 import { boolean, dateTime, described, id, named, nullable, object, oneOfValues, string, strings, USAGE } from '@lnk/shared/http';
 
 /** The `data` of the account's answers (spec 4.3). */
-export const UserSchema = named('User', object({ id, email: string, name: nullable(string), isVerified: boolean, isActive: boolean, createdAt: dateTime }));
+export const UserSchema = named(
+  'User',
+  object({ id, email: string, name: nullable(string), isVerified: boolean, isActive: boolean, createdAt: dateTime }),
+);
 export const AccountLimitsSchema = named('AccountLimits', object({ domains: USAGE, links: USAGE, tags: USAGE }));
 
 export const ChangedEmailSchema = object({ id, email: string, isVerified: boolean, updatedAt: dateTime });

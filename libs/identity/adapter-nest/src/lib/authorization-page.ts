@@ -36,9 +36,15 @@ h1{font-size:1.3rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;pa
 .error{color:#a00;margin:.8rem 0}.scopes{font-size:.9rem;color:#555}.buttons{margin-top:1.2rem;display:flex;gap:.6rem}
 button{padding:.5rem 1rem}`;
 
-export function renderAuthorizationPage(view: { request: AuthorizationRequest; signed: { request: string; signature: string }; error?: string; email?: string }): string {
+export function renderAuthorizationPage(view: {
+  request: AuthorizationRequest;
+  signed: { request: string; signature: string };
+  error?: string;
+  email?: string;
+}): string {
   const { request, signed } = view;
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Authorize ${escape(request.client.name)}</title><style>${STYLE}</style></head>
 <body>
@@ -50,11 +56,13 @@ ${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ''}
 <input type="hidden" name="signature" value="${escape(signed.signature)}">
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" value="${escape(view.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-<label for="otp">One-time code (if two-factor sign-in is on)</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code">
+<label for="otp">One-time code (if two-factor sign-in is on)</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-` +
+    `time-code">
 <div class="buttons"><button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button></div>
 </form>
-</body></html>`;
+</body></html>`
+  );
 }
 
 export function renderErrorPage(message: string): string {

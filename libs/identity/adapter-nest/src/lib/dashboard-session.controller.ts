@@ -54,28 +54,52 @@ export class DashboardSessionController {
     operationId: 'startDashboardSignIn',
     answers: null,
     status: 302,
-    summary: 'Start the dashboard\'s sign-in',
-    description: 'For the dashboard at /app: remembers a new state and PKCE verifier in a signed HttpOnly cookie and redirects (302) to the authorization page, which sends the browser back to /app/auth/callback.',
+    summary: "Start the dashboard's sign-in",
+    description:
+      'For the dashboard at /app: remembers a new state and PKCE verifier in a signed HttpOnly cookie and ' +
+      'redirects (302) to the authorization page, which sends the browser back to /app/auth/callback.',
   })
   signIn(@Query() query: DashboardSignInQueryDto, @Res() reply: FastifyReply): void {
     const pending = newPendingSignIn(dashboardPath(query.return_to), Date.now());
     const authorize = new URL(`${this.publicBaseUrl}/oauth/authorize`);
-    const params = { response_type: 'code', client_id: DASHBOARD_CLIENT_ID, redirect_uri: this.redirectUri, state: pending.state, code_challenge: challengeOf(pending.verifier), code_challenge_method: 'S256' };
+    const params = {
+      response_type: 'code',
+      client_id: DASHBOARD_CLIENT_ID,
+      redirect_uri: this.redirectUri,
+      state: pending.state,
+      code_challenge: challengeOf(pending.verifier),
+      code_challenge_method: 'S256',
+    };
     for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
-    void reply.code(302).header('set-cookie', this.cookies.signIn(this.seal.seal(pending))).header('cache-control', 'no-store').header('location', authorize.toString()).send();
+    void reply
+      .code(302)
+      .header('set-cookie', this.cookies.signIn(this.seal.seal(pending)))
+      .header('cache-control', 'no-store')
+      .header('location', authorize.toString())
+      .send();
   }
 
   @Route('GET', 'callback', {
     operationId: 'confirmDashboardSignIn',
     answers: null,
     status: 302,
-    summary: 'End the dashboard\'s sign-in',
-    description: 'Where the authorization page sends the browser back: checks the state against the sign-in cookie, exchanges the code with its PKCE verifier, sets the session cookie (HttpOnly, SameSite=Strict, path /app/auth) and redirects (302) into the dashboard; on any failure, to /app/sign-in?error=denied|expired|failed.',
+    summary: "End the dashboard's sign-in",
+    description:
+      'Where the authorization page sends the browser back: checks the state against the sign-in cookie, exchanges ' +
+      'the code with its PKCE verifier, sets the session cookie (HttpOnly, SameSite=Strict, path /app/auth) and ' +
+      'redirects (302) into the dashboard; on any failure, to /app/sign-in?error=denied|expired|failed.',
   })
   async callback(@Query() query: DashboardCallbackQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const pending = this.seal.open(cookiesOf(request.headers.cookie)[SIGN_IN_COOKIE], Date.now());
     const cookies = [this.cookies.cleared(SIGN_IN_COOKIE)];
-    const back = (location: string) => void reply.code(302).header('set-cookie', cookies).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', location).send();
+    const back = (location: string) =>
+      void reply
+        .code(302)
+        .header('set-cookie', cookies)
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('location', location)
+        .send();
     const failed = (why: SignInFailure) => back(`/app/sign-in?error=${why}`);
     // A response for another sign-in, or none (a forged or replayed callback): never exchanged.
     if (!pending || !query.state || query.state !== pending.state) return failed('expired');
@@ -84,7 +108,15 @@ export class DashboardSessionController {
     if (query.error) return failed(query.error === 'access_denied' ? 'denied' : 'failed');
     if (!query.code) return failed('failed');
     try {
-      const { tokens } = await this.grantTokens.execute({ grantType: 'authorization_code', clientId: DASHBOARD_CLIENT_ID, code: query.code, redirectUri: this.redirectUri, codeVerifier: pending.verifier, ip: request.ip, tokensOnly: true });
+      const { tokens } = await this.grantTokens.execute({
+        grantType: 'authorization_code',
+        clientId: DASHBOARD_CLIENT_ID,
+        code: query.code,
+        redirectUri: this.redirectUri,
+        codeVerifier: pending.verifier,
+        ip: request.ip,
+        tokensOnly: true,
+      });
       cookies.push(this.cookies.session(tokens.refreshToken, tokens.token.props.refreshExpiresAt));
     } catch (error) {
       if (error instanceof OAuthError) return failed('failed');
@@ -98,7 +130,10 @@ export class DashboardSessionController {
     answers: DashboardSessionSchema,
     errors: { 401: 'json', 403: 'json' },
     summary: 'A new access token for the dashboard',
-    description: 'For the dashboard only: exchanges the session cookie\'s refresh token (rotated: the cookie is replaced) for a new access token. Needs the `X-Lnk-Dashboard: 1` header and the service\'s own Origin (403 otherwise); 401 and the cookie cleared when there is no session.',
+    description:
+      "For the dashboard only: exchanges the session cookie's refresh token (rotated: the cookie is " +
+      "replaced) for a new access token. Needs the `X-Lnk-Dashboard: 1` header and the service's own " +
+      'Origin (403 otherwise); 401 and the cookie cleared when there is no session.',
   })
   @Header('cache-control', 'no-store')
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -106,7 +141,13 @@ export class DashboardSessionController {
     const refreshToken = cookiesOf(request.headers.cookie)[SESSION_COOKIE];
     if (!refreshToken) throw new UnauthorizedError('Not signed in to the dashboard');
     try {
-      const { tokens, user } = await this.grantTokens.execute({ grantType: 'refresh_token', clientId: DASHBOARD_CLIENT_ID, refreshToken, ip: request.ip, tokensOnly: true });
+      const { tokens, user } = await this.grantTokens.execute({
+        grantType: 'refresh_token',
+        clientId: DASHBOARD_CLIENT_ID,
+        refreshToken,
+        ip: request.ip,
+        tokensOnly: true,
+      });
       void reply.header('set-cookie', this.cookies.session(tokens.refreshToken, tokens.token.props.refreshExpiresAt));
       const session: Static<typeof DashboardSessionSchema> = {
         accessToken: tokens.accessToken,
@@ -128,7 +169,9 @@ export class DashboardSessionController {
     answers: SignedOutSchema,
     errors: { 403: 'json' },
     summary: 'Sign out of the dashboard',
-    description: 'For the dashboard only: revokes the session\'s refresh token and every access token issued with it, and clears the cookie. Needs the `X-Lnk-Dashboard: 1` header and the service\'s own Origin (403 otherwise).',
+    description:
+      "For the dashboard only: revokes the session's refresh token and every access token issued with it, and clears " +
+      "the cookie. Needs the `X-Lnk-Dashboard: 1` header and the service's own Origin (403 otherwise).",
   })
   @Header('cache-control', 'no-store')
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -147,6 +190,6 @@ export class DashboardSessionController {
    */
   private checkSameOrigin(request: FastifyRequest): void {
     if (request.headers[CSRF_HEADER] !== '1') throw new ForbiddenError(`This request needs the X-Lnk-Dashboard: 1 header`);
-    if (request.headers.origin !== this.origin) throw new ForbiddenError('This request must come from the dashboard\'s own origin');
+    if (request.headers.origin !== this.origin) throw new ForbiddenError("This request must come from the dashboard's own origin");
   }
 }

@@ -4,7 +4,10 @@ import { boolean, described, id, integer, named, object, oneOfValues, string, st
 export const DashboardSessionSchema = named(
   'DashboardSession',
   object({
-    accessToken: described(string, 'A bearer token for the API, kept in the page\'s memory only; ask for a new one before `expiresIn` runs out'),
+    accessToken: described(
+      string,
+      "A bearer token for the API, kept in the page's memory only; ask for a new one before `expiresIn` runs out",
+    ),
     tokenType: oneOfValues('Bearer'),
     expiresIn: described(integer, 'Seconds the access token is valid'),
     scopes: strings,

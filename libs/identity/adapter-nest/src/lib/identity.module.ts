@@ -80,7 +80,9 @@ export interface IdentityModuleOptions {
  * `IdentityModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound and the settings
  * (Nest's ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<IdentityModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<IdentityModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(IDENTITY_PORTS).map(([name, port]) => ({
@@ -94,7 +96,8 @@ const SERVICES: Provider[] = [
   providerOf(
     TokenIssuer,
     [OAuthTokenRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
-    (tokens, secrets, hasher, ids, clock, settings) => new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: settings.tokenLifetimes }),
+    (tokens, secrets, hasher, ids, clock, settings) =>
+      new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: settings.tokenLifetimes }),
   ),
   providerOf(ClientAuthenticator, [OAuthClientRepository, SecretHasher]),
   providerOf(SecondFactor, {
@@ -111,7 +114,15 @@ const SERVICES: Provider[] = [
     EmailVerificationSender,
     [EmailVerificationRepository, Mailer, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
     (verifications, mailer, secrets, hasher, ids, clock, settings) =>
-      new EmailVerificationSender({ verifications, mailer, secrets, hasher, ids, clock, verifyUrl: emailVerificationLink(settings.publicBaseUrl) }),
+      new EmailVerificationSender({
+        verifications,
+        mailer,
+        secrets,
+        hasher,
+        ids,
+        clock,
+        verifyUrl: emailVerificationLink(settings.publicBaseUrl),
+      }),
   ),
   providerOf(AddressClaims, [UserRepository, Clock]),
   providerOf(AddressNotices, [Mailer]),
@@ -146,7 +157,16 @@ const USE_CASES: Provider[] = [
   providerOf(ValidateAuthorizationRequestUseCase, [ClientAuthenticator]),
   providerOf(
     DecideAuthorizationUseCase,
-    [ValidateAuthorizationRequestUseCase, CredentialsChecker, AuthorizationCodeRepository, SecretGenerator, SecretHasher, IdGenerator, Clock, IdentitySettings],
+    [
+      ValidateAuthorizationRequestUseCase,
+      CredentialsChecker,
+      AuthorizationCodeRepository,
+      SecretGenerator,
+      SecretHasher,
+      IdGenerator,
+      Clock,
+      IdentitySettings,
+    ],
     // The issuer identifier (`iss`, RFC 9207) is this server's public base URL.
     (validate, credentials, codes, secrets, hasher, ids, clock, settings) =>
       new DecideAuthorizationUseCase({ validate, credentials, codes, secrets, hasher, ids, clock, issuer: settings.publicBaseUrl }),
@@ -269,7 +289,14 @@ const USE_CASES: Provider[] = [
 ];
 
 /** The identity context's controllers (the app's route walk and scope table read them before any app starts). */
-export const IDENTITY_CONTROLLERS = [OAuthController, TokensController, OAuthClientsController, AccountController, EmailVerificationController, DashboardSessionController];
+export const IDENTITY_CONTROLLERS = [
+  OAuthController,
+  TokensController,
+  OAuthClientsController,
+  AccountController,
+  EmailVerificationController,
+  DashboardSessionController,
+];
 
 /**
  * The identity context's HTTP face: the OAuth endpoints and the authorization page, personal access tokens,

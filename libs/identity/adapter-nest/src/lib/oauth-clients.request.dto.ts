@@ -8,7 +8,10 @@ const NAME = Checked(checkClientName, { pattern: NOT_BLANK });
 const SCOPE_LIST = Checked((value, field) => parseScopes(value as string[], field), { items: { enum: [...SCOPES] } });
 /** checkRedirectUris: absolute, https (plain http for a loopback host only, RFC 8252), no fragment. */
 const REDIRECT_URIS = Checked((value, field) => checkRedirectUris(value as unknown[], field), {
-  items: { format: 'uri', pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?:[:/?]|$))[^#]*$' },
+  items: {
+    format: 'uri',
+    pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?:[:/?]|$))[^#]*$',
+  },
 });
 
 @JSONSchema({ example: { name: 'My dashboard', scopes: ['links:read', 'stats:read'], redirectUris: ['https://app.example.com/callback'] } })
@@ -16,7 +19,13 @@ export class CreateOAuthClientDto {
   @IsString() @MinLength(1) @MaxLength(100) @NAME name!: string;
   @Omittable() @IsString() @MaxLength(500) description?: string;
   @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @SCOPE_LIST scopes!: string[];
-  @Omittable() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(2048, { each: true }) @REDIRECT_URIS redirectUris?: string[];
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(2048, { each: true })
+  @REDIRECT_URIS
+  redirectUris?: string[];
 }
 
 @JSONSchema({ example: { name: 'My dashboard (renamed)', isActive: true } })
@@ -24,6 +33,12 @@ export class UpdateOAuthClientDto {
   @Omittable() @IsString() @MinLength(1) @MaxLength(100) @NAME name?: string;
   @Omittable() @IsString() @MaxLength(500) description?: string;
   @Omittable() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @SCOPE_LIST scopes?: string[];
-  @Omittable() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(2048, { each: true }) @REDIRECT_URIS redirectUris?: string[];
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(2048, { each: true })
+  @REDIRECT_URIS
+  redirectUris?: string[];
   @Omittable() @IsBoolean() isActive?: boolean;
 }

@@ -3,7 +3,17 @@ import { boolean, dateTime, id, named, nullable, object, string, strings } from 
 export const OAuthClientSchema = named(
   'OAuthClient',
   object(
-    { id, clientId: string, clientSecret: string, name: string, description: nullable(string), scopes: strings, redirectUris: strings, isActive: boolean, createdAt: dateTime },
+    {
+      id,
+      clientId: string,
+      clientSecret: string,
+      name: string,
+      description: nullable(string),
+      scopes: strings,
+      redirectUris: strings,
+      isActive: boolean,
+      createdAt: dateTime,
+    },
     ['clientSecret'],
   ),
 );

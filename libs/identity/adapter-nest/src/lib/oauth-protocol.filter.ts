@@ -44,7 +44,8 @@ export class OAuthProtocolFilter implements ExceptionFilter {
     const error = RFC_ERRORS[envelope.code] ?? (envelope.status >= 500 ? 'server_error' : 'invalid_request');
     if (reply.sent) return;
     if (headers) void reply.headers(headers);
-    if (error === 'invalid_client' && request.headers.authorization?.startsWith('Basic ')) void reply.header('www-authenticate', 'Basic realm="oauth"');
+    if (error === 'invalid_client' && request.headers.authorization?.startsWith('Basic '))
+      void reply.header('www-authenticate', 'Basic realm="oauth"');
     void reply
       .code(envelope.status)
       .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })

@@ -9,7 +9,10 @@ export const SignInSchema = named(
   object(
     {
       ...TOKEN_FIELDS,
-      user: described(object({ id, email: string, name: string }, ['email', 'name']), 'The account signed in: `email` and `name` only when the granted scopes include user:read'),
+      user: described(
+        object({ id, email: string, name: string }, ['email', 'name']),
+        'The account signed in: `email` and `name` only when the granted scopes include user:read',
+      ),
       limits: object({ domains: USAGE, links: USAGE }),
     },
     ['limits'],
@@ -22,7 +25,8 @@ export const IntrospectionSchema = named(
       { active: boolean, token_type: string, scope: string, client_id: string, username: string, sub: string, exp: integer, iat: integer },
       ['token_type', 'scope', 'client_id', 'username', 'sub', 'exp', 'iat'],
     ),
-    'Only `active` unless the client the token was issued to asks, authenticated with its secret; `username` (the account\'s e-mail) only when the token carries user:read',
+    'Only `active` unless the client the token was issued to asks, authenticated with its ' +
+      "secret; `username` (the account's e-mail) only when the token carries user:read",
   ),
 );
 

@@ -1,6 +1,6 @@
 import { challengeOf, cookiesOf, dashboardPath, newPendingSignIn, PendingSignInSeal, SessionCookies } from './session-cookies';
 
-describe('the dashboard sign-in\'s cookies', () => {
+describe("the dashboard sign-in's cookies", () => {
   const seal = new PendingSignInSeal(Buffer.alloc(32, 7));
   const now = Date.parse('2026-11-27T12:00:00.000Z');
 
@@ -16,7 +16,8 @@ describe('the dashboard sign-in\'s cookies', () => {
     expect(new PendingSignInSeal(Buffer.alloc(32, 8)).open(sealed, now)).toBeNull();
     const [body, mac] = sealed.split('.');
     const altered = Buffer.from(JSON.stringify({ ...pending, state: 'chosen-by-attacker' })).toString('base64url');
-    for (const value of [`${altered}.${mac}`, `${body}.${mac}x`, body, `${body}.${mac}.extra`, '', undefined]) expect(seal.open(value, now)).toBeNull();
+    for (const value of [`${altered}.${mac}`, `${body}.${mac}x`, body, `${body}.${mac}.extra`, '', undefined])
+      expect(seal.open(value, now)).toBeNull();
   });
 
   it('makes each sign-in a new state and verifier, and the S256 challenge of RFC 7636', () => {
@@ -31,14 +32,28 @@ describe('the dashboard sign-in\'s cookies', () => {
   it('returns only to a page of the dashboard (no open redirect)', () => {
     expect(dashboardPath('/app/tokens?start=20')).toBe('/app/tokens?start=20');
     expect(dashboardPath('/app')).toBe('/app');
-    for (const target of [undefined, '', 'https://evil.example/app/', '//evil.example/app/', '/\\evil.example/app', '/app/../docs', '/app/%2e%2e/docs', '/application', '/app/auth/sign-out', 'app/tokens', 'javascript:alert(1)']) {
+    for (const target of [
+      undefined,
+      '',
+      'https://evil.example/app/',
+      '//evil.example/app/',
+      '/\\evil.example/app',
+      '/app/../docs',
+      '/app/%2e%2e/docs',
+      '/application',
+      '/app/auth/sign-out',
+      'app/tokens',
+      'javascript:alert(1)',
+    ]) {
       expect(dashboardPath(target)).toBe('/app/');
     }
   });
 
   it('writes the session cookie HttpOnly, SameSite=Strict, for /app/auth only, Secure over https', () => {
     const expires = new Date('2026-12-27T12:00:00.000Z');
-    expect(new SessionCookies('https://lnk.example.com').session('rt_x', expires)).toBe('lnk_dashboard_session=rt_x; Path=/app/auth; Expires=Sun, 27 Dec 2026 12:00:00 GMT; HttpOnly; Secure; SameSite=Strict');
+    expect(new SessionCookies('https://lnk.example.com').session('rt_x', expires)).toBe(
+      'lnk_dashboard_session=rt_x; Path=/app/auth; Expires=Sun, 27 Dec 2026 12:00:00 GMT; HttpOnly; Secure; SameSite=Strict',
+    );
     expect(new SessionCookies('http://localhost:3000').session('rt_x', expires)).not.toContain('Secure');
     expect(cookiesOf('a=1; lnk_dashboard_session=rt_y')).toEqual({ a: '1', lnk_dashboard_session: 'rt_y' });
     expect(cookiesOf(undefined)).toEqual({});

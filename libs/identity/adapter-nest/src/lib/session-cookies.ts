@@ -7,7 +7,10 @@ export const SESSION_COOKIE = 'lnk_dashboard_session';
 export const SIGN_IN_COOKIE = 'lnk_dashboard_sign_in';
 /** Both cookies go to the session endpoints only: no API route or static file ever receives them. */
 export const SESSION_PATH = '/app/auth';
-/** The header every cookie-authenticated POST must carry: a cross-site form cannot set it, and a cross-site fetch with it needs a CORS preflight the API never grants. */
+/**
+ * The header every cookie-authenticated POST must carry: a cross-site form cannot set it, and a cross-site fetch with it needs a CORS
+ * preflight the API never grants.
+ */
 export const CSRF_HEADER = 'x-lnk-dashboard';
 
 export const SIGN_IN_SECONDS = 600;
@@ -42,7 +45,8 @@ export function dashboardPath(value: string | undefined): string {
   } catch {
     return '/app/';
   }
-  const inside = url.origin === base && (url.pathname === '/app' || url.pathname.startsWith('/app/')) && !url.pathname.startsWith('/app/auth/');
+  const inside =
+    url.origin === base && (url.pathname === '/app' || url.pathname.startsWith('/app/')) && !url.pathname.startsWith('/app/auth/');
   return inside && value?.startsWith('/') && !value.startsWith('//') ? url.pathname + url.search : '/app/';
 }
 
@@ -68,7 +72,13 @@ export class PendingSignInSeal {
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
     try {
       const pending = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as PendingSignIn;
-      if (typeof pending.state !== 'string' || typeof pending.verifier !== 'string' || typeof pending.returnTo !== 'string' || typeof pending.expiresAt !== 'number') return null;
+      if (
+        typeof pending.state !== 'string' ||
+        typeof pending.verifier !== 'string' ||
+        typeof pending.returnTo !== 'string' ||
+        typeof pending.expiresAt !== 'number'
+      )
+        return null;
       return pending.expiresAt > now ? pending : null;
     } catch {
       return null;

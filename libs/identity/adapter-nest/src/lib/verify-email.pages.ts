@@ -1,7 +1,8 @@
 import { escapeHtml } from '@lnk/shared/http';
 
 const STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}.error{color:#a00}button{padding:.5rem 1rem}';
+  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem ' +
+  'auto;padding:0 1rem;color:#222}.error{color:#a00}button{padding:.5rem 1rem}';
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

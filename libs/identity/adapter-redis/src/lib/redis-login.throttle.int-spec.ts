@@ -40,9 +40,13 @@ describe('RedisLoginThrottle', () => {
     const [a, b] = [await connected(policy), await connected(policy)];
     try {
       const target = account();
-      const settled = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).admit(loginThrottleKeys(target, `198.51.100.${i + 1}`))));
+      const settled = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).admit(loginThrottleKeys(target, `198.51.100.${i + 1}`))),
+      );
       expect(settled.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
-      expect(settled.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitedError)).toBe(true);
+      expect(
+        settled.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitedError),
+      ).toBe(true);
       // A success on one instance makes its address familiar on the other.
       const other = account();
       (await a.admit(loginThrottleKeys(other, '192.0.2.5'))).succeeded();
@@ -76,7 +80,12 @@ describe('RedisLoginThrottle', () => {
     const switches: boolean[] = [];
     const fallback = new CappedLoginThrottle(2);
     // Nothing listens on port 1: every connection attempt is refused.
-    const throttle = new RedisLoginThrottle('redis://127.0.0.1:1', { policy, fallback, onError: () => undefined, onFallback: (local) => switches.push(local) });
+    const throttle = new RedisLoginThrottle('redis://127.0.0.1:1', {
+      policy,
+      fallback,
+      onError: () => undefined,
+      onFallback: (local) => switches.push(local),
+    });
     try {
       const keys = loginThrottleKeys(account(), '198.51.100.1');
       await throttle.admit(keys);

@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DEFAULT_LOGIN_THROTTLE, familiarKeyOf, LoginAttempt, LoginThrottle, LoginThrottlePolicy, ruledKeysOf, throttleDelayMs } from '@lnk/identity/domain';
+import {
+  DEFAULT_LOGIN_THROTTLE,
+  familiarKeyOf,
+  LoginAttempt,
+  LoginThrottle,
+  LoginThrottlePolicy,
+  ruledKeysOf,
+  throttleDelayMs,
+} from '@lnk/identity/domain';
 import { clientAddressKey } from '@lnk/shared/client-address';
 import { RateLimitedError } from '@lnk/shared/kernel';
 import { FallbackRedis, LOGIN_THROTTLE_KEY_PREFIX } from '@lnk/shared/redis';
@@ -86,7 +94,11 @@ export class RedisLoginThrottle extends LoginThrottle {
     super();
     this.policy = options.policy ?? DEFAULT_LOGIN_THROTTLE;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.connection = new FallbackRedis(url, { keyPrefix: LOGIN_THROTTLE_KEY_PREFIX, commandTimeoutMs: options.commandTimeoutMs ?? 500, onError: (error) => options.onError(error) });
+    this.connection = new FallbackRedis(url, {
+      keyPrefix: LOGIN_THROTTLE_KEY_PREFIX,
+      commandTimeoutMs: options.commandTimeoutMs ?? 500,
+      onError: (error) => options.onError(error),
+    });
   }
 
   /** Whether attempts are counted in Redis now (false: in this process). */

@@ -15,20 +15,29 @@ const at = (ms: number) => new Date(t0.getTime() + ms);
 describe('the e-mail-change-stored migration', () => {
   it('drops pending requests and their links, and marks accounts whose address a confirmed change gave them', async () => {
     await testMigration({
-      before: [{ migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000, IdentityAddressOwnership1763900200000, ReauthenticationAndTotpSteps1763900300000, FirstPartyClients1763900400000] }],
+      before: [
+        {
+          migrations: [
+            IdentityAccounts1763800000000,
+            IdentityTokens1763800100000,
+            IdentityAddressOwnership1763900200000,
+            ReauthenticationAndTotpSteps1763900300000,
+            FirstPartyClients1763900400000,
+          ],
+        },
+      ],
       seed: async (before) => {
         const user = (c: string, email: string, pending: string | null) =>
-          before.query(`INSERT INTO users (id, email, is_verified, pending_email, created_at, updated_at) VALUES ($1, $2, true, $3, $4, $4)`, [id(c), email, pending, t0]);
+          before.query(
+            `INSERT INTO users (id, email, is_verified, pending_email, created_at, updated_at) VALUES ($1, $2, true, $3, $4, $4)`,
+            [id(c), email, pending, t0],
+          );
         const link = (c: string, user: string, email: string, created: Date, used: Date | null) =>
-          before.query(`INSERT INTO email_verifications (id, user_id, email, token_hash, expires_at, created_at, used_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-            id(c),
-            id(user),
-            email,
-            hash(c),
-            at(48 * 3600_000),
-            created,
-            used,
-          ]);
+          before.query(
+            'INSERT INTO email_verifications (id, user_id, email, token_hash, ' +
+              'expires_at, created_at, used_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+            [id(c), id(user), email, hash(c), at(48 * 3600_000), created, used],
+          );
         // a: registered, confirmed with its registration link, then asked for another address (pending, unconfirmed).
         await user('a', 'ada@example.com', 'ada.next@example.com');
         await link('1', 'a', 'ada@example.com', at(100), at(60_000));
@@ -48,7 +57,9 @@ describe('the e-mail-change-stored migration', () => {
           { id: id('b'), email: 'bob.new@example.com', email_changed_at: at(3900_000) },
           { id: id('c'), email: 'carol@example.com', email_changed_at: null },
         ]);
-        const columns = await after.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'pending_email'`);
+        const columns = await after.query(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'pending_email'`,
+        );
         expect(columns).toEqual([]);
         const links = await after.query(`SELECT id, used_at IS NOT NULL AS used FROM email_verifications ORDER BY id`);
         expect(links).toEqual([

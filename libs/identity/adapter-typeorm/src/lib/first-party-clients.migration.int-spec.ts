@@ -11,8 +11,12 @@ describe('the first-party clients migration', () => {
       before: [{ migrations: [IdentityAccounts1763800000000, IdentityTokens1763800100000] }],
       seed: async (before) => {
         const now = new Date();
-        await before.query(`INSERT INTO users (id, email, created_at, updated_at) VALUES ('${'a'.repeat(24)}', 'asker@example.com', $1, $1)`, [now]);
-        const insert = `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)
+        await before.query(
+          `INSERT INTO users (id, email, created_at, updated_at) VALUES ('${'a'.repeat(24)}', 'asker@example.com', $1, $1)`,
+          [now],
+        );
+        const insert = `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, name, description, scopes, redirect_uris,
+          is_first_party, is_active, created_at, updated_at)
           VALUES ($1, $2, $3, $4, 'App', '', '{}', '{}', $5, true, $6, $6)`;
         await before.query(insert, ['f'.repeat(24), 'cl_first', 'h'.repeat(64), 'a'.repeat(24), true, now]);
         await before.query(insert, ['o'.repeat(24), 'cl_own', 'h'.repeat(64), 'a'.repeat(24), false, now]);
@@ -27,7 +31,9 @@ describe('the first-party clients migration', () => {
           { client_id: 'cl_own', owner_id: 'a'.repeat(24), requested_by: null },
         ]);
         await after.query(`DELETE FROM users WHERE id = $1`, ['a'.repeat(24)]);
-        expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients WHERE ${seeded}`)).toEqual([{ client_id: 'cl_first', owner_id: null, requested_by: null }]);
+        expect(await after.query(`SELECT client_id, owner_id, requested_by FROM oauth_clients WHERE ${seeded}`)).toEqual([
+          { client_id: 'cl_first', owner_id: null, requested_by: null },
+        ]);
       },
     });
   });

@@ -7,7 +7,8 @@ import { bool, Row, text, textArray, textOrNull, timestamp, timestampOrNull } fr
 /** The users columns an account is made of (the two-factor enrolment columns are read on their own). */
 const scopesOf = (r: Row) => parseScopes(textArray(r, 'scopes'));
 
-export const USER_COLUMNS = 'id, email, name, password_hash, is_verified, is_active, two_factor_secret, email_changed_at, created_at, updated_at';
+export const USER_COLUMNS =
+  'id, email, name, password_hash, is_verified, is_active, two_factor_secret, email_changed_at, created_at, updated_at';
 
 const userProps = (r: Row): UserProps => ({
   id: text(r, 'id'),

@@ -5,7 +5,11 @@ import { useTestRepositories } from '@lnk/shared/testing';
 import { identityPersistence } from './identity.persistence';
 import { TypeormBackupCodeRepository, TypeormEmailVerificationRepository } from './typeorm-account.repositories';
 import { TypeormOAuthClientRepository } from './typeorm-oauth-client.repository';
-import { TypeormAuthorizationCodeRepository, TypeormOAuthTokenRepository, TypeormPersonalAccessTokenRepository } from './typeorm-token.repositories';
+import {
+  TypeormAuthorizationCodeRepository,
+  TypeormOAuthTokenRepository,
+  TypeormPersonalAccessTokenRepository,
+} from './typeorm-token.repositories';
 import { TypeormUserRepository } from './typeorm-user.repository';
 
 const ids = new ObjectIdGenerator();
@@ -26,16 +30,56 @@ describe('TypeORM token and account repositories', () => {
 
   async function account(): Promise<{ user: User; client: OAuthClient }> {
     const id = ids.next();
-    const user = new User({ id, email: `${id}@example.com`, name: '', passwordHash: null, isVerified: false, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now });
+    const user = new User({
+      id,
+      email: `${id}@example.com`,
+      name: '',
+      passwordHash: null,
+      isVerified: false,
+      isActive: true,
+      twoFactorSecret: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await repos.users.insert(user);
-    const client = new OAuthClient({ id: ids.next(), clientId: `cl_${id}`, secretHash: hash('s'), ownerId: id, requestedBy: null, name: `App ${id}`, description: '', scopes: ['user:read'], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now });
+    const client = new OAuthClient({
+      id: ids.next(),
+      clientId: `cl_${id}`,
+      secretHash: hash('s'),
+      ownerId: id,
+      requestedBy: null,
+      name: `App ${id}`,
+      description: '',
+      scopes: ['user:read'],
+      redirectUris: [],
+      isFirstParty: false,
+      isActive: true,
+      createdAt: now,
+      updatedAt: now,
+    });
     await repos.clients.insert(client);
     return { user, client };
   }
 
   function token(userId: string, clientId: string, over: Partial<OAuthToken['props']> = {}): OAuthToken {
     const id = ids.next();
-    return new OAuthToken({ id, familyId: id, userId, clientId, scopes: ['user:read'], accessHash: hash(`a${id}`), refreshHash: hash(`r${id}`), accessExpiresAt: later(3600), refreshExpiresAt: later(86400), authorizationCodeId: null, authTime: null, rotatedAt: null, revokedAt: null, createdAt: now, ...over });
+    return new OAuthToken({
+      id,
+      familyId: id,
+      userId,
+      clientId,
+      scopes: ['user:read'],
+      accessHash: hash(`a${id}`),
+      refreshHash: hash(`r${id}`),
+      accessExpiresAt: later(3600),
+      refreshExpiresAt: later(86400),
+      authorizationCodeId: null,
+      authTime: null,
+      rotatedAt: null,
+      revokedAt: null,
+      createdAt: now,
+      ...over,
+    });
   }
 
   it('finds a token by either hash, only while its account is active', async () => {
@@ -81,7 +125,18 @@ describe('TypeORM token and account repositories', () => {
     await repos.tokens.insert(t);
     expect(await repos.clients.deleteOfOwner(user.id, client.id)).toBe(true);
     expect(await repos.tokens.findByRefreshHash(t.props.refreshHash)).toBeNull();
-    const pat = new PersonalAccessToken({ id: ids.next(), userId: user.id, name: 'ci', description: '', scopes: ['links:read'], tokenHash: hash(`p${user.id}`), lastUsedAt: null, expiresAt: null, createdAt: now, updatedAt: now });
+    const pat = new PersonalAccessToken({
+      id: ids.next(),
+      userId: user.id,
+      name: 'ci',
+      description: '',
+      scopes: ['links:read'],
+      tokenHash: hash(`p${user.id}`),
+      lastUsedAt: null,
+      expiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await repos.pats.insertWithinLimit(pat, { maxActive: 10, keptExpired: 10 }, now);
     expect(await repos.users.delete(user.id)).toBe(true);
     expect(await repos.pats.findByHash(pat.props.tokenHash)).toBeNull();
@@ -93,7 +148,18 @@ describe('TypeORM token and account repositories', () => {
     const { user: stranger } = await account();
     const made: PersonalAccessToken[] = [];
     for (let i = 0; i < 5; i++) {
-      const p = new PersonalAccessToken({ id: ids.next(), userId: user.id, name: `t${i}`, description: '', scopes: ['links:read'], tokenHash: hash(`pat${user.id}${i}`), lastUsedAt: null, expiresAt: i === 0 ? later(60) : null, createdAt: now, updatedAt: now });
+      const p = new PersonalAccessToken({
+        id: ids.next(),
+        userId: user.id,
+        name: `t${i}`,
+        description: '',
+        scopes: ['links:read'],
+        tokenHash: hash(`pat${user.id}${i}`),
+        lastUsedAt: null,
+        expiresAt: i === 0 ? later(60) : null,
+        createdAt: now,
+        updatedAt: now,
+      });
       await repos.pats.insertWithinLimit(p, { maxActive: 10, keptExpired: 10 }, now);
       made.push(p);
     }
@@ -108,7 +174,19 @@ describe('TypeORM token and account repositories', () => {
 
   it('consumes an authorization code once', async () => {
     const { user, client } = await account();
-    const code = new AuthorizationCode({ id: ids.next(), codeHash: hash(`c${user.id}`), clientId: client.id, userId: user.id, redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: 'x'.repeat(43), codeChallengeMethod: 'S256', expiresAt: later(60), consumedAt: null, createdAt: now });
+    const code = new AuthorizationCode({
+      id: ids.next(),
+      codeHash: hash(`c${user.id}`),
+      clientId: client.id,
+      userId: user.id,
+      redirectUri: 'https://app.example.com/cb',
+      scopes: ['user:read'],
+      codeChallenge: 'x'.repeat(43),
+      codeChallengeMethod: 'S256',
+      expiresAt: later(60),
+      consumedAt: null,
+      createdAt: now,
+    });
     await repos.codes.insert(code);
     expect((await repos.codes.findByHash(code.props.codeHash))?.props).toEqual(code.props);
     const results = await Promise.all([repos.codes.consume(code.props.id, now), repos.codes.consume(code.props.id, now)]);
@@ -122,8 +200,22 @@ describe('TypeORM token and account repositories', () => {
     expect(await repos.backupCodes.consume(user.id, hash('b1'), now)).toBe(false);
     expect(await repos.backupCodes.consume(user.id, hash('zz'), now)).toBe(false);
 
-    await repos.verifications.insert({ id: ids.next(), userId: user.id, email: user.email, tokenHash: hash('v1'), expiresAt: later(60), createdAt: now });
-    await repos.verifications.insert({ id: ids.next(), userId: user.id, email: user.email, tokenHash: hash('v2'), expiresAt: later(60), createdAt: now });
+    await repos.verifications.insert({
+      id: ids.next(),
+      userId: user.id,
+      email: user.email,
+      tokenHash: hash('v1'),
+      expiresAt: later(60),
+      createdAt: now,
+    });
+    await repos.verifications.insert({
+      id: ids.next(),
+      userId: user.id,
+      email: user.email,
+      tokenHash: hash('v2'),
+      expiresAt: later(60),
+      createdAt: now,
+    });
     expect(await repos.verifications.consume(hash('v2'), later(61))).toBeNull();
     expect(await repos.verifications.consume(hash('v1'), now)).toEqual({ userId: user.id, email: user.email });
     expect(await repos.verifications.consume(hash('v1'), now)).toBeNull();
@@ -132,9 +224,29 @@ describe('TypeORM token and account repositories', () => {
   it('lists an owner’s clients newest first, searching names case-insensitively with % taken literally', async () => {
     const { user } = await account();
     for (const name of ['Alpha app', 'beta APP', '100% tool']) {
-      await repos.clients.insert(new OAuthClient({ id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: hash('s'), ownerId: user.id, requestedBy: null, name, description: '', scopes: [], redirectUris: [], isFirstParty: false, isActive: true, createdAt: now, updatedAt: now }));
+      await repos.clients.insert(
+        new OAuthClient({
+          id: ids.next(),
+          clientId: `cl_${ids.next()}`,
+          secretHash: hash('s'),
+          ownerId: user.id,
+          requestedBy: null,
+          name,
+          description: '',
+          scopes: [],
+          redirectUris: [],
+          isFirstParty: false,
+          isActive: true,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
     }
-    expect((await repos.clients.listOfOwner(user.id, 'APP', PageRequest.of())).items.map((c) => c.name)).toEqual(['beta APP', 'Alpha app', `App ${user.id}`]);
+    expect((await repos.clients.listOfOwner(user.id, 'APP', PageRequest.of())).items.map((c) => c.name)).toEqual([
+      'beta APP',
+      'Alpha app',
+      `App ${user.id}`,
+    ]);
     expect((await repos.clients.listOfOwner(user.id, '%', PageRequest.of())).items.map((c) => c.name)).toEqual(['100% tool']);
     expect((await repos.clients.listOfOwner(user.id, undefined, PageRequest.of(0, 1))).total).toBe(4);
   });

@@ -53,7 +53,15 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
   }
 
   async consume(userId: string, codeHash: string, at: Date): Promise<boolean> {
-    return (await sql(this.dataSource, 'UPDATE backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL', [userId, codeHash, at])).affected === 1;
+    return (
+      (
+        await sql(this.dataSource, 'UPDATE backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL', [
+          userId,
+          codeHash,
+          at,
+        ])
+      ).affected === 1
+    );
   }
 
   async deleteAll(userId: string): Promise<void> {
@@ -68,7 +76,11 @@ export class TypeormTwoFactorStateRepository extends TwoFactorStateRepository {
   }
 
   async savePending(userId: string, sealedSecret: string, at: Date): Promise<void> {
-    await sql(this.dataSource, 'UPDATE users SET two_factor_pending_secret = $2, two_factor_pending_at = $3 WHERE id = $1', [userId, sealedSecret, at]);
+    await sql(this.dataSource, 'UPDATE users SET two_factor_pending_secret = $2, two_factor_pending_at = $3 WHERE id = $1', [
+      userId,
+      sealedSecret,
+      at,
+    ]);
   }
 
   async findPending(userId: string): Promise<string | null> {

@@ -10,7 +10,17 @@ const ids = new ObjectIdGenerator();
 const at = new Date('2026-03-04T05:06:07.089Z');
 
 function user(email: string): User {
-  return new User({ id: ids.next(), email, name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: at, updatedAt: at });
+  return new User({
+    id: ids.next(),
+    email,
+    name: '',
+    passwordHash: null,
+    isVerified: true,
+    isActive: true,
+    twoFactorSecret: null,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 describe('TypeORM repositories of who owns an address', () => {
@@ -32,17 +42,22 @@ describe('TypeORM repositories of who owns an address', () => {
     expect(await identities.findUserId('https://idp.test', 's1')).toBeNull();
   });
 
-  it('stores a changed address as the account\'s, unverified, with the moment of the change', async () => {
+  it("stores a changed address as the account's, unverified, with the moment of the change", async () => {
     const ada = user('stored-ada@example.com');
     await repos.users.insert(ada);
     const later = new Date(at.getTime() + 1000);
     ada.changeEmail('stored-new@example.com', later);
     await repos.users.update(ada);
-    expect((await repos.users.findByEmail('stored-new@example.com'))?.toProps()).toEqual({ ...ada.toProps(), isVerified: false, emailChangedAt: later, updatedAt: later });
+    expect((await repos.users.findByEmail('stored-new@example.com'))?.toProps()).toEqual({
+      ...ada.toProps(),
+      isVerified: false,
+      emailChangedAt: later,
+      updatedAt: later,
+    });
     expect(await repos.users.findByEmail('stored-ada@example.com')).toBeNull();
   });
 
-  it('counts an account\'s e-mail change requests since a moment, with the oldest of them', async () => {
+  it("counts an account's e-mail change requests since a moment, with the oldest of them", async () => {
     const log = new TypeormEmailChangeLog(dataSource());
     const ada = user('log@example.com');
     await repos.users.insert(ada);

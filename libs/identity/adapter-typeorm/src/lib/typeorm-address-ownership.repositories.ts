@@ -31,7 +31,10 @@ export class TypeormEmailChangeLog extends EmailChangeLog {
 
   async record(userId: string, at: Date): Promise<void> {
     // Rows older than any window asked about are of no further use.
-    await sql(this.dataSource, `DELETE FROM email_change_requests WHERE user_id = $1 AND requested_at < $2`, [userId, new Date(at.getTime() - 86_400_000)]);
+    await sql(this.dataSource, `DELETE FROM email_change_requests WHERE user_id = $1 AND requested_at < $2`, [
+      userId,
+      new Date(at.getTime() - 86_400_000),
+    ]);
     await sql(this.dataSource, 'INSERT INTO email_change_requests (user_id, requested_at) VALUES ($1, $2)', [userId, at]);
   }
 

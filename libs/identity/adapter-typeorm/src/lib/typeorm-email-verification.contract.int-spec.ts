@@ -7,5 +7,8 @@ import { TypeormUserRepository } from './typeorm-user.repository';
 // The contract the in-memory fake also passes (email-verification-repository.contract.spec.ts in identity/testing).
 describe('TypeormEmailVerificationRepository', () => {
   const dataSource = useTestDataSource([identityPersistence]);
-  describeEmailVerificationRepositoryContract(() => ({ verifications: new TypeormEmailVerificationRepository(dataSource()), users: new TypeormUserRepository(dataSource()) }));
+  describeEmailVerificationRepositoryContract(() => ({
+    verifications: new TypeormEmailVerificationRepository(dataSource()),
+    users: new TypeormUserRepository(dataSource()),
+  }));
 });

@@ -19,7 +19,10 @@ export class TypeormOperatorDirectory extends OperatorDirectory {
 
   async listFirstPartyClients(page: PageRequest): Promise<Page<OAuthClient>> {
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM oauth_clients WHERE is_first_party ORDER BY created_at ASC, id ASC LIMIT ${page.limit} OFFSET ${page.start}`),
+      sql(
+        this.dataSource,
+        `SELECT * FROM oauth_clients WHERE is_first_party ORDER BY created_at ASC, id ASC LIMIT ${page.limit} OFFSET ${page.start}`,
+      ),
       countOf(this.dataSource, 'SELECT count(*) AS n FROM oauth_clients WHERE is_first_party'),
     ]);
     return pageOf(rowsOf(items, toOAuthClient), total, page);

@@ -15,7 +15,19 @@ describe('TypeormPersonalAccessTokenRepository', () => {
     newUser: async () => {
       const id = ids.next();
       const now = new Date();
-      await new TypeormUserRepository(dataSource()).insert(new User({ id, email: `${id}@example.com`, name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now }));
+      await new TypeormUserRepository(dataSource()).insert(
+        new User({
+          id,
+          email: `${id}@example.com`,
+          name: '',
+          passwordHash: null,
+          isVerified: true,
+          isActive: true,
+          twoFactorSecret: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
       return id;
     },
   }));

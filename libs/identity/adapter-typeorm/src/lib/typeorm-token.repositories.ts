@@ -1,18 +1,46 @@
 import { DataSource } from 'typeorm';
-import { AuthorizationCode, AuthorizationCodeRepository, OAuthToken, OAuthTokenRepository, PatRoom, PersonalAccessToken, PersonalAccessTokenRepository } from '@lnk/identity/domain';
+import {
+  AuthorizationCode,
+  AuthorizationCodeRepository,
+  OAuthToken,
+  OAuthTokenRepository,
+  PatRoom,
+  PersonalAccessToken,
+  PersonalAccessTokenRepository,
+} from '@lnk/identity/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
 import { afterId, countOf, firstOf, insertRow, inTransaction, lockKey, rowsOf, sql } from '@lnk/shared/database';
 import { toAuthorizationCode, toOAuthToken, toPersonalAccessToken } from './identity.decoders';
 
 /** The rows the tokens are stored as, column by column (identity.decoders.ts reads them back). */
 const oauthTokenRow = (p: OAuthToken['props']) => ({
-  id: p.id, family_id: p.familyId, user_id: p.userId, client_id: p.clientId, scopes: p.scopes, access_hash: p.accessHash, refresh_hash: p.refreshHash,
-  access_expires_at: p.accessExpiresAt, refresh_expires_at: p.refreshExpiresAt, authorization_code_id: p.authorizationCodeId, auth_time: p.authTime,
-  rotated_at: p.rotatedAt, revoked_at: p.revokedAt, created_at: p.createdAt,
+  id: p.id,
+  family_id: p.familyId,
+  user_id: p.userId,
+  client_id: p.clientId,
+  scopes: p.scopes,
+  access_hash: p.accessHash,
+  refresh_hash: p.refreshHash,
+  access_expires_at: p.accessExpiresAt,
+  refresh_expires_at: p.refreshExpiresAt,
+  authorization_code_id: p.authorizationCodeId,
+  auth_time: p.authTime,
+  rotated_at: p.rotatedAt,
+  revoked_at: p.revokedAt,
+  created_at: p.createdAt,
 });
 const authorizationCodeRow = (p: AuthorizationCode['props']) => ({
-  id: p.id, code_hash: p.codeHash, client_id: p.clientId, user_id: p.userId, redirect_uri: p.redirectUri, scopes: p.scopes,
-  code_challenge: p.codeChallenge, code_challenge_method: p.codeChallengeMethod, expires_at: p.expiresAt, consumed_at: p.consumedAt, created_at: p.createdAt,
+  id: p.id,
+  code_hash: p.codeHash,
+  client_id: p.clientId,
+  user_id: p.userId,
+  redirect_uri: p.redirectUri,
+  scopes: p.scopes,
+  code_challenge: p.codeChallenge,
+  code_challenge_method: p.codeChallengeMethod,
+  expires_at: p.expiresAt,
+  consumed_at: p.consumedAt,
+  created_at: p.createdAt,
 });
 
 // Only tokens of active accounts authenticate: the join answers that in the same indexed lookup.
@@ -36,7 +64,11 @@ export class TypeormOAuthTokenRepository extends OAuthTokenRepository {
   }
 
   async markRotated(id: string, at: Date): Promise<boolean> {
-    const { affected } = await sql(this.dataSource, 'UPDATE oauth_tokens SET rotated_at = $2 WHERE id = $1 AND rotated_at IS NULL AND revoked_at IS NULL', [id, at]);
+    const { affected } = await sql(
+      this.dataSource,
+      'UPDATE oauth_tokens SET rotated_at = $2 WHERE id = $1 AND rotated_at IS NULL AND revoked_at IS NULL',
+      [id, at],
+    );
     return affected === 1;
   }
 
@@ -59,7 +91,11 @@ export class TypeormOAuthTokenRepository extends OAuthTokenRepository {
   }
 
   async revokeAllOfUser(userId: string, at: Date, exceptTokenId?: string): Promise<void> {
-    await sql(this.dataSource, 'UPDATE oauth_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND id <> $3', [userId, at, exceptTokenId ?? '']);
+    await sql(this.dataSource, 'UPDATE oauth_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND id <> $3', [
+      userId,
+      at,
+      exceptTokenId ?? '',
+    ]);
   }
 
   async revokeAllOfClient(clientId: string, at: Date): Promise<void> {
@@ -87,29 +123,54 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
            SELECT id FROM personal_access_tokens WHERE user_id = $1 AND expires_at <= $2 ORDER BY expires_at DESC, id DESC OFFSET $3)`,
         [p.userId, now, room.keptExpired],
       );
-      const active = await countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [p.userId, now]);
+      const active = await countOf(
+        this.dataSource,
+        'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)',
+        [p.userId, now],
+      );
       if (active >= room.maxActive) return { stored: false, active };
       await insertRow(this.dataSource, 'personal_access_tokens', {
-        id: p.id, user_id: p.userId, name: p.name, description: p.description, scopes: p.scopes, token_hash: p.tokenHash,
-        last_used_at: p.lastUsedAt, expires_at: p.expiresAt, created_at: p.createdAt, updated_at: p.updatedAt,
+        id: p.id,
+        user_id: p.userId,
+        name: p.name,
+        description: p.description,
+        scopes: p.scopes,
+        token_hash: p.tokenHash,
+        last_used_at: p.lastUsedAt,
+        expires_at: p.expiresAt,
+        created_at: p.createdAt,
+        updated_at: p.updatedAt,
       });
       return { stored: true, active };
     });
   }
 
   async findByHash(hash: string): Promise<PersonalAccessToken | null> {
-    const result = await sql(this.dataSource, 'SELECT p.* FROM personal_access_tokens p JOIN users u ON u.id = p.user_id AND u.is_active WHERE p.token_hash = $1', [hash]);
+    const result = await sql(
+      this.dataSource,
+      'SELECT p.* FROM personal_access_tokens p JOIN users u ON u.id = p.user_id AND u.is_active WHERE p.token_hash = $1',
+      [hash],
+    );
     return firstOf(result, toPersonalAccessToken);
   }
 
   async findOfUser(userId: string, id: string): Promise<PersonalAccessToken | null> {
-    return firstOf(await sql(this.dataSource, 'SELECT * FROM personal_access_tokens WHERE id = $1 AND user_id = $2', [id, userId]), toPersonalAccessToken);
+    return firstOf(
+      await sql(this.dataSource, 'SELECT * FROM personal_access_tokens WHERE id = $1 AND user_id = $2', [id, userId]),
+      toPersonalAccessToken,
+    );
   }
 
   async listOfUser(userId: string, page: PageRequest): Promise<Page<PersonalAccessToken>> {
     const pageParams: unknown[] = [userId];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT * FROM personal_access_tokens WHERE user_id = $1${afterId(page, pageParams)} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
+      sql(
+        this.dataSource,
+        'SELECT * FROM personal_access_tokens ' +
+          `WHERE user_id = $1${afterId(page, pageParams)} ORDER BY id DESC ` +
+          `LIMIT ${page.rows} OFFSET ${page.offset}`,
+        pageParams,
+      ),
       countOf(this.dataSource, 'SELECT count(*) AS n FROM personal_access_tokens WHERE user_id = $1', [userId]),
     ]);
     return pageOf(rowsOf(items, toPersonalAccessToken), total, page, (t) => [t.props.id]);
@@ -120,7 +181,8 @@ export class TypeormPersonalAccessTokenRepository extends PersonalAccessTokenRep
   }
 
   async deleteAllOfUser(userId: string, exceptId?: string): Promise<number> {
-    return (await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE user_id = $1 AND id <> $2', [userId, exceptId ?? ''])).affected;
+    return (await sql(this.dataSource, 'DELETE FROM personal_access_tokens WHERE user_id = $1 AND id <> $2', [userId, exceptId ?? '']))
+      .affected;
   }
 
   async touch(id: string, at: Date): Promise<void> {
@@ -142,6 +204,9 @@ export class TypeormAuthorizationCodeRepository extends AuthorizationCodeReposit
   }
 
   async consume(id: string, at: Date): Promise<boolean> {
-    return (await sql(this.dataSource, 'UPDATE authorization_codes SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL', [id, at])).affected === 1;
+    return (
+      (await sql(this.dataSource, 'UPDATE authorization_codes SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL', [id, at]))
+        .affected === 1
+    );
   }
 }

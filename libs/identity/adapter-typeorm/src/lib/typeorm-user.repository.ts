@@ -31,9 +31,21 @@ export class TypeormUserRepository extends UserRepository {
     await guardUnique(EMAIL_TAKEN, () =>
       sql(
         this.dataSource,
-        `INSERT INTO users (id, email, name, password_hash, is_verified, is_active, two_factor_secret, email_changed_at, created_at, updated_at)
+        `INSERT INTO users (id, email, name, password_hash, is_verified, is_active, two_factor_secret, email_changed_at, created_at,
+          updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [p.id, p.email, p.name, p.passwordHash, p.isVerified, p.isActive, p.twoFactorSecret, p.emailChangedAt ?? null, p.createdAt, p.updatedAt],
+        [
+          p.id,
+          p.email,
+          p.name,
+          p.passwordHash,
+          p.isVerified,
+          p.isActive,
+          p.twoFactorSecret,
+          p.emailChangedAt ?? null,
+          p.createdAt,
+          p.updatedAt,
+        ],
       ),
     );
   }
@@ -43,10 +55,22 @@ export class TypeormUserRepository extends UserRepository {
     await guardUnique(EMAIL_TAKEN, () =>
       sql(
         this.dataSource,
-        `UPDATE users SET email = $2, name = $3, password_hash = $4, is_verified = $5, is_active = $6, two_factor_secret = $7, email_changed_at = $8,
+        `UPDATE users SET email = $2, name = $3, password_hash = $4, is_verified = $5, is_active = $6, two_factor_secret = $7,
+          email_changed_at = $8,
                 created_at = $9, updated_at = $10
           WHERE id = $1`,
-        [p.id, p.email, p.name, p.passwordHash, p.isVerified, p.isActive, p.twoFactorSecret, p.emailChangedAt ?? null, p.createdAt, p.updatedAt],
+        [
+          p.id,
+          p.email,
+          p.name,
+          p.passwordHash,
+          p.isVerified,
+          p.isActive,
+          p.twoFactorSecret,
+          p.emailChangedAt ?? null,
+          p.createdAt,
+          p.updatedAt,
+        ],
       ),
     );
     this.changed(p.id);

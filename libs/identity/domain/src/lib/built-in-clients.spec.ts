@@ -39,7 +39,22 @@ class RowsOfClients extends OAuthClientRepository {
 
 const now = new Date('2026-11-27T00:00:00.000Z');
 const row = (over: Partial<OAuthClientProps>): OAuthClient =>
-  new OAuthClient({ id: 'c'.repeat(24), clientId: DASHBOARD_CLIENT_ID, secretHash: null, ownerId: null, requestedBy: null, name: 'lnk dashboard', description: '', scopes: [], redirectUris: [], isFirstParty: true, isActive: true, createdAt: now, updatedAt: now, ...over });
+  new OAuthClient({
+    id: 'c'.repeat(24),
+    clientId: DASHBOARD_CLIENT_ID,
+    secretHash: null,
+    ownerId: null,
+    requestedBy: null,
+    name: 'lnk dashboard',
+    description: '',
+    scopes: [],
+    redirectUris: [],
+    isFirstParty: true,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  });
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -51,7 +66,9 @@ describe('the built-in clients, configured at run time', () => {
 
   beforeEach(async () => {
     stored = new RowsOfClients();
-    clients = new WithBuiltInClients(stored, { [DASHBOARD_CLIENT_ID]: { redirectUris: settings.redirectUris, scopes: [...settings.scopes] } });
+    clients = new WithBuiltInClients(stored, {
+      [DASHBOARD_CLIENT_ID]: { redirectUris: settings.redirectUris, scopes: [...settings.scopes] },
+    });
     validate = new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(clients, hasher));
   });
 
@@ -74,14 +91,21 @@ describe('the built-in clients, configured at run time', () => {
     await expect(ask('http://old.example.com/app/auth/callback')).rejects.toThrow('redirect_uri is not registered for this client');
   });
 
-  it('leaves a client an account owns as stored, even under a built-in client id (an account cannot borrow the dashboard\'s redirect)', async () => {
-    await stored.insert(row({ isFirstParty: false, ownerId: 'u'.repeat(24), secretHash: 'h:s', redirectUris: ['https://app.example.com/cb'] }));
-    expect((await clients.findByClientId(DASHBOARD_CLIENT_ID))?.redirectUris).toEqual(['https://app.example.com/cb']);
-    await expect(ask('https://lnk.example.com/app/auth/callback')).rejects.toThrow('redirect_uri is not registered for this client');
-  });
+  it(
+    'leaves a client an account owns as stored, even under a built-in ' + "client id (an account cannot borrow the dashboard's redirect)",
+    async () => {
+      await stored.insert(
+        row({ isFirstParty: false, ownerId: 'u'.repeat(24), secretHash: 'h:s', redirectUris: ['https://app.example.com/cb'] }),
+      );
+      expect((await clients.findByClientId(DASHBOARD_CLIENT_ID))?.redirectUris).toEqual(['https://app.example.com/cb']);
+      await expect(ask('https://lnk.example.com/app/auth/callback')).rejects.toThrow('redirect_uri is not registered for this client');
+    },
+  );
 
   it('leaves every other client as stored, and an unknown one unknown', async () => {
-    await stored.insert(row({ id: 'd'.repeat(24), clientId: 'cl_other', redirectUris: ['https://other.example.com/cb'], scopes: ['links:read'] }));
+    await stored.insert(
+      row({ id: 'd'.repeat(24), clientId: 'cl_other', redirectUris: ['https://other.example.com/cb'], scopes: ['links:read'] }),
+    );
     expect((await clients.findByClientId('cl_other'))?.toProps()).toEqual(stored.rows.get('d'.repeat(24)));
     expect(await clients.findByClientId(DASHBOARD_CLIENT_ID)).toBeNull();
   });

@@ -73,14 +73,34 @@ const users = {
 
 function client(over: Partial<OAuthClientProps>): OAuthClient {
   return new OAuthClient({
-    id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: 'h:secret', ownerId: null, requestedBy: null, name: 'App', description: '',
-    scopes: ['user:read', 'tokens:write'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: now, updatedAt: now, ...over,
+    id: ids.next(),
+    clientId: `cl_${ids.next()}`,
+    secretHash: 'h:secret',
+    ownerId: null,
+    requestedBy: null,
+    name: 'App',
+    description: '',
+    scopes: ['user:read', 'tokens:write'],
+    redirectUris: ['https://app.example.com/cb'],
+    isFirstParty: true,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
   });
 }
 
 // Only the fields these use cases read; other fields of Principal are left out on purpose.
 function principal(over: Partial<Principal>): Principal {
-  return { userId: 'u1', scopes: ['tokens:write', 'user:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, ...over } as Principal;
+  return {
+    userId: 'u1',
+    scopes: ['tokens:write', 'user:read'],
+    via: 'pat',
+    tokenId: 'p0',
+    clientId: null,
+    grantExpiresAt: null,
+    ...over,
+  } as Principal;
 }
 
 describe('first-party clients belong to the service', () => {
@@ -95,9 +115,19 @@ describe('first-party clients belong to the service', () => {
     const asker = principal({});
     expect((await new ListOAuthClientsUseCase(clients).execute(asker, undefined, PageRequest.of(0, 10))).items).toEqual([]);
     await expect(new GetOAuthClientUseCase(clients).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(new UpdateOAuthClientUseCase(clients, new MemoryOAuthTokenRepository(), { tokensRevoked: () => undefined }, clock).execute(asker, made.id, { isActive: false, redirectUris: ['https://evil.example/cb'] })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(new DeleteOAuthClientUseCase(clients, { tokensRevoked: () => undefined }).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(new RegenerateClientSecretUseCase(clients, secrets, hasher, clock).execute(asker, made.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      new UpdateOAuthClientUseCase(clients, new MemoryOAuthTokenRepository(), { tokensRevoked: () => undefined }, clock).execute(
+        asker,
+        made.id,
+        { isActive: false, redirectUris: ['https://evil.example/cb'] },
+      ),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new DeleteOAuthClientUseCase(clients, { tokensRevoked: () => undefined }).execute(asker, made.id)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(new RegenerateClientSecretUseCase(clients, secrets, hasher, clock).execute(asker, made.id)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect((await clients.findById(made.id))?.toProps()).toEqual(made.toProps());
   });
 
@@ -136,17 +166,41 @@ describe('client authentication on refresh and code exchange', () => {
 
   // Defends against a leaked refresh token being enough to mint tokens for a client that has a secret.
   it('refuses a refresh without the secret of a confidential client, and takes it with the secret', async () => {
-    const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: { tokensRevoked: () => undefined }, clock });
+    const refresh = new RefreshGrantUseCase({
+      clients: new ClientAuthenticator(clients, hasher),
+      tokens,
+      users,
+      hasher,
+      issuer,
+      revocations: { tokensRevoked: () => undefined },
+      clock,
+    });
     const issued = await issuer.issue({ userId: 'u1', clientId: confidential.id, scopes: ['user:read'] });
-    await expect(refresh.execute({ clientId: confidential.clientId, refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
-    await expect(refresh.execute({ clientId: confidential.clientId, clientSecret: 'wrong', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
-    await expect(refresh.execute({ clientId: confidential.clientId, clientSecret: 'secret', refreshToken: issued.refreshToken })).resolves.toBeDefined();
+    await expect(refresh.execute({ clientId: confidential.clientId, refreshToken: issued.refreshToken })).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    await expect(
+      refresh.execute({ clientId: confidential.clientId, clientSecret: 'wrong', refreshToken: issued.refreshToken }),
+    ).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(
+      refresh.execute({ clientId: confidential.clientId, clientSecret: 'secret', refreshToken: issued.refreshToken }),
+    ).resolves.toBeDefined();
   });
 
   it('lets a public client refresh with its client_id alone, but refuses a secret it cannot have', async () => {
-    const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: { tokensRevoked: () => undefined }, clock });
+    const refresh = new RefreshGrantUseCase({
+      clients: new ClientAuthenticator(clients, hasher),
+      tokens,
+      users,
+      hasher,
+      issuer,
+      revocations: { tokensRevoked: () => undefined },
+      clock,
+    });
     const issued = await issuer.issue({ userId: 'u1', clientId: publicClient.id, scopes: ['user:read'] });
-    await expect(refresh.execute({ clientId: publicClient.clientId, clientSecret: 'anything', refreshToken: issued.refreshToken })).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(
+      refresh.execute({ clientId: publicClient.clientId, clientSecret: 'anything', refreshToken: issued.refreshToken }),
+    ).rejects.toMatchObject({ error: 'invalid_client' });
     await expect(refresh.execute({ clientId: publicClient.clientId, refreshToken: issued.refreshToken })).resolves.toBeDefined();
   });
 
@@ -158,38 +212,98 @@ describe('client authentication on refresh and code exchange', () => {
 
     const code = async (owner: OAuthClient, challenge: string | null) => {
       const value = `ac_${ids.next()}`;
-      await codes.insert(new AuthorizationCode({ id: ids.next(), codeHash: `h:${value}`, clientId: owner.id, userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: challenge, codeChallengeMethod: challenge ? 'S256' : null, expiresAt: new Date(now.getTime() + 60_000), consumedAt: null, createdAt: now }));
+      await codes.insert(
+        new AuthorizationCode({
+          id: ids.next(),
+          codeHash: `h:${value}`,
+          clientId: owner.id,
+          userId: 'u1',
+          redirectUri: 'https://app.example.com/cb',
+          scopes: ['user:read'],
+          codeChallenge: challenge,
+          codeChallengeMethod: challenge ? 'S256' : null,
+          expiresAt: new Date(now.getTime() + 60_000),
+          consumedAt: null,
+          createdAt: now,
+        }),
+      );
       return value;
     };
 
     beforeEach(() => {
       codes = new MemoryAuthorizationCodeRepository();
-      grant = new AuthorizationCodeGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, revocations: { tokensRevoked: () => undefined }, clock });
+      grant = new AuthorizationCodeGrantUseCase({
+        clients: new ClientAuthenticator(clients, hasher),
+        codes,
+        tokens,
+        users,
+        hasher,
+        pkce,
+        issuer,
+        revocations: { tokensRevoked: () => undefined },
+        clock,
+      });
     });
 
     // Defends against a stolen code being redeemed by anyone who knows the public client_id.
     it('refuses an exchange without the secret of a confidential client, even with a valid verifier', async () => {
       const withPkce = await code(confidential, `c:${verifier}`);
-      await expect(grant.execute({ clientId: confidential.clientId, code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).rejects.toMatchObject({ error: 'invalid_client' });
-      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).resolves.toBeDefined();
+      await expect(
+        grant.execute({
+          clientId: confidential.clientId,
+          code: withPkce,
+          redirectUri: 'https://app.example.com/cb',
+          codeVerifier: verifier,
+        }),
+      ).rejects.toMatchObject({ error: 'invalid_client' });
+      await expect(
+        grant.execute({
+          clientId: confidential.clientId,
+          clientSecret: 'secret',
+          code: withPkce,
+          redirectUri: 'https://app.example.com/cb',
+          codeVerifier: verifier,
+        }),
+      ).resolves.toBeDefined();
     });
 
     // Defends against a PKCE downgrade (RFC 9700 section 2.1.1): an attacker who injects a code obtained
     // without a challenge into a client that sends a verifier.
     it('refuses a code_verifier for a code issued without a challenge', async () => {
       const plain = await code(confidential, null);
-      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: plain, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(
+        grant.execute({
+          clientId: confidential.clientId,
+          clientSecret: 'secret',
+          code: plain,
+          redirectUri: 'https://app.example.com/cb',
+          codeVerifier: verifier,
+        }),
+      ).rejects.toMatchObject({ error: 'invalid_grant' });
       const other = await code(confidential, null);
-      await expect(grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: other, redirectUri: 'https://app.example.com/cb' })).resolves.toBeDefined();
+      await expect(
+        grant.execute({ clientId: confidential.clientId, clientSecret: 'secret', code: other, redirectUri: 'https://app.example.com/cb' }),
+      ).resolves.toBeDefined();
     });
 
     it('requires PKCE of a public client, when asking for a code and when exchanging it', async () => {
       const validate = new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(clients, hasher));
-      await expect(validate.execute({ responseType: 'code', clientId: publicClient.clientId, redirectUri: 'https://app.example.com/cb' })).rejects.toMatchObject({ error: 'invalid_request' });
+      await expect(
+        validate.execute({ responseType: 'code', clientId: publicClient.clientId, redirectUri: 'https://app.example.com/cb' }),
+      ).rejects.toMatchObject({ error: 'invalid_request' });
       const plain = await code(publicClient, null);
-      await expect(grant.execute({ clientId: publicClient.clientId, code: plain, redirectUri: 'https://app.example.com/cb' })).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(
+        grant.execute({ clientId: publicClient.clientId, code: plain, redirectUri: 'https://app.example.com/cb' }),
+      ).rejects.toMatchObject({ error: 'invalid_grant' });
       const withPkce = await code(publicClient, `c:${verifier}`);
-      await expect(grant.execute({ clientId: publicClient.clientId, code: withPkce, redirectUri: 'https://app.example.com/cb', codeVerifier: verifier })).resolves.toBeDefined();
+      await expect(
+        grant.execute({
+          clientId: publicClient.clientId,
+          code: withPkce,
+          redirectUri: 'https://app.example.com/cb',
+          codeVerifier: verifier,
+        }),
+      ).resolves.toBeDefined();
     });
   });
 });
@@ -210,10 +324,20 @@ describe('revocation and introspection', () => {
     await clients.insert(mine);
     await clients.insert(other);
     issuer = new TokenIssuer({ tokens, secrets, hasher, ids, clock, lifetimes: { accessSeconds: 3600, refreshSeconds: 86400 } });
-    introspect = new IntrospectTokenUseCase({ oauthTokens: tokens, pats, clients, clientAuth: new ClientAuthenticator(clients, hasher), users, hasher, clock });
+    introspect = new IntrospectTokenUseCase({
+      oauthTokens: tokens,
+      pats,
+      clients,
+      clientAuth: new ClientAuthenticator(clients, hasher),
+      users,
+      hasher,
+      clock,
+    });
   });
 
-  const makePat = async () => (await mintPat({ pats, secrets, hasher, ids, maxActive: 10 }, 'u1', { name: 'x', description: '', scopes: ['user:read'] }, null, now)).value;
+  const makePat = async () =>
+    (await mintPat({ pats, secrets, hasher, ids, maxActive: 10 }, 'u1', { name: 'x', description: '', scopes: ['user:read'] }, null, now))
+      .value;
   const asMine = { clientId: mine.clientId, clientSecret: 'secret' };
 
   // Defends against /oauth/revoke bypassing the rule that a PAT cannot revoke itself.
@@ -230,7 +354,14 @@ describe('revocation and introspection', () => {
     const issued = await issuer.issue({ userId: 'u1', clientId: mine.id, scopes: ['user:read'] });
     const pat = await makePat();
     expect(await introspect.execute(issued.accessToken, asMine)).toEqual({
-      active: true, token_type: 'access_token', scope: 'user:read', client_id: mine.clientId, username: 'u1@example.com', sub: 'u1', exp: expect.any(Number), iat: expect.any(Number),
+      active: true,
+      token_type: 'access_token',
+      scope: 'user:read',
+      client_id: mine.clientId,
+      username: 'u1@example.com',
+      sub: 'u1',
+      exp: expect.any(Number),
+      iat: expect.any(Number),
     });
     expect(await introspect.execute(issued.refreshToken, asMine)).toMatchObject({ active: true, token_type: 'refresh_token' });
     expect(await introspect.execute(issued.accessToken)).toEqual({ active: true });
@@ -238,7 +369,9 @@ describe('revocation and introspection', () => {
     expect(await introspect.execute(pat)).toEqual({ active: true });
     expect(await introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'secret' })).toEqual({ active: false });
     expect(await introspect.execute(pat, asMine)).toEqual({ active: false });
-    await expect(introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'wrong' })).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(introspect.execute(issued.accessToken, { clientId: other.clientId, clientSecret: 'wrong' })).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
     await tokens.revoke(issued.token.props.id, now);
     expect(await introspect.execute(issued.accessToken, asMine)).toEqual({ active: false });
     expect(await introspect.execute(issued.accessToken)).toEqual({ active: false });
@@ -254,7 +387,17 @@ describe('revocation and introspection', () => {
 });
 
 describe('the account as a grant shows it (spec 2.6 user)', () => {
-  const ada = new User({ id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now });
+  const ada = new User({
+    id: 'u1',
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    passwordHash: null,
+    isVerified: true,
+    isActive: true,
+    twoFactorSecret: null,
+    createdAt: now,
+    updatedAt: now,
+  });
 
   // Defends against a links:read client learning the account's address and name by signing in or refreshing.
   it('carries the e-mail address and name only with user:read, the id always', () => {

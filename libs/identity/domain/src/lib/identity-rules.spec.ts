@@ -38,11 +38,43 @@ const ids = { next: () => (++n).toString(16).padStart(24, '0') };
 const hasher: SecretHasher = { hash: (s) => `h:${s}`, matches: (s, h) => h === `h:${s}` };
 const secrets: SecretGenerator = { generate: () => `r${++n}` };
 
-const user = new User({ id: 'u1', email: 'ada@example.com', name: '', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: 'sealed:SECRET', createdAt: new Date(), updatedAt: new Date() });
-const client = new OAuthClient({ id: 'c1', clientId: 'cl_1', secretHash: 'h:secret', ownerId: null, requestedBy: 'u1', name: 'App', description: '', scopes: ['user:read', 'links:read'], redirectUris: ['https://app.example.com/cb'], isFirstParty: true, isActive: true, createdAt: new Date(), updatedAt: new Date() });
-const users: UserRepository = { findById: async (id) => (id === 'u1' ? user : null), findByEmail: async () => user, insert: async () => undefined, update: async () => undefined, delete: async () => true };
+const user = new User({
+  id: 'u1',
+  email: 'ada@example.com',
+  name: '',
+  passwordHash: null,
+  isVerified: true,
+  isActive: true,
+  twoFactorSecret: 'sealed:SECRET',
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+const client = new OAuthClient({
+  id: 'c1',
+  clientId: 'cl_1',
+  secretHash: 'h:secret',
+  ownerId: null,
+  requestedBy: 'u1',
+  name: 'App',
+  description: '',
+  scopes: ['user:read', 'links:read'],
+  redirectUris: ['https://app.example.com/cb'],
+  isFirstParty: true,
+  isActive: true,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+const users: UserRepository = {
+  findById: async (id) => (id === 'u1' ? user : null),
+  findByEmail: async () => user,
+  insert: async () => undefined,
+  update: async () => undefined,
+  delete: async () => true,
+};
 const publicClient = new OAuthClient({ ...client.toProps(), id: 'c2', clientId: 'cl_public', secretHash: null });
-const clients = { findByClientId: async (id: string) => ({ cl_1: client, cl_public: publicClient })[id] ?? null } as unknown as OAuthClientRepository;
+const clients = {
+  findByClientId: async (id: string) => ({ cl_1: client, cl_public: publicClient })[id] ?? null,
+} as unknown as OAuthClientRepository;
 
 describe('identity domain rules', () => {
   let clock: FixedClock;
@@ -60,7 +92,15 @@ describe('identity domain rules', () => {
   });
 
   describe('personal access tokens', () => {
-    const principal: Principal = { userId: 'u1', scopes: ['tokens:write', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, authTime: null };
+    const principal: Principal = {
+      userId: 'u1',
+      scopes: ['tokens:write', 'links:read'],
+      via: 'pat',
+      tokenId: 'p0',
+      clientId: null,
+      grantExpiresAt: null,
+      authTime: null,
+    };
 
     it('cannot revoke the PAT that authenticates the request', async () => {
       const revoke = new RevokePersonalAccessTokenUseCase(new MemoryPersonalAccessTokenRepository(), listener);
@@ -87,14 +127,26 @@ describe('identity domain rules', () => {
 
   describe('refresh rotation', () => {
     it('rotates, and a replayed refresh token revokes the whole family', async () => {
-      const refresh = new RefreshGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), tokens, users, hasher, issuer, revocations: listener, clock });
+      const refresh = new RefreshGrantUseCase({
+        clients: new ClientAuthenticator(clients, hasher),
+        tokens,
+        users,
+        hasher,
+        issuer,
+        revocations: listener,
+        clock,
+      });
       const first = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
       const second = await refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken });
       expect(second.tokens.token.props.familyId).toBe(first.token.props.familyId);
-      await expect(refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken })).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken })).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
       expect(revoked).toBe(1);
       expect(tokens.rows.every((t) => t.props.revokedAt)).toBe(true);
-      await expect(refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: second.tokens.refreshToken })).rejects.toBeInstanceOf(OAuthError);
+      await expect(
+        refresh.execute({ clientId: 'cl_1', clientSecret: 'secret', refreshToken: second.tokens.refreshToken }),
+      ).rejects.toBeInstanceOf(OAuthError);
     });
   });
 
@@ -106,11 +158,43 @@ describe('identity domain rules', () => {
 
     beforeEach(async () => {
       codes = new MemoryAuthorizationCodeRepository();
-      grant = new AuthorizationCodeGrantUseCase({ clients: new ClientAuthenticator(clients, hasher), codes, tokens, users, hasher, pkce, issuer, revocations: listener, clock });
-      await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: `c:${verifier}`, codeChallengeMethod: 'S256', expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
+      grant = new AuthorizationCodeGrantUseCase({
+        clients: new ClientAuthenticator(clients, hasher),
+        codes,
+        tokens,
+        users,
+        hasher,
+        pkce,
+        issuer,
+        revocations: listener,
+        clock,
+      });
+      await codes.insert(
+        new AuthorizationCode({
+          id: 'code1',
+          codeHash: 'h:ac_one',
+          clientId: 'c1',
+          userId: 'u1',
+          redirectUri: 'https://app.example.com/cb',
+          scopes: ['user:read'],
+          codeChallenge: `c:${verifier}`,
+          codeChallengeMethod: 'S256',
+          expiresAt: new Date(clock.now().getTime() + 60_000),
+          consumedAt: null,
+          createdAt: clock.now(),
+        }),
+      );
     });
 
-    const exchange = (over: Record<string, string> = {}) => grant.execute({ clientId: 'cl_1', clientSecret: 'secret', code: 'ac_one', redirectUri: 'https://app.example.com/cb', codeVerifier: verifier, ...over });
+    const exchange = (over: Record<string, string> = {}) =>
+      grant.execute({
+        clientId: 'cl_1',
+        clientSecret: 'secret',
+        code: 'ac_one',
+        redirectUri: 'https://app.example.com/cb',
+        codeVerifier: verifier,
+        ...over,
+      });
 
     it('is single-use: using it again revokes what it issued', async () => {
       const { tokens: issued } = await exchange();
@@ -139,10 +223,15 @@ describe('identity domain rules', () => {
         deleteAll: async () => undefined,
         consume: async (_u, h) => (h === 'h:ABCDEFGHJKMNPQRS' && !used.has(h) ? (used.add(h), true) : false),
       };
-      const totp: TotpService = { enrol: async () => ({ secret: '', otpauthUrl: '', qrCodeDataUri: '' }), verify: (secret, code) => (secret === 'SECRET' && code === '123456' ? 100 : null) };
+      const totp: TotpService = {
+        enrol: async () => ({ secret: '', otpauthUrl: '', qrCodeDataUri: '' }),
+        verify: (secret, code) => (secret === 'SECRET' && code === '123456' ? 100 : null),
+      };
       const box: SecretBox = { seal: (s) => `sealed:${s}`, open: (s) => (s.startsWith('sealed:') ? s.slice(7) : null) };
       let lastStep = 0;
-      const states = { useStep: async (_u: string, step: number) => (step > lastStep ? ((lastStep = step), true) : false) } as unknown as TwoFactorStateRepository;
+      const states = {
+        useStep: async (_u: string, step: number) => (step > lastStep ? ((lastStep = step), true) : false),
+      } as unknown as TwoFactorStateRepository;
       const factor = new SecondFactor({ totp, box, backupCodes, hasher, clock, states });
       expect(await factor.verify(user, '123456')).toBe(true);
       expect(await factor.verify(user, '123456')).toBe(false); // the same code again: a replay
@@ -170,46 +259,106 @@ describe('identity domain rules', () => {
       grantTokens = new GrantTokensUseCase(
         new PasswordGrantUseCase(clientAuth, credentials, issuer),
         new RefreshGrantUseCase({ clients: clientAuth, tokens, users, hasher, issuer, revocations: listener, clock }),
-        new AuthorizationCodeGrantUseCase({ clients: clientAuth, codes, tokens, users, hasher, pkce: { matches: () => true }, issuer, revocations: listener, clock }),
+        new AuthorizationCodeGrantUseCase({
+          clients: clientAuth,
+          codes,
+          tokens,
+          users,
+          hasher,
+          pkce: { matches: () => true },
+          issuer,
+          revocations: listener,
+          clock,
+        }),
         limits,
       );
     });
 
     // Spec 2.6: a password sign-in answers the user and the account limits, read through identity's own port.
     it('answers a password sign-in with the user and the account limits, and reads no limits for a tokens-only answer', async () => {
-      const signIn = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', clientSecret: 'secret', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' });
+      const signIn = await grantTokens.execute({
+        grantType: 'password',
+        clientId: 'cl_1',
+        clientSecret: 'secret',
+        username: 'ada@example.com',
+        password: 'pw',
+        ip: '192.0.2.1',
+      });
       expect(signIn).toMatchObject({ grantType: 'password', user: { id: 'u1' }, limits: limitsOfAda });
       expect(signIn.tokens.accessToken).toBeTruthy();
       expect(limitReads).toEqual(['u1']);
-      const plain = await grantTokens.execute({ grantType: 'password', clientId: 'cl_1', clientSecret: 'secret', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1', tokensOnly: true });
+      const plain = await grantTokens.execute({
+        grantType: 'password',
+        clientId: 'cl_1',
+        clientSecret: 'secret',
+        username: 'ada@example.com',
+        password: 'pw',
+        ip: '192.0.2.1',
+        tokensOnly: true,
+      });
       expect(plain.limits).toBeUndefined();
       expect(limitReads).toEqual(['u1']);
     });
 
     // Defends against anyone who knows a confidential client's id (it is no secret) signing people in as that client (RFC 6749 4.3.2).
-    it('makes a client with a secret authenticate on the password grant, before any password is checked, while a public client signs in with its id', async () => {
-      const ada = { grantType: 'password', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' };
-      await expect(grantTokens.execute({ ...ada, clientId: 'cl_1' })).rejects.toMatchObject({ error: 'invalid_client' });
-      await expect(grantTokens.execute({ ...ada, clientId: 'cl_1', clientSecret: 'wrong' })).rejects.toMatchObject({ error: 'invalid_client' });
-      expect(passwordChecks).toBe(0);
-      expect(tokens.rows).toEqual([]);
-      expect((await grantTokens.execute({ ...ada, clientId: 'cl_public' })).tokens.token.props.clientId).toBe('c2');
-    });
+    it(
+      'makes a client with a secret authenticate on the password grant, before any ' +
+        'password is checked, while a public client signs in with its id',
+      async () => {
+        const ada = { grantType: 'password', username: 'ada@example.com', password: 'pw', ip: '192.0.2.1' };
+        await expect(grantTokens.execute({ ...ada, clientId: 'cl_1' })).rejects.toMatchObject({ error: 'invalid_client' });
+        await expect(grantTokens.execute({ ...ada, clientId: 'cl_1', clientSecret: 'wrong' })).rejects.toMatchObject({
+          error: 'invalid_client',
+        });
+        expect(passwordChecks).toBe(0);
+        expect(tokens.rows).toEqual([]);
+        expect((await grantTokens.execute({ ...ada, clientId: 'cl_public' })).tokens.token.props.clientId).toBe('c2');
+      },
+    );
 
     // The controller presents the grant's user: no second read of the account outside the use case.
     it('answers a refresh and a code exchange with the account the tokens are for, without limits', async () => {
       const first = await issuer.issue({ userId: 'u1', clientId: 'c1', scopes: ['user:read'] });
-      const refreshed = await grantTokens.execute({ grantType: 'refresh_token', clientId: 'cl_1', clientSecret: 'secret', refreshToken: first.refreshToken, ip: '192.0.2.1' });
+      const refreshed = await grantTokens.execute({
+        grantType: 'refresh_token',
+        clientId: 'cl_1',
+        clientSecret: 'secret',
+        refreshToken: first.refreshToken,
+        ip: '192.0.2.1',
+      });
       expect(refreshed).toMatchObject({ grantType: 'refresh_token', user: { id: 'u1' } });
       expect(refreshed.limits).toBeUndefined();
-      await codes.insert(new AuthorizationCode({ id: 'code1', codeHash: 'h:ac_one', clientId: 'c1', userId: 'u1', redirectUri: 'https://app.example.com/cb', scopes: ['user:read'], codeChallenge: null, codeChallengeMethod: null, expiresAt: new Date(clock.now().getTime() + 60_000), consumedAt: null, createdAt: clock.now() }));
-      const exchanged = await grantTokens.execute({ grantType: 'authorization_code', clientId: 'cl_1', clientSecret: 'secret', code: 'ac_one', redirectUri: 'https://app.example.com/cb', ip: '192.0.2.1' });
+      await codes.insert(
+        new AuthorizationCode({
+          id: 'code1',
+          codeHash: 'h:ac_one',
+          clientId: 'c1',
+          userId: 'u1',
+          redirectUri: 'https://app.example.com/cb',
+          scopes: ['user:read'],
+          codeChallenge: null,
+          codeChallengeMethod: null,
+          expiresAt: new Date(clock.now().getTime() + 60_000),
+          consumedAt: null,
+          createdAt: clock.now(),
+        }),
+      );
+      const exchanged = await grantTokens.execute({
+        grantType: 'authorization_code',
+        clientId: 'cl_1',
+        clientSecret: 'secret',
+        code: 'ac_one',
+        redirectUri: 'https://app.example.com/cb',
+        ip: '192.0.2.1',
+      });
       expect(exchanged).toMatchObject({ grantType: 'authorization_code', user: { id: 'u1' } });
       expect(limitReads).toEqual([]);
     });
 
     it('refuses an unknown grant type with unsupported_grant_type and issues nothing', async () => {
-      await expect(grantTokens.execute({ grantType: 'client_credentials', clientId: 'cl_1', clientSecret: 'secret', ip: '192.0.2.1' })).rejects.toMatchObject({ error: 'unsupported_grant_type' });
+      await expect(
+        grantTokens.execute({ grantType: 'client_credentials', clientId: 'cl_1', clientSecret: 'secret', ip: '192.0.2.1' }),
+      ).rejects.toMatchObject({ error: 'unsupported_grant_type' });
       expect(tokens.rows).toEqual([]);
     });
   });
@@ -225,7 +374,16 @@ describe('identity domain rules', () => {
       signIn = async () => user;
       const counted = { findByClientId: async (id: string) => (lookups++, clients.findByClientId(id)) } as unknown as OAuthClientRepository;
       const credentials = { check: () => signIn() } as unknown as CredentialsChecker;
-      decide = new DecideAuthorizationUseCase({ validate: new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)), credentials, codes: new MemoryAuthorizationCodeRepository(), secrets, hasher, ids, clock, issuer: 'https://lnk.example' });
+      decide = new DecideAuthorizationUseCase({
+        validate: new ValidateAuthorizationRequestUseCase(new ClientAuthenticator(counted, hasher)),
+        credentials,
+        codes: new MemoryAuthorizationCodeRepository(),
+        secrets,
+        hasher,
+        ids,
+        clock,
+        issuer: 'https://lnk.example',
+      });
     });
 
     // The request is checked once per answer, and a refused sign-in carries the checked request for the page.
@@ -237,7 +395,11 @@ describe('identity domain rules', () => {
     });
 
     it('answers a request that fails its checks as invalid, with no redirect', async () => {
-      const outcome = await decide.execute({ request: { ...request, redirectUri: 'https://evil.example/cb' }, decision: 'deny', ip: '192.0.2.1' });
+      const outcome = await decide.execute({
+        request: { ...request, redirectUri: 'https://evil.example/cb' },
+        decision: 'deny',
+        ip: '192.0.2.1',
+      });
       expect(outcome).toMatchObject({ kind: 'invalid_request', error: { error: 'invalid_request' } });
     });
 
@@ -246,12 +408,18 @@ describe('identity domain rules', () => {
         throw new OAuthError('invalid_grant', 'Invalid e-mail or password');
       };
       const outcome = await decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'wrong', ip: '192.0.2.1' });
-      expect(outcome).toMatchObject({ kind: 'sign_in_refused', request: { redirectUri: 'https://app.example.com/cb', client: { id: 'c1' } }, error: { error: 'invalid_grant' } });
+      expect(outcome).toMatchObject({
+        kind: 'sign_in_refused',
+        request: { redirectUri: 'https://app.example.com/cb', client: { id: 'c1' } },
+        error: { error: 'invalid_grant' },
+      });
       expect(lookups).toBe(1);
       signIn = async () => {
         throw new Error('database unreachable');
       };
-      await expect(decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'pw', ip: '192.0.2.1' })).rejects.toThrow('database unreachable');
+      await expect(
+        decide.execute({ request, decision: 'approve', email: 'ada@example.com', password: 'pw', ip: '192.0.2.1' }),
+      ).rejects.toThrow('database unreachable');
     });
   });
 
@@ -282,7 +450,13 @@ describe('identity domain rules', () => {
       links.rows = new Set(['u1']);
       events = [];
       deletesUser = true;
-      const accountRows: UserRepository = { findById: users.findById, findByEmail: users.findByEmail, insert: users.insert, update: users.update, delete: async (id) => deletesUser && accounts.rows.delete(id) };
+      const accountRows: UserRepository = {
+        findById: users.findById,
+        findByEmail: users.findByEmail,
+        insert: users.insert,
+        update: users.update,
+        delete: async (id) => deletesUser && accounts.rows.delete(id),
+      };
       const eraser: AccountDataEraser = {
         eraseAccountData: async (userId): Promise<AfterAccountDeleted[]> => {
           links.rows.delete(userId);
@@ -291,12 +465,27 @@ describe('identity domain rules', () => {
         },
       };
       const fresh = { confirm: async () => undefined } as unknown as Reauthentication;
-      deleteAccount = new DeleteAccountUseCase({ users: accountRows, eraser, unitOfWork: new Transaction([accounts, links]), revocations: listener, clock, reauthentication: fresh });
+      deleteAccount = new DeleteAccountUseCase({
+        users: accountRows,
+        eraser,
+        unitOfWork: new Transaction([accounts, links]),
+        revocations: listener,
+        clock,
+        reauthentication: fresh,
+      });
     });
-    const principal: Principal = { userId: 'u1', scopes: ['user:write'], via: 'oauth', tokenId: 't1', clientId: 'c1', grantExpiresAt: null, authTime: null };
+    const principal: Principal = {
+      userId: 'u1',
+      scopes: ['user:write'],
+      via: 'oauth',
+      tokenId: 't1',
+      clientId: 'c1',
+      grantExpiresAt: null,
+      authTime: null,
+    };
 
     // What must not happen for an account that still exists (a paid plan cancelled) runs only once the deletion committed.
-    it('runs the erasers\' follow-ups after the commit', async () => {
+    it("runs the erasers' follow-ups after the commit", async () => {
       await deleteAccount.execute(principal, { ip: '192.0.2.1' });
       expect(events).toEqual(['cancelled at provider; account gone']);
       expect([accounts.rows.size, links.rows.size]).toEqual([0, 0]);

@@ -33,16 +33,41 @@ class RecordingMailer extends Mailer {
 
 function client(over: Partial<OAuthClientProps>): OAuthClient {
   return new OAuthClient({
-    id: ids.next(), clientId: `cl_${ids.next()}`, secretHash: 'h:secret', ownerId: null, requestedBy: null, name: 'App', description: '',
-    scopes: ['user:read', 'tokens:write'], redirectUris: [], isFirstParty: true, isActive: true, createdAt: started, updatedAt: started, ...over,
+    id: ids.next(),
+    clientId: `cl_${ids.next()}`,
+    secretHash: 'h:secret',
+    ownerId: null,
+    requestedBy: null,
+    name: 'App',
+    description: '',
+    scopes: ['user:read', 'tokens:write'],
+    redirectUris: [],
+    isFirstParty: true,
+    isActive: true,
+    createdAt: started,
+    updatedAt: started,
+    ...over,
   });
 }
 const firstParty = client({});
 const thirdParty = client({ isFirstParty: false, ownerId: 'ada' });
-const clients = { findById: async (id: string) => [firstParty, thirdParty].find((c) => c.id === id) ?? null } as unknown as OAuthClientRepository;
+const clients = {
+  findById: async (id: string) => [firstParty, thirdParty].find((c) => c.id === id) ?? null,
+} as unknown as OAuthClientRepository;
 
 function account(over: Partial<UserProps>): User {
-  return new User({ id: 'ada', email: 'ada@example.com', name: 'Ada', passwordHash: 'hashed:correct horse', isVerified: true, isActive: true, twoFactorSecret: null, createdAt: started, updatedAt: started, ...over });
+  return new User({
+    id: 'ada',
+    email: 'ada@example.com',
+    name: 'Ada',
+    passwordHash: 'hashed:correct horse',
+    isVerified: true,
+    isActive: true,
+    twoFactorSecret: null,
+    createdAt: started,
+    updatedAt: started,
+    ...over,
+  });
 }
 
 describe('personal access tokens', () => {
@@ -55,7 +80,16 @@ describe('personal access tokens', () => {
 
   const inDays = (days: number) => new Date(clock.now().getTime() + days * 86_400_000);
   /** A PAT making the request: never a sign-in. */
-  const byPat = (over: Partial<Principal> = {}): Principal => ({ userId: 'ada', scopes: ['tokens:write', 'user:read', 'links:read'], via: 'pat', tokenId: 'p0', clientId: null, grantExpiresAt: null, authTime: null, ...over });
+  const byPat = (over: Partial<Principal> = {}): Principal => ({
+    userId: 'ada',
+    scopes: ['tokens:write', 'user:read', 'links:read'],
+    via: 'pat',
+    tokenId: 'p0',
+    clientId: null,
+    grantExpiresAt: null,
+    authTime: null,
+    ...over,
+  });
   /** An access token of a first-party client's password sign-in `minutesAgo` minutes ago, its session ending in a day. */
   const bySignIn = (minutesAgo = 0, over: Partial<Principal> = {}): Principal => ({
     ...byPat(),
@@ -95,8 +129,14 @@ describe('personal access tokens', () => {
   });
 
   it('refuses an expiry in the past, and expires when its time comes', async () => {
-    await expect(create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: clock.now() }, { ip })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
-    const { token } = await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) }, { ip });
+    await expect(create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: clock.now() }, { ip })).rejects.toMatchObject({
+      errors: [{ name: 'expiresAt' }],
+    });
+    const { token } = await create.execute(
+      bySignIn(),
+      { name: 'x', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 1000) },
+      { ip },
+    );
     expect(token.isActive(clock.now())).toBe(true);
     clock.advance(1000);
     expect(token.isExpired(clock.now())).toBe(true);
@@ -106,18 +146,26 @@ describe('personal access tokens', () => {
   // Spec 2.4: a PAT does not expire unless expiresAt is set; signing out of a session must not end the PATs made with it.
   it('gives a PAT made through a sign-in no expiry unless one is asked for, and any expiry asked for, past the session', async () => {
     expect((await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'] }, { ip })).token.props.expiresAt).toBeNull();
-    expect((await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: null }, { ip })).token.props.expiresAt).toBeNull();
+    expect(
+      (await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: null }, { ip })).token.props.expiresAt,
+    ).toBeNull();
     const later = inDays(365);
-    expect((await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: later }, { ip })).token.props.expiresAt).toEqual(later);
+    expect(
+      (await create.execute(bySignIn(), { name: 'x', scopes: ['links:read'], expiresAt: later }, { ip })).token.props.expiresAt,
+    ).toEqual(later);
   });
 
   // Defends against an expiring PAT minting a never-expiring one that outlives it.
   it('caps a PAT made by an expiring PAT at its parent: by default, and refusing a later expiry', async () => {
     const parent = byPat({ grantExpiresAt: inDays(1) });
     expect((await create.execute(parent, { name: 'x', scopes: ['links:read'] }, withPassword)).token.props.expiresAt).toEqual(inDays(1));
-    await expect(create.execute(parent, { name: 'x', scopes: ['links:read'], expiresAt: inDays(2) }, withPassword)).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
+    await expect(create.execute(parent, { name: 'x', scopes: ['links:read'], expiresAt: inDays(2) }, withPassword)).rejects.toMatchObject({
+      errors: [{ name: 'expiresAt' }],
+    });
     const earlier = new Date(clock.now().getTime() + 3_600_000);
-    expect((await create.execute(parent, { name: 'x', scopes: ['links:read'], expiresAt: earlier }, withPassword)).token.props.expiresAt).toEqual(earlier);
+    expect(
+      (await create.execute(parent, { name: 'x', scopes: ['links:read'], expiresAt: earlier }, withPassword)).token.props.expiresAt,
+    ).toEqual(earlier);
   });
 
   it('makes a never-expiring PAT from a never-expiring one', async () => {
@@ -131,7 +179,10 @@ describe('personal access tokens', () => {
     for (const principal of [bySignIn(11), byPat()]) {
       const refused = create.execute(principal, { name: 'x', scopes: ['links:read'] }, { ip });
       await expect(refused).rejects.toBeInstanceOf(ReauthenticationRequiredError);
-      await expect(refused).rejects.toMatchObject({ code: 'REAUTHENTICATION_REQUIRED', message: expect.stringContaining('currentPassword') });
+      await expect(refused).rejects.toMatchObject({
+        code: 'REAUTHENTICATION_REQUIRED',
+        message: expect.stringContaining('currentPassword'),
+      });
     }
     expect(pats.rows).toHaveLength(1);
     expect(mailer.sent).toEqual([]);
@@ -140,25 +191,37 @@ describe('personal access tokens', () => {
 
   // Defends against a stolen token guessing the password through this route beyond the sign-in's limits.
   it('refuses a wrong current password as VALIDATION_ERROR on currentPassword, counted with the sign-in throttle', async () => {
-    await expect(create.execute(byPat(), { name: 'x', scopes: ['links:read'] }, { ip, currentPassword: 'wrong' })).rejects.toMatchObject({ errors: [{ name: 'currentPassword' }] });
+    await expect(create.execute(byPat(), { name: 'x', scopes: ['links:read'] }, { ip, currentPassword: 'wrong' })).rejects.toMatchObject({
+      errors: [{ name: 'currentPassword' }],
+    });
     expect(throttle.counts.get('account:ada@example.com')).toBe(1);
     expect(pats.rows).toEqual([]);
   });
 
   it('tells an account without a password to sign in again with its identity provider, and takes a fresh provider sign-in', async () => {
     const refused = create.execute(byPat({ userId: 'idp' }), { name: 'x', scopes: ['links:read'] }, { ip });
-    await expect(refused).rejects.toMatchObject({ code: 'REAUTHENTICATION_REQUIRED', message: expect.stringContaining('identity provider') });
-    expect((await create.execute(bySignIn(1, { userId: 'idp' }), { name: 'x', scopes: ['links:read'] }, { ip })).token.props.userId).toBe('idp');
+    await expect(refused).rejects.toMatchObject({
+      code: 'REAUTHENTICATION_REQUIRED',
+      message: expect.stringContaining('identity provider'),
+    });
+    expect((await create.execute(bySignIn(1, { userId: 'idp' }), { name: 'x', scopes: ['links:read'] }, { ip })).token.props.userId).toBe(
+      'idp',
+    );
   });
 
   // Defends against a PAT minted in the owner's name going unnoticed.
   it('mails the account of every new PAT: its name, scopes, expiry and the address it came from, never its value', async () => {
-    const { token, value } = await create.execute(bySignIn(), { name: 'deploy', scopes: ['links:read', 'user:read'], expiresAt: inDays(30) }, { ip });
+    const { token, value } = await create.execute(
+      bySignIn(),
+      { name: 'deploy', scopes: ['links:read', 'user:read'], expiresAt: inDays(30) },
+      { ip },
+    );
     expect(mailer.sent).toHaveLength(1);
     const [mail] = mailer.sent;
     expect(mail.to).toBe('ada@example.com');
     expect(mail.subject).toContain('personal access token');
-    for (const part of ['"deploy"', 'user:read links:read', inDays(30).toISOString(), ip, token.props.id, 'revoke-all']) expect(mail.text).toContain(part);
+    for (const part of ['"deploy"', 'user:read links:read', inDays(30).toISOString(), ip, token.props.id, 'revoke-all'])
+      expect(mail.text).toContain(part);
     expect(mail.text).not.toContain(value);
   });
 
@@ -170,7 +233,11 @@ describe('personal access tokens', () => {
 
   // Defends against one account multiplying credentials, each with a rate-limit budget of its own.
   it('refuses a PAT beyond the bound of active ones with QUOTA_EXCEEDED, counting no expired one, and mails nothing for it', async () => {
-    await create.execute(bySignIn(), { name: 'short', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 60_000) }, { ip });
+    await create.execute(
+      bySignIn(),
+      { name: 'short', scopes: ['links:read'], expiresAt: new Date(clock.now().getTime() + 60_000) },
+      { ip },
+    );
     for (const name of ['a', 'b']) await create.execute(bySignIn(), { name, scopes: ['links:read'] }, { ip });
     mailer.sent = [];
     await expect(create.execute(bySignIn(), { name: 'c', scopes: ['links:read'] }, { ip })).rejects.toMatchObject({

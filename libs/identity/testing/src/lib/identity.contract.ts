@@ -10,7 +10,19 @@ const later = new Date('2026-03-05T00:00:00.001Z');
 const freshEmail = (label = 'ada') => `${label}.${ids.next().slice(-12)}@example.com`;
 
 function user(over: Partial<UserProps> = {}): User {
-  return new User({ id: ids.next(), email: freshEmail(), name: 'Ada', passwordHash: '$2b$04$hash', isVerified: false, isActive: true, twoFactorSecret: null, emailChangedAt: null, createdAt: now, updatedAt: now, ...over });
+  return new User({
+    id: ids.next(),
+    email: freshEmail(),
+    name: 'Ada',
+    passwordHash: '$2b$04$hash',
+    isVerified: false,
+    isActive: true,
+    twoFactorSecret: null,
+    emailChangedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  });
 }
 
 const fieldOf = (error: unknown) => (error instanceof ValidationError ? error.errors[0]?.name : undefined);

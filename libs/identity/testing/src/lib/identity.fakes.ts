@@ -224,7 +224,10 @@ export class MemoryEmailVerificationRepository extends EmailVerificationReposito
   }
 }
 
-/** LoginThrottle as the port says: an attempt counts from admission, a success or a withdrawal takes it back; past `cap` counted attempts on a key, refused. */
+/**
+ * LoginThrottle as the port says: an attempt counts from admission, a success or a withdrawal takes it back; past `cap` counted attempts on
+ * a key, refused.
+ */
 export class CappedLoginThrottle extends LoginThrottle {
   readonly counts = new Map<string, number>();
   constructor(private readonly cap = 10) {

@@ -7,7 +7,11 @@ import { ObjectIdGenerator, RateLimitedError } from '@lnk/shared/kernel';
 const ids = new ObjectIdGenerator();
 const freshAccount = () => `ada.${ids.next().slice(-12)}@example.com`;
 /** A fresh IPv6 /64 (the throttle counts an IPv6 address by its /64). */
-const freshIp = () => `2001:db8:${ids.next().slice(-8).replace(/^(.{4})/, '$1:')}::1`;
+const freshIp = () =>
+  `2001:db8:${ids
+    .next()
+    .slice(-8)
+    .replace(/^(.{4})/, '$1:')}::1`;
 
 /** The default policy's rules and familiarity, with small numbers and a window the test can pass. */
 const policy: LoginThrottlePolicy = {
@@ -34,7 +38,9 @@ export interface LoginThrottleUnderTest {
  * The LoginThrottle port's behaviour under a LoginThrottlePolicy; `make` is called before each test with
  * the policy and the sleep every slow-down must go through.
  */
-export function describeLoginThrottleContract(make: (policy: LoginThrottlePolicy, sleep: (ms: number) => Promise<void>) => LoginThrottleUnderTest | Promise<LoginThrottleUnderTest>): void {
+export function describeLoginThrottleContract(
+  make: (policy: LoginThrottlePolicy, sleep: (ms: number) => Promise<void>) => LoginThrottleUnderTest | Promise<LoginThrottleUnderTest>,
+): void {
   describe('LoginThrottle contract', () => {
     let subject: LoginThrottleUnderTest;
     let waits: number[];
@@ -49,30 +55,44 @@ export function describeLoginThrottleContract(make: (policy: LoginThrottlePolicy
     const outcomes = (attempts: Promise<unknown>[]) =>
       Promise.allSettled(attempts).then((settled) => ({
         admitted: settled.filter((o) => o.status === 'fulfilled').length,
-        refused: settled.filter((o) => o.status === 'rejected' && o.reason instanceof RateLimitedError && o.reason.retryAfterSeconds >= 1).length,
+        refused: settled.filter((o) => o.status === 'rejected' && o.reason instanceof RateLimitedError && o.reason.retryAfterSeconds >= 1)
+          .length,
       }));
 
-    it('counts an attempt when it is admitted: of 10 parallel ones from one address, the pair allowance of 3 get in, the rest are refused', async () => {
-      const [account, ip] = [freshAccount(), freshIp()];
-      expect(await outcomes(Array.from({ length: 10 }, () => admit(account, ip)))).toEqual({ admitted: 3, refused: 7 });
-    });
+    it(
+      'counts an attempt when it is admitted: of 10 parallel ones from one ' +
+        'address, the pair allowance of 3 get in, the rest are refused',
+      async () => {
+        const [account, ip] = [freshAccount(), freshIp()];
+        expect(await outcomes(Array.from({ length: 10 }, () => admit(account, ip)))).toEqual({ admitted: 3, refused: 7 });
+      },
+    );
 
     // The audit (issue 27, item 5): 100 parallel guesses from 100 X-Forwarded-For values all reached bcrypt.
-    it("caps an account's failures from every address together: of 30 parallel attempts from 30 addresses, the account's 5 get in", async () => {
-      const account = freshAccount();
-      expect(await outcomes(Array.from({ length: 30 }, () => admit(account, freshIp())))).toEqual({ admitted: 5, refused: 25 });
-      // Other accounts are not concerned.
-      expect(await outcomes([admit(freshAccount(), freshIp())])).toEqual({ admitted: 1, refused: 0 });
-    });
+    it(
+      "caps an account's failures from every address together: of 30 " + "parallel attempts from 30 addresses, the account's 5 get in",
+      async () => {
+        const account = freshAccount();
+        expect(await outcomes(Array.from({ length: 30 }, () => admit(account, freshIp())))).toEqual({ admitted: 5, refused: 25 });
+        // Other accounts are not concerned.
+        expect(await outcomes([admit(freshAccount(), freshIp())])).toEqual({ admitted: 1, refused: 0 });
+      },
+    );
 
-    it('lets an address the account proved its secret from lately in, while strangers are refused, within its own pair allowance', async () => {
-      const [account, home] = [freshAccount(), freshIp()];
-      (await admit(account, home)).succeeded();
-      for (let i = 0; i < 5; i++) await admit(account, freshIp());
-      expect(await outcomes([admit(account, freshIp())])).toEqual({ admitted: 0, refused: 1 });
-      // From the familiar address: the pair's own 3, no more.
-      expect(await outcomes([admit(account, home), admit(account, home), admit(account, home), admit(account, home)])).toEqual({ admitted: 3, refused: 1 });
-    });
+    it(
+      'lets an address the account proved its secret from lately in, while ' + 'strangers are refused, within its own pair allowance',
+      async () => {
+        const [account, home] = [freshAccount(), freshIp()];
+        (await admit(account, home)).succeeded();
+        for (let i = 0; i < 5; i++) await admit(account, freshIp());
+        expect(await outcomes([admit(account, freshIp())])).toEqual({ admitted: 0, refused: 1 });
+        // From the familiar address: the pair's own 3, no more.
+        expect(await outcomes([admit(account, home), admit(account, home), admit(account, home), admit(account, home)])).toEqual({
+          admitted: 3,
+          refused: 1,
+        });
+      },
+    );
 
     it('refuses for the rest of the window only: once it has passed, the account is admitted again', async () => {
       const [account, stranger] = [freshAccount(), freshIp()];
@@ -82,16 +102,19 @@ export function describeLoginThrottleContract(make: (policy: LoginThrottlePolicy
       expect(await outcomes([admit(account, stranger)])).toEqual({ admitted: 1, refused: 0 });
     });
 
-    it("takes a withdrawn attempt back, and on a success forgives the pair's failures but not the account's nor the address's", async () => {
-      const [account, ip] = [freshAccount(), freshIp()];
-      await admit(account, ip);
-      await admit(account, ip);
-      (await admit(account, ip)).withdraw();
-      (await admit(account, ip)).succeeded();
-      // The pair is forgiven (3 more from it); the address keeps its 2 failures (2 more, then refused).
-      expect(await outcomes([admit(account, ip), admit(account, ip)])).toEqual({ admitted: 2, refused: 0 });
-      expect(await outcomes([admit(freshAccount(), ip)])).toEqual({ admitted: 0, refused: 1 });
-    });
+    it(
+      'takes a withdrawn attempt back, and on a success forgives the ' + "pair's failures but not the account's nor the address's",
+      async () => {
+        const [account, ip] = [freshAccount(), freshIp()];
+        await admit(account, ip);
+        await admit(account, ip);
+        (await admit(account, ip)).withdraw();
+        (await admit(account, ip)).succeeded();
+        // The pair is forgiven (3 more from it); the address keeps its 2 failures (2 more, then refused).
+        expect(await outcomes([admit(account, ip), admit(account, ip)])).toEqual({ admitted: 2, refused: 0 });
+        expect(await outcomes([admit(freshAccount(), ip)])).toEqual({ admitted: 0, refused: 1 });
+      },
+    );
 
     it('settles an attempt once, however often it is told', async () => {
       const [account, ip] = [freshAccount(), freshIp()];

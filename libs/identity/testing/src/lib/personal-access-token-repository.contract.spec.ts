@@ -5,5 +5,8 @@ import { describePersonalAccessTokenRepositoryContract } from './personal-access
 // (typeorm-personal-access-token.contract.int-spec.ts in identity/adapter-typeorm).
 describe('in-memory personal access token repository', () => {
   let users = 0;
-  describePersonalAccessTokenRepositoryContract(() => ({ pats: new MemoryPersonalAccessTokenRepository(), newUser: async () => `u${++users}` }));
+  describePersonalAccessTokenRepositoryContract(() => ({
+    pats: new MemoryPersonalAccessTokenRepository(),
+    newUser: async () => `u${++users}`,
+  }));
 });

@@ -11,7 +11,18 @@ const roomy: PatRoom = { maxActive: 1000, keptExpired: 1000 };
 
 function pat(userId: string, expiresAt: Date | null = null): PersonalAccessToken {
   const id = ids.next();
-  return new PersonalAccessToken({ id, userId, name: `t-${id.slice(-6)}`, description: '', scopes: ['links:read'], tokenHash: id.padEnd(64, '0'), lastUsedAt: null, expiresAt, createdAt: now, updatedAt: now });
+  return new PersonalAccessToken({
+    id,
+    userId,
+    name: `t-${id.slice(-6)}`,
+    description: '',
+    scopes: ['links:read'],
+    tokenHash: id.padEnd(64, '0'),
+    lastUsedAt: null,
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 export interface PatRepositoryUnderTest {
@@ -29,24 +40,29 @@ export function describePersonalAccessTokenRepositoryContract(setup: () => PatRe
 
     const stored = async (token: PersonalAccessToken) => (await pats.findByHash(token.props.tokenHash)) !== null;
 
-    it('stores a token while the user holds fewer active ones than the bound, counting neither expired tokens nor other users’', async () => {
-      const [ada, bob] = [await newUser(), await newUser()];
-      const room: PatRoom = { maxActive: 2, keptExpired: 10 };
-      expect(await pats.insertWithinLimit(pat(ada, hoursFromNow(-1)), room, now)).toEqual({ stored: true, active: 0 });
-      expect(await pats.insertWithinLimit(pat(bob), room, now)).toEqual({ stored: true, active: 0 });
-      expect(await pats.insertWithinLimit(pat(ada), room, now)).toEqual({ stored: true, active: 0 });
-      expect(await pats.insertWithinLimit(pat(ada, hoursFromNow(1)), room, now)).toEqual({ stored: true, active: 1 });
-      const refused = pat(ada);
-      expect(await pats.insertWithinLimit(refused, room, now)).toEqual({ stored: false, active: 2 });
-      expect(await stored(refused)).toBe(false);
-      // An hour later the expiring one no longer counts.
-      expect(await pats.insertWithinLimit(refused, room, hoursFromNow(1))).toEqual({ stored: true, active: 1 });
-    });
+    it(
+      'stores a token while the user holds fewer active ones than the ' + 'bound, counting neither expired tokens nor other users’',
+      async () => {
+        const [ada, bob] = [await newUser(), await newUser()];
+        const room: PatRoom = { maxActive: 2, keptExpired: 10 };
+        expect(await pats.insertWithinLimit(pat(ada, hoursFromNow(-1)), room, now)).toEqual({ stored: true, active: 0 });
+        expect(await pats.insertWithinLimit(pat(bob), room, now)).toEqual({ stored: true, active: 0 });
+        expect(await pats.insertWithinLimit(pat(ada), room, now)).toEqual({ stored: true, active: 0 });
+        expect(await pats.insertWithinLimit(pat(ada, hoursFromNow(1)), room, now)).toEqual({ stored: true, active: 1 });
+        const refused = pat(ada);
+        expect(await pats.insertWithinLimit(refused, room, now)).toEqual({ stored: false, active: 2 });
+        expect(await stored(refused)).toBe(false);
+        // An hour later the expiring one no longer counts.
+        expect(await pats.insertWithinLimit(refused, room, hoursFromNow(1))).toEqual({ stored: true, active: 1 });
+      },
+    );
 
     // Defends against concurrent creations each seeing room for themselves and passing the bound together.
     it('lets exactly the bound through when creations for one user race', async () => {
       const ada = await newUser();
-      const results = await Promise.all(Array.from({ length: 8 }, () => pats.insertWithinLimit(pat(ada), { maxActive: 3, keptExpired: 10 }, now)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => pats.insertWithinLimit(pat(ada), { maxActive: 3, keptExpired: 10 }, now)),
+      );
       expect(results.filter((r) => r.stored)).toHaveLength(3);
       expect((await pats.listOfUser(ada, PageRequest.of(0, 100))).total).toBe(3);
     });

@@ -7,7 +7,11 @@ const B = 'b'.repeat(24);
 
 /** An answer that says what it was read as: `text` stands for its rows, and weighs its length. */
 type Answer = LinkListAnswer & { text: string };
-const answerOf = (text: string): Answer => ({ page: { items: [], total: 0, start: 0, limit: 20 } as unknown as LinkListAnswer['page'], domainNames: new Map(), text });
+const answerOf = (text: string): Answer => ({
+  page: { items: [], total: 0, start: 0, limit: 20 } as unknown as LinkListAnswer['page'],
+  domainNames: new Map(),
+  text,
+});
 const queryOf = (start: number, q?: string): LinkListQuery => ({ q, page: PageRequest.of(start, 20), filter: {} });
 
 /** The lists' reads: answers the rows as they are now (`rows`), or waits when told to (`hold`). */
@@ -27,7 +31,12 @@ class Reads extends LinkLists {
 function setUp(options: Partial<LinkListCacheOptions> = {}) {
   let now = 1_000;
   const reads = new Reads();
-  const cache = new CachedLinkLists(reads, { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 1_000, ...options }, (v) => (v as Answer).text.length, () => now);
+  const cache = new CachedLinkLists(
+    reads,
+    { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 1_000, ...options },
+    (v) => (v as Answer).text.length,
+    () => now,
+  );
   const list = async (owner: string, start = 0) => ((await cache.listOf(owner, queryOf(start))) as Answer).text;
   const store = (owner: string, start: number, text: string) => reads.rows.set(`${owner}/${start}`, text);
   /** Lists the owner's first page while `meanwhile` runs (a change, a clear), the read ending after it. */
@@ -60,7 +69,12 @@ describe('CachedLinkLists', () => {
     store(A, 0, 'a1');
     store(A, 20, 'a2');
     store(B, 0, 'b1');
-    for (const [owner, start] of [[A, 0], [A, 20], [B, 0]] as const) await list(owner, start);
+    for (const [owner, start] of [
+      [A, 0],
+      [A, 20],
+      [B, 0],
+    ] as const)
+      await list(owner, start);
     store(A, 0, 'a1 changed');
     store(B, 0, 'b1 changed behind the app');
     cache.linksChanged(A);
@@ -145,7 +159,9 @@ describe('CachedLinkLists', () => {
     const page = PageRequest.of(0, 20);
     expect(linkListKey({ q: 'Launch', page, filter: {} })).toBe(linkListKey({ q: 'launch', page, filter: {} }));
     expect(linkListKey({ q: undefined, page, filter: {} })).not.toBe(linkListKey({ q: 'launch', page, filter: {} }));
-    expect(linkListKey({ q: undefined, page: PageRequest.of(20, 20), filter: {} })).not.toBe(linkListKey({ q: undefined, page, filter: {} }));
+    expect(linkListKey({ q: undefined, page: PageRequest.of(20, 20), filter: {} })).not.toBe(
+      linkListKey({ q: undefined, page, filter: {} }),
+    );
     expect(linkListKey({ q: undefined, page, filter: { expired: false } })).toBeNull();
   });
 
@@ -154,9 +170,19 @@ describe('CachedLinkLists', () => {
   it('keys a query by its sort, tag and favourites filter too, and a title position unambiguously', () => {
     const page = PageRequest.of(0, 20);
     const keyOf = (filter: LinkListQuery['filter'], at = page) => linkListKey({ q: undefined, page: at, filter });
-    const keys = [keyOf({}), keyOf({ sort: 'oldest' }), keyOf({ sort: 'title' }), keyOf({ tagId: A }), keyOf({ tagId: B }), keyOf({ favorite: true }), keyOf({ tagId: A, favorite: true })];
+    const keys = [
+      keyOf({}),
+      keyOf({ sort: 'oldest' }),
+      keyOf({ sort: 'title' }),
+      keyOf({ tagId: A }),
+      keyOf({ tagId: B }),
+      keyOf({ favorite: true }),
+      keyOf({ tagId: A, favorite: true }),
+    ];
     expect(new Set(keys).size).toBe(keys.length);
     expect(keyOf({ sort: 'newest' })).toBe(keyOf({}));
-    expect(keyOf({ sort: 'title' }, PageRequest.after(['a,b', A], 20, 20))).not.toBe(keyOf({ sort: 'title' }, PageRequest.after(['a', `b,${A}`], 20, 20)));
+    expect(keyOf({ sort: 'title' }, PageRequest.after(['a,b', A], 20, 20))).not.toBe(
+      keyOf({ sort: 'title' }, PageRequest.after(['a', `b,${A}`], 20, 20)),
+    );
   });
 });

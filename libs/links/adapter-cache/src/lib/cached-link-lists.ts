@@ -23,7 +23,15 @@ export function linkListKey({ q, page, filter }: LinkListQuery): string | null {
   // The search is case-insensitive (the repository compares lowercased): one entry for every spelling. The
   // sort, tag and favourites filter (issue 31) each make another answer; JSON keeps a title position's
   // commas and colons from running into the next part.
-  return JSON.stringify([page.start, page.limit, page.after, q?.toLowerCase() ?? null, filter.sort ?? 'newest', filter.tagId ?? null, filter.favorite ?? false]);
+  return JSON.stringify([
+    page.start,
+    page.limit,
+    page.after,
+    q?.toLowerCase() ?? null,
+    filter.sort ?? 'newest',
+    filter.tagId ?? null,
+    filter.favorite ?? false,
+  ]);
 }
 
 /**
@@ -32,7 +40,11 @@ export function linkListKey({ q, page, filter }: LinkListQuery): string | null {
  */
 export function weighLinkListAnswer(answer: LinkListAnswer): number {
   let bytes = 200;
-  for (const link of answer.page.items) bytes += 400 + 2 * (link.id.length + link.slug.length + link.url.length + link.title.length + link.description.length) + (link.hasOptions ? 400 : 0);
+  for (const link of answer.page.items)
+    bytes +=
+      400 +
+      2 * (link.id.length + link.slug.length + link.url.length + link.title.length + link.description.length) +
+      (link.hasOptions ? 400 : 0);
   for (const name of answer.domainNames.values()) bytes += 100 + 2 * name.length;
   return bytes;
 }
@@ -63,7 +75,15 @@ export class CachedLinkLists extends LinkLists implements LinkListChanges {
   ) {
     super();
     const { maxEntries, maxBytes, maxAgeMs } = options;
-    const found = { maxEntries, ttlMs: maxAgeMs, maxWeight: maxBytes, maxEntryWeight: maxBytes / 4, weigh, now, onRemove: (_: LinkListAnswer, key: string) => this.unindexUnlessLoading(key) };
+    const found = {
+      maxEntries,
+      ttlMs: maxAgeMs,
+      maxWeight: maxBytes,
+      maxEntryWeight: maxBytes / 4,
+      weigh,
+      now,
+      onRemove: (_: LinkListAnswer, key: string) => this.unindexUnlessLoading(key),
+    };
     this.answers = maxEntries > 0 ? new LookupCache({ found }) : null;
   }
 

@@ -19,10 +19,26 @@ function setUp() {
     },
   });
   const link = new Link({
-    id: '1'.padStart(24, '0'), ownerId: OWNER, domainId: null, slug: 'launch', url: 'https://example.com/', title: 'Launch', description: '', status: true, passwordHash: null,
-    tagIds: [], clicks: 0, createdAt: now, updatedAt: now,
+    id: '1'.padStart(24, '0'),
+    ownerId: OWNER,
+    domainId: null,
+    slug: 'launch',
+    url: 'https://example.com/',
+    title: 'Launch',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: now,
+    updatedAt: now,
   });
-  const cache = new CachedLinkLists(new RepositoryLinkLists(counted, domains, clock), { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 60_000 }, undefined, () => now.getTime());
+  const cache = new CachedLinkLists(
+    new RepositoryLinkLists(counted, domains, clock),
+    { maxEntries: 100, maxBytes: 1_000_000, maxAgeMs: 60_000 },
+    undefined,
+    () => now.getTime(),
+  );
   return { links, cache, reads, link, list: new ListLinksUseCase(cache) };
 }
 

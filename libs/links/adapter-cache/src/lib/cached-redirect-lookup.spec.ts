@@ -1,4 +1,11 @@
-import { LinkDomain, LinkDomains, LinkRepository, RedirectTarget, RepositoryRedirectLookup, ResolveRedirectUseCase } from '@lnk/links/domain';
+import {
+  LinkDomain,
+  LinkDomains,
+  LinkRepository,
+  RedirectTarget,
+  RepositoryRedirectLookup,
+  ResolveRedirectUseCase,
+} from '@lnk/links/domain';
 import { CachedRedirectLookup, RedirectCacheOptions } from './cached-redirect-lookup';
 
 /** The redirect as the apps compose it: the use case over the cached lookup (`cache`, told of changes). */
@@ -7,13 +14,25 @@ function resolverOf(links: LinkRepository, domains: LinkDomains, shortHosts: str
   return Object.assign(new ResolveRedirectUseCase(cache, shortHosts), { cache });
 }
 
-const target = (domainId: string | null, slug: string): RedirectTarget => ({ id: `${domainId}/${slug}`, ownerId: 'ada', domainId, slug, url: 'https://example.com/', name: slug, status: true, passwordHash: null });
+const target = (domainId: string | null, slug: string): RedirectTarget => ({
+  id: `${domainId}/${slug}`,
+  ownerId: 'ada',
+  domainId,
+  slug,
+  url: 'https://example.com/',
+  name: slug,
+  status: true,
+  passwordHash: null,
+});
 
 describe('CachedRedirectLookup under ResolveRedirectUseCase: host cache', () => {
   it('stops answering for a custom domain as soon as it is told the domain lost its verification, not after the cache time', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-    const links = { findForRedirect: async (domainId: string | null, slug: string) => (domainId === 'd1' && slug === 'promo' ? target('d1', 'promo') : null) } as unknown as LinkRepository;
+    const links = {
+      findForRedirect: async (domainId: string | null, slug: string) =>
+        domainId === 'd1' && slug === 'promo' ? target('d1', 'promo') : null,
+    } as unknown as LinkRepository;
     const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('GO.example.com', 'promo'))?.domainId).toBe('d1');
@@ -30,17 +49,26 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase: host cache', () => 
 describe('CachedRedirectLookup under ResolveRedirectUseCase: namespaces', () => {
   const verified = new Map<string, LinkDomain>([['alice.example.org', { id: 'd1', name: 'alice.example.org' }]]);
   const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-  const rows = new Map<string, RedirectTarget>([['d1/own', target('d1', 'own')], ['/mallory', target(null, 'mallory')]]);
-  const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
+  const rows = new Map<string, RedirectTarget>([
+    ['d1/own', target('d1', 'own')],
+    ['/mallory', target(null, 'mallory')],
+  ]);
+  const links = {
+    findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null,
+  } as unknown as LinkRepository;
   const resolve = resolverOf(links, domains, ['S.lnk.test', '127.0.0.1'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
-  it('finds a verified domain by its name with or without one trailing dot, in any case, and never the default short domain’s links there', async () => {
-    for (const host of ['alice.example.org', 'alice.example.org.', 'ALICE.Example.ORG.']) {
-      expect((await resolve.execute(host, 'own'))?.domainId).toBe('d1');
-      expect(await resolve.execute(host, 'mallory')).toBeNull();
-      expect(await resolve.isCustomDomain(host)).toBe(true);
-    }
-  });
+  it(
+    'finds a verified domain by its name with or without one trailing dot, in ' +
+      'any case, and never the default short domain’s links there',
+    async () => {
+      for (const host of ['alice.example.org', 'alice.example.org.', 'ALICE.Example.ORG.']) {
+        expect((await resolve.execute(host, 'own'))?.domainId).toBe('d1');
+        expect(await resolve.execute(host, 'mallory')).toBeNull();
+        expect(await resolve.isCustomDomain(host)).toBe(true);
+      }
+    },
+  );
 
   it('serves the default short domain’s links on the service’s own short hosts only: any other host has none', async () => {
     for (const host of ['s.lnk.test', 'S.LNK.TEST.', '127.0.0.1']) {
@@ -64,7 +92,10 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase: when the database f
     const fail = () => Promise.reject(new Error('database unavailable'));
     const domains = { verifiedDomainByName: () => (down ? fail() : Promise.resolve(null)) } as unknown as LinkDomains;
     const rows = new Map<string, RedirectTarget>([['/home', target(null, 'home')]]);
-    const links = { findForRedirect: (domainId: string | null, slug: string) => (down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null)) } as unknown as LinkRepository;
+    const links = {
+      findForRedirect: (domainId: string | null, slug: string) =>
+        down ? fail() : Promise.resolve(rows.get(`${domainId ?? ''}/${slug}`) ?? null),
+    } as unknown as LinkRepository;
     const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 1_000 }, () => time);
 
     expect((await resolve.execute('s.lnk.test', 'home'))?.url).toBe('https://example.com/');
@@ -90,8 +121,13 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase:.forgetAll', () => {
   it('forgets every cached link, "not found" answer and host, so the next lookups ask again', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-    const rows = new Map<string, RedirectTarget>([['d1/promo', target('d1', 'promo')], ['/home', target(null, 'home')]]);
-    const links = { findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null } as unknown as LinkRepository;
+    const rows = new Map<string, RedirectTarget>([
+      ['d1/promo', target('d1', 'promo')],
+      ['/home', target(null, 'home')],
+    ]);
+    const links = {
+      findForRedirect: async (domainId: string | null, slug: string) => rows.get(`${domainId ?? ''}/${slug}`) ?? null,
+    } as unknown as LinkRepository;
     const resolve = resolverOf(links, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
 
     expect((await resolve.execute('go.example.com', 'promo'))?.url).toBe('https://example.com/');
@@ -115,7 +151,13 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase:.isCustomDomain', ()
   it('names only verified custom domains, whatever the case of the host, and forgets a domain that lost its verification', async () => {
     const verified = new Map<string, LinkDomain>([['go.example.com', { id: 'd1', name: 'go.example.com' }]]);
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
-    const resolve = resolverOf({ findForRedirect: async () => null } as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf(
+      { findForRedirect: async () => null } as unknown as LinkRepository,
+      domains,
+      ['s.lnk.test'],
+      { maxEntries: 100, ttlMs: 60_000 },
+      () => 0,
+    );
 
     expect(await resolve.isCustomDomain('GO.example.com')).toBe(true);
     expect(await resolve.isCustomDomain('localhost')).toBe(false);
@@ -274,7 +316,13 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase: link cache', () => 
         return name === 'go.example.com' ? { id: 'd1', name } : null;
       },
     } as unknown as LinkDomains;
-    const resolve = resolverOf(new SlowRedirects() as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 }, () => 0);
+    const resolve = resolverOf(
+      new SlowRedirects() as unknown as LinkRepository,
+      domains,
+      ['s.lnk.test'],
+      { maxEntries: 100, ttlMs: 60_000, notFoundMaxEntries: 10 },
+      () => 0,
+    );
     expect(await resolve.isCustomDomain('go.example.com')).toBe(true);
     for (let i = 0; i < 20_000; i++) await resolve.isCustomDomain(`scan${i}.example.net`);
     const before = asked;
@@ -288,7 +336,13 @@ describe('CachedRedirectLookup under ResolveRedirectUseCase: link cache', () => 
     const domains = { verifiedDomainByName: async (name: string) => verified.get(name) ?? null } as unknown as LinkDomains;
     const repository = new SlowRedirects();
     repository.put(target('d1', 'promo'));
-    const resolve = resolverOf(repository as unknown as LinkRepository, domains, ['s.lnk.test'], { maxEntries: 100, ttlMs: 60_000 }, () => 0);
+    const resolve = resolverOf(
+      repository as unknown as LinkRepository,
+      domains,
+      ['s.lnk.test'],
+      { maxEntries: 100, ttlMs: 60_000 },
+      () => 0,
+    );
     expect(await resolve.isCustomDomain('go.example.com')).toBe(false);
     expect(await resolve.execute('go.example.com', 'promo')).toBeNull();
     verified.set('go.example.com', { id: 'd1', name: 'go.example.com' });

@@ -39,7 +39,11 @@ export class CachedRedirectLookup extends RedirectLookup implements LinkChanges,
     super();
     const missing = { maxEntries: options.notFoundMaxEntries ?? 10_000, ttlMs: Math.min(options.notFoundTtlMs ?? 5_000, options.ttlMs) };
     this.links = new LookupCache({ found: { maxEntries: options.maxEntries, ttlMs: options.ttlMs, now }, missing, staleIfError: true });
-    this.hosts = new LookupCache({ found: { maxEntries: HOSTS.maxEntries, ttlMs: Math.min(options.ttlMs, HOSTS.maxTtlMs), now }, missing, staleIfError: true });
+    this.hosts = new LookupCache({
+      found: { maxEntries: HOSTS.maxEntries, ttlMs: Math.min(options.ttlMs, HOSTS.maxTtlMs), now },
+      missing,
+      staleIfError: true,
+    });
   }
 
   targetOf(domainId: string | null, slug: string): RedirectTarget | null | Promise<RedirectTarget | null> {

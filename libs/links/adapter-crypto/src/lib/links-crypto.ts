@@ -11,4 +11,3 @@ export class CryptoSlugGenerator extends SlugGenerator {
     return slug;
   }
 }
-

@@ -43,7 +43,10 @@ export function parseTrustProxy(raw: string): TrustProxy {
     if (Number(value) > MAX_TRUSTED_HOPS) throw new Error(`must be ${TRUST_PROXY_FORMS} (got "${raw}")`);
     return Number(value);
   }
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const wrong = entries.filter((e) => !isProxyEntry(e));
   if (entries.length === 0 || wrong.length) {
     throw new Error(`must be ${TRUST_PROXY_FORMS} (got ${wrong.length ? wrong.map((e) => `"${e}"`).join(', ') : `"${raw}"`})`);
@@ -78,12 +81,24 @@ function trustedList(entries: string[]): (address: string) => boolean {
 export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) => string {
   const socketOf = (request: IncomingMessage) => request.socket.remoteAddress ?? '';
   if (trust === false || trust === 0 || (Array.isArray(trust) && trust.length === 0)) return socketOf;
-  const trusted = trust === true ? () => true : typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : ((list) => (address: string) => list(plain(address)))(trustedList(trust));
+  const trusted =
+    trust === true
+      ? () => true
+      : typeof trust === 'number'
+        ? (_address: string, hop: number) => hop < trust
+        : (
+            (list) => (address: string) =>
+              list(plain(address))
+          )(trustedList(trust));
   return (request) => {
     const header = request.headers['x-forwarded-for'];
     const socket = socketOf(request);
     if (!header) return socket;
-    const forwarded = (Array.isArray(header) ? header.join(',') : header).split(',').map((a) => a.trim()).filter(Boolean).reverse();
+    const forwarded = (Array.isArray(header) ? header.join(',') : header)
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean)
+      .reverse();
     const chain = [socket, ...forwarded];
     for (let hop = 0; hop < chain.length - 1; hop++) if (!trusted(chain[hop], hop)) return chain[hop];
     return chain[chain.length - 1];
@@ -97,7 +112,13 @@ export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) =
 export function requestHostOf(trust: TrustProxy): (request: IncomingMessage) => string {
   const direct = (request: IncomingMessage) => request.headers.host ?? '';
   if (trust === false || trust === 0 || (Array.isArray(trust) && trust.length === 0)) return direct;
-  const trustsSocket = trust === true || typeof trust === 'number' ? () => true : ((list) => (request: IncomingMessage) => list(plain(request.socket.remoteAddress ?? '')))(trustedList(trust));
+  const trustsSocket =
+    trust === true || typeof trust === 'number'
+      ? () => true
+      : (
+          (list) => (request: IncomingMessage) =>
+            list(plain(request.socket.remoteAddress ?? ''))
+        )(trustedList(trust));
   return (request) => {
     const forwarded = request.headers['x-forwarded-host'];
     if (!forwarded || !trustsSocket(request)) return direct(request);

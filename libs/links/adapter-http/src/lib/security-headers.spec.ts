@@ -10,7 +10,9 @@ async function sentByHelmet(options: HelmetOptions): Promise<IncomingHttpHeaders
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   try {
     const { port } = server.address() as AddressInfo;
-    const headers = await new Promise<IncomingHttpHeaders>((answered, failed) => get({ host: '127.0.0.1', port, agent: false }, (response) => answered(response.resume().headers)).on('error', failed));
+    const headers = await new Promise<IncomingHttpHeaders>((answered, failed) =>
+      get({ host: '127.0.0.1', port, agent: false }, (response) => answered(response.resume().headers)).on('error', failed),
+    );
     const { date: _date, connection: _connection, 'content-length': _length, 'keep-alive': _keepAlive, ...own } = headers;
     return own;
   } finally {

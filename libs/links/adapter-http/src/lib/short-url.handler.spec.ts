@@ -22,7 +22,16 @@ async function serve(options: { answers: ScriptedAnswers; shortBaseUrl?: string;
     answer: options.answers,
     shortBaseUrl: options.shortBaseUrl ?? 'http://s.example',
     clientAddress: clientAddressOf(false),
-    passwordForms: { consume: async (key) => (limitedKeys.push(key), { blocked: options.blocked ?? false, retryAfterSeconds: 30, headers: (options.blocked ? { 'retry-after': '30' } : {}) as Record<string, string> }) },
+    passwordForms: {
+      consume: async (key) => (
+        limitedKeys.push(key),
+        {
+          blocked: options.blocked ?? false,
+          retryAfterSeconds: 30,
+          headers: (options.blocked ? { 'retry-after': '30' } : {}) as Record<string, string>,
+        }
+      ),
+    },
     counters: { count: (outcome) => counted.push(outcome) },
     onError: () => undefined,
   });
@@ -34,7 +43,15 @@ async function serve(options: { answers: ScriptedAnswers; shortBaseUrl?: string;
   return { base, counted, limitedKeys, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-const PAGE_HEADERS = ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'strict-transport-security', 'cross-origin-opener-policy', 'x-permitted-cross-domain-policies'];
+const PAGE_HEADERS = [
+  'content-security-policy',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'strict-transport-security',
+  'cross-origin-opener-policy',
+  'x-permitted-cross-domain-policies',
+];
 
 describe('ShortUrlHandler (node:http, no framework)', () => {
   it('answers a redirect with Location, Cache-Control and Content-Length only: no document headers, no minted request id', async () => {
@@ -48,26 +65,40 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
       expect(res.headers.get('location')).toBe('https://dest.example/a?b=1');
       expect(res.headers.get('cache-control')).toBe('private, max-age=0');
       expect(res.headers.get('content-length')).toBe('0');
-      expect(answers.asked[0]).toEqual({ method: 'GET', host: '127.0.0.1', slug: 'promo', rawQuery: 'utm_source=x', userAgent: 'Mozilla/5.0', ip: '127.0.0.1' });
+      expect(answers.asked[0]).toEqual({
+        method: 'GET',
+        host: '127.0.0.1',
+        slug: 'promo',
+        rawQuery: 'utm_source=x',
+        userAgent: 'Mozilla/5.0',
+        ip: '127.0.0.1',
+      });
       expect(app.counted).toEqual(['redirect']);
     } finally {
       await app.close();
     }
   });
 
-  it('adds HSTS to redirects when short URLs are https (a downgrade of the next visit defended), and echoes a sane caller request id only', async () => {
-    const app = await serve({ answers: new ScriptedAnswers({ kind: 'redirect', location: 'https://dest.example/' }), shortBaseUrl: 'https://s.example' });
-    try {
-      const res = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'trace-1.a:b' } });
-      expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
-      expect(res.headers.get('x-request-id')).toBe('trace-1.a:b');
-      // A header-splitting or oversized id is not reflected.
-      const odd = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'x'.repeat(300) } });
-      expect(odd.headers.get('x-request-id')).toBeNull();
-    } finally {
-      await app.close();
-    }
-  });
+  it(
+    'adds HSTS to redirects when short URLs are https (a downgrade of the next ' +
+      'visit defended), and echoes a sane caller request id only',
+    async () => {
+      const app = await serve({
+        answers: new ScriptedAnswers({ kind: 'redirect', location: 'https://dest.example/' }),
+        shortBaseUrl: 'https://s.example',
+      });
+      try {
+        const res = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'trace-1.a:b' } });
+        expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+        expect(res.headers.get('x-request-id')).toBe('trace-1.a:b');
+        // A header-splitting or oversized id is not reflected.
+        const odd = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'x'.repeat(300) } });
+        expect(odd.headers.get('x-request-id')).toBeNull();
+      } finally {
+        await app.close();
+      }
+    },
+  );
 
   it('keeps every document header on the 404 and password pages (framing, sniffing, CSP defended), and sends no body on HEAD', async () => {
     const answers = new ScriptedAnswers({ kind: 'not-found' });
@@ -97,7 +128,11 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
     const app = await serve({ answers: new ScriptedAnswers({ kind: 'not-found', redirectTo: 'https://home.example/' }) });
     try {
       const res = await fetch(`${app.base}/nothing`, { redirect: 'manual' });
-      expect([res.status, res.headers.get('location'), res.headers.get('content-security-policy')]).toEqual([302, 'https://home.example/', null]);
+      expect([res.status, res.headers.get('location'), res.headers.get('content-security-policy')]).toEqual([
+        302,
+        'https://home.example/',
+        null,
+      ]);
       expect(app.counted).toEqual(['not_found']);
     } finally {
       await app.close();
@@ -107,13 +142,20 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
   it('reads the password from the form, counts the post against the address budget, and renders each outcome', async () => {
     const answers = new ScriptedAnswers({ kind: 'password-form', slug: 'locked', status: 401, error: 'That password is not right.' });
     const app = await serve({ answers });
-    const post = (body: string, type = 'application/x-www-form-urlencoded') => fetch(`${app.base}/locked?ref=1`, { method: 'POST', headers: { 'content-type': type }, body, redirect: 'manual' });
+    const post = (body: string, type = 'application/x-www-form-urlencoded') =>
+      fetch(`${app.base}/locked?ref=1`, { method: 'POST', headers: { 'content-type': type }, body, redirect: 'manual' });
     try {
       const wrong = await post('password=a%26b');
       expect(wrong.status).toBe(401);
       expect(await wrong.text()).toContain('That password is not right.');
       expect(answers.asked[0]).toMatchObject({ method: 'POST', slug: 'locked', rawQuery: 'ref=1', password: 'a&b' });
-      answers.next = { kind: 'password-form', slug: 'locked', status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: 42 };
+      answers.next = {
+        kind: 'password-form',
+        slug: 'locked',
+        status: 429,
+        error: 'Too many wrong passwords; try again later.',
+        retryAfterSeconds: 42,
+      };
       const throttled = await post('password=x');
       expect([throttled.status, throttled.headers.get('retry-after')]).toEqual([429, '42']);
       answers.next = { kind: 'password-accepted', location: 'https://dest.example/?ref=1' };
@@ -133,7 +175,11 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
     const answers = new ScriptedAnswers({ kind: 'password-accepted', location: 'https://dest.example/' });
     const app = await serve({ answers, blocked: true });
     try {
-      const res = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=right' });
+      const res = await fetch(`${app.base}/locked`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'password=right',
+      });
       expect([res.status, res.headers.get('retry-after')]).toEqual([429, '30']);
       expect(answers.asked).toEqual([]);
     } finally {
@@ -141,21 +187,33 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
     }
   });
 
-  it('refuses a body that is neither a form nor JSON (415), broken JSON (400) or too large for a form (413) without asking the domain (memory exhaustion defended)', async () => {
-    const answers = new ScriptedAnswers({ kind: 'password-accepted', location: 'https://dest.example/' });
-    const app = await serve({ answers });
-    try {
-      const xml = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<password/>' });
-      expect(xml.status).toBe(415);
-      const broken = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-      expect(broken.status).toBe(400);
-      const huge = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${'x'.repeat(64 * 1024)}` });
-      expect(huge.status).toBe(413);
-      expect(answers.asked).toEqual([]);
-    } finally {
-      await app.close();
-    }
-  });
+  it(
+    'refuses a body that is neither a form nor JSON (415), broken JSON (400) or too large ' +
+      'for a form (413) without asking the domain (memory exhaustion defended)',
+    async () => {
+      const answers = new ScriptedAnswers({ kind: 'password-accepted', location: 'https://dest.example/' });
+      const app = await serve({ answers });
+      try {
+        const xml = await fetch(`${app.base}/locked`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/xml' },
+          body: '<password/>',
+        });
+        expect(xml.status).toBe(415);
+        const broken = await fetch(`${app.base}/locked`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+        expect(broken.status).toBe(400);
+        const huge = await fetch(`${app.base}/locked`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `password=${'x'.repeat(64 * 1024)}`,
+        });
+        expect(huge.status).toBe(413);
+        expect(answers.asked).toEqual([]);
+      } finally {
+        await app.close();
+      }
+    },
+  );
 
   it('answers 503 when the domain fails, and leaves other paths and methods to whoever is behind it', async () => {
     const app = await serve({ answers: new ScriptedAnswers(new Error('database down')) });
@@ -164,7 +222,13 @@ describe('ShortUrlHandler (node:http, no framework)', () => {
       expect(failed.status).toBe(503);
       expect(failed.headers.get('content-security-policy')).toBeTruthy();
       expect(app.counted).toEqual(['error']);
-      for (const [method, path] of [['GET', '/'], ['GET', '/user/link'], ['DELETE', '/promo'], ['GET', '/has.dot'], ['GET', `/${'a'.repeat(65)}`]]) {
+      for (const [method, path] of [
+        ['GET', '/'],
+        ['GET', '/user/link'],
+        ['DELETE', '/promo'],
+        ['GET', '/has.dot'],
+        ['GET', `/${'a'.repeat(65)}`],
+      ]) {
         expect((await fetch(`${app.base}${path}`, { method })).status).toBe(299);
       }
     } finally {
@@ -188,7 +252,12 @@ describe('ShortUrlHandler with an answer at hand (the cached link, answered with
     const app = await serve({ answers, shortBaseUrl: 'https://s.example' });
     try {
       const res = await fetch(`${app.base}/promo`, { redirect: 'manual', headers: { 'x-request-id': 'abc' } });
-      expect([res.status, res.headers.get('location'), res.headers.get('content-length'), res.headers.get('x-request-id')]).toEqual([302, 'https://dest.example/', '0', 'abc']);
+      expect([res.status, res.headers.get('location'), res.headers.get('content-length'), res.headers.get('x-request-id')]).toEqual([
+        302,
+        'https://dest.example/',
+        '0',
+        'abc',
+      ]);
       expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
       expect(res.headers.get('content-security-policy')).toBeNull();
       answers.next = new Error('cache broken');
@@ -210,18 +279,32 @@ describe('shortUrlSlugOf', () => {
 
 describe('hostNameOf', () => {
   it('names each host right when hosts alternate (a custom domain answered as another host through the last-answer memo defended)', () => {
-    const hosts = ['S.Example:8080', 'S.Example:8080', 'go.brand.example', '[::1]:3000', undefined, 'S.Example:8080', '', 'go.brand.example'];
+    const hosts = [
+      'S.Example:8080',
+      'S.Example:8080',
+      'go.brand.example',
+      '[::1]:3000',
+      undefined,
+      'S.Example:8080',
+      '',
+      'go.brand.example',
+    ];
     expect(hosts.map(hostNameOf)).toEqual(['s.example', 's.example', 'go.brand.example', '::1', '', 's.example', '', 'go.brand.example']);
   });
 
   // Issue 27: "go.brand.example." was not the verified go.brand.example, and fell to the default short domain.
   it('names a host spelled with the trailing dot of a fully qualified name as the name without it', () => {
-    expect(['Go.Brand.Example.', 'go.brand.example.:443', 'go.brand.example..'].map(hostNameOf)).toEqual(['go.brand.example', 'go.brand.example', 'go.brand.example.']);
+    expect(['Go.Brand.Example.', 'go.brand.example.:443', 'go.brand.example..'].map(hostNameOf)).toEqual([
+      'go.brand.example',
+      'go.brand.example',
+      'go.brand.example.',
+    ]);
   });
 });
 
 describe('clientAddressOf (TRUST_PROXY as Fastify reads it)', () => {
-  const request = (socket: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} }) as unknown as IncomingMessage;
+  const request = (socket: string, forwarded?: string) =>
+    ({ socket: { remoteAddress: socket }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} }) as unknown as IncomingMessage;
 
   it('ignores X-Forwarded-For unless a proxy is trusted (a spoofed address defended)', () => {
     expect(clientAddressOf(false)(request('10.0.0.1', '1.2.3.4'))).toBe('10.0.0.1');
@@ -237,7 +320,11 @@ describe('clientAddressOf (TRUST_PROXY as Fastify reads it)', () => {
 });
 
 describe('requestHostOf', () => {
-  const request = (socket: string, host: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, headers: { host, ...(forwarded ? { 'x-forwarded-host': forwarded } : {}) } }) as unknown as IncomingMessage;
+  const request = (socket: string, host: string, forwarded?: string) =>
+    ({
+      socket: { remoteAddress: socket },
+      headers: { host, ...(forwarded ? { 'x-forwarded-host': forwarded } : {}) },
+    }) as unknown as IncomingMessage;
 
   it('believes X-Forwarded-Host only from a trusted proxy (a spoofed custom domain defended)', () => {
     expect(requestHostOf(false)(request('10.0.0.1', 'a.example', 'b.example'))).toBe('a.example');

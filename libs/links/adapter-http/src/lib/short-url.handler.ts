@@ -228,7 +228,13 @@ export class ShortUrlHandler {
     this.render(answer, request, response, startedAt, limited.headers);
   }
 
-  private render(answer: ShortUrlAnswer, request: IncomingMessage, response: ServerResponse, startedAt: number, extra: Record<string, string> | null): void {
+  private render(
+    answer: ShortUrlAnswer,
+    request: IncomingMessage,
+    response: ServerResponse,
+    startedAt: number,
+    extra: Record<string, string> | null,
+  ): void {
     const { counters } = this.options;
     switch (answer.kind) {
       case 'redirect':
@@ -273,9 +279,21 @@ export class ShortUrlHandler {
     this.options.onAnswered?.(request, status, startedAt);
   }
 
-  private page(request: IncomingMessage, response: ServerResponse, status: number, html: string, startedAt: number, extra?: Record<string, string> | null): void {
+  private page(
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    html: string,
+    startedAt: number,
+    extra?: Record<string, string> | null,
+  ): void {
     const body = Buffer.from(html, 'utf8');
-    const headers: Record<string, string> = { ...DOCUMENT_SECURITY_HEADERS, ...pageHeaders(), ...extra, 'content-length': String(body.length) };
+    const headers: Record<string, string> = {
+      ...DOCUMENT_SECURITY_HEADERS,
+      ...pageHeaders(),
+      ...extra,
+      'content-length': String(body.length),
+    };
     const id = request.headers['x-request-id'];
     if (typeof id === 'string' && REQUEST_ID.test(id)) headers['x-request-id'] = id;
     // A POST answered before its body was read (refused) would otherwise leave the rest on the connection.
@@ -292,6 +310,12 @@ export class ShortUrlHandler {
       response.destroy();
       return;
     }
-    this.page(request, response, 503, '<!doctype html><title>Unavailable</title><p>This link cannot be opened right now; try again shortly.</p>', 0);
+    this.page(
+      request,
+      response,
+      503,
+      '<!doctype html><title>Unavailable</title><p>This link cannot be opened right now; try again shortly.</p>',
+      0,
+    );
   }
 }

@@ -28,14 +28,23 @@ describe('IsbotBotDetector', () => {
 
   it('answers a remembered User-Agent as it did the first time', () => {
     const detector = new IsbotBotDetector();
-    expect([detector.isBot(bots[0]), detector.isBot(bots[0]), detector.isBot(browsers[0]), detector.isBot(browsers[0])]).toEqual([true, true, false, false]);
+    expect([detector.isBot(bots[0]), detector.isBot(bots[0]), detector.isBot(browsers[0]), detector.isBot(browsers[0])]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
-  it('answers each User-Agent right when bots and browsers alternate, remembered or not (a bot counted as a visit through the last-answer memo defended)', () => {
-    const detector = new IsbotBotDetector({ maxEntries: 2, maxRememberedLength: 512 });
-    const sequence = [bots[0], bots[0], browsers[0], bots[1], browsers[0], browsers[1], bots[0], `${bots[0]}`, browsers[2], bots[5]];
-    expect(sequence.map((ua) => detector.isBot(ua))).toEqual(sequence.map((ua) => bots.includes(ua)));
-  });
+  it(
+    'answers each User-Agent right when bots and browsers alternate, remembered or ' +
+      'not (a bot counted as a visit through the last-answer memo defended)',
+    () => {
+      const detector = new IsbotBotDetector({ maxEntries: 2, maxRememberedLength: 512 });
+      const sequence = [bots[0], bots[0], browsers[0], bots[1], browsers[0], browsers[1], bots[0], `${bots[0]}`, browsers[2], bots[5]];
+      expect(sequence.map((ua) => detector.isBot(ua))).toEqual(sequence.map((ua) => bots.includes(ua)));
+    },
+  );
 
   // A flood of distinct (or huge) User-Agents must not grow memory without bound.
   it('remembers at most maxEntries User-Agents, and none longer than maxRememberedLength', () => {

@@ -47,7 +47,11 @@ const COLUMNS: Record<string, Field> = {
   tags: 'tags',
 };
 
-const normalised = (header: string) => header.trim().toLowerCase().replace(/[\s_-]+/g, '');
+const normalised = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 
 /** A formula's first character, after any apostrophes already there. */
 const FORMULA = /^'*[=+\-@\t\r]/;
@@ -117,7 +121,8 @@ async function* importLinesOf(text: string): AsyncGenerator<ImportLine> {
     bom: true,
     columns: (header: string[]) => {
       fields = header.map((h) => COLUMNS[normalised(h)] ?? null);
-      if (!fields.includes('url')) throw bad('the first line must name the columns, one of them the destination: url (or long_url, longUrl)');
+      if (!fields.includes('url'))
+        throw bad('the first line must name the columns, one of them the destination: url (or long_url, longUrl)');
       // Each column under its own index: two columns of one field are told apart, the first one given wins.
       return header.map((_h, i) => String(i));
     },
@@ -131,7 +136,8 @@ async function* importLinesOf(text: string): AsyncGenerator<ImportLine> {
   let records = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string | undefined>; info: { lines: number } }>) {
-      if (++records > IMPORT_LINE_LIMIT) throw bad(`the file has more than ${IMPORT_LINE_LIMIT.toLocaleString('en')} lines of links: split it into several imports`);
+      if (++records > IMPORT_LINE_LIMIT)
+        throw bad(`the file has more than ${IMPORT_LINE_LIMIT.toLocaleString('en')} lines of links: split it into several imports`);
       const cell = (field: Field): string | undefined => {
         const index = fields.indexOf(field);
         const value = index < 0 ? undefined : record[String(index)];
@@ -144,7 +150,10 @@ async function* importLinesOf(text: string): AsyncGenerator<ImportLine> {
         ...(slug ? { slug } : {}),
         ...(cell('title') ? { title: cell('title') } : {}),
         ...(cell('description') ? { description: cell('description') } : {}),
-        tags: (cell('tags') ?? '').split(TAG_SEPARATOR).map((t) => t.trim()).filter((t) => t !== ''),
+        tags: (cell('tags') ?? '')
+          .split(TAG_SEPARATOR)
+          .map((t) => t.trim())
+          .filter((t) => t !== ''),
       };
     }
   } catch (error) {
@@ -162,22 +171,35 @@ function* chunksOf(text: string, size = 64 * 1024): Generator<string> {
 }
 
 /** The export's columns: the first five are what an import reads; the others say what a link has become. */
-export const EXPORT_COLUMNS = ['url', 'slug', 'title', 'description', 'tags', 'shortUrl', 'domain', 'clicks', 'status', 'createdAt'] as const;
+export const EXPORT_COLUMNS = [
+  'url',
+  'slug',
+  'title',
+  'description',
+  'tags',
+  'shortUrl',
+  'domain',
+  'clicks',
+  'status',
+  'createdAt',
+] as const;
 
 /** A batch of links as CSV rows (with the header before the first batch), each cell neutralised. */
 export function csvRows(views: LinkView[], base: ShortUrlBase, header: boolean): string {
-  const rows = views.map(({ link, domain, tags }) => [
-    link.url,
-    link.slug,
-    link.title,
-    link.description,
-    tags.map((t) => t.name).join(TAG_SEPARATOR),
-    shortUrlOf(base, link.slug, domain?.name ?? null),
-    domain?.name ?? '',
-    String(link.clicks),
-    link.status ? 'true' : 'false',
-    link.createdAt.toISOString(),
-  ].map(neutralised));
+  const rows = views.map(({ link, domain, tags }) =>
+    [
+      link.url,
+      link.slug,
+      link.title,
+      link.description,
+      tags.map((t) => t.name).join(TAG_SEPARATOR),
+      shortUrlOf(base, link.slug, domain?.name ?? null),
+      domain?.name ?? '',
+      String(link.clicks),
+      link.status ? 'true' : 'false',
+      link.createdAt.toISOString(),
+    ].map(neutralised),
+  );
   return stringify(header ? [[...EXPORT_COLUMNS], ...rows] : rows);
 }
 

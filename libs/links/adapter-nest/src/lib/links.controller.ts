@@ -17,7 +17,27 @@ import {
   UpdateLinkUseCase,
   UpdateTagUseCase,
 } from '@lnk/links/domain';
-import { binary, type Caller, CurrentPrincipal, changeIfMatch, IfMatch, type IfMatchPrecondition, Cursors, DeletedSchema, list, ok, okPage, PAGE_META, RateLimitBudget, Route, searchKey, SearchPageQueryDto, type SerializedOk, serializedOk, string } from '@lnk/shared/http';
+import {
+  binary,
+  type Caller,
+  CurrentPrincipal,
+  changeIfMatch,
+  IfMatch,
+  type IfMatchPrecondition,
+  Cursors,
+  DeletedSchema,
+  list,
+  ok,
+  okPage,
+  PAGE_META,
+  RateLimitBudget,
+  Route,
+  searchKey,
+  SearchPageQueryDto,
+  type SerializedOk,
+  serializedOk,
+  string,
+} from '@lnk/shared/http';
 import { LinkListItemSchema, LinkSchema, TagSchema } from './links.schemas';
 import { QrRenderer } from './qr-renderer';
 import { CreateLinkDto, CreateTagDto, LinkListQueryDto, QrQueryDto, UpdateLinkDto, UpdateTagDto } from './links.request.dto';
@@ -53,12 +73,19 @@ export class LinksController {
     meta: PAGE_META,
     serialized: true,
     summary: 'List your links',
-    description: 'Newest first (sort=oldest|title for the others), paged with start and limit or cursor; q searches title, slug and URL; expired=true|false keeps only the expired links or only the others; tag=<id> only the links carrying that tag; favorite=true only the favourites.',
+    description:
+      'Newest first (sort=oldest|title for the others), paged with start and limit or cursor; q ' +
+      'searches title, slug and URL; expired=true|false keeps only the expired links or only the ' +
+      'others; tag=<id> only the links carrying that tag; favorite=true only the favourites.',
   })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: LinkListQueryDto, @CurrentScheme() scheme: RequestScheme) {
     const filter = query.toFilter();
     // A cursor is bound to every filter and the sort: one made under another is INVALID_CURSOR.
-    const scope = { list: 'links', owner: caller.userId, query: { q: searchKey(query.q), expired: query.expired, tag: filter.tagId, favorite: filter.favorite, sort: filter.sort } };
+    const scope = {
+      list: 'links',
+      owner: caller.userId,
+      query: { q: searchKey(query.q), expired: query.expired, tag: filter.tagId, favorite: filter.favorite, sort: filter.sort },
+    };
     const answer = await this.listLinks.execute(caller.userId, query.q, this.cursors.request(query, scope), filter);
     const base = this.bases.of(scheme);
     let presentedLists = this.presentedLists.get(base);
@@ -68,14 +95,25 @@ export class LinksController {
     const presented = presentedLists.get(answer);
     if (presented) return presented;
     const { page, domainNames } = answer;
-    const body = okPage({ ...page, items: page.items.map((l) => presentLinkListItem(l, base, domainNames)), nextCursor: this.cursors.next(page, scope) });
+    const body = okPage({
+      ...page,
+      items: page.items.map((l) => presentLinkListItem(l, base, domainNames)),
+      nextCursor: this.cursors.next(page, scope),
+    });
     if (!Object.isFrozen(answer)) return body;
     const serialized = serializedOk(body);
     presentedLists.set(answer, serialized);
     return serialized;
   }
 
-  @Route('GET', ':id', { operationId: 'getLink', scope: 'links:read', answers: LinkSchema, etag: true, summary: 'One link', description: 'A link of yours with its short URL.' })
+  @Route('GET', ':id', {
+    operationId: 'getLink',
+    scope: 'links:read',
+    answers: LinkSchema,
+    etag: true,
+    summary: 'One link',
+    description: 'A link of yours with its short URL.',
+  })
   async detail(@CurrentPrincipal() caller: Caller, @Param('id') id: string, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.getLink.execute(caller.userId, id), this.bases.of(scheme)));
   }
@@ -84,7 +122,15 @@ export class LinksController {
    * The short URL as a QR code, PNG or SVG (every peer product offers one). Drawn off the event loop
    * (a large PNG is a good part of a second of CPU), kept once drawn, and counted against a budget of its own.
    */
-  @Route('GET', ':id/qr', { operationId: 'getLinkQrCode', scope: 'links:read', raw: { 'image/png': binary, 'image/svg+xml': string }, summary: 'A link\'s QR code', description: 'The short URL as a PNG or SVG QR code (format, size); it carries a marker (lnk_qr=1) so visits through the code count as trigger qr in the statistics.' })
+  @Route('GET', ':id/qr', {
+    operationId: 'getLinkQrCode',
+    scope: 'links:read',
+    raw: { 'image/png': binary, 'image/svg+xml': string },
+    summary: "A link's QR code",
+    description:
+      'The short URL as a PNG or SVG QR code (format, size); it carries a marker ' +
+      '(lnk_qr=1) so visits through the code count as trigger qr in the statistics.',
+  })
   @RateLimitBudget('qr')
   async qr(
     @CurrentPrincipal() caller: Caller,
@@ -95,7 +141,11 @@ export class LinksController {
   ) {
     const { shortUrl } = presentLink(await this.getLink.execute(caller.userId, id), this.bases.of(scheme));
     // The marker makes a visit through the code count as a `qr` one; the redirect takes it out of the query.
-    const body = await this.qrCodes.render({ text: `${shortUrl}?${QR_MARKER_PARAM}=1`, size: query.size ?? 300, format: query.format ?? 'png' });
+    const body = await this.qrCodes.render({
+      text: `${shortUrl}?${QR_MARKER_PARAM}=1`,
+      size: query.size ?? 300,
+      format: query.format ?? 'png',
+    });
     void reply
       .code(200)
       .header('content-type', query.format === 'svg' ? 'image/svg+xml' : 'image/png')
@@ -104,12 +154,26 @@ export class LinksController {
       .send(body);
   }
 
-  @Route('POST', '', { operationId: 'createLink', scope: 'links:write', answers: LinkSchema, idempotent: 'replays', summary: 'Create a short link', description: 'Only url is required; a random slug on the service\'s short domain unless slug or domainId say otherwise.' })
+  @Route('POST', '', {
+    operationId: 'createLink',
+    scope: 'links:write',
+    answers: LinkSchema,
+    idempotent: 'replays',
+    summary: 'Create a short link',
+    description: "Only url is required; a random slug on the service's short domain unless slug or domainId say otherwise.",
+  })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateLinkDto, @CurrentScheme() scheme: RequestScheme) {
     return ok(presentLink(await this.createLink.execute(caller.userId, body), this.bases.of(scheme)), 'Link created');
   }
 
-  @Route('PUT', ':id', { operationId: 'updateLink', scope: 'links:write', answers: LinkSchema, etag: true, summary: 'Change a link', description: 'A partial update: only the fields sent change (url too).' })
+  @Route('PUT', ':id', {
+    operationId: 'updateLink',
+    scope: 'links:write',
+    answers: LinkSchema,
+    etag: true,
+    summary: 'Change a link',
+    description: 'A partial update: only the fields sent change (url too).',
+  })
   async update(
     @CurrentPrincipal() caller: Caller,
     @Param('id') id: string,
@@ -119,11 +183,21 @@ export class LinksController {
   ) {
     const base = this.bases.of(scheme);
     const change = (expected?: (current: LinkView) => boolean) => this.updateLink.execute(caller.userId, id, body, expected);
-    const link = await changeIfMatch(precondition, { present: (view: LinkView) => presentLink(view, base), change, current: () => this.getLink.execute(caller.userId, id) });
+    const link = await changeIfMatch(precondition, {
+      present: (view: LinkView) => presentLink(view, base),
+      change,
+      current: () => this.getLink.execute(caller.userId, id),
+    });
     return ok(link, 'Link updated');
   }
 
-  @Route('DELETE', ':id', { operationId: 'deleteLink', scope: 'links:write', answers: DeletedSchema, summary: 'Delete a link', description: 'The short URL stops answering; the answer says when it was deleted.' })
+  @Route('DELETE', ':id', {
+    operationId: 'deleteLink',
+    scope: 'links:write',
+    answers: DeletedSchema,
+    summary: 'Delete a link',
+    description: 'The short URL stops answering; the answer says when it was deleted.',
+  })
   async remove(@CurrentPrincipal() caller: Caller, @Param('id') id: string) {
     const deletedAt = await this.deleteLink.execute(caller.userId, id);
     return ok({ deletedAt: deletedAt.toISOString() }, 'Link deleted');
@@ -143,18 +217,38 @@ export class TagsController {
     private readonly cursors: Cursors,
   ) {}
 
-  @Route('GET', '', { operationId: 'listTags', scope: 'tags:read', answers: list(TagSchema), meta: PAGE_META, summary: 'List your tags', description: 'Newest first, paged with start and limit; q searches names.' })
+  @Route('GET', '', {
+    operationId: 'listTags',
+    scope: 'tags:read',
+    answers: list(TagSchema),
+    meta: PAGE_META,
+    summary: 'List your tags',
+    description: 'Newest first, paged with start and limit; q searches names.',
+  })
   async list(@CurrentPrincipal() caller: Caller, @Query() query: SearchPageQueryDto) {
     const scope = { list: 'tags', owner: caller.userId, query: { q: searchKey(query.q) } };
     return this.cursors.answer(query, scope, (request) => this.listTags.execute(caller.userId, query.q, request), presentTag);
   }
 
-  @Route('GET', 'favorite', { operationId: 'listFavoriteTags', scope: 'tags:read', answers: list(TagSchema), summary: 'Your favorite tags', description: 'The tags marked isFavorite.' })
+  @Route('GET', 'favorite', {
+    operationId: 'listFavoriteTags',
+    scope: 'tags:read',
+    answers: list(TagSchema),
+    summary: 'Your favorite tags',
+    description: 'The tags marked isFavorite.',
+  })
   async favorites(@CurrentPrincipal() caller: Caller) {
     return ok((await this.favoriteTags.execute(caller.userId)).map(presentTag));
   }
 
-  @Route('POST', '', { operationId: 'createTag', scope: 'tags:write', answers: TagSchema, idempotent: 'replays', summary: 'Create a tag', description: 'A tag to put on links (by its id, in a link\'s tags).' })
+  @Route('POST', '', {
+    operationId: 'createTag',
+    scope: 'tags:write',
+    answers: TagSchema,
+    idempotent: 'replays',
+    summary: 'Create a tag',
+    description: "A tag to put on links (by its id, in a link's tags).",
+  })
   async create(@CurrentPrincipal() caller: Caller, @Body() body: CreateTagDto) {
     return ok(presentTag(await this.createTag.execute(caller.userId, body)), 'Tag created');
   }
@@ -169,7 +263,9 @@ export class TagsController {
     answers: TagSchema,
     etag: true,
     summary: 'Change a tag',
-    description: 'A partial update of name and isFavorite. The answer carries the tag\'s ETag (a tag has no GET of its own); If-Match makes the change only if the tag is still as that ETag says.',
+    description:
+      "A partial update of name and isFavorite. The answer carries the tag's ETag (a tag has no GET of " +
+      'its own); If-Match makes the change only if the tag is still as that ETag says.',
   })
   async update(
     @CurrentPrincipal() caller: Caller,
@@ -183,7 +279,13 @@ export class TagsController {
     return ok(tag, 'Tag updated');
   }
 
-  @Route('DELETE', ':id', { operationId: 'deleteTag', scope: 'tags:write', answers: null, summary: 'Delete a tag', description: 'The tag is gone, and from the links that carried it.' })
+  @Route('DELETE', ':id', {
+    operationId: 'deleteTag',
+    scope: 'tags:write',
+    answers: null,
+    summary: 'Delete a tag',
+    description: 'The tag is gone, and from the links that carried it.',
+  })
   async remove(@CurrentPrincipal() caller: Caller, @Param('id') id: string) {
     await this.deleteTag.execute(caller.userId, id);
     return ok(undefined, 'Tag deleted');

@@ -46,7 +46,9 @@ export interface LinksModuleOptions {
  * `LinksModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound and the settings
  * (Nest's ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<LinksModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<LinksModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(LINKS_PORTS).map(([name, port]) => ({
@@ -66,30 +68,83 @@ const USE_CASES: Provider[] = [
   providerOf(LinkViews, [TagRepository, LinkDomains]),
   providerOf(GetLinkUseCase, [LinkRepository, LinkViews]),
   providerOf(ListLinksUseCase, [LinkLists]),
-  providerOf(LINK_CREATION, [LinkRepository, TagRepository, LinkDomains, QuotaPolicy, PasswordHasher, SlugGenerator, IdGenerator, Clock, LinkChanges, LinksSettings], (links, tags, domains, quota, passwords, slugs, ids, clock, changes, settings): LinkCreation => ({
-    links,
-    tags,
-    domains,
-    quota,
-    passwords,
-    slugs,
-    ids,
-    clock,
-    changes,
-    config: { ownHosts: settings.ownHosts },
-  })),
-  { provide: CreateLinkUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new CreateLinkUseCase(of, sink(events, unitOfWork)) },
-  // A batch's writes in one transaction (a slug drawn again is written in it too); an import's, batch by batch.
-  { provide: BulkCreateLinksUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new BulkCreateLinksUseCase(of, unitOfWork, sink(events, unitOfWork)) },
-  { provide: ImportLinksUseCase, inject: [LINK_CREATION, LinkEvents, UnitOfWork], useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new ImportLinksUseCase(of, unitOfWork, undefined, sink(events, unitOfWork)) },
-  providerOf(ExportLinksUseCase, [LinkRepository, LinkViews]),
-  providerOf(UpdateLinkUseCase, [LinkRepository, TagRepository, LinkDomains, PasswordHasher, Clock, LinksSettings, GetLinkUseCase, LinkChanges, LinkEvents, UnitOfWork], (links, tags, domains, passwords, clock, settings, getLink, changes, events, unitOfWork) =>
-    new UpdateLinkUseCase({ links, tags, domains, passwords, clock, config: { ownHosts: settings.ownHosts }, getLink, changes, events: sink(events, unitOfWork) }),
+  providerOf(
+    LINK_CREATION,
+    [
+      LinkRepository,
+      TagRepository,
+      LinkDomains,
+      QuotaPolicy,
+      PasswordHasher,
+      SlugGenerator,
+      IdGenerator,
+      Clock,
+      LinkChanges,
+      LinksSettings,
+    ],
+    (links, tags, domains, quota, passwords, slugs, ids, clock, changes, settings): LinkCreation => ({
+      links,
+      tags,
+      domains,
+      quota,
+      passwords,
+      slugs,
+      ids,
+      clock,
+      changes,
+      config: { ownHosts: settings.ownHosts },
+    }),
   ),
-  providerOf(DeleteLinkUseCase, [LinkRepository, Clock, LinkChanges, LinkEvents, UnitOfWork], (links, clock, changes, events, unitOfWork) => new DeleteLinkUseCase(links, clock, changes, sink(events, unitOfWork))),
-  providerOf(BulkDeleteLinksUseCase, [LinkRepository, LinkChanges, Clock, LinkEvents, UnitOfWork], (links, changes, clock, events, unitOfWork) => new BulkDeleteLinksUseCase(links, changes, clock, sink(events, unitOfWork))),
-  providerOf(BulkTagLinksUseCase, [LinkRepository, TagRepository, QuotaPolicy, IdGenerator, Clock, LinkEvents, UnitOfWork], (links, tags, quota, ids, clock, events, unitOfWork) =>
-    new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink(events, unitOfWork) }),
+  {
+    provide: CreateLinkUseCase,
+    inject: [LINK_CREATION, LinkEvents, UnitOfWork],
+    useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) => new CreateLinkUseCase(of, sink(events, unitOfWork)),
+  },
+  // A batch's writes in one transaction (a slug drawn again is written in it too); an import's, batch by batch.
+  {
+    provide: BulkCreateLinksUseCase,
+    inject: [LINK_CREATION, LinkEvents, UnitOfWork],
+    useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) =>
+      new BulkCreateLinksUseCase(of, unitOfWork, sink(events, unitOfWork)),
+  },
+  {
+    provide: ImportLinksUseCase,
+    inject: [LINK_CREATION, LinkEvents, UnitOfWork],
+    useFactory: (of: LinkCreation, events: LinkEvents, unitOfWork: UnitOfWork) =>
+      new ImportLinksUseCase(of, unitOfWork, undefined, sink(events, unitOfWork)),
+  },
+  providerOf(ExportLinksUseCase, [LinkRepository, LinkViews]),
+  providerOf(
+    UpdateLinkUseCase,
+    [LinkRepository, TagRepository, LinkDomains, PasswordHasher, Clock, LinksSettings, GetLinkUseCase, LinkChanges, LinkEvents, UnitOfWork],
+    (links, tags, domains, passwords, clock, settings, getLink, changes, events, unitOfWork) =>
+      new UpdateLinkUseCase({
+        links,
+        tags,
+        domains,
+        passwords,
+        clock,
+        config: { ownHosts: settings.ownHosts },
+        getLink,
+        changes,
+        events: sink(events, unitOfWork),
+      }),
+  ),
+  providerOf(
+    DeleteLinkUseCase,
+    [LinkRepository, Clock, LinkChanges, LinkEvents, UnitOfWork],
+    (links, clock, changes, events, unitOfWork) => new DeleteLinkUseCase(links, clock, changes, sink(events, unitOfWork)),
+  ),
+  providerOf(
+    BulkDeleteLinksUseCase,
+    [LinkRepository, LinkChanges, Clock, LinkEvents, UnitOfWork],
+    (links, changes, clock, events, unitOfWork) => new BulkDeleteLinksUseCase(links, changes, clock, sink(events, unitOfWork)),
+  ),
+  providerOf(
+    BulkTagLinksUseCase,
+    [LinkRepository, TagRepository, QuotaPolicy, IdGenerator, Clock, LinkEvents, UnitOfWork],
+    (links, tags, quota, ids, clock, events, unitOfWork) =>
+      new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink(events, unitOfWork) }),
   ),
   providerOf(CreateTagUseCase, [TagRepository, QuotaPolicy, IdGenerator, Clock]),
   providerOf(ListTagsUseCase, [TagRepository]),

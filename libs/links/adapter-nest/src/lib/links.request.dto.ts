@@ -34,7 +34,12 @@ const anyCase = (word: string) => word.replace(/[a-z]/gi, (c) => `[${c.toLowerCa
 /** The domain's slug rule as the document states it: its pattern, and not a reserved path (whatever the case). */
 const SLUG_SCHEMA: SchemaObject = {
   pattern: SLUG_PATTERN.source,
-  not: { pattern: `^(?:${[...RESERVED_SLUGS].filter((s) => SLUG_PATTERN.test(s)).map(anyCase).join('|')})$` },
+  not: {
+    pattern: `^(?:${[...RESERVED_SLUGS]
+      .filter((s) => SLUG_PATTERN.test(s))
+      .map(anyCase)
+      .join('|')})$`,
+  },
 };
 
 /**
@@ -45,7 +50,12 @@ const DESTINATION: SchemaObject = { format: 'uri', pattern: HTTP_URL_PATTERN };
 const destination = (value: unknown, field: string) => checkDestinationUrl(value, [], field);
 
 /** An object of a link option: these keys only, none required. */
-const options = (properties: Record<string, SchemaObject>, extra: SchemaObject = {}): SchemaObject => ({ type: 'object', additionalProperties: false, properties, ...extra });
+const options = (properties: Record<string, SchemaObject>, extra: SchemaObject = {}): SchemaObject => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...extra,
+});
 
 /**
  * The fields a link has besides its destination. Types and sizes are checked here, the rest by the links
@@ -53,37 +63,109 @@ const options = (properties: Record<string, SchemaObject>, extra: SchemaObject =
  * whose rules the document states; a verified domain and tags that exist are the use case's lookups.
  */
 abstract class LinkOptionsDto {
-  @JSONSchema({ description: 'The short URL\'s path: 1 to 64 letters, digits, "-" and "_", not a path of the service itself (oauth, user, docs, api, v1 ...); a random one when left out.' })
-  @Omittable() @IsString() @MaxLength(64) @Checked(checkSlug, SLUG_SCHEMA) slug?: string;
+  @JSONSchema({
+    description:
+      'The short URL\'s path: 1 to 64 letters, digits, "-" and "_", not a path of the ' +
+      'service itself (oauth, user, docs, api, v1 ...); a random one when left out.',
+  })
+  @Omittable()
+  @IsString()
+  @MaxLength(64)
+  @Checked(checkSlug, SLUG_SCHEMA)
+  slug?: string;
   @Omittable() @IsString() @MaxLength(200) title?: string;
   @Omittable() @IsString() @MaxLength(1000) description?: string;
   @JSONSchema({ description: 'false: the short URL answers 404 until it is turned on again.' })
-  @Omittable() @IsBoolean() status?: boolean;
-  @JSONSchema({ description: 'The id of one of your verified domains; null or left out: the service\'s own short domain.' })
-  @Nullable() @IsString() @MaxLength(64) domainId?: string | null;
-  @JSONSchema({ description: `true: visitors must type \`password\` (${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters) before they are sent on.` })
-  @Omittable() @IsBoolean() hasPassword?: boolean;
+  @Omittable()
+  @IsBoolean()
+  status?: boolean;
+  @JSONSchema({ description: "The id of one of your verified domains; null or left out: the service's own short domain." })
+  @Nullable()
+  @IsString()
+  @MaxLength(64)
+  domainId?: string | null;
+  @JSONSchema({
+    description: `true: visitors must type \`password\` (${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters) before they are sent on.`,
+  })
+  @Omittable()
+  @IsBoolean()
+  hasPassword?: boolean;
   @JSONSchema({ description: 'Only with hasPassword true.' })
-  @Omittable() @IsString() @MaxLength(1024) @Checked((value) => checkLinkPassword(value as string), { minLength: MIN_LINK_PASSWORD, maxLength: MAX_LINK_PASSWORD }) password?: string;
+  @Omittable()
+  @IsString()
+  @MaxLength(1024)
+  @Checked((value) => checkLinkPassword(value as string), { minLength: MIN_LINK_PASSWORD, maxLength: MAX_LINK_PASSWORD })
+  password?: string;
   @JSONSchema({ description: 'Ids of your tags (GET /user/tag), at most 50.' })
-  @Omittable() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true }) tags?: string[];
-  @JSONSchema({ description: 'Marked favourite (the dashboard\'s star); GET /user/link?favorite=true lists only these. Left out on create: false.' })
-  @Omittable() @IsBoolean() isFavorite?: boolean;
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  tags?: string[];
+  @JSONSchema({
+    description: "Marked favourite (the dashboard's star); GET /user/link?favorite=true lists only these. Left out on create: false.",
+  })
+  @Omittable()
+  @IsBoolean()
+  isFavorite?: boolean;
 
   // The options of issue 18, each optional: a body without them is answered as the spec's. Their rules
   // beyond the type (a future expiresAt, each destination checked as url is, device and country keys) are the domain's.
-  @JSONSchema({ type: 'integer', description: 'The redirect\'s status: 301, 302 (the default), 307 or 308. Browsers may keep a 301 or 308 and go straight to the destination next time: such visits are not seen or counted.' })
-  @Omittable() @IsIn([...REDIRECT_TYPES]) redirectType?: number;
-  @JSONSchema({ description: 'When the link expires (ISO 8601 with its offset), in the future when set; null clears. After it the short URL answers expiredUrl (302) or a 410 page, never the destination, and counts no visit.' })
-  @Nullable() @IsString() @MaxLength(64) @Checked(parseExpiresAt, { format: 'date-time' }) expiresAt?: string | null;
-  @JSONSchema({ description: 'Where visitors of the expired link go (302), checked as url is; null or left out: a 410 page.' })
-  @Nullable() @IsString() @MaxLength(MAX_URL_LENGTH) @Checked((value) => checkExpiredUrl(value, []), DESTINATION) expiredUrl?: string | null;
-  @JSONSchema({ description: 'Exactly this many counted visits (not HEAD, not bots) reach the destination, however many instances answer; then the link is expired. Counted from when the limit is set; changing it keeps the visits used. null clears.' })
-  @Nullable() @IsInt() @Min(1) @Max(MAX_VISITS_LIMIT) maxVisits?: number | null;
-  @JSONSchema({ description: 'UTM values added to the destination on every redirect as utm_source, utm_medium, utm_campaign, utm_term, utm_content (replacing the destination\'s own); a parameter the visitor\'s request carries wins. null clears.' })
-  @Nullable() @IsObject() @Checked(checkUtm, options(Object.fromEntries(UTM_FIELDS.map((f) => [f, { type: 'string', minLength: 1, maxLength: MAX_UTM_VALUE_LENGTH, pattern: NOT_BLANK }])))) utm?: Record<string, unknown> | null;
   @JSONSchema({
-    description: 'Destinations by the visitor\'s country (ISO 3166-1 alpha-2 of the client address, upper case) and device (ios: iPhone and iPad, android, desktop: a desktop browser), each checked as url is. The most specific match wins: country, then device, then url. null clears.',
+    type: 'integer',
+    description:
+      "The redirect's status: 301, 302 (the default), 307 or 308. Browsers may keep a 301 or 308 and " +
+      'go straight to the destination next time: such visits are not seen or counted.',
+  })
+  @Omittable()
+  @IsIn([...REDIRECT_TYPES])
+  redirectType?: number;
+  @JSONSchema({
+    description:
+      'When the link expires (ISO 8601 with its offset), in the future when set; null clears. After it the ' +
+      'short URL answers expiredUrl (302) or a 410 page, never the destination, and counts no visit.',
+  })
+  @Nullable()
+  @IsString()
+  @MaxLength(64)
+  @Checked(parseExpiresAt, { format: 'date-time' })
+  expiresAt?: string | null;
+  @JSONSchema({ description: 'Where visitors of the expired link go (302), checked as url is; null or left out: a 410 page.' })
+  @Nullable()
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  @Checked((value) => checkExpiredUrl(value, []), DESTINATION)
+  expiredUrl?: string | null;
+  @JSONSchema({
+    description:
+      'Exactly this many counted visits (not HEAD, not bots) reach the destination, however many instances answer; then the ' +
+      'link is expired. Counted from when the limit is set; changing it keeps the visits used. null clears.',
+  })
+  @Nullable()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_VISITS_LIMIT)
+  maxVisits?: number | null;
+  @JSONSchema({
+    description:
+      'UTM values added to the destination on every redirect as utm_source, utm_medium, utm_campaign, utm_term, ' +
+      "utm_content (replacing the destination's own); a parameter the visitor's request carries wins. null clears.",
+  })
+  @Nullable()
+  @IsObject()
+  @Checked(
+    checkUtm,
+    options(
+      Object.fromEntries(UTM_FIELDS.map((f) => [f, { type: 'string', minLength: 1, maxLength: MAX_UTM_VALUE_LENGTH, pattern: NOT_BLANK }])),
+    ),
+  )
+  utm?: Record<string, unknown> | null;
+  @JSONSchema({
+    description:
+      "Destinations by the visitor's country (ISO 3166-1 alpha-2 of the client address, upper case) " +
+      'and device (ios: iPhone and iPad, android, desktop: a desktop browser), each checked as url is. ' +
+      'The most specific match wins: country, then device, then url. null clears.',
   })
   @Nullable()
   @IsObject()
@@ -91,13 +173,20 @@ abstract class LinkOptionsDto {
     (value) => checkTargets(value, []),
     options({
       device: options(Object.fromEntries(TARGET_DEVICES.map((d) => [d, { type: 'string', ...DESTINATION }]))),
-      country: { type: 'object', maxProperties: MAX_COUNTRY_TARGETS, description: 'Keys: ISO 3166-1 alpha-2 codes in upper case.', additionalProperties: { type: 'string', ...DESTINATION } },
+      country: {
+        type: 'object',
+        maxProperties: MAX_COUNTRY_TARGETS,
+        description: 'Keys: ISO 3166-1 alpha-2 codes in upper case.',
+        additionalProperties: { type: 'string', ...DESTINATION },
+      },
     }),
   )
   targets?: Record<string, unknown> | null;
 }
 
-const URL_DESCRIPTION = `The destination: an absolute http(s) URL, at most ${MAX_URL_LENGTH} characters, with no user name or password in it and not on a short domain of this service.`;
+const URL_DESCRIPTION =
+  `The destination: an absolute http(s) URL, at most ${MAX_URL_LENGTH} characters, with ` +
+  'no user name or password in it and not on a short domain of this service.';
 
 /** Said in the schema as in the domain: a password is taken with hasPassword true only. */
 const HAS_PASSWORD = (value: boolean) => ({ required: ['hasPassword'], properties: { hasPassword: { enum: [value] } } });
@@ -110,14 +199,24 @@ const WITHOUT_PASSWORD = { not: { required: ['password'] } };
 })
 export class CreateLinkDto extends LinkOptionsDto {
   @JSONSchema({ description: URL_DESCRIPTION })
-  @IsString() @MaxLength(MAX_URL_LENGTH) @Checked(destination, DESTINATION) url!: string;
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  @Checked(destination, DESTINATION)
+  url!: string;
 }
 
 /** PUT /user/link/:id: a partial update; only the fields sent change (hasPassword true alone keeps the password the link has). */
-@JSONSchema({ example: { title: 'Spring campaign landing page (updated)', status: true }, anyOf: [WITHOUT_PASSWORD, { not: HAS_PASSWORD(false) }] })
+@JSONSchema({
+  example: { title: 'Spring campaign landing page (updated)', status: true },
+  anyOf: [WITHOUT_PASSWORD, { not: HAS_PASSWORD(false) }],
+})
 export class UpdateLinkDto extends LinkOptionsDto {
   @JSONSchema({ description: URL_DESCRIPTION })
-  @Omittable() @IsString() @MaxLength(MAX_URL_LENGTH) @Checked(destination, DESTINATION) url?: string;
+  @Omittable()
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  @Checked(destination, DESTINATION)
+  url?: string;
 }
 
 @JSONSchema({ example: { name: 'campaign', isFavorite: true } })
@@ -134,14 +233,40 @@ export class UpdateTagDto {
 
 /** GET /user/link: the search and page, the expired, tag and favourite filters, and the order. */
 export class LinkListQueryDto extends SearchPageQueryDto {
-  @JSONSchema({ type: 'string', enum: ['true', 'false'], description: 'true: only expired links (past expiresAt, or their maxVisits used up); false: only the others; left out: all.' })
-  @Omittable() @IsIn(['true', 'false']) expired?: 'true' | 'false';
-  @JSONSchema({ description: 'The id of one of your tags: only the links carrying it (another account\'s tag, or one deleted, matches nothing: an empty list).' })
-  @Omittable() @IsString() @Matches(/^[0-9a-f]{24}$/, { message: 'tag must be a tag id (24 lowercase hex characters)' }) tag?: string;
-  @JSONSchema({ type: 'string', enum: ['true', 'false'], description: 'true: only your favourite links (isFavorite); false or left out: all.' })
-  @Omittable() @IsIn(['true', 'false']) favorite?: 'true' | 'false';
-  @JSONSchema({ type: 'string', enum: [...LINK_SORTS], description: 'newest (the default) or oldest first, or title: A to Z by lowercased title (code point order, untitled links first), ties by id. Cursors are bound to the sort and filters they were made under.' })
-  @Omittable() @IsIn([...LINK_SORTS]) sort?: LinkSort;
+  @JSONSchema({
+    type: 'string',
+    enum: ['true', 'false'],
+    description: 'true: only expired links (past expiresAt, or their maxVisits used up); false: only the others; left out: all.',
+  })
+  @Omittable()
+  @IsIn(['true', 'false'])
+  expired?: 'true' | 'false';
+  @JSONSchema({
+    description:
+      "The id of one of your tags: only the links carrying it (another account's tag, or one deleted, matches nothing: an empty list).",
+  })
+  @Omittable()
+  @IsString()
+  @Matches(/^[0-9a-f]{24}$/, { message: 'tag must be a tag id (24 lowercase hex characters)' })
+  tag?: string;
+  @JSONSchema({
+    type: 'string',
+    enum: ['true', 'false'],
+    description: 'true: only your favourite links (isFavorite); false or left out: all.',
+  })
+  @Omittable()
+  @IsIn(['true', 'false'])
+  favorite?: 'true' | 'false';
+  @JSONSchema({
+    type: 'string',
+    enum: [...LINK_SORTS],
+    description:
+      'newest (the default) or oldest first, or title: A to Z by lowercased title (code point order, untitled ' +
+      'links first), ties by id. Cursors are bound to the sort and filters they were made under.',
+  })
+  @Omittable()
+  @IsIn([...LINK_SORTS])
+  sort?: LinkSort;
 
   /** The filters and order asked for (favorite=false and sort=newest are the defaults: left out). */
   toFilter(): LinkListFilter {

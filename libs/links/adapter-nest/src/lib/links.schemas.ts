@@ -27,7 +27,12 @@ const OPTION_FIELDS = {
   expiredUrl: described(uri, 'Where visitors go once it expired (302); without it a 410 page.'),
   maxVisits: described(integer, 'Counted visits that reach the destination before the link expires; shown when set, with visitsUsed.'),
   visitsUsed: described(integer, 'Counted visits taken from maxVisits so far.'),
-  utm: schema<LinkUtm>({ type: 'object', additionalProperties: false, properties: Object.fromEntries(UTM_FIELDS.map((f) => [f, string])), description: 'UTM values added to the destination on every redirect.' }),
+  utm: schema<LinkUtm>({
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(UTM_FIELDS.map((f) => [f, string])),
+    description: 'UTM values added to the destination on every redirect.',
+  }),
   targets: schema<LinkTargets>({
     type: 'object',
     additionalProperties: false,

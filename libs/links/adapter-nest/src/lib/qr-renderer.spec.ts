@@ -103,7 +103,9 @@ describe('PiscinaQrRenderer', () => {
   // A shutdown must not leave requests waiting on threads that are gone, nor start new ones.
   it('refuses the waiting drawings at shutdown, and every drawing after it', async () => {
     renderer = new PiscinaQrRenderer({ maxThreads: 1, maxQueue: 3 });
-    const waiting = Promise.allSettled(Array.from({ length: 3 }, (_, i) => renderer.render({ text: `https://s.example/${i}`, size: 512, format: 'png' })));
+    const waiting = Promise.allSettled(
+      Array.from({ length: 3 }, (_, i) => renderer.render({ text: `https://s.example/${i}`, size: 512, format: 'png' })),
+    );
     await renderer.onApplicationShutdown();
     const outcomes = await waiting;
     expect(outcomes).toHaveLength(3);

@@ -62,7 +62,9 @@ export class PiscinaQrRenderer extends QrRenderer implements OnApplicationShutdo
     return this.pool.run({ text: image.text, size: image.size, format: image.format }).then(
       (drawn) => Buffer.from(drawn.buffer, drawn.byteOffset, drawn.byteLength),
       (error: unknown) => {
-        throw this.closed ? new QrBusyError() : new Error(`QR code drawing failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw this.closed
+          ? new QrBusyError()
+          : new Error(`QR code drawing failed: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
   }
@@ -102,7 +104,9 @@ export class CachedQrRenderer extends QrRenderer implements OnApplicationShutdow
     options: CachedQrRendererOptions = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 },
   ) {
     super();
-    this.drawn = new LookupCache({ found: { maxEntries: options.maxEntries, maxWeight: options.maxBytes, weigh: (body: Buffer) => body.length } });
+    this.drawn = new LookupCache({
+      found: { maxEntries: options.maxEntries, maxWeight: options.maxBytes, weigh: (body: Buffer) => body.length },
+    });
   }
 
   render(image: QrImage): Promise<Buffer> {

@@ -10,7 +10,21 @@ const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
 
 function link(ownerId: string): Link {
-  return new Link({ id: ids.next(), ownerId, domainId: null, slug: `s${ids.next().slice(-10)}`, url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now });
+  return new Link({
+    id: ids.next(),
+    ownerId,
+    domainId: null,
+    slug: `s${ids.next().slice(-10)}`,
+    url: 'https://example.com/page',
+    title: '',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 /**
@@ -18,17 +32,47 @@ function link(ownerId: string): Link {
  * repository fails the first test until it is put here: a write must report its owner (and be tested below),
  * so that the list cache cannot miss it.
  */
-const READS = ['findOfOwner', 'findManyOfOwner', 'listOfOwner', 'listOfOwnerByExpiry', 'listMatching', 'batchOfOwner', 'countOfOwner', 'countUsingDomain', 'idsTaggedWith', 'findForRedirect'];
-const REPORTED_WRITES = ['insertWithinQuota', 'insertManyWithinQuota', 'update', 'deleteOfOwner', 'deleteManyOfOwner', 'retagManyOfOwner', 'deleteAllOfOwner'];
+const READS = [
+  'findOfOwner',
+  'findManyOfOwner',
+  'listOfOwner',
+  'listOfOwnerByExpiry',
+  'listMatching',
+  'batchOfOwner',
+  'countOfOwner',
+  'countUsingDomain',
+  'idsTaggedWith',
+  'findForRedirect',
+];
+const REPORTED_WRITES = [
+  'insertWithinQuota',
+  'insertManyWithinQuota',
+  'update',
+  'deleteOfOwner',
+  'deleteManyOfOwner',
+  'retagManyOfOwner',
+  'deleteAllOfOwner',
+];
 /** Click totals change with every counted visit: a cached answer's totals are bounded by its max age instead. */
 const UNREPORTED_WRITES = ['addClicks'];
 /** Private steps of the writes above (each reached only through one of them). */
-const HELPERS = ['reporting', 'insertCounted', 'insertRows', 'insertRowsUnreported', 'updateUnreported', 'retagUnreported', 'replaceTags', 'insertLockingFirst', 'usageOf'];
+const HELPERS = [
+  'reporting',
+  'insertCounted',
+  'insertRows',
+  'insertRowsUnreported',
+  'updateUnreported',
+  'retagUnreported',
+  'replaceTags',
+  'insertLockingFirst',
+  'usageOf',
+];
 
 function methodsOf(prototype: object): string[] {
   const names = new Set<string>();
   for (let p: object | null = prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const name of Object.getOwnPropertyNames(p)) if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(p, name)?.value === 'function') names.add(name);
+    for (const name of Object.getOwnPropertyNames(p))
+      if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(p, name)?.value === 'function') names.add(name);
   }
   return [...names].sort();
 }
@@ -36,7 +80,10 @@ function methodsOf(prototype: object): string[] {
 describe('TypeormLinkRepository reports every owner whose list answers a write may change (the list cache)', () => {
   const reported: string[] = [];
   const changes: LinkListChanges = { linksChanged: (ownerId) => reported.push(ownerId) };
-  const { dataSource, repos } = useTestRepositories([linksPersistence], (ds) => ({ links: new TypeormLinkRepository(ds, undefined, changes), tags: new TypeormTagRepository(ds) }));
+  const { dataSource, repos } = useTestRepositories([linksPersistence], (ds) => ({
+    links: new TypeormLinkRepository(ds, undefined, changes),
+    tags: new TypeormTagRepository(ds),
+  }));
   beforeEach(() => (reported.length = 0));
 
   it('knows each of its methods as a read, a reported write or a write whose effect is bounded otherwise', () => {

@@ -15,7 +15,9 @@ export const REDIRECT_OPTION_COLUMNS = `l.redirect_type, l.expires_at, l.expired
 
 /** Whether `l` is expired at the timestamptz parameter `$at`: past expires_at, or its visits used up. */
 export const expiredAt = (at: string) =>
-  `(COALESCE(l.expires_at <= ${at}, false) OR EXISTS (SELECT 1 FROM link_visit_limits v WHERE v.link_id = l.id AND v.visits_used >= v.max_visits))`;
+  `(COALESCE(l.expires_at <= ${at}, false) OR EXISTS (SELECT 1 ` +
+  'FROM link_visit_limits v WHERE v.link_id = l.id ' +
+  'AND v.visits_used >= v.max_visits))';
 
 const jsonObjectOrNull = <T>(r: Row, column: string): T | null => {
   const value = r[column];
@@ -25,7 +27,13 @@ const jsonObjectOrNull = <T>(r: Row, column: string): T | null => {
   throw new RowDecodeError(column, 'a JSON object', value);
 };
 
-const hasNoOptions = (r: Row) => r['redirect_type'] === null && r['expires_at'] === null && r['expired_url'] === null && r['utm'] === null && r['targets'] === null && r['max_visits'] === null;
+const hasNoOptions = (r: Row) =>
+  r['redirect_type'] === null &&
+  r['expires_at'] === null &&
+  r['expired_url'] === null &&
+  r['utm'] === null &&
+  r['targets'] === null &&
+  r['max_visits'] === null;
 const redirectTypeOf = (r: Row): RedirectType => (r['redirect_type'] === null ? 302 : (int(r, 'redirect_type') as RedirectType));
 const maxVisitsOf = (r: Row): number | null => (r['max_visits'] === null ? null : int(r, 'max_visits'));
 
@@ -59,5 +67,11 @@ export function redirectOptionsOfRow(r: Row): RedirectOptions | null {
 /** redirect_type, expires_at, expired_url, utm, targets as parameters (json as text, for `::jsonb`). */
 export function optionParams(o: LinkOptions | undefined): unknown[] {
   if (!o) return [null, null, null, null, null];
-  return [o.redirectType === 302 ? null : o.redirectType, o.expiresAt, o.expiredUrl, o.utm && JSON.stringify(o.utm), o.targets && JSON.stringify(o.targets)];
+  return [
+    o.redirectType === 302 ? null : o.redirectType,
+    o.expiresAt,
+    o.expiredUrl,
+    o.utm && JSON.stringify(o.utm),
+    o.targets && JSON.stringify(o.targets),
+  ];
 }

@@ -12,7 +12,22 @@ const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
 
 function link(ownerId: string, over: Partial<ReturnType<Link['toProps']>> = {}): Link {
-  return new Link({ id: ids.next(), ownerId, domainId: null, slug: `s${ids.next().slice(-10)}`, url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, ...over });
+  return new Link({
+    id: ids.next(),
+    ownerId,
+    domainId: null,
+    slug: `s${ids.next().slice(-10)}`,
+    url: 'https://example.com/page',
+    title: '',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  });
 }
 
 function tag(ownerId: string, name: string): Tag {
@@ -30,7 +45,9 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   it('keeps one slug namespace per domain, case-sensitively, under concurrent claims', async () => {
     const owner = ids.next();
     const domain = ids.next();
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => repos.links.insertWithinQuota(link(owner, { slug: 'promo' }), 100)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => repos.links.insertWithinQuota(link(owner, { slug: 'promo' }), 100)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
       expect(r.reason).toBeInstanceOf(ValidationError);
@@ -58,7 +75,8 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
        SELECT lpad(to_hex(g), 24, 'f'), $1, 'seeded-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 5) AS g`,
       [owner],
     );
-    const counted = async (table: string, ownerId: string) => Number((await dataSource().query(`SELECT count(*) AS n FROM ${table} WHERE owner_id = $1`, [ownerId]))[0].n);
+    const counted = async (table: string, ownerId: string) =>
+      Number((await dataSource().query(`SELECT count(*) AS n FROM ${table} WHERE owner_id = $1`, [ownerId]))[0].n);
     expect(await repos.links.countOfOwner(owner)).toBe(7);
     expect(await repos.links.countOfOwner(owner)).toBe(await counted('links', owner));
     expect((await repos.links.listOfOwner(owner, undefined, PageRequest.of(0, 2))).total).toBe(7);
@@ -78,7 +96,8 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
   describe('the link quota, counted over several rows', () => {
     const stripesOf = async (owner: string) =>
       Number((await dataSource().query(`SELECT count(*) AS n FROM links_usage WHERE owner_id = $1 AND resource = 'links'`, [owner]))[0].n);
-    const linksOf = async (owner: string) => Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n);
+    const linksOf = async (owner: string) =>
+      Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n);
     // Every refusal is the quota's, never a deadlock between a creation and a rebalance (createdInRace throws any other).
     const race = (owner: string, n: number, limit: number) => createdInRace(n, () => repos.links.insertWithinQuota(link(owner), limit));
 
@@ -108,7 +127,10 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       expect(await race(owner, 60, UNLIMITED)).toBe(60);
       expect([await linksOf(owner), await repos.links.countOfOwner(owner)]).toEqual([60, 60]);
       const shares = async () =>
-        (await dataSource().query(`SELECT stripe, allowance::text, quota::text FROM links_usage WHERE owner_id = $1 AND resource = 'links' ORDER BY stripe`, [owner])) as { stripe: number; allowance: string; quota: string }[];
+        (await dataSource().query(
+          `SELECT stripe, allowance::text, quota::text FROM links_usage WHERE owner_id = $1 AND resource = 'links' ORDER BY stripe`,
+          [owner],
+        )) as { stripe: number; allowance: string; quota: string }[];
       const before = await shares();
       expect(before.every((row) => row.quota === String(UNLIMITED))).toBe(true);
       // The allowances handed out never add up to more than the quota.
@@ -123,7 +145,9 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     it('gives back what deletions on any connection free, and no more', async () => {
       const owner = ids.next();
       const mine = Array.from({ length: 10 }, () => link(owner));
-      expect((await Promise.allSettled(mine.map((l) => repos.links.insertWithinQuota(l, 10)))).every((r) => r.status === 'fulfilled')).toBe(true);
+      expect((await Promise.allSettled(mine.map((l) => repos.links.insertWithinQuota(l, 10)))).every((r) => r.status === 'fulfilled')).toBe(
+        true,
+      );
       await Promise.all(mine.slice(0, 4).map((l) => repos.links.deleteOfOwner(owner, l.id)));
       expect(await repos.links.countOfOwner(owner)).toBe(6);
       expect(await race(owner, 12, 10)).toBe(4);
@@ -166,7 +190,12 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
       for (const limit of [1, 3, 10]) {
         for (let start = 0; start <= 9; start++) {
           const page = await repo.listOfOwner(owner, undefined, PageRequest.of(start, limit));
-          expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({ start, limit, total: 7, ids: newestFirst.slice(start, start + limit) });
+          expect({ start, limit, total: page.total, ids: page.items.map((l) => l.id) }).toEqual({
+            start,
+            limit,
+            total: 7,
+            ids: newestFirst.slice(start, start + limit),
+          });
         }
       }
       expect(await repo.listOfOwner(ids.next(), undefined, PageRequest.of(0, 10))).toMatchObject({ items: [], total: 0 });
@@ -191,7 +220,8 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const owner = ids.next();
     await dataSource().query(
       `INSERT INTO links (id, owner_id, slug, url, created_at, updated_at)
-       SELECT 'b' || lpad(to_hex(g), 23, '0'), $1, 'bulk-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 40000) AS g`,
+       SELECT 'b' || lpad(to_hex(g), 23, '0'), $1, 'bulk-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 40000)
+         AS g`,
       [owner],
     );
     const erasure = repos.links.deleteAllOfOwner(owner);
@@ -200,7 +230,9 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const [erased, created] = await Promise.allSettled([erasure, creation]);
     expect(erased.status).toBe('fulfilled');
     if (created.status === 'rejected') expect(created.reason).toBeInstanceOf(ValidationError);
-    expect(await repos.links.countOfOwner(owner)).toBe(Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n));
+    expect(await repos.links.countOfOwner(owner)).toBe(
+      Number((await dataSource().query('SELECT count(*) AS n FROM links WHERE owner_id = $1', [owner]))[0].n),
+    );
   });
 
   // Click totals live in their own narrow table (the per-second click write used to rewrite the wide link
@@ -210,8 +242,14 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const [clicked, gone] = [link(owner), link(owner)];
     for (const l of [clicked, gone]) await repos.links.insertWithinQuota(l, 10);
     await repos.links.deleteOfOwner(owner, gone.id);
-    await repos.links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
-    const clickRows = async (linkId: string) => (await dataSource().query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [linkId]))[0].n;
+    await repos.links.addClicks(
+      new Map([
+        [clicked.id, 3],
+        [gone.id, 5],
+      ]),
+    );
+    const clickRows = async (linkId: string) =>
+      (await dataSource().query('SELECT count(*)::int AS n FROM link_clicks WHERE link_id = $1', [linkId]))[0].n;
     expect(await clickRows(clicked.id)).toBe(1);
     expect(await clickRows(gone.id)).toBe(0);
     await repos.links.deleteOfOwner(owner, clicked.id);
@@ -227,7 +265,9 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     const forward = new Map(many.map((l) => [l.id, 1]));
     const backward = new Map([...many].reverse().map((l) => [l.id, 1]));
     for (let i = 0; i < 10; i++) await Promise.all([repos.links.addClicks(forward), repos.links.addClicks(backward)]);
-    const [{ total }] = await dataSource().query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [many.map((l) => l.id)]);
+    const [{ total }] = await dataSource().query('SELECT sum(clicks)::int AS total FROM link_clicks WHERE link_id = ANY($1)', [
+      many.map((l) => l.id),
+    ]);
     expect(total).toBe(200 * 20);
   });
 
@@ -310,16 +350,31 @@ describe('TypeormLinkRepository on PostgreSQL: races, usage counters, paging, cl
     expect(await repos.links.insertManyWithinQuota(mixed, 100)).toEqual({ taken: [] });
 
     const written = [...single, ...again, ...mixed];
-    const read = new Map((await repos.links.findManyOfOwner(owner, written.map((l) => l.id))).map((l) => [l.id, l]));
+    const read = new Map(
+      (
+        await repos.links.findManyOfOwner(
+          owner,
+          written.map((l) => l.id),
+        )
+      ).map((l) => [l.id, l]),
+    );
     for (const l of written) {
-      expect({ tags: read.get(l.id)?.tagIds, clicks: read.get(l.id)?.clicks, maxVisits: read.get(l.id)?.options.maxVisits }).toEqual({ tags: l.tagIds, clicks: l.clicks, maxVisits: l.options.maxVisits });
+      expect({ tags: read.get(l.id)?.tagIds, clicks: read.get(l.id)?.clicks, maxVisits: read.get(l.id)?.options.maxVisits }).toEqual({
+        tags: l.tagIds,
+        clicks: l.clicks,
+        maxVisits: l.options.maxVisits,
+      });
     }
     expect((await repos.links.listOfOwner(owner, undefined, PageRequest.of())).total).toBe(20);
 
     // Sequential calls reuse the pool's last connection: it holds each shape's text once, run more than once.
     // (On the embedded PGlite, which the suite may run on, statements run as text: there is nothing to count.)
     if (process.env[TEST_DB_ENV.kind] === 'pglite') return;
-    const { rows } = await sql(dataSource(), "SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE name LIKE 'lnk\\_%' AND statement LIKE '%links_usage_take%'");
+    const { rows } = await sql(
+      dataSource(),
+      'SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements ' +
+        "WHERE name LIKE 'lnk\\_%' AND statement LIKE '%links_usage_take%'",
+    );
     expect(rows).toHaveLength(8);
     expect(rows.every((r) => Number(r['runs']) >= 2)).toBe(true);
   });
@@ -337,7 +392,10 @@ describe('links usage counters migration', () => {
            SELECT lpad(to_hex(g), 24, 'e'), $1, 'old-' || g, 'https://example.com/' || g, now(), now() FROM generate_series(1, 4) AS g`,
           [owner],
         );
-        await before.query(`INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES (lpad('1', 24, 'd'), $1, 'kept', now(), now())`, [owner]);
+        await before.query(
+          `INSERT INTO tags (id, owner_id, name, created_at, updated_at) VALUES (lpad('1', 24, 'd'), $1, 'kept', now(), now())`,
+          [owner],
+        );
       },
       after: [linksPersistence],
       check: async (after) => {

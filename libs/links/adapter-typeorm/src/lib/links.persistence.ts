@@ -10,5 +10,15 @@ import { LinksExpiryIndex1764350000000 } from './migrations/1764350000000-links-
 import { LinkFavoritesAndSorts1764600000000 } from './migrations/1764600000000-link-favorites-and-sorts';
 
 export const linksPersistence: PersistenceModule = {
-  migrations: [LinksAndTags1763800300000, LinkClickTotals1764000200000, LinksUsageCounters1764000300000, LinksOwnerSearchIndex1764000310000, LinksQuotaCheck1764200000000, LinkOptions1764230000000, LinksUsageStripes1764340000000, LinksExpiryIndex1764350000000, LinkFavoritesAndSorts1764600000000],
+  migrations: [
+    LinksAndTags1763800300000,
+    LinkClickTotals1764000200000,
+    LinksUsageCounters1764000300000,
+    LinksOwnerSearchIndex1764000310000,
+    LinksQuotaCheck1764200000000,
+    LinkOptions1764230000000,
+    LinksUsageStripes1764340000000,
+    LinksExpiryIndex1764350000000,
+    LinkFavoritesAndSorts1764600000000,
+  ],
 };

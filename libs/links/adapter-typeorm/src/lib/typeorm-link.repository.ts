@@ -3,14 +3,42 @@ import { DeletedLink, Link, LinkListChanges, LinkListView, LinkProps, LinkReposi
 import { Keyset, Page, PageRequest, pageOf, QuotaExceededError, ValidationError } from '@lnk/shared/kernel';
 import { LINK_USAGE_STRIPES } from './migrations/1764340000000-links-usage-stripes';
 import { expiredAt, linkOptionsOf, OPTION_COLUMNS, optionParams, REDIRECT_OPTION_COLUMNS, redirectOptionsOfRow } from './link-options.rows';
-import { bool, containsPattern, countOf, deleteCounted, firstOf, guardUnique, int, inTransaction, JsonColumn, jsonRows, jsonRowsOf, OwnedRowsRepository, prepared, PreparedStatement, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp, whenTransactionEnds } from '@lnk/shared/database';
+import {
+  bool,
+  containsPattern,
+  countOf,
+  deleteCounted,
+  firstOf,
+  guardUnique,
+  int,
+  inTransaction,
+  JsonColumn,
+  jsonRows,
+  jsonRowsOf,
+  OwnedRowsRepository,
+  prepared,
+  PreparedStatement,
+  Quota,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  textArray,
+  textOrNull,
+  timestamp,
+  whenTransactionEnds,
+} from '@lnk/shared/database';
 
 /** Links per statement of the click totals' write (addClicks), and its JSON rows' columns. */
 const CLICK_TOTALS_CHUNK = 2_000;
-const CLICK_TOTAL_COLUMNS: JsonColumn[] = [['id', 'char(24)'], ['n', 'bigint']];
+const CLICK_TOTAL_COLUMNS: JsonColumn[] = [
+  ['id', 'char(24)'],
+  ['n', 'bigint'],
+];
 
 const COLUMNS = `l.id, l.owner_id, l.domain_id, l.slug, l.url, l.title, l.description, l.status, l.password_hash, l.is_favorite,
-  COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids,
+  COALESCE((SELECT c.clicks FROM link_clicks c WHERE c.link_id = l.id), 0) AS clicks, l.created_at, l.updated_at, ARRAY(SELECT lt.tag_id
+    FROM link_tags lt WHERE lt.link_id = l.id ORDER BY lt.tag_id) AS tag_ids,
   ${OPTION_COLUMNS}`;
 
 const linkProps = (r: Row): LinkProps => ({
@@ -52,27 +80,69 @@ const LINK_OF_OWNER = prepared(`SELECT ${COLUMNS} FROM links l WHERE l.id = $1 A
  * on (COALESCE(domain_id, ''), slug), read as a plain row; prepared (PostgreSQL's parse and plan were most
  * of its cost for a one-row index lookup).
  */
-const REDIRECT_LOOKUP = prepared(`SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END AS name, status, password_hash, ${REDIRECT_OPTION_COLUMNS}
+const REDIRECT_LOOKUP = prepared(`SELECT id, owner_id, domain_id, slug, url, CASE WHEN title = '' THEN slug ELSE title END
+    AS name, status, password_hash, ${REDIRECT_OPTION_COLUMNS}
   FROM links l WHERE COALESCE(domain_id, '') = $1 AND slug = $2`);
 
 /** The columns of a new link as `insertRows` passes them (JSON rows, see json-rows.ts), in its order. */
 const NEW_LINK_COLUMNS: JsonColumn[] = [
-  ['id', 'char(24)'], ['domain_id', 'char(24)'], ['slug', 'text'], ['url', 'text'], ['title', 'text'], ['description', 'text'], ['status', 'boolean'],
-  ['password_hash', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'], ['redirect_type', 'smallint'], ['expires_at', 'timestamptz'],
-  ['expired_url', 'text'], ['utm', 'jsonb'], ['targets', 'jsonb'], ['tag_ids', 'char(24)[]'], ['clicks', 'bigint'], ['max_visits', 'integer'], ['is_favorite', 'boolean'],
+  ['id', 'char(24)'],
+  ['domain_id', 'char(24)'],
+  ['slug', 'text'],
+  ['url', 'text'],
+  ['title', 'text'],
+  ['description', 'text'],
+  ['status', 'boolean'],
+  ['password_hash', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+  ['redirect_type', 'smallint'],
+  ['expires_at', 'timestamptz'],
+  ['expired_url', 'text'],
+  ['utm', 'jsonb'],
+  ['targets', 'jsonb'],
+  ['tag_ids', 'char(24)[]'],
+  ['clicks', 'bigint'],
+  ['max_visits', 'integer'],
+  ['is_favorite', 'boolean'],
 ];
 
 /** A link's props as one row of NEW_LINK_COLUMNS (tag ids as an array literal: ids are hex, nothing to quote). */
 const newLinkRow = (p: LinkProps): unknown[] => [
-  p.id, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.createdAt, p.updatedAt, ...optionParams(p.options),
-  `{${p.tagIds.join(',')}}`, p.clicks, p.options?.maxVisits ?? null, p.isFavorite ?? false,
+  p.id,
+  p.domainId,
+  p.slug,
+  p.url,
+  p.title,
+  p.description,
+  p.status,
+  p.passwordHash,
+  p.createdAt,
+  p.updatedAt,
+  ...optionParams(p.options),
+  `{${p.tagIds.join(',')}}`,
+  p.clicks,
+  p.options?.maxVisits ?? null,
+  p.isFavorite ?? false,
 ];
 
 /** The writes a new link's rows may need besides its own, each a CTE of INSERT_COUNTED named as here. */
 const OPTIONAL_WRITES = {
-  tags: ['tagged', 'INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link JOIN input ON input.id = link.id, unnest(input.tag_ids) AS t (tag_id)'],
-  clicks: ['clicked', 'INSERT INTO link_clicks (link_id, clicks) SELECT link.id, input.clicks FROM link JOIN input ON input.id = link.id WHERE input.clicks > 0'],
-  limits: ['limited', 'INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, input.max_visits FROM link JOIN input ON input.id = link.id WHERE input.max_visits IS NOT NULL'],
+  tags: [
+    'tagged',
+    'INSERT INTO link_tags (link_id, tag_id) SELECT link.id, t.tag_id FROM link ' +
+      'JOIN input ON input.id = link.id, unnest(input.tag_ids) AS t (tag_id)',
+  ],
+  clicks: [
+    'clicked',
+    'INSERT INTO link_clicks (link_id, clicks) SELECT link.id, input.clicks ' +
+      'FROM link JOIN input ON input.id = link.id WHERE input.clicks > 0',
+  ],
+  limits: [
+    'limited',
+    'INSERT INTO link_visit_limits (link_id, max_visits) SELECT link.id, input.max_visits ' +
+      'FROM link JOIN input ON input.id = link.id WHERE input.max_visits IS NOT NULL',
+  ],
 } as const;
 type OptionalWrite = keyof typeof OPTIONAL_WRITES;
 
@@ -88,8 +158,10 @@ function insertCountedStatement(needed: OptionalWrite[]): string {
   const writes = needed.map((write) => OPTIONAL_WRITES[write]);
   return `WITH input AS (SELECT * FROM ${jsonRowsOf(1, NEW_LINK_COLUMNS, 'r')}),
   link AS (
-    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets, is_favorite)
-    SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at, expired_url, utm, targets, is_favorite FROM input
+    INSERT INTO links (id, owner_id, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type,
+      expires_at, expired_url, utm, targets, is_favorite)
+    SELECT id, $2, domain_id, slug, url, title, description, status, password_hash, created_at, updated_at, redirect_type, expires_at,
+      expired_url, utm, targets, is_favorite FROM input
     ON CONFLICT ((COALESCE(domain_id, '')), slug) DO NOTHING
     RETURNING id, owner_id
   ), ${writes.map(([name, insert]) => `${name} AS (${insert} RETURNING 1), `).join('')}written AS (
@@ -100,7 +172,9 @@ function insertCountedStatement(needed: OptionalWrite[]): string {
 }
 
 /** insertCountedStatement's eight texts, by `tags | clicks << 1 | limits << 2` (OPTIONAL_WRITES' order). */
-const INSERT_COUNTED = Array.from({ length: 8 }, (_, bits) => prepared(insertCountedStatement((Object.keys(OPTIONAL_WRITES) as OptionalWrite[]).filter((_write, i) => (bits >> i) & 1))));
+const INSERT_COUNTED = Array.from({ length: 8 }, (_, bits) =>
+  prepared(insertCountedStatement((Object.keys(OPTIONAL_WRITES) as OptionalWrite[]).filter((_write, i) => (bits >> i) & 1))),
+);
 
 /** The INSERT_COUNTED text for these links: what they hold besides their own row. */
 function insertCountedFor(rows: LinkProps[]): PreparedStatement {
@@ -112,7 +186,8 @@ function insertCountedFor(rows: LinkProps[]): PreparedStatement {
 
 /** What the owner held when `links_usage_take` refused a creation, or null for any other error. */
 function quotaReached(error: unknown): number | null {
-  const driverError = (error as { driverError?: { code?: string; detail?: string } }).driverError ?? (error as { code?: string; detail?: string });
+  const driverError =
+    (error as { driverError?: { code?: string; detail?: string } }).driverError ?? (error as { code?: string; detail?: string });
   return driverError?.code === 'LQ001' ? Number(driverError.detail) : null;
 }
 
@@ -164,11 +239,17 @@ const SORTS: Record<LinkSort, SortSql> = {
  * the title sort compares it (`title_key`), its cursor position in that sort.
  */
 const pageStatement = (totalSql: string, pageSql: string, sort: SortSql = SORTS.newest) =>
-  `SELECT t.total, lower(p.title) AS title_key, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id IN (${pageSql})) p ON true ORDER BY ${sort.order('p')}`;
+  `SELECT t.total, lower(p.title) AS title_key, p.* FROM (${totalSql}) t LEFT JOIN (SELECT ${COLUMNS} ` +
+  `FROM links l WHERE l.owner_id = $1 AND l.id IN (${pageSql})) p ON true ORDER BY ${sort.order('p')}`;
 
 /** The page of links from pageStatement's rows; each item's position in `sort`. */
 function pageOfRows(rows: Row[], page: PageRequest, sort: LinkSort): Page<Link> {
-  const found = pageOf(rows.filter((r) => r['id'] !== null), int(rows[0], 'total'), page, (r) => (sort === 'title' ? [text(r, 'title_key'), text(r, 'id')] : [text(r, 'id')]));
+  const found = pageOf(
+    rows.filter((r) => r['id'] !== null),
+    int(rows[0], 'total'),
+    page,
+    (r) => (sort === 'title' ? [text(r, 'title_key'), text(r, 'id')] : [text(r, 'id')]),
+  );
   return { ...found, items: found.items.map(toLink) };
 }
 
@@ -184,7 +265,11 @@ function tagWalk(params: unknown[], sort: SortSql, page: PageRequest, window: st
   const owned = `EXISTS (SELECT 1 FROM tags t WHERE t.id = ${tag} AND t.owner_id = $1)`;
   const tagged = `(SELECT lt.link_id AS id FROM link_tags lt WHERE lt.tag_id = ${tag} AND ${owned}) g`;
   const after = page.after ? `WHERE ${sort.after('g', page.after, params)}` : '';
-  return pageStatement(`SELECT count(*) AS total FROM ${tagged}`, `SELECT g.id FROM ${tagged} ${after} ORDER BY ${sort.order('g')} ${window}`, sort);
+  return pageStatement(
+    `SELECT count(*) AS total FROM ${tagged}`,
+    `SELECT g.id FROM ${tagged} ${after} ORDER BY ${sort.order('g')} ${window}`,
+    sort,
+  );
 }
 
 /** Whether a list view is the plain one (every link, newest first): the reads tuned for it answer it. */
@@ -253,7 +338,12 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   private async insertRowsUnreported(rows: LinkProps[], quota: Quota): Promise<Set<string>> {
     try {
-      const { rows: result } = await sql(this.dataSource, insertCountedFor(rows), [jsonRows(rows.map(newLinkRow)), quota.ownerId, quota.resource, quota.limit]);
+      const { rows: result } = await sql(this.dataSource, insertCountedFor(rows), [
+        jsonRows(rows.map(newLinkRow)),
+        quota.ownerId,
+        quota.resource,
+        quota.limit,
+      ]);
       return new Set(result.length ? textArray(result[0], 'ids') : []);
     } catch (error) {
       const used = quotaReached(error);
@@ -268,7 +358,11 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
 
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Link[]> {
     if (!ids.length) return [];
-    const { rows } = await sql(this.dataSource, `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id = ANY($2::char(24)[]) ORDER BY l.id`, [ownerId, ids]);
+    const { rows } = await sql(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id = ANY($2::char(24)[]) ORDER BY l.id`,
+      [ownerId, ids],
+    );
     return rows.map(toLink);
   }
 
@@ -279,7 +373,12 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
     const params: unknown[] = [ownerId];
     if (page.after) {
       // A cursor's page: the index on (owner_id, id) entered at the position, whatever its depth.
-      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${SORTS.newest.after('l', page.after, params)} ORDER BY l.owner_id, l.id DESC LIMIT ${page.rows}`);
+      statement = pageStatement(
+        LINKS_TOTAL,
+        'SELECT l.id FROM links l WHERE l.owner_id = $1 ' +
+          `AND ${SORTS.newest.after('l', page.after, params)} ORDER BY l.owner_id, l.id DESC ` +
+          `LIMIT ${page.rows}`,
+      );
     } else if (start + limit <= this.nearTheNewest) {
       // The first pages (most reads) walk at most `nearTheNewest` index entries from the newest link: the
       // statement below without the other end's branch, whose planning was a third of the first page's
@@ -293,14 +392,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       // half is an offset from the oldest link: the index walk before it stays under half of the owner's links
       // (the last page of 100,000 walked them all, 37 ms; walked from its own end, 0.05 ms).
       statement = `WITH usage AS (${LINKS_TOTAL}) ${pageStatement(
-          'SELECT total FROM usage',
-          `(SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} < (SELECT total FROM usage) - ${start}
+        'SELECT total FROM usage',
+        `(SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} < (SELECT total FROM usage) - ${start}
              ORDER BY l.owner_id, l.id DESC LIMIT ${limit} OFFSET ${start})
            UNION ALL
            (SELECT l.id FROM links l WHERE l.owner_id = $1 AND ${start} >= (SELECT total FROM usage) - ${start}
              ORDER BY l.owner_id, l.id LIMIT (SELECT greatest(least(${limit}, total - ${start}), 0) FROM usage)
              OFFSET (SELECT greatest(total - ${start} - ${limit}, 0) FROM usage))`,
-        )}`;
+      )}`;
     }
     const { rows } = await sql(this.dataSource, statement, params);
     return pageOfRows(rows, page, 'newest');
@@ -315,12 +414,20 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
    * index (entered at a cursor's position) and the total the usage counter; a tag alone, newest or oldest
    * first, walks link_tags' (tag_id, link_id) index the same way (see tagWalk).
    */
-  private async listMatching(params: unknown[], conditions: string[], query: string | undefined, page: PageRequest, view: LinkListView): Promise<Page<Link>> {
+  private async listMatching(
+    params: unknown[],
+    conditions: string[],
+    query: string | undefined,
+    page: PageRequest,
+    view: LinkListView,
+  ): Promise<Page<Link>> {
     const sortName = view.sort ?? 'newest';
     const sort = SORTS[sortName];
     const where = ['l.owner_id = $1', ...conditions];
-    if (query) where.push(`lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE ${textParam(params, containsPattern(query.toLowerCase()))}`);
-    if (view.tagId !== undefined) where.push(`EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = l.id AND lt.tag_id = ${param(params, view.tagId)})`);
+    if (query)
+      where.push(`lower(l.title || ' ' || l.slug || ' ' || l.url) LIKE ${textParam(params, containsPattern(query.toLowerCase()))}`);
+    if (view.tagId !== undefined)
+      where.push(`EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = l.id AND lt.tag_id = ${param(params, view.tagId)})`);
     if (view.favorite) where.push('l.is_favorite');
     const window = `LIMIT ${page.rows} OFFSET ${page.offset}`;
     let statement: string;
@@ -328,11 +435,20 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
       statement = tagWalk(params, sort, page, window);
     } else if (where.length === 1) {
       const after = page.after ? `AND ${sort.after('l', page.after, params)}` : '';
-      statement = pageStatement(LINKS_TOTAL, `SELECT l.id FROM links l WHERE l.owner_id = $1 ${after} ORDER BY l.owner_id, ${sort.order('l')} ${window}`, sort);
+      statement = pageStatement(
+        LINKS_TOTAL,
+        `SELECT l.id FROM links l WHERE l.owner_id = $1 ${after} ORDER BY l.owner_id, ${sort.order('l')} ${window}`,
+        sort,
+      );
     } else {
       const after = page.after ? `WHERE ${sort.after('m', page.after, params)}` : '';
+      const matchesPage = pageStatement(
+        'SELECT count(*) AS total FROM matches',
+        `SELECT m.id FROM matches m ${after} ORDER BY ${sort.order('m')} ${window}`,
+        sort,
+      );
       statement = `WITH matches AS MATERIALIZED (SELECT l.id, l.title FROM links l WHERE ${where.join(' AND ')})
-        ${pageStatement('SELECT count(*) AS total FROM matches', `SELECT m.id FROM matches m ${after} ORDER BY ${sort.order('m')} ${window}`, sort)}`;
+        ${matchesPage}`;
     }
     const { rows } = await sql(this.dataSource, statement, params);
     return pageOfRows(rows, page, sortName);
@@ -354,13 +470,33 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
                   updated_at = GREATEST($10, updated_at + interval '1 millisecond'),
                   redirect_type = $11, expires_at = $12, expired_url = $13, utm = $14::jsonb, targets = $15::jsonb, is_favorite = $17
             WHERE id = $1 AND owner_id = $2 AND ($16::timestamptz IS NULL OR updated_at = $16)`,
-          [p.id, p.ownerId, p.domainId, p.slug, p.url, p.title, p.description, p.status, p.passwordHash, p.updatedAt, ...optionParams(p.options), unchangedSince, p.isFavorite ?? false],
+          [
+            p.id,
+            p.ownerId,
+            p.domainId,
+            p.slug,
+            p.url,
+            p.title,
+            p.description,
+            p.status,
+            p.passwordHash,
+            p.updatedAt,
+            ...optionParams(p.options),
+            unchangedSince,
+            p.isFavorite ?? false,
+          ],
         );
         if (affected === 0) return false;
         // The visit limit: set or changed (the visits used so far kept), or gone with its count.
         const maxVisits = p.options?.maxVisits ?? null;
         if (maxVisits === null) await sql(this.dataSource, 'DELETE FROM link_visit_limits WHERE link_id = $1', [p.id]);
-        else await sql(this.dataSource, 'INSERT INTO link_visit_limits (link_id, max_visits) VALUES ($1, $2) ON CONFLICT (link_id) DO UPDATE SET max_visits = EXCLUDED.max_visits', [p.id, maxVisits]);
+        else
+          await sql(
+            this.dataSource,
+            'INSERT INTO link_visit_limits (link_id, max_visits) VALUES ($1, $2) ' +
+              'ON CONFLICT (link_id) DO UPDATE SET max_visits = EXCLUDED.max_visits',
+            [p.id, maxVisits],
+          );
         await this.replaceTags(p.id, p.tagIds);
         return true;
       }),
@@ -370,9 +506,14 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   /** One statement after the owner's usage row is taken (as deleteOfOwner: see deleteCounted). */
   async deleteManyOfOwner(ownerId: string, ids: string[]): Promise<DeletedLink[]> {
     if (!ids.length) return [];
-    const result = await this.reporting(ownerId, () => deleteCounted(this.dataSource, { ...LINKS_USAGE, ownerId }, () =>
-      sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) RETURNING id, domain_id, slug', [ownerId, ids]),
-    ));
+    const result = await this.reporting(ownerId, () =>
+      deleteCounted(this.dataSource, { ...LINKS_USAGE, ownerId }, () =>
+        sql(this.dataSource, 'DELETE FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) RETURNING id, domain_id, slug', [
+          ownerId,
+          ids,
+        ]),
+      ),
+    );
     return rowsOf(result, (r) => ({ id: text(r, 'id'), domainId: textOrNull(r, 'domain_id'), slug: text(r, 'slug') }));
   }
 
@@ -388,18 +529,36 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   private retagUnreported(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
     return inTransaction(this.dataSource, async () => {
       const found = rowsOf(
-        await sql(this.dataSource, 'SELECT id FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) ORDER BY id FOR UPDATE', [ownerId, ids]),
+        await sql(this.dataSource, 'SELECT id FROM links WHERE owner_id = $1 AND id = ANY($2::char(24)[]) ORDER BY id FOR UPDATE', [
+          ownerId,
+          ids,
+        ]),
         (r) => text(r, 'id'),
       );
       if (!found.length) return [];
       // A link's tags are part of it: its updatedAt moves on, as with every write of it (see update).
-      await sql(this.dataSource, "UPDATE links SET updated_at = GREATEST(now(), updated_at + interval '1 millisecond') WHERE id = ANY($1::char(24)[])", [found]);
-      if (remove.length) await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = ANY($1::char(24)[]) AND tag_id = ANY($2::char(24)[])', [found, remove]);
+      await sql(
+        this.dataSource,
+        "UPDATE links SET updated_at = GREATEST(now(), updated_at + interval '1 millisecond') WHERE id = ANY($1::char(24)[])",
+        [found],
+      );
+      if (remove.length)
+        await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = ANY($1::char(24)[]) AND tag_id = ANY($2::char(24)[])', [
+          found,
+          remove,
+        ]);
       if (add.length) {
-        await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT l, t FROM unnest($1::char(24)[]) AS l, unnest($2::char(24)[]) AS t ORDER BY 1, 2 ON CONFLICT DO NOTHING', [found, add]);
+        await sql(
+          this.dataSource,
+          'INSERT INTO link_tags (link_id, tag_id) SELECT l, t FROM unnest($1::char(24)[]) ' +
+            'AS l, unnest($2::char(24)[]) AS t ORDER BY 1, 2 ON CONFLICT DO NOTHING',
+          [found, add],
+        );
         const over = await countOf(
           this.dataSource,
-          'SELECT count(*) AS n FROM (SELECT link_id FROM link_tags WHERE link_id = ANY($1::char(24)[]) GROUP BY link_id HAVING count(*) > $2) o',
+          'SELECT count(*) AS n FROM (SELECT link_id FROM link_tags ' +
+            'WHERE link_id = ANY($1::char(24)[]) GROUP BY link_id ' +
+            'HAVING count(*) > $2) o',
           [found, maxTags],
         );
         // Thrown inside the transaction: it rolls back, and no link changes.
@@ -420,7 +579,8 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   async batchOfOwner(ownerId: string, afterId: string | null, limit: number): Promise<Link[]> {
     const { rows } = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id > $2 ORDER BY l.owner_id, l.id LIMIT ${Math.max(1, Math.floor(limit))}`,
+      `SELECT ${COLUMNS} FROM links l WHERE l.owner_id = $1 AND l.id > $2 ` +
+        `ORDER BY l.owner_id, l.id LIMIT ${Math.max(1, Math.floor(limit))}`,
       [ownerId, afterId ?? ''],
     );
     return rows.map(toLink);
@@ -431,7 +591,11 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   }
 
   async idsTaggedWith(ownerId: string, tagId: string): Promise<string[]> {
-    const result = await sql(this.dataSource, 'SELECT l.id FROM links l JOIN link_tags lt ON lt.link_id = l.id WHERE l.owner_id = $1 AND lt.tag_id = $2 ORDER BY l.id', [ownerId, tagId]);
+    const result = await sql(
+      this.dataSource,
+      'SELECT l.id FROM links l JOIN link_tags lt ON lt.link_id = l.id WHERE l.owner_id = $1 AND lt.tag_id = $2 ORDER BY l.id',
+      [ownerId, tagId],
+    );
     return rowsOf(result, (r) => text(r, 'id'));
   }
 
@@ -464,12 +628,20 @@ export class TypeormLinkRepository extends OwnedRowsRepository<LinkProps> implem
   }
 
   /** The owner's links expired at `now` (or not), with the search and view of listOfOwner; the total counts the matches. */
-  listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
+  listOfOwnerByExpiry(
+    ownerId: string,
+    expired: boolean,
+    now: Date,
+    query: string | undefined,
+    page: PageRequest,
+    view: LinkListView = {},
+  ): Promise<Page<Link>> {
     return this.listMatching([ownerId, now], [`${expired ? '' : 'NOT '}${expiredAt('$2')}`], query, page, view);
   }
 
   private async replaceTags(linkId: string, tagIds: string[]): Promise<void> {
     await sql(this.dataSource, 'DELETE FROM link_tags WHERE link_id = $1', [linkId]);
-    if (tagIds.length) await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT $1, unnest($2::char(24)[])', [linkId, tagIds]);
+    if (tagIds.length)
+      await sql(this.dataSource, 'INSERT INTO link_tags (link_id, tag_id) SELECT $1, unnest($2::char(24)[])', [linkId, tagIds]);
   }
 }

@@ -1,7 +1,22 @@
 import { DataSource } from 'typeorm';
 import { Tag, TagProps, TagRepository, TagWithCount } from '@lnk/links/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { afterId, bool, containsPattern, countOf, firstOf, guardUnique, int, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, timestamp } from '@lnk/shared/database';
+import {
+  afterId,
+  bool,
+  containsPattern,
+  countOf,
+  firstOf,
+  guardUnique,
+  int,
+  OwnedRowsRepository,
+  Quota,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  timestamp,
+} from '@lnk/shared/database';
 
 // linkCount counts the tag's links, which are always its owner's (tags are only put on own links).
 const COLUMNS = `t.id, t.owner_id, t.name, t.is_favorite, t.created_at, t.updated_at,
@@ -31,7 +46,12 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
   protected insertCounted(p: TagProps, quota: Quota): Promise<void> {
     return this.insertLockingFirst(quota, () =>
       sql(this.dataSource, 'INSERT INTO tags (id, owner_id, name, is_favorite, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        p.id, p.ownerId, p.name, p.isFavorite, p.createdAt, p.updatedAt,
+        p.id,
+        p.ownerId,
+        p.name,
+        p.isFavorite,
+        p.createdAt,
+        p.updatedAt,
       ]),
     );
   }
@@ -45,30 +65,49 @@ export class TypeormTagRepository extends OwnedRowsRepository<TagProps> implemen
     }
     const pageParams = [...params];
     const [items, total] = await Promise.all([
-      sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE ${where}${afterId(page, pageParams, 't.id')} ORDER BY t.id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, pageParams),
+      sql(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM tags t ` +
+          `WHERE ${where}${afterId(page, pageParams, 't.id')} ORDER BY t.id DESC ` +
+          `LIMIT ${page.rows} OFFSET ${page.offset}`,
+        pageParams,
+      ),
       query ? countOf(this.dataSource, `SELECT count(*) AS n FROM tags t WHERE ${where}`, params) : this.countOfOwner(ownerId),
     ]);
     return pageOf(rowsOf(items, withCount), total, page, (t) => [t.tag.id]);
   }
 
   async favoritesOfOwner(ownerId: string): Promise<TagWithCount[]> {
-    return rowsOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.is_favorite ORDER BY t.id DESC`, [ownerId]), withCount);
+    return rowsOf(
+      await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.is_favorite ORDER BY t.id DESC`, [ownerId]),
+      withCount,
+    );
   }
 
   async findOfOwner(ownerId: string, id: string): Promise<TagWithCount | null> {
-    return firstOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.id = $1 AND t.owner_id = $2`, [id, ownerId]), withCount);
+    return firstOf(
+      await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.id = $1 AND t.owner_id = $2`, [id, ownerId]),
+      withCount,
+    );
   }
 
   async findManyOfOwner(ownerId: string, ids: string[]): Promise<Tag[]> {
     if (!ids.length) return [];
-    return rowsOf(await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.id = ANY($2::char(24)[])`, [ownerId, ids]), toTag);
+    return rowsOf(
+      await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND t.id = ANY($2::char(24)[])`, [ownerId, ids]),
+      toTag,
+    );
   }
 
   async findByNamesOfOwner(ownerId: string, names: string[]): Promise<Tag[]> {
     if (!names.length) return [];
     // lower() on both sides, as the unique index on (owner_id, lower(name)) compares them.
     return rowsOf(
-      await sql(this.dataSource, `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND lower(t.name) IN (SELECT lower(n) FROM unnest($2::text[]) AS n)`, [ownerId, [...new Set(names)]]),
+      await sql(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM tags t WHERE t.owner_id = $1 AND lower(t.name) IN (SELECT lower(n) FROM unnest($2::text[]) AS n)`,
+        [ownerId, [...new Set(names)]],
+      ),
       toTag,
     );
   }

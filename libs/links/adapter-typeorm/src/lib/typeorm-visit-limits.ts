@@ -17,7 +17,8 @@ export class TypeormVisitLimits extends VisitLimits {
     // The row lock orders the takers: exactly one of them leaves visits_used equal to max_visits.
     const result = await sql(
       this.dataSource,
-      'UPDATE link_visit_limits SET visits_used = visits_used + 1 WHERE link_id = $1 AND visits_used < max_visits RETURNING visits_used >= max_visits AS last',
+      'UPDATE link_visit_limits SET visits_used = visits_used + 1 WHERE link_id = $1 ' +
+        'AND visits_used < max_visits RETURNING visits_used >= max_visits AS last',
       [linkId],
     );
     if (result.rows.length === 0) return 'none';

@@ -12,7 +12,22 @@ const now = new Date('2026-06-01T12:00:00.000Z');
 
 function limited(maxVisits: number | null): Link {
   const options = maxVisits === null ? undefined : { ...NO_LINK_OPTIONS, maxVisits };
-  return new Link({ id: ids.next(), ownerId: ids.next(), domainId: null, slug: `v${ids.next().slice(-10)}`, url: 'https://example.com/', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, options });
+  return new Link({
+    id: ids.next(),
+    ownerId: ids.next(),
+    domainId: null,
+    slug: `v${ids.next().slice(-10)}`,
+    url: 'https://example.com/',
+    title: '',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: now,
+    updatedAt: now,
+    options,
+  });
 }
 
 // maxVisits must hold exactly when several instances answer one link at once: each instance has its own
@@ -42,7 +57,10 @@ describe('TypeormVisitLimits on PostgreSQL: the visit limit under concurrency', 
     // Exactly one taker is told it took the last visit: the limit_reached event is told once, not once per instance.
     expect(claimed.filter((c) => c === 'last')).toHaveLength(1);
     expect(await instances[0].hasLeft(link.id)).toBe(false);
-    expect((await new TypeormLinkRepository(second).findOfOwner(link.ownerId, link.id))?.options).toMatchObject({ maxVisits: 10, visitsUsed: 10 });
+    expect((await new TypeormLinkRepository(second).findOfOwner(link.ownerId, link.id))?.options).toMatchObject({
+      maxVisits: 10,
+      visitsUsed: 10,
+    });
   });
 
   it('takes nothing from a link without a limit, and answers whether visits are left without taking one', async () => {

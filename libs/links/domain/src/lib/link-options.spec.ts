@@ -46,17 +46,32 @@ describe('link option rules', () => {
   it.each([303, 300, '301', null, 0])('refuses redirectType %p', (type) => expect(check({ redirectType: type })).toEqual(['redirectType']));
 
   it('takes expiresAt in the future as an ISO date-time with its offset, null clearing', () => {
-    expect(checkLinkOptions({ expiresAt: '2026-02-04T00:00:00Z' }, NO_LINK_OPTIONS, now, OWN).expiresAt).toEqual(new Date('2026-02-04T00:00:00Z'));
-    expect(checkLinkOptions({ expiresAt: '2026-02-03T06:00:00+01:00' }, NO_LINK_OPTIONS, now, OWN).expiresAt).toEqual(new Date('2026-02-03T05:00:00Z'));
-    expect(checkLinkOptions({ expiresAt: null }, { ...NO_LINK_OPTIONS, expiresAt: new Date('2030-01-01T00:00:00Z') }, now, OWN).expiresAt).toBeNull();
+    expect(checkLinkOptions({ expiresAt: '2026-02-04T00:00:00Z' }, NO_LINK_OPTIONS, now, OWN).expiresAt).toEqual(
+      new Date('2026-02-04T00:00:00Z'),
+    );
+    expect(checkLinkOptions({ expiresAt: '2026-02-03T06:00:00+01:00' }, NO_LINK_OPTIONS, now, OWN).expiresAt).toEqual(
+      new Date('2026-02-03T05:00:00Z'),
+    );
+    expect(
+      checkLinkOptions({ expiresAt: null }, { ...NO_LINK_OPTIONS, expiresAt: new Date('2030-01-01T00:00:00Z') }, now, OWN).expiresAt,
+    ).toBeNull();
   });
   // "Now" is already the past: a link that expires as it is made would never answer.
-  it.each(['2026-02-03T04:05:06.007Z', '2020-01-01T00:00:00Z', '2026-02-04', '2026-02-04T00:00:00', 'tomorrow', 1893456000000, '2026-13-01T00:00:00Z', '2027-02-30T00:00:00Z'])('refuses expiresAt %p', (value) =>
-    expect(check({ expiresAt: value })).toEqual(['expiresAt']),
-  );
+  it.each([
+    '2026-02-03T04:05:06.007Z',
+    '2020-01-01T00:00:00Z',
+    '2026-02-04',
+    '2026-02-04T00:00:00',
+    'tomorrow',
+    1893456000000,
+    '2026-13-01T00:00:00Z',
+    '2027-02-30T00:00:00Z',
+  ])('refuses expiresAt %p', (value) => expect(check({ expiresAt: value })).toEqual(['expiresAt']));
 
   it('checks expiredUrl as url is, under its own name', () => {
-    expect(checkLinkOptions({ expiredUrl: 'https://Example.com/over' }, NO_LINK_OPTIONS, now, OWN).expiredUrl).toBe('https://example.com/over');
+    expect(checkLinkOptions({ expiredUrl: 'https://Example.com/over' }, NO_LINK_OPTIONS, now, OWN).expiredUrl).toBe(
+      'https://example.com/over',
+    );
     expect(check({ expiredUrl: 'https://s.lnk.test/x' })).toEqual(['expiredUrl']);
     expect(check({ expiredUrl: 'javascript:alert(1)' })).toEqual(['expiredUrl']);
   });
@@ -64,9 +79,20 @@ describe('link option rules', () => {
   it.each([0, -1, 1.5, '10', 2 ** 31])('refuses maxVisits %p', (value) => expect(check({ maxVisits: value })).toEqual(['maxVisits']));
 
   it('takes the five UTM fields, trimmed; an empty object clears', () => {
-    expect(checkUtm({ source: ' news ', medium: 'email', campaign: 'c', term: 't', content: 'x' })).toEqual({ source: 'news', medium: 'email', campaign: 'c', term: 't', content: 'x' });
+    expect(checkUtm({ source: ' news ', medium: 'email', campaign: 'c', term: 't', content: 'x' })).toEqual({
+      source: 'news',
+      medium: 'email',
+      campaign: 'c',
+      term: 't',
+      content: 'x',
+    });
     expect(checkUtm({})).toBeNull();
-    expect(refused(() => checkUtm({ source: '', id: 'x', medium: 'a\r\nb', campaign: 'x'.repeat(201) }))).toEqual(['utm.source', 'utm.id', 'utm.medium', 'utm.campaign']);
+    expect(refused(() => checkUtm({ source: '', id: 'x', medium: 'a\r\nb', campaign: 'x'.repeat(201) }))).toEqual([
+      'utm.source',
+      'utm.id',
+      'utm.medium',
+      'utm.campaign',
+    ]);
     expect(refused(() => checkUtm(['x']))).toEqual(['utm']);
   });
 
@@ -76,7 +102,18 @@ describe('link option rules', () => {
       country: { GB: 'https://example.co.uk/' },
     });
     expect(checkTargets({ device: {}, country: {} }, OWN)).toBeNull();
-    expect(refused(() => checkTargets({ device: { watch: 'https://example.com', ios: 'ftp://x' }, country: { gb: 'https://a.example', GBR: 'https://a.example', ZZ: 'https://a.example', US: 'https://s.lnk.test/' }, os: {} }, OWN))).toEqual([
+    expect(
+      refused(() =>
+        checkTargets(
+          {
+            device: { watch: 'https://example.com', ios: 'ftp://x' },
+            country: { gb: 'https://a.example', GBR: 'https://a.example', ZZ: 'https://a.example', US: 'https://s.lnk.test/' },
+            os: {},
+          },
+          OWN,
+        ),
+      ),
+    ).toEqual([
       'targets.device.watch',
       'targets.device.ios',
       'targets.country.gb',
@@ -88,7 +125,12 @@ describe('link option rules', () => {
   });
 
   it('tells of every bad option at once', () => {
-    expect(check({ redirectType: 303, expiresAt: '2000-01-01T00:00:00Z', maxVisits: 0, targets: { device: { ios: 'nope' } } })).toEqual(['redirectType', 'expiresAt', 'maxVisits', 'targets.device.ios']);
+    expect(check({ redirectType: 303, expiresAt: '2000-01-01T00:00:00Z', maxVisits: 0, targets: { device: { ios: 'nope' } } })).toEqual([
+      'redirectType',
+      'expiresAt',
+      'maxVisits',
+      'targets.device.ios',
+    ]);
   });
 
   // A new limit counts from 0, a changed one keeps what was used, a cleared one forgets it.
@@ -116,10 +158,39 @@ describe('link options through the use cases and the stored link', () => {
     return {
       store,
       clicks,
-      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: OWN }, changes: lookups }),
-      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: OWN }, getLink, changes: lookups }),
+      create: new CreateLinkUseCase({
+        links,
+        tags,
+        domains,
+        quota,
+        passwords: hasher,
+        slugs: generator,
+        ids,
+        clock,
+        config: { ownHosts: OWN },
+        changes: lookups,
+      }),
+      update: new UpdateLinkUseCase({
+        links,
+        tags,
+        domains,
+        passwords: hasher,
+        clock,
+        config: { ownHosts: OWN },
+        getLink,
+        changes: lookups,
+      }),
       list: new ListLinksUseCase(new RepositoryLinkLists(links, domains, clock)),
-      answer: new AnswerShortUrlUseCase({ resolve, checkPassword: new CheckLinkPasswordUseCase(hasher, attempts), clicks: recorder, bots, clock, config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null }, visitLimits: new MemoryVisitLimits(store), visitors }),
+      answer: new AnswerShortUrlUseCase({
+        resolve,
+        checkPassword: new CheckLinkPasswordUseCase(hasher, attempts),
+        clicks: recorder,
+        bots,
+        clock,
+        config: { defaultDomainName: 's.lnk.test', notFoundRedirectUrl: null },
+        visitLimits: new MemoryVisitLimits(store),
+        visitors,
+      }),
     };
   };
   const visit = (slug: string) => ({ method: 'GET', host: 's.lnk.test', slug, rawQuery: '', userAgent: 'Mozilla/5.0', ip: '203.0.113.7' });
@@ -140,7 +211,9 @@ describe('link options through the use cases and the stored link', () => {
     const { link } = await create.execute('ada', { url: 'https://example.com', redirectType: 301, maxVisits: 5, utm: { source: 'x' } });
     const updated = await update.execute('ada', link.id, { title: 'T', utm: null, redirectType: 308 });
     expect(updated.link.options).toMatchObject({ redirectType: 308, maxVisits: 5, utm: null });
-    await expect(update.execute('ada', link.id, { expiresAt: '2020-01-01T00:00:00Z' })).rejects.toMatchObject({ errors: [{ name: 'expiresAt' }] });
+    await expect(update.execute('ada', link.id, { expiresAt: '2020-01-01T00:00:00Z' })).rejects.toMatchObject({
+      errors: [{ name: 'expiresAt' }],
+    });
   });
 
   it('answers a created link with maxVisits for exactly that many visits, then lists it as expired', async () => {
@@ -150,15 +223,22 @@ describe('link options through the use cases and the stored link', () => {
     const answers = await Promise.all([1, 2, 3, 4].map(() => answer.execute(visit('limited'))));
     expect(answers.map((a) => a.kind)).toEqual(['redirect', 'redirect', 'expired', 'expired']);
     expect(clicks).toEqual([`visit:${link.id}`, `visit:${link.id}`]);
-    const slugsOf = async (expired: boolean) => (await list.execute('ada', undefined, PageRequest.of(0, 10), { expired })).page.items.map((l) => l.slug);
+    const slugsOf = async (expired: boolean) =>
+      (await list.execute('ada', undefined, PageRequest.of(0, 10), { expired })).page.items.map((l) => l.slug);
     expect(await slugsOf(true)).toEqual(['limited']);
     expect(await slugsOf(false)).toEqual(['plain']);
   });
 
   it('lists a link past its expiresAt as expired, and answers it expired, once its time has come', async () => {
     const { create, answer, list } = setUp();
-    await create.execute('ada', { url: 'https://example.com', slug: 'soon', expiresAt: '2026-02-03T05:00:00Z', expiredUrl: 'https://example.com/over' });
-    const expiredSlugs = async () => (await list.execute('ada', undefined, PageRequest.of(0, 10), { expired: true })).page.items.map((l) => l.slug);
+    await create.execute('ada', {
+      url: 'https://example.com',
+      slug: 'soon',
+      expiresAt: '2026-02-03T05:00:00Z',
+      expiredUrl: 'https://example.com/over',
+    });
+    const expiredSlugs = async () =>
+      (await list.execute('ada', undefined, PageRequest.of(0, 10), { expired: true })).page.items.map((l) => l.slug);
     expect(await expiredSlugs()).toEqual([]);
     expect(await answer.execute(visit('soon'))).toMatchObject({ kind: 'redirect' });
     now = new Date('2026-02-03T05:00:00Z');

@@ -30,9 +30,12 @@ const fieldOf = (fn: () => unknown) => {
 
 describe('slug rules', () => {
   it.each(['a', 'Promo_2026', 'x-y', 'A'.repeat(64)])('accepts %p', (slug) => expect(checkSlug(slug)).toBe(slug));
-  it.each(['', 'a b', 'é', 'a/b', 'a.b', 'A'.repeat(65), 'oauth', 'USER', 'health', 'docs', 'v1', 'api', 'auth'])('refuses %p on slug', (slug) => {
-    expect(fieldOf(() => checkSlug(slug))).toBe('slug');
-  });
+  it.each(['', 'a b', 'é', 'a/b', 'a.b', 'A'.repeat(65), 'oauth', 'USER', 'health', 'docs', 'v1', 'api', 'auth'])(
+    'refuses %p on slug',
+    (slug) => {
+      expect(fieldOf(() => checkSlug(slug))).toBe('slug');
+    },
+  );
 });
 
 describe('destination URL rules', () => {
@@ -46,11 +49,21 @@ describe('destination URL rules', () => {
     }
     return undefined;
   };
-  it.each(['https://example.com/', 'http://example.com/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`])('accepts %p', (url) => expect(checkDestinationUrl(url, own)).toBe(url));
-  it.each([undefined, '', 'example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'data:text/html,x', 'https://s.lnk.test/abc', 'https://S.LNK.TEST./abc', `https://example.com/${'a'.repeat(2040)}`])(
-    'refuses %p on url',
-    (url) => expect(fieldOf(() => checkDestinationUrl(url, own))).toBe('url'),
+  it.each(['https://example.com/', 'http://example.com/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`])('accepts %p', (url) =>
+    expect(checkDestinationUrl(url, own)).toBe(url),
   );
+  it.each([
+    undefined,
+    '',
+    'example.com',
+    '/relative',
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'https://s.lnk.test/abc',
+    'https://S.LNK.TEST./abc',
+    `https://example.com/${'a'.repeat(2040)}`,
+  ])('refuses %p on url', (url) => expect(fieldOf(() => checkDestinationUrl(url, own))).toBe('url'));
 
   // Stored as typed, a non-ASCII host or path made the redirect's Location header fail (a 500).
   it.each([
@@ -61,33 +74,59 @@ describe('destination URL rules', () => {
   ])('stores %p as the URL parser writes it: %p', (url, stored) => expect(checkDestinationUrl(url, own)).toBe(stored));
 
   // CR/LF split the Location header (a 500 that leaked the framework's error); TAB and LF the URL parser drops silently.
-  it.each(['https://example.com/a\r\nSet-Cookie: x=1', 'https://example.com/\n', 'https://exa\tmple.com/', 'https://example.com/\u0000', 'https://example.com/\u007f', 'https://example.com/\u0085', '\u001bhttps://example.com/'])(
-    'refuses control characters in %j',
-    (url) => expect(urlErrorOf(url, own)).toMatch(/control characters/),
-  );
+  it.each([
+    'https://example.com/a\r\nSet-Cookie: x=1',
+    'https://example.com/\n',
+    'https://exa\tmple.com/',
+    'https://example.com/\u0000',
+    'https://example.com/\u007f',
+    'https://example.com/\u0085',
+    '\u001bhttps://example.com/',
+  ])('refuses control characters in %j', (url) => expect(urlErrorOf(url, own)).toMatch(/control characters/));
 
   // https://bank.example@evil.example/ shows a trusted name to the reader and goes to another host.
-  it.each(['https://bank.example@evil.example/', 'https://user:pass@example.com/', 'https://:pass@example.com/'])('refuses user info in %p', (url) =>
-    expect(urlErrorOf(url, own)).toMatch(/user name or password/),
+  it.each(['https://bank.example@evil.example/', 'https://user:pass@example.com/', 'https://:pass@example.com/'])(
+    'refuses user info in %p',
+    (url) => expect(urlErrorOf(url, own)).toMatch(/user name or password/),
   );
 
   // A short link to the service itself under another spelling of its address loops through it.
   describe('when the service runs on loopback (127.0.0.1)', () => {
     const loopback = ['127.0.0.1'];
-    it.each(['http://127.0.0.1:8080/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://127.0.0.1./', 'http://127.0.0.2/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/', 'http://LOCALHOST./', 'http://app.localhost/', 'http://0.0.0.0/', 'http://0/', 'http://[::]/'])(
-      'refuses %p',
-      (url) => expect(urlErrorOf(url, loopback)).toMatch(/short domain of this service/),
-    );
+    it.each([
+      'http://127.0.0.1:8080/',
+      'http://2130706433/',
+      'http://0x7f.0.0.1/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://127.0.0.1./',
+      'http://127.0.0.2/',
+      'http://[::1]/',
+      'http://[0:0:0:0:0:0:0:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost/',
+      'http://LOCALHOST./',
+      'http://app.localhost/',
+      'http://0.0.0.0/',
+      'http://0/',
+      'http://[::]/',
+    ])('refuses %p', (url) => expect(urlErrorOf(url, loopback)).toMatch(/short domain of this service/));
     it('accepts other hosts', () => expect(checkDestinationUrl('http://192.168.1.10/', loopback)).toBe('http://192.168.1.10/'));
   });
 
   describe('when the service has a public address or name', () => {
     const publicHosts = ['203.0.113.5', 'lnk.example', 'xn--bcher-kva.example'];
-    it.each(['http://203.0.113.5/', 'http://3405803781/', 'http://[::ffff:203.0.113.5]/', 'https://LNK.example./x', 'https://bücher.example/'])('refuses %p', (url) =>
-      expect(urlErrorOf(url, publicHosts)).toMatch(/short domain of this service/),
-    );
+    it.each([
+      'http://203.0.113.5/',
+      'http://3405803781/',
+      'http://[::ffff:203.0.113.5]/',
+      'https://LNK.example./x',
+      'https://bücher.example/',
+    ])('refuses %p', (url) => expect(urlErrorOf(url, publicHosts)).toMatch(/short domain of this service/));
     // Loopback is refused only when it is where the service runs.
-    it.each(['http://127.0.0.1/', 'http://localhost:3000/', 'http://203.0.113.6/'])('accepts %p', (url) => expect(urlErrorOf(url, publicHosts)).toBeUndefined());
+    it.each(['http://127.0.0.1/', 'http://localhost:3000/', 'http://203.0.113.6/'])('accepts %p', (url) =>
+      expect(urlErrorOf(url, publicHosts)).toBeUndefined(),
+    );
   });
 });
 
@@ -113,14 +152,48 @@ describe('link use cases', () => {
     ({ links, tags } = memoryLinksRepositories());
     slugs = ['aaaaaaa', 'bbbbbbb', 'ccccccc', 'ddddddd', 'eeeeeee', 'fffffff'];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    create = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } });
-    update = new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)), changes: { linkChanged: () => undefined } });
+    create = new CreateLinkUseCase({
+      links,
+      tags,
+      domains,
+      quota,
+      passwords: hasher,
+      slugs: generator,
+      ids,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      changes: { linkChanged: () => undefined },
+    });
+    update = new UpdateLinkUseCase({
+      links,
+      tags,
+      domains,
+      passwords: hasher,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)),
+      changes: { linkChanged: () => undefined },
+    });
   });
 
   /** Another account's link on the default domain holds the slug. */
   const takeSlug = (slug: string) =>
     links.insertWithinQuota(
-      new Link({ id: `taken-${slug}`, ownerId: 'carol', domainId: null, slug, url: 'https://example.com/', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: clock.now(), updatedAt: clock.now() }),
+      new Link({
+        id: `taken-${slug}`,
+        ownerId: 'carol',
+        domainId: null,
+        slug,
+        url: 'https://example.com/',
+        title: '',
+        description: '',
+        status: true,
+        passwordHash: null,
+        tagIds: [],
+        clicks: 0,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      }),
       100,
     );
 
@@ -138,15 +211,30 @@ describe('link use cases', () => {
 
   it('refuses a chosen slug already taken on the domain', async () => {
     await create.execute('ada', { url: 'https://example.com', slug: 'promo' });
-    await expect(create.execute('bob', { url: 'https://example.com', slug: 'promo' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
-    await expect(create.execute('ada', { url: 'https://example.com', slug: 'promo', domainId: 'dom-verified' })).resolves.toMatchObject({ domain: { name: 'go.example.com' } });
+    await expect(create.execute('bob', { url: 'https://example.com', slug: 'promo' })).rejects.toMatchObject({
+      errors: [{ name: 'slug' }],
+    });
+    await expect(create.execute('ada', { url: 'https://example.com', slug: 'promo', domainId: 'dom-verified' })).resolves.toMatchObject({
+      domain: { name: 'go.example.com' },
+    });
   });
 
   // Issue 13: a "not found" cached for the slug before the link existed kept answering 404 for a minute.
   it('tells the redirect caches of a created link, on the domain it was created on, and not of a refused one', async () => {
     const changed: string[] = [];
     const generator: SlugGenerator = { generate: () => slugs.shift() as string };
-    const told = new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) } });
+    const told = new CreateLinkUseCase({
+      links,
+      tags,
+      domains,
+      quota,
+      passwords: hasher,
+      slugs: generator,
+      ids,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      changes: { linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) },
+    });
     await told.execute('ada', { url: 'https://example.com', slug: 'abc' });
     await told.execute('ada', { url: 'https://example.com', slug: 'abc', domainId: 'dom-verified' });
     await expect(told.execute('bob', { url: 'https://example.com', slug: 'abc' })).rejects.toMatchObject({ errors: [{ name: 'slug' }] });
@@ -155,25 +243,41 @@ describe('link use cases', () => {
 
   it('stops at the quota of the plan', async () => {
     for (let i = 0; i < 3; i++) await create.execute('ada', { url: `https://example.com/${i}` });
-    await expect(create.execute('ada', { url: 'https://example.com/x' })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', meta: { limit: { resource: 'links', used: 3, limit: 3 } } });
+    await expect(create.execute('ada', { url: 'https://example.com/x' })).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      meta: { limit: { resource: 'links', used: 3, limit: 3 } },
+    });
   });
 
   it('accepts only a verified domain of the owner, and only the owner’s tags', async () => {
-    await expect(create.execute('bob', { url: 'https://example.com', domainId: 'dom-verified' })).rejects.toMatchObject({ errors: [{ name: 'domainId' }] });
-    await tags.insertWithinQuota(new Tag({ id: 't1', ownerId: 'bob', name: 'x', isFavorite: false, createdAt: clock.now(), updatedAt: clock.now() }), 10);
+    await expect(create.execute('bob', { url: 'https://example.com', domainId: 'dom-verified' })).rejects.toMatchObject({
+      errors: [{ name: 'domainId' }],
+    });
+    await tags.insertWithinQuota(
+      new Tag({ id: 't1', ownerId: 'bob', name: 'x', isFavorite: false, createdAt: clock.now(), updatedAt: clock.now() }),
+      10,
+    );
     await expect(create.execute('ada', { url: 'https://example.com', tags: ['t1'] })).rejects.toMatchObject({ errors: [{ name: 'tags' }] });
   });
 
   it('hashes a password, requires one with hasPassword, and removes it with hasPassword false', async () => {
-    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
-    await expect(create.execute('ada', { url: 'https://example.com', password: 'x' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true })).rejects.toMatchObject({
+      errors: [{ name: 'password' }],
+    });
+    await expect(create.execute('ada', { url: 'https://example.com', password: 'x' })).rejects.toMatchObject({
+      errors: [{ name: 'password' }],
+    });
     // A 4-character password fell quickly to guesses from many addresses: at least 8, on create and update.
-    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true, password: '1234567' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    await expect(create.execute('ada', { url: 'https://example.com', hasPassword: true, password: '1234567' })).rejects.toMatchObject({
+      errors: [{ name: 'password' }],
+    });
     const { link } = await create.execute('ada', { url: 'https://example.com', hasPassword: true, password: 'open sesame' });
     expect(link.passwordHash).toBe('hashed:open sesame');
     const kept = await update.execute('ada', link.id, { title: 'renamed', hasPassword: true });
     expect(kept.link.passwordHash).toBe('hashed:open sesame');
-    await expect(update.execute('ada', link.id, { hasPassword: true, password: 'short' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
+    await expect(update.execute('ada', link.id, { hasPassword: true, password: 'short' })).rejects.toMatchObject({
+      errors: [{ name: 'password' }],
+    });
     await expect(update.execute('ada', link.id, { password: '1234567' })).rejects.toMatchObject({ errors: [{ name: 'password' }] });
     const removed = await update.execute('ada', link.id, { hasPassword: false });
     expect(removed.link.hasPassword).toBe(false);
@@ -197,8 +301,28 @@ function linkUseCases(changes: LinkChanges) {
   return {
     links,
     tags,
-    create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes }),
-    update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes }),
+    create: new CreateLinkUseCase({
+      links,
+      tags,
+      domains,
+      quota,
+      passwords: hasher,
+      slugs: generator,
+      ids,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      changes,
+    }),
+    update: new UpdateLinkUseCase({
+      links,
+      tags,
+      domains,
+      passwords: hasher,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      getLink,
+      changes,
+    }),
     remove: new DeleteLinkUseCase(links, clock, changes),
   };
 }
@@ -210,7 +334,11 @@ describe('link use cases save through the repository', () => {
     const { links, create, update } = linkUseCases({ linkChanged: () => undefined });
     const { link } = await create.execute('ada', { url: 'https://example.com', slug: 'saved' });
     await update.execute('ada', link.id, { url: 'https://example.org/new', title: 'New' });
-    expect((await links.findOfOwner('ada', link.id))?.toProps()).toMatchObject({ url: 'https://example.org/new', title: 'New', slug: 'saved' });
+    expect((await links.findOfOwner('ada', link.id))?.toProps()).toMatchObject({
+      url: 'https://example.org/new',
+      title: 'New',
+      slug: 'saved',
+    });
     expect(await links.findForRedirect(null, 'saved')).toMatchObject({ url: 'https://example.org/new', name: 'New' });
   });
 
@@ -220,7 +348,9 @@ describe('link use cases save through the repository', () => {
     const { links, create, update, remove } = linkUseCases({ linkChanged: (domainId, slug) => changed.push(`${domainId}/${slug}`) });
     const { link } = await create.execute('ada', { url: 'https://example.com', slug: 'kept' });
     changed.length = 0;
-    await expect(update.execute('ada', link.id, { title: 'changed', url: 'https://s.lnk.test/loop' })).rejects.toMatchObject({ errors: [{ name: 'url' }] });
+    await expect(update.execute('ada', link.id, { title: 'changed', url: 'https://s.lnk.test/loop' })).rejects.toMatchObject({
+      errors: [{ name: 'url' }],
+    });
     await expect(update.execute('bob', link.id, { title: 'changed' })).rejects.toBeInstanceOf(NotFoundError);
     await expect(remove.execute('bob', link.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(changed).toEqual([]);
@@ -239,8 +369,28 @@ describe('redirect cache eviction by the link use cases', () => {
     const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     return {
       resolve,
-      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: generator, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: lookups }),
-      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: lookups }),
+      create: new CreateLinkUseCase({
+        links,
+        tags,
+        domains,
+        quota,
+        passwords: hasher,
+        slugs: generator,
+        ids,
+        clock,
+        config: { ownHosts: ['s.lnk.test'] },
+        changes: lookups,
+      }),
+      update: new UpdateLinkUseCase({
+        links,
+        tags,
+        domains,
+        passwords: hasher,
+        clock,
+        config: { ownHosts: ['s.lnk.test'] },
+        getLink,
+        changes: lookups,
+      }),
       remove: new DeleteLinkUseCase(links, clock, lookups),
     };
   };

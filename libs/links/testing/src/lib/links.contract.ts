@@ -16,7 +16,22 @@ const later = new Date('2026-06-02T08:30:00.000Z');
 const freshSlug = () => `s${ids.next().slice(-12)}`;
 
 function link(ownerId: string, over: Partial<LinkProps> = {}): Link {
-  return new Link({ id: ids.next(), ownerId, domainId: null, slug: freshSlug(), url: 'https://example.com/page', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: now, updatedAt: now, ...over });
+  return new Link({
+    id: ids.next(),
+    ownerId,
+    domainId: null,
+    slug: freshSlug(),
+    url: 'https://example.com/page',
+    title: '',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  });
 }
 
 function tag(ownerId: string, name: string, isFavorite = false): Tag {
@@ -61,7 +76,7 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
     });
 
     // Bulk events and webhook link filters read many ids at once: another account's link is never among them.
-    it('reads many of the owner\'s links at once, by id, leaving out unknown and other accounts\' ids', async () => {
+    it("reads many of the owner's links at once, by id, leaving out unknown and other accounts' ids", async () => {
       const owner = ids.next();
       const other = ids.next();
       const [a, b] = [link(owner), link(owner)];
@@ -130,7 +145,9 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const mine = tag(owner, 'news');
       const theirs = tag(other, 'news');
       for (const t of [mine, theirs]) await tags.insertWithinQuota(t, 10);
-      const made = ['banana', 'Apple', 'cherry', 'apple', ''].map((title, i) => link(owner, { title, tagIds: i % 2 === 0 ? [mine.id] : [], isFavorite: i < 2 }));
+      const made = ['banana', 'Apple', 'cherry', 'apple', ''].map((title, i) =>
+        link(owner, { title, tagIds: i % 2 === 0 ? [mine.id] : [], isFavorite: i < 2 }),
+      );
       for (const l of made) await links.insertWithinQuota(l, 100);
       await links.insertWithinQuota(link(other, { title: 'apple', tagIds: [theirs.id], isFavorite: true }), 100);
       const idsOf = (...at: number[]) => at.map((i) => made[i].id);
@@ -162,7 +179,14 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       await links.addClicks(new Map([[l.id, 2]]));
       l.change({ title: 'New', tagIds: [t2.id], status: false }, later);
       await links.update(l);
-      expect((await links.findOfOwner(owner, l.id))?.toProps()).toMatchObject({ title: 'New', tagIds: [t2.id], status: false, clicks: 2, createdAt: now, updatedAt: later });
+      expect((await links.findOfOwner(owner, l.id))?.toProps()).toMatchObject({
+        title: 'New',
+        tagIds: [t2.id],
+        status: false,
+        clicks: 2,
+        createdAt: now,
+        updatedAt: later,
+      });
       l.change({ slug: other.slug }, later);
       expect(fieldOf(await links.update(l).catch((e: unknown) => e))).toBe('slug');
       expect((await links.findOfOwner(owner, l.id))?.slug).not.toBe(other.slug);
@@ -173,7 +197,11 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const [t1, t2] = [tag(owner, 'a'), tag(owner, 'b')];
       await tags.insertWithinQuota(t1, 10);
       await tags.insertWithinQuota(t2, 10);
-      const [first, second, untagged] = [link(owner, { tagIds: [t1.id, t2.id] }), link(owner, { tagIds: [t1.id] }), link(owner, { tagIds: [t2.id] })];
+      const [first, second, untagged] = [
+        link(owner, { tagIds: [t1.id, t2.id] }),
+        link(owner, { tagIds: [t1.id] }),
+        link(owner, { tagIds: [t2.id] }),
+      ];
       for (const l of [first, second, untagged]) await links.insertWithinQuota(l, 10);
       expect(await links.idsTaggedWith(owner, t1.id)).toEqual([first.id, second.id]);
       expect(await links.idsTaggedWith(ids.next(), t1.id)).toEqual([]);
@@ -205,7 +233,13 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
 
     it('counts the owner’s links, those on a domain, and deletes all of an owner’s', async () => {
       const [owner, other, domain] = [ids.next(), ids.next(), ids.next()];
-      for (const l of [link(owner), link(owner, { domainId: domain }), link(owner, { domainId: domain }), link(other, { domainId: domain })]) await links.insertWithinQuota(l, 10);
+      for (const l of [
+        link(owner),
+        link(owner, { domainId: domain }),
+        link(owner, { domainId: domain }),
+        link(other, { domainId: domain }),
+      ])
+        await links.insertWithinQuota(l, 10);
       expect(await links.countOfOwner(owner)).toBe(3);
       expect(await links.countUsingDomain(owner, domain)).toBe(2);
       await links.deleteAllOfOwner(owner);
@@ -218,11 +252,19 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const [clicked, quiet, gone] = [link(owner), link(owner), link(owner)];
       for (const l of [clicked, quiet, gone]) await links.insertWithinQuota(l, 10);
       await links.deleteOfOwner(owner, gone.id);
-      await links.addClicks(new Map([[clicked.id, 3], [gone.id, 5]]));
+      await links.addClicks(
+        new Map([
+          [clicked.id, 3],
+          [gone.id, 5],
+        ]),
+      );
       await links.addClicks(new Map([[clicked.id, 4]]));
       await links.addClicks(new Map());
       expect((await links.findOfOwner(owner, clicked.id))?.clicks).toBe(7);
-      expect((await links.listOfOwner(owner, undefined, PageRequest.of())).items.map((l) => [l.id, l.clicks])).toEqual([[quiet.id, 0], [clicked.id, 7]]);
+      expect((await links.listOfOwner(owner, undefined, PageRequest.of())).items.map((l) => [l.id, l.clicks])).toEqual([
+        [quiet.id, 0],
+        [clicked.id, 7],
+      ]);
     });
 
     it('looks a short URL up by domain and slug, named by its title or else its slug', async () => {
@@ -232,8 +274,24 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       const onDomain = link(owner, { slug: plain.slug, title: 'On a domain', domainId: domain, passwordHash: '$2b$04$y', status: false });
       await links.insertWithinQuota(plain, 10);
       await links.insertWithinQuota(onDomain, 10);
-      expect(await links.findForRedirect(null, plain.slug)).toEqual({ id: plain.id, ownerId: owner, domainId: null, slug: plain.slug, url: plain.url, name: plain.slug, status: true, passwordHash: null, options: null });
-      expect(await links.findForRedirect(domain, plain.slug)).toMatchObject({ id: onDomain.id, domainId: domain, name: 'On a domain', status: false, passwordHash: '$2b$04$y' });
+      expect(await links.findForRedirect(null, plain.slug)).toEqual({
+        id: plain.id,
+        ownerId: owner,
+        domainId: null,
+        slug: plain.slug,
+        url: plain.url,
+        name: plain.slug,
+        status: true,
+        passwordHash: null,
+        options: null,
+      });
+      expect(await links.findForRedirect(domain, plain.slug)).toMatchObject({
+        id: onDomain.id,
+        domainId: domain,
+        name: 'On a domain',
+        status: false,
+        passwordHash: '$2b$04$y',
+      });
       expect(await links.findForRedirect(null, freshSlug())).toBeNull();
       expect(await links.findForRedirect(ids.next(), plain.slug)).toBeNull();
     });
@@ -335,7 +393,12 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
       await tags.insertWithinQuota(t1, 10);
       const taken = freshSlug();
       await links.insertWithinQuota(link(ids.next(), { slug: taken }), 10);
-      const batch = [link(owner, { tagIds: [t1.id], title: 'A' }), link(owner, { slug: taken }), link(owner, { slug: taken, domainId: ids.next() }), link(owner, { options: { ...NO_LINK_OPTIONS, maxVisits: 3 } })];
+      const batch = [
+        link(owner, { tagIds: [t1.id], title: 'A' }),
+        link(owner, { slug: taken }),
+        link(owner, { slug: taken, domainId: ids.next() }),
+        link(owner, { options: { ...NO_LINK_OPTIONS, maxVisits: 3 } }),
+      ];
       expect(await links.insertManyWithinQuota(batch, 4)).toEqual({ taken: [batch[1].id] });
       expect(await links.countOfOwner(owner)).toBe(3);
       expect((await links.findOfOwner(owner, batch[0].id))?.toProps()).toEqual(batch[0].toProps());
@@ -346,7 +409,9 @@ export function describeLinkRepositoryContract(makeRepos: () => LinksRepositorie
     it('stores none of a batch that would take the owner past the quota, even under concurrent batches', async () => {
       const owner = ids.next();
       await links.insertWithinQuota(link(owner), 5);
-      const refused = await links.insertManyWithinQuota([link(owner), link(owner), link(owner), link(owner), link(owner)], 5).catch((e: unknown) => e);
+      const refused = await links
+        .insertManyWithinQuota([link(owner), link(owner), link(owner), link(owner), link(owner)], 5)
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(QuotaExceededError);
       expect((refused as QuotaExceededError).meta).toEqual({ limit: { resource: 'links', used: 1, limit: 5 } });
       expect(await links.countOfOwner(owner)).toBe(1);
@@ -414,7 +479,9 @@ export function describeTagRepositoryContract(makeRepos: () => LinksRepositories
       const owner = ids.next();
       const [news, promo] = [tag(owner, 'News'), tag(owner, 'Promo')];
       for (const t of [news, promo, tag(ids.next(), 'news')]) await tags.insertWithinQuota(t, 10);
-      expect((await tags.findByNamesOfOwner(owner, ['NEWS', 'promo', 'other'])).map((t) => t.id).sort()).toEqual([news.id, promo.id].sort());
+      expect((await tags.findByNamesOfOwner(owner, ['NEWS', 'promo', 'other'])).map((t) => t.id).sort()).toEqual(
+        [news.id, promo.id].sort(),
+      );
       expect(await tags.findByNamesOfOwner(owner, [])).toEqual([]);
     });
 
@@ -436,7 +503,12 @@ export function describeTagRepositoryContract(makeRepos: () => LinksRepositories
       found?.tag.change({ name: 'after', isFavorite: true }, later);
       expect((await tags.findOfOwner(owner, t.id))?.tag.name).toBe('before');
       if (found) await tags.update(found.tag);
-      expect((await tags.findOfOwner(owner, t.id))?.tag.toProps()).toEqual({ ...t.toProps(), name: 'after', isFavorite: true, updatedAt: later });
+      expect((await tags.findOfOwner(owner, t.id))?.tag.toProps()).toEqual({
+        ...t.toProps(),
+        name: 'after',
+        isFavorite: true,
+        updatedAt: later,
+      });
       await tags.update(new Tag({ ...t.toProps(), ownerId: ids.next(), name: 'forged' }));
       expect((await tags.findOfOwner(owner, t.id))?.tag.name).toBe('after');
       expect(await tags.findOfOwner(ids.next(), t.id)).toBeNull();
@@ -450,7 +522,10 @@ export function describeTagRepositoryContract(makeRepos: () => LinksRepositories
       await links.insertWithinQuota(link(owner, { tagIds: [news.id] }), 10);
       const page = await tags.listOfOwner(owner, 'NEW', PageRequest.of());
       expect(page.total).toBe(2);
-      expect(page.items.map((t) => [t.tag.name, t.linkCount])).toEqual([['newsletter', 0], ['News', 2]]);
+      expect(page.items.map((t) => [t.tag.name, t.linkCount])).toEqual([
+        ['newsletter', 0],
+        ['News', 2],
+      ]);
       expect((await tags.listOfOwner(owner, undefined, PageRequest.of(1, 1))).items.map((t) => t.tag.id)).toEqual([plain.id]);
       expect((await tags.favoritesOfOwner(owner)).map((t) => [t.tag.name, t.linkCount])).toEqual([['News', 2]]);
       expect((await tags.findManyOfOwner(owner, [plain.id, tag(ids.next(), 'x').id])).map((t) => t.id)).toEqual([plain.id]);

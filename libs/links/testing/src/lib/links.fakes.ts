@@ -1,9 +1,42 @@
-import { DeletedLink, hasLinkOptions, isExpired, Link, LinkListView, LinkProps, LinkRepository, LinkSort, NO_LINK_OPTIONS, RedirectTarget, redirectOptionsOf, Tag, TagProps, TagRepository, TagWithCount, VisitClaim, VisitLimits } from '@lnk/links/domain';
-import { checkRoomFor, Keyset, Page, PageRequest, pageOf, pageOfNewestFirst, QuotaExceededError, UnitOfWork, ValidationError } from '@lnk/shared/kernel';
+import {
+  DeletedLink,
+  hasLinkOptions,
+  isExpired,
+  Link,
+  LinkListView,
+  LinkProps,
+  LinkRepository,
+  LinkSort,
+  NO_LINK_OPTIONS,
+  RedirectTarget,
+  redirectOptionsOf,
+  Tag,
+  TagProps,
+  TagRepository,
+  TagWithCount,
+  VisitClaim,
+  VisitLimits,
+} from '@lnk/links/domain';
+import {
+  checkRoomFor,
+  Keyset,
+  Page,
+  PageRequest,
+  pageOf,
+  pageOfNewestFirst,
+  QuotaExceededError,
+  UnitOfWork,
+  ValidationError,
+} from '@lnk/shared/kernel';
 
 // Rows are held as copies of props and every read builds a new entity, as a database would: a use case
 // that changes an entity and forgets to save it leaves the stored row as it was, and its test fails.
-const copyLink = (p: LinkProps): LinkProps => ({ ...p, tagIds: [...p.tagIds], createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
+const copyLink = (p: LinkProps): LinkProps => ({
+  ...p,
+  tagIds: [...p.tagIds],
+  createdAt: new Date(p.createdAt),
+  updatedAt: new Date(p.updatedAt),
+});
 const copyTag = (p: TagProps): TagProps => ({ ...p, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) });
 // Ids are time-ordered (ObjectId), so "newest first" is id order, as the adapters sort.
 const newestFirst = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -22,7 +55,11 @@ const slugKey = (domainId: string | null, slug: string) => `${domainId ?? ''}/${
  * The stored row an update of `p` writes over, as the adapters find it: the owner's own, and (with
  * `unchangedSince`) not written since that time. Null: the update writes nothing.
  */
-function storedToUpdate<T extends { ownerId: string; updatedAt: Date }>(rows: Map<string, T>, p: { id: string; ownerId: string }, unchangedSince?: Date): T | null {
+function storedToUpdate<T extends { ownerId: string; updatedAt: Date }>(
+  rows: Map<string, T>,
+  p: { id: string; ownerId: string },
+  unchangedSince?: Date,
+): T | null {
   const stored = rows.get(p.id);
   if (!stored || stored.ownerId !== p.ownerId) return null;
   if (unchangedSince && stored.updatedAt.getTime() !== unchangedSince.getTime()) return null;
@@ -95,8 +132,14 @@ export class MemoryLinkRepository extends LinkRepository {
   }
 
   async retagManyOfOwner(ownerId: string, ids: string[], add: string[], remove: string[], maxTags: number): Promise<string[]> {
-    const found = this.ofOwner(ownerId).filter((l) => ids.includes(l.id)).sort((a, b) => (a.id < b.id ? -1 : 1));
-    const next = found.map((l) => ({ ...l, tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])], updatedAt: movedOn(l.updatedAt, new Date()) }));
+    const found = this.ofOwner(ownerId)
+      .filter((l) => ids.includes(l.id))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const next = found.map((l) => ({
+      ...l,
+      tagIds: [...new Set([...l.tagIds.filter((t) => !remove.includes(t)), ...add])],
+      updatedAt: movedOn(l.updatedAt, new Date()),
+    }));
     const over = next.filter((l) => l.tagIds.length > maxTags).length;
     if (over > 0) throw ValidationError.field('add', `a link carries at most ${maxTags} tags: ${over} of these links would carry more`);
     for (const l of next) this.store.links.set(l.id, copyLink(l));
@@ -130,8 +173,20 @@ export class MemoryLinkRepository extends LinkRepository {
     return { ...found, items: found.items.map((l) => this.read(l)) };
   }
 
-  async listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view: LinkListView = {}): Promise<Page<Link>> {
-    return this.pageOfLinks(this.ofOwner(ownerId).filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired), query, page, view);
+  async listOfOwnerByExpiry(
+    ownerId: string,
+    expired: boolean,
+    now: Date,
+    query: string | undefined,
+    page: PageRequest,
+    view: LinkListView = {},
+  ): Promise<Page<Link>> {
+    return this.pageOfLinks(
+      this.ofOwner(ownerId).filter((l) => isExpired(l.options ?? NO_LINK_OPTIONS, now) === expired),
+      query,
+      page,
+      view,
+    );
   }
 
   async update(link: Link, unchangedSince?: Date): Promise<boolean> {
@@ -141,8 +196,14 @@ export class MemoryLinkRepository extends LinkRepository {
     if (this.slugTakenBy(p)) throw ValidationError.field('slug', 'slug is already taken on this domain');
     // Clicks, the creation time and the visits used are not the caller's to change: the adapter writes none of them on update
     // (a visit limit set where there was none starts at 0, one cleared forgets its count).
-    const options = p.options && hasLinkOptions(p.options) ? { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed } : undefined;
-    this.store.links.set(p.id, copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt, updatedAt: movedOn(stored.updatedAt, p.updatedAt) }));
+    const options =
+      p.options && hasLinkOptions(p.options)
+        ? { ...p.options, visitsUsed: p.options.maxVisits === null || !stored.options?.maxVisits ? 0 : stored.options.visitsUsed }
+        : undefined;
+    this.store.links.set(
+      p.id,
+      copyLink({ ...p, options, clicks: stored.clicks, createdAt: stored.createdAt, updatedAt: movedOn(stored.updatedAt, p.updatedAt) }),
+    );
     return true;
   }
 
@@ -174,7 +235,17 @@ export class MemoryLinkRepository extends LinkRepository {
   async findForRedirect(domainId: string | null, slug: string): Promise<RedirectTarget | null> {
     const p = [...this.store.links.values()].find((l) => slugKey(l.domainId, l.slug) === slugKey(domainId, slug));
     if (!p) return null;
-    return { id: p.id, ownerId: p.ownerId, domainId: p.domainId, slug: p.slug, url: p.url, name: p.title || p.slug, status: p.status, passwordHash: p.passwordHash, options: p.options ? redirectOptionsOf(p.options) : null };
+    return {
+      id: p.id,
+      ownerId: p.ownerId,
+      domainId: p.domainId,
+      slug: p.slug,
+      url: p.url,
+      name: p.title || p.slug,
+      status: p.status,
+      passwordHash: p.passwordHash,
+      options: p.options ? redirectOptionsOf(p.options) : null,
+    };
   }
 
   async addClicks(visitsByLink: Map<string, number>): Promise<void> {
@@ -299,7 +370,8 @@ export class MemoryTagRepository extends TagRepository {
     if (!p || p.ownerId !== ownerId) return false;
     this.store.tags.delete(id);
     // The tag comes off every link, as the link_tags rows go with it.
-    for (const [linkId, l] of this.store.links) if (l.tagIds.includes(id)) this.store.links.set(linkId, { ...l, tagIds: l.tagIds.filter((t) => t !== id) });
+    for (const [linkId, l] of this.store.links)
+      if (l.tagIds.includes(id)) this.store.links.set(linkId, { ...l, tagIds: l.tagIds.filter((t) => t !== id) });
     return true;
   }
 

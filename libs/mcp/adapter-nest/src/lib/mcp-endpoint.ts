@@ -63,7 +63,11 @@ export function serveMcp(fastify: FastifyInstance, options: McpEndpointOptions):
   const failed = (error: unknown): CallToolResult => {
     const { envelope } = errors.render(error);
     const fields = envelope.meta?.errors?.map((e) => `${e.name}: ${e.error}`).join('; ');
-    return { isError: true, content: [{ type: 'text', text: `${envelope.code}: ${envelope.message}${fields ? ` (${fields})` : ''}` }], structuredContent: { ...envelope } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${envelope.code}: ${envelope.message}${fields ? ` (${fields})` : ''}` }],
+      structuredContent: { ...envelope },
+    };
   };
 
   const serverFor = (caller: Caller): Server => {
@@ -81,7 +85,11 @@ export function serveMcp(fastify: FastifyInstance, options: McpEndpointOptions):
   };
 
   const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
-    refuse(reply, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'This MCP endpoint is stateless: POST JSON-RPC messages to it' }, { allow: 'POST' });
+    refuse(
+      reply,
+      { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'This MCP endpoint is stateless: POST JSON-RPC messages to it' },
+      { allow: 'POST' },
+    );
 
   fastify.route({ method: ['GET', 'DELETE'], url: MCP_PATH, handler: notAllowed });
   fastify.route({
@@ -114,7 +122,12 @@ export function serveMcp(fastify: FastifyInstance, options: McpEndpointOptions):
       const messages = Array.isArray(body) ? body.length : 1;
       if (typeof body !== 'object' || body === null || messages === 0 || messages > MAX_MESSAGES) {
         const error = `the body must be one JSON-RPC message or a batch of 1 to ${MAX_MESSAGES}`;
-        return refuse(reply, { status: 400, code: 'VALIDATION_ERROR', message: 'Malformed request body', meta: { errors: [{ name: 'body', error }] } });
+        return refuse(reply, {
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          message: 'Malformed request body',
+          meta: { errors: [{ name: 'body', error }] },
+        });
       }
       for (let i = 0; i < messages; i++) {
         const outcome = await options.consume(request);
@@ -130,7 +143,9 @@ export function serveMcp(fastify: FastifyInstance, options: McpEndpointOptions):
           const value = request.headers[name];
           if (typeof value === 'string') headers.set(name, value);
         }
-        const answer = await transport.handleRequest(new Request(`http://mcp.invalid${MCP_PATH}`, { method: 'POST', headers }), { parsedBody: body });
+        const answer = await transport.handleRequest(new Request(`http://mcp.invalid${MCP_PATH}`, { method: 'POST', headers }), {
+          parsedBody: body,
+        });
         answer.headers.forEach((value, name) => void reply.header(name, value));
         return reply.code(answer.status).send(answer.body ? await answer.text() : undefined);
       } finally {

@@ -16,13 +16,13 @@ class RenameDto {
 class ThingTools {
   readonly calls: McpToolCall<unknown>[] = [];
 
-  @McpTool({ name: 'rename_thing', scope: 'things:write', id: 'The thing\'s id.', input: RenameDto, description: 'Rename a thing.' })
+  @McpTool({ name: 'rename_thing', scope: 'things:write', id: "The thing's id.", input: RenameDto, description: 'Rename a thing.' })
   async rename(call: McpToolCall<RenameDto>) {
     this.calls.push(call);
     return ok({ id: call.id, name: call.input.name });
   }
 
-  @McpTool({ name: 'get_thing', scope: 'things:read', id: 'The thing\'s id.', readOnly: true, description: 'One thing.' })
+  @McpTool({ name: 'get_thing', scope: 'things:read', id: "The thing's id.", readOnly: true, description: 'One thing.' })
   async get(call: McpToolCall<undefined>) {
     this.calls.push(call);
     return ok({ id: call.id });
@@ -36,7 +36,10 @@ class ThingTools {
 
 const caller = (...scopes: string[]) => ({ userId: 'u1', scopes });
 const fieldsOf = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ValidationError);
   return (error as ValidationError).errors.map((e) => e.name).sort();
 };
@@ -56,12 +59,20 @@ describe('McpTools', () => {
       type: 'object',
       additionalProperties: false,
       required: ['id', 'name'],
-      properties: { id: { type: 'string', maxLength: 128 }, name: { type: 'string', maxLength: 20 }, note: { type: ['string', 'null'] }, rank: { type: 'integer', maximum: 5 } },
+      properties: {
+        id: { type: 'string', maxLength: 128 },
+        name: { type: 'string', maxLength: 20 },
+        note: { type: ['string', 'null'] },
+        rank: { type: 'integer', maximum: 5 },
+      },
       examples: [{ name: 'spring' }],
     });
     expect(JSON.stringify(rename?.inputSchema)).not.toMatch(/"nullable"|"example"/);
     expect(rename?.description).toContain('things:write');
-    expect(tools.listed.find((t) => t.name === 'get_thing')).toMatchObject({ inputSchema: { required: ['id'], additionalProperties: false }, annotations: { readOnlyHint: true } });
+    expect(tools.listed.find((t) => t.name === 'get_thing')).toMatchObject({
+      inputSchema: { required: ['id'], additionalProperties: false },
+      annotations: { readOnlyHint: true },
+    });
   });
 
   // A leaked narrow token: refused before its arguments are read or its use case runs, told which scope it lacks.
@@ -74,9 +85,14 @@ describe('McpTools', () => {
   });
 
   // Bad input from an agent is told field by field, as the validation pipe tells an HTTP client, and never reaches the use case.
-  it('checks the arguments by the DTO\'s rules: unknown fields, wrong types, a missing or bad id, all named at once', async () => {
+  it("checks the arguments by the DTO's rules: unknown fields, wrong types, a missing or bad id, all named at once", async () => {
     const writer = caller('things:write', 'things:read');
-    expect(await fieldsOf(tools.call(writer, 'rename_thing', { name: 7, rank: '2', extra: true }))).toEqual(['extra', 'id', 'name', 'rank']);
+    expect(await fieldsOf(tools.call(writer, 'rename_thing', { name: 7, rank: '2', extra: true }))).toEqual([
+      'extra',
+      'id',
+      'name',
+      'rank',
+    ]);
     expect(await fieldsOf(tools.call(writer, 'rename_thing', { id: 'x'.repeat(129), name: 'ok' }))).toEqual(['id']);
     expect(await fieldsOf(tools.call(writer, 'get_thing', { id: 'a', name: 'not taken' }))).toEqual(['name']);
     expect(await fieldsOf(tools.call(writer, 'rename_thing', [] as never))).toEqual(['arguments']);

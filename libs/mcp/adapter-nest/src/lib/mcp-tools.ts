@@ -1,6 +1,15 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { type Caller, checkedItem, type McpToolDeclaration, type McpToolEntry, mcpToolsOf, MAX_DEPTH, requestSchema, tooDeep } from '@lnk/shared/http';
+import {
+  type Caller,
+  checkedItem,
+  type McpToolDeclaration,
+  type McpToolEntry,
+  mcpToolsOf,
+  MAX_DEPTH,
+  requestSchema,
+  tooDeep,
+} from '@lnk/shared/http';
 import { type FieldError, ForbiddenError, ValidationError } from '@lnk/shared/kernel';
 
 /** A tool as tools/list describes it (JSON Schema of its arguments). */
@@ -27,7 +36,10 @@ function jsonSchemaOf(schema: unknown): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable' || key === 'example') continue;
-    out[key] = key === 'properties' && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, s]) => [name, jsonSchemaOf(s)])) : jsonSchemaOf(value);
+    out[key] =
+      key === 'properties' && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, s]) => [name, jsonSchemaOf(s)]))
+        : jsonSchemaOf(value);
   }
   if (schema['nullable'] === true && typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
   if (schema['example'] !== undefined) out['examples'] = [schema['example']];
@@ -36,9 +48,14 @@ function jsonSchemaOf(schema: unknown): unknown {
 
 /** A tool's arguments: its DTO's schema (as the OpenAPI document states it), with `id` when it acts on one resource. */
 function inputSchemaOf(declaration: McpToolDeclaration): ListedTool['inputSchema'] {
-  const base = (declaration.input ? jsonSchemaOf(requestSchema(declaration.input)) : { type: 'object', properties: {}, additionalProperties: false }) as Json;
+  const base = (
+    declaration.input ? jsonSchemaOf(requestSchema(declaration.input)) : { type: 'object', properties: {}, additionalProperties: false }
+  ) as Json;
   if (!declaration.id) return { ...base, type: 'object' };
-  const properties = { id: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, description: declaration.id }, ...(base['properties'] as Json) };
+  const properties = {
+    id: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, description: declaration.id },
+    ...(base['properties'] as Json),
+  };
   return { ...base, type: 'object', properties, required: ['id', ...((base['required'] as string[] | undefined) ?? [])] };
 }
 
@@ -88,7 +105,9 @@ export class McpTools {
     if (!entry) throw ValidationError.field('name', `no tool is named ${name}`);
     const { declaration } = entry;
     if (!caller.scopes.includes(declaration.scope)) {
-      throw new ForbiddenError(`${declaration.name} needs the ${declaration.scope} scope, which the token does not carry`, { requiredScope: declaration.scope });
+      throw new ForbiddenError(`${declaration.name} needs the ${declaration.scope} scope, which the token does not carry`, {
+        requiredScope: declaration.scope,
+      });
     }
     const given = args ?? {};
     if (!isObject(given)) throw ValidationError.field('arguments', 'the arguments must be an object');

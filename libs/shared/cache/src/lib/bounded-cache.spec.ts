@@ -74,7 +74,13 @@ describe('BoundedCache', () => {
   // Large answers (a page of links) bound the memory, not only the count: a few huge ones cannot hold it all.
   it('bounds the weight of what it holds, and keeps nothing heavier than one entry may be', () => {
     const removed: string[] = [];
-    const cache = new BoundedCache<string, string>({ maxEntries: 100, maxWeight: 10, maxEntryWeight: 4, weigh: (v) => v.length, onRemove: (_v, k) => removed.push(k) });
+    const cache = new BoundedCache<string, string>({
+      maxEntries: 100,
+      maxWeight: 10,
+      maxEntryWeight: 4,
+      weigh: (v) => v.length,
+      onRemove: (_v, k) => removed.push(k),
+    });
     cache.set('a', 'xxxx');
     cache.set('b', 'xxxx');
     cache.set('c', 'xxxx');
@@ -103,9 +109,15 @@ describe('BoundedCache', () => {
     const cache = new BoundedCache<string, number>({ maxEntries: 2, now });
     cache.set('a', 1);
     cache.set('b', 2);
-    expect(cache.entries()).toEqual([['b', 2], ['a', 1]]);
+    expect(cache.entries()).toEqual([
+      ['b', 2],
+      ['a', 1],
+    ]);
     cache.set('c', 3);
-    expect(cache.entries()).toEqual([['c', 3], ['b', 2]]);
+    expect(cache.entries()).toEqual([
+      ['c', 3],
+      ['b', 2],
+    ]);
   });
 
   it('holds entries without a time until pushed out, and deletes one or all of them', () => {

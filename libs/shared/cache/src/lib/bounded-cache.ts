@@ -44,7 +44,17 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
       ...(dispose ? { dispose: (value: V, key: K, reason: LRUCache.DisposeReason) => reason !== 'set' && dispose(value, key) } : {}),
       // A given clock is read on every check (the library would otherwise keep a reading for a millisecond),
       // one past it: lru-cache takes an entry stored at time 0 for one without a time (a test's clock starts there).
-      ...(bounds.now ? { perf: { now: ((now) => () => now() + 1)(bounds.now) }, ttlResolution: 0 } : {}),
+      ...(bounds.now
+        ? {
+            perf: {
+              now: (
+                (now) => () =>
+                  now() + 1
+              )(bounds.now),
+            },
+            ttlResolution: 0,
+          }
+        : {}),
     });
   }
 

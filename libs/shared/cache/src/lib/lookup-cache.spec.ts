@@ -9,7 +9,12 @@ function deferred<T>() {
 }
 
 /** Looks `key` up while `meanwhile` runs (an eviction, say), the lookup answering `value` after it: its answer. */
-async function lookUpWhile(cache: LookupCache<string, string>, key: string, value: string | null, meanwhile: () => void): Promise<string | null> {
+async function lookUpWhile(
+  cache: LookupCache<string, string>,
+  key: string,
+  value: string | null,
+  meanwhile: () => void,
+): Promise<string | null> {
   const lookup = deferred<string | null>();
   const answer = cache.get(key, () => lookup.promise);
   meanwhile();
@@ -21,7 +26,8 @@ describe('LookupCache', () => {
   let time: number;
   const now = () => time;
   beforeEach(() => (time = 1_000));
-  const cacheOf = (staleIfError = false) => new LookupCache<string, string>({ found: { maxEntries: 10, ttlMs: 100, now }, missing: { maxEntries: 10, ttlMs: 10 }, staleIfError });
+  const cacheOf = (staleIfError = false) =>
+    new LookupCache<string, string>({ found: { maxEntries: 10, ttlMs: 100, now }, missing: { maxEntries: 10, ttlMs: 10 }, staleIfError });
 
   // The redirect's hot path awaits nothing on a hit: the answer itself, not a promise of it.
   it('answers a hit at once, not as a promise, and "nothing" as null', async () => {
@@ -87,7 +93,11 @@ describe('LookupCache', () => {
 
   it('keeps a value no longer than its own time when it is shorter (a token expiring sooner)', async () => {
     const cache = cacheOf();
-    await cache.get('a', async () => 'A', () => 20);
+    await cache.get(
+      'a',
+      async () => 'A',
+      () => 20,
+    );
     time += 21;
     expect(cache.cached('a')).toBeUndefined();
   });

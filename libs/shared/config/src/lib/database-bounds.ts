@@ -12,22 +12,29 @@ const HOUR_MS = 3_600_000;
 export const DATABASE_BOUNDS_VARIABLES = {
   DATABASE_CONNECT_TIMEOUT: {
     default: '5000',
-    description: 'milliseconds to open a PostgreSQL connection, or to wait for one when the pool is busy, before the request fails with 503',
+    description:
+      'milliseconds to open a PostgreSQL connection, or to wait for one when the pool is busy, before the request fails with 503',
     parse: integer(100, HOUR_MS),
   },
   DATABASE_STATEMENT_TIMEOUT: {
     default: '5000',
-    description: "milliseconds a query of a request may run (PostgreSQL's statement_timeout) before the request fails with 503; a server that does not answer at all is given this plus one second (the connection is then dropped); 0: no bound",
+    description:
+      "milliseconds a query of a request may run (PostgreSQL's statement_timeout) before the request fails with 503; a server " +
+      'that does not answer at all is given this plus one second (the connection is then dropped); 0: no bound',
     parse: integer(0, HOUR_MS),
   },
   DATABASE_LOCK_TIMEOUT: {
     default: '2000',
-    description: "milliseconds a query of a request may wait for a lock (PostgreSQL's lock_timeout) before the request fails with 503; 0: bounded by DATABASE_STATEMENT_TIMEOUT only",
+    description:
+      "milliseconds a query of a request may wait for a lock (PostgreSQL's lock_timeout) before " +
+      'the request fails with 503; 0: bounded by DATABASE_STATEMENT_TIMEOUT only',
     parse: integer(0, HOUR_MS),
   },
   CLICK_WRITE_TIMEOUT: {
     default: '30000',
-    description: 'milliseconds a write of the buffered clicks may take (statement_timeout of its transaction, plus one second for a server that does not answer); a write that fails keeps its clicks for the next one; 0: no bound',
+    description:
+      'milliseconds a write of the buffered clicks may take (statement_timeout of its transaction, plus one second for ' +
+      'a server that does not answer); a write that fails keeps its clicks for the next one; 0: no bound',
     parse: integer(0, HOUR_MS),
   },
 } satisfies VariableTable;

@@ -12,7 +12,9 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const LOG_FORMAT_VARIABLES = {
   LOG_FORMAT: {
     default: 'json (pretty on a terminal)',
-    description: 'json: one JSON object a line; pretty: readable lines (time, level, message, then the fields on the same line), credentials redacted alike; unset: pretty when the log goes to a terminal, else json',
+    description:
+      'json: one JSON object a line; pretty: readable lines (time, level, message, then the fields on the same ' +
+      'line), credentials redacted alike; unset: pretty when the log goes to a terminal, else json',
     parse: optional(oneOf(LOG_FORMATS)),
   },
 } satisfies VariableTable;

@@ -49,7 +49,8 @@ export function oneOf<const V extends string>(values: readonly V[]): Parse<V> {
 /** A URL of one of the schemes (`'redis:'`), as given. */
 export function url(...protocols: string[]): Parse<string> {
   return (raw) => {
-    if (!protocols.includes(parseUrl(raw)?.protocol ?? '')) throw new Error(`must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    if (!protocols.includes(parseUrl(raw)?.protocol ?? ''))
+      throw new Error(`must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
     return raw;
   };
 }
@@ -78,7 +79,10 @@ export function list<T = string>(entry: (raw: string) => T = (raw) => raw as T):
   return (raw) => {
     const values: T[] = [];
     const problems: string[] = [];
-    for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       try {
         values.push(entry(item));
       } catch (error) {

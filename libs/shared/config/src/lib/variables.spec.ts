@@ -6,7 +6,11 @@ describe('readVariables', () => {
     PORT: { default: '3000', description: 'HTTP port', parse: integer(0, 65535) },
     LOUD: { default: 'false', description: 'a flag', parse: boolean },
     TOKEN: { default: '(unset)', description: 'a secret', parse: optional(text) },
-    DATABASE_URL: { default: '(required)', description: 'the database', parse: required(url('postgres:'), 'there is no embedded database') },
+    DATABASE_URL: {
+      default: '(required)',
+      description: 'the database',
+      parse: required(url('postgres:'), 'there is no embedded database'),
+    },
   };
 
   // The documented default is the value used: the documentation cannot show one default while the app uses another.
@@ -28,7 +32,15 @@ describe('readVariables', () => {
   });
 
   it('does not name the variable twice when the parser already did', () => {
-    const named = { LIST: { default: '(unset)', description: '', parse: optional(() => { throw new Error('LIST[0] must be an object'); }) } };
+    const named = {
+      LIST: {
+        default: '(unset)',
+        description: '',
+        parse: optional(() => {
+          throw new Error('LIST[0] must be an object');
+        }),
+      },
+    };
     expect(readVariables(named, { LIST: '[1]' }).problems).toEqual(['LIST[0] must be an object']);
   });
 });
@@ -53,7 +65,8 @@ describe('the shared parsers', () => {
   // A Location header must not carry another scheme (javascript:) or a character that splits the header.
   it('httpUrl: absolute http(s), printable, normalised', () => {
     expect(httpUrl('https://Example.com')).toBe('https://example.com/');
-    for (const bad of ['/relative', 'javascript:alert(1)', 'https://example.com/a b', 'https://example.com/\r\nX: y']) expect(() => httpUrl(bad)).toThrow(/absolute http\(s\) URL/);
+    for (const bad of ['/relative', 'javascript:alert(1)', 'https://example.com/a b', 'https://example.com/\r\nX: y'])
+      expect(() => httpUrl(bad)).toThrow(/absolute http\(s\) URL/);
   });
 
   it('baseUrl: trailing slashes dropped, a path refused unless allowed', () => {
@@ -80,6 +93,9 @@ describe('the shared parsers', () => {
   // Each process prints the message as it is: one line per problem, each naming its variable, no header alone on a line.
   it('words a ConfigError as one line per problem', () => {
     expect(new ConfigError(['TRUST_PROXY must be true or false']).message).toBe('Invalid configuration: TRUST_PROXY must be true or false');
-    expect(new ConfigError(['PORT must be a number', 'LOUD must be true or false']).message.split('\n')).toEqual(['Invalid configuration: PORT must be a number', 'Invalid configuration: LOUD must be true or false']);
+    expect(new ConfigError(['PORT must be a number', 'LOUD must be true or false']).message.split('\n')).toEqual([
+      'Invalid configuration: PORT must be a number',
+      'Invalid configuration: LOUD must be true or false',
+    ]);
   });
 });

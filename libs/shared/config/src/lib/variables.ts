@@ -40,7 +40,10 @@ export class ConfigError extends Error {
  * when it is required), so the checks between variables still run and report their own problems in the
  * same start-up error. Each problem starts with the variable's name.
  */
-export function readVariables<T extends VariableTable>(table: T, env: Readonly<Record<string, string | undefined>>): { values: ValuesOf<T>; problems: string[] } {
+export function readVariables<T extends VariableTable>(
+  table: T,
+  env: Readonly<Record<string, string | undefined>>,
+): { values: ValuesOf<T>; problems: string[] } {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(table)) {

@@ -1,6 +1,14 @@
 import { DataSource, MixedList } from 'typeorm';
 import { DatabaseConfig } from './database-config';
-import { claimEmbeddedDatabase, createPgliteDriver, EMBEDDED_SOCKET_PORT, EmbeddedDatabaseHolder, EmbeddedDatabaseInUseError, openPglite, privatePgliteHost } from '@lnk/shared/embedded-database';
+import {
+  claimEmbeddedDatabase,
+  createPgliteDriver,
+  EMBEDDED_SOCKET_PORT,
+  EmbeddedDatabaseHolder,
+  EmbeddedDatabaseInUseError,
+  openPglite,
+  privatePgliteHost,
+} from '@lnk/shared/embedded-database';
 import { poolOptionsOf, QueryBounds, UNBOUNDED } from './query-bounds';
 import { withoutPreparedStatements } from './sql';
 
@@ -26,7 +34,12 @@ export const DEFAULT_POOL_BOUNDS: PoolBounds = { connectTimeoutMs: 5000, query: 
  * changes (never `synchronize`); the same migrations run on PostgreSQL and PGlite. `bounds` apply to a
  * PostgreSQL server only: the embedded database runs in the process, it cannot stall apart from it.
  */
-export function createDataSource(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder = { name: 'a process' }, bounds: PoolBounds = DEFAULT_POOL_BOUNDS): DataSource {
+export function createDataSource(
+  config: DatabaseConfig,
+  modules: PersistenceModule[],
+  holder: EmbeddedDatabaseHolder = { name: 'a process' },
+  bounds: PoolBounds = DEFAULT_POOL_BOUNDS,
+): DataSource {
   const common = commonOptions(modules);
   if (config.kind === 'postgres') {
     return new DataSource({
@@ -59,22 +72,29 @@ function commonOptions(modules: PersistenceModule[]) {
 
 /** A client of the embedded database another process holds, through the socket it serves in DATA_DIR. */
 export function createSocketDataSource(socketDir: string, modules: PersistenceModule[]): DataSource {
-  return withoutPreparedStatements(new DataSource({
-    ...commonOptions(modules),
-    host: socketDir,
-    port: EMBEDDED_SOCKET_PORT,
-    username: 'postgres',
-    database: 'postgres',
-    poolSize: 1,
-    connectTimeoutMS: 5000,
-  }));
+  return withoutPreparedStatements(
+    new DataSource({
+      ...commonOptions(modules),
+      host: socketDir,
+      port: EMBEDDED_SOCKET_PORT,
+      username: 'postgres',
+      database: 'postgres',
+      poolSize: 1,
+      connectTimeoutMS: 5000,
+    }),
+  );
 }
 
 /**
  * Opens the database and applies pending migrations; an embedded database another process holds (the
  * server, while an operator command runs) is reached through that process instead of being opened twice.
  */
-export async function connectDatabase(config: DatabaseConfig, modules: PersistenceModule[], holder: EmbeddedDatabaseHolder, bounds: PoolBounds = DEFAULT_POOL_BOUNDS): Promise<DataSource> {
+export async function connectDatabase(
+  config: DatabaseConfig,
+  modules: PersistenceModule[],
+  holder: EmbeddedDatabaseHolder,
+  bounds: PoolBounds = DEFAULT_POOL_BOUNDS,
+): Promise<DataSource> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await openOrDestroy(createDataSource(config, modules, holder, bounds));

@@ -3,9 +3,7 @@
  * process (PGlite, Postgres compiled to WebAssembly) persisting under a directory, or in memory
  * when the directory is null.
  */
-export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; poolSize: number }
-  | { kind: 'pglite'; dataDir: string | null };
+export type DatabaseConfig = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string | null };
 
 export function describeDatabase(config: DatabaseConfig): string {
   if (config.kind === 'pglite') return `embedded PGlite (${config.dataDir ?? 'in memory'})`;

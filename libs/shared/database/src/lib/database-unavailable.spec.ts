@@ -4,8 +4,14 @@ import { queryBounds } from './query-bounds';
 describe('a database bound hit', () => {
   // Each of these becomes the API's 503 SERVICE_UNAVAILABLE with Retry-After, not a 500.
   it.each([
-    ['statement_timeout (query_canceled)', { name: 'QueryFailedError', driverError: { code: '57014', message: 'canceling statement due to statement timeout' } }],
-    ['lock_timeout (lock_not_available)', { name: 'QueryFailedError', driverError: { code: '55P03', message: 'canceling statement due to lock timeout' } }],
+    [
+      'statement_timeout (query_canceled)',
+      { name: 'QueryFailedError', driverError: { code: '57014', message: 'canceling statement due to statement timeout' } },
+    ],
+    [
+      'lock_timeout (lock_not_available)',
+      { name: 'QueryFailedError', driverError: { code: '55P03', message: 'canceling statement due to lock timeout' } },
+    ],
     ["node-pg's read timeout (a server that does not answer)", new Error('Query read timeout')],
     ["the pool's wait for a connection", new Error('timeout exceeded when trying to connect')],
   ])('is told apart: %s', (_, error) => {

@@ -1,7 +1,20 @@
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
   // PostgreSQL: connection exceptions (08xxx), shutdown and start-up (57P01-57P03), too many connections.
-  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
 ]);
 
 /** PostgreSQL: query_canceled (statement_timeout), lock_not_available (lock_timeout). */
@@ -21,7 +34,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (const candidate of chainOf(error)) {
     if (typeof candidate.code === 'string' && CONNECTION_CODES.has(candidate.code)) return true;
     if (candidate.name === 'CannotConnectAlreadyConnectedError' || candidate.name === 'ConnectionIsNotSetError') return true;
-    if (typeof candidate.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)) return true;
+    if (
+      typeof candidate.message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)
+    )
+      return true;
   }
   return false;
 }
@@ -34,7 +51,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isDatabaseTimeout(error: unknown): boolean {
   for (const candidate of chainOf(error)) {
     if (typeof candidate.code === 'string' && TIMEOUT_CODES.has(candidate.code)) return true;
-    if (typeof candidate.message === 'string' && /^Query read timeout$|timeout exceeded when trying to connect/i.test(candidate.message)) return true;
+    if (typeof candidate.message === 'string' && /^Query read timeout$|timeout exceeded when trying to connect/i.test(candidate.message))
+      return true;
   }
   return false;
 }

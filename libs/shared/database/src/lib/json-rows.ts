@@ -30,7 +30,8 @@ export interface LinkDayKey {
   linkId: string;
 }
 
-const compareLinkDay = (a: LinkDayKey, b: LinkDayKey) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.linkId < b.linkId ? -1 : a.linkId > b.linkId ? 1 : 0);
+const compareLinkDay = (a: LinkDayKey, b: LinkDayKey) =>
+  a.date < b.date ? -1 : a.date > b.date ? 1 : a.linkId < b.linkId ? -1 : a.linkId > b.linkId ? 1 : 0;
 
 /**
  * Rows in chunks of about `maxRows` (more when one (date, link) alone has more), in (date, link) order,

@@ -58,7 +58,9 @@ export abstract class OwnedRowsRepository<Props extends { ownerId: string }> {
   }
 
   async deleteOfOwner(ownerId: string, id: string): Promise<boolean> {
-    const result = await deleteCounted(this.dataSource, this.usageOf(ownerId), () => sql(this.dataSource, this.deleteOneStatement, [id, ownerId]));
+    const result = await deleteCounted(this.dataSource, this.usageOf(ownerId), () =>
+      sql(this.dataSource, this.deleteOneStatement, [id, ownerId]),
+    );
     return result.affected > 0;
   }
 

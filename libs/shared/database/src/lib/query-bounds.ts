@@ -44,7 +44,13 @@ export function queryBounds(statementTimeoutMs: number, lockTimeoutMs = 0): Quer
 }
 
 /** Every role's bounds from the settings (DATABASE_*_TIMEOUT, CLICK_WRITE_TIMEOUT); migrations: none unless given. */
-export function databaseBounds(settings: { connectTimeoutMs: number; statementTimeoutMs: number; lockTimeoutMs: number; clickWriteTimeoutMs: number; migrationTimeoutMs?: number }): DatabaseBounds {
+export function databaseBounds(settings: {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  clickWriteTimeoutMs: number;
+  migrationTimeoutMs?: number;
+}): DatabaseBounds {
   return {
     connectTimeoutMs: settings.connectTimeoutMs,
     requests: queryBounds(settings.statementTimeoutMs, settings.lockTimeoutMs),

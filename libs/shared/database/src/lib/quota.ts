@@ -56,7 +56,11 @@ export function deleteCounted<T>(dataSource: DataSource, usage: Usage, remove: (
 
 /** What the owner holds now, committed (0 without a row yet). */
 export async function usedOf(dataSource: DataSource, usage: Usage): Promise<number> {
-  const { rows } = await sql<{ used: string }>(dataSource, `SELECT COALESCE(sum(used), 0) AS used FROM ${usage.table} WHERE owner_id = $1 AND resource = $2`, [usage.ownerId, usage.resource]);
+  const { rows } = await sql<{ used: string }>(
+    dataSource,
+    `SELECT COALESCE(sum(used), 0) AS used FROM ${usage.table} WHERE owner_id = $1 AND resource = $2`,
+    [usage.ownerId, usage.resource],
+  );
   return Number(rows[0].used);
 }
 
@@ -72,7 +76,8 @@ async function lockUsage(dataSource: DataSource, usage: Usage): Promise<number> 
     usage.stripes === undefined
       ? `INSERT INTO ${usage.table} AS u (owner_id, resource, used) VALUES ($1, $2, 0)
          ON CONFLICT (owner_id, resource) DO UPDATE SET used = u.used RETURNING used`
-      : `INSERT INTO ${usage.table} AS u (owner_id, resource, stripe, used) VALUES ($1, $2, pg_backend_pid() % ${Math.max(1, Math.floor(usage.stripes))}, 0)
+      : `INSERT INTO ${usage.table} AS u (owner_id, resource, stripe, used)
+        VALUES ($1, $2, pg_backend_pid() % ${Math.max(1, Math.floor(usage.stripes))}, 0)
          ON CONFLICT (owner_id, resource, stripe) DO UPDATE SET used = u.used RETURNING used`;
   const { rows } = await sql<{ used: string }>(dataSource, statement, [usage.ownerId, usage.resource]);
   return Number(rows[0].used);

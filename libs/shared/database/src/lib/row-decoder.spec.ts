@@ -1,4 +1,18 @@
-import { bool, decimal, firstOf, int, oneOf, Row, RowDecodeError, rowsOf, text, textArray, textOrNull, timestamp, timestampOrNull } from './row-decoder';
+import {
+  bool,
+  decimal,
+  firstOf,
+  int,
+  oneOf,
+  Row,
+  RowDecodeError,
+  rowsOf,
+  text,
+  textArray,
+  textOrNull,
+  timestamp,
+  timestampOrNull,
+} from './row-decoder';
 
 // Defends the one promise of the decoders: a row that does not have the shape a repository declared
 // fails at the read, naming the column, instead of reaching the domain as a wrong value behind a cast.
@@ -11,11 +25,25 @@ const link = (r: Row) => ({
   createdAt: timestamp(r, 'created_at'),
 });
 
-const good: Row = { id: 'l1', domain_id: null, clicks: '42', status: true, tag_ids: ['t1'], created_at: new Date('2026-01-02T03:04:05.678Z') };
+const good: Row = {
+  id: 'l1',
+  domain_id: null,
+  clicks: '42',
+  status: true,
+  tag_ids: ['t1'],
+  created_at: new Date('2026-01-02T03:04:05.678Z'),
+};
 
 describe('row decoders', () => {
   it('reads a well-typed row, with int8 strings as numbers', () => {
-    expect(link(good)).toEqual({ id: 'l1', domainId: null, clicks: 42, status: true, tagIds: ['t1'], createdAt: new Date('2026-01-02T03:04:05.678Z') });
+    expect(link(good)).toEqual({
+      id: 'l1',
+      domainId: null,
+      clicks: 42,
+      status: true,
+      tagIds: ['t1'],
+      createdAt: new Date('2026-01-02T03:04:05.678Z'),
+    });
   });
 
   it.each([

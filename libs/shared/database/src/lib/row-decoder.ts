@@ -28,7 +28,9 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (value instanceof Date) return 'a Date';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}` : `${typeof value} ${String(value)}`;
+  return typeof value === 'string'
+    ? `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`
+    : `${typeof value} ${String(value)}`;
 }
 
 export const text: Field<string> = (row, column) => {

@@ -15,7 +15,12 @@ describe('sql() on a pool of one connection', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = createDataSource(adminUrl ? { kind: 'postgres', url: adminUrl, poolSize: 1 } : { kind: 'pglite', dataDir: null }, [], undefined, { connectTimeoutMs: 2000, query: { statementTimeoutMs: 0, lockTimeoutMs: 0, readTimeoutMs: 0 } });
+    dataSource = createDataSource(
+      adminUrl ? { kind: 'postgres', url: adminUrl, poolSize: 1 } : { kind: 'pglite', dataDir: null },
+      [],
+      undefined,
+      { connectTimeoutMs: 2000, query: { statementTimeoutMs: 0, lockTimeoutMs: 0, readTimeoutMs: 0 } },
+    );
     await dataSource.initialize();
   });
   afterAll(() => dataSource?.destroy());
@@ -32,7 +37,10 @@ describe('sql() on a pool of one connection', () => {
   it('answers rows and the affected count alike for every statement kind', async () => {
     await sql(dataSource, 'CREATE TEMPORARY TABLE IF NOT EXISTS notes (body text)');
     expect((await sql(dataSource, "INSERT INTO notes VALUES ('a'), ('b')")).affected).toBe(2);
-    expect(await sql(dataSource, "UPDATE notes SET body = 'c' WHERE body = 'a' RETURNING body")).toEqual({ rows: [{ body: 'c' }], affected: 1 });
+    expect(await sql(dataSource, "UPDATE notes SET body = 'c' WHERE body = 'a' RETURNING body")).toEqual({
+      rows: [{ body: 'c' }],
+      affected: 1,
+    });
     expect((await sql(dataSource, 'SELECT body FROM notes ORDER BY body')).rows).toEqual([{ body: 'b' }, { body: 'c' }]);
   });
 
@@ -44,7 +52,8 @@ describe('sql() on a pool of one connection', () => {
   });
 
   const onPostgres = adminUrl ? it : it.skip;
-  const preparedNames = async () => (await sql<{ name: string }>(dataSource, 'SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name);
+  const preparedNames = async () =>
+    (await sql<{ name: string }>(dataSource, 'SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name);
 
   // The measured win (a creation's INSERT: 1.2 ms of PostgreSQL's CPU unnamed, 0.5 ms prepared) needs the name to reach the server.
   onPostgres('prepares a statement by its name on the connection, once, outside a transaction', async () => {

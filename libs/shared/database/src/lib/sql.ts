@@ -57,7 +57,11 @@ interface DriverConnection {
  * and the affected count alike for every statement kind, on PostgreSQL and PGlite. Repositories read the
  * rows through the field readers of row-decoder.ts; `T` is unchecked and only types tests' own reads.
  */
-export async function sql<T = Record<string, unknown>>(dataSource: DataSource, statement: string | PreparedStatement, params: unknown[] = []): Promise<SqlResult<T>> {
+export async function sql<T = Record<string, unknown>>(
+  dataSource: DataSource,
+  statement: string | PreparedStatement,
+  params: unknown[] = [],
+): Promise<SqlResult<T>> {
   const text = typeof statement === 'string' ? statement : statement.text;
   const transaction = managerOf(dataSource).queryRunner;
   if (transaction) {
@@ -93,7 +97,9 @@ async function pooled<T>(dataSource: DataSource, text: string, named: PreparedSt
     try {
       // The prepared statement's text and name are inherited, not copied: node-pg copies a query object's own
       // properties descriptor by descriptor (3% of a link creation's CPU with three of them).
-      raw = await (named ? connection.query(Object.assign(Object.create(named) as PreparedStatement, { values: params })) : connection.query(text, params));
+      raw = await (named
+        ? connection.query(Object.assign(Object.create(named) as PreparedStatement, { values: params }))
+        : connection.query(text, params));
     } catch (error) {
       throw new QueryFailedError(text, params, error as Error);
     }

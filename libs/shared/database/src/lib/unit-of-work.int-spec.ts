@@ -14,12 +14,21 @@ onPostgres("a unit of work with a role's bounds, on PostgreSQL", () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = createDataSource({ kind: 'postgres', url: adminUrl as string, poolSize: 1 }, [], undefined, { connectTimeoutMs: 2000, query: queryBounds(4000, 1500) });
+    dataSource = createDataSource({ kind: 'postgres', url: adminUrl as string, poolSize: 1 }, [], undefined, {
+      connectTimeoutMs: 2000,
+      query: queryBounds(4000, 1500),
+    });
     await dataSource.initialize();
   });
   afterAll(() => dataSource?.destroy());
 
-  const timeouts = async () => (await sql<{ statement: string; lock: string }>(dataSource, "SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock")).rows[0];
+  const timeouts = async () =>
+    (
+      await sql<{ statement: string; lock: string }>(
+        dataSource,
+        "SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock",
+      )
+    ).rows[0];
 
   it("gives the transaction's statements the role's timeouts, and the pool's back after it", async () => {
     expect(await timeouts()).toEqual({ statement: '4s', lock: '1500ms' });

@@ -15,32 +15,36 @@ function fakeDataSource() {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 describe('TypeormUnitOfWork', () => {
-  it("gives each concurrent transaction its own manager through every await, and none once they are over (writes outside a transaction landing in one defended)", async () => {
-    const { dataSource, base } = fakeDataSource();
-    const unitOfWork = new TypeormUnitOfWork(dataSource);
-    const seen: string[] = [];
-    const name = () => (managerOf(dataSource) as unknown as { name: string }).name;
-    const work = (label: string) => async () => {
-      seen.push(`${label}:${name()}`);
-      await tick();
-      seen.push(`${label}:${name()}`);
-      await unitOfWork.run(async () => seen.push(`${label} nested:${name()}`));
-    };
-    const first = unitOfWork.run(work('a'));
-    const second = unitOfWork.run(work('b'));
-    expect(name()).toBe('base');
-    await first;
-    // The other transaction is still under way: it keeps its manager after the first one ended.
-    await second;
-    expect(seen.sort()).toEqual(['a nested:tx1', 'a:tx1', 'a:tx1', 'b nested:tx2', 'b:tx2', 'b:tx2']);
-    expect(managerOf(dataSource)).toBe(base);
-    // Switched off between transactions, and on again for the next one.
-    await unitOfWork.run(async () => {
-      await tick();
-      expect(name()).toBe('tx3');
-    });
-    expect(managerOf(dataSource)).toBe(base);
-  });
+  it(
+    'gives each concurrent transaction its own manager through every await, and none once ' +
+      'they are over (writes outside a transaction landing in one defended)',
+    async () => {
+      const { dataSource, base } = fakeDataSource();
+      const unitOfWork = new TypeormUnitOfWork(dataSource);
+      const seen: string[] = [];
+      const name = () => (managerOf(dataSource) as unknown as { name: string }).name;
+      const work = (label: string) => async () => {
+        seen.push(`${label}:${name()}`);
+        await tick();
+        seen.push(`${label}:${name()}`);
+        await unitOfWork.run(async () => seen.push(`${label} nested:${name()}`));
+      };
+      const first = unitOfWork.run(work('a'));
+      const second = unitOfWork.run(work('b'));
+      expect(name()).toBe('base');
+      await first;
+      // The other transaction is still under way: it keeps its manager after the first one ended.
+      await second;
+      expect(seen.sort()).toEqual(['a nested:tx1', 'a:tx1', 'a:tx1', 'b nested:tx2', 'b:tx2', 'b:tx2']);
+      expect(managerOf(dataSource)).toBe(base);
+      // Switched off between transactions, and on again for the next one.
+      await unitOfWork.run(async () => {
+        await tick();
+        expect(name()).toBe('tx3');
+      });
+      expect(managerOf(dataSource)).toBe(base);
+    },
+  );
 
   it('ends the transaction count when the work fails, so the next one still gets its manager', async () => {
     const { dataSource } = fakeDataSource();

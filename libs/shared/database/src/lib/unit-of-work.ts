@@ -48,7 +48,10 @@ async function withBounds<T>(manager: EntityManager, bounds: QueryBounds, work: 
   if (!(connection instanceof BoundedClient)) return work();
   const restore = connection.withReadTimeout(bounds.readTimeoutMs);
   try {
-    await manager.query("SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)", [`${bounds.statementTimeoutMs}`, `${bounds.lockTimeoutMs}`]);
+    await manager.query("SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)", [
+      `${bounds.statementTimeoutMs}`,
+      `${bounds.lockTimeoutMs}`,
+    ]);
     return await work();
   } finally {
     // Before the connection goes back to the pool (the COMMIT runs under the pool's bound).

@@ -122,7 +122,9 @@ describe('the socket the holder of the embedded database serves it on', () => {
 
   // A socket's path is limited (103 bytes on macOS): refused with what to do, not a bind error later.
   it('refuses a DATA_DIR too long for its socket, saying so', async () => {
-    await expect(claimEmbeddedDatabase(join(dataDir, 'x'.repeat(100)), { name: 'a test' })).rejects.toThrow(/too long a path .* choose a shorter DATA_DIR/);
+    await expect(claimEmbeddedDatabase(join(dataDir, 'x'.repeat(100)), { name: 'a test' })).rejects.toThrow(
+      /too long a path .* choose a shorter DATA_DIR/,
+    );
   });
 
   it('is shared by every claim in the process, and let go by the last', async () => {

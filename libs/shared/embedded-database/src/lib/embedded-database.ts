@@ -137,9 +137,14 @@ async function lock(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Se
   const dir = embeddedSocketDir(dataDir);
   // Windows has named pipes where Unix has sockets: the lock works alike, but `pg` cannot reach one.
   const windows = process.platform === 'win32';
-  const path = windows ? `\\\\.\\pipe\\lnk-db-${createHash('sha256').update(resolve(dataDir).toLowerCase()).digest('hex').slice(0, 32)}` : socketPath(dir);
+  const path = windows
+    ? `\\\\.\\pipe\\lnk-db-${createHash('sha256').update(resolve(dataDir).toLowerCase()).digest('hex').slice(0, 32)}`
+    : socketPath(dir);
   if (!windows && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    throw new Error(`DATA_DIR ${dataDir} is too long a path for the embedded database's socket (${path} must be at most ${MAX_SOCKET_PATH} bytes): choose a shorter DATA_DIR`);
+    throw new Error(
+      `DATA_DIR ${dataDir} is too long a path for the embedded database's socket (${path} ` +
+        `must be at most ${MAX_SOCKET_PATH} bytes): choose a shorter DATA_DIR`,
+    );
   }
   // Refused before anything is written in it when it is another user's or open to others.
   ensurePrivateDataDir(dataDir);
@@ -167,7 +172,7 @@ async function lock(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Se
 /** The status byte of the last ReadyForQuery in `output` ('I' idle, 'T' in a transaction, 'E' failed one), if any. */
 export function lastReadyStatus(output: Uint8Array): string | null {
   let status: string | null = null;
-  for (let at = 0; at + 5 <= output.length; ) {
+  for (let at = 0; at + 5 <= output.length;) {
     const type = output[at];
     const length = ((output[at + 1] << 24) | (output[at + 2] << 16) | (output[at + 3] << 8) | output[at + 4]) >>> 0;
     if (length < 4) break;
@@ -290,7 +295,10 @@ async function open(dataDir: string, holder: EmbeddedDatabaseHolder): Promise<Sh
   const connections = new Map<Socket, Promise<void>>();
   server.on('connection', (socket: Socket) => {
     if (stopping) return void socket.destroy();
-    connections.set(socket, serveConnection(socket, session, db).finally(() => connections.delete(socket)));
+    connections.set(
+      socket,
+      serveConnection(socket, session, db).finally(() => connections.delete(socket)),
+    );
   });
   return {
     users: 0,

@@ -19,7 +19,9 @@ interface PgLikeResult {
   fields: unknown[];
 }
 
-function toPgResult(result: { rows: unknown[]; fields: unknown[]; affectedRows?: number; rowCount?: number } & { command?: string }): PgLikeResult {
+function toPgResult(
+  result: { rows: unknown[]; fields: unknown[]; affectedRows?: number; rowCount?: number } & { command?: string },
+): PgLikeResult {
   return {
     rows: result.rows,
     rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
@@ -88,7 +90,11 @@ type QueryInput = string | { text: string; values?: unknown[] };
  * The text, parameters and callback of a query, called as node-pg is: `(text, params?, callback?)`, or a
  * query object with its `values` (its `name` is not needed: PGlite's session runs one statement at a time).
  */
-function splitArgs(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): [string, unknown[] | undefined, Callback | undefined] {
+function splitArgs(
+  query: QueryInput,
+  paramsOrCallback?: unknown[] | Callback,
+  maybeCallback?: Callback,
+): [string, unknown[] | undefined, Callback | undefined] {
   const [params, callback] = typeof paramsOrCallback === 'function' ? [undefined, paramsOrCallback] : [paramsOrCallback, maybeCallback];
   return typeof query === 'string' ? [query, params, callback] : [query.text, params ?? query.values, callback];
 }
@@ -108,7 +114,10 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
     query(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
       const [sql, params, callback] = splitArgs(query, paramsOrCallback, maybeCallback);
       const pending = run(this.database, sql, params);
-      pending.then((r) => callback?.(null, r), (e: Error) => callback?.(e));
+      pending.then(
+        (r) => callback?.(null, r),
+        (e: Error) => callback?.(e),
+      );
       return pending;
     }
   }
@@ -116,10 +125,12 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
   class PglitePool extends EventEmitter {
     connect(callback: (error: Error | null, client?: PgliteClient, release?: () => void) => void): void {
       // The database first: were it to fail to open, a session taken alongside would never be handed on.
-      db().then((database) => acquire().then((release) => [database, release] as const)).then(
-        ([database, release]) => callback(null, new PgliteClient(database), release),
-        (error: Error) => callback(error),
-      );
+      db()
+        .then((database) => acquire().then((release) => [database, release] as const))
+        .then(
+          ([database, release]) => callback(null, new PgliteClient(database), release),
+          (error: Error) => callback(error),
+        );
     }
     query(query: QueryInput, paramsOrCallback?: unknown[] | Callback, maybeCallback?: Callback): Promise<PgLikeResult> {
       const [sql, params, callback] = splitArgs(query, paramsOrCallback, maybeCallback);
@@ -132,13 +143,19 @@ export function createPgliteDriver(host: () => Promise<PgliteHost>): { Pool: new
           release();
         }
       })();
-      pending.then((r) => callback?.(null, r), (e: Error) => callback?.(e));
+      pending.then(
+        (r) => callback?.(null, r),
+        (e: Error) => callback?.(e),
+      );
       return pending;
     }
     end(callback?: (error: Error | null) => void): void {
       const closing = held ? held.then((h) => h.release()) : Promise.resolve();
       held = null;
-      closing.then(() => callback?.(null), (e: Error) => callback?.(e));
+      closing.then(
+        () => callback?.(null),
+        (e: Error) => callback?.(e),
+      );
     }
   }
 
@@ -152,7 +169,8 @@ export async function openPglite(dataDir: string | null): Promise<PGlite> {
     // Trigram indexes (per owner: btree_gin) make link search fast on the embedded database too.
     extensions: { pg_trgm, btree_gin },
     serializers: {
-      [types.BOOL]: (value: unknown) => (value === true || value === 'true' ? 'TRUE' : value === false || value === 'false' ? 'FALSE' : String(value)),
+      [types.BOOL]: (value: unknown) =>
+        value === true || value === 'true' ? 'TRUE' : value === false || value === 'false' ? 'FALSE' : String(value),
     },
     parsers: { [types.INT8]: (value: string) => value },
   });

@@ -43,12 +43,14 @@ export function ensurePrivateDataDir(dataDir: string): void {
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) {
     throw new DataDirNotPrivateError(
-      `DATA_DIR ${dir} belongs to another user (uid ${stats.uid}; this process runs as uid ${uid}): give it to this user (chown) or choose another DATA_DIR`,
+      `DATA_DIR ${dir} belongs to another user (uid ${stats.uid}; this process runs as ` +
+        `uid ${uid}): give it to this user (chown) or choose another DATA_DIR`,
     );
   }
   if (stats.mode & 0o077) {
     throw new DataDirNotPrivateError(
-      `DATA_DIR ${dir} is open to other users (mode ${octal(stats.mode)}): make it private with chmod 700 ${dir}, or choose another DATA_DIR`,
+      `DATA_DIR ${dir} is open to other users (mode ${octal(stats.mode)}): make ` +
+        `it private with chmod 700 ${dir}, or choose another DATA_DIR`,
     );
   }
 }

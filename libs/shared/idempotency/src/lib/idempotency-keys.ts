@@ -63,7 +63,10 @@ export class IdempotencyKeys {
       const { rows } = await sql(this.dataSource, CLAIM, [ownerId, key, fingerprint, claim]);
       if (rows.length) return { kind: 'claimed', claim };
       const found = firstOf(
-        await sql(this.dataSource, 'SELECT fingerprint, state, status, answer FROM idempotency_keys WHERE owner_id = $1 AND key = $2', [ownerId, key]),
+        await sql(this.dataSource, 'SELECT fingerprint, state, status, answer FROM idempotency_keys WHERE owner_id = $1 AND key = $2', [
+          ownerId,
+          key,
+        ]),
         decodeKey,
       );
       if (!found) continue;
@@ -76,13 +79,11 @@ export class IdempotencyKeys {
 
   /** The first answer of a claimed key, kept for its replays (its text null: not kept). */
   async keep(ownerId: string, key: string, claim: string, kept: KeptAnswer): Promise<void> {
-    await sql(this.dataSource, "UPDATE idempotency_keys SET state = 'done', status = $4, answer = $5 WHERE owner_id = $1 AND key = $2 AND claim = $3", [
-      ownerId,
-      key,
-      claim,
-      kept.status,
-      kept.answer,
-    ]);
+    await sql(
+      this.dataSource,
+      "UPDATE idempotency_keys SET state = 'done', status = $4, answer = $5 WHERE owner_id = $1 AND key = $2 AND claim = $3",
+      [ownerId, key, claim, kept.status, kept.answer],
+    );
   }
 
   /** A claimed key whose request failed (a fault, a 5xx): free for the retry. */
@@ -95,7 +96,8 @@ export class IdempotencyKeys {
     const { affected } = await sql(
       this.dataSource,
       `DELETE FROM idempotency_keys WHERE (owner_id, key) IN (
-         SELECT owner_id, key FROM idempotency_keys WHERE created_at < now() - interval '${KEY_LIFETIME}' ORDER BY created_at LIMIT ${Math.floor(batch)})`,
+         SELECT owner_id, key FROM idempotency_keys WHERE created_at < now() - interval '${KEY_LIFETIME}' ORDER BY created_at
+           LIMIT ${Math.floor(batch)})`,
     );
     return affected;
   }

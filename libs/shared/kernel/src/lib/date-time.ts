@@ -16,7 +16,8 @@ export function parseDateTime(value: string): Date | null {
   if (!parts) return null;
   const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = parts.slice(1);
   if (!isCalendarDay(Number(year), Number(month), Number(day))) return null;
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59) return null;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59)
+    return null;
   const at = new Date(value);
   return Number.isNaN(at.getTime()) ? null : at;
 }

@@ -109,6 +109,9 @@ export class RateLimitedError extends DomainError {
 /** A change asked on the condition that a resource is as the caller last read it (If-Match), which it no longer is: nothing was changed. */
 export class PreconditionFailedError extends DomainError {
   constructor(resource: string) {
-    super('PRECONDITION_FAILED', `The ${resource} has changed since you read it: nothing was changed; read it again and retry with its current ETag`);
+    super(
+      'PRECONDITION_FAILED',
+      `The ${resource} has changed since you read it: nothing was changed; read it again and retry with its current ETag`,
+    );
   }
 }

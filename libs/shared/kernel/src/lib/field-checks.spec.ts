@@ -7,7 +7,12 @@ const fail = (name: string) => (): never => {
 
 describe('checkEach', () => {
   it('returns every result in order when all checks pass', () => {
-    expect(checkEach(() => 1, () => 'two')).toEqual([1, 'two']);
+    expect(
+      checkEach(
+        () => 1,
+        () => 'two',
+      ),
+    ).toEqual([1, 'two']);
   });
 
   it('names every failing field at once, not only the first (a caller would need a round per field)', () => {

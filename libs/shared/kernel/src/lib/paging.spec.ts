@@ -35,7 +35,7 @@ describe('keyset pages', () => {
     expect([PageRequest.of(4, 2).rows, PageRequest.of(4, 2).offset]).toEqual([2, 4]);
   });
 
-  it('gives the last item\'s position when another page follows, by the extra row or by the total', () => {
+  it("gives the last item's position when another page follows, by the extra row or by the total", () => {
     expect(pageOf(items.slice(2, 5), 5, PageRequest.after(['d'], 2, 2))).toMatchObject({ items: [{ id: 'c' }, { id: 'b' }], next: ['b'] });
     expect(pageOf(items.slice(3, 5), 5, PageRequest.after(['c'], 3, 2)).next).toBeNull();
     expect(pageOf(items.slice(0, 2), 5, PageRequest.of(0, 2)).next).toEqual(['d']);

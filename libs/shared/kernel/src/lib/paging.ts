@@ -24,7 +24,8 @@ export class PageRequest {
 
   static of(start = 0, limit: number = PageRequest.DEFAULT_LIMIT): PageRequest {
     const errors = [];
-    if (!Number.isInteger(start) || start < 0 || start > PageRequest.MAX_START) errors.push({ name: 'start', error: `start must be an integer from 0 to ${PageRequest.MAX_START}` });
+    if (!Number.isInteger(start) || start < 0 || start > PageRequest.MAX_START)
+      errors.push({ name: 'start', error: `start must be an integer from 0 to ${PageRequest.MAX_START}` });
     if (!Number.isInteger(limit) || limit < 1 || limit > PageRequest.MAX_LIMIT) {
       errors.push({ name: 'limit', error: `limit must be an integer from 1 to ${PageRequest.MAX_LIMIT}` });
     }
@@ -84,7 +85,11 @@ export function pageOf<T>(rows: T[], total: number, request: PageRequest, keyOf:
  */
 export function pageOfNewestFirst<T extends { id: string }>(all: readonly T[], request: PageRequest): Page<T>;
 export function pageOfNewestFirst<T>(all: readonly T[], request: PageRequest, idOf: (item: T) => string): Page<T>;
-export function pageOfNewestFirst<T>(all: readonly T[], request: PageRequest, idOf: (item: T) => string = (i) => (i as { id: string }).id): Page<T> {
+export function pageOfNewestFirst<T>(
+  all: readonly T[],
+  request: PageRequest,
+  idOf: (item: T) => string = (i) => (i as { id: string }).id,
+): Page<T> {
   const sorted = [...all].sort((a, b) => (idOf(a) < idOf(b) ? 1 : idOf(a) > idOf(b) ? -1 : 0));
   const after = request.after?.[request.after.length - 1];
   const from = after === undefined ? sorted.slice(request.start) : sorted.filter((i) => idOf(i) < after);

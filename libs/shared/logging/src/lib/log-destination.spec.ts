@@ -34,18 +34,23 @@ describe('logDestination', () => {
     }
   });
 
-  it('writes readable lines with LOG_FORMAT=pretty: time, level and message, the fields after on the same line, no colours in a file', async () => {
-    const text = await written('pretty', (logger) => {
-      logger.info({ method: 'GET', path: '/user/me', statusCode: 401 }, 'request completed');
-      logger.warn('redis unreachable');
-    });
-    const lines = text.split('\n');
-    expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{"method":"GET","path":"\/user\/me","statusCode":401\}$/);
-    expect(lines[1]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] WARN: redis unreachable$/);
-    expect(text).not.toContain('\u001b[');
-  });
+  it(
+    'writes readable lines with LOG_FORMAT=pretty: time, level and message, ' + 'the fields after on the same line, no colours in a file',
+    async () => {
+      const text = await written('pretty', (logger) => {
+        logger.info({ method: 'GET', path: '/user/me', statusCode: 401 }, 'request completed');
+        logger.warn('redis unreachable');
+      });
+      const lines = text.split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{"method":"GET","path":"\/user\/me","statusCode":401\}$/,
+      );
+      expect(lines[1]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] WARN: redis unreachable$/);
+      expect(text).not.toContain('\u001b[');
+    },
+  );
 
   // A terminal's case is the built app's, run under a pseudo-terminal (apps/api/test/faults/start-up-log.e2e-spec.ts).
   it('takes LOG_FORMAT as set, whatever the output; unset, JSON for a file', () => {

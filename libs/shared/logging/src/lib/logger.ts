@@ -10,27 +10,27 @@ import { logDestination } from './log-destination';
 export function createLogger(config: { logLevel: string; logFormat: LogFormat | null }, fd = 1): Logger {
   return pino(
     {
-    level: config.logLevel,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.password',
-        '*.currentPassword',
-        '*.newPassword',
-        '*.token',
-        '*.access_token',
-        '*.refresh_token',
-        '*.client_secret',
-        '*.clientSecret',
-        '*.secret',
-        '*.otp',
-        '*.code',
-      ],
-      censor: '[redacted]',
-    },
+      level: config.logLevel,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.currentPassword',
+          '*.newPassword',
+          '*.token',
+          '*.access_token',
+          '*.refresh_token',
+          '*.client_secret',
+          '*.clientSecret',
+          '*.secret',
+          '*.otp',
+          '*.code',
+        ],
+        censor: '[redacted]',
+      },
     },
     logDestination(config.logFormat, fd),
   );

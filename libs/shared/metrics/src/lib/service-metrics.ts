@@ -12,7 +12,9 @@ export interface PoolFigures {
 export function poolFiguresOf(dataSource: DataSource): () => PoolFigures | null {
   return () => {
     const pool = (dataSource.driver as { master?: Partial<PoolFigures> }).master;
-    return pool && typeof pool.totalCount === 'number' ? { totalCount: pool.totalCount, idleCount: pool.idleCount ?? 0, waitingCount: pool.waitingCount ?? 0 } : null;
+    return pool && typeof pool.totalCount === 'number'
+      ? { totalCount: pool.totalCount, idleCount: pool.idleCount ?? 0, waitingCount: pool.waitingCount ?? 0 }
+      : null;
   };
 }
 
@@ -36,7 +38,11 @@ export class ServiceMetrics {
     const registers = [this.registry];
     this.clicksWritten = new Counter({ name: 'lnk_clicks_written_total', help: 'Click rows written to the database', registers });
     this.clicksDropped = new Counter({ name: 'lnk_clicks_dropped_total', help: 'Clicks dropped because the buffer was full', registers });
-    this.clickEventsDropped = new Counter({ name: 'lnk_click_events_dropped_total', help: 'link.clicked webhook events dropped because the buffer held CLICK_EVENTS_MAX unwritten', registers });
+    this.clickEventsDropped = new Counter({
+      name: 'lnk_click_events_dropped_total',
+      help: 'link.clicked webhook events dropped because the buffer held CLICK_EVENTS_MAX unwritten',
+      registers,
+    });
     const bufferedRows = () => this.bufferedRows();
     const pool = () => this.pool();
     const redis = this.redis;
@@ -63,7 +69,9 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: 'lnk_redis_up',
-      help: 'Whether Redis answers, by use (invalidations: the cache-invalidation subscription; rate_limits: the shared counters); 0: a degraded mode (REDIS_URL set only)',
+      help:
+        'Whether Redis answers, by use (invalidations: the cache-invalidation subscription; ' +
+        'rate_limits: the shared counters); 0: a degraded mode (REDIS_URL set only)',
       labelNames: ['use'],
       registers,
       collect() {
@@ -85,7 +93,11 @@ export class ServiceMetrics {
   }
 
   /** These metrics as the click buffer's ClickMetrics, each drop also an error in the log: dropped clicks are lost. */
-  clickMetricsLoggingDrops(logger: { error(fields: object, message: string): void }): { written(count: number): void; dropped(count: number): void; eventsDropped(count: number): void } {
+  clickMetricsLoggingDrops(logger: { error(fields: object, message: string): void }): {
+    written(count: number): void;
+    dropped(count: number): void;
+    eventsDropped(count: number): void;
+  } {
     return {
       written: (count) => this.written(count),
       dropped: (count) => {

@@ -28,7 +28,14 @@ describe('listenToOtherInstances', () => {
       domainChanged: (name) => heard.push(['domain', name]),
       linksChanged: (ownerId) => heard.push(['lists', ownerId]),
     });
-    expect(bus.channels()).toEqual([CACHE_CHANNELS.linkChanged, CACHE_CHANNELS.tokensRevoked, CACHE_CHANNELS.accountChanged, CACHE_CHANNELS.webhooksChanged, CACHE_CHANNELS.domainChanged, CACHE_CHANNELS.linksChanged]);
+    expect(bus.channels()).toEqual([
+      CACHE_CHANNELS.linkChanged,
+      CACHE_CHANNELS.tokensRevoked,
+      CACHE_CHANNELS.accountChanged,
+      CACHE_CHANNELS.webhooksChanged,
+      CACHE_CHANNELS.domainChanged,
+      CACHE_CHANNELS.linksChanged,
+    ]);
     bus.deliver(CACHE_CHANNELS.linkChanged, { domainId: null, slug: 'promo' });
     bus.deliver(CACHE_CHANNELS.linkChanged, { domainId: 'd1', slug: 'spring' });
     bus.deliver(CACHE_CHANNELS.linkChanged, { domainId: 7, slug: 'promo' });
@@ -41,7 +48,15 @@ describe('listenToOtherInstances', () => {
     bus.deliver(CACHE_CHANNELS.domainChanged, 'go.example.com');
     bus.deliver(CACHE_CHANNELS.linksChanged, { ownerId: 'u2' });
     bus.deliver(CACHE_CHANNELS.linksChanged, { owner: 'u2' });
-    expect(heard).toEqual([['link', null, 'promo'], ['link', 'd1', 'spring'], ['tokens'], ['account', 'u1'], ['webhooks'], ['domain', 'go.example.com'], ['lists', 'u2']]);
+    expect(heard).toEqual([
+      ['link', null, 'promo'],
+      ['link', 'd1', 'spring'],
+      ['tokens'],
+      ['account', 'u1'],
+      ['webhooks'],
+      ['domain', 'go.example.com'],
+      ['lists', 'u2'],
+    ]);
   });
 
   it('subscribes only to the channels of the listeners given', async () => {

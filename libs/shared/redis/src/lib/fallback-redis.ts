@@ -20,7 +20,12 @@ export class FallbackRedis {
   private localUntil = 0;
 
   constructor(url: string, options: FallbackRedisOptions) {
-    this.redis = new Redis(url, { ...REDIS_CONNECTION_OPTIONS, enableOfflineQueue: false, commandTimeout: options.commandTimeoutMs, keyPrefix: options.keyPrefix });
+    this.redis = new Redis(url, {
+      ...REDIS_CONNECTION_OPTIONS,
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs,
+      keyPrefix: options.keyPrefix,
+    });
     this.redis.on('error', (error: Error) => options.onError(error));
     this.redis.on('ready', () => (this.localUntil = 0));
   }

@@ -7,8 +7,7 @@ import { request } from 'node:http';
  * Kept free of module aliases: Jest's global setup loads it outside the test runtime.
  */
 export type TestDatabaseServer =
-  | { kind: 'postgres'; adminUrl: string; source: 'TEST_DATABASE_URL' | 'testcontainers' | 'local' }
-  | { kind: 'pglite'; source: 'pglite' };
+  { kind: 'postgres'; adminUrl: string; source: 'TEST_DATABASE_URL' | 'testcontainers' | 'local' } | { kind: 'pglite'; source: 'pglite' };
 
 export interface ServerProbes {
   env: Record<string, string | undefined>;
@@ -42,10 +41,13 @@ export function tcpAnswers(host: string, port: number, timeoutMs = 500): Promise
 /** True when a Docker engine answers its ping (a docker client alone is not enough). */
 export function dockerEngineAnswers(env: Record<string, string | undefined>, timeoutMs = 1000): Promise<boolean> {
   const host = env['DOCKER_HOST'];
-  const target = !host || host.startsWith('unix://') ? { socketPath: host ? host.slice('unix://'.length) : '/var/run/docker.sock' } : (() => {
-    const url = new URL(host.replace(/^tcp:/, 'http:'));
-    return { host: url.hostname, port: Number(url.port || 2375) };
-  })();
+  const target =
+    !host || host.startsWith('unix://')
+      ? { socketPath: host ? host.slice('unix://'.length) : '/var/run/docker.sock' }
+      : (() => {
+          const url = new URL(host.replace(/^tcp:/, 'http:'));
+          return { host: url.hostname, port: Number(url.port || 2375) };
+        })();
   return new Promise((resolve) => {
     const req = request({ ...target, path: '/_ping', method: 'GET', timeout: timeoutMs }, (res) => {
       res.resume();

@@ -79,16 +79,21 @@ export class FakeStripeApi {
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
       res.end(JSON.stringify(body));
     };
-    const missing = (id: string) => send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: '${id}'`, param: 'id' } });
-    if (!req.headers.authorization?.startsWith('Bearer sk_')) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    const missing = (id: string) =>
+      send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: '${id}'`, param: 'id' } });
+    if (!req.headers.authorization?.startsWith('Bearer sk_'))
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
 
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const required = ['mode', 'success_url', 'cancel_url', 'line_items[0][price]'];
       const absent = required.find((k) => !params[k]);
-      if (absent) return send(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${absent}.`, param: absent } });
+      if (absent)
+        return send(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${absent}.`, param: absent } });
       const id = `cs_test_${randomBytes(12).toString('hex')}`;
       const now = Math.floor(Date.now() / 1000);
-      const metadata = Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (k.startsWith('metadata[') ? [[k.slice(9, -1), v]] : [])));
+      const metadata = Object.fromEntries(
+        Object.entries(params).flatMap(([k, v]) => (k.startsWith('metadata[') ? [[k.slice(9, -1), v]] : [])),
+      );
       const session: FakeCheckoutSession = {
         id,
         object: 'checkout.session',

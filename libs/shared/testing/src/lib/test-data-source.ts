@@ -28,7 +28,10 @@ export function useTestDataSource(modules: PersistenceModule[]): () => DataSourc
  * useTestDataSource and what a spec builds on it (its repositories), built once by the describe's
  * `beforeAll`: `repos` is filled in then, so read it from a test or a later hook.
  */
-export function useTestRepositories<R extends object>(modules: PersistenceModule[], make: (dataSource: DataSource) => R): { dataSource: () => DataSource; repos: R } {
+export function useTestRepositories<R extends object>(
+  modules: PersistenceModule[],
+  make: (dataSource: DataSource) => R,
+): { dataSource: () => DataSource; repos: R } {
   const dataSource = useTestDataSource(modules);
   const repos = {} as R;
   beforeAll(() => {

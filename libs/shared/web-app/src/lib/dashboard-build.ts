@@ -44,7 +44,13 @@ function fileOf(path: string, immutable: boolean): DashboardFile {
   const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
   const compressible = /^(text\/|application\/(json|manifest)|image\/svg)/.test(type);
   const gzip = compressible ? gzipSync(body, { level: 9 }) : null;
-  return { body, gzip: gzip && gzip.length < body.length ? gzip : null, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, immutable };
+  return {
+    body,
+    gzip: gzip && gzip.length < body.length ? gzip : null,
+    type,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    immutable,
+  };
 }
 
 /**
@@ -61,7 +67,8 @@ export class DashboardBuild {
   static load(dir: string): DashboardBuild | null {
     if (!existsSync(join(dir, 'index.html'))) return null;
     const paths = filesUnder(dir);
-    if (paths.length > MAX_FILES) throw new Error(`${dir} holds ${paths.length} files, more than a dashboard build: is DASHBOARD_DIR right?`);
+    if (paths.length > MAX_FILES)
+      throw new Error(`${dir} holds ${paths.length} files, more than a dashboard build: is DASHBOARD_DIR right?`);
     const bytes = paths.reduce((sum, path) => sum + statSync(path).size, 0);
     if (bytes > MAX_BYTES) throw new Error(`${dir} holds ${bytes} bytes, more than a dashboard build: is DASHBOARD_DIR right?`);
     const files = new Map<string, DashboardFile>();

@@ -20,7 +20,12 @@ export const DASHBOARD_CSP = [
 ].join('; ');
 
 function send(request: FastifyRequest, reply: FastifyReply, file: DashboardFile, cacheControl: string): void {
-  void reply.header('content-security-policy', DASHBOARD_CSP).header('cache-control', cacheControl).header('etag', file.etag).header('vary', 'accept-encoding').type(file.type);
+  void reply
+    .header('content-security-policy', DASHBOARD_CSP)
+    .header('cache-control', cacheControl)
+    .header('etag', file.etag)
+    .header('vary', 'accept-encoding')
+    .type(file.type);
   if (request.headers['if-none-match'] === file.etag) return void reply.code(304).send();
   const gzip = file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
   if (gzip) void reply.header('content-encoding', 'gzip');
@@ -37,13 +42,20 @@ export function serveDashboard(fastify: FastifyInstance, dir: string): Dashboard
   const build = DashboardBuild.load(dir);
   const handler = (request: FastifyRequest<{ Params: { '*'?: string } }>, reply: FastifyReply): void => {
     if (!build) {
-      return void reply.code(404).header('cache-control', 'no-store').send({ status: 404, code: 'NOT_FOUND', message: 'The dashboard is not built: run npm run build (npm start builds it)' });
+      return void reply
+        .code(404)
+        .header('cache-control', 'no-store')
+        .send({ status: 404, code: 'NOT_FOUND', message: 'The dashboard is not built: run npm run build (npm start builds it)' });
     }
     const path = request.params['*'] ?? '';
     const file = build.file(path);
     if (file) return send(request, reply, file, file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     // A hashed asset that is not in this build (an old page asking after a deploy): not the page in its place.
-    if (path.startsWith('assets/')) return void reply.code(404).header('cache-control', 'no-store').send({ status: 404, code: 'NOT_FOUND', message: 'No such file in the dashboard' });
+    if (path.startsWith('assets/'))
+      return void reply
+        .code(404)
+        .header('cache-control', 'no-store')
+        .send({ status: 404, code: 'NOT_FOUND', message: 'No such file in the dashboard' });
     send(request, reply, build.index, 'no-cache');
   };
   fastify.get('/app', handler);

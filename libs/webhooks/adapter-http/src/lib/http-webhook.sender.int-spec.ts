@@ -5,7 +5,9 @@ import { HttpWebhookSender } from './http-webhook.sender';
 import { NodeDestinationGuard } from './node-destination.guard';
 
 /** A loopback HTTP server counting the requests it got. */
-async function server(handler: (res: import('node:http').ServerResponse) => void): Promise<{ port: number; hits: () => number; close(): Promise<void> }> {
+async function server(
+  handler: (res: import('node:http').ServerResponse) => void,
+): Promise<{ port: number; hits: () => number; close(): Promise<void> }> {
   let hits = 0;
   const s: Server = createServer((req, res) => {
     hits++;
@@ -13,7 +15,15 @@ async function server(handler: (res: import('node:http').ServerResponse) => void
     req.on('end', () => handler(res));
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { port: (s.address() as AddressInfo).port, hits: () => hits, close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+  return {
+    port: (s.address() as AddressInfo).port,
+    hits: () => hits,
+    close: () =>
+      new Promise((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
 }
 
 /** A resolver that answers `address` for every name: a DNS rebinding attack, as the sender sees it. */
@@ -89,7 +99,10 @@ describe('HttpWebhookSender: safe outbound requests', () => {
       const started = Date.now();
       expect((await sender.send(`http://127.0.0.1:${slow.port}/`, {}, '{}')).error).toMatch(/no answer within/);
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(await new HttpWebhookSender({ allowPrivate: true, timeoutMs: 5000 }).send(`http://127.0.0.1:${big.port}/`, {}, '{}')).toEqual({ status: 200, error: null });
+      expect(await new HttpWebhookSender({ allowPrivate: true, timeoutMs: 5000 }).send(`http://127.0.0.1:${big.port}/`, {}, '{}')).toEqual({
+        status: 200,
+        error: null,
+      });
     } finally {
       await Promise.all([redirect.close(), slow.close(), big.close()]);
     }
@@ -102,12 +115,22 @@ describe('NodeDestinationGuard: the creation-time check', () => {
     expect(await strict.allows('https://localhost/x')).toBe(false);
     expect(await strict.allows('https://[::ffff:127.0.0.1]/x')).toBe(false);
     expect(await new NodeDestinationGuard(false, async () => [{ address: '10.1.2.3' }]).allows('https://intranet.example/x')).toBe(false);
-    expect(await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }, { address: '10.1.2.3' }]).allows('https://mixed.example/x')).toBe(false);
-    expect(await new NodeDestinationGuard(false, async () => Promise.reject(new Error('ENOTFOUND'))).allows('https://nowhere.example/x')).toBe(false);
+    expect(
+      await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }, { address: '10.1.2.3' }]).allows(
+        'https://mixed.example/x',
+      ),
+    ).toBe(false);
+    expect(
+      await new NodeDestinationGuard(false, async () => Promise.reject(new Error('ENOTFOUND'))).allows('https://nowhere.example/x'),
+    ).toBe(false);
     expect(await new NodeDestinationGuard(false, async () => []).allows('https://empty.example/x')).toBe(false);
     expect(await new NodeDestinationGuard(false, async () => [{ address: '93.184.216.34' }]).allows('https://example.com/x')).toBe(true);
     const relaxed = new NodeDestinationGuard(true);
     expect(await relaxed.allows('http://127.0.0.1/x')).toBe(true);
-    expect(await new NodeDestinationGuard(true, async () => [{ address: '93.184.216.34' }, { address: '169.254.169.254' }]).allows('https://mixed.example/x')).toBe(false);
+    expect(
+      await new NodeDestinationGuard(true, async () => [{ address: '93.184.216.34' }, { address: '169.254.169.254' }]).allows(
+        'https://mixed.example/x',
+      ),
+    ).toBe(false);
   });
 });

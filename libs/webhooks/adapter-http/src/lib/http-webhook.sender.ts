@@ -119,12 +119,16 @@ class NoAnswer extends Error {
 /** A lookup that fails with DestinationRefused when the name does not resolve or any address it resolves to is not allowed. */
 function refusing(lookup: LookupFunction, allowPrivate: boolean): LookupFunction {
   return ((hostname: string, options: object, callback: (error: Error | null, address?: unknown, family?: number) => void) =>
-    lookup(hostname, options as never, ((error: Error | null, address: string | { address: string }[], family?: number) => {
-      if (error) return callback(new DestinationRefused());
-      const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      if (addresses.length === 0 || !addresses.every((a) => isAllowedAddress(a, allowPrivate))) return callback(new DestinationRefused());
-      callback(null, address, family);
-    }) as never)) as LookupFunction;
+    lookup(
+      hostname,
+      options as never,
+      ((error: Error | null, address: string | { address: string }[], family?: number) => {
+        if (error) return callback(new DestinationRefused());
+        const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        if (addresses.length === 0 || !addresses.every((a) => isAllowedAddress(a, allowPrivate))) return callback(new DestinationRefused());
+        callback(null, address, family);
+      }) as never,
+    )) as LookupFunction;
 }
 
 /** Network errors by code, in words that name no address (Node's own messages do: "connect ECONNREFUSED 10.0.0.5:443"). */
@@ -143,7 +147,7 @@ const FAILURES: Record<string, string> = {
  */
 function failureText(error: Error): string {
   if (error instanceof DestinationRefused || error instanceof NoAnswer) return error.message;
-  const code = typeof (error as NodeJS.ErrnoException).code === 'string' ? (error as NodeJS.ErrnoException).code ?? '' : '';
+  const code = typeof (error as NodeJS.ErrnoException).code === 'string' ? ((error as NodeJS.ErrnoException).code ?? '') : '';
   const known = FAILURES[code];
   if (known) return known;
   const safeCode = /^[A-Z][A-Z0-9_]{1,60}$/.test(code) ? code : '';

@@ -12,17 +12,28 @@ export function serversLookup(servers: string[], timeoutMs = 3000): { all: Looku
   resolver.setServers(servers);
   const all: LookupAll = async (host) => {
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-    const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])].map((address) => ({ address }));
+    const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])].map((address) => ({
+      address,
+    }));
     if (!addresses.length) throw Object.assign(new Error(`${host} does not resolve`), { code: 'ENOTFOUND' });
     return addresses;
   };
-  const connect = ((hostname: string, options: { all?: boolean; family?: number }, callback: (error: Error | null, address?: unknown, family?: number) => void) => {
+  const connect = ((
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (error: Error | null, address?: unknown, family?: number) => void,
+  ) => {
     all(hostname).then(
       (found) => {
-        const usable = options.family === 4 || options.family === 6 ? found.filter((a) => (a.address.includes(':') ? 6 : 4) === options.family) : found;
+        const usable =
+          options.family === 4 || options.family === 6 ? found.filter((a) => (a.address.includes(':') ? 6 : 4) === options.family) : found;
         if (!usable.length) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }));
         const family = (address: string) => (address.includes(':') ? 6 : 4);
-        if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: family(a.address) })));
+        if (options.all)
+          callback(
+            null,
+            usable.map((a) => ({ address: a.address, family: family(a.address) })),
+          );
         else callback(null, usable[0].address, family(usable[0].address));
       },
       (error: Error) => callback(error),

@@ -32,7 +32,9 @@ export interface WebhooksModuleOptions {
  * `WebhooksModule.forRootAsync({ inject, useFactory })`: the app gives the ports it bound and the settings
  * (Nest's ConfigurableModuleBuilder makes the methods and the options' provider).
  */
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<WebhooksModuleOptions>().setClassMethodName('forRoot').build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: OPTIONS } = new ConfigurableModuleBuilder<WebhooksModuleOptions>()
+  .setClassMethodName('forRoot')
+  .build();
 
 /** Each port under its abstract class, as the app bound it. */
 const PORTS: Provider[] = Object.entries(WEBHOOKS_PORTS).map(([name, port]) => ({
@@ -48,7 +50,18 @@ const WEBHOOK_MANAGEMENT = 'WebhookManagement';
 const USE_CASES: Provider[] = [
   providerOf(
     WEBHOOK_MANAGEMENT,
-    [WebhookRepository, WebhookOutbox, DestinationGuard, WebhookLinks, WebhookSecretGenerator, WebhookSecretBox, IdGenerator, Clock, WebhookChangeListener, WebhooksSettings],
+    [
+      WebhookRepository,
+      WebhookOutbox,
+      DestinationGuard,
+      WebhookLinks,
+      WebhookSecretGenerator,
+      WebhookSecretBox,
+      IdGenerator,
+      Clock,
+      WebhookChangeListener,
+      WebhooksSettings,
+    ],
     (webhooks, outbox, guard, links, secrets, box, ids, clock, changes, settings): WebhookManagement => ({
       webhooks,
       outbox,
@@ -65,7 +78,12 @@ const USE_CASES: Provider[] = [
   { provide: CreateWebhookUseCase, inject: [WEBHOOK_MANAGEMENT], useFactory: (m: WebhookManagement) => new CreateWebhookUseCase(m) },
   { provide: UpdateWebhookUseCase, inject: [WEBHOOK_MANAGEMENT], useFactory: (m: WebhookManagement) => new UpdateWebhookUseCase(m) },
   providerOf(DeleteWebhookUseCase, { webhooks: WebhookRepository, changes: WebhookChangeListener }),
-  providerOf(RotateWebhookSecretUseCase, { webhooks: WebhookRepository, secrets: WebhookSecretGenerator, box: WebhookSecretBox, clock: Clock }),
+  providerOf(RotateWebhookSecretUseCase, {
+    webhooks: WebhookRepository,
+    secrets: WebhookSecretGenerator,
+    box: WebhookSecretBox,
+    clock: Clock,
+  }),
   providerOf(SendTestEventUseCase, { webhooks: WebhookRepository, outbox: WebhookOutbox, ids: IdGenerator, clock: Clock }),
   providerOf(ListWebhooksUseCase, [WebhookRepository]),
   providerOf(GetWebhookUseCase, [WebhookRepository]),
@@ -82,6 +100,10 @@ export const WEBHOOKS_CONTROLLERS = [WebhooksController];
  */
 @Module({
   controllers: WEBHOOKS_CONTROLLERS,
-  providers: [...PORTS, { provide: WebhooksSettings, inject: [OPTIONS], useFactory: ({ settings }: WebhooksModuleOptions) => settings }, ...USE_CASES],
+  providers: [
+    ...PORTS,
+    { provide: WebhooksSettings, inject: [OPTIONS], useFactory: ({ settings }: WebhooksModuleOptions) => settings },
+    ...USE_CASES,
+  ],
 })
 export class WebhooksModule extends ConfigurableModuleClass {}

@@ -1,4 +1,12 @@
-import { DestinationGuard, WebhookChangeListener, WebhookLinks, WebhookOutbox, WebhookRepository, WebhookSecretBox, WebhookSecretGenerator } from '@lnk/webhooks/domain';
+import {
+  DestinationGuard,
+  WebhookChangeListener,
+  WebhookLinks,
+  WebhookOutbox,
+  WebhookRepository,
+  WebhookSecretBox,
+  WebhookSecretGenerator,
+} from '@lnk/webhooks/domain';
 import { Clock, IdGenerator } from '@lnk/shared/kernel';
 import type { Token } from '@lnk/shared/http';
 

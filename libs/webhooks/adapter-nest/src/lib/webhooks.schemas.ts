@@ -8,7 +8,10 @@ const WEBHOOK_FIELDS = {
   linkIds: described(nullable(list(string)), 'only events of these links; null: every link'),
   description: string,
   isActive: boolean,
-  disabledReason: described(nullable(string), 'why the service turned it off (a run of failed deliveries); null when on or turned off by you'),
+  disabledReason: described(
+    nullable(string),
+    'why the service turned it off (a run of failed deliveries); null when on or turned off by you',
+  ),
   consecutiveFailures: described(integer, 'failed delivery attempts since the last success'),
   createdAt: dateTime,
   updatedAt: dateTime,
@@ -21,7 +24,10 @@ export const WebhookWithSecretSchema = named(
   'WebhookWithSecret',
   object({
     ...WEBHOOK_FIELDS,
-    secret: described(string, 'the signing secret (whsec_ + base64), shown only in this answer: deliveries are signed with it (Standard Webhooks)'),
+    secret: described(
+      string,
+      'the signing secret (whsec_ + base64), shown only in this answer: deliveries are signed with it (Standard Webhooks)',
+    ),
   }),
 );
 

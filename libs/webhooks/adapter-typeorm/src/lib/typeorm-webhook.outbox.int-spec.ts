@@ -12,7 +12,20 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
   const now = new Date('2025-01-01T00:00:00Z');
 
   const webhook = (id: number, ownerId: string, events: string[], linkIds: string[] | null = null) =>
-    new Webhook({ id: hex(id), ownerId, url: `https://example.com/${id}`, events: events as never, linkIds, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: now, updatedAt: now });
+    new Webhook({
+      id: hex(id),
+      ownerId,
+      url: `https://example.com/${id}`,
+      events: events as never,
+      linkIds,
+      description: '',
+      sealedSecret: 'v2.x',
+      isActive: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
 
   it('fans events out to the subscribed webhooks of their owner only, once per (event, webhook)', async () => {
     const repo = new TypeormWebhookRepository(db());
@@ -22,7 +35,14 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
     await repo.insertWithinLimit(webhook(2, owner, ['link.clicked'], [hex(77)]), 10);
     await repo.insertWithinLimit(webhook(3, owner, ['link.created']), 10);
     await repo.insertWithinLimit(webhook(4, hex(901), ['link.clicked']), 10);
-    const event = (id: number, linkId: string) => ({ id: hex(id), type: 'link.clicked' as const, ownerId: owner, linkId, at: now, data: {} });
+    const event = (id: number, linkId: string) => ({
+      id: hex(id),
+      type: 'link.clicked' as const,
+      ownerId: owner,
+      linkId,
+      at: now,
+      data: {},
+    });
     // Event 1 (link 77): webhooks 1 and 2; event 2 (link 78): webhook 1 only; enqueued twice: no duplicate.
     expect(await outbox.enqueue([event(1, hex(77)), event(2, hex(78))])).toBe(3);
     expect(await outbox.enqueue([event(1, hex(77))])).toBe(0);
@@ -34,7 +54,14 @@ describe('TypeormWebhookOutbox (PostgreSQL, or PGlite when no server answers)', 
 
   it('gives each due delivery to one of several concurrent claims (FOR UPDATE SKIP LOCKED and the lease)', async () => {
     const outbox = new TypeormWebhookOutbox(db());
-    const events = Array.from({ length: 40 }, (_, i) => ({ id: hex(1000 + i), type: 'link.clicked' as const, ownerId: hex(901), linkId: hex(5), at: now, data: {} }));
+    const events = Array.from({ length: 40 }, (_, i) => ({
+      id: hex(1000 + i),
+      type: 'link.clicked' as const,
+      ownerId: hex(901),
+      linkId: hex(5),
+      at: now,
+      data: {},
+    }));
     await outbox.enqueue(events);
     const later = new Date(now.getTime() + 1000);
     const claims = await Promise.all(Array.from({ length: 4 }, () => outbox.claimDue(later, 15, 60_000, 100)));
@@ -62,49 +89,85 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
   const at = new Date('2025-02-01T00:00:00Z');
   const later = new Date(at.getTime() + 3_600_000);
   const hook = (id: number, ownerId: string, linkIds: string[] | null = null) =>
-    new Webhook({ id: hex(id), ownerId, url: `https://example.com/${id}`, events: ['link.clicked'], linkIds, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
+    new Webhook({
+      id: hex(id),
+      ownerId,
+      url: `https://example.com/${id}`,
+      events: ['link.clicked'],
+      linkIds,
+      description: '',
+      sealedSecret: 'v2.x',
+      isActive: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
   const moments = (from: number, n: number, base = at) => Array.from({ length: n }, (_, i) => new Date(base.getTime() + from + i));
   /** A series of clicks of one kind, and the bodies each would have had recorded one by one. */
-  const series = (ownerId: string, linkId: string, ats: Date[], data: Record<string, unknown> = { linkId, referrer: 'news.example.org' }): EventSeries => ({
+  const series = (
+    ownerId: string,
+    linkId: string,
+    ats: Date[],
+    data: Record<string, unknown> = { linkId, referrer: 'news.example.org' },
+  ): EventSeries => ({
     type: 'link.clicked',
     ownerId,
     linkId,
     bodyParts: eventBodyParts('link.clicked', { ...data, clickedAt: '' }, ['clickedAt']) as string[],
     ats: ats.map((d) => d.getTime()),
   });
-  const bodyOf = (data: Record<string, unknown>, moment: Date) => eventBody({ type: 'link.clicked', at: moment, data: { ...data, clickedAt: moment.toISOString() } });
+  const bodyOf = (data: Record<string, unknown>, moment: Date) =>
+    eventBody({ type: 'link.clicked', at: moment, data: { ...data, clickedAt: moment.toISOString() } });
   const deliveriesOf = async (webhookId: string) =>
-    (await db().query('SELECT id, event_id, body, created_at, next_attempt_at FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at, event_id', [webhookId])) as { id: string; event_id: string; body: string; created_at: Date; next_attempt_at: Date }[];
-  const batchesOf = async (webhookId: string) => Number((await db().query('SELECT count(*)::int AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId]))[0].n);
+    (await db().query(
+      'SELECT id, event_id, body, created_at, next_attempt_at FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at, event_id',
+      [webhookId],
+    )) as { id: string; event_id: string; body: string; created_at: Date; next_attempt_at: Date }[];
+  const batchesOf = async (webhookId: string) =>
+    Number((await db().query('SELECT count(*)::int AS n FROM webhook_event_batches WHERE webhook_id = $1', [webhookId]))[0].n);
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
-  it('stores one batch per (write, matching webhook) and expands it into one delivery per click, with the body it would have had', async () => {
-    const repo = new TypeormWebhookRepository(db());
-    const outbox = new TypeormWebhookOutbox(db());
-    const owner = hex(2000);
-    await repo.insertWithinLimit(hook(2001, owner), 10);
-    await repo.insertWithinLimit(hook(2002, owner, [hex(77)]), 10);
-    await repo.insertWithinLimit(hook(2003, hex(2999)), 10); // another owner's: gets nothing of these clicks
-    // The body is the signed bytes: kept exactly, whatever a click's data held (quotes, escapes, emoji, a lone surrogate).
-    const odd = { linkId: hex(78), referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' };
-    const written = [series(owner, hex(77), moments(0, 10)), series(owner, hex(78), moments(100, 20)), series(owner, hex(78), moments(200, 1), odd)];
-    // Two webhooks match: two rows for the whole write, not 31 + 10.
-    expect(await outbox.enqueueSeries(written)).toBe(2);
-    expect(await deliveriesOf(hex(2001))).toEqual([]);
-    expect(await outbox.expandBatches(later, 1000, 50)).toBe(41);
-    const all = await deliveriesOf(hex(2001));
-    expect(all).toHaveLength(31);
-    expect(new Set(all.map((d) => d.event_id)).size).toBe(31);
-    expect(all.every((d) => /^[0-9a-f]{24}$/.test(d.event_id) && d.id === md5(d.event_id + hex(2001)))).toBe(true);
-    const expected = [...moments(0, 10).map((m) => bodyOf({ linkId: hex(77), referrer: 'news.example.org' }, m)), ...moments(100, 20).map((m) => bodyOf({ linkId: hex(78), referrer: 'news.example.org' }, m)), bodyOf(odd, moments(200, 1)[0])];
-    expect(all.map((d) => d.body)).toEqual(expected);
-    expect(all.map((d) => d.created_at.getTime())).toEqual([...moments(0, 10), ...moments(100, 20), ...moments(200, 1)].map((m) => m.getTime()));
-    expect(all.every((d) => d.next_attempt_at.getTime() === d.created_at.getTime())).toBe(true);
-    expect((await deliveriesOf(hex(2002))).map((d) => d.body)).toEqual(expected.slice(0, 10));
-    expect(await deliveriesOf(hex(2003))).toEqual([]);
-    expect(await batchesOf(hex(2001))).toBe(0);
-    expect(await outbox.expandBatches(later, 1000, 50)).toBe(0);
-  });
+  it(
+    'stores one batch per (write, matching webhook) and expands it into ' + 'one delivery per click, with the body it would have had',
+    async () => {
+      const repo = new TypeormWebhookRepository(db());
+      const outbox = new TypeormWebhookOutbox(db());
+      const owner = hex(2000);
+      await repo.insertWithinLimit(hook(2001, owner), 10);
+      await repo.insertWithinLimit(hook(2002, owner, [hex(77)]), 10);
+      await repo.insertWithinLimit(hook(2003, hex(2999)), 10); // another owner's: gets nothing of these clicks
+      // The body is the signed bytes: kept exactly, whatever a click's data held (quotes, escapes, emoji, a lone surrogate).
+      const odd = { linkId: hex(78), referrer: 'a"b\\c\u0000 é 🚀 \ud800 </x>' };
+      const written = [
+        series(owner, hex(77), moments(0, 10)),
+        series(owner, hex(78), moments(100, 20)),
+        series(owner, hex(78), moments(200, 1), odd),
+      ];
+      // Two webhooks match: two rows for the whole write, not 31 + 10.
+      expect(await outbox.enqueueSeries(written)).toBe(2);
+      expect(await deliveriesOf(hex(2001))).toEqual([]);
+      expect(await outbox.expandBatches(later, 1000, 50)).toBe(41);
+      const all = await deliveriesOf(hex(2001));
+      expect(all).toHaveLength(31);
+      expect(new Set(all.map((d) => d.event_id)).size).toBe(31);
+      expect(all.every((d) => /^[0-9a-f]{24}$/.test(d.event_id) && d.id === md5(d.event_id + hex(2001)))).toBe(true);
+      const expected = [
+        ...moments(0, 10).map((m) => bodyOf({ linkId: hex(77), referrer: 'news.example.org' }, m)),
+        ...moments(100, 20).map((m) => bodyOf({ linkId: hex(78), referrer: 'news.example.org' }, m)),
+        bodyOf(odd, moments(200, 1)[0]),
+      ];
+      expect(all.map((d) => d.body)).toEqual(expected);
+      expect(all.map((d) => d.created_at.getTime())).toEqual(
+        [...moments(0, 10), ...moments(100, 20), ...moments(200, 1)].map((m) => m.getTime()),
+      );
+      expect(all.every((d) => d.next_attempt_at.getTime() === d.created_at.getTime())).toBe(true);
+      expect((await deliveriesOf(hex(2002))).map((d) => d.body)).toEqual(expected.slice(0, 10));
+      expect(await deliveriesOf(hex(2003))).toEqual([]);
+      expect(await batchesOf(hex(2001))).toBe(0);
+      expect(await outbox.expandBatches(later, 1000, 50)).toBe(0);
+    },
+  );
 
   // The moments were a JSON array of 13-digit numbers: a jsonb number each for PostgreSQL to parse and
   // store, about 0.4 µs of its CPU per click on the redirect's click write; as a text of differences, 0.03.
@@ -116,7 +179,9 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
     const base = at.getTime() + 90_000;
     const ats = [base, base, base + 7, base + 2, base + 1_000_000, base - 5].map((ms) => new Date(ms));
     expect(await outbox.enqueueSeries([series(owner, hex(9), ats)])).toBe(1);
-    const [stored] = await db().query('SELECT series->0->1 AS moments, events FROM webhook_event_batches WHERE webhook_id = $1', [hex(8001)]);
+    const [stored] = await db().query('SELECT series->0->1 AS moments, events FROM webhook_event_batches WHERE webhook_id = $1', [
+      hex(8001),
+    ]);
     expect(stored).toEqual({ moments: `${base},0,7,-5,999998,-1000005`, events: 6 });
     expect(await outbox.expandBatches(later, 100_000, 50)).toBe(6);
     const got = await db().query('SELECT body, created_at FROM webhook_deliveries WHERE webhook_id = $1', [hex(8001)]);
@@ -133,7 +198,11 @@ describe('TypeormWebhookOutbox batched events (link.clicked series: one row per 
     const data = { linkId: hex(10), referrer: 'news.example.org' };
     const parts = series(owner, hex(10), []).bodyParts;
     const ats = moments(95_000, 3);
-    await db().query(`INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at) VALUES ($1, 'link.clicked', $2::jsonb, 3, now())`, [hex(8101), JSON.stringify([[parts, ats.map((d) => d.getTime())]])]);
+    await db().query(
+      'INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, ' +
+        `created_at) VALUES ($1, 'link.clicked', $2::jsonb, 3, now())`,
+      [hex(8101), JSON.stringify([[parts, ats.map((d) => d.getTime())]])],
+    );
     expect(await outbox.expandBatches(later, 100_000, 50)).toBe(3);
     const got = await deliveriesOf(hex(8101));
     expect(got.map((d) => d.body)).toEqual(ats.map((m) => bodyOf(data, m)));
@@ -211,14 +280,35 @@ describe('TypeormWebhookOutbox fair claims: in turns per webhook, each within it
   const db = useTestDataSource([webhooksPersistence]);
   const at = new Date('2024-06-01T00:00:00Z');
   const hook = (id: number) =>
-    new Webhook({ id: hex(id), ownerId: hex(id + 50_000), url: `https://example.com/${id}`, events: ['link.created'], linkIds: null, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: at, updatedAt: at });
+    new Webhook({
+      id: hex(id),
+      ownerId: hex(id + 50_000),
+      url: `https://example.com/${id}`,
+      events: ['link.created'],
+      linkIds: null,
+      description: '',
+      sealedSecret: 'v2.x',
+      isActive: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
   /** `n` events of the webhook's owner, the first `offsetMs` after `at`, one a millisecond. */
   const events = (webhookId: number, first: number, n: number, offsetMs = 0) =>
-    Array.from({ length: n }, (_, i) => ({ id: hex(first + i), type: 'link.created' as const, ownerId: hex(webhookId + 50_000), linkId: hex(1), at: new Date(at.getTime() + offsetMs + i), data: {} }));
+    Array.from({ length: n }, (_, i) => ({
+      id: hex(first + i),
+      type: 'link.created' as const,
+      ownerId: hex(webhookId + 50_000),
+      linkId: hex(1),
+      at: new Date(at.getTime() + offsetMs + i),
+      data: {},
+    }));
   const later = new Date(at.getTime() + 3_600_000);
   const lease = 60_000;
   const ok = (delivery: ClaimedDelivery) => ({ delivery, outcome: { at: later, responseStatus: 204, error: null } });
-  const byWebhook = (claimed: ClaimedDelivery[]) => claimed.reduce<Record<string, number>>((n, c) => ({ ...n, [c.webhookId]: (n[c.webhookId] ?? 0) + 1 }), {});
+  const byWebhook = (claimed: ClaimedDelivery[]) =>
+    claimed.reduce<Record<string, number>>((n, c) => ({ ...n, [c.webhookId]: (n[c.webhookId] ?? 0) + 1 }), {});
 
   it("takes each webhook's oldest due deliveries in turns: a backlog does not hold back a later delivery of another webhook", async () => {
     const repo = new TypeormWebhookRepository(db());
@@ -230,48 +320,60 @@ describe('TypeormWebhookOutbox fair claims: in turns per webhook, each within it
     expect(byWebhook(claimed)).toEqual({ [hex(101)]: 2, [hex(102)]: 2, [hex(103)]: 1 });
     // Each webhook's in its own order, oldest first.
     const own = await db().query(`SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 ORDER BY d.created_at LIMIT 2`, [hex(101)]);
-    expect(claimed.filter((c) => c.webhookId === hex(101)).map((c) => c.id).sort()).toEqual(own.map((r: { id: string }) => r.id).sort());
+    expect(
+      claimed
+        .filter((c) => c.webhookId === hex(101))
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(own.map((r: { id: string }) => r.id).sort());
     await outbox.recordSuccesses(claimed.map(ok));
   });
 
-  it('takes no more of a webhook than its limit less what is in flight, whichever claim took it, until an outcome is recorded or the lease ends', async () => {
-    const outbox = new TypeormWebhookOutbox(db());
-    // Another worker's claim at the same moment: what the first took counts against the second's room.
-    const first = await outbox.claimDue(later, 20, lease, 3);
-    expect(byWebhook(first)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
-    expect(byWebhook(await outbox.claimDue(later, 20, lease, 3))).toEqual({});
-    // One answered, one failed: room for two.
-    await outbox.recordSuccesses([ok(first[0])]);
-    await outbox.recordFailure(first[1], { at: later, responseStatus: 503, error: 'HTTP 503' }, new Date(later.getTime() + 3_600_000));
-    const again = await outbox.claimDue(later, 20, lease, 3);
-    expect(again).toHaveLength(2);
-    // A worker that died: once the lease is over its deliveries are not in flight any more, and are due again.
-    const afterLease = new Date(later.getTime() + lease + 1);
-    const retaken = await outbox.claimDue(afterLease, 20, lease, 3);
-    expect(byWebhook(retaken)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
-    await outbox.recordSuccesses(retaken.map(ok));
-  });
+  it(
+    'takes no more of a webhook than its limit less what is in flight, whichever ' +
+      'claim took it, until an outcome is recorded or the lease ends',
+    async () => {
+      const outbox = new TypeormWebhookOutbox(db());
+      // Another worker's claim at the same moment: what the first took counts against the second's room.
+      const first = await outbox.claimDue(later, 20, lease, 3);
+      expect(byWebhook(first)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
+      expect(byWebhook(await outbox.claimDue(later, 20, lease, 3))).toEqual({});
+      // One answered, one failed: room for two.
+      await outbox.recordSuccesses([ok(first[0])]);
+      await outbox.recordFailure(first[1], { at: later, responseStatus: 503, error: 'HTTP 503' }, new Date(later.getTime() + 3_600_000));
+      const again = await outbox.claimDue(later, 20, lease, 3);
+      expect(again).toHaveLength(2);
+      // A worker that died: once the lease is over its deliveries are not in flight any more, and are due again.
+      const afterLease = new Date(later.getTime() + lease + 1);
+      const retaken = await outbox.claimDue(afterLease, 20, lease, 3);
+      expect(byWebhook(retaken)).toEqual({ [hex(101)]: 3, [hex(102)]: 3 });
+      await outbox.recordSuccesses(retaken.map(ok));
+    },
+  );
 
-  it("keeps a webhook's stored in-flight limit (lowered after slow answers) under the cap, and tells it with each claimed delivery", async () => {
-    const repo = new TypeormWebhookRepository(db());
-    const outbox = new TypeormWebhookOutbox(db());
-    const now = new Date(later.getTime() + 10 * lease);
-    await outbox.setInFlightLimit(hex(101), 1);
-    await outbox.setInFlightLimit(hex(102), 50);
-    const claimed = await outbox.claimDue(now, 20, lease, 4);
-    expect(byWebhook(claimed)).toEqual({ [hex(101)]: 1, [hex(102)]: 4 });
-    expect(claimed.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
-    expect(claimed.find((c) => c.webhookId === hex(102))?.inFlightLimit).toBe(50);
-    await outbox.recordSuccesses(claimed.map(ok));
-    // Its receiver changed: how slow the last one was says nothing of the new one.
-    const webhook = (await repo.findOfOwner(hex(101 + 50_000), hex(101))) as Webhook;
-    webhook.change({ description: 'same receiver' }, now);
-    await repo.update(webhook);
-    expect((await outbox.claimDue(now, 20, lease, 4)).find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
-    webhook.change({ url: 'https://example.com/elsewhere' }, now);
-    await repo.update(webhook);
-    const after = await outbox.claimDue(new Date(now.getTime() + lease + 1), 20, lease, 4);
-    expect(byWebhook(after)[hex(101)]).toBe(4);
-    expect(after.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBeNull();
-  });
+  it(
+    "keeps a webhook's stored in-flight limit (lowered after slow answers) " + 'under the cap, and tells it with each claimed delivery',
+    async () => {
+      const repo = new TypeormWebhookRepository(db());
+      const outbox = new TypeormWebhookOutbox(db());
+      const now = new Date(later.getTime() + 10 * lease);
+      await outbox.setInFlightLimit(hex(101), 1);
+      await outbox.setInFlightLimit(hex(102), 50);
+      const claimed = await outbox.claimDue(now, 20, lease, 4);
+      expect(byWebhook(claimed)).toEqual({ [hex(101)]: 1, [hex(102)]: 4 });
+      expect(claimed.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
+      expect(claimed.find((c) => c.webhookId === hex(102))?.inFlightLimit).toBe(50);
+      await outbox.recordSuccesses(claimed.map(ok));
+      // Its receiver changed: how slow the last one was says nothing of the new one.
+      const webhook = (await repo.findOfOwner(hex(101 + 50_000), hex(101))) as Webhook;
+      webhook.change({ description: 'same receiver' }, now);
+      await repo.update(webhook);
+      expect((await outbox.claimDue(now, 20, lease, 4)).find((c) => c.webhookId === hex(101))?.inFlightLimit).toBe(1);
+      webhook.change({ url: 'https://example.com/elsewhere' }, now);
+      await repo.update(webhook);
+      const after = await outbox.claimDue(new Date(now.getTime() + lease + 1), 20, lease, 4);
+      expect(byWebhook(after)[hex(101)]).toBe(4);
+      expect(after.find((c) => c.webhookId === hex(101))?.inFlightLimit).toBeNull();
+    },
+  );
 });

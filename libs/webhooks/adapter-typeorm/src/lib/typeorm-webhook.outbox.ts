@@ -1,9 +1,42 @@
 import { DataSource } from 'typeorm';
-import { AttemptOutcome, ClaimedDelivery, Delivery, DeliveryStatus, eventBody, EventSeries, WebhookEvent, WebhookEventType, WebhookOutbox } from '@lnk/webhooks/domain';
+import {
+  AttemptOutcome,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryStatus,
+  eventBody,
+  EventSeries,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookOutbox,
+} from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { countOf, int, JsonColumn, jsonRows, jsonRowsOf, nullable, oneOf, prepared, Row, rowsOf, sql, text, textOrNull, timestamp, timestampOrNull } from '@lnk/shared/database';
+import {
+  countOf,
+  int,
+  JsonColumn,
+  jsonRows,
+  jsonRowsOf,
+  nullable,
+  oneOf,
+  prepared,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  textOrNull,
+  timestamp,
+  timestampOrNull,
+} from '@lnk/shared/database';
 
-const EVENT_COLUMNS: JsonColumn[] = [['event_id', 'char(24)'], ['type', 'text'], ['owner_id', 'char(24)'], ['link_id', 'char(24)'], ['at', 'timestamptz'], ['body', 'text']];
+const EVENT_COLUMNS: JsonColumn[] = [
+  ['event_id', 'char(24)'],
+  ['type', 'text'],
+  ['owner_id', 'char(24)'],
+  ['link_id', 'char(24)'],
+  ['at', 'timestamptz'],
+  ['body', 'text'],
+];
 /** Events per statement: a click write of a busy second can carry thousands. */
 const ENQUEUE_CHUNK = 2_000;
 /** The most events one batch holds: what one step of the worker's expansion makes at most. */
@@ -67,7 +100,10 @@ const eventRows = (events: WebhookEvent[]) => events.map((e) => [e.id, e.type, e
  * link filter or filtering on the event's link. An expiry (found by a scan, possibly of a window in the
  * past) goes to the webhooks that existed then.
  */
-const SUBSCRIBED = `e.type = ANY (w.events) AND (w.link_ids IS NULL OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' OR w.created_at <= e.at)`;
+const SUBSCRIBED =
+  'e.type = ANY (w.events) AND (w.link_ids IS NULL ' +
+  `OR e.link_id = ANY (w.link_ids)) AND (e.type <> 'link.expired' ` +
+  'OR w.created_at <= e.at)';
 
 /**
  * The claim (see claimDue), prepared once per connection: its plan (a loose scan, two lateral probes per
@@ -110,7 +146,8 @@ const CLAIM_DUE = prepared(
 /** A run's successes, one statement for many (see recordSuccesses). */
 const RECORD_SUCCESSES = prepared(
   `WITH d AS (
-     UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status, last_error = NULL, finished_at = o.at,
+     UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = o.at, response_status = o.status,
+       last_error = NULL, finished_at = o.at,
             leased_until = NULL
        FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[]) AS o(id, at, status)
       WHERE d.id = o.id RETURNING d.webhook_id)
@@ -126,7 +163,8 @@ const RECORD_FAILURE = prepared(
             next_attempt_at = COALESCE($5::timestamptz, next_attempt_at),
             finished_at = CASE WHEN $5::timestamptz IS NULL THEN $2::timestamptz END
       WHERE id = $1 RETURNING webhook_id)
-   UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = (SELECT webhook_id FROM d) RETURNING consecutive_failures`,
+   UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = (SELECT webhook_id FROM d)
+     RETURNING consecutive_failures`,
 );
 
 /**
@@ -163,7 +201,7 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     let number = 0;
     let inNumber = 0;
     for (const s of series) {
-      for (let from = 0; from < s.ats.length; ) {
+      for (let from = 0; from < s.ats.length;) {
         if (inNumber === BATCH_EVENTS) [number, inNumber] = [number + 1, 0];
         const take = Math.min(BATCH_EVENTS - inNumber, s.ats.length - from);
         pieces.push([s.ownerId, s.linkId, s.type, s.bodyParts, momentsText(s.ats, from, from + take), number, take]);
@@ -179,7 +217,8 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
         `INSERT INTO webhook_event_batches (webhook_id, event_type, series, events, created_at)
          SELECT w.id, s->>2, jsonb_agg(jsonb_build_array(s->3, s->4)), sum((s->>6)::int), now()
            FROM jsonb_array_elements($1::jsonb) AS s
-           JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL OR (s->>1)::char(24) = ANY (w.link_ids))
+           JOIN webhooks w ON w.owner_id = (s->>0)::char(24) AND w.is_active AND (s->>2) = ANY (w.events) AND (w.link_ids IS NULL
+             OR (s->>1)::char(24) = ANY (w.link_ids))
           GROUP BY s->>5, w.id, s->>2`,
         [jsonRows(pieces.slice(start, start + ENQUEUE_CHUNK))],
       );
@@ -210,14 +249,16 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
                   timestamptz 'epoch' + a.ms::bigint * interval '1 millisecond' AS at
              FROM b
              CROSS JOIN LATERAL jsonb_array_elements(b.series) WITH ORDINALITY AS s(v, n)
-             CROSS JOIN LATERAL (SELECT array_agg(x.part ORDER BY x.o) AS parts FROM jsonb_array_elements_text(s.v->0) WITH ORDINALITY AS x(part, o)) p
+             CROSS JOIN LATERAL (SELECT array_agg(x.part ORDER BY x.o) AS parts FROM jsonb_array_elements_text(s.v->0) WITH ORDINALITY
+               AS x(part, o)) p
              -- The moments: a text of differences (momentsText), or, written before it, a JSON array of them.
              CROSS JOIN LATERAL (
                SELECT sum(d.ms::bigint) OVER (ORDER BY d.n) AS ms, d.n
                  FROM unnest(string_to_array(CASE WHEN jsonb_typeof(s.v->1) = 'string' THEN s.v->>1 END, ',')) WITH ORDINALITY AS d(ms, n)
                UNION ALL
                SELECT x.ms::bigint, x.n
-                 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(s.v->1) = 'array' THEN s.v->1 ELSE '[]' END) WITH ORDINALITY AS x(ms, n)) a),
+                 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(s.v->1) = 'array' THEN s.v->1 ELSE '[]' END) WITH ORDINALITY
+                   AS x(ms, n)) a),
          made AS (
            INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, next_attempt_at, created_at)
            SELECT md5(e.event_id || e.webhook_id), e.webhook_id, e.event_id, e.event_type,
@@ -255,20 +296,38 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
 
   async recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
     if (successes.length === 0) return;
-    await sql(this.dataSource, RECORD_SUCCESSES, [successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus)]);
+    await sql(this.dataSource, RECORD_SUCCESSES, [
+      successes.map((s) => s.delivery.id),
+      successes.map((s) => s.outcome.at),
+      successes.map((s) => s.outcome.responseStatus),
+    ]);
   }
 
   async recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number> {
-    const result = await sql(this.dataSource, RECORD_FAILURE, [delivery.id, outcome.at, outcome.responseStatus, errorText(outcome.error), nextAttemptAt]);
+    const result = await sql(this.dataSource, RECORD_FAILURE, [
+      delivery.id,
+      outcome.at,
+      outcome.responseStatus,
+      errorText(outcome.error),
+      nextAttemptAt,
+    ]);
     return result.rows.length ? int(result.rows[0] as Row, 'consecutive_failures') : 0;
   }
 
   async setInFlightLimit(webhookId: string, limit: number | null): Promise<void> {
-    await sql(this.dataSource, 'UPDATE webhooks SET in_flight_limit = $2 WHERE id = $1 AND in_flight_limit IS DISTINCT FROM $2', [webhookId, limit]);
+    await sql(this.dataSource, 'UPDATE webhooks SET in_flight_limit = $2 WHERE id = $1 AND in_flight_limit IS DISTINCT FROM $2', [
+      webhookId,
+      limit,
+    ]);
   }
 
   async disableWebhook(webhookId: string, reason: string, at: Date): Promise<void> {
-    await sql(this.dataSource, "UPDATE webhooks SET is_active = false, disabled_reason = $2, updated_at = GREATEST($3, updated_at + interval '1 millisecond') WHERE id = $1 AND is_active", [webhookId, reason, at]);
+    await sql(
+      this.dataSource,
+      'UPDATE webhooks SET is_active = false, disabled_reason = $2, updated_at = ' +
+        "GREATEST($3, updated_at + interval '1 millisecond') WHERE id = $1 AND is_active",
+      [webhookId, reason, at],
+    );
   }
 
   async listOfWebhook(webhookId: string, page: PageRequest): Promise<Page<Delivery>> {
@@ -282,7 +341,8 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
     }
     const result = await sql(
       this.dataSource,
-      `SELECT id, event_id, event_type, status, attempts, last_attempt_at, response_status, last_error, next_attempt_at, created_at, finished_at,
+      `SELECT id, event_id, event_type, status, attempts, last_attempt_at, response_status, last_error, next_attempt_at, created_at,
+        finished_at,
               created_at::text AS position
          FROM webhook_deliveries WHERE webhook_id = $1${after} ORDER BY created_at DESC, id DESC LIMIT ${page.rows} OFFSET ${page.offset}`,
       params,
@@ -294,7 +354,10 @@ export class TypeormWebhookOutbox extends WebhookOutbox {
   }
 
   async subscriptions(): Promise<Map<WebhookEventType, Set<string>>> {
-    const result = await sql(this.dataSource, 'SELECT DISTINCT e.type, w.owner_id FROM webhooks w, unnest(w.events) AS e(type) WHERE w.is_active');
+    const result = await sql(
+      this.dataSource,
+      'SELECT DISTINCT e.type, w.owner_id FROM webhooks w, unnest(w.events) AS e(type) WHERE w.is_active',
+    );
     const byType = new Map<WebhookEventType, Set<string>>();
     for (const { type, owner } of rowsOf(result, (r) => ({ type: text(r, 'type') as WebhookEventType, owner: text(r, 'owner_id') }))) {
       const owners = byType.get(type) ?? new Set<string>();

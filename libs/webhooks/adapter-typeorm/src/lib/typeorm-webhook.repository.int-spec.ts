@@ -9,14 +9,28 @@ import { webhooksPersistence } from './webhooks.persistence';
 const ids = new ObjectIdGenerator();
 const now = new Date('2026-06-01T12:00:00.000Z');
 const webhook = (ownerId: string) =>
-  new Webhook({ id: ids.next(), ownerId, url: 'https://example.com/hook', events: ['link.clicked'], linkIds: null, description: '', sealedSecret: 'v2.x', isActive: true, disabledReason: null, consecutiveFailures: 0, createdAt: now, updatedAt: now });
+  new Webhook({
+    id: ids.next(),
+    ownerId,
+    url: 'https://example.com/hook',
+    events: ['link.clicked'],
+    linkIds: null,
+    description: '',
+    sealedSecret: 'v2.x',
+    isActive: true,
+    disabledReason: null,
+    consecutiveFailures: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
 
 // The webhook limit reads and locks the owner's row of a usage table its triggers keep (insertWithinQuota,
 // as links, tags and custom domains): these defend against an account holding more webhooks than the
 // limit by creating them in parallel, and against the count drifting from the rows.
 describe('TypeormWebhookRepository on PostgreSQL: the webhook limit and its usage counter', () => {
   const { dataSource, repos } = useTestRepositories([webhooksPersistence], (ds) => ({ webhooks: new TypeormWebhookRepository(ds) }));
-  const rowsOf = async (owner: string) => Number((await dataSource().query('SELECT count(*) AS n FROM webhooks WHERE owner_id = $1', [owner]))[0].n);
+  const rowsOf = async (owner: string) =>
+    Number((await dataSource().query('SELECT count(*) AS n FROM webhooks WHERE owner_id = $1', [owner]))[0].n);
 
   it('lets exactly the limit through when many creations race, refusing the others with QuotaExceededError', async () => {
     const owner = ids.next();
@@ -51,7 +65,8 @@ describe('webhooks usage counter migration', () => {
       seed: async (before) => {
         await before.query(
           `INSERT INTO webhooks (id, owner_id, url, events, sealed_secret, created_at, updated_at)
-           SELECT lpad(to_hex(g), 24, '0'), $1, 'https://example.com/' || g, '{link.clicked}', 'v2.x', now(), now() FROM generate_series(1, 3) AS g`,
+           SELECT lpad(to_hex(g), 24, '0'), $1, 'https://example.com/' || g, '{link.clicked}', 'v2.x', now(), now()
+             FROM generate_series(1, 3) AS g`,
           [owner],
         );
       },

@@ -1,9 +1,26 @@
 import { DataSource } from 'typeorm';
 import { Webhook, WebhookEventType, WebhookProps, WebhookRepository } from '@lnk/webhooks/domain';
 import { Page, PageRequest, pageOf } from '@lnk/shared/kernel';
-import { afterId, bool, firstOf, int, nullable, OwnedRowsRepository, Quota, Row, rowsOf, sql, text, textArray, textOrNull, timestamp } from '@lnk/shared/database';
+import {
+  afterId,
+  bool,
+  firstOf,
+  int,
+  nullable,
+  OwnedRowsRepository,
+  Quota,
+  Row,
+  rowsOf,
+  sql,
+  text,
+  textArray,
+  textOrNull,
+  timestamp,
+} from '@lnk/shared/database';
 
-const COLUMNS = 'id, owner_id, url, events, link_ids, description, sealed_secret, is_active, disabled_reason, consecutive_failures, created_at, updated_at';
+const COLUMNS =
+  'id, owner_id, url, events, link_ids, description, sealed_secret, is_active, ' +
+  'disabled_reason, consecutive_failures, created_at, updated_at';
 const linkIdsOf = nullable(textArray);
 
 const toWebhook = (r: Row) =>
@@ -32,18 +49,29 @@ export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> 
     super(dataSource, 'webhooks', WEBHOOKS_USAGE, null);
   }
 
-  /** Within the owner's limit as links, tags and custom domains are within theirs: the owner's usage row is taken first (insertWithinQuota). */
+  /**
+   * Within the owner's limit as links, tags and custom domains are within theirs: the owner's usage row is taken first (insertWithinQuota).
+   */
   insertWithinLimit(webhook: Webhook, limit: number): Promise<void> {
     return this.insertWithinQuota(webhook, limit);
   }
 
   protected insertCounted(p: WebhookProps, quota: Quota): Promise<void> {
     return this.insertLockingFirst(quota, () =>
-      sql(
-        this.dataSource,
-        `INSERT INTO webhooks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.createdAt, p.updatedAt],
-      ),
+      sql(this.dataSource, `INSERT INTO webhooks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+        p.id,
+        p.ownerId,
+        p.url,
+        p.events,
+        p.linkIds,
+        p.description,
+        p.sealedSecret,
+        p.isActive,
+        p.disabledReason,
+        p.consecutiveFailures,
+        p.createdAt,
+        p.updatedAt,
+      ]),
     );
   }
 
@@ -55,7 +83,11 @@ export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> 
     const total = await this.countOfOwner(ownerId);
     const params: unknown[] = [ownerId];
     const after = afterId(page, params);
-    const result = await sql(this.dataSource, `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1${after} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`, params);
+    const result = await sql(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1${after} ORDER BY id DESC LIMIT ${page.rows} OFFSET ${page.offset}`,
+      params,
+    );
     return pageOf(rowsOf(result, toWebhook), total, page);
   }
 
@@ -70,7 +102,20 @@ export class TypeormWebhookRepository extends OwnedRowsRepository<WebhookProps> 
               -- Another receiver: how slow the last one was says nothing of it.
               in_flight_limit = CASE WHEN url = $3 THEN in_flight_limit END
         WHERE id = $1 AND owner_id = $2 AND ($12::timestamptz IS NULL OR updated_at = $12)`,
-      [p.id, p.ownerId, p.url, p.events, p.linkIds, p.description, p.sealedSecret, p.isActive, p.disabledReason, p.consecutiveFailures, p.updatedAt, unchangedSince ?? null],
+      [
+        p.id,
+        p.ownerId,
+        p.url,
+        p.events,
+        p.linkIds,
+        p.description,
+        p.sealedSecret,
+        p.isActive,
+        p.disabledReason,
+        p.consecutiveFailures,
+        p.updatedAt,
+        unchangedSince ?? null,
+      ],
     );
     return affected > 0;
   }

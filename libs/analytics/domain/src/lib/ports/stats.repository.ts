@@ -32,7 +32,12 @@ export abstract class StatsRepository {
    * rows. A (date, link, dimension) holds at most `maxDimensionValues` values besides `(other)`, counting
    * the rows already stored; the visits of a further new value are added to its `(other)` row.
    */
-  abstract addCounts(counts: ClickCounts[], maxUtmCombinations: number, dimensions?: DimensionCounts[], maxDimensionValues?: number): Promise<void>;
+  abstract addCounts(
+    counts: ClickCounts[],
+    maxUtmCombinations: number,
+    dimensions?: DimensionCounts[],
+    maxDimensionValues?: number,
+  ): Promise<void>;
   /**
    * One page of the rows of the range, in that order, with the count of them all. An offset page: two
    * calls see the same order, so consecutive pages neither overlap nor skip while the rows stay put.

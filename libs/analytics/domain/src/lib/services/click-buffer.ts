@@ -1,4 +1,12 @@
-import { ClickCounts, hasNoUtm, isOutsideUtmBounds, MAX_UTM_COMBINATIONS_PER_LINK_DAY, normaliseUtm, OTHER_UTM, rollupKey } from '../model/click';
+import {
+  ClickCounts,
+  hasNoUtm,
+  isOutsideUtmBounds,
+  MAX_UTM_COMBINATIONS_PER_LINK_DAY,
+  normaliseUtm,
+  OTHER_UTM,
+  rollupKey,
+} from '../model/click';
 import { MAX_DIMENSION_VALUES_PER_LINK_DAY } from '../model/click-dimension';
 import { LinkDayDimensions } from './link-day-dimensions';
 import { UnitOfWork } from '@lnk/shared/kernel';
@@ -35,11 +43,17 @@ interface PendingRow extends ClickCounts {
   dimensions: LinkDayDimensions;
 }
 
-
 const DAY_MS = 86_400_000;
 
 /** Whether a visit is of a series' kind: its moment aside, the same event (mostly the same strings, compared by reference). */
-function sameKind(series: ClickSeries, event: ClickToCount, traits: VisitorTraits, utmSource: string, utmMedium: string, utmCampaign: string): boolean {
+function sameKind(
+  series: ClickSeries,
+  event: ClickToCount,
+  traits: VisitorTraits,
+  utmSource: string,
+  utmMedium: string,
+  utmCampaign: string,
+): boolean {
   const k = series.kind;
   return (
     k.linkId === event.linkId &&
@@ -90,7 +104,15 @@ const countsOf = (r: PendingRow): ClickCounts => ({
   passwordFailed: r.passwordFailed,
 });
 
-const DEFAULTS: ClickBufferOptions = { maxRows: 100_000, maxEvents: 500_000, eventsPerWrite: 20_000, maxRowsPerOwner: 10_000, maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY, maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY, dimensions: true };
+const DEFAULTS: ClickBufferOptions = {
+  maxRows: 100_000,
+  maxEvents: 500_000,
+  eventsPerWrite: 20_000,
+  maxRowsPerOwner: 10_000,
+  maxUtmCombinations: MAX_UTM_COMBINATIONS_PER_LINK_DAY,
+  maxDimensionValues: MAX_DIMENSION_VALUES_PER_LINK_DAY,
+  dimensions: true,
+};
 
 /** What a click buffer counts into and reports to: given once by the composition. */
 export interface ClickBufferParts {
@@ -207,7 +229,10 @@ export class ClickBuffer {
     const last = this.lastSeries;
     if (last !== null && sameKind(last, event, traits, utmSource, utmMedium, utmCampaign)) last.ats.push(at);
     else {
-      const key = `${event.ownerId}\u0001${event.linkId}\u0001${event.domainId}\u0001${event.trigger}\u0001${traits.referrer}\u0001${traits.country}\u0001${traits.device}\u0001${traits.browser}\u0001${traits.os}\u0001${utmSource}\u0001${utmMedium}\u0001${utmCampaign}`;
+      const key =
+        `${event.ownerId}\u0001${event.linkId}\u0001${event.domainId}\u0001${event.trigger}\u0001` +
+        `${traits.referrer}\u0001${traits.country}\u0001${traits.device}\u0001${traits.browser}` +
+        `\u0001${traits.os}\u0001${utmSource}\u0001${utmMedium}\u0001${utmCampaign}`;
       let series = this.seriesByKind.get(key);
       if (series === undefined) {
         series = {
@@ -276,7 +301,10 @@ export class ClickBuffer {
   }
 
   private hasRoomFor(ownerId: string, date: string, linkId: string): boolean {
-    return (this.rowsPerOwner.get(ownerId) ?? 0) < this.options.maxRowsPerOwner && (this.combinationsPerLinkDay.get(`${date}\u0000${linkId}`) ?? 0) < this.options.maxUtmCombinations;
+    return (
+      (this.rowsPerOwner.get(ownerId) ?? 0) < this.options.maxRowsPerOwner &&
+      (this.combinationsPerLinkDay.get(`${date}\u0000${linkId}`) ?? 0) < this.options.maxUtmCombinations
+    );
   }
 
   /**
@@ -308,7 +336,10 @@ export class ClickBuffer {
     if (!day) this.dimensionsPerDay.set(counts.date, (day = new Map()));
     let dimensions = day.get(counts.linkId);
     if (!dimensions) {
-      dimensions = new LinkDayDimensions({ date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId }, this.options.maxDimensionValues);
+      dimensions = new LinkDayDimensions(
+        { date: counts.date, linkId: counts.linkId, ownerId: counts.ownerId, domainId: counts.domainId },
+        this.options.maxDimensionValues,
+      );
       day.set(counts.linkId, dimensions);
     }
     const row = pendingRow(counts, dimensions);
@@ -368,7 +399,8 @@ export class ClickBuffer {
       for (const [key, row] of batch) this.add(key, row);
       for (const row of arrived) this.absorb(row);
       // Dimension counts of rows dropped above go too: only what has its row is kept.
-      for (const counts of [...batchDimensions, ...arrivedDimensions]) this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
+      for (const counts of [...batchDimensions, ...arrivedDimensions])
+        this.dimensionsPerDay.get(counts.row.date)?.get(counts.row.linkId)?.addAll(counts);
       // Series that arrived meanwhile stay as they are: a kind in two series is written as both.
       this.pendingEvents = events.concat(this.pendingEvents);
       this.eventsHeld += eventsHeld;

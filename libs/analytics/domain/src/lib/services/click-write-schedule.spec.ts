@@ -29,7 +29,12 @@ describe('ClickWriteSchedule', () => {
     clock.t = 0;
     buffer = new TimedBuffer(clock);
     errors = [];
-    schedule = new ClickWriteSchedule(buffer, { intervalMs: 1_000, maxIntervalMs: 10_000, onError: (e) => errors.push(e.message), now: () => clock.t });
+    schedule = new ClickWriteSchedule(buffer, {
+      intervalMs: 1_000,
+      maxIntervalMs: 10_000,
+      onError: (e) => errors.push(e.message),
+      now: () => clock.t,
+    });
   });
 
   afterEach(() => {

@@ -58,7 +58,9 @@ export class LinkDayDimensions {
     later?.forEach((counts, index) => counts.forEach((visits, value) => this.addValue(index, value, visits)));
     const { date, linkId, ownerId, domainId } = this.row;
     const folded: Map<string, number>[] = this.values ?? [];
-    return folded.flatMap((counts, index) => [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })));
+    return folded.flatMap((counts, index) =>
+      [...counts].map(([value, visits]) => ({ date, linkId, ownerId, domainId, dimension: CLICK_DIMENSIONS[index], value, visits })),
+    );
   }
 
   /**

@@ -18,7 +18,8 @@ export const MAX_STATS_LIMIT = 100;
 /** `limit` of a breakdown or top list: 1 to MAX_STATS_LIMIT, DEFAULT_STATS_LIMIT when absent. */
 export function checkStatsLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_STATS_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_STATS_LIMIT) throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_STATS_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_STATS_LIMIT)
+    throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_STATS_LIMIT}`);
   return limit;
 }
 
@@ -42,6 +43,12 @@ export class StatsFilters {
       if (tagged === null) throw new NotFoundError('Tag');
       linkIds = linkIds ? linkIds.filter((id) => tagged.includes(id)) : tagged;
     }
-    return { ownerId, startDate, endDate, ...(linkIds ? { linkIds } : {}), ...(params.domainId !== undefined ? { domainId: params.domainId } : {}) };
+    return {
+      ownerId,
+      startDate,
+      endDate,
+      ...(linkIds ? { linkIds } : {}),
+      ...(params.domainId !== undefined ? { domainId: params.domainId } : {}),
+    };
   }
 }

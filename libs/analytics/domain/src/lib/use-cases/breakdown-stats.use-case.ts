@@ -11,7 +11,8 @@ export class BreakdownStatsUseCase {
   ) {}
 
   async execute(ownerId: string, dimension: string, params: StatsFilterParams & { limit?: number }): Promise<ValueVisits[]> {
-    if (!(CLICK_DIMENSIONS as readonly string[]).includes(dimension)) throw ValidationError.field('dimension', `dimension must be one of ${CLICK_DIMENSIONS.join(', ')}`);
+    if (!(CLICK_DIMENSIONS as readonly string[]).includes(dimension))
+      throw ValidationError.field('dimension', `dimension must be one of ${CLICK_DIMENSIONS.join(', ')}`);
     const limit = checkStatsLimit(params.limit);
     const filter = await this.filters.resolve(ownerId, params);
     if (filter.linkIds?.length === 0) return [];

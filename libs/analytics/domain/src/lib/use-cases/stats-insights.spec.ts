@@ -47,16 +47,19 @@ describe('statistics views (breakdown, time series, top links)', () => {
     top = new TopLinksStatsUseCase(filters, insights);
   });
 
-  it('asks for the caller’s rows of the period, narrowed by link, tag (both: the link if tagged) and domain, limit 10 by default', async () => {
-    await breakdown.execute('ada', 'country', { ...period, domainId: 'd1' });
-    await series.execute('ada', { ...period, tagId: 't1', interval: 'week' });
-    await top.execute('ada', { ...period, linkId: 'l2', tagId: 't1', limit: 5 });
-    expect(insights.asked).toEqual([
-      [{ ownerId: 'ada', ...period, domainId: 'd1' }, 'country', 10],
-      [{ ownerId: 'ada', ...period, linkIds: ['l2', 'l3'] }, 'week'],
-      [{ ownerId: 'ada', ...period, linkIds: ['l2'] }, 5],
-    ]);
-  });
+  it(
+    'asks for the caller’s rows of the period, narrowed by link, tag ' + '(both: the link if tagged) and domain, limit 10 by default',
+    async () => {
+      await breakdown.execute('ada', 'country', { ...period, domainId: 'd1' });
+      await series.execute('ada', { ...period, tagId: 't1', interval: 'week' });
+      await top.execute('ada', { ...period, linkId: 'l2', tagId: 't1', limit: 5 });
+      expect(insights.asked).toEqual([
+        [{ ownerId: 'ada', ...period, domainId: 'd1' }, 'country', 10],
+        [{ ownerId: 'ada', ...period, linkIds: ['l2', 'l3'] }, 'week'],
+        [{ ownerId: 'ada', ...period, linkIds: ['l2'] }, 5],
+      ]);
+    },
+  );
 
   it('answers nothing without asking when a link does not carry the tag', async () => {
     expect(await breakdown.execute('ada', 'referrer', { ...period, linkId: 'l1', tagId: 't1' })).toEqual([]);

@@ -11,7 +11,8 @@ export class TimeSeriesStatsUseCase {
 
   async execute(ownerId: string, params: StatsFilterParams & { interval?: string }): Promise<IntervalVisits[]> {
     const interval = params.interval ?? 'day';
-    if (!(STATS_INTERVALS as readonly string[]).includes(interval)) throw ValidationError.field('interval', `interval must be one of ${STATS_INTERVALS.join(', ')}`);
+    if (!(STATS_INTERVALS as readonly string[]).includes(interval))
+      throw ValidationError.field('interval', `interval must be one of ${STATS_INTERVALS.join(', ')}`);
     const filter = await this.filters.resolve(ownerId, params);
     return this.insights.timeSeries(filter, interval as StatsInterval);
   }

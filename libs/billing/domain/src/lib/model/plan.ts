@@ -18,7 +18,16 @@ export interface Plan {
 export const DEFAULT_PLANS: readonly Plan[] = [
   { id: 'free', name: 'Free', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: 1, maxLinks: 100, maxTags: 10 },
   { id: 'pro', name: 'Pro', price: 9, currency: 'USD', billingCycle: 'monthly', maxDomains: 5, maxLinks: 5_000, maxTags: 100 },
-  { id: 'business', name: 'Business', price: 29, currency: 'USD', billingCycle: 'monthly', maxDomains: 25, maxLinks: 50_000, maxTags: 1_000 },
+  {
+    id: 'business',
+    name: 'Business',
+    price: 29,
+    currency: 'USD',
+    billingCycle: 'monthly',
+    maxDomains: 25,
+    maxLinks: 50_000,
+    maxTags: 1_000,
+  },
 ];
 
 /**
@@ -26,7 +35,16 @@ export const DEFAULT_PLANS: readonly Plan[] = [
  * no limits. An operator limits it with DEFAULT_MAX_*, or an account with `account:set-limits`.
  */
 export const SELF_HOSTED_PLANS: readonly Plan[] = [
-  { id: 'default', name: 'Default', price: 0, currency: 'USD', billingCycle: 'monthly', maxDomains: UNLIMITED, maxLinks: UNLIMITED, maxTags: UNLIMITED },
+  {
+    id: 'default',
+    name: 'Default',
+    price: 0,
+    currency: 'USD',
+    billingCycle: 'monthly',
+    maxDomains: UNLIMITED,
+    maxLinks: UNLIMITED,
+    maxTags: UNLIMITED,
+  },
 ];
 
 /** Limits of one account that differ from its plan's, each null where the plan's holds. */
@@ -38,7 +56,12 @@ export const NO_CUSTOM_LIMITS: CustomLimits = { links: null, domains: null, tags
 export function withFreePlanLimits(plans: readonly Plan[], limits: CustomLimits): Plan[] {
   return plans.map((plan) =>
     plan.price === 0
-      ? { ...plan, maxLinks: limits.links ?? plan.maxLinks, maxDomains: limits.domains ?? plan.maxDomains, maxTags: limits.tags ?? plan.maxTags }
+      ? {
+          ...plan,
+          maxLinks: limits.links ?? plan.maxLinks,
+          maxDomains: limits.domains ?? plan.maxDomains,
+          maxTags: limits.tags ?? plan.maxTags,
+        }
       : { ...plan },
   );
 }
@@ -64,7 +87,8 @@ export class PlanCatalog {
       if (!/^[A-Z]{3}$/.test(plan.currency)) problems.push(`plan "${plan.id}" needs a three-letter currency code`);
       if (plan.billingCycle !== 'monthly') problems.push(`plan "${plan.id}" billingCycle must be "monthly"`);
       for (const key of ['maxDomains', 'maxLinks', 'maxTags'] as const) {
-        if (!(Number.isInteger(plan[key]) && plan[key] >= 0 && plan[key] <= UNLIMITED)) problems.push(`plan "${plan.id}" ${key} must be a whole number from 0 to ${UNLIMITED} (unlimited)`);
+        if (!(Number.isInteger(plan[key]) && plan[key] >= 0 && plan[key] <= UNLIMITED))
+          problems.push(`plan "${plan.id}" ${key} must be a whole number from 0 to ${UNLIMITED} (unlimited)`);
       }
       this.byId.set(plan.id, { ...plan });
     }
@@ -90,7 +114,13 @@ export class PlanCatalog {
   /** A plan of the catalogue, else a ValidationError on `field` naming the plans there are. */
   known(id: string, field = 'planId'): Plan {
     const plan = this.find(id);
-    if (!plan) throw ValidationError.field(field, `unknown plan; one of ${this.list().map((p) => p.id).join(', ')}`);
+    if (!plan)
+      throw ValidationError.field(
+        field,
+        `unknown plan; one of ${this.list()
+          .map((p) => p.id)
+          .join(', ')}`,
+      );
     return plan;
   }
 

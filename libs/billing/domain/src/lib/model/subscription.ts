@@ -25,8 +25,24 @@ export interface SubscriptionProps {
  * One period of an account on one plan. An account has exactly one subscription that is not canceled:
  * its current one. Ended subscriptions stay as the account's billing history.
  */
-export class Subscription extends EntityOf<SubscriptionProps>()('id', 'userId', 'planId', 'status', 'startDate', 'endedAt', 'checkoutSessionId', 'providerSubscriptionId') {
-  static start(fields: { id: string; userId: string; planId: string; checkoutSessionId: string | null; providerSubscriptionId: string | null; now: Date }): Subscription {
+export class Subscription extends EntityOf<SubscriptionProps>()(
+  'id',
+  'userId',
+  'planId',
+  'status',
+  'startDate',
+  'endedAt',
+  'checkoutSessionId',
+  'providerSubscriptionId',
+) {
+  static start(fields: {
+    id: string;
+    userId: string;
+    planId: string;
+    checkoutSessionId: string | null;
+    providerSubscriptionId: string | null;
+    now: Date;
+  }): Subscription {
     const { now, ...rest } = fields;
     return new Subscription({ ...rest, status: 'active', startDate: now, endedAt: null, updatedAt: now });
   }

@@ -14,7 +14,11 @@ export interface SandboxSessionView {
   providerSubscriptionId: string | null;
 }
 
-export type SandboxPayment = { outcome: 'paid'; session: SandboxSessionView } | { outcome: 'already_paid'; session: SandboxSessionView } | { outcome: 'expired' } | { outcome: 'unknown' };
+export type SandboxPayment =
+  | { outcome: 'paid'; session: SandboxSessionView }
+  | { outcome: 'already_paid'; session: SandboxSessionView }
+  | { outcome: 'expired' }
+  | { outcome: 'unknown' };
 
 /** The built-in sandbox provider's checkout sessions, which its own page shows and pays (BILLING=sandbox). */
 export abstract class SandboxCheckouts {

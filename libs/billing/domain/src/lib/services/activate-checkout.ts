@@ -33,7 +33,14 @@ export class ActivateCheckout {
         await this.deps.subscriptions.save(current);
         replacedAtProvider = current.providerSubscriptionId;
       }
-      const next = Subscription.start({ id: this.deps.ids.next(), userId: record.userId, planId: record.planId, checkoutSessionId: record.sessionId, providerSubscriptionId, now });
+      const next = Subscription.start({
+        id: this.deps.ids.next(),
+        userId: record.userId,
+        planId: record.planId,
+        checkoutSessionId: record.sessionId,
+        providerSubscriptionId,
+        now,
+      });
       await this.deps.subscriptions.insert(next);
       return { subscription: next, created: true };
     });

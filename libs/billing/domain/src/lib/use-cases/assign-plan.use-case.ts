@@ -37,14 +37,20 @@ export class AssignPlanUseCase {
         await subscriptions.save(current);
         replacedAtProvider = current.providerSubscriptionId;
       }
-      await subscriptions.insert(Subscription.start({ id: ids.next(), userId, planId: plan.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
+      await subscriptions.insert(
+        Subscription.start({ id: ids.next(), userId, planId: plan.id, checkoutSessionId: null, providerSubscriptionId: null, now }),
+      );
     });
     if (replacedAtProvider) {
       try {
         await gateway.cancelSubscription(replacedAtProvider);
       } catch (error) {
         // The plan is assigned (committed); the operator is told what is left to do by hand.
-        throw new Error(`the plan is assigned, but the payment provider did not cancel the replaced subscription ${replacedAtProvider}: ${(error as Error).message}`, { cause: error });
+        throw new Error(
+          'the plan is assigned, but the payment provider did not cancel the replaced ' +
+            `subscription ${replacedAtProvider}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
     }
     return this.m.current.execute(userId);

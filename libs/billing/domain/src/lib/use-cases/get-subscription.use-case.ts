@@ -32,7 +32,14 @@ export class GetSubscriptionUseCase {
         await this.deps.subscriptions.lockOwner(userId);
         const raced = await this.deps.subscriptions.findCurrent(userId);
         if (raced) return raced;
-        const free = Subscription.start({ id: this.deps.ids.next(), userId, planId: this.deps.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now: this.deps.clock.now() });
+        const free = Subscription.start({
+          id: this.deps.ids.next(),
+          userId,
+          planId: this.deps.catalog.free.id,
+          checkoutSessionId: null,
+          providerSubscriptionId: null,
+          now: this.deps.clock.now(),
+        });
         await this.deps.subscriptions.insert(free);
         return free;
       }));

@@ -49,7 +49,16 @@ export class HandlePaymentEventUseCase {
       await this.deps.subscriptions.save(subscription);
       // An account whose paid plan ended is back on the free plan; its data stays, over-quota or not.
       if (!(await this.deps.subscriptions.findCurrent(subscription.userId))) {
-        await this.deps.subscriptions.insert(Subscription.start({ id: this.deps.ids.next(), userId: subscription.userId, planId: this.deps.catalog.free.id, checkoutSessionId: null, providerSubscriptionId: null, now }));
+        await this.deps.subscriptions.insert(
+          Subscription.start({
+            id: this.deps.ids.next(),
+            userId: subscription.userId,
+            planId: this.deps.catalog.free.id,
+            checkoutSessionId: null,
+            providerSubscriptionId: null,
+            now,
+          }),
+        );
       }
       return 'applied';
     });

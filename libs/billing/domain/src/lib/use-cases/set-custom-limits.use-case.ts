@@ -20,8 +20,11 @@ export class SetCustomLimitsUseCase {
 
   /** `clear`: every custom limit goes first, then `change` applies. Answers the custom limits now. */
   async execute(userId: string, change: CustomLimitsChange, clear = false): Promise<CustomLimits> {
-    const bad = Object.entries(change).filter(([, value]) => value !== undefined && value !== null && !(Number.isInteger(value) && value >= 0 && value <= UNLIMITED));
-    if (bad.length) throw new ValidationError(bad.map(([name]) => ({ name, error: `must be a whole number from 0 to ${UNLIMITED} (unlimited)` })));
+    const bad = Object.entries(change).filter(
+      ([, value]) => value !== undefined && value !== null && !(Number.isInteger(value) && value >= 0 && value <= UNLIMITED),
+    );
+    if (bad.length)
+      throw new ValidationError(bad.map(([name]) => ({ name, error: `must be a whole number from 0 to ${UNLIMITED} (unlimited)` })));
     return this.uow.run(async () => {
       // Two operators changing different limits of one account at once both keep theirs.
       await this.subscriptions.lockOwner(userId);

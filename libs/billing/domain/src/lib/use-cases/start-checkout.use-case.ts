@@ -25,7 +25,13 @@ export class StartCheckoutUseCase {
     const current = await this.deps.subscriptions.findCurrent(userId);
     if (current?.isActive && current.planId === plan.id) throw ValidationError.field('planId', 'your subscription is already on this plan');
     const session = await this.deps.gateway.createCheckout({ userId, plan, successUrl: input.successUrl, cancelUrl: input.cancelUrl });
-    await this.deps.checkouts.insert({ sessionId: session.sessionId, userId, planId: plan.id, createdAt: this.deps.clock.now(), expiresAt: session.expiresAt });
+    await this.deps.checkouts.insert({
+      sessionId: session.sessionId,
+      userId,
+      planId: plan.id,
+      createdAt: this.deps.clock.now(),
+      expiresAt: session.expiresAt,
+    });
     return session;
   }
 }

@@ -21,7 +21,10 @@ export class VerifyCheckoutUseCase {
     const done = await this.subscriptions.findByCheckoutSession(sessionId);
     if (done) return done;
     const state = found(await this.gateway.checkoutState(sessionId), 'Checkout session');
-    if (!state.paid) throw new PaymentNotCompletedError(state.expired ? 'The checkout session expired without payment; start a new checkout' : 'The checkout session has not been paid yet');
+    if (!state.paid)
+      throw new PaymentNotCompletedError(
+        state.expired ? 'The checkout session expired without payment; start a new checkout' : 'The checkout session has not been paid yet',
+      );
     return (await this.activation.activate(record, state.providerSubscriptionId)).subscription;
   }
 }

@@ -35,7 +35,9 @@ export class DomainsUsageCounter1764000320000 implements MigrationInterface {
                     FOR EACH STATEMENT EXECUTE FUNCTION domains_usage_count()`);
     await db.query(`CREATE TRIGGER custom_domains_usage_delete AFTER DELETE ON custom_domains REFERENCING OLD TABLE AS deleted_rows
                     FOR EACH STATEMENT EXECUTE FUNCTION domains_usage_count()`);
-    await db.query(`INSERT INTO domains_usage (owner_id, resource, used) SELECT owner_id, 'domains', count(*) FROM custom_domains GROUP BY owner_id`);
+    await db.query(
+      `INSERT INTO domains_usage (owner_id, resource, used) SELECT owner_id, 'domains', count(*) FROM custom_domains GROUP BY owner_id`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -21,11 +21,31 @@ export interface DomainProps {
 /** Where the owner publishes a domain's challenge. */
 export const CHALLENGE_PREFIX = '_lnk-challenge';
 
-export class Domain extends EntityOf<DomainProps>()('id', 'ownerId', 'name', 'challenge', 'isVerified', 'verifiedAt', 'verificationLostAt', 'verificationLostReason', 'checkedAt', 'createdAt') {
+export class Domain extends EntityOf<DomainProps>()(
+  'id',
+  'ownerId',
+  'name',
+  'challenge',
+  'isVerified',
+  'verifiedAt',
+  'verificationLostAt',
+  'verificationLostReason',
+  'checkedAt',
+  'createdAt',
+) {
   /** A domain just added by its owner: not verified, never checked, waiting for its challenge in DNS. */
   static add(fields: { id: string; ownerId: string; name: string; challenge: string; now: Date }): Domain {
     const { now, ...rest } = fields;
-    return new Domain({ ...rest, isVerified: false, verifiedAt: null, verificationLostAt: null, verificationLostReason: null, checkedAt: null, createdAt: now, updatedAt: now });
+    return new Domain({
+      ...rest,
+      isVerified: false,
+      verifiedAt: null,
+      verificationLostAt: null,
+      verificationLostReason: null,
+      checkedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   /** The TXT record that proves this account controls the name. */
@@ -34,12 +54,28 @@ export class Domain extends EntityOf<DomainProps>()('id', 'ownerId', 'name', 'ch
   }
 
   markVerified(now: Date): void {
-    this.props = { ...this.props, isVerified: true, verifiedAt: now, verificationLostAt: null, verificationLostReason: null, checkedAt: now, updatedAt: now };
+    this.props = {
+      ...this.props,
+      isVerified: true,
+      verifiedAt: now,
+      verificationLostAt: null,
+      verificationLostReason: null,
+      checkedAt: now,
+      updatedAt: now,
+    };
   }
 
   /** A re-check found the records gone: the domain stops serving links, and says why. */
   loseVerification(reason: string, now: Date): void {
-    this.props = { ...this.props, isVerified: false, verifiedAt: null, verificationLostAt: now, verificationLostReason: reason, checkedAt: now, updatedAt: now };
+    this.props = {
+      ...this.props,
+      isVerified: false,
+      verifiedAt: null,
+      verificationLostAt: now,
+      verificationLostReason: reason,
+      checkedAt: now,
+      updatedAt: now,
+    };
   }
 
   /** A re-check that changed nothing (records in place, or DNS did not answer for sure). */

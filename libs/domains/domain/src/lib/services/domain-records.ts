@@ -42,11 +42,19 @@ export async function checkDomainRecords(dns: DnsResolver, domain: Domain, targe
   const missing: string[] = [];
   let unsure = false;
   if (txt.kind === 'txt') {
-    if (!txt.records.some((r) => r.trim() === domain.challenge)) missing.push(`no TXT record ${domain.challengeName} with this domain's challenge`);
+    if (!txt.records.some((r) => r.trim() === domain.challenge))
+      missing.push(`no TXT record ${domain.challengeName} with this domain's challenge`);
   } else if (txt.kind === 'none') missing.push(`no TXT record ${domain.challengeName} with this domain's challenge`);
   else unsure = true;
 
-  let route: Found = cname.kind === 'cname' ? (cname.targets.map(bare).includes(expected) ? 'present' : 'absent') : cname.kind === 'none' ? 'absent' : 'unsure';
+  let route: Found =
+    cname.kind === 'cname'
+      ? cname.targets.map(bare).includes(expected)
+        ? 'present'
+        : 'absent'
+      : cname.kind === 'none'
+        ? 'absent'
+        : 'unsure';
   // Asked only when the CNAME does not route the name: most domains are not at an apex.
   if (route !== 'present' && target.addresses.length > 0) {
     const [a, aaaa] = await Promise.all([dns.addressesOf(domain.name, 'A'), dns.addressesOf(domain.name, 'AAAA')]);

@@ -11,8 +11,10 @@ export class DashboardClient1764500000000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(
-      `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, requested_by, name, description, scopes, redirect_uris, is_first_party, is_active, created_at, updated_at)
-       VALUES ('00000000000000000da5b0a4', 'lnk-dashboard', NULL, NULL, NULL, 'lnk dashboard', 'The service''s own dashboard, served at /app', '{}', '{}', true, true, now(), now())`,
+      `INSERT INTO oauth_clients (id, client_id, secret_hash, owner_id, requested_by, name, description, scopes, redirect_uris,
+        is_first_party, is_active, created_at, updated_at)
+       VALUES ('00000000000000000da5b0a4', 'lnk-dashboard', NULL, NULL, NULL, 'lnk dashboard',
+         'The service''s own dashboard, served at /app', '{}', '{}', true, true, now(), now())`,
     );
   }
 

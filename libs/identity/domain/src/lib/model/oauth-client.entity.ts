@@ -47,7 +47,19 @@ export function checkClientName(value: unknown, field = 'name'): string {
   return value.trim();
 }
 
-export class OAuthClient extends EntityOf<OAuthClientProps>()('id', 'clientId', 'secretHash', 'ownerId', 'requestedBy', 'name', 'description', 'isFirstParty', 'isActive', 'createdAt', 'updatedAt') {
+export class OAuthClient extends EntityOf<OAuthClientProps>()(
+  'id',
+  'clientId',
+  'secretHash',
+  'ownerId',
+  'requestedBy',
+  'name',
+  'description',
+  'isFirstParty',
+  'isActive',
+  'createdAt',
+  'updatedAt',
+) {
   /** A confidential client has a secret and must present it wherever a grant allows it (RFC 6749 2.3). */
   get isConfidential(): boolean {
     return this.props.secretHash !== null;

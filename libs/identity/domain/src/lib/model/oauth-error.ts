@@ -1,12 +1,7 @@
 import { DomainError, ErrorCode } from '@lnk/shared/kernel';
 
 export type OAuthErrorName =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope';
+  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
 /** An OAuth 2.0 error response (RFC 6749 section 5.2), with its standard name. */
 export class OAuthError extends DomainError {

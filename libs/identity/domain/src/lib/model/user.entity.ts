@@ -61,7 +61,17 @@ export interface UserProps {
 }
 
 /** An account. Passwords are only ever held as hashes. */
-export class User extends EntityOf<UserProps>()('id', 'email', 'name', 'passwordHash', 'isVerified', 'isActive', 'twoFactorSecret', 'createdAt', 'updatedAt') {
+export class User extends EntityOf<UserProps>()(
+  'id',
+  'email',
+  'name',
+  'passwordHash',
+  'isVerified',
+  'isActive',
+  'twoFactorSecret',
+  'createdAt',
+  'updatedAt',
+) {
   constructor(props: UserProps) {
     super({ ...props, emailChangedAt: props.emailChangedAt ?? null });
   }

@@ -17,12 +17,17 @@ export class ClientAuthenticator {
     private readonly hasher: SecretHasher,
   ) {}
 
-  async authenticate(clientId: string | undefined, clientSecret: string | undefined, options: { mustAuthenticate: boolean }): Promise<OAuthClient> {
+  async authenticate(
+    clientId: string | undefined,
+    clientSecret: string | undefined,
+    options: { mustAuthenticate: boolean },
+  ): Promise<OAuthClient> {
     const client = clientId ? await this.clients.findByClientId(clientId) : null;
     if (!client || !client.isActive) throw new OAuthError('invalid_client', 'Unknown or inactive client');
     const secretHash = client.secretHash;
     if (clientSecret !== undefined) {
-      if (secretHash === null || !this.hasher.matches(clientSecret, secretHash)) throw new OAuthError('invalid_client', 'Client authentication failed');
+      if (secretHash === null || !this.hasher.matches(clientSecret, secretHash))
+        throw new OAuthError('invalid_client', 'Client authentication failed');
     } else if (options.mustAuthenticate && secretHash !== null) {
       throw new OAuthError('invalid_client', 'This client must authenticate with its client secret');
     }

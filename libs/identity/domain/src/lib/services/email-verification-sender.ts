@@ -8,7 +8,10 @@ import { SecretHasher } from '../ports/secret-hasher';
 
 export const EMAIL_VERIFICATION_HOURS = 24;
 
-/** What sending an address's verification needs: the pending verifications, the mailer, the secret and its hash, and the page the link opens. */
+/**
+ * What sending an address's verification needs: the pending verifications, the mailer, the secret and its hash, and the page the link
+ * opens.
+ */
 export interface EmailVerificationSending {
   verifications: EmailVerificationRepository;
   mailer: Mailer;

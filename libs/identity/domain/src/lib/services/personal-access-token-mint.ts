@@ -34,9 +34,13 @@ export const KEPT_EXPIRED_PATS = 100;
 /** QUOTA_EXCEEDED, shaped as the plan quotas' answer (meta.limit), but for a bound that no plan changes. */
 export class PersonalAccessTokenLimitError extends DomainError {
   constructor(active: number, limit: number) {
-    super('QUOTA_EXCEEDED', `The account holds ${active} active personal access tokens, the most it may hold (${limit}): revoke one before making another`, {
-      limit: { resource: 'personalAccessTokens', used: active, limit },
-    });
+    super(
+      'QUOTA_EXCEEDED',
+      `The account holds ${active} active personal access tokens, the most it may hold (${limit}): revoke one before making another`,
+      {
+        limit: { resource: 'personalAccessTokens', used: active, limit },
+      },
+    );
   }
 }
 
@@ -44,7 +48,8 @@ export class PersonalAccessTokenLimitError extends DomainError {
 export function checkPatFields(command: CreatePatCommand): { name: string; description: string; scopes: Scope[] } {
   const name = checkPatName(command.name);
   const description = (command.description ?? '').trim();
-  if (description.length > MAX_PAT_DESCRIPTION) throw ValidationError.field('description', `description must be at most ${MAX_PAT_DESCRIPTION} characters`);
+  if (description.length > MAX_PAT_DESCRIPTION)
+    throw ValidationError.field('description', `description must be at most ${MAX_PAT_DESCRIPTION} characters`);
   return { name, description, scopes: checkPatScopes(command.scopes) };
 }
 

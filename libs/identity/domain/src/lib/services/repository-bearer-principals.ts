@@ -15,7 +15,10 @@ export class RepositoryBearerPrincipals extends BearerPrincipals {
       const token = await this.oauthTokens.findByAccessHash(hash);
       if (!token || !token.isAccessActive(now)) return null;
       const { userId, scopes, id, clientId, refreshExpiresAt, authTime, accessExpiresAt } = token.props;
-      return { principal: { userId, scopes, via: 'oauth', tokenId: id, clientId, grantExpiresAt: refreshExpiresAt, authTime }, expiresAt: accessExpiresAt };
+      return {
+        principal: { userId, scopes, via: 'oauth', tokenId: id, clientId, grantExpiresAt: refreshExpiresAt, authTime },
+        expiresAt: accessExpiresAt,
+      };
     }
     const token = await this.pats.findByHash(hash);
     if (!token || !token.isActive(now)) return null;

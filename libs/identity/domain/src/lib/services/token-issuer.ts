@@ -36,7 +36,15 @@ export class TokenIssuer {
    * `signedIn`: the user has just proved who they are (password or identity provider), so the family's
    * sign-in time is now; a refresh passes on its family's `authTime` instead.
    */
-  async issue(grant: { userId: string; clientId: string; scopes: Scope[]; familyId?: string; authorizationCodeId?: string; signedIn?: boolean; authTime?: Date | null }): Promise<IssuedTokens> {
+  async issue(grant: {
+    userId: string;
+    clientId: string;
+    scopes: Scope[];
+    familyId?: string;
+    authorizationCodeId?: string;
+    signedIn?: boolean;
+    authTime?: Date | null;
+  }): Promise<IssuedTokens> {
     const now = this.deps.clock.now();
     const accessToken = TOKEN_PREFIX.access + this.deps.secrets.generate(TOKEN_BYTES);
     const refreshToken = TOKEN_PREFIX.refresh + this.deps.secrets.generate(TOKEN_BYTES);

@@ -16,7 +16,8 @@ export class PersonalAccessTokenNotices {
       to: user.email,
       subject: 'A personal access token was created for your account',
       text:
-        `A personal access token named ${JSON.stringify(p.name)} was created for your account at ${p.createdAt.toISOString()}, from the address ${ip}.\n` +
+        `A personal access token named ${JSON.stringify(p.name)} was created for your ` +
+        `account at ${p.createdAt.toISOString()}, from the address ${ip}.\n` +
         `Scopes: ${p.scopes.join(' ')}\n` +
         `Expires: ${p.expiresAt ? p.expiresAt.toISOString() : 'never'}\n\n` +
         `If you did not create it, revoke it (DELETE /user/tokens/${p.id}) or all your personal access tokens at once ` +

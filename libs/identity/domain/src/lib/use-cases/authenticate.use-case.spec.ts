@@ -28,7 +28,18 @@ describe('AuthenticateUseCase (no cache: every request reads)', () => {
   const storePat = async (value: string, expiresInMs: number | null) => {
     const now = clock.now();
     const expiresAt = expiresInMs === null ? null : new Date(now.getTime() + expiresInMs);
-    const token = new PersonalAccessToken({ id: `pat-${value}`, userId: 'u1', name: 'ci', description: '', scopes: ['links:read'], tokenHash: hasher.hash(value), lastUsedAt: null, expiresAt, createdAt: now, updatedAt: now });
+    const token = new PersonalAccessToken({
+      id: `pat-${value}`,
+      userId: 'u1',
+      name: 'ci',
+      description: '',
+      scopes: ['links:read'],
+      tokenHash: hasher.hash(value),
+      lastUsedAt: null,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    });
     await pats.insertWithinLimit(token, { maxActive: 100, keptExpired: 100 }, now);
   };
   const touches = () => pats.rows.filter((t) => t.props.lastUsedAt !== null).map((t) => t.props.id);
@@ -37,13 +48,19 @@ describe('AuthenticateUseCase (no cache: every request reads)', () => {
     clock = new FixedClock();
     pats = new MemoryPersonalAccessTokenRepository();
     accessTokens = new AccessTokens();
-    authenticate = new AuthenticateUseCase(new RepositoryBearerPrincipals(accessTokens as unknown as OAuthTokenRepository, pats), pats, hasher, clock);
+    authenticate = new AuthenticateUseCase(
+      new RepositoryBearerPrincipals(accessTokens as unknown as OAuthTokenRepository, pats),
+      pats,
+      hasher,
+      clock,
+    );
   });
 
   // Anything that is not one of the two bearer kinds (a refresh token, junk, an oversized header) is refused before any lookup.
   it('refuses what is not an access token or a PAT without looking it up', async () => {
     const findByHash = jest.spyOn(pats, 'findByHash');
-    for (const bearer of [undefined, '', 'junk', `tkn_${'x'.repeat(300)}`]) await expect(authenticate.execute(bearer)).rejects.toBeInstanceOf(UnauthorizedError);
+    for (const bearer of [undefined, '', 'junk', `tkn_${'x'.repeat(300)}`])
+      await expect(authenticate.execute(bearer)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(findByHash).not.toHaveBeenCalled();
   });
 
@@ -59,9 +76,30 @@ describe('AuthenticateUseCase (no cache: every request reads)', () => {
   // A revoked access token must stop working: the lookup checks it is still active.
   it('accepts an active access token and refuses a revoked one', async () => {
     const now = clock.now();
-    const props: OAuthTokenProps = { id: 'at1', familyId: 'f1', userId: 'u2', clientId: 'c1', scopes: ['user:read'], accessHash: hasher.hash('at_ok'), refreshHash: 'r', accessExpiresAt: new Date(now.getTime() + 60_000), refreshExpiresAt: new Date(now.getTime() + 3_600_000), authorizationCodeId: null, authTime: now, rotatedAt: null, revokedAt: null, createdAt: now };
+    const props: OAuthTokenProps = {
+      id: 'at1',
+      familyId: 'f1',
+      userId: 'u2',
+      clientId: 'c1',
+      scopes: ['user:read'],
+      accessHash: hasher.hash('at_ok'),
+      refreshHash: 'r',
+      accessExpiresAt: new Date(now.getTime() + 60_000),
+      refreshExpiresAt: new Date(now.getTime() + 3_600_000),
+      authorizationCodeId: null,
+      authTime: now,
+      rotatedAt: null,
+      revokedAt: null,
+      createdAt: now,
+    };
     accessTokens.rows.set(props.accessHash, new OAuthToken(props));
-    expect(await authenticate.execute('at_ok')).toMatchObject({ userId: 'u2', via: 'oauth', tokenId: 'at1', clientId: 'c1', authTime: now });
+    expect(await authenticate.execute('at_ok')).toMatchObject({
+      userId: 'u2',
+      via: 'oauth',
+      tokenId: 'at1',
+      clientId: 'c1',
+      authTime: now,
+    });
     accessTokens.rows.set(props.accessHash, new OAuthToken({ ...props, revokedAt: now }));
     await expect(authenticate.execute('at_ok')).rejects.toBeInstanceOf(UnauthorizedError);
     expect(touches()).toEqual([]);

@@ -20,7 +20,10 @@ export interface AuthorizationCodeGrantCommand {
   codeVerifier?: string;
 }
 
-/** What exchanging an authorization code for tokens needs: the client's authentication, the codes, PKCE, the issuer, and who is told of a replay's revocation. */
+/**
+ * What exchanging an authorization code for tokens needs: the client's authentication, the codes, PKCE, the issuer, and who is told of a
+ * replay's revocation.
+ */
 export interface AuthorizationCodeExchange {
   clients: ClientAuthenticator;
   codes: AuthorizationCodeRepository;
@@ -45,7 +48,9 @@ export class AuthorizationCodeGrantUseCase {
     const client = await this.deps.clients.authenticate(command.clientId, command.clientSecret, { mustAuthenticate: true });
     if (!command.code || !command.redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
     const invalid = (why = 'The authorization code is invalid, expired or used') => new OAuthError('invalid_grant', why);
-    const stored = command.code.startsWith(TOKEN_PREFIX.code) ? await this.deps.codes.findByHash(this.deps.hasher.hash(command.code)) : null;
+    const stored = command.code.startsWith(TOKEN_PREFIX.code)
+      ? await this.deps.codes.findByHash(this.deps.hasher.hash(command.code))
+      : null;
     if (!stored || stored.props.clientId !== client.id) throw invalid();
     const now = this.deps.clock.now();
     const replay = async () => {
@@ -57,7 +62,11 @@ export class AuthorizationCodeGrantUseCase {
     if (stored.props.expiresAt <= now) throw invalid();
     if (stored.props.redirectUri !== command.redirectUri) throw invalid('redirect_uri does not match the authorization request');
     if (stored.props.codeChallenge) {
-      if (!command.codeVerifier || !PKCE_VERIFIER.test(command.codeVerifier) || !this.deps.pkce.matches(command.codeVerifier, stored.props.codeChallenge)) {
+      if (
+        !command.codeVerifier ||
+        !PKCE_VERIFIER.test(command.codeVerifier) ||
+        !this.deps.pkce.matches(command.codeVerifier, stored.props.codeChallenge)
+      ) {
         throw invalid('code_verifier does not match the code challenge');
       }
     } else if (command.codeVerifier !== undefined) {
@@ -69,7 +78,12 @@ export class AuthorizationCodeGrantUseCase {
     if (!(await this.deps.codes.consume(stored.props.id, now))) throw await replay();
     const user = await this.deps.users.findById(stored.props.userId);
     if (!user || !user.isActive) throw invalid();
-    const tokens = await this.deps.issuer.issue({ userId: user.id, clientId: client.id, scopes: stored.props.scopes, authorizationCodeId: stored.props.id });
+    const tokens = await this.deps.issuer.issue({
+      userId: user.id,
+      clientId: client.id,
+      scopes: stored.props.scopes,
+      authorizationCodeId: stored.props.id,
+    });
     return { tokens, user };
   }
 }

@@ -33,7 +33,13 @@ export class ChangePasswordUseCase {
       await this.deps.reauthentication.checkPassword(user, currentPassword, ip);
     } catch (error) {
       // A wrong current password does not hide a new one of the wrong form: both are told at once.
-      if (error instanceof ValidationError) checkEach(() => { throw error; }, () => checkNewPassword(newPassword, 'newPassword'));
+      if (error instanceof ValidationError)
+        checkEach(
+          () => {
+            throw error;
+          },
+          () => checkNewPassword(newPassword, 'newPassword'),
+        );
       throw error;
     }
     checkNewPassword(newPassword, 'newPassword');

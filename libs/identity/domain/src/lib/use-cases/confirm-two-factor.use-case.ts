@@ -32,7 +32,8 @@ export class ConfirmTwoFactorUseCase {
     if (user.isTwoFactorEnabled) throw ValidationError.field('code', 'two-factor sign-in is already on');
     const sealed = await this.deps.states.findPending(user.id);
     const secret = sealed ? this.deps.box.open(sealed) : null;
-    if (!sealed || !secret) throw ValidationError.field('code', 'no two-factor enrolment awaits confirmation: start one with POST /user/me/enable-twofactor');
+    if (!sealed || !secret)
+      throw ValidationError.field('code', 'no two-factor enrolment awaits confirmation: start one with POST /user/me/enable-twofactor');
     const right = await this.deps.reauthentication.throttled(user, command.ip, async () => {
       const step = this.deps.totp.verify(secret, command.code);
       return step !== null && (await this.deps.states.useStep(user.id, step));
@@ -41,7 +42,8 @@ export class ConfirmTwoFactorUseCase {
     user.enableTwoFactor(sealed, this.deps.clock.now());
     await this.deps.unitOfWork.run(async () => {
       // Taken once: a confirmation racing with a new enrolment cannot put a replaced secret in force.
-      if (!(await this.deps.states.deletePending(user.id, sealed))) throw ValidationError.field('code', 'the enrolment changed meanwhile: start again');
+      if (!(await this.deps.states.deletePending(user.id, sealed)))
+        throw ValidationError.field('code', 'the enrolment changed meanwhile: start again');
       await this.deps.users.update(user);
     });
     return user;

@@ -30,19 +30,27 @@ export interface PatCreation {
 export class CreatePersonalAccessTokenUseCase {
   constructor(private readonly d: PatCreation) {}
 
-  async execute(principal: Principal, command: CreatePatCommand, proof: OwnerProof): Promise<{ token: PersonalAccessToken; value: string }> {
+  async execute(
+    principal: Principal,
+    command: CreatePatCommand,
+    proof: OwnerProof,
+  ): Promise<{ token: PersonalAccessToken; value: string }> {
     const fields = checkPatFields(command);
     const beyond = fields.scopes.filter((s) => !principal.scopes.includes(s));
     if (beyond.length) throw ValidationError.field('scopes', `scopes beyond those of the token making the request: ${beyond.join(', ')}`);
     if (principal.via === 'oauth') {
       const client = principal.clientId ? await this.d.clients.findById(principal.clientId) : null;
-      if (!client?.isFirstParty) throw new ForbiddenError('A token issued to a third-party application cannot create personal access tokens');
+      if (!client?.isFirstParty)
+        throw new ForbiddenError('A token issued to a third-party application cannot create personal access tokens');
     }
     const now = this.d.clock.now();
     checkFutureExpiry(command.expiresAt, now);
     const parentExpiry = principal.via === 'pat' ? principal.grantExpiresAt : null;
     if (command.expiresAt && parentExpiry && command.expiresAt > parentExpiry) {
-      throw ValidationError.field('expiresAt', `expiresAt must not be later than ${parentExpiry.toISOString()}, when the token making the request expires`);
+      throw ValidationError.field(
+        'expiresAt',
+        `expiresAt must not be later than ${parentExpiry.toISOString()}, when the token making the request expires`,
+      );
     }
     const user = await currentUser(this.d.users, principal);
     await this.d.reauthentication.confirm(user, principal, proof);

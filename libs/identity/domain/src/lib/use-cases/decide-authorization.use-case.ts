@@ -6,7 +6,11 @@ import { SecretGenerator } from '../ports/secret-generator';
 import { SecretHasher } from '../ports/secret-hasher';
 import { AuthorizationCodeRepository } from '../ports/token.repositories';
 import { CredentialsChecker } from '../services/credentials-checker';
-import { AuthorizationRequest, AuthorizationRequestParams, ValidateAuthorizationRequestUseCase } from './validate-authorization-request.use-case';
+import {
+  AuthorizationRequest,
+  AuthorizationRequestParams,
+  ValidateAuthorizationRequestUseCase,
+} from './validate-authorization-request.use-case';
 
 export const AUTHORIZATION_CODE_SECONDS = 60;
 
@@ -37,7 +41,12 @@ export type AuthorizationOutcome =
   | { kind: 'sign_in_refused'; request: AuthorizationRequest; error: SignInRefusal };
 
 function isSignInRefusal(error: unknown): error is SignInRefusal {
-  return error instanceof OAuthError || error instanceof TwoFactorRequiredError || error instanceof ValidationError || error instanceof RateLimitedError;
+  return (
+    error instanceof OAuthError ||
+    error instanceof TwoFactorRequiredError ||
+    error instanceof ValidationError ||
+    error instanceof RateLimitedError
+  );
 }
 
 /** What answering an authorization request needs: its validation, the user's credentials, the codes it issues, and this server's issuer. */
@@ -69,7 +78,10 @@ export class DecideAuthorizationUseCase {
       throw error;
     }
     if (decision.decision === 'deny') {
-      return { kind: 'redirect', redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.deps.issuer }) };
+      return {
+        kind: 'redirect',
+        redirectUrl: redirectTo(request.redirectUri, { error: 'access_denied', state: request.state, iss: this.deps.issuer }),
+      };
     }
     let user: User;
     try {

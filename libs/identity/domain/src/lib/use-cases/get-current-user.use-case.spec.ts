@@ -5,7 +5,15 @@ import { Principal } from '../model/tokens';
 import { User } from '../model/user.entity';
 import { GetCurrentUserUseCase } from './get-current-user.use-case';
 
-const principal: Principal = { userId: 'u1', scopes: ['user:read'], via: 'pat', tokenId: 't1', clientId: null, grantExpiresAt: null, authTime: null };
+const principal: Principal = {
+  userId: 'u1',
+  scopes: ['user:read'],
+  via: 'pat',
+  tokenId: 't1',
+  clientId: null,
+  grantExpiresAt: null,
+  authTime: null,
+};
 
 describe('GetCurrentUserUseCase (no cache: every request reads)', () => {
   let clock: FixedClock;
@@ -14,7 +22,18 @@ describe('GetCurrentUserUseCase (no cache: every request reads)', () => {
 
   const store = (changes: Partial<ReturnType<User['toProps']>> = {}) => {
     const now = clock.now();
-    users.rows.set('u1', { id: 'u1', email: 'ada@example.com', name: 'Ada', passwordHash: null, isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now, ...changes });
+    users.rows.set('u1', {
+      id: 'u1',
+      email: 'ada@example.com',
+      name: 'Ada',
+      passwordHash: null,
+      isVerified: true,
+      isActive: true,
+      twoFactorSecret: null,
+      createdAt: now,
+      updatedAt: now,
+      ...changes,
+    });
   };
 
   beforeEach(() => {

@@ -51,7 +51,14 @@ export class GrantTokensUseCase {
     const client = { clientId: request.clientId, clientSecret: request.clientSecret };
     switch (request.grantType) {
       case 'password': {
-        const { user, tokens } = await this.passwordGrant.execute({ ...client, username: request.username, password: request.password, scope: request.scope, otp: request.otp, ip: request.ip });
+        const { user, tokens } = await this.passwordGrant.execute({
+          ...client,
+          username: request.username,
+          password: request.password,
+          scope: request.scope,
+          otp: request.otp,
+          ip: request.ip,
+        });
         if (request.tokensOnly) return { grantType: 'password', tokens, user };
         return { grantType: 'password', tokens, user, limits: await this.limits.limitsOf(user.id) };
       }
@@ -60,7 +67,12 @@ export class GrantTokensUseCase {
         return { grantType: 'refresh_token', tokens, user };
       }
       case 'authorization_code': {
-        const { tokens, user } = await this.authorizationCodeGrant.execute({ ...client, code: request.code, redirectUri: request.redirectUri, codeVerifier: request.codeVerifier });
+        const { tokens, user } = await this.authorizationCodeGrant.execute({
+          ...client,
+          code: request.code,
+          redirectUri: request.redirectUri,
+          codeVerifier: request.codeVerifier,
+        });
         return { grantType: 'authorization_code', tokens, user };
       }
       default:

@@ -20,7 +20,10 @@ export interface IdpSignInCommand {
   ip: string;
 }
 
-/** What signing in through an identity provider needs: the ID token's verifier, the accounts and their linked identities, the second factor, the throttle, and the issuer. */
+/**
+ * What signing in through an identity provider needs: the ID token's verifier, the accounts and their linked identities, the second factor,
+ * the throttle, and the issuer.
+ */
 export interface ExternalSignIn {
   verifier: IdTokenVerifier;
   clients: ClientAuthenticator;
@@ -58,7 +61,13 @@ export class IdpSignInUseCase {
       const { user, linked } = existing;
       this.mayEnter(client, user);
       await this.checkSecondFactor(user, command);
-      if (!linked) await this.deps.identities.link({ issuer: identity.issuer, subject: identity.subject, userId: user.id, createdAt: this.deps.clock.now() });
+      if (!linked)
+        await this.deps.identities.link({
+          issuer: identity.issuer,
+          subject: identity.subject,
+          userId: user.id,
+          createdAt: this.deps.clock.now(),
+        });
       return { user, tokens: await this.issue(user, client) };
     }
     // A client a user made signs in only its owner, who cannot be an account not made yet.

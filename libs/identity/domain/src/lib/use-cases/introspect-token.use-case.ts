@@ -44,7 +44,10 @@ export class IntrospectTokenUseCase {
 
   async execute(value: string | undefined, caller: IntrospectionCaller = {}): Promise<Introspection> {
     // Naming a client without its secret proves nothing: such a request is answered as an anonymous one.
-    const asker = caller.clientSecret !== undefined ? await this.deps.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true }) : null;
+    const asker =
+      caller.clientSecret !== undefined
+        ? await this.deps.clientAuth.authenticate(caller.clientId, caller.clientSecret, { mustAuthenticate: true })
+        : null;
     const found = await findToken(value, this.deps.oauthTokens, this.deps.pats, this.deps.hasher);
     const now = this.deps.clock.now();
     if (!found) return { active: false };
@@ -56,7 +59,10 @@ export class IntrospectTokenUseCase {
     if (asker && token.props.clientId !== asker.id) return { active: false };
     const active = found.kind === 'access_token' ? token.isAccessActive(now) : token.isRefreshUsable(now);
     if (!active) return { active: false };
-    const [user, client] = await Promise.all([this.deps.users.findById(token.props.userId), this.deps.clients.findById(token.props.clientId)]);
+    const [user, client] = await Promise.all([
+      this.deps.users.findById(token.props.userId),
+      this.deps.clients.findById(token.props.clientId),
+    ]);
     if (!user?.isActive || !client) return { active: false };
     if (!asker) return { active: true };
     const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

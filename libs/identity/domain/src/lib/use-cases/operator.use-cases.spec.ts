@@ -49,7 +49,18 @@ class Tokens extends OAuthTokenRepository {
 }
 
 function user(props: Partial<UserProps> = {}): User {
-  return new User({ id: ids.next(), email: 'ada@example.com', name: 'Ada', passwordHash: 'pw:old-password', isVerified: true, isActive: true, twoFactorSecret: null, createdAt: now, updatedAt: now, ...props });
+  return new User({
+    id: ids.next(),
+    email: 'ada@example.com',
+    name: 'Ada',
+    passwordHash: 'pw:old-password',
+    isVerified: true,
+    isActive: true,
+    twoFactorSecret: null,
+    createdAt: now,
+    updatedAt: now,
+    ...props,
+  });
 }
 
 describe('CreateOperatorPatUseCase (token:create)', () => {
@@ -68,7 +79,13 @@ describe('CreateOperatorPatUseCase (token:create)', () => {
 
   it('gives the account exactly the scopes named and no expiry when none is asked for, storing only a hash of the value', async () => {
     const { token, value } = await useCase.execute(' ADA@example.com ', { name: 'laptop', scopes: ['links:write', 'links:read'] });
-    expect(token.props).toMatchObject({ userId: ada.id, name: 'laptop', scopes: ['links:read', 'links:write'], expiresAt: null, tokenHash: `h:${value}` });
+    expect(token.props).toMatchObject({
+      userId: ada.id,
+      name: 'laptop',
+      scopes: ['links:read', 'links:write'],
+      expiresAt: null,
+      tokenHash: `h:${value}`,
+    });
     expect(value.startsWith('tkn_')).toBe(true);
     expect(pats.rows).toHaveLength(1);
     expect(JSON.stringify(pats.rows[0].props)).not.toContain(`"${value}"`);
@@ -126,7 +143,10 @@ describe('SetPasswordByOperatorUseCase (user:set-password)', () => {
     useCase = new SetPasswordByOperatorUseCase({ users, passwords, tokens, pats, revocations, unitOfWork, clock });
     ada = user();
     await users.insert(ada);
-    await new CreateOperatorPatUseCase(users, { pats, secrets, hasher, ids, maxActive: 10 }, clock).execute('ada@example.com', { name: 'old', scopes: ['links:read'] });
+    await new CreateOperatorPatUseCase(users, { pats, secrets, hasher, ids, maxActive: 10 }, clock).execute('ada@example.com', {
+      name: 'old',
+      scopes: ['links:read'],
+    });
   });
 
   // Whoever had the old password may have signed in or made tokens with it: a reset ends all of them.

@@ -55,7 +55,13 @@ export class RefreshGrantUseCase {
     if (!user || !user.isActive) throw invalid();
     // Two requests racing with the same token: exactly one wins, the other is told it is invalid.
     if (!(await this.deps.tokens.markRotated(token.props.id, now))) throw invalid();
-    const tokens = await this.deps.issuer.issue({ userId: user.id, clientId: client.id, scopes, familyId: token.props.familyId, authTime: token.props.authTime });
+    const tokens = await this.deps.issuer.issue({
+      userId: user.id,
+      clientId: client.id,
+      scopes,
+      familyId: token.props.familyId,
+      authTime: token.props.authTime,
+    });
     return { tokens, user };
   }
 }

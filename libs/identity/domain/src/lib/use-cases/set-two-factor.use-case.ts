@@ -12,9 +12,7 @@ import { SecondFactor } from '../services/second-factor';
 
 export const BACKUP_CODE_COUNT = 10;
 
-export type TwoFactorChange =
-  | { enabled: true; qrCode: string; secret: string; backupCodes: string[] }
-  | { enabled: false };
+export type TwoFactorChange = { enabled: true; qrCode: string; secret: string; backupCodes: string[] } | { enabled: false };
 
 export interface SetTwoFactorCommand extends OwnerProof {
   enable: boolean;
@@ -22,7 +20,10 @@ export interface SetTwoFactorCommand extends OwnerProof {
   code?: string;
 }
 
-/** What turning two-factor sign-in on or off needs: the account, the TOTP secret (sealed), the backup codes, the second factor, and the reauthentication. */
+/**
+ * What turning two-factor sign-in on or off needs: the account, the TOTP secret (sealed), the backup codes, the second factor, and the
+ * reauthentication.
+ */
 export interface TwoFactorSetup {
   users: UserRepository;
   totp: TotpService;
@@ -78,7 +79,10 @@ export class SetTwoFactorUseCase {
     // until the secret is in force. Enrolling again replaces both.
     await this.deps.unitOfWork.run(async () => {
       await this.deps.states.savePending(user.id, this.deps.box.seal(enrolment.secret), now);
-      await this.deps.backupCodes.replace(user.id, backupCodes.map((c) => this.deps.hasher.hash(c.replace(/-/g, ''))));
+      await this.deps.backupCodes.replace(
+        user.id,
+        backupCodes.map((c) => this.deps.hasher.hash(c.replace(/-/g, ''))),
+      );
     });
     return { enabled: true, qrCode: enrolment.qrCodeDataUri, secret: enrolment.secret, backupCodes };
   }

@@ -29,7 +29,12 @@ export class UpdateOAuthClientUseCase {
    * is asked of the client as read now, and the write is conditional on no other write coming since that
    * read, so of two changes made from one version, the second is refused (PRECONDITION_FAILED).
    */
-  async execute(principal: Principal, id: string, command: UpdateOAuthClientCommand, expected?: (current: OAuthClient) => boolean): Promise<OAuthClient> {
+  async execute(
+    principal: Principal,
+    id: string,
+    command: UpdateOAuthClientCommand,
+    expected?: (current: OAuthClient) => boolean,
+  ): Promise<OAuthClient> {
     const client = await managedClient(this.clients, principal, id);
     if (expected && !expected(client)) throw new PreconditionFailedError('OAuth client');
     const props = client.toProps();
@@ -44,7 +49,8 @@ export class UpdateOAuthClientUseCase {
       updatedAt: now,
     });
     // Not written: another write came since the read (with a condition), or the client is gone.
-    if (!(await this.clients.update(updated, expected ? props.updatedAt : undefined))) throw expected ? new PreconditionFailedError('OAuth client') : new NotFoundError('OAuth client');
+    if (!(await this.clients.update(updated, expected ? props.updatedAt : undefined)))
+      throw expected ? new PreconditionFailedError('OAuth client') : new NotFoundError('OAuth client');
     if (props.isActive && !updated.isActive) {
       await this.tokens.revokeAllOfClient(client.id, now);
       this.revocations.tokensRevoked();

@@ -47,10 +47,12 @@ export class ValidateAuthorizationRequestUseCase {
     let codeChallenge: string | null = null;
     if (params.codeChallenge !== undefined || params.codeChallengeMethod !== undefined) {
       if (params.codeChallengeMethod !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
-      if (!params.codeChallenge || !PKCE_CHALLENGE.test(params.codeChallenge)) throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
+      if (!params.codeChallenge || !PKCE_CHALLENGE.test(params.codeChallenge))
+        throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
       codeChallenge = params.codeChallenge;
     }
-    if (!codeChallenge && !client.isConfidential) throw new OAuthError('invalid_request', 'A public client must use PKCE (code_challenge with S256)');
+    if (!codeChallenge && !client.isConfidential)
+      throw new OAuthError('invalid_request', 'A public client must use PKCE (code_challenge with S256)');
     if (params.state !== undefined && params.state.length > 1024) throw new OAuthError('invalid_request', 'state is too long');
     return { client, redirectUri: params.redirectUri, scopes, state: params.state ?? null, codeChallenge };
   }

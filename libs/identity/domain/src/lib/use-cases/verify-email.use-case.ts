@@ -17,7 +17,11 @@ export function verificationToken(token: string | undefined): string {
  * The account a verification (found or consumed by a link's token) is for, if `holds` of it and the address
  * verified; else the one refusal, whatever the reason (no such verification, no such account, another address).
  */
-export async function accountOfVerification(users: UserRepository, verification: { userId: string; email: string } | null, holds: (user: User, email: string) => boolean): Promise<User> {
+export async function accountOfVerification(
+  users: UserRepository,
+  verification: { userId: string; email: string } | null,
+  holds: (user: User, email: string) => boolean,
+): Promise<User> {
   const user = verification && (await users.findById(verification.userId));
   if (!verification || !user || !holds(user, verification.email)) throw invalidVerificationLink();
   return user;
@@ -39,7 +43,9 @@ export class VerifyEmailUseCase {
   async execute(token: string | undefined): Promise<User> {
     const hash = this.hasher.hash(verificationToken(token));
     const now = this.clock.now();
-    const user = await accountOfVerification(this.users, await this.verifications.consume(hash, now), (account, email) => account.confirmEmail(email, now));
+    const user = await accountOfVerification(this.users, await this.verifications.consume(hash, now), (account, email) =>
+      account.confirmEmail(email, now),
+    );
     await this.users.update(user);
     return user;
   }

@@ -38,7 +38,9 @@ export class LinksUsageCounters1764000300000 implements MigrationInterface {
                       FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('${table}')`);
       await db.query(`CREATE TRIGGER ${table}_usage_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS deleted_rows
                       FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('${table}')`);
-      await db.query(`INSERT INTO links_usage (owner_id, resource, used) SELECT owner_id, '${table}', count(*) FROM ${table} GROUP BY owner_id`);
+      await db.query(
+        `INSERT INTO links_usage (owner_id, resource, used) SELECT owner_id, '${table}', count(*) FROM ${table} GROUP BY owner_id`,
+      );
     }
   }
 

@@ -24,8 +24,10 @@ export class LinksOwnerSearchIndex1764000310000 implements MigrationInterface {
       END $$`);
     await db.query(`
       DO $$ BEGIN
-        IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'btree_gin') AND EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
-          EXECUTE 'CREATE INDEX links_owner_search_idx ON links USING gin (owner_id, (lower(title || '' '' || slug || '' '' || url)) gin_trgm_ops)
+        IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'btree_gin') AND EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm')
+          THEN
+          EXECUTE 'CREATE INDEX links_owner_search_idx ON links
+                   USING gin (owner_id, (lower(title || '' '' || slug || '' '' || url)) gin_trgm_ops)
                    WITH (gin_pending_list_limit = 256)';
           DROP INDEX IF EXISTS links_search_trgm_idx;
         END IF;

@@ -27,6 +27,8 @@ export class LinkOptions1764230000000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(`DROP TABLE link_visit_limits`);
-    await db.query(`ALTER TABLE links DROP COLUMN redirect_type, DROP COLUMN expires_at, DROP COLUMN expired_url, DROP COLUMN utm, DROP COLUMN targets`);
+    await db.query(
+      `ALTER TABLE links DROP COLUMN redirect_type, DROP COLUMN expires_at, DROP COLUMN expired_url, DROP COLUMN utm, DROP COLUMN targets`,
+    );
   }
 }

@@ -26,7 +26,9 @@ export class LinksUsageStripes1764340000000 implements MigrationInterface {
   name = 'LinksUsageStripes1764340000000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE links_usage ADD COLUMN stripe smallint NOT NULL DEFAULT 0, ADD COLUMN allowance bigint, ADD COLUMN quota bigint`);
+    await db.query(
+      `ALTER TABLE links_usage ADD COLUMN stripe smallint NOT NULL DEFAULT 0, ADD COLUMN allowance bigint, ADD COLUMN quota bigint`,
+    );
     await db.query(`ALTER TABLE links_usage DROP CONSTRAINT links_usage_pkey`);
     await db.query(`ALTER TABLE links_usage ADD PRIMARY KEY (owner_id, resource, stripe)`);
     // TG_ARGV[1]: how many rows the resource is spread over (absent: one).
@@ -53,7 +55,8 @@ export class LinksUsageStripes1764340000000 implements MigrationInterface {
     await db.query(`CREATE TRIGGER links_usage_delete AFTER DELETE ON links REFERENCING OLD TABLE AS deleted_rows
                     FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('links', '${LINK_USAGE_STRIPES}')`);
     await db.query(`
-      CREATE FUNCTION links_usage_take(p_owner char(24), p_resource varchar, p_stripes int, p_adding bigint, p_quota bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+      CREATE FUNCTION links_usage_take(p_owner char(24), p_resource varchar, p_stripes int, p_adding bigint, p_quota bigint) RETURNS bigint
+        LANGUAGE plpgsql AS $$
       DECLARE
         s smallint := pg_backend_pid() % p_stripes;
         total bigint;
@@ -70,7 +73,8 @@ export class LinksUsageStripes1764340000000 implements MigrationInterface {
         -- when it goes on to rebalance (holding one while waiting for stripe 0 was a deadlock).
         BEGIN
           UPDATE links_usage u SET used = u.used
-           WHERE u.owner_id = p_owner AND u.resource = p_resource AND u.stripe = s AND u.quota = p_quota AND u.used + p_adding <= u.allowance;
+           WHERE u.owner_id = p_owner AND u.resource = p_resource AND u.stripe = s AND u.quota = p_quota
+             AND u.used + p_adding <= u.allowance;
           IF FOUND THEN
             RETURN NULL;
           END IF;
@@ -102,8 +106,14 @@ export class LinksUsageStripes1764340000000 implements MigrationInterface {
     await db.query('DROP FUNCTION links_usage_take(char, varchar, int, bigint, bigint)');
     await db.query(`DROP TRIGGER links_usage_insert ON links`);
     await db.query(`DROP TRIGGER links_usage_delete ON links`);
-    await db.query(`CREATE TRIGGER links_usage_insert AFTER INSERT ON links REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('links')`);
-    await db.query(`CREATE TRIGGER links_usage_delete AFTER DELETE ON links REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('links')`);
+    await db.query(
+      'CREATE TRIGGER links_usage_insert AFTER INSERT ON links REFERENCING NEW TABLE ' +
+        `AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('links')`,
+    );
+    await db.query(
+      'CREATE TRIGGER links_usage_delete AFTER DELETE ON links REFERENCING OLD TABLE ' +
+        `AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION links_usage_count('links')`,
+    );
     await db.query(`
       CREATE TEMP TABLE links_usage_sums AS SELECT owner_id, resource, sum(used) AS used FROM links_usage GROUP BY owner_id, resource`);
     await db.query(`DELETE FROM links_usage`);

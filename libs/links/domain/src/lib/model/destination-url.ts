@@ -3,7 +3,6 @@ import { hasControlCharacter } from './control-characters';
 
 export const MAX_URL_LENGTH = 2048;
 
-
 /**
  * One spelling per address: the URL parser already writes every IPv4 form (2130706433, 0x7f.0.0.1, 127.1)
  * as dotted decimal and IPv6 in its shortest form; an IPv4-mapped IPv6 address becomes its IPv4 address.
@@ -18,7 +17,14 @@ function canonicalHost(hostname: string): string {
 
 /** This machine: every loopback address and name, and the unspecified addresses, which reach it too. */
 function isLocalMachine(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '0.0.0.0' || host === '[::]';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '[::1]' ||
+    host === '0.0.0.0' ||
+    host === '[::]'
+  );
 }
 
 /** An own host as the config gives it (a host name or address), in canonical form. */
@@ -50,7 +56,8 @@ export function checkDestinationUrl(value: unknown, ownHosts: readonly string[],
   if (parsed.username || parsed.password) throw invalid(`${field} may not carry a user name or password`);
   const host = canonicalHost(parsed.hostname);
   const own = ownHosts.map(canonicalOwnHost);
-  if (own.includes(host) || (isLocalMachine(host) && own.some(isLocalMachine))) throw invalid(`${field} may not point at a short domain of this service`);
+  if (own.includes(host) || (isLocalMachine(host) && own.some(isLocalMachine)))
+    throw invalid(`${field} may not point at a short domain of this service`);
   if (parsed.href.length > MAX_URL_LENGTH) throw invalid(`${field} must be at most ${MAX_URL_LENGTH} characters once encoded`);
   return parsed.href;
 }

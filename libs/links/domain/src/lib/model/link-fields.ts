@@ -15,7 +15,10 @@ export function checkText(value: string | undefined, field: string, max: number)
 /** Checked when a password is set; links protected by a shorter one before the minimum rose keep it. */
 export function checkLinkPassword(password: string | undefined): string {
   if (!password || password.length < MIN_LINK_PASSWORD || password.length > MAX_LINK_PASSWORD) {
-    throw ValidationError.field('password', `password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters when hasPassword is true`);
+    throw ValidationError.field(
+      'password',
+      `password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters when hasPassword is true`,
+    );
   }
   return password;
 }

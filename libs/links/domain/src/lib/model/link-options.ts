@@ -20,7 +20,10 @@ export type UtmField = (typeof UTM_FIELDS)[number];
 export type LinkUtm = Partial<Record<UtmField, string>>;
 export const MAX_UTM_VALUE_LENGTH = 200;
 
-/** Destinations by device and by country (ISO 3166-1 alpha-2, upper case); the most specific the visitor matches wins: country, device, then the link's url. */
+/**
+ * Destinations by device and by country (ISO 3166-1 alpha-2, upper case); the most specific the visitor matches wins: country, device, then
+ * the link's url.
+ */
 export interface LinkTargets {
   device?: Partial<Record<TargetDevice, string>>;
   country?: Record<string, string>;
@@ -42,11 +45,26 @@ export interface LinkOptions {
   targets: LinkTargets | null;
 }
 
-export const NO_LINK_OPTIONS: Readonly<LinkOptions> = Object.freeze({ redirectType: DEFAULT_REDIRECT_TYPE, expiresAt: null, expiredUrl: null, maxVisits: null, visitsUsed: 0, utm: null, targets: null });
+export const NO_LINK_OPTIONS: Readonly<LinkOptions> = Object.freeze({
+  redirectType: DEFAULT_REDIRECT_TYPE,
+  expiresAt: null,
+  expiredUrl: null,
+  maxVisits: null,
+  visitsUsed: 0,
+  utm: null,
+  targets: null,
+});
 
 /** Whether any option differs from a plain link's. */
 export function hasLinkOptions(o: LinkOptions): boolean {
-  return o.redirectType !== DEFAULT_REDIRECT_TYPE || o.expiresAt !== null || o.expiredUrl !== null || o.maxVisits !== null || o.utm !== null || o.targets !== null;
+  return (
+    o.redirectType !== DEFAULT_REDIRECT_TYPE ||
+    o.expiresAt !== null ||
+    o.expiredUrl !== null ||
+    o.maxVisits !== null ||
+    o.utm !== null ||
+    o.targets !== null
+  );
 }
 
 /** Expired: past its expiry time, or its visits used up. */
@@ -65,9 +83,12 @@ export interface LinkOptionFields {
 }
 
 const COUNTRY = /^[A-Z]{2}$/;
-/** Two letters that name no country: user-assigned (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) and the reserved EU, EZ, UN, UK (Britain is GB). */
+/**
+ * Two letters that name no country: user-assigned (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) and the reserved EU, EZ, UN, UK (Britain is GB).
+ */
 const NOT_A_COUNTRY = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ|EU|EZ|UN|UK)$/;
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 let regionNames: Intl.DisplayNames | null | undefined;
 
 /** Whether ICU knows the code as a region (where it can tell; a build without the data takes any two letters). */
@@ -88,7 +109,8 @@ function isKnownRegion(code: string): boolean {
 }
 
 export function checkRedirectType(value: unknown): RedirectType {
-  if (!REDIRECT_TYPES.includes(value as RedirectType)) throw ValidationError.field('redirectType', `redirectType must be one of ${REDIRECT_TYPES.join(', ')}`);
+  if (!REDIRECT_TYPES.includes(value as RedirectType))
+    throw ValidationError.field('redirectType', `redirectType must be one of ${REDIRECT_TYPES.join(', ')}`);
   return value as RedirectType;
 }
 
@@ -96,7 +118,11 @@ export function checkRedirectType(value: unknown): RedirectType {
 export function parseExpiresAt(value: unknown): Date | null {
   if (value === null) return null;
   const at = typeof value === 'string' ? parseDateTime(value) : null;
-  if (!at) throw ValidationError.field('expiresAt', 'expiresAt must be an ISO 8601 date-time with its offset (e.g. 2030-01-31T12:00:00Z), or null');
+  if (!at)
+    throw ValidationError.field(
+      'expiresAt',
+      'expiresAt must be an ISO 8601 date-time with its offset (e.g. 2030-01-31T12:00:00Z), or null',
+    );
   return at;
 }
 
@@ -163,11 +189,14 @@ export function checkTargets(value: unknown, ownHosts: readonly string[]): LinkT
     }
     const found: Record<string, string> = {};
     const entries = Object.entries(group);
-    if (key === 'country' && entries.length > MAX_COUNTRY_TARGETS) errors.push({ name: 'targets.country', error: `targets.country holds at most ${MAX_COUNTRY_TARGETS} countries` });
+    if (key === 'country' && entries.length > MAX_COUNTRY_TARGETS)
+      errors.push({ name: 'targets.country', error: `targets.country holds at most ${MAX_COUNTRY_TARGETS} countries` });
     for (const [name, raw] of entries) {
       const field = `targets.${key}.${name}`;
-      if (key === 'device' && !TARGET_DEVICES.includes(name as TargetDevice)) errors.push({ name: field, error: `a device is one of ${TARGET_DEVICES.join(', ')}` });
-      else if (key === 'country' && (!COUNTRY.test(name) || NOT_A_COUNTRY.test(name) || !isKnownRegion(name))) errors.push({ name: field, error: 'a country is an ISO 3166-1 alpha-2 code in upper case (e.g. US, GB)' });
+      if (key === 'device' && !TARGET_DEVICES.includes(name as TargetDevice))
+        errors.push({ name: field, error: `a device is one of ${TARGET_DEVICES.join(', ')}` });
+      else if (key === 'country' && (!COUNTRY.test(name) || NOT_A_COUNTRY.test(name) || !isKnownRegion(name)))
+        errors.push({ name: field, error: 'a country is an ISO 3166-1 alpha-2 code in upper case (e.g. US, GB)' });
       else {
         const url = destination(raw, field);
         if (url !== undefined) found[name] = url;

@@ -23,7 +23,20 @@ export interface LinkProps {
   options?: LinkOptions;
 }
 
-export class Link extends EntityOf<LinkProps>()('id', 'ownerId', 'domainId', 'slug', 'url', 'title', 'description', 'status', 'passwordHash', 'clicks', 'createdAt', 'updatedAt') {
+export class Link extends EntityOf<LinkProps>()(
+  'id',
+  'ownerId',
+  'domainId',
+  'slug',
+  'url',
+  'title',
+  'description',
+  'status',
+  'passwordHash',
+  'clicks',
+  'createdAt',
+  'updatedAt',
+) {
   constructor(props: LinkProps) {
     super({ ...props, isFavorite: props.isFavorite ?? false });
   }
@@ -45,7 +58,15 @@ export class Link extends EntityOf<LinkProps>()('id', 'ownerId', 'domainId', 'sl
     return this.props.options !== undefined && this.props.options !== NO_LINK_OPTIONS;
   }
 
-  change(changes: Partial<Pick<LinkProps, 'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds' | 'options' | 'isFavorite'>>, now: Date): void {
+  change(
+    changes: Partial<
+      Pick<
+        LinkProps,
+        'domainId' | 'slug' | 'url' | 'title' | 'description' | 'status' | 'passwordHash' | 'tagIds' | 'options' | 'isFavorite'
+      >
+    >,
+    now: Date,
+  ): void {
     this.props = { ...this.props, ...changes, updatedAt: now };
   }
 

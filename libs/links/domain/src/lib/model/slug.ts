@@ -5,8 +5,32 @@ export const GENERATED_SLUG_LENGTH = 7;
 
 /** Paths of the service itself (and ones it may use later) that no short link may take. */
 export const RESERVED_SLUGS = new Set([
-  'oauth', 'user', 'users', 'health', 'docs', 'auth', 'api', 'v1', 'v2', 'v3', 'billing', 'metrics', 'openapi.json', 'tls', 'app', 'mcp',
-  'admin', 'static', 'assets', 'login', 'logout', 'signup', 'favicon.ico', 'robots.txt', 'sitemap.xml', '.well-known',
+  'oauth',
+  'user',
+  'users',
+  'health',
+  'docs',
+  'auth',
+  'api',
+  'v1',
+  'v2',
+  'v3',
+  'billing',
+  'metrics',
+  'openapi.json',
+  'tls',
+  'app',
+  'mcp',
+  'admin',
+  'static',
+  'assets',
+  'login',
+  'logout',
+  'signup',
+  'favicon.ico',
+  'robots.txt',
+  'sitemap.xml',
+  '.well-known',
 ]);
 
 /** A slug a user chose: 1-64 of [A-Za-z0-9_-], not a reserved path. Lookup is case-sensitive. */

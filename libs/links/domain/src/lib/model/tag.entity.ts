@@ -16,7 +16,8 @@ export interface TagWithCount {
 }
 
 export function checkTagName(value: unknown): string {
-  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 64) throw ValidationError.field('name', 'name must be 1 to 64 characters');
+  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 64)
+    throw ValidationError.field('name', 'name must be 1 to 64 characters');
   return value.trim();
 }
 

@@ -30,7 +30,12 @@ export interface LinkEventSink {
  * without a sink) runs the change alone, as before: the statements of a change nobody listens to are
  * just its own.
  */
-export function withLinkEvent<T>(sink: LinkEventSink | null, type: LinkEventType, ownerId: string, change: (record: (link: Link, at: Date) => Promise<void>) => Promise<T>): Promise<T> {
+export function withLinkEvent<T>(
+  sink: LinkEventSink | null,
+  type: LinkEventType,
+  ownerId: string,
+  change: (record: (link: Link, at: Date) => Promise<void>) => Promise<T>,
+): Promise<T> {
   if (!sink || !sink.events.wants(type, ownerId)) return change(async () => undefined);
   return sink.unitOfWork.run(() => change((link, at) => sink.events.record(type, link, at)));
 }
@@ -39,7 +44,13 @@ export function withLinkEvent<T>(sink: LinkEventSink | null, type: LinkEventType
  * The events of a change made to many links of one owner at once (bulk creation, import, bulk delete and
  * retag), recorded in the caller's unit of work, which already holds the change: only when wanted.
  */
-export async function recordLinkEvents(sink: LinkEventSink | null, type: LinkEventType, ownerId: string, links: Link[], at: Date): Promise<void> {
+export async function recordLinkEvents(
+  sink: LinkEventSink | null,
+  type: LinkEventType,
+  ownerId: string,
+  links: Link[],
+  at: Date,
+): Promise<void> {
   if (!sink || !links.length || !sink.events.wants(type, ownerId)) return;
   await sink.events.recordAll(type, links, at);
 }

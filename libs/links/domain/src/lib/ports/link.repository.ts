@@ -15,8 +15,23 @@ export interface RedirectOptions {
 
 /** A redirect's view of a link's options: null when the link has none (it is then answered as today, on the hot path). */
 export function redirectOptionsOf(o: LinkOptions): RedirectOptions | null {
-  if (o.redirectType === 302 && o.expiresAt === null && o.expiredUrl === null && o.maxVisits === null && o.utm === null && o.targets === null) return null;
-  return { redirectType: o.redirectType, expiresAt: o.expiresAt?.getTime() ?? null, expiredUrl: o.expiredUrl, maxVisits: o.maxVisits, utm: o.utm, targets: o.targets };
+  if (
+    o.redirectType === 302 &&
+    o.expiresAt === null &&
+    o.expiredUrl === null &&
+    o.maxVisits === null &&
+    o.utm === null &&
+    o.targets === null
+  )
+    return null;
+  return {
+    redirectType: o.redirectType,
+    expiresAt: o.expiresAt?.getTime() ?? null,
+    expiredUrl: o.expiredUrl,
+    maxVisits: o.maxVisits,
+    utm: o.utm,
+    targets: o.targets,
+  };
 }
 
 /** What answering a short URL needs of a link, and nothing more. */
@@ -34,7 +49,9 @@ export interface RedirectTarget {
   options?: RedirectOptions | null;
 }
 
-/** The list's orders: newest first (by id: ids are time-ordered), oldest first, or by title A–Z (lowercased, code point order), ties by id. */
+/**
+ * The list's orders: newest first (by id: ids are time-ordered), oldest first, or by title A–Z (lowercased, code point order), ties by id.
+ */
 export const LINK_SORTS = ['newest', 'oldest', 'title'] as const;
 export type LinkSort = (typeof LINK_SORTS)[number];
 
@@ -77,7 +94,14 @@ export abstract class LinkRepository {
    */
   abstract listOfOwner(ownerId: string, query: string | undefined, page: PageRequest, view?: LinkListView): Promise<Page<Link>>;
   /** As listOfOwner, only the links expired at `now` (past expiresAt, or visits used up), or only the others. */
-  abstract listOfOwnerByExpiry(ownerId: string, expired: boolean, now: Date, query: string | undefined, page: PageRequest, view?: LinkListView): Promise<Page<Link>>;
+  abstract listOfOwnerByExpiry(
+    ownerId: string,
+    expired: boolean,
+    now: Date,
+    query: string | undefined,
+    page: PageRequest,
+    view?: LinkListView,
+  ): Promise<Page<Link>>;
   /**
    * Saves a changed link; a slug taken on the same domain is a ValidationError on `slug`. With
    * `unchangedSince` (the updatedAt it was read with), only if no other write came since, checked by the

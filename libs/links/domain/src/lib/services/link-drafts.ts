@@ -70,12 +70,22 @@ export class LinkDrafts {
       () => checkText(fields.title, 'title', MAX_TITLE_LENGTH) ?? '',
       () => checkText(fields.description, 'description', MAX_DESCRIPTION_LENGTH) ?? '',
       () => {
-        if (!fields.hasPassword && fields.password !== undefined) throw ValidationError.field('password', 'password is only taken with hasPassword true');
+        if (!fields.hasPassword && fields.password !== undefined)
+          throw ValidationError.field('password', 'password is only taken with hasPassword true');
         return fields.hasPassword ? checkLinkPassword(fields.password) : null;
       },
       () => checkLinkOptions(fields, NO_LINK_OPTIONS, now, this.creation.config.ownHosts),
     );
-    return { url, chosenSlug, title, description, password, options, status: fields.status ?? true, isFavorite: fields.isFavorite ?? false };
+    return {
+      url,
+      chosenSlug,
+      title,
+      description,
+      password,
+      options,
+      status: fields.status ?? true,
+      isFavorite: fields.isFavorite ?? false,
+    };
   }
 
   /** A create body's draft: its fields checked, its domain and tags (by id) the owner's, its password hashed. */

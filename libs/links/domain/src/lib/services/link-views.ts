@@ -17,7 +17,10 @@ export class LinkViews {
   async of(ownerId: string, links: Link[]): Promise<LinkView[]> {
     const tagIds = [...new Set(links.flatMap((l) => l.tagIds))];
     const domainIds = [...new Set(links.map((l) => l.domainId).filter((d): d is string => d !== null))];
-    const [tags, names] = await Promise.all([this.tags.findManyOfOwner(ownerId, tagIds), domainIds.length ? this.domains.namesOf(ownerId, domainIds) : new Map<string, string>()]);
+    const [tags, names] = await Promise.all([
+      this.tags.findManyOfOwner(ownerId, tagIds),
+      domainIds.length ? this.domains.namesOf(ownerId, domainIds) : new Map<string, string>(),
+    ]);
     const tagById = new Map(tags.map((t) => [t.id, t]));
     return links.map((link) => ({
       link,

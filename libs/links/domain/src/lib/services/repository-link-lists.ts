@@ -15,7 +15,10 @@ export class RepositoryLinkLists extends LinkLists {
 
   async listOf(ownerId: string, { q, page, filter }: LinkListQuery): Promise<LinkListAnswer> {
     const { expired, ...view } = filter;
-    const result = expired === undefined ? await this.links.listOfOwner(ownerId, q, page, view) : await this.links.listOfOwnerByExpiry(ownerId, expired, this.clock.now(), q, page, view);
+    const result =
+      expired === undefined
+        ? await this.links.listOfOwner(ownerId, q, page, view)
+        : await this.links.listOfOwnerByExpiry(ownerId, expired, this.clock.now(), q, page, view);
     const domainIds = [...new Set(result.items.map((l) => l.domainId).filter((d): d is string => d !== null))];
     return { page: result, domainNames: domainIds.length ? await this.domains.namesOf(ownerId, domainIds) : new Map() };
   }

@@ -84,7 +84,13 @@ class TableVisitors extends VisitorLocator {
   asked = 0;
   locate(userAgent: string | undefined, ip: string): VisitorPlace {
     this.asked++;
-    const device = userAgent?.includes('iPhone') ? 'ios' : userAgent?.includes('Android') ? 'android' : userAgent?.includes('X11') ? 'desktop' : null;
+    const device = userAgent?.includes('iPhone')
+      ? 'ios'
+      : userAgent?.includes('Android')
+        ? 'android'
+        : userAgent?.includes('X11')
+          ? 'desktop'
+          : null;
     const country = ({ '81.2.69.160': 'GB', '8.8.8.8': 'US' } as Record<string, string>)[ip] ?? null;
     return { device, country };
   }
@@ -133,7 +139,15 @@ function setUp(options: { notFoundRedirectUrl?: string | null; customDomains?: L
   return { repository, lookups, clicks, answer, limits, visitors };
 }
 
-const request = (over: Partial<ShortUrlRequest> = {}): ShortUrlRequest => ({ method: 'GET', host: 's.lnk.test', slug: 'promo', rawQuery: '', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', ...over });
+const request = (over: Partial<ShortUrlRequest> = {}): ShortUrlRequest => ({
+  method: 'GET',
+  host: 's.lnk.test',
+  slug: 'promo',
+  rawQuery: '',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+  ip: '203.0.113.7',
+  ...over,
+});
 
 describe('AnswerShortUrlUseCase', () => {
   it('redirects to the destination and counts one visit with the link, its owner, the default domain name and the time', async () => {
@@ -142,8 +156,20 @@ describe('AnswerShortUrlUseCase', () => {
     expect(await answer.execute(request())).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
     expect(clicks.clicks).toEqual([
       {
-        linkId: 'l1', ownerId: 'ada', domainId: null, linkName: 'Spring promo', domainName: 's.lnk.test', at, utmSource: '', utmMedium: '', utmCampaign: '', kind: 'visit',
-        referer: undefined, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '203.0.113.7', trigger: 'link',
+        linkId: 'l1',
+        ownerId: 'ada',
+        domainId: null,
+        linkName: 'Spring promo',
+        domainName: 's.lnk.test',
+        at,
+        utmSource: '',
+        utmMedium: '',
+        utmCampaign: '',
+        kind: 'visit',
+        referer: undefined,
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+        ip: '203.0.113.7',
+        trigger: 'link',
       },
     ]);
   });
@@ -153,29 +179,47 @@ describe('AnswerShortUrlUseCase', () => {
     const { repository, clicks, answer } = setUp();
     repository.put(target());
     await answer.execute(request({ referer: 'https://news.example/item?id=1', ip: '81.2.69.160' }));
-    expect(clicks.clicks[0]).toMatchObject({ referer: 'https://news.example/item?id=1', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ip: '81.2.69.160', trigger: 'link' });
+    expect(clicks.clicks[0]).toMatchObject({
+      referer: 'https://news.example/item?id=1',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+      ip: '81.2.69.160',
+      trigger: 'link',
+    });
   });
 
   it('counts a visit through the QR code (its marker in the query) as trigger qr, and keeps the marker from the destination', async () => {
     const { repository, clicks, answer } = setUp();
     repository.put(target());
-    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
-    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1&utm_source=poster' }))).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1&utm_source=poster' });
-    expect(clicks.clicks.map((c) => [c.trigger, c.utmSource])).toEqual([['qr', ''], ['qr', 'poster']]);
+    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1' }))).toEqual({
+      kind: 'redirect',
+      location: 'https://example.com/landing?ref=site&keep=1',
+    });
+    expect(await answer.execute(request({ rawQuery: 'lnk_qr=1&utm_source=poster' }))).toEqual({
+      kind: 'redirect',
+      location: 'https://example.com/landing?ref=site&keep=1&utm_source=poster',
+    });
+    expect(clicks.clicks.map((c) => [c.trigger, c.utmSource])).toEqual([
+      ['qr', ''],
+      ['qr', 'poster'],
+    ]);
   });
 
-  it('answers a cached link synchronously through answer() (the hot path makes no promise), and a first lookup through a promise, counting each visit once', async () => {
-    const { repository, clicks, answer } = setUp();
-    repository.put(target());
-    const first = answer.answer(request());
-    expect(first).toBeInstanceOf(Promise);
-    expect(await first).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
-    const cached = answer.answer(request());
-    expect(cached).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
-    expect(answer.answer(request({ method: 'HEAD' }))).toEqual(cached);
-    expect(clicks.clicks.map((c) => c.kind)).toEqual(['visit', 'visit']);
-    expect(answer.answer(request({ method: 'POST' }))).toBeInstanceOf(Promise);
-  });
+  it(
+    'answers a cached link synchronously through answer() (the hot path makes no ' +
+      'promise), and a first lookup through a promise, counting each visit once',
+    async () => {
+      const { repository, clicks, answer } = setUp();
+      repository.put(target());
+      const first = answer.answer(request());
+      expect(first).toBeInstanceOf(Promise);
+      expect(await first).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+      const cached = answer.answer(request());
+      expect(cached).toEqual({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+      expect(answer.answer(request({ method: 'HEAD' }))).toEqual(cached);
+      expect(clicks.clicks.map((c) => c.kind)).toEqual(['visit', 'visit']);
+      expect(answer.answer(request({ method: 'POST' }))).toBeInstanceOf(Promise);
+    },
+  );
 
   it('redirects to the new destination at once after a change, query or not', async () => {
     const { repository, lookups, answer } = setUp();
@@ -233,7 +277,8 @@ describe('AnswerShortUrlUseCase', () => {
     expect(await answer.execute(request({ slug: 'off' }))).toEqual({ kind: 'not-found' });
     // Not even looked up: a path with dots, slashes or percent signs is never a slug.
     const before = repository.lookups;
-    for (const slug of ['../etc', 'a%2Fb', 'x'.repeat(65), '']) expect(await answer.execute(request({ slug }))).toEqual({ kind: 'not-found' });
+    for (const slug of ['../etc', 'a%2Fb', 'x'.repeat(65), ''])
+      expect(await answer.execute(request({ slug }))).toEqual({ kind: 'not-found' });
     expect(repository.lookups).toBe(before);
     expect(clicks.clicks).toEqual([]);
   });
@@ -271,7 +316,12 @@ describe('AnswerShortUrlUseCase', () => {
     it('counts a wrong password as a failure and asks again with 401', async () => {
       const { repository, clicks, answer } = setUp();
       repository.put(locked());
-      expect(await answer.execute(request({ method: 'POST', password: 'guess' }))).toEqual({ kind: 'password-form', slug: 'promo', status: 401, error: 'That password is not right.' });
+      expect(await answer.execute(request({ method: 'POST', password: 'guess' }))).toEqual({
+        kind: 'password-form',
+        slug: 'promo',
+        status: 401,
+        error: 'That password is not right.',
+      });
       expect(await answer.execute(request({ method: 'POST' }))).toMatchObject({ kind: 'password-form', status: 401 });
       expect(clicks.clicks.map((c) => c.kind)).toEqual(['passwordFailed', 'passwordFailed']);
     });
@@ -294,7 +344,13 @@ describe('AnswerShortUrlUseCase', () => {
       await answer.execute(request({ method: 'POST', password: 'guess 1' }));
       await answer.execute(request({ method: 'POST', password: 'guess 2' }));
       const refused = await answer.execute(request({ method: 'POST', password: 'open sesame 1' }));
-      expect(refused).toEqual({ kind: 'password-form', slug: 'promo', status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: 42 });
+      expect(refused).toEqual({
+        kind: 'password-form',
+        slug: 'promo',
+        status: 429,
+        error: 'Too many wrong passwords; try again later.',
+        retryAfterSeconds: 42,
+      });
     });
 
     it('answers not found to a password posted for an unknown link or one without a password', async () => {
@@ -308,7 +364,15 @@ describe('AnswerShortUrlUseCase', () => {
 });
 
 describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
-  const options = (over: Partial<RedirectOptions> = {}): RedirectOptions => ({ redirectType: 302, expiresAt: null, expiredUrl: null, maxVisits: null, utm: null, targets: null, ...over });
+  const options = (over: Partial<RedirectOptions> = {}): RedirectOptions => ({
+    redirectType: 302,
+    expiresAt: null,
+    expiredUrl: null,
+    maxVisits: null,
+    utm: null,
+    targets: null,
+    ...over,
+  });
   const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile Safari';
   const ANDROID = 'Mozilla/5.0 (Linux; Android 14) Mobile Chrome';
   afterEach(() => {
@@ -328,30 +392,39 @@ describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
     const { repository, answer } = setUp();
     for (const type of [301, 307, 308] as const) {
       repository.put(target({ slug: `t${type}`, options: options({ redirectType: type }) }));
-      expect(await answer.execute(request({ slug: `t${type}` }))).toMatchObject({ kind: 'redirect', status: type, location: 'https://example.com/landing?ref=site&keep=1' });
+      expect(await answer.execute(request({ slug: `t${type}` }))).toMatchObject({
+        kind: 'redirect',
+        status: type,
+        location: 'https://example.com/landing?ref=site&keep=1',
+      });
     }
   });
 
   // The rule of the issue: an expired link never reaches its destination and never counts.
-  it('answers an expired link with its expiredUrl or the expired page, never the destination, never counted (GET, HEAD, password post)', async () => {
-    const { repository, clicks, answer, limits } = setUp({ clock: movingClock });
-    repository.put(target({ options: options({ expiresAt: at.getTime() + 1000, expiredUrl: 'https://example.com/over' }) }));
-    repository.put(target({ slug: 'bare', options: options({ expiresAt: at.getTime() + 1000, maxVisits: 5 }) }));
-    repository.put(target({ slug: 'locked', passwordHash: 'hashed:open sesame 1', options: options({ expiresAt: at.getTime() + 1000 }) }));
-    limits.limits.set('l1', 5);
-    expect(await answer.execute(request())).toMatchObject({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
-    clicks.clicks.length = 0;
-    now = new Date(at.getTime() + 1000); // the very moment it expires
-    const claimsBefore = limits.claims;
-    expect(await answer.execute(request())).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
-    expect(await answer.execute(request({ rawQuery: 'a=1' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
-    expect(await answer.execute(request({ method: 'HEAD' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
-    expect(await answer.execute(request({ slug: 'bare' }))).toEqual({ kind: 'expired' });
-    expect(await answer.execute(request({ slug: 'locked' }))).toEqual({ kind: 'expired' });
-    expect(await answer.execute(request({ slug: 'locked', method: 'POST', password: 'open sesame 1' }))).toEqual({ kind: 'expired' });
-    expect(clicks.clicks).toEqual([]);
-    expect(limits.claims).toBe(claimsBefore); // an expired link takes no visit from its limit either
-  });
+  it(
+    'answers an expired link with its expiredUrl or the expired page, never ' + 'the destination, never counted (GET, HEAD, password post)',
+    async () => {
+      const { repository, clicks, answer, limits } = setUp({ clock: movingClock });
+      repository.put(target({ options: options({ expiresAt: at.getTime() + 1000, expiredUrl: 'https://example.com/over' }) }));
+      repository.put(target({ slug: 'bare', options: options({ expiresAt: at.getTime() + 1000, maxVisits: 5 }) }));
+      repository.put(
+        target({ slug: 'locked', passwordHash: 'hashed:open sesame 1', options: options({ expiresAt: at.getTime() + 1000 }) }),
+      );
+      limits.limits.set('l1', 5);
+      expect(await answer.execute(request())).toMatchObject({ kind: 'redirect', location: 'https://example.com/landing?ref=site&keep=1' });
+      clicks.clicks.length = 0;
+      now = new Date(at.getTime() + 1000); // the very moment it expires
+      const claimsBefore = limits.claims;
+      expect(await answer.execute(request())).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+      expect(await answer.execute(request({ rawQuery: 'a=1' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+      expect(await answer.execute(request({ method: 'HEAD' }))).toEqual({ kind: 'expired', redirectTo: 'https://example.com/over' });
+      expect(await answer.execute(request({ slug: 'bare' }))).toEqual({ kind: 'expired' });
+      expect(await answer.execute(request({ slug: 'locked' }))).toEqual({ kind: 'expired' });
+      expect(await answer.execute(request({ slug: 'locked', method: 'POST', password: 'open sesame 1' }))).toEqual({ kind: 'expired' });
+      expect(clicks.clicks).toEqual([]);
+      expect(limits.claims).toBe(claimsBefore); // an expired link takes no visit from its limit either
+    },
+  );
 
   it('lets exactly maxVisits counted visits reach the destination, then answers as expired; HEAD and bots take none', async () => {
     const { repository, clicks, answer, limits } = setUp();
@@ -359,7 +432,9 @@ describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
     limits.limits.set('l1', 3);
     const answers = await Promise.all(Array.from({ length: 10 }, () => answer.execute(request())));
     expect(answers.filter((a) => a.kind === 'redirect')).toHaveLength(3);
-    expect(answers.filter((a) => a.kind === 'expired')).toEqual(Array(7).fill({ kind: 'expired', redirectTo: 'https://example.com/sold-out' }));
+    expect(answers.filter((a) => a.kind === 'expired')).toEqual(
+      Array(7).fill({ kind: 'expired', redirectTo: 'https://example.com/sold-out' }),
+    );
     expect(clicks.clicks.map((c) => c.kind)).toEqual(['visit', 'visit', 'visit']);
     expect(await answer.execute(request({ method: 'HEAD' }))).toMatchObject({ kind: 'expired' });
     expect(await answer.execute(request({ userAgent: 'Googlebot' }))).toMatchObject({ kind: 'expired' });
@@ -390,11 +465,19 @@ describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
     repository.put(
       target({
         options: options({
-          targets: { country: { GB: 'https://example.co.uk/' }, device: { ios: 'https://apps.apple.com/app/x', android: 'https://play.google.com/store/x', desktop: 'https://example.com/desktop' } },
+          targets: {
+            country: { GB: 'https://example.co.uk/' },
+            device: {
+              ios: 'https://apps.apple.com/app/x',
+              android: 'https://play.google.com/store/x',
+              desktop: 'https://example.com/desktop',
+            },
+          },
         }),
       }),
     );
-    const go = async (userAgent: string | undefined, ip: string) => ((await answer.execute(request({ userAgent, ip }))) as { location: string }).location;
+    const go = async (userAgent: string | undefined, ip: string) =>
+      ((await answer.execute(request({ userAgent, ip }))) as { location: string }).location;
     expect(await go(IPHONE, '81.2.69.160')).toBe('https://example.co.uk/');
     expect(await go(IPHONE, '8.8.8.8')).toBe('https://apps.apple.com/app/x');
     expect(await go(ANDROID, '203.0.113.7')).toBe('https://play.google.com/store/x');
@@ -402,20 +485,32 @@ describe('AnswerShortUrlUseCase: link options (issue 18)', () => {
     expect(await go(undefined, '203.0.113.7')).toBe('https://example.com/landing?ref=site&keep=1');
   });
 
-  it('adds the link’s UTM values to the destination (replacing its own), the request’s query winning, and counts the visit with them', async () => {
-    const { repository, clicks, answer } = setUp();
-    repository.put(target({ url: 'https://example.com/landing?utm_source=old&keep=1', options: options({ utm: { source: 'newsletter', medium: 'email', campaign: 'spring' } }) }));
-    expect(await answer.execute(request())).toEqual({ kind: 'redirect', status: 302, location: 'https://example.com/landing?keep=1&utm_source=newsletter&utm_medium=email&utm_campaign=spring' });
-    expect(await answer.execute(request({ rawQuery: 'utm_source=poster&x=1' }))).toEqual({
-      kind: 'redirect',
-      status: 302,
-      location: 'https://example.com/landing?keep=1&utm_medium=email&utm_campaign=spring&utm_source=poster&x=1',
-    });
-    expect(clicks.clicks.map((c) => [c.utmSource, c.utmMedium, c.utmCampaign])).toEqual([
-      ['newsletter', 'email', 'spring'],
-      ['poster', 'email', 'spring'],
-    ]);
-  });
+  it(
+    'adds the link’s UTM values to the destination (replacing its own), the ' + 'request’s query winning, and counts the visit with them',
+    async () => {
+      const { repository, clicks, answer } = setUp();
+      repository.put(
+        target({
+          url: 'https://example.com/landing?utm_source=old&keep=1',
+          options: options({ utm: { source: 'newsletter', medium: 'email', campaign: 'spring' } }),
+        }),
+      );
+      expect(await answer.execute(request())).toEqual({
+        kind: 'redirect',
+        status: 302,
+        location: 'https://example.com/landing?keep=1&utm_source=newsletter&utm_medium=email&utm_campaign=spring',
+      });
+      expect(await answer.execute(request({ rawQuery: 'utm_source=poster&x=1' }))).toEqual({
+        kind: 'redirect',
+        status: 302,
+        location: 'https://example.com/landing?keep=1&utm_medium=email&utm_campaign=spring&utm_source=poster&x=1',
+      });
+      expect(clicks.clicks.map((c) => [c.utmSource, c.utmMedium, c.utmCampaign])).toEqual([
+        ['newsletter', 'email', 'spring'],
+        ['poster', 'email', 'spring'],
+      ]);
+    },
+  );
 });
 
 describe('destinationWith', () => {

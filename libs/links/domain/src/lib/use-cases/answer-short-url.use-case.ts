@@ -176,7 +176,11 @@ export class AnswerShortUrlUseCase {
    * its UTM values, at its redirect status. A counted visit to a link with a visit limit first takes one
    * from the database's counter (the only await); a HEAD or a bot takes none but is told the same.
    */
-  private followWithOptions(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions): ShortUrlAnswer | Promise<ShortUrlAnswer> {
+  private followWithOptions(
+    request: ShortUrlRequest,
+    target: RedirectTarget,
+    options: RedirectOptions,
+  ): ShortUrlAnswer | Promise<ShortUrlAnswer> {
     if (this.expiredByTime(options)) return expiredAnswer(options);
     if (target.passwordHash) return { kind: 'password-form', slug: target.slug, status: 200 };
     const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
@@ -207,7 +211,11 @@ export class AnswerShortUrlUseCase {
   private async tellIfLast(claimed: VisitClaim, target: RedirectTarget, options: RedirectOptions): Promise<void> {
     if (claimed !== 'last' || !this.lifecycle) return;
     try {
-      await this.lifecycle.limitReached({ id: target.id, ownerId: target.ownerId, domainId: target.domainId, slug: target.slug }, options.maxVisits ?? 0, this.deps.clock.now());
+      await this.lifecycle.limitReached(
+        { id: target.id, ownerId: target.ownerId, domainId: target.domainId, slug: target.slug },
+        options.maxVisits ?? 0,
+        this.deps.clock.now(),
+      );
     } catch (error) {
       this.onError(error as Error);
     }
@@ -248,7 +256,13 @@ export class AnswerShortUrlUseCase {
       ok = await this.deps.checkPassword.execute(target, request.password, request.ip);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
-      return { kind: 'password-form', slug: target.slug, status: 429, error: 'Too many wrong passwords; try again later.', retryAfterSeconds: error.retryAfterSeconds };
+      return {
+        kind: 'password-form',
+        slug: target.slug,
+        status: 429,
+        error: 'Too many wrong passwords; try again later.',
+        retryAfterSeconds: error.retryAfterSeconds,
+      };
     }
     const query = request.rawQuery ? new URLSearchParams(request.rawQuery) : null;
     const trigger = triggerOf(query);
@@ -264,7 +278,13 @@ export class AnswerShortUrlUseCase {
   }
 
   /** The right password for a link with options: its visit is taken from the limit, if it has one, before it goes on. */
-  private async unlockWithOptions(request: ShortUrlRequest, target: RedirectTarget, options: RedirectOptions, query: URLSearchParams | null, trigger: ClickTrigger): Promise<ShortUrlAnswer> {
+  private async unlockWithOptions(
+    request: ShortUrlRequest,
+    target: RedirectTarget,
+    options: RedirectOptions,
+    query: URLSearchParams | null,
+    trigger: ClickTrigger,
+  ): Promise<ShortUrlAnswer> {
     const merged = withUtm(options.utm, query);
     const location = destinationWith(this.destinationOf(request, target, options), merged ?? '');
     if (!location) return { kind: 'unusable-destination' };
@@ -309,7 +329,13 @@ export class AnswerShortUrlUseCase {
    * referer, User-Agent and address go with the event: statistics derive its dimensions when they count
    * it, not here on the request's path.
    */
-  private count(request: ShortUrlRequest, target: RedirectTarget, kind: LinkClicked['kind'], query: URLSearchParams | null, trigger: ClickTrigger): void {
+  private count(
+    request: ShortUrlRequest,
+    target: RedirectTarget,
+    kind: LinkClicked['kind'],
+    query: URLSearchParams | null,
+    trigger: ClickTrigger,
+  ): void {
     this.deps.clicks.record({
       linkId: target.id,
       ownerId: target.ownerId,

@@ -52,7 +52,7 @@ export class BulkCreateLinksUseCase {
       for (;;) {
         const slug = this.drafts.generatedSlug();
         const key = slugKey(draft.domain?.id ?? null, slug);
-        if (!used.has(key)) return used.add(key), slug;
+        if (!used.has(key)) return (used.add(key), slug);
       }
     };
     const linkOf = (i: number): Link => {
@@ -66,7 +66,12 @@ export class BulkCreateLinksUseCase {
     if (links.length) {
       const limit = await this.creation.quota.limitFor(ownerId, 'links');
       const { written, taken } = await this.unitOfWork.run(async () => {
-        const outcome = await insertDrawingSlugs(links, (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null, (batch) => this.creation.links.insertManyWithinQuota(batch, limit), (link) => linkOf(item(link)));
+        const outcome = await insertDrawingSlugs(
+          links,
+          (link) => (drafts.get(item(link)) as LinkDraft).chosenSlug !== null,
+          (batch) => this.creation.links.insertManyWithinQuota(batch, limit),
+          (link) => linkOf(item(link)),
+        );
         // Each link's link.created, in the batch's transaction (the webhooks' outbox).
         await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
         return outcome;

@@ -4,7 +4,9 @@ import { LinkEventSink, recordLinkEvents, withLinkEvent } from '../ports/link-ev
 import { LinkRepository } from '../ports/link.repository';
 import { BulkOutcome, checkCount } from '../services/link-batches';
 
-/** DELETE /user/link/bulk: the caller's links among up to 100 ids, in one statement; each deleted link's short URL stops answering at once. */
+/**
+ * DELETE /user/link/bulk: the caller's links among up to 100 ids, in one statement; each deleted link's short URL stops answering at once.
+ */
 export class BulkDeleteLinksUseCase {
   constructor(
     private readonly links: LinkRepository,
@@ -22,7 +24,13 @@ export class BulkDeleteLinksUseCase {
       const before = await this.links.findManyOfOwner(ownerId, unique);
       const gone = await this.links.deleteManyOfOwner(ownerId, unique);
       const goneIds = new Set(gone.map((l) => l.id));
-      await recordLinkEvents(this.events, 'link.deleted', ownerId, before.filter((l) => goneIds.has(l.id)), this.clock.now());
+      await recordLinkEvents(
+        this.events,
+        'link.deleted',
+        ownerId,
+        before.filter((l) => goneIds.has(l.id)),
+        this.clock.now(),
+      );
       return gone;
     });
     // As one deletion: every instance's redirect cache forgets each short URL.

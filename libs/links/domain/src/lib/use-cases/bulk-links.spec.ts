@@ -36,17 +36,38 @@ function setUp(limits: { links?: number; tags?: number } = {}) {
     tags,
     generated,
     changed,
-    bulkCreate: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork),
+    bulkCreate: new BulkCreateLinksUseCase(
+      { links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes },
+      unitOfWork,
+    ),
     bulkDelete: new BulkDeleteLinksUseCase(links, changes, clock),
     bulkTag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock }),
-    importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes }, unitOfWork, 10),
+    importLinks: new ImportLinksUseCase(
+      { links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes },
+      unitOfWork,
+      10,
+    ),
     exportLinks: new ExportLinksUseCase(links, new LinkViews(tags, domains)),
   };
 }
 
 /** Another account's link holding `slug` on the default domain. */
 const othersLink = (slug: string) =>
-  new Link({ id: ids.next(), ownerId: 'carol', domainId: null, slug, url: 'https://example.com/', title: '', description: '', status: true, passwordHash: null, tagIds: [], clicks: 0, createdAt: clock.now(), updatedAt: clock.now() });
+  new Link({
+    id: ids.next(),
+    ownerId: 'carol',
+    domainId: null,
+    slug,
+    url: 'https://example.com/',
+    title: '',
+    description: '',
+    status: true,
+    passwordHash: null,
+    tagIds: [],
+    clicks: 0,
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+  });
 
 const errorsOf = (item: object) => ('errors' in item ? (item.errors as { name: string; error: string }[]) : null);
 
@@ -62,7 +83,11 @@ describe('BulkCreateLinksUseCase', () => {
       { url: 'https://example.com/e', domainId: 'dom-verified', slug: 'same' },
       { url: 'https://example.com/f', tags: ['no-such-tag'] },
     ]);
-    expect('view' in out[0] && out[0].view.link.toProps()).toMatchObject({ slug: 'same', passwordHash: 'hashed:long enough', ownerId: 'ada' });
+    expect('view' in out[0] && out[0].view.link.toProps()).toMatchObject({
+      slug: 'same',
+      passwordHash: 'hashed:long enough',
+      ownerId: 'ada',
+    });
     expect(errorsOf(out[1])?.map((e) => e.name)).toEqual(['url', 'title']);
     expect(errorsOf(out[2])).toEqual([{ name: 'slug', error: 'slug is already used by an earlier link of this request' }]);
     expect(errorsOf(out[3])).toEqual([{ name: 'slug', error: 'slug is already taken on this domain' }]);
@@ -70,7 +95,14 @@ describe('BulkCreateLinksUseCase', () => {
     expect('view' in out[4] && out[4].view.domain).toEqual({ id: 'dom-verified', name: 'go.example.com' });
     expect(errorsOf(out[5])?.map((e) => e.name)).toEqual(['tags']);
     // Why each was not created, for the answer's message (issue 28).
-    expect(out.map((o) => ('reason' in o ? o.reason : 'created'))).toEqual(['created', 'invalid', 'duplicate_slug', 'duplicate_slug', 'created', 'invalid']);
+    expect(out.map((o) => ('reason' in o ? o.reason : 'created'))).toEqual([
+      'created',
+      'invalid',
+      'duplicate_slug',
+      'duplicate_slug',
+      'created',
+      'invalid',
+    ]);
     expect(await links.countOfOwner('ada')).toBe(2);
   });
 
@@ -78,7 +110,9 @@ describe('BulkCreateLinksUseCase', () => {
     const { bulkCreate, links, changed } = setUp({ links: 3 });
     await bulkCreate.execute('ada', [{ url: 'https://example.com/1' }]);
     changed.length = 0;
-    await expect(bulkCreate.execute('ada', [{ url: 'https://example.com/2' }, { url: 'https://example.com/3' }, { url: 'https://example.com/4' }])).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(
+      bulkCreate.execute('ada', [{ url: 'https://example.com/2' }, { url: 'https://example.com/3' }, { url: 'https://example.com/4' }]),
+    ).rejects.toBeInstanceOf(QuotaExceededError);
     expect(await links.countOfOwner('ada')).toBe(1);
     expect(changed).toEqual([]);
     // Invalid items take no room: two valid ones fit.
@@ -99,7 +133,12 @@ describe('BulkCreateLinksUseCase', () => {
   it('refuses more than 100 links, or none', async () => {
     const { bulkCreate } = setUp();
     await expect(bulkCreate.execute('ada', [])).rejects.toBeInstanceOf(ValidationError);
-    await expect(bulkCreate.execute('ada', Array.from({ length: 101 }, () => ({ url: 'https://example.com/' })))).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      bulkCreate.execute(
+        'ada',
+        Array.from({ length: 101 }, () => ({ url: 'https://example.com/' })),
+      ),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 });
 
@@ -107,7 +146,12 @@ describe('BulkDeleteLinksUseCase', () => {
   it('deletes only the owner’s links, answers in request order and evicts only what it deleted', async () => {
     // Defends against cross-account deletion: another account's id is answered not found and its link stays.
     const { bulkCreate, bulkDelete, links, changed } = setUp();
-    const [a, b] = (await bulkCreate.execute('ada', [{ url: 'https://example.com/a', slug: 'a1' }, { url: 'https://example.com/b', slug: 'b1' }])).map((o) => ('view' in o ? o.view.link.id : ''));
+    const [a, b] = (
+      await bulkCreate.execute('ada', [
+        { url: 'https://example.com/a', slug: 'a1' },
+        { url: 'https://example.com/b', slug: 'b1' },
+      ])
+    ).map((o) => ('view' in o ? o.view.link.id : ''));
     const theirs = othersLink('c1');
     await links.insertWithinQuota(theirs, 10);
     changed.length = 0;
@@ -130,7 +174,10 @@ describe('BulkTagLinksUseCase', () => {
     const [a] = (await bulkCreate.execute('ada', [{ url: 'https://example.com/a' }])).map((o) => ('view' in o ? o.view.link.id : ''));
     const theirs = othersLink('t1');
     await links.insertWithinQuota(theirs, 10);
-    expect(await bulkTag.execute('ada', { ids: [a, theirs.id], add: ['News', 'promo'] })).toEqual([{ id: a, found: true }, { id: theirs.id, found: false }]);
+    expect(await bulkTag.execute('ada', { ids: [a, theirs.id], add: ['News', 'promo'] })).toEqual([
+      { id: a, found: true },
+      { id: theirs.id, found: false },
+    ]);
     expect(await bulkTag.execute('ada', { ids: [a], add: ['NEWS'], remove: ['Promo'] })).toEqual([{ id: a, found: true }]);
     const tagged = await links.findOfOwner('ada', a);
     expect((await tags.findManyOfOwner('ada', tagged?.tagIds ?? [])).map((t) => t.name)).toEqual(['News']);
@@ -154,7 +201,12 @@ describe('ImportLinksUseCase', () => {
     await links.insertWithinQuota(othersLink('taken'), 10);
     const spy = jest.spyOn(links, 'insertManyWithinQuota');
     const lines = Array.from({ length: 25 }, (_v, i) => line(i + 2, { slug: `s${i}`, tags: i % 2 ? ['odd'] : [] }));
-    lines.push(line(300, { url: 'ftp://nope' }), line(301, { slug: 's7' }), line(302, { slug: 'taken' }), line(303, { tags: ['x'.repeat(65)] }));
+    lines.push(
+      line(300, { url: 'ftp://nope' }),
+      line(301, { slug: 's7' }),
+      line(302, { slug: 'taken' }),
+      line(303, { tags: ['x'.repeat(65)] }),
+    );
     const report = await importLinks.execute('ada', lines);
     expect(report.created).toBe(25);
     expect(report.skipped).toEqual([
@@ -172,31 +224,53 @@ describe('ImportLinksUseCase', () => {
   it('skips the lines past the remaining quota as quota, and makes no tag for them', async () => {
     const { importLinks, tags } = setUp({ links: 2 });
     const report = await importLinks.execute('ada', [line(2), line(3), line(4, { tags: ['late'] })]);
-    expect(report).toEqual({ created: 2, skipped: [{ line: 4, reason: 'quota', errors: [expect.objectContaining({ name: 'links' })] }], skippedTotal: 1, skippedByReason: { invalid: 0, duplicate_slug: 0, quota: 1 } });
+    expect(report).toEqual({
+      created: 2,
+      skipped: [{ line: 4, reason: 'quota', errors: [expect.objectContaining({ name: 'links' })] }],
+      skippedTotal: 1,
+      skippedByReason: { invalid: 0, duplicate_slug: 0, quota: 1 },
+    });
     expect(await tags.countOfOwner('ada')).toBe(0);
   });
 
   // Issue 27: every line of a file was checked, however little room the quota left.
   it('stops checking lines once those that passed fill the room the quota leaves: the rest are quota, bad or not', async () => {
     const { importLinks } = setUp({ links: 2 });
-    const report = await importLinks.execute('ada', [line(2, { url: 'ftp://bad' }), line(3), line(4), line(5, { url: 'ftp://bad' }), line(6)]);
+    const report = await importLinks.execute('ada', [
+      line(2, { url: 'ftp://bad' }),
+      line(3),
+      line(4),
+      line(5, { url: 'ftp://bad' }),
+      line(6),
+    ]);
     expect(report.created).toBe(2);
-    expect(report.skipped.map((s) => [s.line, s.reason])).toEqual([[2, 'invalid'], [5, 'quota'], [6, 'quota']]);
+    expect(report.skipped.map((s) => [s.line, s.reason])).toEqual([
+      [2, 'invalid'],
+      [5, 'quota'],
+      [6, 'quota'],
+    ]);
   });
 
   // Issue 27: a report listing each of 5 million skipped lines was a 523 MB answer.
-  it('lists the first 100 skipped lines by line number, whatever the order they were skipped in, and counts them all by reason', async () => {
-    const { importLinks, links } = setUp();
-    await links.insertWithinQuota(othersLink('taken-early'), 10);
-    // Line 2's slug is found taken only when it is written, after lines 3 to 252 were skipped as invalid.
-    const lines = [line(2, { slug: 'taken-early' }), ...Array.from({ length: 250 }, (_v, i) => line(i + 3, { url: 'not a url' }))];
-    const report = await importLinks.execute('ada', lines);
-    expect(report.skippedTotal).toBe(251);
-    expect(report.skippedByReason).toEqual({ invalid: 250, duplicate_slug: 1, quota: 0 });
-    expect(report.skipped).toHaveLength(100);
-    expect(report.skipped[0]).toEqual({ line: 2, reason: 'duplicate_slug', errors: [{ name: 'slug', error: 'slug is already taken on this domain' }] });
-    expect(report.skipped.map((s) => s.line)).toEqual(Array.from({ length: 100 }, (_v, i) => i + 2));
-  });
+  it(
+    'lists the first 100 skipped lines by line number, whatever the ' + 'order they were skipped in, and counts them all by reason',
+    async () => {
+      const { importLinks, links } = setUp();
+      await links.insertWithinQuota(othersLink('taken-early'), 10);
+      // Line 2's slug is found taken only when it is written, after lines 3 to 252 were skipped as invalid.
+      const lines = [line(2, { slug: 'taken-early' }), ...Array.from({ length: 250 }, (_v, i) => line(i + 3, { url: 'not a url' }))];
+      const report = await importLinks.execute('ada', lines);
+      expect(report.skippedTotal).toBe(251);
+      expect(report.skippedByReason).toEqual({ invalid: 250, duplicate_slug: 1, quota: 0 });
+      expect(report.skipped).toHaveLength(100);
+      expect(report.skipped[0]).toEqual({
+        line: 2,
+        reason: 'duplicate_slug',
+        errors: [{ name: 'slug', error: 'slug is already taken on this domain' }],
+      });
+      expect(report.skipped.map((s) => s.line)).toEqual(Array.from({ length: 100 }, (_v, i) => i + 2));
+    },
+  );
 
   it('reads lines as they come, and writes nothing when the reading fails part-way (a malformed file is refused whole)', async () => {
     const { importLinks, links } = setUp();
@@ -217,7 +291,10 @@ describe('ImportLinksUseCase', () => {
 describe('ExportLinksUseCase', () => {
   it('reads every one of the owner’s links in keyset batches, oldest first, with tag names and domains', async () => {
     const { bulkCreate, bulkTag, exportLinks, links } = setUp();
-    const made = await bulkCreate.execute('ada', Array.from({ length: 7 }, (_v, i) => ({ url: `https://example.com/${i}`, ...(i === 0 ? { domainId: 'dom-verified' } : {}) })));
+    const made = await bulkCreate.execute(
+      'ada',
+      Array.from({ length: 7 }, (_v, i) => ({ url: `https://example.com/${i}`, ...(i === 0 ? { domainId: 'dom-verified' } : {}) })),
+    );
     const madeIds = made.map((o) => ('view' in o ? o.view.link.id : ''));
     await bulkTag.execute('ada', { ids: [madeIds[1]], add: ['news'] });
     await links.insertWithinQuota(othersLink('not-ada'), 10);

@@ -42,7 +42,10 @@ export class BulkTagLinksUseCase {
     }
     if (!add.length && !remove.length) errors.push({ name: 'add', error: 'add or remove must name at least one tag' });
     if (add.length > MAX_TAGS_PER_LINK) errors.push({ name: 'add', error: `a link carries at most ${MAX_TAGS_PER_LINK} tags` });
-    for (const [field, names] of [['add', add], ['remove', remove]] as const) {
+    for (const [field, names] of [
+      ['add', add],
+      ['remove', remove],
+    ] as const) {
       names.forEach((name, i) => {
         try {
           checkTagName(name);
@@ -56,13 +59,26 @@ export class BulkTagLinksUseCase {
     if (errors.length) throw new ValidationError(errors);
 
     const added = await this.named.resolve(ownerId, add, true);
-    if (added.refused.size) throw ValidationError.field('add', `the tag quota of your plan is used up: cannot make ${[...added.refused].join(', ')}`);
+    if (added.refused.size)
+      throw ValidationError.field('add', `the tag quota of your plan is used up: cannot make ${[...added.refused].join(', ')}`);
     const removed = await this.named.resolve(ownerId, remove, false);
     const retagged = await withLinkEvent(this.events, 'link.updated', ownerId, async () => {
-      const ids = await this.deps.links.retagManyOfOwner(ownerId, [...new Set(change.ids)], [...added.tags.values()].map((t) => t.id), [...removed.tags.values()].map((t) => t.id), MAX_TAGS_PER_LINK);
+      const ids = await this.deps.links.retagManyOfOwner(
+        ownerId,
+        [...new Set(change.ids)],
+        [...added.tags.values()].map((t) => t.id),
+        [...removed.tags.values()].map((t) => t.id),
+        MAX_TAGS_PER_LINK,
+      );
       if (this.events?.events.wants('link.updated', ownerId)) {
         // Each retagged link's link.updated, as it now is, in the retag's transaction.
-        await recordLinkEvents(this.events, 'link.updated', ownerId, await this.deps.links.findManyOfOwner(ownerId, ids), this.deps.clock.now());
+        await recordLinkEvents(
+          this.events,
+          'link.updated',
+          ownerId,
+          await this.deps.links.findManyOfOwner(ownerId, ids),
+          this.deps.clock.now(),
+        );
       }
       return ids;
     });

@@ -33,20 +33,28 @@ describe('CheckLinkPasswordUseCase', () => {
     await check.execute(link, 'wrong', '2001:db8:1:2:aaaa::1');
     await check.execute(link, 'wrong', '2001:db8:1:2:bbbb::2');
     await check.execute(link, 'wrong', '2001:db8:1:3::1');
-    expect(Object.fromEntries(attempts.counts)).toEqual({ 'link:l1': 3, 'link-ip:l1|2001:db8:1:2::/64': 2, 'link-ip:l1|2001:db8:1:3::/64': 1 });
+    expect(Object.fromEntries(attempts.counts)).toEqual({
+      'link:l1': 3,
+      'link-ip:l1|2001:db8:1:2::/64': 2,
+      'link-ip:l1|2001:db8:1:3::/64': 1,
+    });
   });
 
   // The audit: guesses were only counted per (link, address), so many addresses guessed unseen. Issue 27:
   // refusing the link as a whole locked every visitor out; the count per link is what slows guesses down.
-  it('counts guesses from fresh addresses against the link as a whole, and lets the right password through when only addresses are capped', async () => {
-    const hasher = new CountingPasswordHasher();
-    const attempts = new CappedAttempts((k) => (k.startsWith('link-ip:') ? 10 : Infinity));
-    const check = new CheckLinkPasswordUseCase(hasher, attempts);
-    for (let i = 0; i < 110; i++) expect(await check.execute(link, `guess ${i}`, `198.51.100.${i}`)).toBe(false);
-    expect(attempts.counts.get('link:l1')).toBe(110);
-    expect(await check.execute(link, 'open sesame', '192.0.2.200')).toBe(true);
-    expect(hasher.verified).toBe(111);
-  });
+  it(
+    'counts guesses from fresh addresses against the link as a whole, and lets ' +
+      'the right password through when only addresses are capped',
+    async () => {
+      const hasher = new CountingPasswordHasher();
+      const attempts = new CappedAttempts((k) => (k.startsWith('link-ip:') ? 10 : Infinity));
+      const check = new CheckLinkPasswordUseCase(hasher, attempts);
+      for (let i = 0; i < 110; i++) expect(await check.execute(link, `guess ${i}`, `198.51.100.${i}`)).toBe(false);
+      expect(attempts.counts.get('link:l1')).toBe(110);
+      expect(await check.execute(link, 'open sesame', '192.0.2.200')).toBe(true);
+      expect(hasher.verified).toBe(111);
+    },
+  );
 
   it('counts a guess before checking it, so parallel guesses from one address beyond the allowance never reach the hash', async () => {
     const hasher = new CountingPasswordHasher();

@@ -21,7 +21,9 @@ export class CheckLinkPasswordUseCase {
   }
 }
 
-/** The keys a guess at a link's password counts against: the link, and the link from one address (its key, `PasswordAttempts.addressKey`). */
+/**
+ * The keys a guess at a link's password counts against: the link, and the link from one address (its key, `PasswordAttempts.addressKey`).
+ */
 export function linkPasswordKeys(linkId: string, addressKey: string): string[] {
   return [`link:${linkId}`, `link-ip:${linkId}|${addressKey}`];
 }

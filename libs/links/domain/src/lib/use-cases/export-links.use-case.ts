@@ -18,7 +18,7 @@ export class ExportLinksUseCase {
   ) {}
 
   async *execute(ownerId: string, batchSize = EXPORT_BATCH): AsyncGenerator<LinkView[]> {
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const batch = await this.links.batchOfOwner(ownerId, after, batchSize);
       if (!batch.length) return;
       yield await this.views.of(ownerId, batch);

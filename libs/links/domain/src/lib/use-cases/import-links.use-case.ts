@@ -110,16 +110,21 @@ export class ImportLinksUseCase {
       else valid.push({ line, draft: checked });
     }
 
-    const { tags, refused } = await this.named.resolve(ownerId, valid.flatMap((v) => v.line.tags), true);
+    const { tags, refused } = await this.named.resolve(
+      ownerId,
+      valid.flatMap((v) => v.line.tags),
+      true,
+    );
     const drafts: { line: ImportLine; draft: LinkDraft }[] = [];
     for (const { line, draft } of valid) {
       const cannot = line.tags.filter((name) => refused.has(tagKey(name)));
-      if (cannot.length) skip(line, 'quota', [{ name: 'tags', error: `the tags quota of your plan is used up: cannot make ${cannot.join(', ')}` }]);
+      if (cannot.length)
+        skip(line, 'quota', [{ name: 'tags', error: `the tags quota of your plan is used up: cannot make ${cannot.join(', ')}` }]);
       else drafts.push({ line, draft: { ...draft, tags: uniqueTags(line.tags.map((name) => tags.get(tagKey(name)) as Tag)) } });
     }
 
     let created = 0;
-    for (let start = 0, retries = 0; start < drafts.length; ) {
+    for (let start = 0, retries = 0; start < drafts.length;) {
       const chunk = drafts.slice(start, start + this.batchSize);
       try {
         created += await this.insert(ownerId, chunk, limit, now, skip);
@@ -138,9 +143,16 @@ export class ImportLinksUseCase {
   }
 
   /** A line's draft, or why it is skipped; a chosen slug is remembered (in `slugLines`) with the first line that has it. */
-  private checked(line: ImportLine, now: Date, slugLines: Map<string, number>): Omit<LinkDraft, 'tags'> | { reason: ImportSkipReason; errors: FieldError[] } {
+  private checked(
+    line: ImportLine,
+    now: Date,
+    slugLines: Map<string, number>,
+  ): Omit<LinkDraft, 'tags'> | { reason: ImportSkipReason; errors: FieldError[] } {
     try {
-      const { password: _none, ...checked } = this.drafts.checkFields({ url: line.url, slug: line.slug || undefined, title: line.title, description: line.description }, now);
+      const { password: _none, ...checked } = this.drafts.checkFields(
+        { url: line.url, slug: line.slug || undefined, title: line.title, description: line.description },
+        now,
+      );
       const errors: FieldError[] = [];
       if (line.tags.length > MAX_TAGS_PER_LINK) errors.push({ name: 'tags', error: `a link carries at most ${MAX_TAGS_PER_LINK} tags` });
       for (const name of line.tags) {
@@ -153,7 +165,8 @@ export class ImportLinksUseCase {
       if (errors.length) throw new ValidationError(errors);
       if (checked.chosenSlug !== null) {
         const first = slugLines.get(checked.chosenSlug);
-        if (first !== undefined) return { reason: 'duplicate_slug', errors: [{ name: 'slug', error: `slug is already used by line ${first} of this file` }] };
+        if (first !== undefined)
+          return { reason: 'duplicate_slug', errors: [{ name: 'slug', error: `slug is already used by line ${first} of this file` }] };
         slugLines.set(checked.chosenSlug, line.line);
       }
       return { ...checked, passwordHash: null, domain: null };
@@ -164,7 +177,13 @@ export class ImportLinksUseCase {
   }
 
   /** One batch in one unit of work (all or nothing under the quota); answers how many links it wrote. */
-  private async insert(ownerId: string, chunk: { line: ImportLine; draft: LinkDraft }[], limit: number, now: Date, skip: (line: ImportLine, reason: ImportSkipReason, errors: FieldError[]) => void): Promise<number> {
+  private async insert(
+    ownerId: string,
+    chunk: { line: ImportLine; draft: LinkDraft }[],
+    limit: number,
+    now: Date,
+    skip: (line: ImportLine, reason: ImportSkipReason, errors: FieldError[]) => void,
+  ): Promise<number> {
     if (!chunk.length) return 0;
     const itemOf = new Map<string, { line: ImportLine; draft: LinkDraft }>();
     const linkOf = (item: { line: ImportLine; draft: LinkDraft }, slug?: string): Link => {
@@ -183,7 +202,8 @@ export class ImportLinksUseCase {
       await recordLinkEvents(this.events, 'link.created', ownerId, outcome.written, now);
       return outcome;
     });
-    for (const link of taken) skip((itemOf.get(link.id) as { line: ImportLine }).line, 'duplicate_slug', [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }]);
+    for (const link of taken)
+      skip((itemOf.get(link.id) as { line: ImportLine }).line, 'duplicate_slug', [{ name: 'slug', error: SLUG_TAKEN_MESSAGE }]);
     // As one creation: a "not found" cached before a link existed is evicted, in every instance.
     for (const link of written) this.creation.changes.linkChanged(link.domainId, link.slug);
     return written.length;

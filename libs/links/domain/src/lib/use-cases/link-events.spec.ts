@@ -54,8 +54,32 @@ describe('link events (webhooks sink)', () => {
     const getLink = new GetLinkUseCase(links, new LinkViews(tags, domains));
     let slug = 0;
     return {
-      create: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs: { generate: () => `slug${++slug}` }, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: noChanges }, sink),
-      update: new UpdateLinkUseCase({ links, tags, domains, passwords: hasher, clock, config: { ownHosts: ['s.lnk.test'] }, getLink, changes: noChanges, events: sink }),
+      create: new CreateLinkUseCase(
+        {
+          links,
+          tags,
+          domains,
+          quota,
+          passwords: hasher,
+          slugs: { generate: () => `slug${++slug}` },
+          ids,
+          clock,
+          config: { ownHosts: ['s.lnk.test'] },
+          changes: noChanges,
+        },
+        sink,
+      ),
+      update: new UpdateLinkUseCase({
+        links,
+        tags,
+        domains,
+        passwords: hasher,
+        clock,
+        config: { ownHosts: ['s.lnk.test'] },
+        getLink,
+        changes: noChanges,
+        events: sink,
+      }),
       remove: new DeleteLinkUseCase(links, clock, noChanges, sink),
     };
   }
@@ -98,8 +122,17 @@ describe('link events (webhooks sink)', () => {
       const slugs = { generate: () => `bulk${++slug}` };
       const config = { ownHosts: ['s.lnk.test'] };
       return {
-        create: new BulkCreateLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, sink),
-        importLinks: new ImportLinksUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges }, sink.unitOfWork, 10, sink),
+        create: new BulkCreateLinksUseCase(
+          { links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges },
+          sink.unitOfWork,
+          sink,
+        ),
+        importLinks: new ImportLinksUseCase(
+          { links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config, changes: noChanges },
+          sink.unitOfWork,
+          10,
+          sink,
+        ),
         remove: new BulkDeleteLinksUseCase(links, noChanges, clock, sink),
         retag: new BulkTagLinksUseCase({ links, tags, quota, ids, clock, events: sink }),
       };
@@ -111,11 +144,19 @@ describe('link events (webhooks sink)', () => {
       const made = await create.execute('ada', [{ url: 'https://example.com/1' }, { url: 'not a url' }, { url: 'https://example.com/2' }]);
       const createdIds = made.flatMap((r) => ('view' in r ? [r.view.link.id] : []));
       expect(createdIds).toHaveLength(2);
-      await importLinks.execute('ada', [{ line: 2, url: 'https://example.com/3', tags: [] }, { line: 3, url: 'https://example.com/4', tags: [] }]);
+      await importLinks.execute('ada', [
+        { line: 2, url: 'https://example.com/3', tags: [] },
+        { line: 3, url: 'https://example.com/4', tags: [] },
+      ]);
       await retag.execute('ada', { ids: [createdIds[0]], add: ['campaign'] });
       await remove.execute('ada', [createdIds[1], 'ffffffffffffffffffffffff']);
       const byType = (type: LinkEventType) => events.recorded.filter((r) => r.type === type).map((r) => r.link);
-      expect(byType('link.created').map((l) => l.url)).toEqual(['https://example.com/1', 'https://example.com/2', 'https://example.com/3', 'https://example.com/4']);
+      expect(byType('link.created').map((l) => l.url)).toEqual([
+        'https://example.com/1',
+        'https://example.com/2',
+        'https://example.com/3',
+        'https://example.com/4',
+      ]);
       expect(byType('link.updated').map((l) => [l.id, l.tagIds.length])).toEqual([[createdIds[0], 1]]);
       expect(byType('link.deleted').map((l) => l.id)).toEqual([createdIds[1]]);
     });
@@ -124,7 +165,10 @@ describe('link events (webhooks sink)', () => {
       const events = new OwnersEvents(new Set(['someone-else']));
       const { create, remove } = bulk({ events, unitOfWork: new CountingUnitOfWork() });
       const made = await create.execute('ada', [{ url: 'https://example.com/1' }]);
-      await remove.execute('ada', made.flatMap((r) => ('view' in r ? [r.view.link.id] : [])));
+      await remove.execute(
+        'ada',
+        made.flatMap((r) => ('view' in r ? [r.view.link.id] : [])),
+      );
       expect(events.recorded).toEqual([]);
     });
   });

@@ -7,7 +7,10 @@ class AskedLists extends LinkLists {
   asked: { ownerId: string; query: LinkListQuery }[] = [];
   async listOf(ownerId: string, query: LinkListQuery): Promise<LinkListAnswer> {
     this.asked.push({ ownerId, query });
-    return { page: { items: [], total: 0, start: query.page.start, limit: query.page.limit } as unknown as LinkListAnswer['page'], domainNames: new Map() };
+    return {
+      page: { items: [], total: 0, start: query.page.start, limit: query.page.limit } as unknown as LinkListAnswer['page'],
+      domainNames: new Map(),
+    };
   }
 }
 

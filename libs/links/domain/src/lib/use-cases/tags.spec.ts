@@ -1,4 +1,13 @@
-import { Clock, IdGenerator, NotFoundError, PageRequest, PreconditionFailedError, PasswordHasher, QuotaExceededError, QuotaPolicy } from '@lnk/shared/kernel';
+import {
+  Clock,
+  IdGenerator,
+  NotFoundError,
+  PageRequest,
+  PreconditionFailedError,
+  PasswordHasher,
+  QuotaExceededError,
+  QuotaPolicy,
+} from '@lnk/shared/kernel';
 import { clockReading } from '@lnk/shared/testing';
 import { memoryLinksRepositories } from '@lnk/links/testing';
 import { LinkDomains } from '../ports/link-domains.port';
@@ -29,7 +38,18 @@ function setUp() {
     updateTag: new UpdateTagUseCase(tags, clock),
     deleteTag: new DeleteTagUseCase(tags),
     listTags: new ListTagsUseCase(tags),
-    createLink: new CreateLinkUseCase({ links, tags, domains, quota, passwords: hasher, slugs, ids, clock, config: { ownHosts: ['s.lnk.test'] }, changes: { linkChanged: () => undefined } }),
+    createLink: new CreateLinkUseCase({
+      links,
+      tags,
+      domains,
+      quota,
+      passwords: hasher,
+      slugs,
+      ids,
+      clock,
+      config: { ownHosts: ['s.lnk.test'] },
+      changes: { linkChanged: () => undefined },
+    }),
     getLink: new GetLinkUseCase(links, new LinkViews(tags, domains)),
   };
 }
@@ -41,7 +61,9 @@ describe('tag use cases', () => {
   it('refuses a change whose condition the current tag fails with PRECONDITION_FAILED, and changes nothing', async () => {
     const { createTag, updateTag, tags } = setUp();
     const tag = await createTag.execute('ada', { name: 'blue' });
-    await expect(updateTag.execute('ada', tag.tag.id, { name: 'navy' }, (current) => current.tag.name === 'red')).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(updateTag.execute('ada', tag.tag.id, { name: 'navy' }, (current) => current.tag.name === 'red')).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
     expect((await tags.findOfOwner('ada', tag.tag.id))?.tag.name).toBe('blue');
     const changed = await updateTag.execute('ada', tag.tag.id, { name: 'navy' }, (current) => current.tag.name === 'blue');
     expect(changed.tag.name).toBe('navy');

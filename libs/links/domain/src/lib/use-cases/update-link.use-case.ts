@@ -14,7 +14,12 @@ import { GetLinkUseCase } from './get-link.use-case';
 import { LinkFields, LinksConfig, LinkView } from './link.types';
 
 const sendsOptions = (f: LinkFields) =>
-  f.redirectType !== undefined || f.expiresAt !== undefined || f.expiredUrl !== undefined || f.maxVisits !== undefined || f.utm !== undefined || f.targets !== undefined;
+  f.redirectType !== undefined ||
+  f.expiresAt !== undefined ||
+  f.expiredUrl !== undefined ||
+  f.maxVisits !== undefined ||
+  f.utm !== undefined ||
+  f.targets !== undefined;
 
 /** What updating a link needs: the link rules' lookups, the password hasher, and who is told of the change. */
 export interface LinkUpdating {
@@ -89,7 +94,8 @@ export class UpdateLinkUseCase {
     link.change(changes, now);
     await withLinkEvent(this.events, 'link.updated', link.ownerId, async (record) => {
       // Not saved: another write came since the read (with a condition), or the link is gone.
-      if (!(await this.deps.links.update(link, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
+      if (!(await this.deps.links.update(link, expected ? readAt : undefined)))
+        throw expected ? new PreconditionFailedError('link') : new NotFoundError('Link');
       await record(link, now);
     });
     // The short URL answers the new destination (or stops answering) at once.

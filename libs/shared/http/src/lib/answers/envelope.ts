@@ -26,7 +26,10 @@ export function ok<T>(data: T | undefined, message = 'Request successful', meta?
 }
 
 /** A page of items with the pagination meta of spec 2.2, and the cursor of the next page when it is given. */
-export function okPage<T>(page: { items: T[]; total: number; start: number; limit: number; nextCursor?: string | null }, message = 'Request successful'): SuccessEnvelope<T[]> {
+export function okPage<T>(
+  page: { items: T[]; total: number; start: number; limit: number; nextCursor?: string | null },
+  message = 'Request successful',
+): SuccessEnvelope<T[]> {
   const meta: Record<string, unknown> = { total: page.total, start: page.start, limit: page.limit };
   if (page.nextCursor !== undefined) meta['nextCursor'] = page.nextCursor;
   return ok(page.items, message, meta);

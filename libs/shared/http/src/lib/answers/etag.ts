@@ -8,7 +8,10 @@ import { PreconditionFailedError } from '@lnk/shared/kernel';
  * same tag for the same resource. 160 bits of SHA-256, base64url.
  */
 export function etagOf(data: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(data) ?? '').digest('base64url').slice(0, 27)}"`;
+  return `"${createHash('sha256')
+    .update(JSON.stringify(data) ?? '')
+    .digest('base64url')
+    .slice(0, 27)}"`;
 }
 
 /**
@@ -55,7 +58,10 @@ export interface ConditionalChange<T, P> {
  * is among those named, and answers the changed resource presented. A refusal (PRECONDITION_FAILED)
  * carries the current ETag, so the client can read again and decide.
  */
-export async function changeIfMatch<T, P>(precondition: IfMatchPrecondition, { present, change, current }: ConditionalChange<T, P>): Promise<P> {
+export async function changeIfMatch<T, P>(
+  precondition: IfMatchPrecondition,
+  { present, change, current }: ConditionalChange<T, P>,
+): Promise<P> {
   const { field, reply } = precondition;
   const expected = field === undefined ? undefined : (resource: T) => namesETag(field, etagOf(present(resource)), 'strong');
   try {

@@ -35,9 +35,15 @@ export interface McpToolCall<I> {
 export type McpToolMethod<I> = (call: McpToolCall<I>) => Promise<SuccessEnvelope<unknown>>;
 
 /** Declares a provider's method as an MCP tool; the method must take what `input` makes, or it does not compile. */
-export function McpTool<I extends object>(declaration: McpToolDeclaration & { input: Type<I> }): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<I> }) => void;
-export function McpTool(declaration: McpToolDeclaration & { input?: undefined }): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<undefined> }) => void;
-export function McpTool(declaration: McpToolDeclaration): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<never> }) => void {
+export function McpTool<I extends object>(
+  declaration: McpToolDeclaration & { input: Type<I> },
+): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<I> }) => void;
+export function McpTool(
+  declaration: McpToolDeclaration & { input?: undefined },
+): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<undefined> }) => void;
+export function McpTool(
+  declaration: McpToolDeclaration,
+): (target: object, key: string | symbol, descriptor: { value?: McpToolMethod<never> }) => void {
   return (target, key, descriptor) => SetMetadata(MCP_TOOL, declaration)(target, key, descriptor as PropertyDescriptor);
 }
 
@@ -50,7 +56,11 @@ export interface McpToolEntry {
 /** Every @McpTool method of a provider instance (none for an object that declares none). */
 export function mcpToolsOf(instance: object): McpToolEntry[] {
   const entries: McpToolEntry[] = [];
-  for (let prototype = Object.getPrototypeOf(instance) as object | null; prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype) as object | null) {
+  for (
+    let prototype = Object.getPrototypeOf(instance) as object | null;
+    prototype && prototype !== Object.prototype;
+    prototype = Object.getPrototypeOf(prototype) as object | null
+  ) {
     for (const key of Object.getOwnPropertyNames(prototype)) {
       // The descriptor, not the property: reading an accessor of a provider (Nest's own have some) would run it.
       const method: unknown = Object.getOwnPropertyDescriptor(prototype, key)?.value;

@@ -1,6 +1,6 @@
 import { prefersHtml } from './html-page';
 
-describe('prefersHtml: a page for a person\'s browser, JSON for every API client', () => {
+describe("prefersHtml: a page for a person's browser, JSON for every API client", () => {
   it('answers a page to what browsers send when a person opens an address', () => {
     expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
     expect(prefersHtml('text/html')).toBe(true);

@@ -7,7 +7,8 @@ export function pageHeaders(formTarget?: string): Record<string, string> {
   const formAction = formTarget ? `'self' ${new URL(formTarget).origin}` : `'self'`;
   return {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy':
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ` + `${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
@@ -20,7 +21,11 @@ function qualityOf(accept: string, type: string): number {
   const [major] = type.split('/');
   let best: { specificity: number; q: number } = { specificity: -1, q: 0 };
   for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+    const [range, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((s) => s.trim());
     const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
     if (specificity <= best.specificity) continue;
     const q = params.find((p) => p.startsWith('q='));

@@ -59,7 +59,15 @@ describe('Cursors', () => {
     const [position, signature] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify([2, 'z'.repeat(24)])).toString('base64url');
     const flipped = signature.slice(0, -2) + (signature.endsWith('A') ? 'B' : 'A') + signature.slice(-1);
-    for (const bad of [`${forged}.${signature}`, `${position}.${flipped}`, `${position}.`, position, '.', 'x'.repeat(MAX_CURSOR_LENGTH + 1), '{"a":1}']) {
+    for (const bad of [
+      `${forged}.${signature}`,
+      `${position}.${flipped}`,
+      `${position}.`,
+      position,
+      '.',
+      'x'.repeat(MAX_CURSOR_LENGTH + 1),
+      '{"a":1}',
+    ]) {
       expect(codeOf(() => cursors.request(query({ cursor: bad }), scope))).toBe('INVALID_CURSOR');
     }
     // Another key (another service, or a rotated SECRET_KEY) signs other cursors.
@@ -98,7 +106,10 @@ describe('Cursors', () => {
     const present = (item: { id: string }, secret?: unknown) => ({ id: item.id, secret: secret ?? null });
     const answer = await cursors.answer(query({ cursor: firstCursor(cursors), limit: 2 }), scope, read, present);
     expect(asked.map((r) => [r.start, r.after])).toEqual([[2, ['d'.repeat(24)]]]);
-    expect(answer.data).toEqual([{ id: 'c'.repeat(24), secret: null }, { id: 'b'.repeat(24), secret: null }]);
+    expect(answer.data).toEqual([
+      { id: 'c'.repeat(24), secret: null },
+      { id: 'b'.repeat(24), secret: null },
+    ]);
     // The cursor it answers is one this list opens again, for the account and query it was made for.
     const next = answer.meta?.['nextCursor'] as string;
     expect(cursors.request(query({ cursor: next }), scope).after).toEqual(['b'.repeat(24)]);

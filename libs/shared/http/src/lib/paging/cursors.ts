@@ -53,7 +53,8 @@ export class Cursors {
   /** The page a list request asks for: by cursor, or by start and limit (both is a VALIDATION_ERROR). */
   request(query: PageQueryDto, scope: CursorScope): PageRequest {
     if (query.cursor === undefined) return query.toPageRequest();
-    if (query.start !== undefined) throw ValidationError.field('start', 'start and cursor cannot be used together: a cursor carries its own position');
+    if (query.start !== undefined)
+      throw ValidationError.field('start', 'start and cursor cannot be used together: a cursor carries its own position');
     const { counted, after } = this.open(query.cursor, scope);
     return PageRequest.after(after, counted, query.limit ?? PageRequest.DEFAULT_LIMIT);
   }
@@ -69,7 +70,12 @@ export class Cursors {
    * A list route's answer: the page `read` gives for the page the request asks for (by cursor or by start),
    * each item presented (with the item alone), and the cursor of the page after it.
    */
-  async answer<T, P>(query: PageQueryDto, scope: CursorScope, read: (request: PageRequest) => Promise<Page<T>>, present: (item: T) => P): Promise<SuccessEnvelope<P[]>> {
+  async answer<T, P>(
+    query: PageQueryDto,
+    scope: CursorScope,
+    read: (request: PageRequest) => Promise<Page<T>>,
+    present: (item: T) => P,
+  ): Promise<SuccessEnvelope<P[]>> {
     const page = await read(this.request(query, scope));
     return okPage({ ...page, items: page.items.map((item) => present(item)), nextCursor: this.next(page, scope) });
   }
@@ -90,7 +96,8 @@ export class Cursors {
     }
     if (!Array.isArray(parts) || parts.length < 2 || parts.length > MAX_PARTS + 1) throw new InvalidCursorError();
     const [counted, ...after] = parts as unknown[];
-    if (!Number.isInteger(counted) || (counted as number) < 0 || (counted as number) > PageRequest.MAX_START) throw new InvalidCursorError();
+    if (!Number.isInteger(counted) || (counted as number) < 0 || (counted as number) > PageRequest.MAX_START)
+      throw new InvalidCursorError();
     if (!after.every((p): p is string => typeof p === 'string' && p.length <= MAX_PART_LENGTH)) throw new InvalidCursorError();
     return { counted: counted as number, after };
   }

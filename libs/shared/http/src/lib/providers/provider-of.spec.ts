@@ -43,7 +43,11 @@ describe('providerOf', () => {
   });
 
   it('builds it with the factory given, from the same ports, under a class or a string token', async () => {
-    const louder = providerOf(Greeter, [Punctuation, Greetings], (punctuation, greetings) => new Greeter(greetings, { mark: punctuation.mark.repeat(3) }));
+    const louder = providerOf(
+      Greeter,
+      [Punctuation, Greetings],
+      (punctuation, greetings) => new Greeter(greetings, { mark: punctuation.mark.repeat(3) }),
+    );
     const named = providerOf('Greeting', [Greetings], (greetings) => greetings.greet('Grace'));
     const module = await Test.createTestingModule({ providers: [...bindings, louder, named] }).compile();
     expect(module.get(Greeter).execute('Ada')).toBe('Hello, Ada!!!');
@@ -52,7 +56,9 @@ describe('providerOf', () => {
 
   // Defends: a collaborator given under another one's name (both ports would type-check as each other only if alike).
   it('builds a class that takes one named object, each field injected by the token named beside it', async () => {
-    const module = await Test.createTestingModule({ providers: [...bindings, providerOf(NamedGreeter, { punctuation: Punctuation, greetings: Greetings })] }).compile();
+    const module = await Test.createTestingModule({
+      providers: [...bindings, providerOf(NamedGreeter, { punctuation: Punctuation, greetings: Greetings })],
+    }).compile();
     const greeter = module.get(NamedGreeter);
     expect(greeter.execute('Ada')).toBe('Hello, Ada!');
     expect(greeter.parts.greetings).toBe(module.get(Greetings));

@@ -17,10 +17,21 @@ export type InjectedParts<P extends Record<string, Token>> = { -readonly [K in k
  * with what each injects under its name (a class of more than four collaborators). `provide` may be a
  * module's own string token, for what has no class (a domain's interface).
  */
-export function providerOf<T, const D extends readonly Token[]>(provide: Token<T> | string, inject: D, build: (...deps: Injected<D>) => T): FactoryProvider<T>;
+export function providerOf<T, const D extends readonly Token[]>(
+  provide: Token<T> | string,
+  inject: D,
+  build: (...deps: Injected<D>) => T,
+): FactoryProvider<T>;
 export function providerOf<T, const D extends readonly Token[]>(provide: new (...deps: Injected<D>) => T, inject: D): FactoryProvider<T>;
-export function providerOf<T, const P extends Record<string, Token>>(provide: new (parts: InjectedParts<P>) => T, parts: P): FactoryProvider<T>;
-export function providerOf<T>(provide: Token<T> | string, inject: readonly Token[] | Record<string, Token>, build?: (...deps: never[]) => T): FactoryProvider<T> {
+export function providerOf<T, const P extends Record<string, Token>>(
+  provide: new (parts: InjectedParts<P>) => T,
+  parts: P,
+): FactoryProvider<T>;
+export function providerOf<T>(
+  provide: Token<T> | string,
+  inject: readonly Token[] | Record<string, Token>,
+  build?: (...deps: never[]) => T,
+): FactoryProvider<T> {
   const make = provide as new (...args: unknown[]) => T;
   if (!Array.isArray(inject)) {
     const names = Object.keys(inject);

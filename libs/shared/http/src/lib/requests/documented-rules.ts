@@ -13,9 +13,18 @@ interface RuleSchema {
  * A class-validator rule of our own that says what it enforces in the document: the OpenAPI build reads
  * `schema` from the rule itself (ruleSchemaOf), so the check and its documentation are one declaration.
  */
-export function documentedRule(name: string, test: (value: unknown) => boolean, message: string, schema: SchemaObject, options?: ValidationOptions): PropertyDecorator {
+export function documentedRule(
+  name: string,
+  test: (value: unknown) => boolean,
+  message: string,
+  schema: SchemaObject,
+  options?: ValidationOptions,
+): PropertyDecorator {
   const constraint: RuleSchema = { [SCHEMA]: schema };
-  return ValidateBy({ name, constraints: [constraint], validator: { validate: test, defaultMessage: () => `$property ${message}` } }, options);
+  return ValidateBy(
+    { name, constraints: [constraint], validator: { validate: test, defaultMessage: () => `$property ${message}` } },
+    options,
+  );
 }
 
 /** The schema a rule made by documentedRule carries, from its constraints (class-validator's metadata). */
@@ -35,7 +44,8 @@ const HOST = `(?:(?:${HOST_LABEL}\\.)*[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?
  * then anything. Every string it matches is one the URL parser reads with that host; the parser also
  * takes odd spellings (`https:host`, IPv6 hosts) the document does not name.
  */
-export const urlPattern = (schemes: 'http or https' | 'https'): string => `^[Hh][Tt][Tt][Pp]${schemes === 'https' ? '[Ss]' : '[Ss]?'}://${HOST}(?::[0-9]{1,4})?(?:[/?#]\\S*)?$`;
+export const urlPattern = (schemes: 'http or https' | 'https'): string =>
+  `^[Hh][Tt][Tt][Pp]${schemes === 'https' ? '[Ss]' : '[Ss]?'}://${HOST}(?::[0-9]{1,4})?(?:[/?#]\\S*)?$`;
 export const HTTP_URL_PATTERN = urlPattern('http or https');
 
 /** An absolute http(s) URL (Stripe's `{CHECKOUT_SESSION_ID}` placeholder allowed, so not `format: uri`). */
@@ -53,7 +63,13 @@ export const IsHttpUrl = (options?: ValidationOptions): PropertyDecorator =>
 
 /** An ISO 8601 date-time with its offset, of a day that exists (2026-02-30 is refused, not read as March 2). */
 export const IsDateTime = (options?: ValidationOptions): PropertyDecorator =>
-  documentedRule('isDateTime', (value) => typeof value === 'string' && parseDateTime(value) !== null, 'must be an ISO 8601 date-time with its offset, e.g. 2030-01-31T12:00:00Z', { type: 'string', format: 'date-time' }, options);
+  documentedRule(
+    'isDateTime',
+    (value) => typeof value === 'string' && parseDateTime(value) !== null,
+    'must be an ISO 8601 date-time with its offset, e.g. 2030-01-31T12:00:00Z',
+    { type: 'string', format: 'date-time' },
+    options,
+  );
 
 /** Text with something besides white space (a name the domain trims): `\S` found anywhere. */
 export const NOT_BLANK = '\\S';

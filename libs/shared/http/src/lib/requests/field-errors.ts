@@ -99,7 +99,12 @@ export function withFieldChecks(object: object, errors: ClassValidatorError[]): 
   const fields = object as Record<string, unknown>;
   const found = fieldCheckErrors(object.constructor, fields, new Set(errors.map((e) => e.property)));
   // The value is that of the top field (a nested name is dotted), read only to tell a sent field from a missing one.
-  const domainErrors = found.map(({ name, error }): ClassValidatorError => ({ property: name, value: fields[name.split('.')[0]], constraints: { domainRule: error }, children: [] }));
+  const domainErrors = found.map(({ name, error }): ClassValidatorError => ({
+    property: name,
+    value: fields[name.split('.')[0]],
+    constraints: { domainRule: error },
+    children: [],
+  }));
   return [...errors, ...domainErrors];
 }
 
@@ -107,7 +112,10 @@ export function withFieldChecks(object: object, errors: ClassValidatorError[]): 
  * One item of a bulk body checked by a DTO's rules as the pipe checks a body (unknown fields refused,
  * strict types): the item, or its `{name, error}`s, so a bulk answer gives each bad item its errors in its place.
  */
-export async function checkedItem<T extends object>(metatype: new () => T, value: unknown): Promise<{ value: T } | { errors: FieldError[] }> {
+export async function checkedItem<T extends object>(
+  metatype: new () => T,
+  value: unknown,
+): Promise<{ value: T } | { errors: FieldError[] }> {
   const nul = nulField(value, '');
   if (nul !== null) return { errors: [{ name: nul, error: `${nul} must not contain a NUL character` }] };
   const instance = plainToInstance(metatype, value, TRANSFORM_OPTIONS);

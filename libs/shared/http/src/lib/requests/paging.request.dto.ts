@@ -10,7 +10,10 @@ export class PageQueryDto {
   @Omittable() @Type(() => Number) @IsInt() @Min(0) @Max(PageRequest.MAX_START) start?: number;
   @Omittable() @Type(() => Number) @IsInt() @Min(1) @Max(PageRequest.MAX_LIMIT) limit?: number;
   @JSONSchema({ description: 'The meta.nextCursor of the page before: the page after it (opaque; not with start).' })
-  @Omittable() @IsString() @MaxLength(MAX_CURSOR_LENGTH) cursor?: string;
+  @Omittable()
+  @IsString()
+  @MaxLength(MAX_CURSOR_LENGTH)
+  cursor?: string;
 
   toPageRequest(): PageRequest {
     return PageRequest.of(this.start ?? 0, this.limit ?? PageRequest.DEFAULT_LIMIT);

@@ -28,7 +28,8 @@ export interface RegisteredRoute {
 }
 
 /** Handler metadata, else the controller's (as Nest's Reflector.getAllAndOverride reads it). */
-const declared = (key: string, handler: object, controller: Type): unknown => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
+const declared = (key: string, handler: object, controller: Type): unknown =>
+  Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
 
 /** Every route of these controllers, read from their decorators: no instance, no running app needed. */
 export function routesOf(controllers: readonly Type[]): RegisteredRoute[] {

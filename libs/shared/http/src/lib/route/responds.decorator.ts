@@ -58,6 +58,9 @@ export function Responds(data: Schema<unknown> | null, options: ResponseOptions 
 }
 
 /** A route that answers without the envelope: the content types and their schemas (an image, a page, metrics). */
-export function RespondsRaw(contentTypes: Record<string, SchemaObject>, options: Omit<ResponseOptions, 'meta' | 'form'> = {}): HandlerDecorator<never> {
+export function RespondsRaw(
+  contentTypes: Record<string, SchemaObject>,
+  options: Omit<ResponseOptions, 'meta' | 'form'> = {},
+): HandlerDecorator<never> {
   return declare({ ...options, data: null, raw: contentTypes });
 }

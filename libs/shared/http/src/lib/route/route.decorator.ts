@@ -50,10 +50,18 @@ interface RouteDeclaration extends ResponseOptions {
  * deny-by-default walk and the OpenAPI document are read from what this sets (declared-routes.ts), and
  * the handler must return what it declares, or it does not compile.
  */
-export function Route<T>(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: Schema<T>; serialized: true }): HandlerDecorator<T, SerializedAnswer<T>>;
+export function Route<T>(
+  method: keyof typeof METHODS,
+  path: string,
+  route: RouteDeclaration & { answers: Schema<T>; serialized: true },
+): HandlerDecorator<T, SerializedAnswer<T>>;
 export function Route<T>(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: Schema<T> }): HandlerDecorator<T>;
 export function Route(method: keyof typeof METHODS, path: string, route: RouteDeclaration & { answers: null }): HandlerDecorator<undefined>;
-export function Route(method: keyof typeof METHODS, path: string, route: Omit<RouteDeclaration, 'meta' | 'form'> & { raw: Record<string, SchemaObject> }): HandlerDecorator<never>;
+export function Route(
+  method: keyof typeof METHODS,
+  path: string,
+  route: Omit<RouteDeclaration, 'meta' | 'form'> & { raw: Record<string, SchemaObject> },
+): HandlerDecorator<never>;
 export function Route(
   method: keyof typeof METHODS,
   path: string,
@@ -78,7 +86,9 @@ export function Route(
 }
 
 // never: the answer's type was checked by Route's overloads; here only the metadata is set.
-function respondsOf(answer: ResponseOptions & ({ answers: Schema<unknown> | null; serialized?: true } | { raw: Record<string, SchemaObject> })): HandlerDecorator<never> {
+function respondsOf(
+  answer: ResponseOptions & ({ answers: Schema<unknown> | null; serialized?: true } | { raw: Record<string, SchemaObject> }),
+): HandlerDecorator<never> {
   if ('raw' in answer) {
     const { raw, ...options } = answer;
     return RespondsRaw(raw, options);

@@ -17,7 +17,10 @@ export const USAGE = object({ used: integer, limit: LIMIT });
 export const DeletedSchema = object({ deletedAt: dateTime });
 
 /** The cursor of the page after a list's page: null on the last page. */
-export const NEXT_CURSOR = described(nullable(string), 'Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.');
+export const NEXT_CURSOR = described(
+  nullable(string),
+  'Pass as cursor for the page after this one; null on the last page. Opaque, bound to your account and this query.',
+);
 
 /** `meta` of a page of a list (spec 2.2), and the cursor of the page after it. */
 export const PAGE_META = object({ total: integer, start: integer, limit: integer, nextCursor: NEXT_CURSOR });

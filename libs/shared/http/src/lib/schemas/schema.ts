@@ -52,7 +52,9 @@ export const binary = schema<string>({ type: 'string', format: 'binary' });
  * One of a few fixed values (`enum`). A boolean one is typed `boolean`: TypeScript widens `{ on: false }`
  * in a handler's answer to boolean, and the e2e contract checks the value itself.
  */
-export const oneOfValues = <const V extends readonly (string | boolean)[]>(...values: V): Schema<V[number] extends boolean ? boolean : V[number]> =>
+export const oneOfValues = <const V extends readonly (string | boolean)[]>(
+  ...values: V
+): Schema<V[number] extends boolean ? boolean : V[number]> =>
   schema({ type: typeof values[0] === 'boolean' ? 'boolean' : 'string', enum: [...values] });
 
 export const nullable = <T>(of: Schema<T>): Schema<T | null> => ({ ...of, nullable: true });
@@ -69,7 +71,8 @@ export function discriminated<S extends Record<string, AnySchema>>(propertyName:
       const name = nameOf(shape);
       if (!name) throw new Error(`A shape told apart by ${propertyName} must be named (the mapping refers to its component): ${value}`);
       const values = (shape.properties?.[propertyName] as SchemaObject | undefined)?.enum;
-      if (!values || values.length !== 1 || values[0] !== value) throw new Error(`The shape ${name} must have ${propertyName} with the one value ${value}`);
+      if (!values || values.length !== 1 || values[0] !== value)
+        throw new Error(`The shape ${name} must have ${propertyName} with the one value ${value}`);
       return [value, `#/components/schemas/${name}`];
     }),
   );
@@ -81,14 +84,19 @@ export const described = <S extends AnySchema>(of: S, description: string): S =>
 
 type Properties = Record<string, AnySchema>;
 type Flatten<T> = { [K in keyof T]: T[K] };
-type ObjectOf<P extends Properties, O extends keyof P> = Flatten<{ [K in Exclude<keyof P, O>]: Static<P[K]> } & { [K in O]?: Static<P[K]> }>;
+type ObjectOf<P extends Properties, O extends keyof P> = Flatten<
+  { [K in Exclude<keyof P, O>]: Static<P[K]> } & { [K in O]?: Static<P[K]> }
+>;
 
 /**
  * A closed object (`additionalProperties: false`): every property required unless named in `optional`.
  * Closed, because the e2e suites validate every real answer against the document: a field a presenter
  * adds without its schema fails a test, as a field the schema adds fails to compile.
  */
-export function object<P extends Properties, O extends keyof P & string = never>(properties: P, optional: readonly O[] = []): Schema<ObjectOf<P, O>> {
+export function object<P extends Properties, O extends keyof P & string = never>(
+  properties: P,
+  optional: readonly O[] = [],
+): Schema<ObjectOf<P, O>> {
   const required = Object.keys(properties).filter((k) => !optional.includes(k as O));
   return schema({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
 }

@@ -35,7 +35,9 @@ export class WebhooksUsageCounter1764380000000 implements MigrationInterface {
                     FOR EACH STATEMENT EXECUTE FUNCTION webhooks_usage_count()`);
     await db.query(`CREATE TRIGGER webhooks_usage_delete AFTER DELETE ON webhooks REFERENCING OLD TABLE AS deleted_rows
                     FOR EACH STATEMENT EXECUTE FUNCTION webhooks_usage_count()`);
-    await db.query(`INSERT INTO webhooks_usage (owner_id, resource, used) SELECT owner_id, 'webhooks', count(*) FROM webhooks GROUP BY owner_id`);
+    await db.query(
+      `INSERT INTO webhooks_usage (owner_id, resource, used) SELECT owner_id, 'webhooks', count(*) FROM webhooks GROUP BY owner_id`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

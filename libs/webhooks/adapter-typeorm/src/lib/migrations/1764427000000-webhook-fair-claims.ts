@@ -18,7 +18,9 @@ export class WebhookFairClaims1764427000000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE webhook_deliveries ADD COLUMN leased_until timestamptz`);
     await db.query(`ALTER TABLE webhooks ADD COLUMN in_flight_limit integer`);
-    await db.query(`CREATE INDEX webhook_deliveries_webhook_due_idx ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending'`);
+    await db.query(
+      `CREATE INDEX webhook_deliveries_webhook_due_idx ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending'`,
+    );
     await db.query(`CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (webhook_id) WHERE leased_until IS NOT NULL`);
   }
 

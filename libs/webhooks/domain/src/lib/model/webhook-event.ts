@@ -1,5 +1,12 @@
 /** What a webhook can subscribe to. `webhook.test` is sent only by POST /user/webhooks/{id}/test. */
-export const WEBHOOK_EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.clicked', 'link.expired', 'link.limit_reached'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.clicked',
+  'link.expired',
+  'link.limit_reached',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 

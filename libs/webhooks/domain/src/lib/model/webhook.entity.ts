@@ -34,7 +34,18 @@ export interface WebhookChanges {
 }
 
 /** An endpoint of the owner's that is told of events, signed with its own secret. */
-export class Webhook extends EntityOf<WebhookProps>()('id', 'ownerId', 'url', 'description', 'sealedSecret', 'isActive', 'disabledReason', 'consecutiveFailures', 'createdAt', 'updatedAt') {
+export class Webhook extends EntityOf<WebhookProps>()(
+  'id',
+  'ownerId',
+  'url',
+  'description',
+  'sealedSecret',
+  'isActive',
+  'disabledReason',
+  'consecutiveFailures',
+  'createdAt',
+  'updatedAt',
+) {
   get events(): WebhookEventType[] {
     return [...this.props.events];
   }
@@ -86,7 +97,8 @@ export function checkWebhookUrl(value: unknown, allowPlainHttp: boolean): string
 /** A link filter's form, its ids distinct (whose they are is the use case's lookup); null or absent: every link. */
 export function checkWebhookLinkIds(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw ValidationError.field('linkIds', 'linkIds must be an array of link ids');
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw ValidationError.field('linkIds', 'linkIds must be an array of link ids');
   const ids = [...new Set(value as string[])];
   if (ids.length === 0) throw ValidationError.field('linkIds', 'linkIds must name at least one link, or be null for every link');
   if (ids.length > MAX_WEBHOOK_LINK_IDS) throw ValidationError.field('linkIds', `linkIds must name at most ${MAX_WEBHOOK_LINK_IDS} links`);
@@ -94,15 +106,18 @@ export function checkWebhookLinkIds(value: unknown): string[] | null {
 }
 
 export function checkWebhookEvents(value: unknown): WebhookEventType[] {
-  if (!Array.isArray(value) || value.length === 0) throw ValidationError.field('events', `events must list at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw ValidationError.field('events', `events must list at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   const unknown = value.filter((v) => !(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(v));
-  if (unknown.length) throw ValidationError.field('events', `unknown event: ${unknown.map(String).join(', ')}; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  if (unknown.length)
+    throw ValidationError.field('events', `unknown event: ${unknown.map(String).join(', ')}; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   return WEBHOOK_EVENT_TYPES.filter((t) => value.includes(t));
 }
 
 export function checkWebhookDescription(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw ValidationError.field('description', 'description must be a string');
-  if (value.length > MAX_WEBHOOK_DESCRIPTION_LENGTH) throw ValidationError.field('description', `description must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters`);
+  if (value.length > MAX_WEBHOOK_DESCRIPTION_LENGTH)
+    throw ValidationError.field('description', `description must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters`);
   return value;
 }

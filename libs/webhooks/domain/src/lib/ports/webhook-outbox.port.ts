@@ -77,7 +77,10 @@ export abstract class WebhookOutbox {
    * no other worker takes it meanwhile.
    */
   abstract claimDue(now: Date, limit: number, leaseMs: number, maxInFlightPerWebhook: number): Promise<ClaimedDelivery[]>;
-  /** 2xx answers, recorded together (one statement for many): each delivery is done, in flight no longer, and its webhook's failure run ends. */
+  /**
+   * 2xx answers, recorded together (one statement for many): each delivery is done, in flight no longer, and its webhook's failure run
+   * ends.
+   */
   abstract recordSuccesses(successes: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void>;
   /** A failed attempt, in flight no longer; `nextAttemptAt` null: none is left (`failed`). Answers the webhook's failures in a row. */
   abstract recordFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<number>;

@@ -16,16 +16,36 @@ class SubscriptionsOutbox extends WebhookOutbox {
     if (this.hold) await this.hold;
     return copy;
   }
-  async enqueue() { return 0; }
-  async enqueueSeries() { return 0; }
-  async expandBatches() { return 0; }
-  async claimDue() { return []; }
-  async recordSuccesses() { return; }
-  async recordFailure() { return 0; }
-  async disableWebhook() { return; }
-  async setInFlightLimit() { return; }
-  async listOfWebhook(): Promise<Page<Delivery>> { throw new Error('not used'); }
-  async purgeFinished() { return 0; }
+  async enqueue() {
+    return 0;
+  }
+  async enqueueSeries() {
+    return 0;
+  }
+  async expandBatches() {
+    return 0;
+  }
+  async claimDue() {
+    return [];
+  }
+  async recordSuccesses() {
+    return;
+  }
+  async recordFailure() {
+    return 0;
+  }
+  async disableWebhook() {
+    return;
+  }
+  async setInFlightLimit() {
+    return;
+  }
+  async listOfWebhook(): Promise<Page<Delivery>> {
+    throw new Error('not used');
+  }
+  async purgeFinished() {
+    return 0;
+  }
 }
 
 const clock: Clock = clockReading(() => new Date('2026-01-01T00:00:00Z'));

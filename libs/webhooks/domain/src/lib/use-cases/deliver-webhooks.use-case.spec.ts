@@ -28,15 +28,35 @@ class MemoryOutbox extends WebhookOutbox {
   add(webhookId: string, n: number): void {
     for (let i = 0; i < n; i++) {
       const id = `${webhookId}-${this.stored.length}`;
-      this.stored.push({ delivery: { id, messageId: `msg_${id}`, webhookId, url: `https://${webhookId}.example/`, sealedSecret: 'sealed', body: '{}', attempts: 0, inFlightLimit: null }, due: true, inFlight: false });
+      this.stored.push({
+        delivery: {
+          id,
+          messageId: `msg_${id}`,
+          webhookId,
+          url: `https://${webhookId}.example/`,
+          sealedSecret: 'sealed',
+          body: '{}',
+          attempts: 0,
+          inFlightLimit: null,
+        },
+        due: true,
+        inFlight: false,
+      });
     }
   }
   inFlightOf(webhookId: string): number {
     return this.stored.filter((s) => s.inFlight && s.delivery.webhookId === webhookId).length;
   }
-  async enqueue() { return 0; }
-  async enqueueSeries() { return 0; }
-  async expandBatches(_now: Date, maxDue: number, maxBatches: number) { this.calls.push(`expand ${maxDue} ${maxBatches}`); return 7; }
+  async enqueue() {
+    return 0;
+  }
+  async enqueueSeries() {
+    return 0;
+  }
+  async expandBatches(_now: Date, maxDue: number, maxBatches: number) {
+    this.calls.push(`expand ${maxDue} ${maxBatches}`);
+    return 7;
+  }
   async claimDue(_now: Date, limit: number, _leaseMs: number, cap: number): Promise<ClaimedDelivery[]> {
     this.calls.push(`claim ${limit}`);
     const byWebhook = new Map<string, Stored[]>();
@@ -48,7 +68,10 @@ class MemoryOutbox extends WebhookOutbox {
       const room = Math.min(this.limits.get(webhookId) ?? cap, cap) - this.inFlightOf(webhookId);
       due.slice(0, Math.max(room, 0)).forEach((s, turn) => turns.push({ s, turn }));
     }
-    const taken = turns.sort((a, b) => a.turn - b.turn).slice(0, limit).map((t) => t.s);
+    const taken = turns
+      .sort((a, b) => a.turn - b.turn)
+      .slice(0, limit)
+      .map((t) => t.s);
     for (const s of taken) s.inFlight = true;
     return taken.map((s) => ({ ...s.delivery, inFlightLimit: this.limits.get(s.delivery.webhookId) ?? null }));
   }
@@ -75,10 +98,18 @@ class MemoryOutbox extends WebhookOutbox {
     if (limit === null) this.limits.delete(webhookId);
     else this.limits.set(webhookId, limit);
   }
-  async disableWebhook(id: string, reason: string) { this.disabled.set(id, reason); }
-  async listOfWebhook(): Promise<Page<Delivery>> { throw new Error('not used'); }
-  async subscriptions() { return new Map(); }
-  async purgeFinished() { return 0; }
+  async disableWebhook(id: string, reason: string) {
+    this.disabled.set(id, reason);
+  }
+  async listOfWebhook(): Promise<Page<Delivery>> {
+    throw new Error('not used');
+  }
+  async subscriptions() {
+    return new Map();
+  }
+  async purgeFinished() {
+    return 0;
+  }
 }
 
 /** A receiver per webhook whose answers the test gives: each send waits until the test answers it. */
@@ -107,7 +138,15 @@ async function toTheEnd(deliver: DeliverWebhooksUseCase) {
   await run.sent;
   return run;
 }
-const OPTIONS: DeliveryOptions = { ...DEFAULT_RETRY_POLICY, batchSize: 20, maxInFlightPerWebhook: 5, slowAnswerMs: 5_000, leaseMs: 60_000, disableAfterFailures: 100, retentionMs: 1 };
+const OPTIONS: DeliveryOptions = {
+  ...DEFAULT_RETRY_POLICY,
+  batchSize: 20,
+  maxInFlightPerWebhook: 5,
+  slowAnswerMs: 5_000,
+  leaseMs: 60_000,
+  disableAfterFailures: 100,
+  retentionMs: 1,
+};
 
 describe('the retry schedule', () => {
   it('backs off 4 times longer each attempt, capped at 8 hours, for about a day, with ±25 % jitter', () => {
@@ -132,34 +171,44 @@ describe('the in-flight limit of a webhook', () => {
 });
 
 describe('DeliverWebhooksUseCase', () => {
-  it('schedules retries, marks the delivery failed when attempts run out, and turns the webhook off after failures in a row, saying why', async () => {
-    const outbox = new MemoryOutbox();
-    outbox.add('w1', 2);
-    const clock = new FixedClock();
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender: failing, signer, box, clock, random: () => 0.5 }, { ...OPTIONS, maxAttempts: 3, batchSize: 1, disableAfterFailures: 5 });
-    const attempt = async () => {
-      return toTheEnd(deliver);
-    };
-    await attempt();
-    expect(outbox.nextAttemptAt?.getTime()).toBe(clock.now().getTime() + 15_000);
-    await attempt();
-    await attempt();
-    // The third attempt was the last: no next one.
-    expect(outbox.nextAttemptAt).toBeNull();
-    // The second delivery's attempts continue the webhook's run of failures.
-    await attempt();
-    expect(outbox.disabled.has('w1')).toBe(false);
-    await attempt();
-    expect(outbox.disabled.get('w1')).toMatch(/5 failed deliveries in a row; the last: HTTP 503/);
-    expect((await attempt()).claimed).toBe(0);
-  });
+  it(
+    'schedules retries, marks the delivery failed when attempts run out, and ' +
+      'turns the webhook off after failures in a row, saying why',
+    async () => {
+      const outbox = new MemoryOutbox();
+      outbox.add('w1', 2);
+      const clock = new FixedClock();
+      const deliver = new DeliverWebhooksUseCase(
+        { outbox, sender: failing, signer, box, clock, random: () => 0.5 },
+        { ...OPTIONS, maxAttempts: 3, batchSize: 1, disableAfterFailures: 5 },
+      );
+      const attempt = async () => {
+        return toTheEnd(deliver);
+      };
+      await attempt();
+      expect(outbox.nextAttemptAt?.getTime()).toBe(clock.now().getTime() + 15_000);
+      await attempt();
+      await attempt();
+      // The third attempt was the last: no next one.
+      expect(outbox.nextAttemptAt).toBeNull();
+      // The second delivery's attempts continue the webhook's run of failures.
+      await attempt();
+      expect(outbox.disabled.has('w1')).toBe(false);
+      await attempt();
+      expect(outbox.disabled.get('w1')).toMatch(/5 failed deliveries in a row; the last: HTTP 503/);
+      expect((await attempt()).claimed).toBe(0);
+    },
+  );
 
   it('does not send when the secret does not open (another key): the attempt fails with the reason', async () => {
     const outbox = new MemoryOutbox();
     outbox.add('w1', 1);
     let sent = 0;
     const sender: WebhookSender = { send: async () => ((sent += 1), { status: 200, error: null }) };
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box: { seal: (s) => s, open: () => null }, clock: new FixedClock() }, { ...OPTIONS, batchSize: 1 });
+    const deliver = new DeliverWebhooksUseCase(
+      { outbox, sender, signer, box: { seal: (s) => s, open: () => null }, clock: new FixedClock() },
+      { ...OPTIONS, batchSize: 1 },
+    );
     expect(await toTheEnd(deliver)).toMatchObject({ expanded: 7, claimed: 1, room: 1 });
     expect(sent).toBe(0);
     expect(outbox.failuresInARow.get('w1')).toBe(1);
@@ -176,31 +225,45 @@ describe('DeliverWebhooksUseCase', () => {
 
   // The expansion step's statement (it counts the due deliveries) cost PostgreSQL three times what the
   // expansions did when taken before every claim of a backlog.
-  it('takes the expansion step once per five batches claimed while claims come back full, once per batch while they take some, at once after one that took none', async () => {
-    const outbox = new MemoryOutbox();
-    outbox.add('w1', 11);
-    // A batch of one: every claim is full while deliveries are due.
-    const full = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 1 });
-    const runs = [];
-    for (let i = 0; i < 11; i++) {
-      runs.push((await toTheEnd(full)).expanded);
-    }
-    expect(runs).toEqual([7, 0, 0, 0, 0, 7, 0, 0, 0, 0, 7]);
-    expect(outbox.calls.filter((c) => c.startsWith('claim'))).toHaveLength(11);
-    // A batch of four, one webhook at its limit of two: each claim takes some, not all it has room for.
-    outbox.add('w2', 12);
-    const capped = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 4, maxInFlightPerWebhook: 2 });
-    const cappedRuns = [];
-    for (let i = 0; i < 6; i++) {
-      cappedRuns.push(await toTheEnd(capped));
-    }
-    expect(cappedRuns.map((r) => [r.claimed, r.expanded])).toEqual([[2, 7], [2, 0], [2, 7], [2, 0], [2, 7], [2, 0]]);
-    // Nothing due: after a claim that took none, every run looks for batches to expand.
-    expect(await capped.execute()).toMatchObject({ claimed: 0 });
-    outbox.calls = [];
-    for (let i = 0; i < 3; i++) await capped.execute();
-    expect(outbox.calls.filter((c) => c.startsWith('expand'))).toHaveLength(3);
-  });
+  it(
+    'takes the expansion step once per five batches claimed while claims come back full, ' +
+      'once per batch while they take some, at once after one that took none',
+    async () => {
+      const outbox = new MemoryOutbox();
+      outbox.add('w1', 11);
+      // A batch of one: every claim is full while deliveries are due.
+      const full = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 1 });
+      const runs = [];
+      for (let i = 0; i < 11; i++) {
+        runs.push((await toTheEnd(full)).expanded);
+      }
+      expect(runs).toEqual([7, 0, 0, 0, 0, 7, 0, 0, 0, 0, 7]);
+      expect(outbox.calls.filter((c) => c.startsWith('claim'))).toHaveLength(11);
+      // A batch of four, one webhook at its limit of two: each claim takes some, not all it has room for.
+      outbox.add('w2', 12);
+      const capped = new DeliverWebhooksUseCase(
+        { outbox, sender: ok, signer, box, clock: new FixedClock() },
+        { ...OPTIONS, batchSize: 4, maxInFlightPerWebhook: 2 },
+      );
+      const cappedRuns = [];
+      for (let i = 0; i < 6; i++) {
+        cappedRuns.push(await toTheEnd(capped));
+      }
+      expect(cappedRuns.map((r) => [r.claimed, r.expanded])).toEqual([
+        [2, 7],
+        [2, 0],
+        [2, 7],
+        [2, 0],
+        [2, 7],
+        [2, 0],
+      ]);
+      // Nothing due: after a claim that took none, every run looks for batches to expand.
+      expect(await capped.execute()).toMatchObject({ claimed: 0 });
+      outbox.calls = [];
+      for (let i = 0; i < 3; i++) await capped.execute();
+      expect(outbox.calls.filter((c) => c.startsWith('expand'))).toHaveLength(3);
+    },
+  );
 
   // Issue 27, finding 4: a run waited for its slowest send, so a slow receiver held every other webhook's
   // deliveries behind it. Slowness here is the test's hand (sends answered when it says), not a clock.
@@ -208,7 +271,10 @@ describe('DeliverWebhooksUseCase', () => {
     const outbox = new MemoryOutbox();
     outbox.add('slow', 30);
     const sender = new HeldSender();
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock: new FixedClock() }, { ...OPTIONS, batchSize: 10, maxInFlightPerWebhook: 3 });
+    const deliver = new DeliverWebhooksUseCase(
+      { outbox, sender, signer, box, clock: new FixedClock() },
+      { ...OPTIONS, batchSize: 10, maxInFlightPerWebhook: 3 },
+    );
     const slow = await deliver.execute();
     expect(slow).toMatchObject({ claimed: 3, room: 10 });
     expect(sender.heldFor('slow')).toHaveLength(3);
@@ -240,7 +306,10 @@ describe('DeliverWebhooksUseCase', () => {
     const clock = new FixedClock();
     let took = 0;
     const sender: WebhookSender = { send: async () => (clock.advance(took), { status: 200, error: null }) };
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock }, { ...OPTIONS, batchSize: 1, maxInFlightPerWebhook: 4, slowAnswerMs: 5_000 });
+    const deliver = new DeliverWebhooksUseCase(
+      { outbox, sender, signer, box, clock },
+      { ...OPTIONS, batchSize: 1, maxInFlightPerWebhook: 4, slowAnswerMs: 5_000 },
+    );
     const once = async () => {
       await toTheEnd(deliver);
       return outbox.limits.get('w1') ?? null;
@@ -269,25 +338,28 @@ describe('DeliverWebhooksUseCase', () => {
     expect(outbox.failuresInARow.get('w1')).toBe(1);
   });
 
-  it("records a webhook's successes of one claim in one statement once they are answered; another webhook's do not wait for them", async () => {
-    const outbox = new MemoryOutbox();
-    outbox.add('a', 1);
-    outbox.add('b', 5);
-    const sender = new HeldSender();
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock: new FixedClock() }, OPTIONS);
-    const run = await deliver.execute();
-    expect(run).toMatchObject({ claimed: 6 });
-    for (let i = 0; i < 4; i++) sender.answer('b');
-    sender.answer('a');
-    await run.sendEnded;
-    // a's group is recorded while one of b's is still unanswered.
-    expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1']);
-    expect(await deliver.execute()).toMatchObject({ room: 15 });
-    sender.answer('b');
-    await run.sent;
-    expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1', 'successes 5']);
-    expect(outbox.stored).toEqual([]);
-  });
+  it(
+    "records a webhook's successes of one claim in one statement once " + "they are answered; another webhook's do not wait for them",
+    async () => {
+      const outbox = new MemoryOutbox();
+      outbox.add('a', 1);
+      outbox.add('b', 5);
+      const sender = new HeldSender();
+      const deliver = new DeliverWebhooksUseCase({ outbox, sender, signer, box, clock: new FixedClock() }, OPTIONS);
+      const run = await deliver.execute();
+      expect(run).toMatchObject({ claimed: 6 });
+      for (let i = 0; i < 4; i++) sender.answer('b');
+      sender.answer('a');
+      await run.sendEnded;
+      // a's group is recorded while one of b's is still unanswered.
+      expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1']);
+      expect(await deliver.execute()).toMatchObject({ room: 15 });
+      sender.answer('b');
+      await run.sent;
+      expect(outbox.calls.filter((c) => c.startsWith('successes'))).toEqual(['successes 1', 'successes 5']);
+      expect(outbox.stored).toEqual([]);
+    },
+  );
 
   it("halves a webhook's limit once for a group with slow answers, as TCP once per window", async () => {
     const outbox = new MemoryOutbox();
@@ -306,7 +378,10 @@ describe('DeliverWebhooksUseCase', () => {
       throw new Error('database away');
     };
     const errors: string[] = [];
-    const deliver = new DeliverWebhooksUseCase({ outbox, sender: ok, signer, box, clock: new FixedClock(), onError: (e) => errors.push(e.message) }, OPTIONS);
+    const deliver = new DeliverWebhooksUseCase(
+      { outbox, sender: ok, signer, box, clock: new FixedClock(), onError: (e) => errors.push(e.message) },
+      OPTIONS,
+    );
     await toTheEnd(deliver);
     expect(errors).toEqual(['database away']);
     expect(await deliver.execute()).toMatchObject({ room: 20 });

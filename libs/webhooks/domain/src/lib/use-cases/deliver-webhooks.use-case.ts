@@ -111,7 +111,11 @@ export class DeliverWebhooksUseCase {
     const every = this.lastClaim === 'full' ? EXPAND_CHECK_EVERY_FULL_RUNS * this.options.batchSize : this.options.batchSize;
     if (this.lastClaim === 'none' || this.claimedSinceExpansion >= every) {
       this.claimedSinceExpansion = 0;
-      expanded = await outbox.expandBatches(clock.now(), this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES, MAX_BATCHES_EXPANDED_PER_RUN);
+      expanded = await outbox.expandBatches(
+        clock.now(),
+        this.options.batchSize * EXPAND_WHILE_DUE_BELOW_BATCHES,
+        MAX_BATCHES_EXPANDED_PER_RUN,
+      );
     }
     const claimed = await outbox.claimDue(clock.now(), room, this.options.leaseMs, this.options.maxInFlightPerWebhook);
     this.claimedSinceExpansion += claimed.length;
@@ -145,7 +149,11 @@ export class DeliverWebhooksUseCase {
     const answers = await Promise.all(group.map((d) => this.deliver(d)));
     // Stored before the outcomes free the sends, so that the next claim (which their end starts) reads it.
     const [{ webhookId, inFlightLimit }] = group;
-    const limit = nextInFlightLimit(inFlightLimit, answers.some((a) => a.slow), this.options.maxInFlightPerWebhook);
+    const limit = nextInFlightLimit(
+      inFlightLimit,
+      answers.some((a) => a.slow),
+      this.options.maxInFlightPerWebhook,
+    );
     if (limit !== inFlightLimit) await outbox.setInFlightLimit(webhookId, limit);
     const successes = answers.flatMap((a) => (a.success ? [a.success] : []));
     // A worker that dies before this sends them again after the lease: at least once, as receivers expect
@@ -169,7 +177,11 @@ export class DeliverWebhooksUseCase {
     const error = result.error ?? `HTTP ${result.status}`;
     const delay = retryDelayMs(delivery.attempts + 1, this.options, this.random());
     try {
-      const failures = await outbox.recordFailure(delivery, { at, responseStatus: result.status, error }, delay === null ? null : new Date(at.getTime() + delay));
+      const failures = await outbox.recordFailure(
+        delivery,
+        { at, responseStatus: result.status, error },
+        delay === null ? null : new Date(at.getTime() + delay),
+      );
       if (failures >= this.options.disableAfterFailures) {
         await outbox.disableWebhook(delivery.webhookId, `turned off after ${failures} failed deliveries in a row; the last: ${error}`, at);
         // Its owner may have no webhook left for some events: the subscriber caches hear of it at once.

@@ -23,7 +23,8 @@ export class UpdateWebhookUseCase {
       () => (fields.events === undefined ? undefined : checkWebhookEvents(fields.events)),
       () => (fields.description === undefined ? undefined : checkWebhookDescription(fields.description)),
       () => {
-        if (fields.isActive !== undefined && typeof fields.isActive !== 'boolean') throw ValidationError.field('isActive', 'isActive must be a boolean');
+        if (fields.isActive !== undefined && typeof fields.isActive !== 'boolean')
+          throw ValidationError.field('isActive', 'isActive must be a boolean');
       },
     );
     if (events !== undefined) changes.events = events;
@@ -33,7 +34,8 @@ export class UpdateWebhookUseCase {
     if (fields.linkIds !== undefined) changes.linkIds = await this.rules.linkIds(ownerId, fields.linkIds);
     webhook.change(changes, this.m.clock.now());
     // Not saved: another write came since the read (with a condition), or the webhook is gone.
-    if (!(await this.m.webhooks.update(webhook, expected ? readAt : undefined))) throw expected ? new PreconditionFailedError('webhook') : new NotFoundError('Webhook');
+    if (!(await this.m.webhooks.update(webhook, expected ? readAt : undefined)))
+      throw expected ? new PreconditionFailedError('webhook') : new NotFoundError('Webhook');
     await this.m.changes.webhooksChanged();
     // As stored (its updatedAt moved on past the last write).
     return found(await this.m.webhooks.findOfOwner(ownerId, id), 'Webhook');
